@@ -1,0 +1,48 @@
+/*
+ * ffi.h -- the R side of the C core: converting R objects to plain C
+ * values and core results back into R lists.  Only the ffi_* entry points
+ * (declared here, registered in init.c) include Rinternals.h.
+ */
+#ifndef SPEEDUPTEST_FFI_H
+#define SPEEDUPTEST_FFI_H
+
+#define R_NO_REMAP
+#include <R.h>
+#include <Rinternals.h>
+#include "speeduptest.h"
+
+/* Conversions.  The R wrappers have already checked and coerced their
+ * arguments; these only guard against a wrong type reaching C. */
+const double *ffi_doubles(SEXP x, size_t *n, const char *arg);
+double ffi_double(SEXP x, const char *arg);
+int ffi_int(SEXP x, const char *arg);
+int ffi_flag(SEXP x, const char *arg);
+
+/* A named list from parallel arrays of names and SEXP values. */
+SEXP ffi_named_list(int n, const char **names, SEXP *values);
+/* list(statistic, df1, df2, p_value, conf_low, conf_high, estimate1,
+ *      estimate2, exact, status) */
+SEXP ffi_result(const st_result *r);
+
+/* entry points */
+SEXP ffi_shapiro_wilk(SEXP x);
+SEXP ffi_var_test(SEXP x, SEXP y, SEXP alternative, SEXP ratio,
+                  SEXP conf_level);
+SEXP ffi_t_test(SEXP x, SEXP y, SEXP alternative, SEXP mu, SEXP var_equal,
+                SEXP conf_level);
+SEXP ffi_t_test_summary(SEXP mean_x, SEXP sd_x, SEXP n_x, SEXP mean_y,
+                        SEXP sd_y, SEXP n_y, SEXP alternative, SEXP mu,
+                        SEXP var_equal, SEXP conf_level);
+SEXP ffi_ks_test(SEXP x, SEXP y, SEXP alternative, SEXP exact);
+SEXP ffi_wilcoxon_test(SEXP x, SEXP y, SEXP alternative, SEXP mu,
+                       SEXP exact, SEXP correct, SEXP conf_int,
+                       SEXP conf_level);
+SEXP ffi_signed_rank_test(SEXP d, SEXP alternative, SEXP mu, SEXP exact,
+                          SEXP correct, SEXP conf_int, SEXP conf_level);
+SEXP ffi_proportion_ci(SEXP a, SEXP b, SEXP conf_level, SEXP method);
+SEXP ffi_min_benchmarks(SEXP proportion, SEXP precision, SEXP conf_level);
+SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous);
+SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous);
+SEXP ffi_highest_confidence(SEXP x, SEXP y, SEXP test, SEXP rigorous);
+
+#endif

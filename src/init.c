@@ -1,0 +1,32 @@
+/*
+ * init.c -- registration of the .Call entry points.  Symbols are looked up
+ * only through this table (no dynamic lookup) and R code refers to them
+ * as R objects (useDynLib(speeduptest, .registration = TRUE)).
+ */
+#include <R_ext/Rdynload.h>
+#include "ffi.h"
+
+#define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
+
+static const R_CallMethodDef call_methods[] = {
+    CALLDEF(ffi_shapiro_wilk, 1),
+    CALLDEF(ffi_var_test, 5),
+    CALLDEF(ffi_t_test, 6),
+    CALLDEF(ffi_t_test_summary, 10),
+    CALLDEF(ffi_ks_test, 4),
+    CALLDEF(ffi_wilcoxon_test, 8),
+    CALLDEF(ffi_signed_rank_test, 7),
+    CALLDEF(ffi_proportion_ci, 4),
+    CALLDEF(ffi_min_benchmarks, 3),
+    CALLDEF(ffi_mean_test, 4),
+    CALLDEF(ffi_median_test, 4),
+    CALLDEF(ffi_highest_confidence, 4),
+    {NULL, NULL, 0}
+};
+
+void R_init_speeduptest(DllInfo *dll)
+{
+    R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
+    R_useDynamicSymbols(dll, FALSE);
+    R_forceSymbols(dll, TRUE);
+}

@@ -1,0 +1,122 @@
+/*
+ * util.c -- small numerical helpers shared by the tests: mean and variance
+ * computed as R computes them, sorting, medians and mid-ranks.
+ *
+ * st_mean follows R's mean(): a long double sum divided by n, then one
+ * refinement pass adding the mean of the residuals, which removes most of
+ * the rounding error of the first pass.  st_var is the two-pass
+ * (corrected) variance with divisor n - 1, as var() computes it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include "speeduptest.h"
+
+void st_result_init(st_result *r)
+{
+    r->statistic = NAN;
+    r->df[0] = r->df[1] = NAN;
+    r->p_value = NAN;
+    r->conf_int[0] = r->conf_int[1] = NAN;
+    r->estimate[0] = r->estimate[1] = NAN;
+    r->exact = 0;
+    r->status = ST_OK;
+}
+
+double st_mean(const double *x, size_t n)
+{
+    if (n == 0) return NAN;
+    long double s = 0.0L;
+    for (size_t i = 0; i < n; i++) s += x[i];
+    s /= (long double) n;
+    long double t = 0.0L;
+    for (size_t i = 0; i < n; i++) t += x[i] - s;
+    s += t / (long double) n;
+    return (double) s;
+}
+
+double st_var(const double *x, size_t n, double mean)
+{
+    if (n < 2) return NAN;
+    long double ss = 0.0L;
+    for (size_t i = 0; i < n; i++) {
+        long double d = x[i] - (long double) mean;
+        ss += d * d;
+    }
+    return (double) (ss / (long double) (n - 1));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double u = *(const double *) a, v = *(const double *) b;
+    return (u > v) - (u < v);
+}
+
+void st_sort(double *x, size_t n)
+{
+    qsort(x, n, sizeof(double), cmp_double);
+}
+
+double *st_sorted_copy(const double *x, size_t n)
+{
+    double *s = malloc((n ? n : 1) * sizeof(double));
+    if (!s) return NULL;
+    for (size_t i = 0; i < n; i++) s[i] = x[i];
+    st_sort(s, n);
+    return s;
+}
+
+double st_median_sorted(const double *xs, size_t n)
+{
+    if (n == 0) return NAN;
+    size_t h = n / 2;
+    return (n % 2) ? xs[h] : (xs[h - 1] + xs[h]) / 2.0;
+}
+
+int st_is_constant(const double *x, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (x[i] != x[0]) return 0;
+    return 1;
+}
+
+typedef struct {
+    double v;
+    size_t i;
+} st_indexed;
+
+static int cmp_indexed(const void *a, const void *b)
+{
+    const st_indexed *u = a, *v = b;
+    if (u->v < v->v) return -1;
+    if (u->v > v->v) return 1;
+    return (u->i > v->i) - (u->i < v->i);
+}
+
+/*
+ * A tie group occupying sorted positions i..j-1 (0-based) shares the
+ * ranks i+1..j, whose average is (i + 1 + j) / 2.
+ */
+int st_midranks(const double *v, size_t n, double *rank, double *tie_term)
+{
+    st_indexed *w = malloc((n ? n : 1) * sizeof(st_indexed));
+    if (!w) return ST_ERR_ALLOC;
+    for (size_t i = 0; i < n; i++) {
+        w[i].v = v[i];
+        w[i].i = i;
+    }
+    qsort(w, n, sizeof(st_indexed), cmp_indexed);
+    double ties = 0.0;
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i + 1;
+        while (j < n && w[j].v == w[i].v) j++;
+        double r = (double) (i + 1 + j) / 2.0;
+        for (size_t k = i; k < j; k++) rank[w[k].i] = r;
+        double t = (double) (j - i);
+        ties += t * t * t - t;
+        i = j;
+    }
+    if (tie_term) *tie_term = ties;
+    free(w);
+    return ST_OK;
+}

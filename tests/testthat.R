@@ -1,0 +1,4 @@
+library(testthat)
+library(speeduptest)
+
+test_check("speeduptest")
