@@ -1,0 +1,67 @@
+# The shared input checks behind every wrapper (R/errors.R).
+
+test_that("abort() raises a classed condition that carries its message", {
+  cnd <- tryCatch(speeduptest:::abort("`x` is wrong.", class = "input"),
+                  error = identity)
+  expect_s3_class(cnd, c("speeduptest_error_input", "speeduptest_error", "error"))
+  expect_equal(conditionMessage(cnd), "`x` is wrong.")
+})
+
+test_that("check_sample() accepts numbers and coerces integers to double", {
+  expect_identical(speeduptest:::check_sample(1:3, "x"), c(1, 2, 3))
+  expect_identical(speeduptest:::check_sample(c(2.5, 1), "x"), c(2.5, 1))
+})
+
+test_that("check_sample() names the argument for each kind of bad input", {
+  cs <- speeduptest:::check_sample
+  expect_error(cs("a", "times"), class = "speeduptest_error_input", regexp = "`times`")
+  expect_error(cs(factor(1:3), "times"), class = "speeduptest_error_input", regexp = "numeric")
+  expect_error(cs(list(1, 2), "times"), class = "speeduptest_error_input")
+  expect_error(cs(c(1, NA), "times"), class = "speeduptest_error_input", regexp = "na_rm")
+  expect_identical(cs(c(1, NA, 3), "times", na_rm = TRUE), c(1, 3))
+  expect_error(cs(c(1, Inf), "times"), class = "speeduptest_error_input", regexp = "finite")
+  expect_error(cs(c(1, NaN), "times"), class = "speeduptest_error_input", regexp = "missing")
+  expect_error(cs(c(1, 0), "times", positive = TRUE),
+               class = "speeduptest_error_input", regexp = "positive")
+  expect_error(cs(1:2, "times", min_n = 3), class = "speeduptest_error_data",
+               regexp = "at least 3")
+})
+
+test_that("check_conf_level() wants one number strictly inside (0, 1)", {
+  ccl <- speeduptest:::check_conf_level
+  expect_identical(ccl(0.9), 0.9)
+  for (bad in list(0, 1, -0.1, 1.5, NA_real_, c(0.9, 0.95), "0.9", NULL)) {
+    expect_error(ccl(bad), class = "speeduptest_error_input", regexp = "`conf_level`")
+  }
+  expect_error(speeduptest:::check_alpha(2), regexp = "`alpha`")
+})
+
+test_that("check_alternative() matches partially and rejects the rest", {
+  ca <- speeduptest:::check_alternative
+  expect_identical(ca(c("two.sided", "less", "greater")), 0L)
+  expect_identical(ca("less"), 1L)
+  expect_identical(ca("g"), 2L)
+  expect_identical(speeduptest:::alternative_name(2L), "greater")
+  expect_error(ca("bigger"), class = "speeduptest_error_input", regexp = "`alternative`")
+  expect_error(ca(1), class = "speeduptest_error_input")
+  expect_error(ca(c("less", "greater")), class = "speeduptest_error_input")
+})
+
+test_that("check_flag(), check_exact() and check_number() validate scalars", {
+  expect_true(speeduptest:::check_flag(TRUE, "correct"))
+  expect_error(speeduptest:::check_flag(NA, "correct"), regexp = "`correct`")
+  expect_error(speeduptest:::check_flag(1, "correct"), class = "speeduptest_error_input")
+  expect_identical(speeduptest:::check_exact(NULL), -1L)
+  expect_identical(speeduptest:::check_exact(FALSE), 0L)
+  expect_identical(speeduptest:::check_number(2L, "mu"), 2)
+  expect_error(speeduptest:::check_number(Inf, "mu"), regexp = "`mu`")
+})
+
+test_that("check_status() turns a core status into a classed error", {
+  ok <- list(status = 0L)
+  expect_identical(speeduptest:::check_status(ok, "test"), ok)
+  expect_error(speeduptest:::check_status(list(status = 3L), "ks_test()"),
+               class = "speeduptest_error_data", regexp = "all values are equal")
+  expect_error(speeduptest:::check_status(list(status = 4L), "ks_test()"),
+               class = "speeduptest_error_memory")
+})
