@@ -1,21 +1,655 @@
-/* PLACEHOLDER: replaced by the real implementation. */
+/*
+ * protocol.c -- the Speedup-Test protocols for the mean and the median
+ * execution time (Touati, Worms and Briais 2013, Figures 1 and 2), as the
+ * package's SPEC (sections 2-4) settles them, the observed speedups, an
+ * interval for the speedup itself, and the highest confidence level at
+ * which a protocol declares a speedup.
+ *
+ * Mean (Fig. 1): Shapiro-Wilk on x and y at alpha; a sample that is not
+ * shown normal (p <= alpha, constant, or more than 5000 values) with at
+ * most 30 runs stops the rigorous protocol ("insufficient data"); then a
+ * two-sided F-test of equal variances at alpha chooses Student's pooled
+ * t-test (p > alpha) or Welch's (p <= alpha) for H0: mu_X <= mu_Y against
+ * Ha: mu_X > mu_Y.  The confidence is guaranteed only when both samples
+ * were shown normal.
+ *
+ * Median (Fig. 2): two-sided Kolmogorov-Smirnov test of x - med(x) against
+ * y - med(y) (the location-shift model); rejected with n <= 30 or m <= 30
+ * stops the rigorous protocol; then the one-sided Wilcoxon-Mann-Whitney
+ * test, Ha: X tends to be larger than Y.  The confidence is guaranteed
+ * only when the location model was not rejected.
+ *
+ * Every decision compares p <= alpha.  A sample with fewer than 3 values,
+ * or no variability at all, gives "insufficient data".
+ *
+ * References:
+ *   Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test:
+ *     a statistical methodology for programme speedup analysis and
+ *     computation. Concurrency and Computation: Practice and Experience
+ *     25(10), 1410-1426.
+ *   Fieller, E. C. (1954). Some problems in interval estimation. Journal
+ *     of the Royal Statistical Society B 16(2), 175-185.
+ *   Hodges, J. L. and Lehmann, E. L. (1963). Estimates of location based
+ *     on rank tests. Annals of Mathematical Statistics 34(2), 598-611.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <Rmath.h>
+#include "speeduptest.h"
+
+/* "A sample is large when its size exceeds 30" (paper, section 3.1.3). */
+#define ST_SMALL_RUNS 30
+/* Royston's Shapiro-Wilk algorithm covers 3 <= n <= 5000. */
+#define ST_SW_MAX 5000
+/* Fewer values than this: insufficient data, no test is run. */
+#define ST_MIN_RUNS 3
+
+/* ---- shared pieces ------------------------------------------------------- */
+
+static void verdict_init(st_verdict *v, double alpha)
+{
+    v->decision = ST_INSUFFICIENT;
+    v->branch = ST_BRANCH_TOO_FEW_VALUES;
+    v->guaranteed = 0;
+    v->alpha = alpha;
+    v->p_value = NAN;
+    v->speedup = NAN;
+    v->speedup_min = v->speedup_mean = v->speedup_median = NAN;
+    v->speedup_ci[0] = v->speedup_ci[1] = NAN;
+    v->prob_greater = NAN;
+    v->shift = NAN;
+    v->shift_ci[0] = v->shift_ci[1] = NAN;
+    v->n_steps = 0;
+    for (int i = 0; i < ST_MAX_STEPS; i++) {
+        v->step_kind[i] = ST_STEP_SHAPIRO_X;
+        st_result_init(&v->steps[i]);
+    }
+    v->caveats = 0;
+}
+
+static void add_step(st_verdict *v, st_step_kind kind, const st_result *r)
+{
+    if (v->n_steps >= ST_MAX_STEPS) return;
+    v->step_kind[v->n_steps] = kind;
+    v->steps[v->n_steps] = *r;
+    v->n_steps++;
+}
+
+/* Run times must be finite and positive: the speedups are ratios. */
+static int check_times(const double *x, size_t n)
+{
+    if (n > 0 && !x) return ST_ERR_DOMAIN;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]) || x[i] <= 0) return ST_ERR_DOMAIN;
+    return ST_OK;
+}
+
+static int check_input(const double *x, size_t n, const double *y, size_t m)
+{
+    /* n + m values are copied at most twice into double buffers. */
+    if (n > SIZE_MAX / 4 / sizeof(double) ||
+        m > SIZE_MAX / 4 / sizeof(double) - n)
+        return ST_ERR_TOO_MANY;
+    int s = check_times(x, n);
+    return s != ST_OK ? s : check_times(y, m);
+}
+
+/* The confidence level of the intervals shown with the steps: 1 - alpha,
+ * kept below 1 when alpha is so small that 1 - alpha rounds to 1 (the
+ * component tests refuse a level of 1; the decision never uses it). */
+static double conf_of(double alpha)
+{
+    double conf = 1 - alpha;
+    return conf < 1 ? conf : nextafter(1.0, 0.0);
+}
+
+/* Observed speedups of the minimum, the mean and the median. */
+static int observed_speedups(const double *x, size_t n, const double *y,
+                             size_t m, st_verdict *v)
+{
+    if (n == 0 || m == 0) return ST_OK;
+    double *xs = st_sorted_copy(x, n);
+    double *ys = st_sorted_copy(y, m);
+    if (!xs || !ys) {
+        free(xs);
+        free(ys);
+        return ST_ERR_ALLOC;
+    }
+    v->speedup_min = xs[0] / ys[0];
+    v->speedup_median = st_median_sorted(xs, n) / st_median_sorted(ys, m);
+    v->speedup_mean = st_mean(x, n) / st_mean(y, m);
+    free(xs);
+    free(ys);
+    return ST_OK;
+}
+
+/* The decision a protocol takes at one alpha, from sub-test results. */
+typedef struct {
+    st_decision decision;
+    int branch;
+    int guaranteed;
+    unsigned caveats;
+    int final;                /* mean: 1 Student, 0 Welch; -1 not reached */
+} st_path;
+
+/* ---- the mean (Fig. 1) ----------------------------------------------------- */
+
+typedef struct {
+    int too_few, both_constant;
+    int checked[2];           /* Shapiro-Wilk could be run on x, y       */
+    st_result sw[2];
+    st_result f;
+    st_result t[2];           /* [0] Welch, [1] Student (pooled)         */
+} mean_parts;
+
+static int shapiro_part(const double *x, size_t n, st_result *r, int *checked)
+{
+    st_result_init(r);
+    *checked = 0;
+    if (st_is_constant(x, n)) {
+        r->status = ST_ERR_CONSTANT;
+        return ST_OK;
+    }
+    if (n > ST_SW_MAX) {
+        r->status = ST_ERR_TOO_MANY;
+        return ST_OK;
+    }
+    int s = st_shapiro_wilk(x, n, r);
+    if (s == ST_ERR_ALLOC) return s;
+    *checked = s == ST_OK && !isnan(r->p_value);
+    return ST_OK;
+}
+
+/*
+ * Runs every sub-test the flowchart may need, once; which of them the
+ * decision uses depends on alpha only through comparisons with their
+ * p-values (see mean_path).  conf_level only sets the intervals shown in
+ * the steps.
+ */
+static int mean_parts_run(const double *x, size_t n, const double *y,
+                          size_t m, double conf_level, mean_parts *mp)
+{
+    mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
+    mp->both_constant = 0;
+    mp->checked[0] = mp->checked[1] = 0;
+    st_result_init(&mp->sw[0]);
+    st_result_init(&mp->sw[1]);
+    st_result_init(&mp->f);
+    st_result_init(&mp->t[0]);
+    st_result_init(&mp->t[1]);
+    if (mp->too_few) return ST_OK;
+    mp->both_constant = st_is_constant(x, n) && st_is_constant(y, m);
+    if (mp->both_constant) return ST_OK;
+    if (shapiro_part(x, n, &mp->sw[0], &mp->checked[0]) != ST_OK ||
+        shapiro_part(y, m, &mp->sw[1], &mp->checked[1]) != ST_OK)
+        return ST_ERR_ALLOC;
+    if (st_var_test(x, n, y, m, ST_TWO_SIDED, 1.0, conf_level, &mp->f)
+        == ST_ERR_ALLOC)
+        return ST_ERR_ALLOC;
+    for (int k = 0; k < 2; k++)
+        if (st_t_test(x, n, y, m, ST_GREATER, 0.0, k, conf_level, &mp->t[k])
+            == ST_ERR_ALLOC)
+            return ST_ERR_ALLOC;
+    return ST_OK;
+}
+
+static void mean_path(const mean_parts *mp, size_t n, size_t m, double alpha,
+                      int rigorous, st_path *p)
+{
+    p->decision = ST_INSUFFICIENT;
+    p->guaranteed = 0;
+    p->caveats = 0;
+    p->final = -1;
+    if (mp->too_few) {
+        p->branch = ST_BRANCH_TOO_FEW_VALUES;
+        p->caveats = ST_CAVEAT_TOO_FEW_VALUES;
+        if (n < ST_MIN_RUNS) p->caveats |= ST_CAVEAT_X_FEW_RUNS;
+        if (m < ST_MIN_RUNS) p->caveats |= ST_CAVEAT_Y_FEW_RUNS;
+        return;
+    }
+    if (mp->both_constant) {
+        p->branch = ST_BRANCH_CONSTANT;
+        p->caveats = ST_CAVEAT_CONSTANT;
+        return;
+    }
+    int normal_x = mp->checked[0] && mp->sw[0].p_value > alpha;
+    int normal_y = mp->checked[1] && mp->sw[1].p_value > alpha;
+    if (!normal_x) {
+        p->caveats |= ST_CAVEAT_X_NOT_NORMAL;
+        if (!mp->checked[0]) p->caveats |= ST_CAVEAT_X_UNCHECKABLE;
+        if (n <= ST_SMALL_RUNS) p->caveats |= ST_CAVEAT_X_FEW_RUNS;
+    }
+    if (!normal_y) {
+        p->caveats |= ST_CAVEAT_Y_NOT_NORMAL;
+        if (!mp->checked[1]) p->caveats |= ST_CAVEAT_Y_UNCHECKABLE;
+        if (m <= ST_SMALL_RUNS) p->caveats |= ST_CAVEAT_Y_FEW_RUNS;
+    }
+    if (rigorous &&
+        (p->caveats & (ST_CAVEAT_X_FEW_RUNS | ST_CAVEAT_Y_FEW_RUNS))) {
+        p->branch = ST_BRANCH_NEED_MORE_RUNS;
+        return;
+    }
+    /* A failed F-test (a constant sample: the ratio is 0 or infinite)
+     * counts as unequal variances, as var.test's p-value of 0 would. */
+    int equal = mp->f.status == ST_OK && mp->f.p_value > alpha;
+    const st_result *t = &mp->t[equal];
+    p->final = equal;
+    if (t->status != ST_OK || isnan(t->p_value)) {
+        /* The t statistic is undefined (no variability). */
+        p->branch = ST_BRANCH_CONSTANT;
+        p->caveats |= ST_CAVEAT_CONSTANT;
+        return;
+    }
+    p->decision = t->p_value <= alpha ? ST_SIGNIFICANT : ST_NOT_SIGNIFICANT;
+    p->guaranteed = normal_x && normal_y;
+    if (equal)
+        p->branch = p->guaranteed ? ST_BRANCH_STUDENT_NORMAL
+                                  : ST_BRANCH_STUDENT_NOT_NORMAL;
+    else
+        p->branch = p->guaranteed ? ST_BRANCH_WELCH_NORMAL
+                                  : ST_BRANCH_WELCH_NOT_NORMAL;
+}
+
+/*
+ * Fieller's interval for rho = mu_X / mu_Y.  With independent sample means
+ * a, b of variances v11, v22, the pivot (a - rho b) / sqrt(v11 + rho^2 v22)
+ * follows a t distribution, so the set of rho with
+ *   (a - rho b)^2 <= t^2 (v11 + rho^2 v22)
+ * is a 1 - alpha confidence set.  The quadratic
+ *   (b^2 - t^2 v22) rho^2 - 2 a b rho + (a^2 - t^2 v11) <= 0
+ * has the roots (a b +- t sqrt(D)) / (b^2 - t^2 v22) with
+ *   D = a^2 v22 + b^2 v11 - t^2 v11 v22,
+ * a bounded interval when b^2 > t^2 v22 (the mean of y is significantly
+ * positive); otherwise the set is unbounded and we report [0, Inf).
+ * The pooled branch (equal variances) uses v = s_p^2 / n, s_p^2 / m and
+ * n + m - 2 degrees of freedom, which is exact for normal samples; the
+ * Welch branch uses s_x^2 / n, s_y^2 / m and the Satterthwaite degrees of
+ * freedom of a - rho b evaluated at rho = a / b (an approximation).  The
+ * ratio of positive times cannot be negative, so the lower end is clamped
+ * at 0.
+ */
+static void fieller_interval(const double *x, size_t n, const double *y,
+                             size_t m, int pooled, double alpha, double ci[2])
+{
+    double a = st_mean(x, n), b = st_mean(y, m);
+    double vx = st_var(x, n, a), vy = st_var(y, m, b);
+    double dn = (double) n, dm = (double) m;
+    double v11, v22, df, r = a / b;
+    if (pooled) {
+        double sp2 = ((dn - 1) * vx + (dm - 1) * vy) / (dn + dm - 2);
+        v11 = sp2 / dn;
+        v22 = sp2 / dm;
+        df = dn + dm - 2;
+    } else {
+        v11 = vx / dn;
+        v22 = vy / dm;
+        double num = v11 + r * r * v22;
+        double den = v11 * v11 / (dn - 1) + r * r * r * r * v22 * v22 / (dm - 1);
+        df = den > 0 ? num * num / den : INFINITY;
+    }
+    if (!(v11 > 0) && !(v22 > 0)) {
+        ci[0] = ci[1] = r;
+        return;
+    }
+    double t = qt(1 - alpha / 2, df, 1, 0);
+    double A = b * b - t * t * v22;
+    if (!(A > 0)) {
+        ci[0] = 0;
+        ci[1] = INFINITY;
+        return;
+    }
+    double D = a * a * v22 + b * b * v11 - t * t * v11 * v22;
+    if (D < 0) D = 0;
+    double lo = (a * b - t * sqrt(D)) / A, hi = (a * b + t * sqrt(D)) / A;
+    ci[0] = lo < 0 ? 0 : lo;
+    ci[1] = hi;
+}
+
+int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
+                     double alpha, int rigorous, st_verdict *out)
+{
+    verdict_init(out, alpha);
+    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
+    int s = check_input(x, n, y, m);
+    if (s != ST_OK) return s;
+    if ((s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
+    out->speedup = out->speedup_mean;
+
+    mean_parts mp;
+    if ((s = mean_parts_run(x, n, y, m, conf_of(alpha), &mp)) != ST_OK)
+        return s;
+    st_path p;
+    mean_path(&mp, n, m, alpha, rigorous, &p);
+    out->decision = p.decision;
+    out->branch = p.branch;
+    out->guaranteed = p.guaranteed;
+    out->caveats = p.caveats;
+    if (mp.too_few || mp.both_constant) return ST_OK;
+    add_step(out, ST_STEP_SHAPIRO_X, &mp.sw[0]);
+    add_step(out, ST_STEP_SHAPIRO_Y, &mp.sw[1]);
+    if (p.branch == ST_BRANCH_NEED_MORE_RUNS) return ST_OK;
+    add_step(out, ST_STEP_F_TEST, &mp.f);
+    add_step(out, ST_STEP_T_TEST, &mp.t[p.final]);
+    if (p.decision == ST_INSUFFICIENT) return ST_OK;
+    out->p_value = mp.t[p.final].p_value;
+    fieller_interval(x, n, y, m, p.final, alpha, out->speedup_ci);
+    return ST_OK;
+}
+
+/* ---- the median (Fig. 2) --------------------------------------------------- */
+
+typedef struct {
+    int too_few, constant;
+    st_result ks;             /* on the centred samples                  */
+    st_result w;              /* one-sided rank-sum test, x greater      */
+} median_parts;
+
+static int median_parts_run(const double *x, size_t n, const double *y,
+                            size_t m, median_parts *mp)
+{
+    mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
+    mp->constant = 0;
+    st_result_init(&mp->ks);
+    st_result_init(&mp->w);
+    if (mp->too_few) return ST_OK;
+    /* The rank-sum statistic has no variability only when all n + m
+     * values are equal; two different constants are a clear order. */
+    mp->constant = st_is_constant(x, n) && st_is_constant(y, m) &&
+                   x[0] == y[0];
+    if (mp->constant) return ST_OK;
+
+    double *c = malloc((n + m) * sizeof(double));
+    if (!c) return ST_ERR_ALLOC;
+    double *cx = c, *cy = c + n;
+    for (size_t i = 0; i < n; i++) cx[i] = x[i];
+    for (size_t j = 0; j < m; j++) cy[j] = y[j];
+    st_sort(cx, n);
+    st_sort(cy, m);
+    double mx = st_median_sorted(cx, n), my = st_median_sorted(cy, m);
+    for (size_t i = 0; i < n; i++) cx[i] = x[i] - mx;
+    for (size_t j = 0; j < m; j++) cy[j] = y[j] - my;
+    int s = st_ks_test(cx, n, cy, m, ST_TWO_SIDED, -1, &mp->ks);
+    free(c);
+    if (s == ST_ERR_ALLOC) return s;
+    s = st_wilcoxon_test(x, n, y, m, ST_GREATER, 0.0, -1, 1, 0, 0.95, &mp->w);
+    if (s == ST_ERR_ALLOC) return s;
+    return ST_OK;
+}
+
+static void median_path(const median_parts *mp, size_t n, size_t m,
+                        double alpha, int rigorous, st_path *p)
+{
+    p->decision = ST_INSUFFICIENT;
+    p->guaranteed = 0;
+    p->caveats = 0;
+    p->final = -1;
+    if (mp->too_few) {
+        p->branch = ST_BRANCH_TOO_FEW_VALUES;
+        p->caveats = ST_CAVEAT_TOO_FEW_VALUES;
+        if (n < ST_MIN_RUNS) p->caveats |= ST_CAVEAT_X_FEW_RUNS;
+        if (m < ST_MIN_RUNS) p->caveats |= ST_CAVEAT_Y_FEW_RUNS;
+        return;
+    }
+    if (mp->constant) {
+        p->branch = ST_BRANCH_CONSTANT;
+        p->caveats = ST_CAVEAT_CONSTANT;
+        return;
+    }
+    int model = mp->ks.status == ST_OK && mp->ks.p_value > alpha;
+    if (!model) {
+        p->caveats |= ST_CAVEAT_NO_LOCATION_MODEL;
+        if (n <= ST_SMALL_RUNS) p->caveats |= ST_CAVEAT_X_FEW_RUNS;
+        if (m <= ST_SMALL_RUNS) p->caveats |= ST_CAVEAT_Y_FEW_RUNS;
+        if (rigorous && (n <= ST_SMALL_RUNS || m <= ST_SMALL_RUNS)) {
+            p->branch = ST_BRANCH_NEED_MORE_RUNS;
+            return;
+        }
+    }
+    p->final = 1;
+    if (mp->w.status != ST_OK || isnan(mp->w.p_value)) {
+        p->branch = ST_BRANCH_CONSTANT;
+        p->caveats |= ST_CAVEAT_CONSTANT;
+        return;
+    }
+    p->decision = mp->w.p_value <= alpha ? ST_SIGNIFICANT : ST_NOT_SIGNIFICANT;
+    p->guaranteed = model;
+    p->branch = model ? ST_BRANCH_WILCOXON_MODEL : ST_BRANCH_WILCOXON_NO_MODEL;
+}
+
+/*
+ * Intervals of the median protocol, two-sided at 1 - alpha:
+ *   - the Hodges-Lehmann shift of the times with its interval;
+ *   - the speedup: under the scale model Y = X / theta (a location shift
+ *     of log times by log theta) the Hodges-Lehmann interval of the shift
+ *     of log(x) against log(y) maps through exp() to an interval for
+ *     theta, the ratio of the medians.
+ * A failure other than memory leaves the fields NAN.
+ */
+static int median_intervals(const double *x, size_t n, const double *y,
+                            size_t m, double alpha, st_verdict *v)
+{
+    st_result r;
+    int s = st_wilcoxon_test(x, n, y, m, ST_TWO_SIDED, 0.0, -1, 1, 1,
+                             conf_of(alpha), &r);
+    if (s == ST_ERR_ALLOC) return s;
+    if (s == ST_OK) {
+        v->shift = r.estimate[0];
+        v->shift_ci[0] = r.conf_int[0];
+        v->shift_ci[1] = r.conf_int[1];
+    }
+    double *lx = malloc((n + m) * sizeof(double));
+    if (!lx) return ST_ERR_ALLOC;
+    double *ly = lx + n;
+    for (size_t i = 0; i < n; i++) lx[i] = log(x[i]);
+    for (size_t j = 0; j < m; j++) ly[j] = log(y[j]);
+    s = st_wilcoxon_test(lx, n, ly, m, ST_TWO_SIDED, 0.0, -1, 1, 1,
+                         conf_of(alpha), &r);
+    free(lx);
+    if (s == ST_ERR_ALLOC) return s;
+    if (s == ST_OK) {
+        v->speedup_ci[0] = exp(r.conf_int[0]);
+        v->speedup_ci[1] = exp(r.conf_int[1]);
+    }
+    return ST_OK;
+}
+
+int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
+                       double alpha, int rigorous, st_verdict *out)
+{
+    verdict_init(out, alpha);
+    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
+    int s = check_input(x, n, y, m);
+    if (s != ST_OK) return s;
+    if ((s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
+    out->speedup = out->speedup_median;
+
+    median_parts mp;
+    if ((s = median_parts_run(x, n, y, m, &mp)) != ST_OK) return s;
+    st_path p;
+    median_path(&mp, n, m, alpha, rigorous, &p);
+    out->decision = p.decision;
+    out->branch = p.branch;
+    out->guaranteed = p.guaranteed;
+    out->caveats = p.caveats;
+    if (mp.too_few || mp.constant) return ST_OK;
+    add_step(out, ST_STEP_KS_TEST, &mp.ks);
+    if (p.branch == ST_BRANCH_NEED_MORE_RUNS) return ST_OK;
+    add_step(out, ST_STEP_WILCOXON, &mp.w);
+    if (p.decision == ST_INSUFFICIENT) return ST_OK;
+    out->p_value = mp.w.p_value;
+    /* W / (n m) counts the pairs with x > y, ties one half. */
+    out->prob_greater = mp.w.statistic / ((double) n * (double) m);
+    return median_intervals(x, n, y, m, alpha, out);
+}
+
+/* ---- highest confidence ---------------------------------------------------- */
+
+/*
+ * As a function of alpha, every comparison in a flowchart has the form
+ * "p <= alpha" (true on [p, inf)) or "p > alpha" (true on [0, p)), where p
+ * is a sub-test's p-value that does not depend on alpha (the two t-tests
+ * are both computed; alpha only chooses between them).  The set of alpha
+ * at which the protocol declares significance is therefore a finite union
+ * of intervals [lo, hi) whose left ends are 0 or one of those p-values.
+ * Its smallest element is found by evaluating the decision just above 0
+ * (below every positive p-value) and then at each p-value in (0, 0.5] in
+ * increasing order; the first significant point is the answer.
+ */
+static int add_candidate(double *c, int k, double p)
+{
+    if (p > 0 && p <= 0.5) c[k++] = p;
+    return k;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double u = *(const double *) a, v = *(const double *) b;
+    return (u > v) - (u < v);
+}
+
+int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
+                                size_t m, int test, int rigorous,
+                                double *alpha)
+{
+    *alpha = NAN;
+    if (test != 0 && test != 1) return ST_ERR_DOMAIN;
+    int s = check_input(x, n, y, m);
+    if (s != ST_OK) return s;
+
+    double c[8];
+    int k = 0;
+    mean_parts mp;
+    median_parts dp;
+    memset(&mp, 0, sizeof mp);
+    memset(&dp, 0, sizeof dp);
+    if (test == 0) {
+        if ((s = mean_parts_run(x, n, y, m, 0.95, &mp)) != ST_OK) return s;
+        if (mp.too_few || mp.both_constant) return ST_OK;
+        if (mp.checked[0]) k = add_candidate(c, k, mp.sw[0].p_value);
+        if (mp.checked[1]) k = add_candidate(c, k, mp.sw[1].p_value);
+        if (mp.f.status == ST_OK) k = add_candidate(c, k, mp.f.p_value);
+        for (int i = 0; i < 2; i++)
+            if (mp.t[i].status == ST_OK) k = add_candidate(c, k, mp.t[i].p_value);
+    } else {
+        if ((s = median_parts_run(x, n, y, m, &dp)) != ST_OK) return s;
+        if (dp.too_few || dp.constant) return ST_OK;
+        if (dp.ks.status == ST_OK) k = add_candidate(c, k, dp.ks.p_value);
+        if (dp.w.status == ST_OK) k = add_candidate(c, k, dp.w.p_value);
+    }
+    c[k++] = 0.5;
+    qsort(c, (size_t) k, sizeof(double), cmp_dbl);
+
+    st_path p;
+    for (int i = -1; i < k; i++) {
+        double a = i < 0 ? c[0] / 2 : c[i];
+        if (test == 0) mean_path(&mp, n, m, a, rigorous, &p);
+        else median_path(&dp, n, m, a, rigorous, &p);
+        if (p.decision == ST_SIGNIFICANT) {
+            *alpha = i < 0 ? 0 : a;
+            return ST_OK;
+        }
+    }
+    return ST_OK;
+}
+
+int st_highest_confidence(const double *x, size_t n, const double *y,
+                          size_t m, int test, int rigorous,
+                          double *confidence)
+{
+    double a;
+    int s = st_highest_confidence_alpha(x, n, y, m, test, rigorous, &a);
+    *confidence = isnan(a) ? NAN : 1 - a;
+    return s;
+}
+
+/* ---- R entry points -------------------------------------------------------- */
 #include "ffi.h"
+
+static SEXP real2(const double v[2])
+{
+    SEXP out = Rf_allocVector(REALSXP, 2);
+    REAL(out)[0] = v[0];
+    REAL(out)[1] = v[1];
+    return out;
+}
+
+static SEXP verdict_list(const st_verdict *v, int status)
+{
+    static const char *names[] = {
+        "status", "decision", "branch", "guaranteed", "alpha", "p_value",
+        "speedup", "speedup_min", "speedup_mean", "speedup_median",
+        "speedup_ci", "prob_greater", "shift", "shift_ci", "caveats",
+        "step_kinds", "steps"
+    };
+    SEXP values[17];
+    values[0] = PROTECT(Rf_ScalarInteger(status));
+    values[1] = PROTECT(Rf_ScalarInteger((int) v->decision));
+    values[2] = PROTECT(Rf_ScalarInteger(v->branch));
+    values[3] = PROTECT(Rf_ScalarLogical(v->guaranteed));
+    values[4] = PROTECT(Rf_ScalarReal(v->alpha));
+    values[5] = PROTECT(Rf_ScalarReal(v->p_value));
+    values[6] = PROTECT(Rf_ScalarReal(v->speedup));
+    values[7] = PROTECT(Rf_ScalarReal(v->speedup_min));
+    values[8] = PROTECT(Rf_ScalarReal(v->speedup_mean));
+    values[9] = PROTECT(Rf_ScalarReal(v->speedup_median));
+    values[10] = PROTECT(real2(v->speedup_ci));
+    values[11] = PROTECT(Rf_ScalarReal(v->prob_greater));
+    values[12] = PROTECT(Rf_ScalarReal(v->shift));
+    values[13] = PROTECT(real2(v->shift_ci));
+    values[14] = PROTECT(Rf_ScalarInteger((int) v->caveats));
+    int ns = status == ST_OK ? v->n_steps : 0;
+    values[15] = PROTECT(Rf_allocVector(INTSXP, ns));
+    values[16] = PROTECT(Rf_allocVector(VECSXP, ns));
+    for (int i = 0; i < ns; i++) {
+        INTEGER(values[15])[i] = (int) v->step_kind[i];
+        SET_VECTOR_ELT(values[16], i, ffi_result(&v->steps[i]));
+    }
+    SEXP out = ffi_named_list(17, names, values);
+    UNPROTECT(17);
+    return out;
+}
 
 SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
 {
-    Rf_error("not implemented yet");
-    return R_NilValue;
+    size_t n, m;
+    const double *xp = ffi_doubles(x, &n, "x");
+    const double *yp = ffi_doubles(y, &m, "y");
+    double a = ffi_double(alpha, "alpha");
+    int rig = ffi_flag(rigorous, "rigorous");
+    st_verdict v;
+    int s = st_mean_protocol(xp, n, yp, m, a, rig, &v);
+    return verdict_list(&v, s);
 }
 
 SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
 {
-    Rf_error("not implemented yet");
-    return R_NilValue;
+    size_t n, m;
+    const double *xp = ffi_doubles(x, &n, "x");
+    const double *yp = ffi_doubles(y, &m, "y");
+    double a = ffi_double(alpha, "alpha");
+    int rig = ffi_flag(rigorous, "rigorous");
+    st_verdict v;
+    int s = st_median_protocol(xp, n, yp, m, a, rig, &v);
+    return verdict_list(&v, s);
 }
 
 SEXP ffi_highest_confidence(SEXP x, SEXP y, SEXP test, SEXP rigorous)
 {
-    Rf_error("not implemented yet");
-    return R_NilValue;
+    size_t n, m;
+    const double *xp = ffi_doubles(x, &n, "x");
+    const double *yp = ffi_doubles(y, &m, "y");
+    int t = ffi_int(test, "test");
+    int rig = ffi_flag(rigorous, "rigorous");
+    double a;
+    int s = st_highest_confidence_alpha(xp, n, yp, m, t, rig, &a);
+    static const char *names[] = {"status", "confidence", "alpha"};
+    SEXP values[3];
+    values[0] = PROTECT(Rf_ScalarInteger(s));
+    values[1] = PROTECT(Rf_ScalarReal(isnan(a) ? NA_REAL : 1 - a));
+    values[2] = PROTECT(Rf_ScalarReal(isnan(a) ? NA_REAL : a));
+    SEXP out = ffi_named_list(3, names, values);
+    UNPROTECT(3);
+    return out;
 }
-

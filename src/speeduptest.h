@@ -64,10 +64,14 @@ int st_is_constant(const double *x, size_t n);
 
 /* ---- component tests ---------------------------------------------------- */
 
-/* Shapiro-Wilk W (Royston 1995, AS R94), 3 <= n <= 5000. */
+/* Shapiro-Wilk W (Royston 1995, AS R94), 3 <= n <= 5000.  Status
+ * ST_ERR_TOO_FEW (n < 3), ST_ERR_TOO_MANY (n > 5000), ST_ERR_CONSTANT (all
+ * values equal) or ST_ERR_DOMAIN (a non-finite value); x need not be
+ * sorted. */
 int st_shapiro_wilk(const double *x, size_t n, st_result *out);
 
-/* F-test of var(x)/var(y) = ratio.  estimate[0] = ratio of variances. */
+/* F-test of var(x)/var(y) = ratio.  estimate[0] = ratio of variances.
+ * Both samples constant: ST_ERR_CONSTANT; one constant: F = 0 or Inf. */
 int st_var_test(const double *x, size_t n, const double *y, size_t m,
                 st_alternative alt, double ratio, double conf_level,
                 st_result *out);
@@ -81,6 +85,18 @@ int st_t_test_summary(double mean_x, double sd_x, double n_x,
 int st_t_test(const double *x, size_t n, const double *y, size_t m,
               st_alternative alt, double mu, int var_equal,
               double conf_level, st_result *out);
+/* The same, also giving the standard error of the difference in
+ * *std_err (may be NULL; NAN on error), as t.test reports it.  In
+ * st_t_test(_se), y == NULL gives the one-sample test of mean(x) = mu
+ * (estimate[1] = NAN); a constant sample (standard error 0 or below 10 ulps
+ * of the means, as R) is ST_ERR_CONSTANT. */
+int st_t_test_se(const double *x, size_t n, const double *y, size_t m,
+                 st_alternative alt, double mu, int var_equal,
+                 double conf_level, st_result *out, double *std_err);
+int st_t_test_summary_se(double mean_x, double sd_x, double n_x,
+                         double mean_y, double sd_y, double n_y,
+                         st_alternative alt, double mu, int var_equal,
+                         double conf_level, st_result *out, double *std_err);
 
 /* Two-sample Kolmogorov-Smirnov; exact: -1 = automatic (n * m < 10000),
  * 0 = asymptotic, 1 = exact (with ties: the conditional distribution). */
@@ -102,6 +118,59 @@ int st_wilcoxon_test(const double *x, size_t n, const double *y, size_t m,
 int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
                         double mu, int exact, int correct, int conf_int,
                         double conf_level, st_result *out);
+
+/* Rank tests: helpers (wilcoxon.c, signrank.c).
+ *
+ * The _ci variants are the two tests above that also report in *ci_level
+ * (may be NULL) the confidence level the interval really has: conf_level,
+ * or the achieved level when the requested one cannot be reached (as R's
+ * wilcox.test reports it); *ci_warn is set to 1 in that case.
+ *
+ * Exact null distributions with ties.  rank2 holds DOUBLED mid-ranks
+ * (positive integers, any order; 2, 4, ..., 2N when there are no ties).
+ *   st_ranksum_exact_tails: N pooled values, a random n-subset; S2 is the
+ *     doubled rank sum of the subset; s2 the observed value.
+ *   st_signrank_exact_tails: n values each positive or negative with
+ *     probability 1/2; S2 is the doubled sum of the ranks of the positive
+ *     ones; s2 the observed value.
+ * Both set *p_le = P[S2 <= s2] and *p_ge = P[S2 >= s2] and return ST_OK,
+ * ST_ERR_DOMAIN (rank2 not positive integers) or ST_ERR_TOO_MANY (the
+ * counting table would exceed ST_EXACT_MAX_CELLS cells or ST_EXACT_MAX_WORK
+ * additions; the signed-rank one also needs n <= 1000).  The tests above
+ * with exact = 1 return ST_ERR_TOO_MANY in the same cases (never with the
+ * automatic choice, which stays below 50 values per sample).  Without
+ * ties the two-sample counts match pwilcox and the one-sample ones
+ * psignrank; with ties the two-sided p-value of the tests is twice the
+ * smaller tail, capped at 1. */
+#define ST_EXACT_MAX_CELLS ((size_t) 1 << 23)
+#define ST_EXACT_MAX_WORK 2.0e9
+int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
+                           double s2, double *p_le, double *p_ge);
+int st_signrank_exact_tails(const double *rank2, size_t n, double s2,
+                            double *p_le, double *p_ge);
+int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,
+                        size_t m, st_alternative alt, double mu, int exact,
+                        int correct, int conf_int, double conf_level,
+                        st_result *out, double *ci_level, int *ci_warn);
+int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
+                           double mu, int exact, int correct, int conf_int,
+                           double conf_level, st_result *out,
+                           double *ci_level, int *ci_warn);
+/* k-th smallest (1-based) of the pairwise differences a[i] - b[j]
+ * (walsh = 0; a ascending, length na; b DESCENDING, length nb) or of the
+ * Walsh averages (a[i] + a[j]) / 2, i <= j (walsh = 1; b unused), without
+ * forming them: O(na + nb) memory, O((na + nb) log(na nb)) expected time
+ * (sampled selection in the implicit sorted matrix, Monahan 1984;
+ * Floyd and Rivest 1975).
+ * Returns ST_OK, ST_ERR_ALLOC, ST_ERR_TOO_MANY (na nb overflows) or
+ * ST_ERR_DOMAIN (k out of range). */
+int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
+                    int walsh, size_t k, double *value);
+/* On a null probability vector prob[0 .. len-1] of an integer statistic:
+ * the quantile search of R's qwilcox / qsignrank (with their
+ * 10 DBL_EPSILON fuzz), and P[W <= q]. */
+double st_rank_quantile(const double *prob, size_t len, double x);
+double st_rank_cdf(const double *prob, size_t len, double q);
 
 /* Proportion confidence interval for a successes out of b. */
 typedef enum {
@@ -151,16 +220,35 @@ enum {
 
 #define ST_MAX_STEPS 4
 
+/* Which exit of a flowchart the verdict took (st_verdict.branch). */
+typedef enum {
+    ST_BRANCH_TOO_FEW_VALUES = 0,   /* a sample has fewer than 3 values  */
+    ST_BRANCH_CONSTANT = 1,         /* no variability to test            */
+    ST_BRANCH_NEED_MORE_RUNS = 2,   /* rigorous stop                     */
+    ST_BRANCH_STUDENT_NORMAL = 3,   /* mean: both normal, equal var.     */
+    ST_BRANCH_WELCH_NORMAL = 4,     /* mean: both normal, unequal var.   */
+    ST_BRANCH_STUDENT_NOT_NORMAL = 5,
+    ST_BRANCH_WELCH_NOT_NORMAL = 6,
+    ST_BRANCH_WILCOXON_MODEL = 7,   /* median: location model holds      */
+    ST_BRANCH_WILCOXON_NO_MODEL = 8 /* median: model rejected, go on     */
+} st_branch;
+
 typedef struct {
     st_decision decision;
-    int branch;               /* which exit of the flowchart (protocol.c) */
+    int branch;               /* an st_branch                             */
     int guaranteed;           /* 1 when 1 - alpha is guaranteed           */
     double alpha;
     double p_value;           /* of the final test; NAN if not reached    */
     double speedup;           /* ratio of the protocol's centre           */
     double speedup_min, speedup_mean, speedup_median;
-    double speedup_ci[2];     /* interval for the speedup itself          */
+    double speedup_ci[2];     /* two-sided 1 - alpha interval for the
+                                 speedup itself: Fieller (mean), exp of
+                                 the Hodges-Lehmann interval of the shift
+                                 of log times (median); NAN if the final
+                                 test was not reached                     */
     double prob_greater;      /* median protocol: estimate of P[X > Y]    */
+    double shift;             /* median protocol: Hodges-Lehmann shift    */
+    double shift_ci[2];       /*   and its two-sided 1 - alpha interval   */
     int n_steps;
     st_step_kind step_kind[ST_MAX_STEPS];
     st_result steps[ST_MAX_STEPS];
@@ -177,5 +265,105 @@ int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
 int st_highest_confidence(const double *x, size_t n, const double *y,
                           size_t m, int test, int rigorous,
                           double *confidence);
+/* The same search returning the smallest significant alpha itself
+ * (confidence = 1 - alpha loses the exact breakpoint in rounding);
+ * *alpha = 0 when significance holds for every alpha > 0 (a p-value of
+ * 0), NAN if none. */
+int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
+                                size_t m, int test, int rigorous,
+                                double *alpha);
+
+/* ---- suites of benchmarks (suite.c) ------------------------------------- */
+
+/* Centres of a sample, in this order everywhere. */
+enum { ST_CENTRE_MIN = 0, ST_CENTRE_MEAN = 1, ST_CENTRE_MEDIAN = 2 };
+/* Protocols, in this order everywhere. */
+enum { ST_PROTO_MEAN = 0, ST_PROTO_MEDIAN = 1 };
+
+typedef enum {
+    ST_WEIGHTS_CUSTOM = 0,    /* user weights, one per benchmark        */
+    ST_WEIGHTS_EQUAL = 1,
+    ST_WEIGHTS_FRACTION = 2   /* the initial code's time under a centre */
+} st_weights;
+
+/* One benchmark of a suite: both protocols and the observed centres. */
+typedef struct {
+    int status;                 /* ST_OK, or why it could not be analysed */
+    double centre_x[3], centre_y[3];   /* min, mean, median            */
+    double speedup[3];          /* centre_x / centre_y                   */
+    int searched;               /* 1 when alpha came from the search     */
+    double highest[2];          /* highest confidence (NAN: none/unused) */
+    double alpha[2];            /* alpha each verdict was taken at       */
+    st_decision decision[2];
+    int guaranteed[2];
+    unsigned caveats[2];
+    double p_value[2];
+    double speedup_ci[2][2];
+    double prob_greater;        /* median protocol's estimate of P[X > Y] */
+} st_bench_result;
+
+/* Both protocols on one benchmark at level alpha; alpha = NAN searches
+ * the highest confidence and reports it on the 0.01 grid (see suite.c). */
+int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
+                   double alpha, int rigorous, st_bench_result *out);
+
+typedef struct {
+    st_weights weights;         /* weights asked for                     */
+    double prop_conf_level;
+    st_prop_method prop_method;
+    double precision;           /* r of the minimal number of benchmarks */
+} st_suite_options;
+
+typedef struct {
+    st_weights weights;         /* weights used (custom may fall back)   */
+    double gain[3], speedup[3];          /* all analysed benchmarks      */
+    double gain_sig[3], speedup_sig[3];  /* the significant ones only    */
+    size_t n_used, n_sig[3];
+    double a[2], b;             /* accelerated / analysed, per protocol  */
+    st_result prop[2];          /* proportion estimate and interval      */
+    int valid[2];               /* 1 when a (1 - a/b) > 5                */
+    double min_benchmarks[2];
+} st_suite_summary;
+
+/* Weights (nb x 3, column-major by centre, each column summing to 1 over
+ * the analysed benchmarks), overall gains and speedups, proportions. */
+int st_suite_summarise(const st_bench_result *res, size_t nb,
+                       const double *custom, const st_suite_options *opt,
+                       double *weights, st_suite_summary *out);
+
+/* ---- HPT: the Hierarchical Performance Test (hpt.c) -------------------- */
+
+/* Two performance matrices, benchmark after benchmark: benchmark i has
+ * a_len[i] runs of A and b_len[i] runs of B (each >= 3, values > 0). */
+typedef struct {
+    size_t n;                 /* benchmarks                                */
+    const double *a;
+    const size_t *a_len;
+    const double *b;
+    const size_t *b_len;
+    int higher_is_better;     /* 1: scores, 0: times                       */
+    double alpha_bench;       /* level of the per-benchmark tests          */
+    int exact_ties;           /* 1: exact conditional null distributions  */
+} st_hpt_input;
+
+/* Arrays of length n are supplied by the caller.  median_a is A's median
+ * handicapped by gamma; d is oriented (> 0: A better); winner 1 (A),
+ * -1 (B), 0 (tie); w_a is A's Mann-Whitney count (mid-ranks). */
+typedef struct {
+    double *median_a, *median_b, *d, *rank, *w_a, *p_a, *p_b;
+    int *winner;
+    double r_a, r_b, confidence;
+    int exact_bench, exact_overall;
+} st_hpt_result;
+
+/* Confidence that A is more than gamma times faster than B. */
+int st_hpt(const st_hpt_input *in, double gamma, st_hpt_result *out);
+
+/* r-Speedup: *supremum = sup{gamma >= 1: confidence(gamma) >= level}
+ * (INFINITY if unbounded, NAN if empty; *attained when the confidence at
+ * the supremum itself reaches the level); *speedup = the largest multiple
+ * of precision, <= the supremum, at which st_hpt reaches the level. */
+int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
+                   double *speedup, double *supremum, int *attained);
 
 #endif

@@ -22,20 +22,20 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double harness_now(void)
+static inline double harness_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
 }
 
-static long harness_reps(int argc, char **argv, long def)
+static inline long harness_reps(int argc, char **argv, long def)
 {
     long r = argc > 1 ? atol(argv[1]) : def;
     return r > 0 ? r : def;
 }
 
-static void harness_report(double seconds, double checksum)
+static inline void harness_report(double seconds, double checksum)
 {
     printf("checksum %.10g\ntime %.9f\n", checksum, seconds);
 }
@@ -43,7 +43,7 @@ static void harness_report(double seconds, double checksum)
 /* Small deterministic generator (xorshift64*) for the kernels' inputs. */
 static uint64_t harness_state = 88172645463325252ULL;
 
-static uint64_t harness_rand(void)
+static inline uint64_t harness_rand(void)
 {
     harness_state ^= harness_state >> 12;
     harness_state ^= harness_state << 25;
@@ -51,12 +51,12 @@ static uint64_t harness_rand(void)
     return harness_state * 2685821657736338717ULL;
 }
 
-static double harness_unif(void)
+static inline double harness_unif(void)
 {
     return (double) (harness_rand() >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static void *harness_alloc(size_t n, size_t size)
+static inline void *harness_alloc(size_t n, size_t size)
 {
     void *p = calloc(n, size);
     if (p == NULL) {

@@ -1,0 +1,591 @@
+# The Hierarchical Performance Test of Chen et al. (2012): hpt(),
+# hpt_speedup() and their methods.  The statistics are in src/hpt.c.
+
+#' Hierarchical Performance Test (HPT)
+#'
+#' Compares two computers (or two versions of a program) A and B over a suite
+#' of benchmarks with the Hierarchical Performance Test of Chen et al. (2012,
+#' section 4), and gives the confidence of the claim "A is more than `speedup`
+#' times faster than B".
+#'
+#' @param a Performance of A: a numeric matrix (rows = benchmarks, columns =
+#'   runs; use `NA` to pad benchmarks with fewer runs, together with
+#'   `na_rm = TRUE`), a named list of numeric vectors (one per benchmark), or
+#'   a long data frame holding both computers (then `b` is `NULL`): a column
+#'   `benchmark`, a column `machine` (or `version`, `computer`, `group`) with
+#'   exactly two values, the first level being A, and a numeric column
+#'   `value` (or `time`, `score`).  Without these names the first three
+#'   columns are taken in that order.
+#' @param b Performance of B, in the same form as `a` (matrix or list), or
+#'   `NULL` when `a` is a long data frame.  A and B may have different
+#'   numbers of runs.  With row names (list names), the benchmark sets must
+#'   be the same (B is reordered to A's order); without, the numbers of rows
+#'   must agree.
+#' @param higher_is_better `FALSE` (the default) for execution times or
+#'   other costs, `TRUE` for scores such as SPEC ratios.
+#' @param alpha_bench Level of the per-benchmark rank-sum tests; `NULL`
+#'   chooses the paper's 0.05 when every benchmark has at least 5 runs of A
+#'   and of B, else 0.10.
+#' @param speedup The speedup under test, gamma > 0 (1 tests "A is faster
+#'   than B").  With times A's times are multiplied by gamma, with scores A's
+#'   scores are divided by gamma.
+#' @param exact_ties `FALSE` (the default) follows the paper: on each
+#'   benchmark the no-ties null distribution of the rank sum (Rmath
+#'   `pwilcox()`) applied to the mid-rank sum when both samples have fewer
+#'   than 12 runs, else its normal approximation; across benchmarks the
+#'   no-ties signed-rank distribution (`psignrank()`) applied to
+#'   `floor(R_B)` for fewer than 25 benchmarks, else its normal
+#'   approximation.  `TRUE` uses instead, at both levels and for any size,
+#'   the exact null distributions conditional on the ties observed: the
+#'   permutation distribution of the mid-rank sum, and the distribution of
+#'   `R_B` when each non-zero d is negative with probability 1/2 (zeros
+#'   keep their half-ranks).  The exact tables are limited to about 300
+#'   pooled runs per benchmark and 4000 benchmarks.
+#' @param conf_level Confidence level used for the conclusion sentence.
+#' @param na_rm With `TRUE`, `NA` values are dropped (they pad a matrix of
+#'   ragged runs); with `FALSE` an `NA` is an error.
+#'
+#' @details
+#' On benchmark i, two one-sided Wilcoxon rank-sum tests at level
+#' `alpha_bench` (A better; B better) decide the statistical winner; a
+#' p-value equal to the level is significant.  A significant benchmark gets
+#' `d = median(A) - median(B)`, oriented so that a positive d favours A and
+#' with A handicapped by `speedup` (for times, `d = median(B) -
+#' speedup * median(A)`); a tie gets `d = 0`.  The `|d|` are ranked with
+#' mid-ranks; `R_A` is the sum of the ranks of the positive d plus half the
+#' ranks of the zero d, `R_B` likewise for the negative d, and the confidence
+#' is `1 - P(W <= floor(R_B))`.  With fewer than 12 runs the paper reads
+#' printed tables of the no-ties distribution, which is why the mid-rank sum
+#' is compared with that distribution; `exact_ties = TRUE` is the exact
+#' alternative.  The two sample sizes may differ; the normal approximations
+#' then use the general means and variances (na (N + 1) / 2 and
+#' na nb (N + 1) / 12), which are the paper's formulas when na = nb.
+#'
+#' The d's are differences of medians in the units of the data: like the
+#' paper (which divides every benchmark by B's first run), normalise
+#' benchmarks of very different scales before calling `hpt()` if the ranks
+#' of `|d|` should not be dominated by the longest benchmarks.  Two `|d|`
+#' that agree to a relative 1e-9, and a d within 1e-9 of zero relative to
+#' the medians, are treated as equal (tied, zero), so that the rounding of
+#' the handicap does not break ties that the data show.
+#'
+#' @return An object of class `speeduptest_hpt`: a list with `confidence`
+#'   (that A is more than `speedup` times faster than B), `p_value`
+#'   (`1 - confidence`), `R_A`, `R_B`, `n` (benchmarks), `speedup`,
+#'   `conf_level`, `conclusion` (a sentence), `alpha_bench`,
+#'   `higher_is_better`, `exact_ties`, `exact` (whether the per-benchmark
+#'   p-values and the confidence come from exact distributions), `labels`
+#'   (names of A and B) and `benchmarks`, a data frame with columns
+#'   `benchmark`, `median_a` (A's median, handicapped), `median_b`, `winner`
+#'   (`"A"`, `"B"` or `"tie"`), `d`, `rank`, `p_a`, `p_b` (one-sided
+#'   p-values), `w_a` (A's Mann-Whitney count, mid-ranks), `runs_a`,
+#'   `runs_b`.  It prints in the layout of the paper's Table 1.
+#'
+#' @references
+#' Chen, T., Chen, Y., Guo, Q., Temam, O., Wu, Y. and Hu, W. (2012).
+#' Statistical performance comparisons of computers. *Proceedings of the
+#' 18th IEEE International Symposium on High Performance Computer
+#' Architecture (HPCA)*, section 4.
+#'
+#' @seealso [hpt_speedup()] for the largest speedup reaching a confidence;
+#'   [splash2_hpt] for the paper's Table 1 data.
+#' @examples
+#' # Table 1 of Chen et al. (2012): X's scores divided by 1.76 against Y
+#' hpt(splash2_hpt, higher_is_better = TRUE)
+#'
+#' # the same claim stated on X's own scores
+#' x <- splash2_hpt
+#' x$score[x$machine == "X"] <- 1.76 * x$score[x$machine == "X"]
+#' hpt(x, higher_is_better = TRUE, speedup = 1.76)
+#'
+#' # run times, matrices
+#' set.seed(1)
+#' a <- matrix(rlnorm(40, 0), 8)
+#' b <- matrix(rlnorm(40, 0.5), 8)
+#' hpt(a, b)
+#' @export
+hpt <- function(a, b = NULL, higher_is_better = FALSE, alpha_bench = NULL,
+                speedup = 1, exact_ties = FALSE, conf_level = 0.95,
+                na_rm = FALSE) {
+  call <- sys.call()
+  data <- hpt_data(a, b, na_rm = check_flag(na_rm, "na_rm", call), call = call)
+  higher_is_better <- check_flag(higher_is_better, "higher_is_better", call)
+  exact_ties <- check_flag(exact_ties, "exact_ties", call)
+  alpha_bench <- hpt_alpha(alpha_bench, data, call)
+  speedup <- check_number(speedup, "speedup", call)
+  if (speedup <= 0) {
+    abort(sprintf("`speedup` must be positive, not %s.", describe_value(speedup)),
+          call = call)
+  }
+  conf_level <- check_conf_level(conf_level, call = call)
+  hpt_run(data, higher_is_better, alpha_bench, speedup, exact_ties,
+          conf_level, call)
+}
+
+hpt_run <- function(data, higher_is_better, alpha_bench, speedup, exact_ties,
+                    conf_level, call = NULL) {
+  res <- .Call(ffi_hpt, data$a, data$a_len, data$b, data$b_len,
+               higher_is_better, alpha_bench, speedup, exact_ties)
+  check_status(res, "hpt()", call = call)
+  benchmarks <- data.frame(
+    benchmark = data$benchmarks,
+    median_a = res$median_a,
+    median_b = res$median_b,
+    winner = c("B", "tie", "A")[res$winner + 2L],
+    d = res$d,
+    rank = res$rank,
+    p_a = res$p_a,
+    p_b = res$p_b,
+    w_a = res$w_a,
+    runs_a = data$a_len,
+    runs_b = data$b_len,
+    stringsAsFactors = FALSE
+  )
+  out <- list(
+    confidence = res$confidence,
+    p_value = 1 - res$confidence,
+    R_A = res$R_A,
+    R_B = res$R_B,
+    n = length(data$benchmarks),
+    speedup = speedup,
+    conf_level = conf_level,
+    conclusion = NULL,
+    alpha_bench = alpha_bench,
+    higher_is_better = higher_is_better,
+    exact_ties = exact_ties,
+    exact = c(benchmarks = res$exact_bench, overall = res$exact_overall),
+    labels = data$labels,
+    benchmarks = benchmarks,
+    data = data
+  )
+  out$conclusion <- hpt_conclusion(out)
+  structure(out, class = "speeduptest_hpt")
+}
+
+hpt_claim <- function(labels, speedup) {
+  if (speedup == 1) {
+    sprintf("%s is faster than %s", labels[1L], labels[2L])
+  } else {
+    sprintf("%s is more than %s times faster than %s", labels[1L],
+            format(speedup, digits = 15), labels[2L])
+  }
+}
+
+hpt_conclusion <- function(x) {
+  claim <- hpt_claim(x$labels, x$speedup)
+  if (!is.na(x$confidence) && x$confidence >= x$conf_level) {
+    sprintf("%s with confidence %s.", claim, format(x$conf_level))
+  } else {
+    sprintf("Cannot conclude with confidence %s that %s (confidence %s).",
+            format(x$conf_level), claim, format(round(x$confidence, 4)))
+  }
+}
+
+# alpha_bench: NULL -> 0.05 when every benchmark has >= 5 runs of each, else 0.10
+hpt_alpha <- function(alpha_bench, data, call = NULL) {
+  if (is.null(alpha_bench)) {
+    return(if (all(data$a_len >= 5L & data$b_len >= 5L)) 0.05 else 0.10)
+  }
+  check_alpha(alpha_bench, "alpha_bench", call)
+}
+
+# ---- input ---------------------------------------------------------------
+
+# Returns list(benchmarks, labels, a, a_len, b, b_len): the runs of every
+# benchmark concatenated, in the benchmarks' order.
+hpt_data <- function(a, b, na_rm, call = NULL) {
+  if (is.data.frame(a) && !is.null(b)) {
+    abort("`b` must be NULL when `a` is a long data frame.", call = call)
+  }
+  if (is.data.frame(a)) {
+    parts <- hpt_long(a, call)
+    la <- parts$a
+    lb <- parts$b
+    labels <- parts$labels
+  } else {
+    if (is.null(b)) {
+      abort("`b` is missing: give B's runs, or a long data frame as `a`.",
+            call = call)
+    }
+    la <- hpt_rows(a, "a", call)
+    lb <- hpt_rows(b, "b", call)
+    labels <- c("A", "B")
+    na <- names(la)
+    nb <- names(lb)
+    if (!is.null(na) && !is.null(nb)) {
+      if (anyDuplicated(na) || anyDuplicated(nb)) {
+        abort("Benchmark names must be unique in `a` and `b`.", call = call)
+      }
+      if (!setequal(na, nb)) {
+        only_a <- setdiff(na, nb)
+        only_b <- setdiff(nb, na)
+        abort(sprintf(
+          "`a` and `b` must hold the same benchmarks; only in `a`: %s; only in `b`: %s.",
+          if (length(only_a)) paste(only_a, collapse = ", ") else "none",
+          if (length(only_b)) paste(only_b, collapse = ", ") else "none"),
+          class = "mismatch", call = call)
+      }
+      lb <- lb[na]
+    } else if (length(la) != length(lb)) {
+      abort(sprintf("`a` has %d benchmarks but `b` has %d.", length(la),
+                    length(lb)), class = "mismatch", call = call)
+    }
+    if (is.null(na)) na <- if (is.null(nb)) as.character(seq_along(la)) else nb
+    names(la) <- names(lb) <- na
+  }
+  if (length(la) < 1L) {
+    abort("There must be at least one benchmark.", class = "data", call = call)
+  }
+  clean <- function(v, who, bench) {
+    if (anyNA(v)) {
+      if (!na_rm) {
+        abort(sprintf("`%s` has missing values (benchmark %s); set `na_rm = TRUE` if they pad ragged runs.",
+                      who, bench), call = call)
+      }
+      v <- v[!is.na(v)]
+    }
+    if (any(!is.finite(v))) {
+      abort(sprintf("`%s` must hold finite values (benchmark %s).", who, bench),
+            call = call)
+    }
+    if (any(v <= 0)) {
+      abort(sprintf("`%s` must hold positive values (benchmark %s has %d value(s) <= 0).",
+                    who, bench, sum(v <= 0)), call = call)
+    }
+    if (length(v) < 3L) {
+      abort(sprintf("Every benchmark needs at least 3 runs; `%s` has %d for benchmark %s.",
+                    who, length(v), bench), class = "data", call = call)
+    }
+    v
+  }
+  bench <- names(la)
+  la <- Map(clean, la, labels[1L], bench)
+  lb <- Map(clean, lb, labels[2L], bench)
+  list(
+    benchmarks = bench, labels = labels,
+    a = as.double(unlist(la, use.names = FALSE)),
+    a_len = as.integer(lengths(la)),
+    b = as.double(unlist(lb, use.names = FALSE)),
+    b_len = as.integer(lengths(lb))
+  )
+}
+
+# A matrix (rows = benchmarks) or a list of vectors -> named list of vectors.
+hpt_rows <- function(x, arg, call = NULL) {
+  if (is.list(x) && !is.data.frame(x)) {
+    ok <- vapply(x, function(v) is.numeric(v) || all(is.na(v)), logical(1))
+    if (!all(ok)) {
+      abort(sprintf("Every element of `%s` must be a numeric vector.", arg),
+            call = call)
+    }
+    return(lapply(x, function(v) as.double(unclass(v))))
+  }
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, nrow = 1L)
+  if (!is.matrix(x) || !(is.numeric(x) || all(is.na(x)))) {
+    abort(sprintf("`%s` must be a numeric matrix (rows = benchmarks), a list of numeric vectors or a long data frame, not %s.",
+                  arg, describe_type(x)), call = call)
+  }
+  storage.mode(x) <- "double"
+  rows <- lapply(seq_len(nrow(x)), function(i) x[i, ])
+  names(rows) <- rownames(x)
+  rows
+}
+
+hpt_long <- function(df, call = NULL) {
+  pick <- function(choices, pos) {
+    hit <- intersect(choices, names(df))
+    if (length(hit)) return(hit[1L])
+    if (ncol(df) < pos) {
+      abort("A long data frame needs a benchmark, a machine and a value column.",
+            call = call)
+    }
+    names(df)[pos]
+  }
+  bcol <- pick("benchmark", 1L)
+  gcol <- pick(c("machine", "version", "computer", "group"), 2L)
+  vcol <- pick(c("value", "time", "score"), 3L)
+  val <- df[[vcol]]
+  if (!is.numeric(val)) {
+    abort(sprintf("Column `%s` must be numeric, not %s.", vcol,
+                  describe_type(val)), call = call)
+  }
+  grp <- df[[gcol]]
+  grp <- if (is.factor(grp)) droplevels(grp) else factor(grp, levels = unique(grp))
+  if (nlevels(grp) != 2L) {
+    abort(sprintf("Column `%s` must have exactly two values (A and B), not %d.",
+                  gcol, nlevels(grp)), call = call)
+  }
+  ben <- df[[bcol]]
+  lev <- if (is.factor(ben)) levels(droplevels(ben)) else unique(as.character(ben))
+  ben <- as.character(ben)
+  split_one <- function(g) {
+    keep <- grp == levels(grp)[g]
+    out <- split(as.double(val[keep]), factor(ben[keep], levels = lev))
+    out
+  }
+  a <- split_one(1L)
+  b <- split_one(2L)
+  miss_a <- lev[lengths(a) == 0L]
+  miss_b <- lev[lengths(b) == 0L]
+  if (length(miss_a) || length(miss_b)) {
+    abort(sprintf(
+      "Both machines must run the same benchmarks; no runs of %s for: %s.",
+      if (length(miss_a)) levels(grp)[1L] else levels(grp)[2L],
+      paste(if (length(miss_a)) miss_a else miss_b, collapse = ", ")),
+      class = "mismatch", call = call)
+  }
+  list(a = a, b = b, labels = levels(grp))
+}
+
+# ---- methods ---------------------------------------------------------------
+
+#' @rdname hpt
+#' @param x An object returned by `hpt()`.
+#' @param digits Significant digits of the medians and differences.
+#' @param ... Unused.
+#' @export
+format.speeduptest_hpt <- function(x, digits = 3, ...) {
+  bm <- x$benchmarks
+  lab <- x$labels
+  handicap <- if (x$speedup == 1) "" else
+    if (x$higher_is_better) sprintf(" / %s", format(x$speedup)) else
+      sprintf(" * %s", format(x$speedup))
+  win <- ifelse(bm$winner == "A", lab[1L], ifelse(bm$winner == "B", lab[2L], "Tie"))
+  tab <- data.frame(
+    check.names = FALSE,
+    Benchmark = bm$benchmark,
+    Med_A = format(bm$median_a, digits = digits),
+    "Stat. Win." = win,
+    "Diff. (d)" = ifelse(bm$d == 0, "0", format(bm$d, digits = digits)),
+    Rank = format(bm$rank),
+    Med_B = format(bm$median_b, digits = digits)
+  )
+  names(tab)[2L] <- sprintf("Med. %s%s", lab[1L], handicap)
+  names(tab)[6L] <- sprintf("Med. %s", lab[2L])
+  body <- utils::capture.output(print(tab, row.names = FALSE, right = TRUE))
+  c(
+    "",
+    "        Hierarchical Performance Test (Chen et al. 2012)",
+    "",
+    sprintf("Claim: %s (%s)", hpt_claim(lab, x$speedup),
+            if (x$higher_is_better) "scores, higher is better" else
+              "times, lower is better"),
+    sprintf("%d benchmarks; per-benchmark rank-sum tests at level %s (%s)",
+            x$n, format(x$alpha_bench),
+            if (x$exact_ties) "exact, conditional on ties" else
+              if (x$exact[["benchmarks"]]) "exact no-ties tables" else
+                "tables / normal approximation"),
+    "",
+    body,
+    "",
+    sprintf("%s wins %d, %s wins %d, ties %d", lab[1L], sum(bm$winner == "A"),
+            lab[2L], sum(bm$winner == "B"), sum(bm$winner == "tie")),
+    sprintf("R_A = %s, R_B = %s, confidence = %s (%s)", format(x$R_A),
+            format(x$R_B), format(round(x$confidence, 4), nsmall = 4),
+            if (x$exact_ties) "exact signed-rank, conditional on ties" else
+              if (x$exact[["overall"]]) "exact signed-rank" else
+                "normal approximation"),
+    x$conclusion
+  )
+}
+
+#' @rdname hpt
+#' @export
+print.speeduptest_hpt <- function(x, digits = 3, ...) {
+  cat(format(x, digits = digits, ...), sep = "\n")
+  invisible(x)
+}
+
+#' @rdname hpt
+#' @param object An object returned by `hpt()`.
+#' @export
+summary.speeduptest_hpt <- function(object, ...) {
+  structure(list(
+    benchmarks = object$benchmarks,
+    statistics = c(R_A = object$R_A, R_B = object$R_B,
+                   confidence = object$confidence, p_value = object$p_value),
+    conclusion = object$conclusion
+  ), class = "summary.speeduptest_hpt")
+}
+
+#' @export
+print.summary.speeduptest_hpt <- function(x, ...) {
+  print(x$benchmarks, row.names = FALSE)
+  cat("\n")
+  print(x$statistics)
+  cat(x$conclusion, "\n", sep = "")
+  invisible(x)
+}
+
+#' @rdname hpt
+#' @param row.names,optional Passed on by `as.data.frame()`; unused.
+#' @export
+as.data.frame.speeduptest_hpt <- function(x, row.names = NULL,
+                                          optional = FALSE, ...) {
+  x$benchmarks
+}
+
+#' @rdname hpt
+#' @param gamma Values of the speedup at which `plot()` draws the confidence;
+#'   `NULL` chooses a grid from 1 to beyond the largest ratio of medians.
+#' @export
+plot.speeduptest_hpt <- function(x, gamma = NULL, ...) {
+  bm <- x$benchmarks
+  data <- x$data
+  if (is.null(gamma)) {
+    s <- x$speedup
+    raw_a <- if (x$higher_is_better) bm$median_a * s else bm$median_a / s
+    ratio <- if (x$higher_is_better) raw_a / bm$median_b else bm$median_b / raw_a
+    hi <- max(c(ratio, s, 1.1), na.rm = TRUE) * 1.1
+    gamma <- seq(1, hi, length.out = 200L)
+  }
+  conf <- vapply(gamma, function(g) {
+    .Call(ffi_hpt, data$a, data$a_len, data$b, data$b_len,
+          x$higher_is_better, x$alpha_bench, as.double(g),
+          x$exact_ties)$confidence
+  }, numeric(1))
+  old <- graphics::par(mfrow = c(1L, 2L), mar = c(7, 4, 3, 1))
+  on.exit(graphics::par(old))
+  col <- c(A = "steelblue", B = "firebrick", tie = "grey60")[bm$winner]
+  graphics::barplot(bm$d, names.arg = bm$benchmark, las = 2, col = col,
+                    border = NA, ylab = "d (oriented: > 0 favours A)",
+                    main = sprintf("Per-benchmark d at speedup %s",
+                                   format(x$speedup)), cex.names = 0.7)
+  graphics::abline(h = 0)
+  graphics::legend("topleft", fill = c("steelblue", "firebrick", "grey60"),
+                   legend = c(paste(x$labels[1L], "wins"),
+                              paste(x$labels[2L], "wins"), "tie"),
+                   bty = "n", cex = 0.8)
+  graphics::plot(gamma, conf, type = "s", ylim = c(0, 1),
+                 xlab = "speedup under test (gamma)", ylab = "confidence",
+                 main = "Confidence as a function of gamma")
+  graphics::abline(h = x$conf_level, lty = 2, col = "grey40")
+  graphics::abline(v = x$speedup, lty = 3, col = "grey40")
+  invisible(data.frame(gamma = gamma, confidence = conf))
+}
+
+# ---- r-Speedup ---------------------------------------------------------------
+
+#' The r-Speedup of the Hierarchical Performance Test
+#'
+#' The largest speedup gamma such that the HPT ([hpt()]) concludes "A is more
+#' than gamma times faster than B" with the confidence asked for:
+#' `sup{gamma >= 1 : confidence(gamma) >= confidence}` (Chen et al. 2012,
+#' section 4.2), computed exactly rather than by a grid search.
+#'
+#' @inheritParams hpt
+#' @param confidence The confidence r, strictly between 0 and 1.
+#' @param precision The reported speedup is the supremum floored to a
+#'   multiple of `precision` (default 0.01, i.e. two decimals), so that the
+#'   claim at the printed value holds.
+#'
+#' @details
+#' The confidence is a step function of gamma: on a benchmark the rank-sum
+#' decision changes only at the ratios where a handicapped run of A equals
+#' a run of B (a_i / b_j for scores, b_j / a_i for times), and across
+#' benchmarks the signs and ranks of the d's change only at these points,
+#' where a d crosses zero, and where two |d| become equal.  `hpt_speedup()`
+#' lists these finitely many points, evaluates the confidence at each and
+#' inside each interval between them, and takes the supremum of the set
+#' where the confidence reaches `confidence` exactly as the paper defines
+#' it, without assuming that the confidence decreases with gamma (it does in
+#' the classical test whenever every significant benchmark's medians agree
+#' with its winner, but need not otherwise, nor with `exact_ties = TRUE`).
+#' The value reported, `speedup`, is then the largest multiple of
+#' `precision` not above the supremum at which `hpt(speedup = value)`
+#' itself reaches the confidence; `supremum` is the exact value and
+#' `attained` tells whether the confidence at the supremum itself reaches
+#' the level (a supremum that is the open end of an interval is not).
+#' `speedup` is `NA` when no gamma >= 1 reaches the confidence (in the
+#' monotone case: when even gamma = 1 does not), and `Inf` when the
+#' confidence stays above the level for every gamma (possible only when the
+#' per-benchmark tests can never be significant).
+#'
+#' The work grows with the number of pairs of runs per benchmark and with
+#' the cube of the number of benchmarks (about n^2 points, each evaluated in
+#' n log n).  With `exact_ties = TRUE` every breakpoint above 1 needs its own
+#' exact conditional distribution; when the total would exceed a fixed
+#' budget (about 7 benchmarks of 20 + 20 runs, or 400 of 10 + 10) an error of class
+#' `speeduptest_error_data` asks for `exact_ties = FALSE`.
+#'
+#' @return An object of class `speeduptest_hpt_speedup`: a list with
+#'   `speedup` (the r-Speedup floored to `precision`), `confidence` (r),
+#'   `supremum`, `attained`, `precision`, `labels` and `test`, the [hpt()]
+#'   result at `speedup` (`NULL` when `speedup` is not finite).
+#' @references
+#' Chen, T., Chen, Y., Guo, Q., Temam, O., Wu, Y. and Hu, W. (2012).
+#' Statistical performance comparisons of computers. *HPCA 2012*,
+#' section 4.2.
+#' @examples
+#' x <- splash2_hpt
+#' x$score[x$machine == "X"] <- 1.76 * x$score[x$machine == "X"]
+#' hpt_speedup(x, higher_is_better = TRUE)
+#' @export
+hpt_speedup <- function(a, b = NULL, confidence = 0.95,
+                        higher_is_better = FALSE, alpha_bench = NULL,
+                        exact_ties = FALSE, precision = 0.01, na_rm = FALSE) {
+  call <- sys.call()
+  data <- hpt_data(a, b, na_rm = check_flag(na_rm, "na_rm", call), call = call)
+  higher_is_better <- check_flag(higher_is_better, "higher_is_better", call)
+  exact_ties <- check_flag(exact_ties, "exact_ties", call)
+  alpha_bench <- hpt_alpha(alpha_bench, data, call)
+  confidence <- check_conf_level(confidence, "confidence", call)
+  precision <- check_number(precision, "precision", call)
+  if (precision <= 0 || precision > 1) {
+    abort(sprintf("`precision` must be in (0, 1], not %s.",
+                  describe_value(precision)), call = call)
+  }
+  res <- .Call(ffi_hpt_speedup, data$a, data$a_len, data$b, data$b_len,
+               higher_is_better, alpha_bench, exact_ties, confidence,
+               precision)
+  if (res$status == 2L) {
+    abort(paste0("hpt_speedup(): too many runs for ",
+                 if (exact_ties) "the exact conditional distributions at every breakpoint; use `exact_ties = FALSE`."
+                 else "an exact supremum (a benchmark with more than 4e6 pairs of runs, or more than about 4000 benchmarks)."),
+          class = "data", call = call)
+  }
+  check_status(res, "hpt_speedup()", call = call)
+  test <- if (is.finite(res$speedup)) {
+    hpt_run(data, higher_is_better, alpha_bench, res$speedup, exact_ties,
+            confidence, call)
+  }
+  structure(list(
+    speedup = res$speedup,
+    confidence = confidence,
+    supremum = res$supremum,
+    attained = res$attained,
+    precision = precision,
+    labels = data$labels,
+    test = test
+  ), class = "speeduptest_hpt_speedup")
+}
+
+#' @rdname hpt_speedup
+#' @param x An object returned by `hpt_speedup()`.
+#' @param ... Unused.
+#' @export
+print.speeduptest_hpt_speedup <- function(x, ...) {
+  lab <- x$labels
+  dec <- max(0L, ceiling(-log10(x$precision) - 1e-9))
+  cat(sprintf("\n%s-Speedup of %s over %s (HPT, Chen et al. 2012)\n\n",
+              format(x$confidence), lab[1L], lab[2L]))
+  if (is.na(x$speedup)) {
+    cat(sprintf("No speedup >= 1 reaches confidence %s: %s is not shown faster than %s.\n",
+                format(x$confidence), lab[1L], lab[2L]))
+  } else if (is.infinite(x$speedup)) {
+    cat(sprintf("The confidence stays at or above %s for every speedup (the per-benchmark tests can never be significant).\n",
+                format(x$confidence)))
+  } else {
+    cat(sprintf("r-Speedup: %s (exact supremum %s, %s)\n",
+                formatC(x$speedup, format = "f", digits = dec),
+                format(x$supremum, digits = 10),
+                if (x$attained) "attained" else "not attained"))
+    cat(sprintf("%s is more than %s times faster than %s with confidence %s (confidence at %s: %s).\n",
+                lab[1L], formatC(x$speedup, format = "f", digits = dec),
+                lab[2L], format(x$confidence),
+                formatC(x$speedup, format = "f", digits = dec),
+                format(round(x$test$confidence, 4), nsmall = 4)))
+  }
+  invisible(x)
+}

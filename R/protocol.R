@@ -1,0 +1,327 @@
+# The Speedup-Test protocols (paper Figures 1 and 2): thin wrappers around
+# st_mean_protocol / st_median_protocol / st_highest_confidence_alpha in
+# src/protocol.c.  The verdict object and its methods are in verdict.R.
+
+#' The Speedup-Test for the mean execution time
+#'
+#' Decides whether the transformed code (`y`) is faster on average than the
+#' initial code (`x`), following the protocol of Touati, Worms and Briais
+#' (2013, Figure 1).
+#'
+#' The protocol:
+#' 1. Shapiro-Wilk test on `x` and on `y` at level `alpha`; a sample is
+#'    normal when its p-value is above `alpha`.  A constant sample, or one
+#'    with more than 5000 values, cannot be checked and counts as "not shown
+#'    normal".
+#' 2. A sample that is not shown normal and has at most 30 runs stops the
+#'    protocol when `rigorous = TRUE`: the decision is "insufficient data"
+#'    with the advice to run that code more than 30 times.  With
+#'    `rigorous = FALSE` the protocol goes on, but the confidence is no
+#'    longer guaranteed.
+#' 3. Two-sided F-test of equal variances at `alpha` (equal when p > alpha).
+#' 4. One-sided unpaired t-test of H0: mu_X <= mu_Y against Ha: mu_X > mu_Y,
+#'    Student's pooled test when the variances are equal, Welch's otherwise.
+#'    The speedup is significant when p <= alpha.
+#'
+#' The confidence `1 - alpha` is guaranteed only when both samples were shown
+#' normal.  Fewer than 3 values in a sample, or two constant samples, give the
+#' decision "insufficient data" (not an error).
+#'
+#' The interval for the speedup mean(x) / mean(y) is Fieller's two-sided
+#' `1 - alpha` interval for a ratio of independent means: with pooled
+#' variances and n + m - 2 degrees of freedom on the Student branch (exact for
+#' normal samples), with separate variances and the Satterthwaite degrees of
+#' freedom (evaluated at the observed ratio) on the Welch branch.  When the
+#' mean of `y` is not clearly positive the interval is unbounded and reported
+#' as `[0, Inf)`.  Being two-sided, it can contain 1 while the one-sided test
+#' is significant.
+#'
+#' @param x Run times of the initial code (positive numbers), or a formula
+#'   `time ~ version` whose grouping variable has two levels, the first being
+#'   the initial code (the first factor level, or for a character or numeric
+#'   variable the first value to appear).
+#' @param y Run times of the transformed code.
+#' @param data A data frame (or list or environment) holding the variables of
+#'   the formula.
+#' @param alpha Risk level, strictly between 0 and 1; the confidence is
+#'   `1 - alpha`.
+#' @param rigorous If `TRUE` (default), stop with "insufficient data" when a
+#'   small sample breaks the protocol's assumptions; if `FALSE`, go on with a
+#'   caveat.
+#' @param na_rm Remove missing values first? If `FALSE`, a missing value is
+#'   an error.
+#' @param ... Not used; must be empty.
+#' @return A `speedup_verdict` object (a list of class
+#'   `c("speedup_verdict_mean", "speedup_verdict")`) with the elements
+#'   `significant`, `decision`, `branch`, `p_value`, `alpha`, `confidence`,
+#'   `confidence_guaranteed`, `speedup`, `speedup_ci`, `speedups`
+#'   (named `min`, `mean`, `median`), `steps` (the sub-tests as `htest`
+#'   objects in the order the flowchart ran them), `caveats`, `advice`, `n`,
+#'   `m`, `rigorous`, `call` and the data.  See [print.speedup_verdict()].
+#' @references
+#' Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test: a
+#' statistical methodology for programme speedup analysis and computation.
+#' *Concurrency and Computation: Practice and Experience*, 25(10), 1410-1426.
+#'
+#' Fieller, E. C. (1954). Some problems in interval estimation. *Journal of
+#' the Royal Statistical Society B*, 16(2), 175-185.
+#' @seealso [median_test()], [highest_confidence()], [speedup_verdict].
+#' @examples
+#' set.seed(1)
+#' before <- rnorm(35, mean = 10, sd = 0.5)
+#' after <- rnorm(35, mean = 9.5, sd = 0.5)
+#' mean_test(before, after)
+#'
+#' runs <- data.frame(time = c(before, after),
+#'                    version = factor(rep(c("O2", "O3"), each = 35)))
+#' mean_test(time ~ version, data = runs, alpha = 0.01)
+#' @export
+mean_test <- function(x, ...) UseMethod("mean_test")
+
+#' @rdname mean_test
+#' @export
+mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
+                              na_rm = FALSE, ...) {
+  labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
+  check_dots_empty(...)
+  run_protocol("mean", x, y, alpha, rigorous, na_rm, labels,
+               paste(labels, collapse = " and "), generic_call(match.call()))
+}
+
+#' @rdname mean_test
+#' @export
+mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
+                              na_rm = FALSE, ...) {
+  check_dots_empty(...)
+  na_rm <- check_flag(na_rm, "na_rm")
+  parts <- split_formula(x, data, na_rm)
+  run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
+               parts$labels, parts$data_name, generic_call(match.call()))
+}
+
+#' The Speedup-Test for the median execution time
+#'
+#' Decides whether the transformed code (`y`) is faster than the initial code
+#' (`x`) in the sense of the median and of single runs, following the
+#' protocol of Touati, Worms and Briais (2013, Figure 2).
+#'
+#' The protocol:
+#' 1. Two-sided two-sample Kolmogorov-Smirnov test of `x - median(x)`
+#'    against `y - median(y)` at level `alpha`: the location-shift model of
+#'    the Wilcoxon-Mann-Whitney test holds when p > alpha.  (The p-value is
+#'    exact when `n * m < 10000`, also with ties; see [ks_test()].)
+#' 2. Model rejected with `n <= 30` or `m <= 30`: `rigorous = TRUE` stops with
+#'    "insufficient data" and the advice to run the small sample(s) more than
+#'    30 times; `rigorous = FALSE` goes on with a caveat.  Model rejected with
+#'    both samples above 30 runs: go on with a caveat.
+#' 3. One-sided Wilcoxon-Mann-Whitney rank-sum test, H0: F_X >= F_Y against
+#'    Ha: F_X < F_Y (X tends to be larger).  Significant when p <= alpha; then
+#'    med(X) > med(Y) and P\[X > Y\] > 1/2 are declared.  The p-value is exact
+#'    (also with ties) when n < 50 and m < 50; see [wilcoxon_test()].
+#'
+#' The verdict also reports `prob_greater`, the estimate U / (n m) of
+#' P\[X > Y\] (ties counting one half), the Hodges-Lehmann estimate of the
+#' shift `x - y` with its two-sided `1 - alpha` interval (`shift`,
+#' `shift_ci`), and a two-sided `1 - alpha` interval for the speedup
+#' median(x) / median(y) (`speedup_ci`): the Hodges-Lehmann interval of the
+#' shift of log times, mapped through `exp()` (a ratio interval, valid under
+#' the scale model `Y = X / theta`).  The
+#' confidence is guaranteed only when the location model was not rejected.
+#'
+#' @inheritParams mean_test
+#' @return A `speedup_verdict` object of class
+#'   `c("speedup_verdict_median", "speedup_verdict")`; see [mean_test()] for
+#'   the elements, plus `prob_greater`, `shift` and `shift_ci`.
+#' @references
+#' Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test: a
+#' statistical methodology for programme speedup analysis and computation.
+#' *Concurrency and Computation: Practice and Experience*, 25(10), 1410-1426.
+#'
+#' Hodges, J. L. and Lehmann, E. L. (1963). Estimates of location based on
+#' rank tests. *Annals of Mathematical Statistics*, 34(2), 598-611.
+#' @seealso [mean_test()], [highest_confidence()].
+#' @examples
+#' set.seed(2)
+#' before <- 10 * rlnorm(40, sdlog = 0.1)
+#' after <- 9 * rlnorm(40, sdlog = 0.1)
+#' v <- median_test(before, after)
+#' v
+#' summary(v)
+#' as.data.frame(v)
+#' @export
+median_test <- function(x, ...) UseMethod("median_test")
+
+#' @rdname median_test
+#' @export
+median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
+                                na_rm = FALSE, ...) {
+  labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
+  check_dots_empty(...)
+  run_protocol("median", x, y, alpha, rigorous, na_rm, labels,
+               paste(labels, collapse = " and "), generic_call(match.call()))
+}
+
+#' @rdname median_test
+#' @export
+median_test.formula <- function(x, data = NULL, alpha = 0.05,
+                                rigorous = TRUE, na_rm = FALSE, ...) {
+  check_dots_empty(...)
+  na_rm <- check_flag(na_rm, "na_rm")
+  parts <- split_formula(x, data, na_rm)
+  run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
+               parts$labels, parts$data_name, generic_call(match.call()))
+}
+
+#' Highest confidence at which a Speedup-Test declares a speedup
+#'
+#' Returns the largest confidence level `1 - alpha`, with `alpha` in
+#' `(0, 0.5]`, at which [median_test()] or [mean_test()] declares the speedup
+#' significant.
+#'
+#' The answer is exact, not the result of a grid search: every decision of a
+#' flowchart compares a sub-test's p-value with `alpha` (the Shapiro-Wilk,
+#' F, t and Kolmogorov-Smirnov p-values, the final p-value being Student's or
+#' Welch's depending on the F-test), so the decision is piecewise constant in
+#' `alpha` and changes only at those p-values.  The smallest significant
+#' `alpha` is therefore one of them, and is found by evaluating the flowchart
+#' there.  A final p-value of exactly 0 gives 1.
+#'
+#' @inheritParams mean_test
+#' @param test `"median"` (default) or `"mean"`.
+#' @param data With a formula `x`, the data frame holding its variables.
+#' @return A single number, the highest confidence, or `NA` when the
+#'   protocol declares no significant speedup for any `alpha <= 0.5`.
+#' @examples
+#' set.seed(3)
+#' before <- rnorm(40, 10, 1)
+#' after <- rnorm(40, 9.6, 1)
+#' highest_confidence(before, after)
+#' highest_confidence(before, after, test = "mean")
+#' @export
+highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
+                               rigorous = TRUE, na_rm = FALSE, data = NULL) {
+  na_rm <- check_flag(na_rm, "na_rm")
+  if (inherits(x, "formula")) {
+    if (!is.null(y)) {
+      abort("`y` must be NULL when `x` is a formula; pass the data frame as `data`.")
+    }
+    parts <- split_formula(x, data, na_rm)
+    x <- parts$x
+    y <- parts$y
+  } else if (is.null(y)) {
+    abort("`y` is missing: give the run times of the transformed code.")
+  }
+  test <- check_test(test)
+  rigorous <- check_flag(rigorous, "rigorous")
+  x <- check_sample(x, "x", na_rm = na_rm, min_n = 0L, positive = TRUE)
+  y <- check_sample(y, "y", na_rm = na_rm, min_n = 0L, positive = TRUE)
+  res <- .Call(ffi_highest_confidence, x, y, match(test, c("mean", "median")) - 1L,
+               rigorous)
+  check_status(res, "highest_confidence()")
+  res$confidence
+}
+
+# ---- internals -------------------------------------------------------------
+
+check_test <- function(test, arg = "test") {
+  choices <- c("median", "mean")
+  if (identical(test, choices)) return("median")
+  if (!is.character(test) || length(test) != 1L || is.na(test) ||
+      is.na(i <- pmatch(test, choices))) {
+    abort(sprintf('`%s` must be "median" or "mean", not %s.', arg,
+                  describe_value(test)))
+  }
+  choices[i]
+}
+
+check_dots_empty <- function(...) {
+  if (...length() > 0L) {
+    nms <- names(list(...))
+    what <- if (is.null(nms) || all(nms == "")) {
+      sprintf("%d unnamed argument(s)", ...length())
+    } else {
+      paste0("`", nms[nms != ""], "`", collapse = ", ")
+    }
+    abort(sprintf("Unused argument(s): %s.", what))
+  }
+}
+
+run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
+                         data_name, call) {
+  if (missing(y)) {
+    abort("`y` is missing: give the run times of the transformed code.")
+  }
+  na_rm <- check_flag(na_rm, "na_rm")
+  x <- check_sample(x, "x", na_rm = na_rm, min_n = 0L, positive = TRUE)
+  y <- check_sample(y, "y", na_rm = na_rm, min_n = 0L, positive = TRUE)
+  alpha <- check_alpha(alpha)
+  rigorous <- check_flag(rigorous, "rigorous")
+  fn <- if (test == "mean") ffi_mean_test else ffi_median_test
+  res <- .Call(fn, x, y, alpha, rigorous)
+  check_status(res, sprintf("%s_test()", test))
+  new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call)
+}
+
+# Splits `time ~ version` into the two samples; the first level of the
+# grouping variable is the initial code x (for a factor its first level,
+# otherwise the first value to appear, as speedup_suite() does).
+split_formula <- function(formula, data, na_rm) {
+  if (!inherits(formula, "formula") || length(formula) != 3L) {
+    abort("`x` must be a formula `time ~ version` with a response and one grouping variable.")
+  }
+  rhs <- formula[[3L]]
+  if (!is.name(rhs) && !is.call(rhs) || (is.call(rhs) &&
+      deparse1(rhs[[1L]]) %in% c("+", "*", ":", "|", "-"))) {
+    abort("The right-hand side of the formula must be a single grouping variable.")
+  }
+  env <- environment(formula)
+  if (is.null(env)) env <- parent.frame()
+  if (is.null(data)) {
+    data <- env
+  } else if (!is.list(data) && !is.environment(data)) {
+    abort(sprintf("`data` must be a data frame, not %s.", describe_type(data)))
+  }
+  get_var <- function(expr, what) {
+    out <- tryCatch(eval(expr, data, env), error = function(e) {
+      abort(sprintf("Cannot find the %s `%s` of the formula: %s", what,
+                    deparse1(expr), conditionMessage(e)))
+    })
+    out
+  }
+  time <- get_var(formula[[2L]], "response")
+  group <- get_var(rhs, "grouping variable")
+  if (!is.numeric(time)) {
+    abort(sprintf("The response `%s` must be numeric, not %s.",
+                  deparse1(formula[[2L]]), describe_type(time)))
+  }
+  if (length(group) != length(time)) {
+    abort(sprintf("The response and the grouping variable must have the same length (%d and %d).",
+                  length(time), length(group)))
+  }
+  if (anyNA(group)) {
+    if (!isTRUE(na_rm)) {
+      abort(sprintf("The grouping variable `%s` has %d missing value(s); remove them or set `na_rm = TRUE`.",
+                    deparse1(rhs), sum(is.na(group))))
+    }
+    keep <- !is.na(group)
+    time <- time[keep]
+    group <- group[keep]
+  }
+  group <- if (is.factor(group)) droplevels(group) else factor(group, levels = unique(group))
+  lev <- levels(group)
+  if (length(lev) != 2L) {
+    abort(sprintf("The grouping variable `%s` must have exactly 2 levels (initial and transformed code), not %d.",
+                  deparse1(rhs), length(lev)), class = "data")
+  }
+  list(x = time[group == lev[1L]], y = time[group == lev[2L]],
+       labels = lev,
+       data_name = sprintf("%s by %s (%s vs %s)", deparse1(formula[[2L]]),
+                           deparse1(rhs), lev[1L], lev[2L]))
+}
+
+# match.call() in a method names the method; show the generic instead.
+generic_call <- function(call) {
+  fn <- as.character(call[[1L]])
+  if (length(fn) == 1L) call[[1L]] <- as.name(sub("\\.(default|formula)$", "", fn))
+  call
+}

@@ -1,0 +1,746 @@
+# The Speedup-Test on a whole suite of benchmarks (SPEC section 5).
+
+#' The Speedup-Test on a suite of benchmarks
+#'
+#' Runs the Speedup-Test for the mean ([mean_test()]) and for the median
+#' ([median_test()]) on every benchmark of a suite in one pass of the C core,
+#' then summarises the suite: the overall gain and speedup of the minimum,
+#' mean and median execution times, and the proportion of significantly
+#' accelerated benchmarks with its confidence interval and the minimal number
+#' of benchmarks needed for a given precision.
+#'
+#' @param data The run times of the suite, as one of
+#'   * a long data frame with one row per run and the columns named by
+#'     `benchmark`, `version` and `time`, with two versions; the initial code
+#'     is `initial`, by default the first level of `version` (the first in
+#'     alphabetical order for a character column). Optional
+#'     columns `conf_level` (a level per benchmark, `NA` to search the highest)
+#'     and `weight` (custom weights) are constant within a benchmark;
+#'   * a named list with one element per benchmark, each a list holding the
+#'     initial times `x`, the transformed times `y` (or two unnamed numeric
+#'     vectors) and optionally `conf_level` and `weight`;
+#'   * a configuration read by [read_speedup_config()].
+#' @param conf_level The confidence level 1 - alpha of the protocols. `NULL`
+#'   (the default) takes each benchmark's own level from the data when the data
+#'   has levels (a missing one means "find the highest"), and 0.95 otherwise;
+#'   a single number applies to every benchmark; `NA` searches the highest
+#'   level for every benchmark.
+#' @param weights `"custom"` (the data's weights), `"equal"` or `"fraction"`
+#'   (each benchmark weighs the initial code's own time under each centre).
+#'   `NULL` (the default) means `"custom"` when the data carries weights and
+#'   `"equal"` otherwise.
+#' @param rigorous Passed to the protocols: `TRUE` refuses to conclude on
+#'   small samples that the checks could not validate.
+#' @param prop_conf_level Confidence level of the interval for the proportion
+#'   of accelerated benchmarks and of the minimal number of benchmarks.
+#' @param prop_method Method of that interval, as in [proportion_ci()].
+#' @param precision The precision r of the minimal number of benchmarks.
+#' @param significant_only Report the overall gains over the significantly
+#'   accelerated benchmarks only (both sets are always computed).
+#' @param na_rm Drop missing run times instead of skipping the benchmark.
+#' @param benchmark,version,time Column names of a data frame `data`.
+#' @param initial The version of the initial code in a data frame `data`
+#'   (`NULL`: the first level of the version column).
+#'
+#' @details
+#' **Levels.** A benchmark whose level is missing gets the highest confidence
+#' at which the protocol declares its speedup, reported as the original
+#' SpeedupTest tool did: 1 - alpha with alpha rounded up to the 0.01 grid in
+#' \[0.01, 0.5\] (the first grid risk at which the speedup is declared). When
+#' no level up to alpha = 0.5 declares it, the verdict at 0.5 is reported.
+#'
+#' **Overall gain.** For each centre c (minimum, mean, median) and weights W,
+#' the overall gain is G = sum W (c(x) - c(y)) / sum W c(x) and the overall
+#' speedup S = 1 / (1 - G) (Touati et al. 2013, equations 1-2). Custom weights
+#' that are missing, negative, infinite or all zero are replaced by equal
+#' weights, with a warning. The gains over the significant benchmarks only
+#' keep, for the mean and the median, the benchmarks whose protocol declares
+#' the speedup, and for the minimum (which has no test) those declared by both
+#' protocols.
+#'
+#' **Proportion.** a of the b analysed benchmarks are significantly
+#' accelerated (for the mean and for the median; "insufficient data" counts as
+#' not accelerated). The interval for the proportion comes from
+#' [proportion_ci()]; it is flagged as possibly inaccurate when
+#' a (1 - a / b) <= 5. The minimal number of benchmarks is
+#' [min_benchmarks()] of a / b at the precision r.
+#'
+#' **Bad benchmarks.** A benchmark whose data cannot be analysed (no run of a
+#' version, missing, infinite or non-positive times, a malformed element) is
+#' skipped with a warning of class `speeduptest_warning_skipped`; a benchmark
+#' with fewer than 3 runs of a version is analysed (its decision is
+#' "insufficient data") with a warning of class `speeduptest_warning_few_runs`;
+#' illegal weights give `speeduptest_warning_weights`. Every such problem is
+#' also kept in the `problems` element of the result.
+#'
+#' @return An object of class `speedup_suite`: a list with
+#'   * `benchmarks`: one row per analysed benchmark (also
+#'     `as.data.frame()`): the sample sizes `n`, `m`, the centres
+#'     (`min_x`, ..., `median_y`), the observed speedups (`speedup_min`,
+#'     `speedup_mean`, `speedup_median`), `searched` (the level was searched),
+#'     and for each protocol (prefix `mean_` or `median_`) the `decision`,
+#'     `significant` (`NA` for "insufficient data"), the `conf_level` used,
+#'     the exact `highest` confidence found by the search, the `p_value`,
+#'     whether the level is `guaranteed`, the speedup's interval `ci_low`,
+#'     `ci_high` and the `caveats`; `prob_greater` (the estimate of
+#'     P\[X > Y\]); the normalised weights `weight_min`, `weight_mean`,
+#'     `weight_median`;
+#'   * `overall`: per centre the gain and speedup over all benchmarks and over
+#'     the significant ones only;
+#'   * `proportion`: per protocol a, b, the proportion, its interval, the
+#'     validity flag and the minimal number of benchmarks;
+#'   * `problems`: one row per problem found in the input (benchmark, where,
+#'     severity `"error"` for a skipped benchmark or `"warning"`, message);
+#'   * `notes`: one row per benchmark and protocol whose speedup was not
+#'     declared or whose level is not guaranteed, with the reason;
+#'   * `weights` (used), `weights_requested`, `significant_only`, `rigorous`,
+#'     `versions`, `call`.
+#'
+#' @references
+#' Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test: a
+#' statistical methodology for programme speedup analysis and computation.
+#' *Concurrency and Computation: Practice and Experience*, 25(10), 1410-1426.
+#' Sections 2 and 4.
+#'
+#' Touati, S.-A.-A., Worms, J. and Briais, S. (2010). The Speedup Test.
+#' INRIA report inria-00443839, section 3.
+#'
+#' @seealso [read_speedup_config()], [write_speedup_report()],
+#'   [speeduptest_cli()].
+#' @examples
+#' set.seed(1)
+#' suite <- lapply(1:4, function(i) list(x = rlnorm(35, log(2)), y = rlnorm(35, log(1.6))))
+#' names(suite) <- paste0("bench", 1:4)
+#' res <- speedup_suite(suite)
+#' res
+#' as.data.frame(res)[, c("benchmark", "speedup_median", "median_decision")]
+#' @export
+speedup_suite <- function(data, conf_level = NULL, weights = NULL,
+                          rigorous = TRUE, prop_conf_level = 0.95,
+                          prop_method = "prop.test", precision = 0.05,
+                          significant_only = FALSE, na_rm = FALSE,
+                          benchmark = "benchmark", version = "version",
+                          time = "time", initial = NULL) {
+  call <- match.call()
+  rigorous <- check_flag(rigorous, "rigorous")
+  na_rm <- check_flag(na_rm, "na_rm")
+  significant_only <- check_flag(significant_only, "significant_only")
+  prop_conf_level <- check_conf_level(prop_conf_level, "prop_conf_level")
+  precision <- check_number(precision, "precision")
+  if (precision <= 0 || precision >= 1) {
+    abort(sprintf("`precision` must be strictly between 0 and 1, not %s.",
+                  describe_value(precision)))
+  }
+  method_code <- suite_prop_method(prop_method)
+
+  suite <- if (is.data.frame(data)) {
+    suite_from_frame(data, benchmark, version, time, na_rm, initial)
+  } else if (is.list(data)) {
+    suite_from_list(data, na_rm)
+  } else {
+    abort(sprintf("`data` must be a data frame or a list of benchmarks, not %s.",
+                  describe_type(data)))
+  }
+
+  levels <- suite_levels(conf_level, suite)
+  requested <- suite_weights_mode(weights, suite)
+  problems <- suite$problems
+  nb <- length(suite$names)
+
+  # benchmarks with fewer than 3 runs of a version: analysed, but flagged
+  few <- suite$x_len < 3 | suite$y_len < 3
+  for (j in which(few)) {
+    msg <- sprintf(
+      "benchmark \"%s\": only %d run(s) of the initial code and %d of the transformed code; fewer than 3 runs give \"insufficient data\".",
+      suite$names[j], suite$x_len[j], suite$y_len[j])
+    problems <- add_problem(problems, suite$names[j], "data", "warning", msg)
+    warn(msg, class = "few_runs", benchmark = suite$names[j])
+  }
+
+  custom <- suite$weight
+  mode <- requested
+  if (requested == "custom") {
+    bad <- is.na(custom) | !is.finite(custom) | custom < 0
+    why <- NULL
+    if (nb > 0 && any(bad)) {
+      why <- sprintf("illegal custom weight(s) for %s (missing, negative or infinite)",
+                     paste0('"', suite$names[bad], '"', collapse = ", "))
+    } else if (nb > 0 && sum(custom) <= 0) {
+      why <- "all custom weights are zero"
+    }
+    if (!is.null(why)) {
+      msg <- sprintf("%s: using equal weights instead.", why)
+      problems <- add_problem(problems, NA_character_, "weights", "warning", msg)
+      warn(msg, class = "weights")
+      mode <- "equal"
+    }
+  }
+  if (mode != "custom") custom <- double()
+
+  res <- .Call(ffi_speedup_suite, as.double(suite$values),
+               as.double(suite$x_start), as.double(suite$x_len),
+               as.double(suite$y_start), as.double(suite$y_len),
+               as.double(1 - levels), rigorous,
+               match(mode, c("custom", "equal", "fraction")) - 1L,
+               as.double(custom), prop_conf_level, method_code, precision)
+
+  new_speedup_suite(res, suite, levels, problems, mode, requested,
+                    prop_conf_level, prop_method, precision, significant_only,
+                    rigorous, call)
+}
+
+# ---- building the suite ------------------------------------------------------
+
+suite_prop_method <- function(method) {
+  choices <- c("prop.test", "wilson", "clopper-pearson", "agresti-coull",
+               "normal")
+  if (!is.character(method) || length(method) != 1L || !(method %in% choices)) {
+    abort(sprintf("`prop_method` must be one of %s, not %s.",
+                  paste0('"', choices, '"', collapse = ", "),
+                  describe_value(method)))
+  }
+  match(method, choices) - 1L
+}
+
+empty_problems <- function() {
+  data.frame(benchmark = character(), where = character(),
+             severity = character(), message = character(),
+             stringsAsFactors = FALSE)
+}
+
+add_problem <- function(problems, benchmark, where, severity, message) {
+  rbind(problems, data.frame(benchmark = benchmark, where = where,
+                             severity = severity, message = message,
+                             stringsAsFactors = FALSE))
+}
+
+# A benchmark that cannot be analysed: recorded and signalled.
+skip_benchmark <- function(problems, name, message, where = "data") {
+  warn(message, class = "skipped", benchmark = name)
+  add_problem(problems, name, where, "error", message)
+}
+
+# Why a sample of run times cannot be analysed (NULL when it can).
+sample_problem <- function(v, label) {
+  if (!is.numeric(v)) return(sprintf("the %s are %s, not numbers", label, describe_type(v)))
+  if (length(v) == 0L) return(sprintf("no run times for the %s", label))
+  if (anyNA(v)) return(sprintf("%d missing run time(s) for the %s", sum(is.na(v)), label))
+  if (any(!is.finite(v))) return(sprintf("%d infinite run time(s) for the %s", sum(!is.finite(v)), label))
+  if (any(v <= 0)) return(sprintf("%d run time(s) <= 0 for the %s", sum(v <= 0), label))
+  NULL
+}
+
+# The internal form: all values in one vector, 0-based starts and lengths of
+# each benchmark's x and y, per-benchmark level and weight (NA when absent).
+suite_from_list <- function(data, na_rm) {
+  problems <- attr(data, "problems")
+  if (is.null(problems)) problems <- empty_problems()
+  nms <- names(data)
+  if (is.null(nms)) nms <- rep("", length(data))
+  nms[is.na(nms) | nms == ""] <- paste0("benchmark ", which(is.na(nms) | nms == ""))
+  if (anyDuplicated(nms)) {
+    abort(sprintf("benchmark names must be unique; %s is repeated.",
+                  paste0('"', unique(nms[duplicated(nms)]), '"', collapse = ", ")))
+  }
+  keep <- logical(length(data))
+  xs <- ys <- vector("list", length(data))
+  lev <- wt <- rep(NA_real_, length(data))
+  has_level <- has_weight <- FALSE
+  for (j in seq_along(data)) {
+    el <- data[[j]]
+    if (!is.list(el) || length(el) < 2L) {
+      problems <- skip_benchmark(problems, nms[j], sprintf(
+        "benchmark \"%s\" skipped: it must be a list holding the run times x and y, not %s.",
+        nms[j], describe_value(el)))
+      next
+    }
+    x <- el[["x", exact = TRUE]]
+    y <- el[["y", exact = TRUE]]
+    if (is.null(x)) x <- el[[1L]]
+    if (is.null(y)) y <- el[[2L]]
+    if (is.numeric(x) && na_rm) x <- x[!is.na(x)]
+    if (is.numeric(y) && na_rm) y <- y[!is.na(y)]
+    why <- c(sample_problem(x, "initial code (x)"),
+             sample_problem(y, "transformed code (y)"))
+    if (length(why)) {
+      problems <- skip_benchmark(problems, nms[j], sprintf(
+        "benchmark \"%s\" skipped: %s.", nms[j], paste(why, collapse = "; ")))
+      next
+    }
+    if (!is.null(el[["conf_level", exact = TRUE]])) {
+      has_level <- TRUE
+      lev[j] <- suite_level_value(el[["conf_level", exact = TRUE]], nms[j])
+    }
+    if (!is.null(el[["weight", exact = TRUE]])) {
+      has_weight <- TRUE
+      w <- el[["weight", exact = TRUE]]
+      wt[j] <- if (is.numeric(w) && length(w) == 1L) as.double(w) else NA_real_
+    }
+    keep[j] <- TRUE
+    xs[[j]] <- as.double(x)
+    ys[[j]] <- as.double(y)
+  }
+  suite_pack(nms[keep], xs[keep], ys[keep], lev[keep], wt[keep],
+             has_level, has_weight, problems, c("x", "y"))
+}
+
+suite_level_value <- function(v, name) {
+  if (length(v) != 1L || (!is.na(v) && (!is.numeric(v) || v <= 0 || v >= 1))) {
+    abort(sprintf("the confidence level of benchmark \"%s\" must be NA or a number strictly between 0 and 1, not %s.",
+                  name, describe_value(v)))
+  }
+  as.double(v)
+}
+
+suite_pack <- function(names, xs, ys, lev, wt, has_level, has_weight,
+                       problems, versions) {
+  nx <- lengths(xs)
+  ny <- lengths(ys)
+  values <- as.double(unlist(rbind(xs, ys), use.names = FALSE))
+  tot <- as.vector(rbind(nx, ny))
+  starts <- cumsum(c(0, tot))[seq_along(tot)]
+  odd <- seq(1L, by = 2L, length.out = length(names))
+  list(names = names, values = values,
+       x_start = starts[odd], x_len = nx, y_start = starts[odd + 1L], y_len = ny,
+       level = lev, weight = wt, has_level = has_level, has_weight = has_weight,
+       problems = problems, versions = versions)
+}
+
+suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
+  for (col in c(benchmark, version, time)) {
+    if (!is.character(col) || length(col) != 1L || !(col %in% names(data))) {
+      abort(sprintf("`data` must have a column %s.", describe_value(col)))
+    }
+  }
+  b <- data[[benchmark]]
+  v <- data[[version]]
+  t <- data[[time]]
+  if (!is.numeric(t)) {
+    abort(sprintf("column `%s` of `data` must be numeric, not %s.", time,
+                  describe_type(t)))
+  }
+  b <- if (is.factor(b)) droplevels(b) else factor(b, levels = unique(b[!is.na(b)]))
+  v <- if (is.factor(v)) droplevels(v) else factor(v)
+  if (anyNA(b) || anyNA(v)) {
+    abort(sprintf("columns `%s` and `%s` of `data` must not have missing values.",
+                  benchmark, version))
+  }
+  if (nlevels(v) != 2L) {
+    abort(sprintf("column `%s` of `data` must have exactly 2 versions (initial, transformed), not %d.",
+                  version, nlevels(v)))
+  }
+  if (!is.null(initial)) {
+    if (length(initial) != 1L || !(as.character(initial) %in% levels(v))) {
+      abort(sprintf("`initial` must be one of the versions %s, not %s.",
+                    paste0('"', levels(v), '"', collapse = ", "),
+                    describe_value(initial)))
+    }
+    v <- stats::relevel(v, as.character(initial))
+  }
+  problems <- empty_problems()
+  t <- as.double(t)
+  if (na_rm && anyNA(t)) {
+    ok <- !is.na(t)
+    b <- b[ok]; v <- v[ok]; t <- t[ok]
+    data <- data[ok, , drop = FALSE]
+  }
+  nb <- nlevels(b)
+  bi <- as.integer(b)
+  vi <- as.integer(v)
+  key <- (bi - 1L) * 2L + vi
+  o <- order(key)
+  counts <- tabulate(key, 2L * nb)
+  starts <- cumsum(c(0, counts))[seq_len(2L * nb)]
+  odd <- seq(1L, by = 2L, length.out = nb)
+  x_len <- counts[odd]
+  y_len <- counts[odd + 1L]
+  values <- t[o]
+
+  # benchmarks whose times cannot be analysed
+  bad_row <- is.na(t) | !is.finite(t) | t <= 0
+  nbad <- tabulate(bi[bad_row], nb)
+  keep <- x_len > 0 & y_len > 0 & nbad == 0
+  for (j in which(!keep)) {
+    why <- character()
+    if (x_len[j] == 0) why <- c(why, sprintf("no run times for the initial code (\"%s\")", levels(v)[1L]))
+    if (y_len[j] == 0) why <- c(why, sprintf("no run times for the transformed code (\"%s\")", levels(v)[2L]))
+    if (nbad[j] > 0) {
+      tj <- t[bi == j]
+      why <- c(why, sprintf("%d missing, infinite or non-positive run time(s) (%d missing)",
+                            nbad[j], sum(is.na(tj))))
+    }
+    problems <- skip_benchmark(problems, levels(b)[j], sprintf(
+      "benchmark \"%s\" skipped: %s.", levels(b)[j], paste(why, collapse = "; ")))
+  }
+
+  per_bench <- function(col) {
+    if (!(col %in% names(data))) return(NULL)
+    val <- data[[col]]
+    if (!is.numeric(val) && !all(is.na(val))) {
+      abort(sprintf("column `%s` of `data` must be numeric, not %s.", col,
+                    describe_type(val)))
+    }
+    val <- as.double(val)
+    first <- match(seq_len(nb), bi)
+    out <- val[first]
+    same <- tapply(val, bi, function(u) length(unique(u)) <= 1L)
+    if (!all(same)) {
+      abort(sprintf("column `%s` of `data` must be constant within each benchmark; it varies for %s.",
+                    col, paste0('"', levels(b)[!same], '"', collapse = ", ")))
+    }
+    out
+  }
+  lev <- per_bench("conf_level")
+  if (!is.null(lev)) {
+    for (j in which(!is.na(lev))) suite_level_value(lev[j], levels(b)[j])
+  }
+  wt <- per_bench("weight")
+  list(names = levels(b)[keep], values = values,
+       x_start = starts[odd][keep], x_len = x_len[keep],
+       y_start = starts[odd + 1L][keep], y_len = y_len[keep],
+       level = if (is.null(lev)) rep(NA_real_, sum(keep)) else lev[keep],
+       weight = if (is.null(wt)) rep(NA_real_, sum(keep)) else wt[keep],
+       has_level = !is.null(lev), has_weight = !is.null(wt),
+       problems = problems, versions = levels(v))
+}
+
+# Per-benchmark levels; NA means "search the highest".
+suite_levels <- function(conf_level, suite) {
+  nb <- length(suite$names)
+  if (is.null(conf_level)) {
+    if (suite$has_level) return(suite$level)
+    return(rep(0.95, nb))
+  }
+  if (length(conf_level) == 1L && is.na(conf_level)) return(rep(NA_real_, nb))
+  rep(check_conf_level(conf_level), nb)
+}
+
+suite_weights_mode <- function(weights, suite) {
+  choices <- c("custom", "equal", "fraction")
+  if (is.null(weights)) {
+    return(if (suite$has_weight && any(!is.na(suite$weight))) "custom" else "equal")
+  }
+  if (!is.character(weights) || length(weights) != 1L || !(weights %in% choices)) {
+    abort(sprintf("`weights` must be one of %s, not %s.",
+                  paste0('"', choices, '"', collapse = ", "),
+                  describe_value(weights)))
+  }
+  weights
+}
+
+# ---- the result ----------------------------------------------------------------
+
+suite_decisions <- c("insufficient data", "not significant", "significant")
+
+# Caveat bits of st_verdict (speeduptest.h) and their sentences.
+suite_caveat_text <- function(bits) {
+  text <- c(
+    "the initial times (x) are not shown normal",
+    "the transformed times (y) are not shown normal",
+    "perform more than 30 runs of the initial code (x)",
+    "perform more than 30 runs of the transformed code (y)",
+    "the location-shift model is rejected (Kolmogorov-Smirnov)",
+    "both samples are constant (check the timer resolution)",
+    "fewer than 3 runs in a sample",
+    "the normality of the initial times (x) cannot be checked",
+    "the normality of the transformed times (y) cannot be checked"
+  )
+  vapply(bits, function(b) {
+    on <- bitwAnd(as.integer(b), bitwShiftL(1L, 0:8)) != 0L
+    paste(text[on], collapse = "; ")
+  }, character(1))
+}
+
+new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
+                              prop_conf_level, prop_method, precision,
+                              significant_only, rigorous, call) {
+  b <- res$benchmarks
+  nb <- length(suite$names)
+  w <- matrix(b$weights, nrow = nb, ncol = 3L)
+  st <- b$status
+  # a benchmark the core could not analyse (should not happen once the
+  # data checks passed): kept visible as a problem, never dropped silently
+  failed <- st != 0
+  why <- c("not enough values", "too many values", "all values are equal",
+           "out of memory", "a value is outside its domain")
+  for (j in which(failed)) {
+    problems <- skip_benchmark(problems, suite$names[j], sprintf(
+      "benchmark \"%s\" skipped: the analysis failed (%s).", suite$names[j],
+      if (st[j] %in% 1:5) why[st[j]] else "unknown failure"), where = "analysis")
+  }
+  searched <- b$searched == 1
+  # a searched level is on the 0.01 grid; a given one is reported as given
+  lev_used <- function(alpha, searched) ifelse(searched, round(1 - alpha, 2), levels)
+  proto <- function(p) {
+    dec <- b[[paste0(p, "_decision")]]
+    data.frame(
+      decision = suite_decisions[dec + 2L],
+      significant = ifelse(dec < 0, NA, dec == 1),
+      conf_level = lev_used(b[[paste0(p, "_alpha")]], searched),
+      highest = b[[paste0(p, "_highest")]],
+      p_value = b[[paste0(p, "_p_value")]],
+      guaranteed = b[[paste0(p, "_guaranteed")]] == 1,
+      ci_low = b[[paste0(p, "_ci_low")]],
+      ci_high = b[[paste0(p, "_ci_high")]],
+      caveats = suite_caveat_text(b[[paste0(p, "_caveats")]]),
+      stringsAsFactors = FALSE)
+  }
+  pm <- proto("mean")
+  pd <- proto("median")
+  names(pm) <- paste0("mean_", names(pm))
+  names(pd) <- paste0("median_", names(pd))
+  benchmarks <- data.frame(
+    benchmark = suite$names, n = suite$x_len, m = suite$y_len,
+    min_x = b$min_x, mean_x = b$mean_x, median_x = b$median_x,
+    min_y = b$min_y, mean_y = b$mean_y, median_y = b$median_y,
+    speedup_min = b$speedup_min, speedup_mean = b$speedup_mean,
+    speedup_median = b$speedup_median, searched = searched,
+    stringsAsFactors = FALSE)
+  benchmarks <- cbind(benchmarks, pm, pd,
+                      prob_greater = b$prob_greater,
+                      weight_min = w[, 1L], weight_mean = w[, 2L],
+                      weight_median = w[, 3L])
+  benchmarks <- benchmarks[!failed, , drop = FALSE]
+  rownames(benchmarks) <- NULL
+
+  s <- res$summary
+  used <- c("custom", "equal", "fraction")[s$weights + 1L]
+  overall <- data.frame(
+    centre = c("min", "mean", "median"),
+    gain = s$gain, speedup = s$speedup, n = rep(s$n_used, 3L),
+    gain_significant = s$gain_sig, speedup_significant = s$speedup_sig,
+    n_significant = s$n_sig, stringsAsFactors = FALSE)
+  proportion <- data.frame(
+    protocol = c("mean", "median"), a = s$a, b = rep(s$b, 2L),
+    estimate = s$estimate, conf_low = s$conf_low, conf_high = s$conf_high,
+    conf_level = prop_conf_level, method = prop_method,
+    valid = s$valid == 1L, min_benchmarks = s$min_benchmarks,
+    precision = precision, stringsAsFactors = FALSE)
+
+  structure(list(
+    benchmarks = benchmarks, overall = overall, proportion = proportion,
+    problems = problems, notes = suite_notes(benchmarks),
+    weights = used, weights_requested = requested,
+    significant_only = significant_only, rigorous = rigorous,
+    versions = suite$versions, call = call),
+    class = "speedup_suite")
+}
+
+# Why a speedup was not declared, or why its level may be wrong.
+suite_notes <- function(bm) {
+  rows <- list()
+  for (p in c("mean", "median")) {
+    dec <- bm[[paste0(p, "_decision")]]
+    lev <- bm[[paste0(p, "_conf_level")]]
+    pv <- bm[[paste0(p, "_p_value")]]
+    cav <- bm[[paste0(p, "_caveats")]]
+    gua <- bm[[paste0(p, "_guaranteed")]]
+    what <- sprintf("speedup of the %s", p)
+    msg <- ifelse(
+      dec == "insufficient data",
+      sprintf("%s: insufficient data%s", what, ifelse(nzchar(cav), paste0(": ", cav), "")),
+      ifelse(dec == "not significant",
+             sprintf("%s = %s not significant at confidence %s (p-value %s)%s", what,
+                     fmt3(bm[[paste0("speedup_", p)]]), format_level(lev), fmt3(pv),
+                     ifelse(nzchar(cav), paste0("; ", cav), "")),
+             sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
+                     what, fmt3(bm[[paste0("speedup_", p)]]), format_level(lev), cav)))
+    show <- dec != "significant" | !gua
+    if (any(show)) {
+      rows[[p]] <- data.frame(benchmark = bm$benchmark[show], protocol = p,
+                              message = msg[show], stringsAsFactors = FALSE)
+    }
+  }
+  out <- do.call(rbind, c(list(data.frame(benchmark = character(),
+                                          protocol = character(),
+                                          message = character(),
+                                          stringsAsFactors = FALSE)),
+                          unname(rows)))
+  if (nrow(out)) out <- out[order(match(out$benchmark, bm$benchmark)), , drop = FALSE]
+  rownames(out) <- NULL
+  out
+}
+
+# Figures as the original tool printed them: rounded to 3 decimals, no
+# trailing zeros.
+fmt3 <- function(x) {
+  out <- as.character(round(x, 3))
+  out[is.na(x)] <- "NA"
+  out
+}
+
+#' @export
+as.data.frame.speedup_suite <- function(x, ...) x$benchmarks
+
+#' @export
+format.speedup_suite <- function(x, ...) suite_report_lines(x)
+
+# The text of the .report file (see write_speedup_report()).
+suite_report_lines <- function(x) {
+  ov <- x$overall
+  sig <- isTRUE(x$significant_only)
+  scope <- if (sig) " over the significant benchmarks only" else ""
+  nskip <- sum(x$problems$severity == "error")
+  lines <- c(
+    sprintf("Benchmarks analysed: %d (skipped: %d)", nrow(x$benchmarks), nskip),
+    sprintf("Weights: %s", x$weights),
+    "")
+  for (i in seq_len(nrow(ov))) {
+    g <- if (sig) ov$gain_significant[i] else ov$gain[i]
+    s <- if (sig) ov$speedup_significant[i] else ov$speedup[i]
+    lines <- c(lines,
+      sprintf("Overall gain (ExecutionTime=%s)%s = %s", ov$centre[i], scope, fmt3(g)),
+      sprintf("Overall speedup (ExecutionTime=%s)%s = %s", ov$centre[i], scope, fmt3(s)))
+  }
+  pr <- x$proportion
+  for (i in seq_len(nrow(pr))) {
+    what <- sprintf("(speedup of the %s)", pr$protocol[i])
+    lines <- c(lines, "",
+      sprintf("The observed proportion of accelerated benchmarks %s", what),
+      sprintf("a/b = %d/%d = %s", as.integer(pr$a[i]), as.integer(pr$b[i]), fmt3(pr$estimate[i])),
+      sprintf("The confidence level for computing proportion confidence interval is %s.",
+              format(pr$conf_level[i])),
+      sprintf("Proportion confidence interval %s = [%s; %s]", what,
+              fmt3(pr$conf_low[i]), fmt3(pr$conf_high[i])))
+    if (!isTRUE(pr$valid[i])) {
+      lines <- c(lines,
+        "Warning: this confidence interval of the proportion may not be accurate because",
+        "the validity condition {a(1-a/b) > 5} is not satisfied.")
+    }
+    lines <- c(lines,
+      sprintf("The minimal needed number of randomly selected benchmarks is %s",
+              if (is.na(pr$min_benchmarks[i])) "NA" else format(pr$min_benchmarks[i])),
+      sprintf("(in order to have a precision r=%s).", format(pr$precision[i])))
+  }
+  lines
+}
+
+#' @export
+print.speedup_suite <- function(x, ...) {
+  bm <- x$benchmarks
+  nskip <- sum(x$problems$severity == "error")
+  cat("\n\tSpeedup-Test of a suite of benchmarks\n\n")
+  cat(sprintf("%d benchmark(s) analysed, %d skipped; weights: %s%s\n",
+              nrow(bm), nskip, x$weights,
+              if (x$weights != x$weights_requested)
+                sprintf(" (asked for %s)", x$weights_requested) else ""))
+  ov <- x$overall
+  tab <- data.frame(
+    gain = fmt3(ov$gain), speedup = fmt3(ov$speedup),
+    "gain (significant)" = fmt3(ov$gain_significant),
+    "speedup (significant)" = fmt3(ov$speedup_significant),
+    check.names = FALSE, row.names = ov$centre)
+  cat("\nOverall, by execution time:\n")
+  print(tab, quote = FALSE)
+  pr <- x$proportion
+  cat(sprintf("\nAccelerated benchmarks (confidence %s for the interval):\n",
+              format(pr$conf_level[1L])))
+  for (i in seq_len(nrow(pr))) {
+    cat(sprintf("  %-6s %d/%d = %s  [%s; %s]%s  minimal b for r = %s: %s\n",
+                pr$protocol[i], as.integer(pr$a[i]), as.integer(pr$b[i]),
+                fmt3(pr$estimate[i]), fmt3(pr$conf_low[i]), fmt3(pr$conf_high[i]),
+                if (isTRUE(pr$valid[i])) "" else " (may be inaccurate: a(1-a/b) <= 5)",
+                format(pr$precision[i]), format(pr$min_benchmarks[i])))
+  }
+  if (nrow(x$problems)) {
+    cat(sprintf("\n%d problem(s) in the input; see `$problems`.\n", nrow(x$problems)))
+  }
+  invisible(x)
+}
+
+#' @export
+summary.speedup_suite <- function(object, ...) {
+  structure(list(suite = object), class = "summary.speedup_suite")
+}
+
+#' @export
+print.summary.speedup_suite <- function(x, ...) {
+  s <- x$suite
+  print(s)
+  bm <- s$benchmarks
+  if (nrow(bm)) {
+    short <- c("significant" = "yes", "not significant" = "no",
+               "insufficient data" = "insufficient")
+    tab <- data.frame(
+      benchmark = bm$benchmark, n = bm$n, m = bm$m,
+      "S(min)" = fmt3(bm$speedup_min),
+      "S(mean)" = fmt3(bm$speedup_mean),
+      "sig." = unname(short[bm$mean_decision]),
+      "conf." = format(bm$mean_conf_level),
+      "S(median)" = fmt3(bm$speedup_median),
+      "sig. " = unname(short[bm$median_decision]),
+      "conf. " = format(bm$median_conf_level),
+      check.names = FALSE, stringsAsFactors = FALSE)
+    cat("\nPer benchmark (speedups S; significance and level of the mean, then of the median):\n")
+    print(tab, row.names = FALSE)
+  }
+  if (nrow(s$notes)) {
+    cat("\nNotes:\n")
+    cat(paste0("  ", s$notes$benchmark, ": ", s$notes$message, "\n"), sep = "")
+  }
+  if (nrow(s$problems)) {
+    cat("\nProblems:\n")
+    cat(paste0("  [", s$problems$severity, "] ", s$problems$message, "\n"), sep = "")
+  }
+  invisible(x)
+}
+
+#' Plot the speedups of a suite
+#'
+#' Draws, per benchmark, the observed speedup of the median (or of the mean)
+#' with its confidence interval on a log scale (the interval the protocol
+#' gives for the speedup itself at the benchmark's level: Hodges-Lehmann on
+#' log times for the median, Fieller for the mean; none for "insufficient
+#' data"); a filled point marks a
+#' significant speedup, an open one a speedup not declared, a cross
+#' "insufficient data". The vertical line marks no speedup.
+#'
+#' @param x A [speedup_suite()] result.
+#' @param which The protocol whose speedups are shown: `"median"` or `"mean"`.
+#' @param main,xlab Title and axis label.
+#' @param ... Passed to [graphics::plot.default()].
+#' @return `x`, invisibly.
+#' @examples
+#' set.seed(2)
+#' suite <- lapply(1:5, function(i) list(x = rlnorm(35, log(2)), y = rlnorm(35, log(1.8))))
+#' names(suite) <- paste0("bench", 1:5)
+#' plot(speedup_suite(suite))
+#' @export
+plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
+                               xlab = NULL, ...) {
+  which <- match.arg(which)
+  bm <- x$benchmarks
+  nb <- nrow(bm)
+  if (nb == 0L) {
+    abort("the suite has no analysed benchmark to plot.", class = "data")
+  }
+  s <- bm[[paste0("speedup_", which)]]
+  lo <- bm[[paste0(which, "_ci_low")]]
+  hi <- bm[[paste0(which, "_ci_high")]]
+  dec <- bm[[paste0(which, "_decision")]]
+  rng <- range(c(s, lo, hi, 1)[is.finite(c(s, lo, hi, 1)) & c(s, lo, hi, 1) > 0])
+  if (is.null(main)) main <- sprintf("Speedups of the %s", which)
+  if (is.null(xlab)) xlab <- sprintf("observed speedup of the %s (log scale)", which)
+  yy <- rev(seq_len(nb))
+  op <- graphics::par(mar = c(4.5, max(4, min(20, max(nchar(bm$benchmark)) * 0.6 + 1)), 5, 1))
+  on.exit(graphics::par(op))
+  graphics::plot.default(s, yy, log = "x", xlim = rng, ylim = c(0.5, nb + 0.5),
+                         type = "n", yaxt = "n", xlab = xlab, ylab = "",
+                         main = "", ...)
+  graphics::title(main = main, line = 3)
+  graphics::axis(2, at = yy, labels = bm$benchmark, las = 1, cex.axis = 0.8)
+  graphics::abline(v = 1, lty = 2, col = "grey40")
+  ok <- is.finite(lo) & is.finite(hi)
+  if (any(ok)) graphics::segments(lo[ok], yy[ok], hi[ok], yy[ok], col = "grey30")
+  pch <- c("significant" = 19, "not significant" = 1, "insufficient data" = 4)[dec]
+  col <- c("significant" = "black", "not significant" = "grey20",
+           "insufficient data" = "red3")[dec]
+  graphics::points(s, yy, pch = pch, col = col)
+  # the legend sits in the top margin, where it hides no benchmark
+  graphics::legend("bottom", inset = c(0, 1), xpd = TRUE, horiz = TRUE,
+                   legend = c("significant", "not significant",
+                              "insufficient data"),
+                   pch = c(19, 1, 4), col = c("black", "grey20", "red3"),
+                   bty = "n", cex = 0.8)
+  invisible(x)
+}

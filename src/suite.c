@@ -1,0 +1,407 @@
+/*
+ * suite.c -- the Speedup-Test on a whole suite of benchmarks in one pass:
+ * both protocols on every benchmark, the overall gain and speedup of the
+ * suite, and the proportion of accelerated benchmarks with its confidence
+ * interval and the minimal number of benchmarks for a given precision.
+ *
+ * References: S.-A.-A. Touati, J. Worms, S. Briais, "The Speedup-Test: a
+ * statistical methodology for programme speedup analysis and computation",
+ * Concurrency and Computation: Practice and Experience 25(10), 2013,
+ * sections 2 (overall speedup, equations 1-2) and 4 (proportion of
+ * accelerated benchmarks); S.-A.-A. Touati, J. Worms, S. Briais, "The
+ * Speedup Test", INRIA report inria-00443839, 2009/2010, section 3
+ * (weights, time-proportional weights, significant benchmarks only).
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include "speeduptest.h"
+
+static void bench_init(st_bench_result *r)
+{
+    r->status = ST_OK;
+    for (int c = 0; c < 3; c++) {
+        r->centre_x[c] = r->centre_y[c] = r->speedup[c] = NAN;
+    }
+    r->searched = 0;
+    r->prob_greater = NAN;
+    for (int p = 0; p < 2; p++) {
+        r->highest[p] = r->alpha[p] = r->p_value[p] = NAN;
+        r->decision[p] = ST_INSUFFICIENT;
+        r->guaranteed[p] = 0;
+        r->caveats[p] = 0;
+        r->speedup_ci[p][0] = r->speedup_ci[p][1] = NAN;
+    }
+}
+
+static int centres(const double *x, size_t n, double *c)
+{
+    double *s = st_sorted_copy(x, n);
+    if (!s) return ST_ERR_ALLOC;
+    c[ST_CENTRE_MIN] = s[0];
+    c[ST_CENTRE_MEAN] = st_mean(x, n);
+    c[ST_CENTRE_MEDIAN] = st_median_sorted(s, n);
+    free(s);
+    return ST_OK;
+}
+
+static int run_protocol(int proto, const double *x, size_t n, const double *y,
+                        size_t m, double alpha, int rigorous, st_verdict *v)
+{
+    return proto == ST_PROTO_MEAN
+        ? st_mean_protocol(x, n, y, m, alpha, rigorous, v)
+        : st_median_protocol(x, n, y, m, alpha, rigorous, v);
+}
+
+/*
+ * The level of a benchmark without a level of its own.  The original
+ * SpeedupTest tool tried the risks 0.01, 0.02, ..., 0.50 and kept the
+ * first at which the speedup was declared, so it reported 1 - alpha with
+ * alpha rounded up to the 0.01 grid within [0.01, 0.5].  The exact search
+ * (st_highest_confidence) gives the smallest significant risk alpha*; no
+ * grid point below alpha* can be significant, so the answer is the first
+ * significant grid point from ceil(100 alpha*) on.  The flowchart is not
+ * monotone in alpha in general (the normality and location checks get
+ * stricter as alpha grows), hence the walk up the grid rather than a
+ * single rounding; it stops after at most 50 steps.  Without any
+ * significant level the verdict is the one at alpha = 0.5, the loosest
+ * level searched.
+ */
+static int searched_verdict(int proto, const double *x, size_t n,
+                            const double *y, size_t m, int rigorous,
+                            double *highest, st_verdict *v)
+{
+    double conf = NAN;
+    int st = st_highest_confidence(x, n, y, m, proto == ST_PROTO_MEAN ? 0 : 1,
+                                   rigorous, &conf);
+    if (st != ST_OK) return st;
+    *highest = conf;
+    if (isnan(conf)) return run_protocol(proto, x, n, y, m, 0.5, rigorous, v);
+    double k0 = ceil(100.0 * (1.0 - conf) - 1e-7);
+    int k = k0 < 1.0 ? 1 : (k0 > 50.0 ? 50 : (int) k0);
+    for (; k <= 50; k++) {
+        st = run_protocol(proto, x, n, y, m, k / 100.0, rigorous, v);
+        if (st != ST_OK) return st;
+        if (v->decision == ST_SIGNIFICANT) return ST_OK;
+    }
+    return ST_OK;   /* the verdict at 0.5, not significant */
+}
+
+int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
+                   double alpha, int rigorous, st_bench_result *out)
+{
+    bench_init(out);
+    if (n == 0 || m == 0) {
+        out->status = ST_ERR_TOO_FEW;
+        return out->status;
+    }
+    int st = centres(x, n, out->centre_x);
+    if (st == ST_OK) st = centres(y, m, out->centre_y);
+    if (st != ST_OK) {
+        out->status = st;
+        return st;
+    }
+    for (int c = 0; c < 3; c++)
+        out->speedup[c] = out->centre_x[c] / out->centre_y[c];
+    out->searched = isnan(alpha);
+    for (int p = 0; p < 2; p++) {
+        st_verdict v;
+        if (out->searched)
+            st = searched_verdict(p, x, n, y, m, rigorous, &out->highest[p], &v);
+        else
+            st = run_protocol(p, x, n, y, m, alpha, rigorous, &v);
+        if (st != ST_OK) {
+            out->status = st;
+            return st;
+        }
+        out->alpha[p] = v.alpha;
+        out->decision[p] = v.decision;
+        out->guaranteed[p] = v.guaranteed;
+        out->caveats[p] = v.caveats;
+        out->p_value[p] = v.p_value;
+        out->speedup_ci[p][0] = v.speedup_ci[0];
+        out->speedup_ci[p][1] = v.speedup_ci[1];
+        if (p == ST_PROTO_MEDIAN) out->prob_greater = v.prob_greater;
+    }
+    return ST_OK;
+}
+
+/*
+ * Overall gain over the benchmarks with include[j] != 0 (eq. 2 of the
+ * 2013 paper with weights W):  G = sum W (c(x) - c(y)) / sum W c(x), and
+ * the overall speedup S = 1 / (1 - G) = sum W c(x) / sum W c(y).  G does
+ * not change when every weight is multiplied by the same factor, so the
+ * weights need not be normalised over the subset.  NAN when the subset is
+ * empty or carries no weight.
+ */
+static void overall(const st_bench_result *res, size_t nb, const double *w,
+                    int centre, const int *include, double *gain,
+                    double *speedup, size_t *used)
+{
+    long double num = 0.0L, den = 0.0L;
+    size_t k = 0;
+    for (size_t j = 0; j < nb; j++) {
+        if (!include[j]) continue;
+        double cx = res[j].centre_x[centre], cy = res[j].centre_y[centre];
+        num += (long double) w[j] * (cx - cy);
+        den += (long double) w[j] * cx;
+        k++;
+    }
+    *used = k;
+    if (k == 0 || !(den > 0.0L)) {
+        *gain = *speedup = NAN;
+        return;
+    }
+    *gain = (double) (num / den);
+    *speedup = (double) (den / (den - num));
+}
+
+static int custom_weights_legal(const st_bench_result *res, size_t nb,
+                                const double *custom)
+{
+    if (!custom) return 0;
+    double total = 0.0;
+    for (size_t j = 0; j < nb; j++) {
+        if (res[j].status != ST_OK) continue;
+        if (!isfinite(custom[j]) || custom[j] < 0.0) return 0;
+        total += custom[j];
+    }
+    return total > 0.0 && isfinite(total);
+}
+
+/*
+ * Weights.  "equal": W = 1.  "custom": the user's, when every analysed
+ * benchmark has a finite non-negative weight and they do not all vanish;
+ * otherwise equal weights (the original tool's fallback; out->weights
+ * tells the caller).  "fraction": the 2009 report's time-proportional
+ * weights W_j = c(x_j) / sum_i c(x_i), under each centre c.  Each column
+ * is normalised to sum 1 over the analysed benchmarks (skipped ones get
+ * NAN).
+ */
+int st_suite_summarise(const st_bench_result *res, size_t nb,
+                       const double *custom, const st_suite_options *opt,
+                       double *weights, st_suite_summary *out)
+{
+    st_weights mode = opt->weights;
+    if (mode == ST_WEIGHTS_CUSTOM && !custom_weights_legal(res, nb, custom))
+        mode = ST_WEIGHTS_EQUAL;
+    out->weights = mode;
+
+    size_t nok = 0;
+    for (size_t j = 0; j < nb; j++) nok += res[j].status == ST_OK;
+    out->n_used = nok;
+
+    int *include = malloc((nb ? nb : 1) * sizeof(int));
+    if (!include) return ST_ERR_ALLOC;
+
+    for (int c = 0; c < 3; c++) {
+        double *w = weights + (size_t) c * nb;
+        long double total = 0.0L;
+        for (size_t j = 0; j < nb; j++) {
+            if (res[j].status != ST_OK) {
+                w[j] = NAN;
+                continue;
+            }
+            w[j] = mode == ST_WEIGHTS_CUSTOM ? custom[j]
+                 : mode == ST_WEIGHTS_FRACTION ? res[j].centre_x[c] : 1.0;
+            total += w[j];
+        }
+        for (size_t j = 0; j < nb; j++)
+            if (res[j].status == ST_OK) w[j] = (double) (w[j] / total);
+
+        size_t used;
+        for (size_t j = 0; j < nb; j++) include[j] = res[j].status == ST_OK;
+        overall(res, nb, w, c, include, &out->gain[c], &out->speedup[c], &used);
+
+        /* Significant only: the benchmarks whose speedup of this centre is
+         * declared; the minimum has no test of its own, so it keeps the
+         * benchmarks declared by both protocols. */
+        for (size_t j = 0; j < nb; j++) {
+            const st_bench_result *r = &res[j];
+            int sm = r->decision[ST_PROTO_MEAN] == ST_SIGNIFICANT;
+            int sd = r->decision[ST_PROTO_MEDIAN] == ST_SIGNIFICANT;
+            include[j] = r->status == ST_OK &&
+                (c == ST_CENTRE_MEAN ? sm : c == ST_CENTRE_MEDIAN ? sd : sm && sd);
+        }
+        overall(res, nb, w, c, include, &out->gain_sig[c], &out->speedup_sig[c],
+                &out->n_sig[c]);
+    }
+    free(include);
+
+    /*
+     * Proportion of accelerated benchmarks (section 4 of the 2013 paper):
+     * a of the b analysed benchmarks have a significant speedup.  The
+     * normal approximation behind the interval is trusted when
+     * a - a^2/b = a (1 - a/b) > 5; the minimal number of benchmarks for a
+     * precision r is ceil(z^2 C (1 - C) / r^2) with C = a / b.
+     */
+    out->b = (double) nok;
+    for (int p = 0; p < 2; p++) {
+        size_t a = 0;
+        for (size_t j = 0; j < nb; j++)
+            a += res[j].status == ST_OK && res[j].decision[p] == ST_SIGNIFICANT;
+        out->a[p] = (double) a;
+        st_result_init(&out->prop[p]);
+        out->valid[p] = 0;
+        out->min_benchmarks[p] = NAN;
+        if (nok == 0) continue;
+        int st = st_proportion_ci(out->a[p], out->b, opt->prop_conf_level,
+                                  opt->prop_method, &out->prop[p]);
+        if (st == ST_ERR_ALLOC) return st;
+        double C = out->a[p] / out->b;
+        out->valid[p] = out->a[p] * (1.0 - C) > 5.0;
+        out->min_benchmarks[p] = st_min_benchmarks(C, opt->precision,
+                                                   opt->prop_conf_level);
+    }
+    return ST_OK;
+}
+
+/* ---- R entry point -------------------------------------------------------- */
+#include "ffi.h"
+
+static size_t index_value(double v, size_t limit, const char *arg)
+{
+    if (!(v >= 0.0) || v != floor(v) || v > (double) limit)
+        Rf_error("`%s` holds an invalid index or length.", arg);
+    return (size_t) v;
+}
+
+SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
+                       SEXP y_len, SEXP alpha, SEXP rigorous, SEXP weights,
+                       SEXP custom, SEXP prop_conf_level, SEXP prop_method,
+                       SEXP precision)
+{
+    size_t nv, nb, k;
+    const double *v = ffi_doubles(values, &nv, "values");
+    const double *xs = ffi_doubles(x_start, &nb, "x_start");
+    const double *xl = ffi_doubles(x_len, &k, "x_len");
+    if (k != nb) Rf_error("`x_len` has the wrong length.");
+    const double *ys = ffi_doubles(y_start, &k, "y_start");
+    if (k != nb) Rf_error("`y_start` has the wrong length.");
+    const double *yl = ffi_doubles(y_len, &k, "y_len");
+    if (k != nb) Rf_error("`y_len` has the wrong length.");
+    const double *al = ffi_doubles(alpha, &k, "alpha");
+    if (k != nb) Rf_error("`alpha` has the wrong length.");
+    int rig = ffi_flag(rigorous, "rigorous");
+    int wmode = ffi_int(weights, "weights");
+    if (wmode < 0 || wmode > 2) Rf_error("`weights` must be 0, 1 or 2.");
+    const double *cw = ffi_doubles(custom, &k, "custom");
+    if (k != nb && k != 0) Rf_error("`custom` has the wrong length.");
+    st_suite_options opt;
+    opt.weights = (st_weights) wmode;
+    opt.prop_conf_level = ffi_double(prop_conf_level, "prop_conf_level");
+    int pm = ffi_int(prop_method, "prop_method");
+    if (pm < 0 || pm > 4) Rf_error("`prop_method` must be between 0 and 4.");
+    opt.prop_method = (st_prop_method) pm;
+    opt.precision = ffi_double(precision, "precision");
+
+    for (size_t j = 0; j < nb; j++) {
+        size_t s = index_value(xs[j], nv, "x_start");
+        index_value(xl[j], nv - s, "x_len");
+        s = index_value(ys[j], nv, "y_start");
+        index_value(yl[j], nv - s, "y_len");
+    }
+    if (nb > (size_t) INT_MAX)
+        Rf_error("too many benchmarks.");
+
+    st_bench_result *res = (st_bench_result *) R_alloc(nb ? nb : 1,
+                                                       sizeof(st_bench_result));
+    for (size_t j = 0; j < nb; j++) {
+        st_suite_bench(v + (size_t) xs[j], (size_t) xl[j],
+                       v + (size_t) ys[j], (size_t) yl[j], al[j], rig, &res[j]);
+        if (res[j].status == ST_ERR_ALLOC) Rf_error("out of memory.");
+    }
+
+    SEXP w = PROTECT(Rf_allocMatrix(REALSXP, (int) nb, 3));
+    st_suite_summary sum;
+    int st = st_suite_summarise(res, nb, k ? cw : NULL, &opt, REAL(w), &sum);
+    if (st == ST_ERR_ALLOC) Rf_error("out of memory.");
+
+    /* per-benchmark columns */
+    enum { NCOL = 29 };
+    static const char *bnames[NCOL] = {
+        "status", "min_x", "mean_x", "median_x", "min_y", "mean_y",
+        "median_y", "speedup_min", "speedup_mean", "speedup_median",
+        "searched", "mean_highest", "mean_alpha", "mean_decision",
+        "mean_guaranteed", "mean_caveats", "mean_p_value", "mean_ci_low",
+        "mean_ci_high", "median_highest", "median_alpha", "median_decision",
+        "median_guaranteed", "median_caveats", "median_p_value",
+        "median_ci_low", "median_ci_high", "prob_greater", "weights"
+    };
+    SEXP cols[NCOL];
+    for (int c = 0; c < NCOL - 1; c++) {
+        cols[c] = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
+        double *out = REAL(cols[c]);
+        for (size_t j = 0; j < nb; j++) {
+            const st_bench_result *r = &res[j];
+            double val;
+            switch (c) {
+            case 0: val = r->status; break;
+            case 1: case 2: case 3: val = r->centre_x[c - 1]; break;
+            case 4: case 5: case 6: val = r->centre_y[c - 4]; break;
+            case 7: case 8: case 9: val = r->speedup[c - 7]; break;
+            case 10: val = r->searched; break;
+            default: {
+                int p = c < 19 ? 0 : 1;
+                int f = c - (p ? 19 : 11);
+                switch (f) {
+                case 0: val = r->highest[p]; break;
+                case 1: val = r->alpha[p]; break;
+                case 2: val = r->decision[p]; break;
+                case 3: val = r->guaranteed[p]; break;
+                case 4: val = r->caveats[p]; break;
+                case 5: val = r->p_value[p]; break;
+                case 6: val = r->speedup_ci[p][0]; break;
+                case 7: val = r->speedup_ci[p][1]; break;
+                default: val = r->prob_greater; break;
+                }
+            }
+            }
+            out[j] = val;
+        }
+    }
+    cols[NCOL - 1] = w;
+    SEXP bench = PROTECT(ffi_named_list(NCOL, bnames, cols));
+
+    /* summary */
+    static const char *snames[] = {
+        "weights", "gain", "speedup", "gain_sig", "speedup_sig", "n_used",
+        "n_sig", "a", "b", "estimate", "conf_low", "conf_high", "valid",
+        "min_benchmarks", "prop_status"
+    };
+    SEXP sv[15];
+    sv[0] = PROTECT(Rf_ScalarInteger((int) sum.weights));
+    sv[1] = PROTECT(Rf_allocVector(REALSXP, 3));
+    sv[2] = PROTECT(Rf_allocVector(REALSXP, 3));
+    sv[3] = PROTECT(Rf_allocVector(REALSXP, 3));
+    sv[4] = PROTECT(Rf_allocVector(REALSXP, 3));
+    sv[5] = PROTECT(Rf_ScalarReal((double) sum.n_used));
+    sv[6] = PROTECT(Rf_allocVector(REALSXP, 3));
+    for (int c = 0; c < 3; c++) {
+        REAL(sv[1])[c] = sum.gain[c];
+        REAL(sv[2])[c] = sum.speedup[c];
+        REAL(sv[3])[c] = sum.gain_sig[c];
+        REAL(sv[4])[c] = sum.speedup_sig[c];
+        REAL(sv[6])[c] = (double) sum.n_sig[c];
+    }
+    for (int i = 7; i < 15; i++)
+        sv[i] = PROTECT(Rf_allocVector((i == 12 || i == 14) ? INTSXP : REALSXP,
+                                       i == 8 ? 1 : 2));
+    REAL(sv[8])[0] = sum.b;
+    for (int p = 0; p < 2; p++) {
+        REAL(sv[7])[p] = sum.a[p];
+        REAL(sv[9])[p] = sum.b > 0 ? sum.a[p] / sum.b : NAN;
+        REAL(sv[10])[p] = sum.prop[p].conf_int[0];
+        REAL(sv[11])[p] = sum.prop[p].conf_int[1];
+        INTEGER(sv[12])[p] = sum.valid[p];
+        REAL(sv[13])[p] = sum.min_benchmarks[p];
+        INTEGER(sv[14])[p] = sum.prop[p].status;
+    }
+    SEXP summ = PROTECT(ffi_named_list(15, snames, sv));
+
+    static const char *onames[] = {"benchmarks", "summary"};
+    SEXP ov[2] = {bench, summ};
+    SEXP out = ffi_named_list(2, onames, ov);
+    UNPROTECT(1 + (NCOL - 1) + 1 + 15 + 1);
+    return out;
+}

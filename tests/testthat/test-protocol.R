@@ -1,0 +1,532 @@
+# The Speedup-Test protocols (mean_test, median_test, highest_confidence).
+#
+# References used here:
+#   - the two flowcharts written again below with R's stats functions
+#     (ref_mean_flowchart, ref_median_flowchart);
+#   - direct R formulas for the observed speedups, P[X > Y], Fieller's pivot
+#     and the Hodges-Lehmann intervals (stats::wilcox.test);
+#   - a brute-force scan of alpha for highest_confidence().
+
+# ---- the reference flowcharts, with stats ----------------------------------
+
+ref_sw_p <- function(v) {
+  if (all(v == v[1L]) || length(v) > 5000L) NA_real_ else stats::shapiro.test(v)$p.value
+}
+
+ref_mean_flowchart <- function(x, y, alpha, rigorous) {
+  n <- length(x)
+  m <- length(y)
+  stop_with <- function(branch) list(decision = "insufficient data", branch = branch,
+                                     p_value = NA_real_)
+  if (n < 3L || m < 3L) return(stop_with("too_few_values"))
+  if (all(x == x[1L]) && all(y == y[1L])) return(stop_with("constant_samples"))
+  px <- ref_sw_p(x)
+  py <- ref_sw_p(y)
+  normal_x <- !is.na(px) && px > alpha
+  normal_y <- !is.na(py) && py > alpha
+  if (rigorous && ((!normal_x && n <= 30) || (!normal_y && m <= 30))) {
+    return(stop_with("need_more_runs"))
+  }
+  equal <- stats::var.test(x, y)$p.value > alpha
+  p <- stats::t.test(x, y, alternative = "greater", var.equal = equal)$p.value
+  list(decision = if (p <= alpha) "significant" else "not significant",
+       branch = paste0(if (equal) "student" else "welch",
+                       if (normal_x && normal_y) "_normal" else "_not_normal"),
+       p_value = p)
+}
+
+# ks_p / w_p: p-values to use instead of R's (see the random-pairs test).
+ref_median_flowchart <- function(x, y, alpha, rigorous, ks_p = NULL, w_p = NULL) {
+  n <- length(x)
+  m <- length(y)
+  stop_with <- function(branch) list(decision = "insufficient data", branch = branch,
+                                     p_value = NA_real_)
+  if (n < 3L || m < 3L) return(stop_with("too_few_values"))
+  if (all(c(x, y) == x[1L])) return(stop_with("constant_samples"))
+  if (is.null(ks_p)) {
+    ks_p <- suppressWarnings(stats::ks.test(x - stats::median(x),
+                                            y - stats::median(y))$p.value)
+  }
+  model <- ks_p > alpha
+  if (!model && rigorous && (n <= 30 || m <= 30)) return(stop_with("need_more_runs"))
+  if (is.null(w_p)) {
+    w_p <- suppressWarnings(stats::wilcox.test(x, y, alternative = "greater")$p.value)
+  }
+  list(decision = if (w_p <= alpha) "significant" else "not significant",
+       branch = if (model) "wilcoxon_model_holds" else "wilcoxon_model_rejected",
+       p_value = w_p)
+}
+
+# Deterministic samples with a known shape: normal and exponential scores.
+norm_s <- function(n, mean, sd) mean + sd * stats::qnorm(stats::ppoints(n))
+expo_s <- function(n, base, scale) base + scale * stats::qexp(stats::ppoints(n))
+
+step_names <- function(v) names(v$steps)
+
+# ---- every branch of the mean flowchart ----------------------------------------
+
+test_that("mean: fewer than 3 values gives insufficient data, not an error", {
+  v <- mean_test(c(1, 2), 1:10)
+  expect_s3_class(v, c("speedup_verdict_mean", "speedup_verdict"))
+  expect_identical(v$decision, "insufficient data")
+  expect_identical(v$significant, NA)
+  expect_identical(v$branch, "too_few_values")
+  expect_length(v$steps, 0L)
+  expect_false(v$confidence_guaranteed)
+  expect_match(v$advice, "more than 30 runs of c\\(1, 2\\)")
+  expect_identical(mean_test(numeric(0), 1:5)$branch, "too_few_values")
+  expect_identical(mean_test(1:5, 4)$branch, "too_few_values")
+  expect_identical(median_test(1:2, 1:2)$branch, "too_few_values")
+})
+
+test_that("mean: two constant samples give insufficient data", {
+  v <- mean_test(rep(2, 10), rep(1, 12))
+  expect_identical(v$decision, "insufficient data")
+  expect_identical(v$branch, "constant_samples")
+  expect_equal(v$speedup, 2)
+  expect_match(v$caveats, "constant")
+  expect_true(is.na(v$p_value))
+})
+
+test_that("mean: a small non-normal sample stops the rigorous protocol", {
+  x <- c(1:9, 40)            # Shapiro-Wilk p ~ 4e-5
+  y <- norm_s(10, 5, 1)
+  expect_lt(stats::shapiro.test(x)$p.value, 0.05)
+  v <- mean_test(x, y)
+  expect_identical(v$decision, "insufficient data")
+  expect_identical(v$branch, "need_more_runs")
+  expect_identical(step_names(v), c("shapiro_x", "shapiro_y"))
+  expect_match(v$advice, "perform more than 30 runs of x")
+  expect_false(grepl("of y", v$advice))
+  # the same for y, and for both
+  v <- mean_test(y, x)
+  expect_identical(v$branch, "need_more_runs")
+  expect_match(v$advice, "runs of x$")   # labels follow the arguments
+  v <- mean_test(x, x + 1)
+  expect_match(v$advice, "more than 30 runs of x and x \\+ 1")
+})
+
+test_that("mean: rigorous = FALSE goes on without a guaranteed confidence", {
+  x <- c(1:9, 40) + 20
+  y <- norm_s(10, 5, 1)
+  v <- mean_test(x, y, rigorous = FALSE)
+  expect_identical(v$decision, "significant")
+  expect_identical(v$branch, "welch_not_normal")
+  expect_false(v$confidence_guaranteed)
+  expect_identical(step_names(v), c("shapiro_x", "shapiro_y", "f_test", "t_test"))
+  expect_true(any(grepl("may not be the correct confidence level", v$caveats)))
+  expect_match(v$advice, "more than 30 runs of x")
+  # equal variances, not normal, not significant
+  x2 <- c(1:9, 40) + 5
+  v2 <- mean_test(x2, x2 + 0.01, rigorous = FALSE)
+  expect_identical(v2$branch, "student_not_normal")
+  expect_identical(v2$decision, "not significant")
+})
+
+test_that("mean: normal samples take the Student or Welch branch, guaranteed", {
+  x <- norm_s(20, 10, 1)
+  v <- mean_test(x, norm_s(20, 9, 1))
+  expect_identical(v$branch, "student_normal")
+  expect_identical(v$decision, "significant")
+  expect_true(v$confidence_guaranteed)
+  expect_identical(v$steps$t_test$method, "Two Sample t-test")
+  expect_length(v$caveats, 0L)
+  expect_length(v$advice, 0L)
+  v <- mean_test(x, norm_s(20, 9.9, 1))
+  expect_identical(v$branch, "student_normal")
+  expect_identical(v$decision, "not significant")
+  v <- mean_test(x, norm_s(25, 9, 0.1))
+  expect_identical(v$branch, "welch_normal")
+  expect_identical(v$decision, "significant")
+  expect_identical(v$steps$t_test$method, "Welch Two Sample t-test")
+  v <- mean_test(x, norm_s(25, 10.2, 0.1))
+  expect_identical(v$branch, "welch_normal")
+  expect_identical(v$decision, "not significant")
+})
+
+test_that("mean: large non-normal samples go on with a caveat, even rigorous", {
+  x <- expo_s(40, 10, 1)
+  y <- expo_s(40, 9, 1)
+  expect_lt(stats::shapiro.test(x)$p.value, 0.05)
+  v <- mean_test(x, y)
+  expect_identical(v$branch, "student_not_normal")
+  expect_identical(v$decision, "significant")
+  expect_false(v$confidence_guaranteed)
+  expect_length(v$advice, 0L)
+  v <- mean_test(x, norm_s(40, 9, 0.1))
+  expect_identical(v$branch, "welch_not_normal")
+})
+
+test_that("mean: one constant sample cannot be checked for normality", {
+  y <- norm_s(40, 4, 0.1)
+  v <- mean_test(rep(5, 40), y)
+  expect_identical(v$branch, "welch_not_normal")
+  expect_identical(v$decision, "significant")
+  expect_true(is.na(v$steps$shapiro_x$p.value))
+  expect_match(v$steps$shapiro_x$method, "not run: constant sample")
+  expect_true(any(grepl("cannot be checked for normality \\(constant sample\\)", v$caveats)))
+  ref <- ref_mean_flowchart(rep(5, 40), y, 0.05, TRUE)
+  expect_equal(v$p_value, ref$p_value, tolerance = 1e-10)
+  # small constant sample: rigorous stop
+  expect_identical(mean_test(rep(5, 10), y)$branch, "need_more_runs")
+})
+
+test_that("mean: more than 5000 runs cannot be checked but the test goes on", {
+  x <- norm_s(5001, 10, 1)
+  v <- mean_test(x, norm_s(50, 9.5, 1))
+  expect_match(v$steps$shapiro_x$method, "more than 5000 values")
+  expect_identical(v$branch, "student_not_normal")
+  expect_true(any(grepl("more than 5000 runs", v$caveats)))
+})
+
+# ---- every branch of the median flowchart ----------------------------------------
+
+test_that("median: location model accepted, significant or not", {
+  x <- norm_s(20, 10, 1)
+  v <- median_test(x, x - 1)
+  expect_s3_class(v, c("speedup_verdict_median", "speedup_verdict"))
+  expect_identical(v$branch, "wilcoxon_model_holds")
+  expect_identical(v$decision, "significant")
+  expect_true(v$confidence_guaranteed)
+  expect_identical(step_names(v), c("ks_test", "wilcoxon"))
+  v <- median_test(x, x - 0.05)
+  expect_identical(v$decision, "not significant")
+  expect_identical(v$branch, "wilcoxon_model_holds")
+})
+
+test_that("median: model rejected with small samples, rigorous or not", {
+  x <- expo_s(20, 10, 2)
+  y <- norm_s(20, 8, 0.05)
+  expect_lt(ks_test(x - median(x), y - median(y))$p.value, 0.05)
+  v <- median_test(x, y)
+  expect_identical(v$branch, "need_more_runs")
+  expect_identical(v$decision, "insufficient data")
+  expect_identical(step_names(v), "ks_test")
+  expect_match(v$advice, "more than 30 runs of x and y")
+  v <- median_test(x, y, rigorous = FALSE)
+  expect_identical(v$branch, "wilcoxon_model_rejected")
+  expect_identical(v$decision, "significant")
+  expect_false(v$confidence_guaranteed)
+  expect_true(any(grepl("do not differ by a shift only", v$caveats)))
+  # one large and one small sample: the small one gets the advice
+  v <- median_test(expo_s(40, 10, 2), y)
+  expect_identical(v$branch, "need_more_runs")
+  expect_match(v$advice, "more than 30 runs of y$")
+})
+
+test_that("median: model rejected with large samples goes on with a caveat", {
+  x <- expo_s(40, 10, 2)
+  y <- norm_s(40, 12, 0.05)
+  v <- median_test(x, y)
+  expect_identical(v$branch, "wilcoxon_model_rejected")
+  expect_identical(v$decision, "not significant")
+  expect_false(v$confidence_guaranteed)
+  expect_length(v$advice, 0L)
+})
+
+test_that("median: constant samples", {
+  v <- median_test(rep(3, 5), rep(3, 6))
+  expect_identical(v$branch, "constant_samples")
+  expect_identical(v$decision, "insufficient data")
+  # two different constants are a clear order: the exact conditional
+  # rank-sum p-value is 1 / choose(10, 5) (R's normal approximation differs)
+  v <- median_test(rep(2, 5), rep(1, 5))
+  expect_identical(v$branch, "wilcoxon_model_holds")
+  expect_equal(v$p_value, 1 / choose(10, 5), tolerance = 1e-12)
+  expect_identical(v$decision, "significant")
+  expect_equal(v$prob_greater, 1)
+  expect_equal(as.numeric(v$speedup_ci), c(2, 2))
+  # one constant sample: the centred samples differ, model rejected
+  expect_identical(median_test(rep(5, 20), norm_s(20, 4, 0.5))$branch, "need_more_runs")
+})
+
+# ---- what the verdicts report ----------------------------------------------------
+
+test_that("observed speedups, P[X > Y] and the Hodges-Lehmann intervals match R", {
+  set.seed(11)
+  for (i in 1:10) {
+    x <- round(rlnorm(sample(5:45, 1), log(10), 0.2), if (i <= 5) 8 else 1)
+    y <- round(rlnorm(sample(5:45, 1), log(9), 0.2), if (i <= 5) 8 else 1)
+    v <- median_test(x, y, rigorous = FALSE)
+    w <- mean_test(x, y, rigorous = FALSE)
+    sp <- c(min = min(x) / min(y), mean = mean(x) / mean(y),
+            median = median(x) / median(y))
+    expect_equal(v$speedups, sp, tolerance = 1e-14)
+    expect_equal(w$speedups, sp, tolerance = 1e-14)
+    expect_equal(v$speedup, sp[["median"]])
+    expect_equal(w$speedup, sp[["mean"]])
+    pg <- mean(outer(x, y, ">")) + mean(outer(x, y, "==")) / 2
+    expect_equal(v$prob_greater, pg, tolerance = 1e-12)
+    if (!anyDuplicated(c(x, y)) && !anyDuplicated(outer(x, y, "-"))) {
+      # no ties: R's exact Hodges-Lehmann intervals are the reference
+      r <- wilcox.test(x, y, conf.int = TRUE)
+      expect_equal(v$shift, unname(r$estimate), tolerance = 1e-10)
+      expect_equal(as.numeric(v$shift_ci), as.numeric(r$conf.int), tolerance = 1e-10)
+      rl <- wilcox.test(log(x), log(y), conf.int = TRUE)
+      expect_equal(as.numeric(v$speedup_ci), exp(as.numeric(rl$conf.int)),
+                   tolerance = 1e-10)
+    } else {
+      expect_true(v$speedup_ci[1] <= v$speedup_ci[2])
+    }
+    expect_equal(attr(v$speedup_ci, "conf.level"), 0.95)
+  }
+})
+
+# Fieller's pivot at the ends of the interval: (a - rho b)^2 = t^2 (v11 + rho^2 v22).
+fieller_pivot <- function(x, y, rho, pooled, alpha) {
+  a <- mean(x); b <- mean(y); n <- length(x); m <- length(y)
+  if (pooled) {
+    sp2 <- ((n - 1) * var(x) + (m - 1) * var(y)) / (n + m - 2)
+    v11 <- sp2 / n; v22 <- sp2 / m; df <- n + m - 2
+  } else {
+    v11 <- var(x) / n; v22 <- var(y) / m; r <- a / b
+    df <- (v11 + r^2 * v22)^2 / (v11^2 / (n - 1) + r^4 * v22^2 / (m - 1))
+  }
+  q <- qt(1 - alpha / 2, df)
+  ((a - rho * b)^2 - q^2 * (v11 + rho^2 * v22)) / (a^2)
+}
+
+test_that("the mean's Fieller interval solves Fieller's equation", {
+  set.seed(12)
+  for (i in 1:10) {
+    x <- rnorm(sample(6:40, 1), 10, 1)
+    y <- rnorm(sample(6:40, 1), 9, sample(c(0.2, 1), 1))
+    v <- mean_test(x, y, alpha = 0.1)
+    if (is.na(v$significant)) next
+    pooled <- v$branch %in% c("student_normal", "student_not_normal")
+    ci <- as.numeric(v$speedup_ci)
+    expect_lt(ci[1], v$speedup)
+    expect_gt(ci[2], v$speedup)
+    expect_equal(fieller_pivot(x, y, ci, pooled, 0.1), c(0, 0), tolerance = 1e-9)
+    expect_identical(attr(v$speedup_ci, "method"), "Fieller")
+  }
+  # a mean of y indistinguishable from 0: the interval is unbounded
+  v <- mean_test(c(10, 11, 12, 10.5), c(0.001, 5, 0.002, 0.01), rigorous = FALSE)
+  expect_equal(as.numeric(v$speedup_ci), c(0, Inf))
+})
+
+test_that("the Fieller interval covers the true ratio of means at the nominal level", {
+  # Normal samples, true ratio 12 / 10.  Equal variances (the pooled branch,
+  # exact for normal samples) and unequal ones (Welch branch, Satterthwaite
+  # degrees of freedom: approximate).  400 replications each: the standard
+  # error of a 95% coverage is 0.011, so [0.92, 0.98] is about +-2.7 SE.
+  set.seed(13)
+  cover <- function(sd_y, n, m) {
+    hits <- replicate(400, {
+      v <- mean_test(rnorm(n, 12, 1), rnorm(m, 10, sd_y), rigorous = FALSE)
+      ci <- v$speedup_ci
+      ci[1] <= 1.2 && 1.2 <= ci[2]
+    })
+    mean(hits)
+  }
+  c1 <- cover(1, 10, 10)
+  c2 <- cover(2, 8, 25)
+  expect_gt(c1, 0.92)
+  expect_lt(c1, 0.98)
+  expect_gt(c2, 0.92)
+  expect_lt(c2, 0.98)
+})
+
+# ---- the flowcharts against the stats reference on random benchmarks ----------------
+
+test_that("decisions equal the stats flowcharts on 200 random benchmark pairs", {
+  # Differences are legitimate only where the package's exact p-values with
+  # ties differ from R's (R 4.2's ks.test and wilcox.test fall back to
+  # approximations with ties; the package computes the exact conditional
+  # distributions).  Centring at the median makes a tie at 0 whenever n and
+  # m are both odd, so the KS p-value of the median protocol often differs.
+  # For such cases the reference flowchart is run again with the package's
+  # own KS / rank-sum p-values, and must then agree.  A quarter of the pairs
+  # are rounded to create ties in the rank-sum test as well.
+  set.seed(2013)
+  n_diff <- 0L
+  for (i in 1:200) {
+    n <- sample(5:100, 1)
+    m <- sample(5:100, 1)
+    shifted <- runif(1) < 0.5
+    if (runif(1) < 0.5) {
+      x <- rnorm(n, 10, 1)
+      y <- rnorm(m, 10 - shifted * runif(1, 0, 1), sample(c(1, 1, 0.5, 2), 1))
+    } else {
+      x <- rlnorm(n, log(10), 0.3)
+      y <- rlnorm(m, log(10) - shifted * runif(1, 0, 0.3), sample(c(0.3, 0.3, 0.6), 1))
+    }
+    tied <- i %% 4 == 0
+    if (tied) {
+      x <- round(x, 1)
+      y <- round(y, 1)
+    }
+    alpha <- sample(c(0.01, 0.05, 0.1), 1)
+    rigorous <- runif(1) < 0.5
+    info <- sprintf("pair %d (n = %d, m = %d, alpha = %g, rigorous = %s)", i, n, m,
+                    alpha, rigorous)
+
+    v <- mean_test(x, y, alpha = alpha, rigorous = rigorous)
+    r <- ref_mean_flowchart(x, y, alpha, rigorous)
+    expect_identical(v$decision, r$decision, info = info)
+    expect_identical(v$branch, r$branch, info = info)
+    expect_equal(v$p_value, r$p_value, tolerance = 1e-9, info = info)
+
+    v <- median_test(x, y, alpha = alpha, rigorous = rigorous)
+    r <- ref_median_flowchart(x, y, alpha, rigorous)
+    xc <- x - median(x)
+    yc <- y - median(y)
+    if (!anyDuplicated(c(xc, yc)) && !anyDuplicated(c(x, y))) {
+      expect_identical(v$decision, r$decision, info = info)
+      expect_identical(v$branch, r$branch, info = info)
+      expect_equal(v$p_value, r$p_value, tolerance = 1e-9, info = info)
+    } else {
+      if (!identical(v$decision, r$decision) || !identical(v$branch, r$branch)) {
+        n_diff <- n_diff + 1L
+      }
+      ks_p <- ks_test(xc, yc)$p.value
+      w_p <- wilcoxon_test(x, y, alternative = "greater")$p.value
+      r2 <- ref_median_flowchart(x, y, alpha, rigorous, ks_p = ks_p, w_p = w_p)
+      expect_identical(v$decision, r2$decision, info = info)
+      expect_identical(v$branch, r2$branch, info = info)
+      expect_equal(v$p_value, r2$p_value, tolerance = 1e-12, info = info)
+    }
+  }
+  # ties change a decision only now and then
+  expect_lt(n_diff, 20L)
+})
+
+# ---- highest_confidence ------------------------------------------------------------
+
+decide <- function(x, y, alpha, test, rigorous) {
+  fn <- if (test == "mean") speeduptest:::ffi_mean_test else speeduptest:::ffi_median_test
+  .Call(fn, x, y, alpha, rigorous)$decision == 1L
+}
+
+exact_alpha <- function(x, y, test, rigorous) {
+  .Call(speeduptest:::ffi_highest_confidence, as.double(x), as.double(y),
+        match(test, c("mean", "median")) - 1L, rigorous)$alpha
+}
+
+test_that("highest_confidence is exact and agrees with a brute-force scan of alpha", {
+  set.seed(14)
+  grid <- seq(0.0025, 0.5, by = 0.0025)
+  for (i in 1:20) {
+    n <- sample(c(8:25, 31:60), 1)
+    m <- sample(c(8:25, 31:60), 1)
+    x <- if (i %% 2) rnorm(n, 10, 1) else rlnorm(n, log(10), 0.4)
+    y <- if (i %% 3) rnorm(m, 9.6, runif(1, 0.3, 2)) else rlnorm(m, log(9.5), 0.4)
+    for (test in c("mean", "median")) {
+      for (rigorous in c(TRUE, FALSE)) {
+        info <- sprintf("case %d, %s, rigorous = %s", i, test, rigorous)
+        a <- exact_alpha(x, y, test, rigorous)
+        hc <- highest_confidence(x, y, test = test, rigorous = rigorous)
+        sig <- vapply(grid, function(al) decide(x, y, al, test, rigorous), NA)
+        if (is.na(a)) {
+          expect_true(is.na(hc), info = info)
+          expect_false(any(sig), info = info)
+          expect_false(decide(x, y, 0.5, test, rigorous), info = info)
+        } else {
+          expect_equal(hc, 1 - a, info = info)
+          expect_true(a > 0 && a <= 0.5, info = info)
+          # significant exactly at the breakpoint, not just below it
+          expect_true(decide(x, y, a, test, rigorous), info = info)
+          expect_false(decide(x, y, a * (1 - 1e-9), test, rigorous), info = info)
+          # the scan never finds a significant alpha below the exact one
+          expect_false(any(sig[grid < a]), info = info)
+          if (any(sig)) expect_gte(min(grid[sig]), a)
+        }
+      }
+    }
+  }
+})
+
+test_that("highest_confidence: breakpoints at the sub-tests' p-values", {
+  # rigorous median with small samples: significant only for
+  # p_wilcoxon <= alpha < p_ks
+  x <- expo_s(20, 10, 2)
+  y <- norm_s(20, 8, 0.3)
+  ks_p <- ks_test(x - median(x), y - median(y))$p.value
+  w_p <- wilcoxon_test(x, y, alternative = "greater")$p.value
+  expect_lt(w_p, ks_p)
+  expect_equal(exact_alpha(x, y, "median", TRUE), w_p)
+  # NA when the protocol cannot conclude for any alpha, or never significant
+  expect_true(is.na(highest_confidence(c(1, 2), 1:5)))
+  expect_true(is.na(highest_confidence(rep(1, 5), rep(1, 5), test = "mean")))
+  expect_true(is.na(highest_confidence(norm_s(10, 10, 1), norm_s(10, 11, 1))))
+  # mean: the final p-value switches between Welch and Student at the
+  # F-test's p-value
+  x <- norm_s(12, 10, 1)
+  y <- norm_s(12, 9.3, 1.9)
+  pf <- var.test(x, y)$p.value
+  a <- exact_alpha(x, y, "mean", TRUE)
+  p_student <- t.test(x, y, alternative = "greater", var.equal = TRUE)$p.value
+  p_welch <- t.test(x, y, alternative = "greater")$p.value
+  expect_true(any(abs(a - c(p_student, p_welch, pf)) < 1e-12))
+  # formula form
+  runs <- data.frame(time = c(x, y), version = rep(c("old", "new"), each = 12))
+  expect_equal(highest_confidence(time ~ version, data = runs, test = "mean"),
+               highest_confidence(x, y, test = "mean"))
+})
+
+# ---- the formula interface --------------------------------------------------------
+
+test_that("formula and data frame: the first level is the initial code", {
+  x <- norm_s(15, 10, 1)
+  y <- norm_s(15, 9, 1)
+  runs <- data.frame(time = c(y, x), version = factor(rep(c("new", "old"), each = 15),
+                                                       levels = c("old", "new")))
+  v <- median_test(time ~ version, data = runs)
+  w <- median_test(x, y)
+  expect_identical(v$decision, w$decision)
+  expect_equal(v$p_value, w$p_value)
+  expect_identical(v$labels, c("old", "new"))
+  expect_identical(v$data_name, "time by version (old vs new)")
+  expect_equal(mean_test(time ~ version, data = runs)$p_value, mean_test(x, y)$p_value)
+  # character grouping: order of appearance
+  runs2 <- data.frame(time = c(x, y), version = rep(c("b", "a"), each = 15))
+  expect_identical(median_test(time ~ version, data = runs2)$labels, c("b", "a"))
+  expect_equal(median_test(time ~ version, data = runs2)$p_value, w$p_value)
+  # from the formula's environment
+  time <- c(x, y)
+  version <- rep(1:2, each = 15)
+  expect_equal(mean_test(time ~ version)$p_value, mean_test(x, y)$p_value)
+  expect_identical(mean_test(time ~ version)$call[[1]], quote(mean_test))
+})
+
+# ---- bad input ----------------------------------------------------------------------
+
+test_that("bad input gives classed errors that name the argument", {
+  err <- "speeduptest_error_input"
+  expect_error(mean_test("a", 1:5), class = err)
+  expect_error(mean_test(1:5, list(1)), class = err)
+  expect_error(median_test(c(1, NA, 3), 1:5), "na_rm", class = err)
+  expect_error(median_test(c(1, Inf, 3), 1:5), "finite", class = err)
+  expect_error(median_test(c(1, 0, 3), 1:5), "positive", class = err)
+  expect_error(mean_test(1:5, c(-1, 2, 3)), "`y`", class = err)
+  expect_error(mean_test(1:5, 1:5, alpha = 0), "alpha", class = err)
+  expect_error(mean_test(1:5, 1:5, alpha = 1), "alpha", class = err)
+  expect_error(mean_test(1:5, 1:5, alpha = NA), "alpha", class = err)
+  expect_error(mean_test(1:5, 1:5, alpha = c(0.1, 0.2)), "alpha", class = err)
+  expect_error(mean_test(1:5, 1:5, rigorous = NA), "rigorous", class = err)
+  expect_error(mean_test(1:5, 1:5, na_rm = "yes"), "na_rm", class = err)
+  expect_error(mean_test(1:5, 1:5, conf_level = 0.9), "conf_level", class = err)
+  expect_error(mean_test(1:5), "`y` is missing", class = err)
+  expect_error(highest_confidence(1:5, 1:5, test = "min"), "test", class = err)
+  expect_error(highest_confidence(1:5), "`y` is missing", class = err)
+  d <- data.frame(time = 1:9, version = rep(c("a", "b", "c"), 3))
+  expect_error(median_test(time ~ version, data = d), "exactly 2 levels",
+               class = "speeduptest_error_data")
+  d$time <- letters[1:9]
+  expect_error(median_test(time ~ version, data = d), "numeric", class = err)
+  expect_error(median_test(time ~ nope, data = d), "nope", class = err)
+  expect_error(median_test(~ version, data = d), "formula", class = err)
+  expect_error(median_test(time ~ version, data = "d"), "data", class = err)
+  d <- data.frame(time = 1:6, version = c("a", "b", NA, "a", "b", "a"))
+  expect_error(median_test(time ~ version, data = d), "missing", class = err)
+  expect_identical(median_test(time ~ version, data = d, na_rm = TRUE)$n, 3L)
+})
+
+test_that("na_rm = TRUE drops missing values", {
+  x <- c(norm_s(10, 10, 1), NA)
+  v <- mean_test(x, norm_s(10, 9, 1), na_rm = TRUE)
+  expect_identical(v$n, 10L)
+  expect_equal(v$p_value, mean_test(x[1:10], norm_s(10, 9, 1))$p_value)
+  expect_identical(median_test(c(1, NA, NA), 1:5, na_rm = TRUE)$decision,
+                   "insufficient data")
+})

@@ -1,0 +1,408 @@
+# speedup_suite(): per-benchmark verdicts, overall gains, proportions.
+
+# ---- an independent reference written with R's stats functions ---------------
+
+# The flowcharts of SPEC sections 2 and 3 written directly with stats.
+# The random suites below have even sample sizes and continuous times, so
+# that x - median(x) and y - median(y) have no ties: R 4.2's ks.test has no
+# exact p-value with ties, while the package's Smirnov test does.
+ref_mean <- function(x, y, alpha, rigorous = TRUE) {
+  n <- length(x); m <- length(y)
+  if (n < 3 || m < 3) return("insufficient data")
+  normal <- function(v) length(unique(v)) > 1 && length(v) <= 5000 &&
+    shapiro.test(v)$p.value > alpha
+  nx <- normal(x); ny <- normal(y)
+  if (rigorous && ((!nx && n <= 30) || (!ny && m <= 30))) return("insufficient data")
+  eq <- var.test(x, y)$p.value > alpha
+  p <- t.test(x, y, alternative = "greater", var.equal = eq)$p.value
+  structure(if (p <= alpha) "significant" else "not significant", p = p)
+}
+
+ref_median <- function(x, y, alpha, rigorous = TRUE) {
+  n <- length(x); m <- length(y)
+  if (n < 3 || m < 3) return("insufficient data")
+  shift <- ks.test(x - median(x), y - median(y))$p.value > alpha
+  if (rigorous && !shift && (n <= 30 || m <= 30)) return("insufficient data")
+  p <- wilcox.test(x, y, alternative = "greater")$p.value
+  structure(if (p <= alpha) "significant" else "not significant", p = p)
+}
+
+# The original tool's search: the first risk 0.01, ..., 0.50 that declares.
+ref_search <- function(fun, x, y) {
+  for (k in 1:50) {
+    d <- fun(x, y, k / 100)
+    if (d == "significant") return(list(level = 1 - k / 100, decision = d))
+  }
+  list(level = 0.5, decision = fun(x, y, 0.5))
+}
+
+ref_overall <- function(cx, cy, w) {
+  g <- sum(w * (cx - cy)) / sum(w * cx)
+  c(gain = g, speedup = 1 / (1 - g))
+}
+
+random_suite <- function(nb) {
+  lapply(seq_len(nb), function(j) {
+    n <- sample(c(6, 10, 20, 32, 40, 44), 1)
+    m <- sample(c(6, 10, 20, 32, 40, 44), 1)
+    base <- runif(1, 1, 20)
+    s <- sample(c(1, 1.01, 1.05, 1.3), 1)
+    sdl <- runif(1, 0.01, 0.08)
+    shape <- sample(c("lnorm", "norm", "exp"), 1)
+    gen <- function(k, mu) switch(shape,
+      lnorm = rlnorm(k, log(mu), sdl),
+      norm = rnorm(k, mu, mu * sdl),
+      exp = mu * (1 + rexp(k, 1 / sdl)))
+    list(x = gen(n, base), y = gen(m, base / s), weight = runif(1, 0.5, 3))
+  })
+}
+
+test_that("per-benchmark verdicts and levels match the stats flowcharts", {
+  set.seed(11)
+  suite <- random_suite(40)
+  names(suite) <- sprintf("b%02d", seq_along(suite))
+  levels <- sample(c(0.9, 0.95, 0.99, NA), length(suite), replace = TRUE)
+  for (j in seq_along(suite)) suite[[j]]$conf_level <- levels[j]
+  res <- speedup_suite(suite)
+  bm <- as.data.frame(res)
+  expect_equal(nrow(bm), 40)
+  expect_identical(bm$benchmark, names(suite))
+  for (j in seq_along(suite)) {
+    x <- suite[[j]]$x; y <- suite[[j]]$y
+    if (is.na(levels[j])) {
+      rm <- ref_search(ref_mean, x, y)
+      rd <- ref_search(ref_median, x, y)
+      expect_true(bm$searched[j])
+    } else {
+      a <- 1 - levels[j]
+      rm <- list(level = levels[j], decision = ref_mean(x, y, a))
+      rd <- list(level = levels[j], decision = ref_median(x, y, a))
+      expect_false(bm$searched[j])
+    }
+    # the p-value of the final test, when the flowchart reached it
+    pm <- attr(rm$decision, "p")
+    pd <- attr(rd$decision, "p")
+    if (!is.null(pm)) expect_equal(bm$mean_p_value[j], pm, tolerance = 1e-10)
+    if (!is.null(pd)) expect_equal(bm$median_p_value[j], pd, tolerance = 1e-10)
+    expect_identical(bm$mean_decision[j], as.vector(rm$decision), info = names(suite)[j])
+    expect_identical(bm$median_decision[j], as.vector(rd$decision), info = names(suite)[j])
+    expect_equal(bm$mean_conf_level[j], rm$level, info = names(suite)[j])
+    expect_equal(bm$median_conf_level[j], rd$level, info = names(suite)[j])
+    expect_equal(bm$speedup_min[j], min(x) / min(y), tolerance = 1e-12)
+    expect_equal(bm$speedup_mean[j], mean(x) / mean(y), tolerance = 1e-12)
+    expect_equal(bm$speedup_median[j], median(x) / median(y), tolerance = 1e-12)
+  }
+  # the suite exercises every outcome
+  expect_true(all(c("significant", "not significant") %in% bm$mean_decision))
+  expect_true(all(c("significant", "not significant", "insufficient data") %in%
+                    bm$median_decision))
+  expect_true(any(bm$searched & bm$mean_conf_level < 0.99 &
+                    bm$mean_decision == "significant"))
+})
+
+test_that("the suite agrees with the package's own protocols", {
+  set.seed(12)
+  suite <- random_suite(15)
+  names(suite) <- paste0("b", seq_along(suite))
+  res <- speedup_suite(suite, conf_level = 0.9, rigorous = FALSE)
+  bm <- res$benchmarks
+  for (j in seq_along(suite)) {
+    vm <- mean_test(suite[[j]]$x, suite[[j]]$y, alpha = 0.1, rigorous = FALSE)
+    vd <- median_test(suite[[j]]$x, suite[[j]]$y, alpha = 0.1, rigorous = FALSE)
+    expect_identical(bm$mean_decision[j], vm$decision)
+    expect_identical(bm$median_decision[j], vd$decision)
+    expect_equal(bm$mean_p_value[j], vm$p_value, tolerance = 1e-12)
+    expect_equal(bm$median_p_value[j], vd$p_value, tolerance = 1e-12)
+    expect_identical(bm$mean_guaranteed[j], vm$confidence_guaranteed)
+  }
+})
+
+test_that("overall gains and proportions match the formulas on random suites", {
+  set.seed(13)
+  suite <- random_suite(30)
+  names(suite) <- paste0("b", seq_along(suite))
+  cx <- sapply(suite, function(b) c(min(b$x), mean(b$x), median(b$x)))
+  cy <- sapply(suite, function(b) c(min(b$y), mean(b$y), median(b$y)))
+  w <- sapply(suite, `[[`, "weight")
+  for (mode in c("custom", "equal", "fraction")) {
+    res <- speedup_suite(suite, weights = mode, prop_conf_level = 0.9,
+                         precision = 0.1)
+    expect_identical(res$weights, mode)
+    bm <- res$benchmarks
+    for (c in 1:3) {
+      wc <- switch(mode, custom = w, equal = rep(1, 30), fraction = cx[c, ])
+      expect_equal(unname(ref_overall(cx[c, ], cy[c, ], wc)),
+                   c(res$overall$gain[c], res$overall$speedup[c]),
+                   tolerance = 1e-12)
+      expect_equal(bm[[c("weight_min", "weight_mean", "weight_median")[c]]],
+                   unname(wc / sum(wc)), tolerance = 1e-12)
+      sig <- switch(c,
+        bm$mean_decision == "significant" & bm$median_decision == "significant",
+        bm$mean_decision == "significant",
+        bm$median_decision == "significant")
+      expect_equal(unname(ref_overall(cx[c, sig], cy[c, sig], wc[sig])),
+                   c(res$overall$gain_significant[c],
+                     res$overall$speedup_significant[c]), tolerance = 1e-12)
+      expect_equal(res$overall$n_significant[c], sum(sig))
+    }
+    for (p in c("mean", "median")) {
+      a <- sum(bm[[paste0(p, "_decision")]] == "significant")
+      pr <- res$proportion[res$proportion$protocol == p, ]
+      ref <- prop.test(a, 30, conf.level = 0.9)
+      expect_equal(pr$a, a)
+      expect_equal(pr$b, 30)
+      expect_equal(c(pr$conf_low, pr$conf_high), as.vector(ref$conf.int),
+                   tolerance = 1e-10)
+      expect_identical(pr$valid, a * (1 - a / 30) > 5)
+      C <- a / 30
+      expect_equal(pr$min_benchmarks, ceiling(qnorm(0.95)^2 * C * (1 - C) / 0.1^2))
+    }
+  }
+})
+
+test_that("a long data frame gives the same suite as a list of pairs", {
+  set.seed(14)
+  suite <- random_suite(6)
+  names(suite) <- paste0("b", 1:6)
+  df <- do.call(rbind, lapply(names(suite), function(nm) {
+    b <- suite[[nm]]
+    data.frame(benchmark = nm, version = rep(c("O1", "O3"), c(length(b$x), length(b$y))),
+               time = c(b$x, b$y), weight = b$weight)
+  }))
+  df <- df[sample(nrow(df)), ]   # row order must not matter
+  r1 <- speedup_suite(suite)
+  r2 <- speedup_suite(df)
+  expect_identical(r2$versions, c("O1", "O3"))
+  expect_identical(r2$weights, "custom")
+  expect_setequal(r2$benchmarks$benchmark, r1$benchmarks$benchmark)
+  o <- match(r1$benchmarks$benchmark, r2$benchmarks$benchmark)
+  cols <- c("speedup_min", "speedup_mean", "speedup_median", "mean_decision",
+            "median_decision", "mean_p_value", "median_p_value", "weight_mean")
+  expect_equal(r2$benchmarks[o, cols], r1$benchmarks[, cols], ignore_attr = TRUE)
+  expect_equal(r2$overall, r1$overall)
+  # a factor version: its first level is the initial code; or say which
+  r4 <- speedup_suite(df, initial = "O3")
+  df$version <- factor(df$version, levels = c("O3", "O1"))
+  r3 <- speedup_suite(df)
+  expect_equal(r3$benchmarks$speedup_mean[match(r1$benchmarks$benchmark, r3$benchmarks$benchmark)],
+               1 / r1$benchmarks$speedup_mean)
+  expect_equal(r4$benchmarks$speedup_mean, r3$benchmarks$speedup_mean)
+  expect_error(speedup_suite(df, initial = "O2"), class = "speeduptest_error_input")
+})
+
+# ---- the paper's printed figures --------------------------------------------
+
+# A suite with a accelerated benchmarks out of b: clear speedups and clear
+# slowdowns, 32 runs each (the paper ran every binary 31 times).
+counted_suite <- function(a, b) {
+  set.seed(a * 100 + b)
+  out <- lapply(seq_len(b), function(j) {
+    x <- rnorm(32, 10, 0.1)
+    y <- if (j <= a) rnorm(32, 5, 0.05) else rnorm(32, 15, 0.15)
+    list(x = x, y = y)
+  })
+  names(out) <- paste0("bench", seq_len(b))
+  out
+}
+
+report_of <- function(a, b, conf, precision = 0.05) {
+  res <- speedup_suite(counted_suite(a, b), prop_conf_level = conf,
+                       precision = precision)
+  expect_equal(res$proportion$a, c(a, a))
+  format(res)
+}
+
+test_that("the paper's proportions, intervals and minimal b are reproduced", {
+  # Section 6.2: 31/45 at 95 %, [0.532; 0.814], minimal b = 330 for r = 0.05.
+  rep <- report_of(31, 45, 0.95)
+  expect_true("a/b = 31/45 = 0.689" %in% rep)
+  expect_true("Proportion confidence interval (speedup of the mean) = [0.532; 0.814]" %in% rep)
+  expect_true("The minimal needed number of randomly selected benchmarks is 330" %in% rep)
+  expect_true("The confidence level for computing proportion confidence interval is 0.95." %in% rep)
+  expect_false(any(grepl("validity condition", rep)))
+  # Section 6.3: 41/54 at 95 %, [0.621; 0.861], minimal b = 281.
+  rep <- report_of(41, 54, 0.95)
+  expect_true("a/b = 41/54 = 0.759" %in% rep)
+  expect_true("Proportion confidence interval (speedup of the median) = [0.621; 0.861]" %in% rep)
+  expect_true("The minimal needed number of randomly selected benchmarks is 281" %in% rep)
+  # Section 6.1: 34/34 at 90 %, [0.901; 1], and the validity warning.
+  rep <- report_of(34, 34, 0.9)
+  expect_true("a/b = 34/34 = 1" %in% rep)
+  expect_true("Proportion confidence interval (speedup of the mean) = [0.901; 1]" %in% rep)
+  expect_true("the validity condition {a(1-a/b) > 5} is not satisfied." %in% rep)
+  # Section 4, examples 1-2: 17/30 at 90 % is [0.4027157; 0.7184049]
+  # (prop.test's printout in the paper); at 95 % and r = 0.05, 378 benchmarks.
+  res <- speedup_suite(counted_suite(17, 30), prop_conf_level = 0.9)
+  expect_equal(res$proportion$conf_low[1], 0.4027157, tolerance = 1e-6)
+  expect_equal(res$proportion$conf_high[1], 0.7184049, tolerance = 1e-6)
+  expect_true(all(res$proportion$valid))   # 17 - 17^2/30 = 7.37 > 5
+  res <- speedup_suite(counted_suite(17, 30))
+  expect_equal(res$proportion$min_benchmarks, c(378, 378))
+})
+
+test_that("the report text is stable", {
+  expect_snapshot(cat(report_of(31, 45, 0.95), sep = "\n"))
+  expect_snapshot(cat(report_of(34, 34, 0.9), sep = "\n"))
+})
+
+# ---- levels, weights and bad input in the R API ------------------------------
+
+test_that("conf_level: global, per benchmark, NA searches", {
+  set.seed(15)
+  suite <- counted_suite(3, 4)
+  r <- speedup_suite(suite)
+  expect_equal(r$benchmarks$mean_conf_level, rep(0.95, 4))
+  r <- speedup_suite(suite, conf_level = 0.9)
+  expect_equal(r$benchmarks$median_conf_level, rep(0.9, 4))
+  r <- speedup_suite(suite, conf_level = NA)
+  expect_true(all(r$benchmarks$searched))
+  # clear speedups: the highest level on the grid is 0.99
+  expect_equal(r$benchmarks$mean_conf_level, c(0.99, 0.99, 0.99, 0.5))
+  expect_identical(r$benchmarks$mean_decision[4], "not significant")
+  suite[[1]]$conf_level <- 0.8
+  suite[[2]]$conf_level <- NA
+  r <- speedup_suite(suite)
+  # levels given for some benchmarks: the missing ones are searched
+  expect_equal(r$benchmarks$mean_conf_level, c(0.8, 0.99, 0.99, 0.5))
+  expect_identical(r$benchmarks$searched, c(FALSE, TRUE, TRUE, TRUE))
+  expect_error(speedup_suite(suite, conf_level = 2), class = "speeduptest_error_input")
+  # a conf_level column of a data frame, NA searching
+  df <- do.call(rbind, lapply(1:4, function(j) data.frame(
+    benchmark = names(suite)[j], version = rep(c("a", "b"), each = 32),
+    time = c(suite[[j]]$x, suite[[j]]$y), conf_level = c(0.8, NA, 0.9, 0.9)[j])))
+  r <- speedup_suite(df)
+  expect_equal(r$benchmarks$median_conf_level, c(0.8, 0.99, 0.9, 0.9))
+  df$conf_level[1] <- 0.7
+  expect_error(speedup_suite(df), "constant within each benchmark",
+               class = "speeduptest_error_input")
+  suite[[3]]$conf_level <- 1.5
+  expect_error(speedup_suite(suite), class = "speeduptest_error_input")
+})
+
+test_that("illegal custom weights fall back to equal weights with a warning", {
+  suite <- counted_suite(3, 4)
+  for (j in 1:4) suite[[j]]$weight <- j
+  r <- speedup_suite(suite)
+  expect_identical(r$weights, "custom")
+  expect_equal(r$benchmarks$weight_mean, (1:4) / 10)
+  suite[[2]]$weight <- -1
+  expect_warning(r <- speedup_suite(suite), class = "speeduptest_warning_weights")
+  expect_identical(r$weights, "equal")
+  expect_identical(r$weights_requested, "custom")
+  expect_equal(r$benchmarks$weight_mean, rep(0.25, 4))
+  expect_match(r$problems$message, "bench2", all = FALSE)
+  for (j in 1:4) suite[[j]]$weight <- 0
+  expect_warning(r <- speedup_suite(suite), "all custom weights are zero",
+                 class = "speeduptest_warning_weights")
+  suite <- counted_suite(3, 4)
+  expect_warning(r <- speedup_suite(suite, weights = "custom"),
+                 class = "speeduptest_warning_weights")
+  expect_identical(r$weights, "equal")
+  expect_error(speedup_suite(suite, weights = "median"), class = "speeduptest_error_input")
+})
+
+test_that("bad benchmarks are skipped with classed warnings, never silently", {
+  set.seed(16)
+  suite <- counted_suite(2, 3)
+  suite$na <- list(x = c(1, NA, 2, 3), y = c(1, 2, 3))
+  suite$neg <- list(x = c(1, 2, 3), y = c(1, -2, 3))
+  suite$empty <- list(x = numeric(), y = c(1, 2, 3))
+  suite$text <- list(x = c("a", "b"), y = c(1, 2, 3))
+  suite$notlist <- 3
+  suite$two <- list(x = c(1.1, 1.2), y = c(1, 0.9, 1.05, 1))
+  ws <- list()
+  res <- withCallingHandlers(speedup_suite(suite), warning = function(w) {
+    ws[[length(ws) + 1L]] <<- w
+    invokeRestart("muffleWarning")
+  })
+  cls <- vapply(ws, function(w) class(w)[1], "")
+  expect_equal(sum(cls == "speeduptest_warning_skipped"), 5)
+  expect_equal(sum(cls == "speeduptest_warning_few_runs"), 1)
+  expect_true(all(vapply(ws, inherits, NA, "speeduptest_warning")))
+  expect_identical(res$benchmarks$benchmark, c("bench1", "bench2", "bench3", "two"))
+  pr <- res$problems
+  expect_setequal(pr$benchmark[pr$severity == "error"],
+                  c("na", "neg", "empty", "text", "notlist"))
+  expect_match(pr$message[pr$benchmark == "na"], "missing run time")
+  expect_match(pr$message[pr$benchmark == "neg"], "<= 0")
+  expect_match(pr$message[pr$benchmark == "empty"], "no run times")
+  expect_match(pr$message[pr$benchmark == "text"], "not numbers")
+  expect_identical(res$benchmarks$mean_decision[4], "insufficient data")
+  expect_true(is.na(res$benchmarks$mean_significant[4]))
+  expect_match(res$notes$message[res$notes$benchmark == "two"], "fewer than 3 runs")
+  # na_rm keeps the benchmark with a missing time
+  res <- suppressWarnings(speedup_suite(suite[c("bench1", "na")], na_rm = TRUE))
+  expect_identical(res$benchmarks$benchmark, c("bench1", "na"))
+  # a data frame: a missing or non-positive time skips its benchmark
+  df <- data.frame(benchmark = rep(c("a", "b"), each = 8),
+                   version = rep(rep(c("v1", "v2"), each = 4), 2),
+                   time = c(5:8, 1:4, 5:8, 1:3, NA))
+  expect_warning(res <- speedup_suite(df), "benchmark \"b\" skipped",
+                 class = "speeduptest_warning_skipped")
+  expect_identical(res$benchmarks$benchmark, "a")
+  expect_error(speedup_suite(transform(df, version = "v1")),
+               class = "speeduptest_error_input")
+})
+
+test_that("bad arguments are classed errors", {
+  suite <- counted_suite(1, 2)
+  expect_error(speedup_suite(1:3), class = "speeduptest_error_input")
+  expect_error(speedup_suite(suite, prop_method = "exact"), class = "speeduptest_error_input")
+  expect_error(speedup_suite(suite, precision = 0), class = "speeduptest_error_input")
+  expect_error(speedup_suite(suite, rigorous = NA), class = "speeduptest_error_input")
+  expect_error(speedup_suite(data.frame(a = 1)), class = "speeduptest_error_input")
+  names(suite) <- c("a", "a")
+  expect_error(speedup_suite(suite), class = "speeduptest_error_input")
+})
+
+test_that("significant_only reports the gains over the significant benchmarks", {
+  suite <- counted_suite(3, 5)
+  res <- speedup_suite(suite, significant_only = TRUE)
+  rep <- format(res)
+  g <- res$overall$gain_significant[2]
+  expect_true(sprintf("Overall gain (ExecutionTime=mean) over the significant benchmarks only = %s",
+                      round(g, 3)) %in% rep)
+  cx <- sapply(suite[1:3], function(b) mean(b$x))
+  cy <- sapply(suite[1:3], function(b) mean(b$y))
+  expect_equal(g, sum(cx - cy) / sum(cx))
+  expect_true(res$overall$gain[2] < g)
+})
+
+test_that("an empty suite gives NA figures, not an error", {
+  res <- suppressWarnings(speedup_suite(list(a = list(x = numeric(), y = 1))))
+  expect_equal(nrow(res$benchmarks), 0)
+  expect_true(all(is.na(res$overall$gain)))
+  expect_equal(res$proportion$b, c(0, 0))
+  expect_output(print(res), "0 benchmark")
+})
+
+# ---- methods -------------------------------------------------------------------
+
+test_that("print, summary, format, as.data.frame and plot work", {
+  set.seed(17)
+  suite <- counted_suite(3, 5)
+  suite$short <- list(x = rnorm(10, 3, 0.3), y = rnorm(10, 2.9, 0.3))
+  res <- speedup_suite(suite)
+  expect_s3_class(res, "speedup_suite")
+  expect_output(print(res), "Speedup-Test of a suite")
+  expect_output(print(res), "mean +3/6")
+  s <- summary(res)
+  expect_s3_class(s, "summary.speedup_suite")
+  expect_output(print(s), "Per benchmark")
+  expect_output(print(s), "short")
+  df <- as.data.frame(res)
+  expect_s3_class(df, "data.frame")
+  expect_equal(nrow(df), 6)
+  expect_true(all(c("benchmark", "speedup_mean", "mean_decision", "median_ci_low",
+                    "weight_median") %in% names(df)))
+  expect_type(format(res), "character")
+  # the plot: per benchmark the speedup and its interval
+  pdf(NULL)
+  on.exit(dev.off(), add = TRUE)
+  expect_invisible(plot(res))
+  expect_invisible(plot(res, which = "mean"))
+  sig <- df$median_decision == "significant"
+  expect_true(all(df$median_ci_low[sig] <= df$speedup_median[sig] &
+                    df$speedup_median[sig] <= df$median_ci_high[sig]))
+  expect_true(all(df$median_ci_low[sig] > 1))
+})

@@ -1,0 +1,108 @@
+# The speedup_verdict methods: print/format, summary, as.data.frame, plot.
+# Deterministic samples (normal and exponential scores), no random numbers,
+# so that the snapshots pin the exact text.
+
+norm_s <- function(n, mean, sd) mean + sd * stats::qnorm(stats::ppoints(n))
+expo_s <- function(n, base, scale) base + scale * stats::qexp(stats::ppoints(n))
+
+before <- norm_s(20, 10, 1)
+after <- norm_s(20, 9, 1)
+skewed <- expo_s(40, 10, 2)
+
+test_that("print tells the story of the mean protocol", {
+  expect_snapshot({
+    mean_test(before, after)
+    mean_test(before, after + 0.9, alpha = 0.01)
+    mean_test(c(1:9, 40), norm_s(10, 5, 1))
+    mean_test(c(1:9, 40) + 20, norm_s(10, 5, 1), rigorous = FALSE)
+    mean_test(c(1, 2), before)
+    mean_test(rep(2, 10), rep(1, 12))
+    mean_test(rep(5, 40), norm_s(40, 4, 0.1))
+  })
+})
+
+test_that("print tells the story of the median protocol", {
+  expect_snapshot({
+    median_test(before, after)
+    median_test(before, before - 0.05)
+    median_test(skewed, norm_s(40, 9, 0.05))
+    median_test(expo_s(20, 10, 2), norm_s(20, 8, 0.05))
+    median_test(expo_s(20, 10, 2), norm_s(20, 8, 0.05), rigorous = FALSE)
+    median_test(rep(3, 4), rep(3, 4))
+  })
+})
+
+test_that("summary shows every step", {
+  runs <- data.frame(time = c(before, after), version = rep(c("O2", "O3"), each = 20))
+  expect_snapshot({
+    summary(mean_test(time ~ version, data = runs))
+    summary(median_test(time ~ version, data = runs))
+    summary(mean_test(c(1:9, 40), norm_s(10, 5, 1)))
+    summary(mean_test(c(1, 2), before))
+  })
+})
+
+test_that("the headline states decision, confidence and guarantee", {
+  v <- median_test(before, after)
+  lines <- format(v)
+  expect_type(lines, "character")
+  expect_identical(lines[1], paste("Speedup-Test (median): significant speedup at",
+                                   "95% confidence (guaranteed)"))
+  expect_match(lines, "P\\[X > Y\\] = ", all = FALSE)
+  expect_output(expect_identical(print(v), v), "significant speedup")
+  w <- mean_test(c(1:9, 40) + 20, norm_s(10, 5, 1), rigorous = FALSE)
+  expect_match(format(w)[1], "\\(not guaranteed\\)$")
+  expect_match(format(mean_test(before, after, alpha = 0.025))[1], "97.5% confidence")
+})
+
+test_that("intervals are printed rounded outwards", {
+  expect_identical(speeduptest:::fmt_ci(c(0.99985, 1.04549)), "[0.999, 1.05]")
+  expect_identical(speeduptest:::fmt_ci(c(-0.04961, 0.4871)), "[-0.0497, 0.488]")
+  expect_identical(speeduptest:::fmt_ci(c(0, Inf)), "[0, Inf]")
+})
+
+test_that("as.data.frame gives one row", {
+  v <- median_test(before, after)
+  d <- as.data.frame(v)
+  expect_s3_class(d, "data.frame")
+  expect_identical(nrow(d), 1L)
+  expect_named(d, c("test", "decision", "significant", "branch", "p_value", "alpha",
+                    "confidence", "confidence_guaranteed", "speedup", "speedup_low",
+                    "speedup_high", "speedup_min", "speedup_mean", "speedup_median",
+                    "prob_greater", "n", "m", "rigorous", "caveats"))
+  expect_identical(d$decision, "significant")
+  expect_equal(d$p_value, v$p_value)
+  expect_equal(d$speedup_low, v$speedup_ci[[1]])
+  expect_equal(d$prob_greater, v$prob_greater)
+  d2 <- as.data.frame(mean_test(c(1:9, 40), norm_s(10, 5, 1)))
+  expect_true(is.na(d2$significant))
+  expect_true(is.na(d2$prob_greater))
+  expect_match(d2$caveats, "not shown normal")
+  both <- rbind(d, d2)
+  expect_identical(nrow(both), 2L)
+})
+
+test_that("the verdict carries the fields of SPEC section 4", {
+  v <- mean_test(before, after)
+  expect_true(all(c("significant", "decision", "p_value", "alpha", "confidence",
+                    "confidence_guaranteed", "speedup", "speedups", "steps",
+                    "caveats", "advice", "n", "m", "call", "rigorous", "branch",
+                    "speedup_ci") %in% names(v)))
+  expect_named(v$speedups, c("min", "mean", "median"))
+  expect_true(all(vapply(v$steps, inherits, NA, what = "htest")))
+  expect_equal(v$steps$t_test$p.value,
+               t.test(before, after, alternative = "greater", var.equal = TRUE)$p.value,
+               tolerance = 1e-10)
+  expect_identical(v$confidence, 0.95)
+  expect_identical(v$call, quote(mean_test(x = before, y = after)))
+  # each step prints as an htest
+  expect_output(print(v$steps$shapiro_x), "Shapiro-Wilk normality test")
+})
+
+test_that("plot draws both samples", {
+  pdf(NULL)
+  on.exit(dev.off())
+  v <- median_test(before, after)
+  expect_identical(plot(v), v)
+  expect_identical(plot(mean_test(c(1, 2), before)), mean_test(c(1, 2), before))
+})
