@@ -55,12 +55,17 @@
 #' **Conditions, honestly.** The machine is a small virtual machine with two
 #' cores that other jobs (compilations and test suites) shared during the
 #' collection; the load averages recorded in the `"harness"` attribute show
-#' it. The times therefore include real load noise: outliers and skewed
-#' distributions are part of the data, as they were in the paper's SPEC OMP
-#' measurements. Four OpenMP threads on two cores oversubscribe the machine;
-#' that is a legitimate configuration to measure, not an error. The
-#' comparisons are between builds measured on the same machine at the same
-#' time, which is what the Speedup-Test needs; the absolute times say little
+#' it. The kernels ran at a raised scheduling priority (niceness recorded in
+#' the attribute) so that these jobs disturb them less, but they still compete
+#' for the cores, the caches and the memory bandwidth: the times include real
+#' load noise, with outliers and skewed distributions, as the paper's SPEC OMP
+#' measurements did. A first collection at normal priority, under load
+#' averages of 1.6 to 7, gave coefficients of variation of 30% to 130%; its raw
+#' runs are kept in `data-raw/runs-normal-priority.csv` of the source tree.
+#' Four OpenMP threads on two cores oversubscribe the machine; that is a
+#' legitimate configuration to measure, not an error. The comparisons are
+#' between builds measured on the same machine at the same time, in random
+#' order, which is what the Speedup-Test needs; the absolute times say little
 #' about other machines.
 #'
 #' **Reproducing.** `Rscript data-raw/collect.R` in the package sources

@@ -38,8 +38,9 @@
 #'
 #' @param x Run times of the initial code (positive numbers), or a formula
 #'   `time ~ version` whose grouping variable has two levels, the first being
-#'   the initial code (the first factor level, or for a character or numeric
-#'   variable the first value to appear).
+#'   the initial code (the first level of `factor(version)`, as for
+#'   [speedup_suite()]: for a character variable, the first in alphabetical
+#'   order; make it a factor to choose).
 #' @param y Run times of the transformed code.
 #' @param data A data frame (or list or environment) holding the variables of
 #'   the formula.
@@ -256,15 +257,18 @@ run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 0L, positive = TRUE)
   alpha <- check_alpha(alpha)
   rigorous <- check_flag(rigorous, "rigorous")
-  fn <- if (test == "mean") ffi_mean_test else ffi_median_test
-  res <- .Call(fn, x, y, alpha, rigorous)
+  res <- if (test == "mean") {
+    .Call(ffi_mean_test, x, y, alpha, rigorous)
+  } else {
+    .Call(ffi_median_test, x, y, alpha, rigorous)
+  }
   check_status(res, sprintf("%s_test()", test))
   new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call)
 }
 
 # Splits `time ~ version` into the two samples; the first level of the
-# grouping variable is the initial code x (for a factor its first level,
-# otherwise the first value to appear, as speedup_suite() does).
+# grouping variable is the initial code x: the first level of
+# factor(version), as speedup_suite() takes it.
 split_formula <- function(formula, data, na_rm) {
   if (!inherits(formula, "formula") || length(formula) != 3L) {
     abort("`x` must be a formula `time ~ version` with a response and one grouping variable.")
@@ -307,7 +311,7 @@ split_formula <- function(formula, data, na_rm) {
     time <- time[keep]
     group <- group[keep]
   }
-  group <- if (is.factor(group)) droplevels(group) else factor(group, levels = unique(group))
+  group <- if (is.factor(group)) droplevels(group) else factor(group)
   lev <- levels(group)
   if (length(lev) != 2L) {
     abort(sprintf("The grouping variable `%s` must have exactly 2 levels (initial and transformed code), not %d.",

@@ -346,8 +346,10 @@ typedef struct {
     st_result w;              /* one-sided rank-sum test, x greater      */
 } median_parts;
 
+/* tab (may be NULL) caches the exact rank-sum null distribution between
+ * the rank-sum tests of one protocol call (st_wilcoxon_test_tab). */
 static int median_parts_run(const double *x, size_t n, const double *y,
-                            size_t m, median_parts *mp)
+                            size_t m, median_parts *mp, st_rank_table *tab)
 {
     mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
     mp->constant = 0;
@@ -373,7 +375,8 @@ static int median_parts_run(const double *x, size_t n, const double *y,
     int s = st_ks_test(cx, n, cy, m, ST_TWO_SIDED, -1, &mp->ks);
     free(c);
     if (s == ST_ERR_ALLOC) return s;
-    s = st_wilcoxon_test(x, n, y, m, ST_GREATER, 0.0, -1, 1, 0, 0.95, &mp->w);
+    s = st_wilcoxon_test_tab(x, n, y, m, ST_GREATER, 0.0, -1, 1, 0, 0.95,
+                             &mp->w, tab);
     if (s == ST_ERR_ALLOC) return s;
     return ST_OK;
 }
@@ -428,11 +431,12 @@ static void median_path(const median_parts *mp, size_t n, size_t m,
  * A failure other than memory leaves the fields NAN.
  */
 static int median_intervals(const double *x, size_t n, const double *y,
-                            size_t m, double alpha, st_verdict *v)
+                            size_t m, double alpha, st_verdict *v,
+                            st_rank_table *tab)
 {
     st_result r;
-    int s = st_wilcoxon_test(x, n, y, m, ST_TWO_SIDED, 0.0, -1, 1, 1,
-                             conf_of(alpha), &r);
+    int s = st_wilcoxon_test_tab(x, n, y, m, ST_TWO_SIDED, 0.0, -1, 1, 1,
+                                 conf_of(alpha), &r, tab);
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
         v->shift = r.estimate[0];
@@ -444,8 +448,8 @@ static int median_intervals(const double *x, size_t n, const double *y,
     double *ly = lx + n;
     for (size_t i = 0; i < n; i++) lx[i] = log(x[i]);
     for (size_t j = 0; j < m; j++) ly[j] = log(y[j]);
-    s = st_wilcoxon_test(lx, n, ly, m, ST_TWO_SIDED, 0.0, -1, 1, 1,
-                         conf_of(alpha), &r);
+    s = st_wilcoxon_test_tab(lx, n, ly, m, ST_TWO_SIDED, 0.0, -1, 1, 1,
+                             conf_of(alpha), &r, tab);
     free(lx);
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
@@ -455,18 +459,13 @@ static int median_intervals(const double *x, size_t n, const double *y,
     return ST_OK;
 }
 
-int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
-                       double alpha, int rigorous, st_verdict *out)
+static int median_protocol_run(const double *x, size_t n, const double *y,
+                               size_t m, double alpha, int rigorous,
+                               st_verdict *out, st_rank_table *tab)
 {
-    verdict_init(out, alpha);
-    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
-    int s = check_input(x, n, y, m);
-    if (s != ST_OK) return s;
-    if ((s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
-    out->speedup = out->speedup_median;
-
+    int s;
     median_parts mp;
-    if ((s = median_parts_run(x, n, y, m, &mp)) != ST_OK) return s;
+    if ((s = median_parts_run(x, n, y, m, &mp, tab)) != ST_OK) return s;
     st_path p;
     median_path(&mp, n, m, alpha, rigorous, &p);
     out->decision = p.decision;
@@ -481,7 +480,23 @@ int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
     out->p_value = mp.w.p_value;
     /* W / (n m) counts the pairs with x > y, ties one half. */
     out->prob_greater = mp.w.statistic / ((double) n * (double) m);
-    return median_intervals(x, n, y, m, alpha, out);
+    return median_intervals(x, n, y, m, alpha, out, tab);
+}
+
+int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
+                       double alpha, int rigorous, st_verdict *out)
+{
+    verdict_init(out, alpha);
+    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
+    int s = check_input(x, n, y, m);
+    if (s != ST_OK) return s;
+    if ((s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
+    out->speedup = out->speedup_median;
+    /* the three rank-sum tests share one exact null distribution */
+    st_rank_table tab = {0, 0, 0, NULL};
+    s = median_protocol_run(x, n, y, m, alpha, rigorous, out, &tab);
+    st_rank_table_free(&tab);
+    return s;
 }
 
 /* ---- highest confidence ---------------------------------------------------- */
@@ -533,7 +548,7 @@ int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
         for (int i = 0; i < 2; i++)
             if (mp.t[i].status == ST_OK) k = add_candidate(c, k, mp.t[i].p_value);
     } else {
-        if ((s = median_parts_run(x, n, y, m, &dp)) != ST_OK) return s;
+        if ((s = median_parts_run(x, n, y, m, &dp, NULL)) != ST_OK) return s;
         if (dp.too_few || dp.constant) return ST_OK;
         if (dp.ks.status == ST_OK) k = add_candidate(c, k, dp.ks.p_value);
         if (dp.w.status == ST_OK) k = add_candidate(c, k, dp.w.p_value);

@@ -171,6 +171,21 @@ int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
  * 10 DBL_EPSILON fuzz), and P[W <= q]. */
 double st_rank_quantile(const double *prob, size_t len, double x);
 double st_rank_cdf(const double *prob, size_t len, double q);
+/* A caller-held cache of the exact no-ties rank-sum null distribution
+ * (zero-initialise it; release with st_rank_table_free).  The _tab variant
+ * of st_wilcoxon_test reuses the table held in tab when it is for the same
+ * sizes and otherwise stores the one it computes there, so that several
+ * tests on samples of the same sizes build it once.  Results are those of
+ * st_wilcoxon_test. */
+typedef struct {
+    size_t n, m, len;      /* min and max of the sample sizes; len = n m + 1 */
+    double *prob;
+} st_rank_table;
+void st_rank_table_free(st_rank_table *tab);
+int st_wilcoxon_test_tab(const double *x, size_t n, const double *y,
+                         size_t m, st_alternative alt, double mu, int exact,
+                         int correct, int conf_int, double conf_level,
+                         st_result *out, st_rank_table *tab);
 
 /* Proportion confidence interval for a successes out of b. */
 typedef enum {

@@ -3,8 +3,12 @@
  * Mann and Whitney 1947) with the Hodges-Lehmann shift estimate and its
  * confidence interval (Hodges and Lehmann 1963; Bauer 1972), computed as
  * R's stats::wilcox.test computes them, plus
+ *   - the exact null distribution without ties from the Gaussian binomial
+ *     generating function, updated in place (Harding 1984), shared by the
+ *     p-value and the interval,
  *   - the exact permutation (conditional) distribution of the mid-rank sum
  *     when there are ties (Streitberg and Roehmel 1986 style counting),
+ *     restricted to the tail the p-value needs,
  *   - selection of the k-th smallest pairwise difference or Walsh average
  *     in the implicit sorted matrix without forming it (Johnson and
  *     Mizoguchi 1978; Monahan 1984), so that the interval needs O(n + m)
@@ -23,6 +27,9 @@
  *     Lehmann location estimator. ACM TOMS 10, 265-270.
  *   Floyd, R. W. and Rivest, R. L. (1975). Expected time bounds for
  *     selection. CACM 18, 165-172.
+ *   Harding, E. F. (1984). An efficient, minimal-storage procedure for
+ *     calculating the Mann-Whitney U, generalized U and similar
+ *     distributions. Applied Statistics 33, 1-6.
  *   Streitberg, B. and Roehmel, J. (1986). Exact distributions for
  *     permutation and rank tests. Statistical Software Newsletter 12, 10-17.
  */
@@ -113,6 +120,37 @@ static uint64_t xorshift(uint64_t *state)
     return x * 0x2545F4914F6CDD1DULL;
 }
 
+/* The k-th smallest (0-based) of buf[0..c-1], rearranging buf: Hoare
+ * selection with a three-way partition around the median of three, so
+ * runs of equal values cost nothing extra.  Every pass removes at least
+ * the pivot's copies from the range, so it ends after at most c passes;
+ * expected O(c) work instead of the O(c log c) of sorting. */
+static double select_kth(double *buf, size_t c, size_t k)
+{
+    size_t lo = 0, hi = c;                 /* answer in buf[lo .. hi-1] */
+    while (hi - lo > 1) {
+        double a = buf[lo], b = buf[lo + (hi - lo) / 2], d = buf[hi - 1];
+        double piv = a < b ? (b < d ? b : (a < d ? d : a))
+                           : (a < d ? a : (b < d ? d : b));
+        /* [lo, lt) < piv, [lt, i) == piv, (gt, hi) > piv */
+        size_t lt = lo, i = lo, gt = hi;
+        while (i < gt) {
+            double v = buf[i];
+            if (v < piv) {
+                buf[i++] = buf[lt];
+                buf[lt++] = v;
+            } else if (v > piv) {
+                buf[i] = buf[--gt];
+                buf[gt] = v;
+            } else i++;
+        }
+        if (k < lt) hi = lt;
+        else if (k >= gt) lo = gt;
+        else return piv;
+    }
+    return buf[lo];
+}
+
 #define PM_SAMPLE 2048
 
 int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
@@ -162,8 +200,7 @@ int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
             for (size_t i = 0; i < na; i++)
                 for (size_t j = lo[i]; j < hi[i]; j++)
                     buf[c++] = pm_value(&M, i, j);
-            qsort(buf, c, sizeof(double), cmp_dbl);
-            *value = buf[k - below - 1];
+            *value = select_kth(buf, c, k - below - 1);
             status = ST_OK;
             goto done;
         }
@@ -286,40 +323,63 @@ static int rank_units(const double *rank2, size_t N, uint64_t **units,
     return ST_OK;
 }
 
-/* Counts of the sums of k-subsets of the sorted units a[0..N-1]:
- * (*counts)[s - *lo], s = *lo .. *lo + *len - 1. */
+/* Counts of the sums <= smax of k-subsets of the sorted units a[0..N-1]:
+ * (*counts)[s - *lo], s = *lo .. *lo + *len - 1 (smax >= the k smallest
+ * units' sum; smax = the k largest units' sum gives the whole table).
+ *
+ * Only a tail is needed for a p-value.  A partial sum v of j items can
+ * still end at most smax only if v plus the k - j smallest units that are
+ * not in it stays <= smax: v <= smax - P[k - j] in any case, and
+ * v + a(t) <= smax - (P[t + 1 + k - j] - P[t + 1]) when item t is the
+ * j-th one taken (the rest come after it).  Cells beyond these caps are
+ * neither stored nor updated, so the work shrinks with the tail.  The size
+ * limits are checked on the whole table, as for the untruncated count, so
+ * that the same inputs fail with ST_ERR_TOO_MANY whatever the tail. */
 static int subset_sum_counts(const uint64_t *a, size_t N, size_t k,
-                             double **counts, uint64_t *lo_out,
-                             size_t *len_out)
+                             uint64_t smax, double **counts,
+                             uint64_t *lo_out, size_t *len_out)
 {
     *counts = NULL;
     int status = ST_OK;
     uint64_t *P = malloc((N + 1) * sizeof(uint64_t));
     uint64_t *lo = malloc((k + 1) * sizeof(uint64_t));
+    uint64_t *hi = malloc((k + 1) * sizeof(uint64_t));
     size_t *off = malloc((k + 2) * sizeof(size_t));
     double *f = NULL;
-    if (!P || !lo || !off) {
+    if (!P || !lo || !hi || !off) {
         status = ST_ERR_ALLOC;
         goto done;
     }
     P[0] = 0;
     for (size_t t = 0; t < N; t++) P[t + 1] = P[t] + a[t];
+    if (smax < P[k]) {
+        status = ST_ERR_DOMAIN;
+        goto done;
+    }
     size_t cells = 0;
     for (size_t j = 0; j <= k; j++) {
-        lo[j] = P[j];
         uint64_t w = (P[N] - P[N - j]) - P[j] + 1;
-        off[j] = cells;
         if (w > ST_EXACT_MAX_CELLS || cells + w > ST_EXACT_MAX_CELLS) {
             status = ST_ERR_TOO_MANY;
             goto done;
         }
         cells += (size_t) w;
     }
-    off[k + 1] = cells;
     if ((double) cells * (double) N / 2.0 > ST_EXACT_MAX_WORK) {
         status = ST_ERR_TOO_MANY;
         goto done;
     }
+    /* the truncated rows: sums lo[j] .. hi[j] (smax - P[k - j] >= P[j]
+     * because smax >= P[k] >= P[j] + P[k - j]) */
+    cells = 0;
+    for (size_t j = 0; j <= k; j++) {
+        lo[j] = P[j];
+        hi[j] = P[N] - P[N - j];
+        if (smax - P[k - j] < hi[j]) hi[j] = smax - P[k - j];
+        off[j] = cells;
+        cells += (size_t) (hi[j] - lo[j]) + 1;
+    }
+    off[k + 1] = cells;
     f = calloc(cells, sizeof(double));
     if (!f) {
         status = ST_ERR_ALLOC;
@@ -334,6 +394,13 @@ static int subset_sum_counts(const uint64_t *a, size_t N, size_t k,
         for (size_t j = jmax; j >= jmin && j >= 1; j--) {
             /* row j - 1 over the first t items: sums lo[j-1] .. top */
             uint64_t top = P[t] - P[t - (j - 1)];
+            if (top > hi[j - 1]) top = hi[j - 1];
+            uint64_t rest = P[t + 1 + k - j] - P[t + 1];
+            if (smax < rest) continue;
+            uint64_t dmax = smax - rest;
+            if (dmax > hi[j]) dmax = hi[j];
+            if (dmax < lo[j - 1] + a[t]) continue;
+            if (top > dmax - a[t]) top = dmax - a[t];
             size_t w = (size_t) (top - lo[j - 1]) + 1;
             const double *src = f + off[j - 1];
             double *dst = f + off[j] + (size_t) (lo[j - 1] + a[t] - lo[j]);
@@ -351,25 +418,42 @@ static int subset_sum_counts(const uint64_t *a, size_t N, size_t k,
 done:
     free(P);
     free(lo);
+    free(hi);
     free(off);
     free(f);
     return status;
 }
 
-/* Tail sums of counts[0..len-1] at the real position q (in cells):
- * le = sum over i <= q, ge = sum over i >= q, both divided by the total. */
-static void count_tails(const double *counts, size_t len, double q,
-                        double *p_le, double *p_ge)
+/* P[S <= s] and P[S = s] for the sum S of a random k-subset of the sorted
+ * units a[0..N-1]; total = choose(N, k). */
+static int lower_tail(const uint64_t *a, size_t N, size_t k, uint64_t s,
+                      long double total, long double *le, long double *eq)
 {
-    long double tot = 0.0L, le = 0.0L, ge = 0.0L;
-    double qf = floor(q + 1e-7), qc = ceil(q - 1e-7);
-    for (size_t i = 0; i < len; i++) {
-        tot += counts[i];
-        if ((double) i <= qf) le += counts[i];
-        if ((double) i >= qc) ge += counts[i];
-    }
-    *p_le = (double) (le / tot);
-    *p_ge = (double) (ge / tot);
+    double *counts;
+    uint64_t lo;
+    size_t len;
+    int status = subset_sum_counts(a, N, k, s, &counts, &lo, &len);
+    if (status != ST_OK) return status;
+    long double c = 0.0L;
+    for (size_t i = 0; i < len; i++) c += counts[i];
+    *le = c / total;
+    *eq = s - lo < len ? counts[s - lo] / total : 0.0L;
+    free(counts);
+    return ST_OK;
+}
+
+/* P[S >= s] as the lower tail of the reflected units
+ * (a(1) + a(N)) - a(N + 1 - i), which keep the order and the counts. */
+static int upper_tail(const uint64_t *a, size_t N, size_t k, uint64_t s,
+                      long double total, long double *ge, long double *eq)
+{
+    uint64_t *b = malloc(N * sizeof(uint64_t));
+    if (!b) return ST_ERR_ALLOC;
+    uint64_t c = a[0] + a[N - 1];
+    for (size_t i = 0; i < N; i++) b[i] = c - a[N - 1 - i];
+    int status = lower_tail(b, N, k, (uint64_t) k * c - s, total, ge, eq);
+    free(b);
+    return status;
 }
 
 int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
@@ -377,48 +461,178 @@ int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
 {
     *p_le = *p_ge = NAN;
     if (N == 0 || n > N || !isfinite(s2)) return ST_ERR_DOMAIN;
-    uint64_t *a, g, lo;
+    uint64_t *a, g;
     int status = rank_units(rank2, N, &a, &g);
     if (status != ST_OK) return status;
     long double total2 = 0.0L;       /* sum of the doubled ranks */
     for (size_t i = 0; i < N; i++) total2 += rank2[i];
     int swap = N - n < n;
     size_t k = swap ? N - n : n;
-    double *counts;
-    size_t len;
-    status = subset_sum_counts(a, N, k, &counts, &lo, &len);
+    /* the smaller group's doubled sum is total2 - s2 when swapped; in units
+     * it is an integer (an attained sum), up to rounding */
+    double sk = swap ? (double) (total2 - s2) : s2;
+    double q = floor(sk / (double) g + 0.5);
+    uint64_t usum = 0;
+    for (size_t i = 0; i < N; i++) usum += a[i];
+    uint64_t smin = 0, smaxk = 0;
+    for (size_t i = 0; i < k; i++) {
+        smin += a[i];
+        smaxk += a[N - 1 - i];
+    }
+    if (!(q >= (double) smin && q <= (double) smaxk)) {
+        free(a);
+        return ST_ERR_DOMAIN;
+    }
+    uint64_t s = (uint64_t) q;
+    long double total = 1.0L;        /* choose(N, k) */
+    for (size_t i = 1; i <= k; i++)
+        total = total * (long double) (N - k + i) / (long double) i;
+    /* Count the tail on the observed side of the mean k usum / N directly
+     * (the pruned table is small when that tail is small); the other tail
+     * is 1 - that tail + P[S = s], counted directly as well when it is
+     * below 1/4, so that neither loses relative accuracy to cancellation. */
+    long double le, ge, eq;
+    if ((long double) s * N <= (long double) k * usum) {
+        status = lower_tail(a, N, k, s, total, &le, &eq);
+        ge = 1.0L - le + eq;
+        if (status == ST_OK && ge < 0.25L)
+            status = upper_tail(a, N, k, s, total, &ge, &eq);
+    } else {
+        status = upper_tail(a, N, k, s, total, &ge, &eq);
+        le = 1.0L - ge + eq;
+        if (status == ST_OK && le < 0.25L)
+            status = lower_tail(a, N, k, s, total, &le, &eq);
+    }
     free(a);
     if (status != ST_OK) return status;
-    /* the smaller group's doubled sum is total2 - s2 when swapped */
-    double sk = swap ? (double) (total2 - s2) : s2;
-    double q = sk / (double) g - (double) lo;
-    double le, ge;
-    count_tails(counts, len, q, &le, &ge);
-    free(counts);
-    *p_le = swap ? ge : le;
-    *p_ge = swap ? le : ge;
+    if (le > 1.0L) le = 1.0L;
+    if (ge > 1.0L) ge = 1.0L;
+    *p_le = (double) (swap ? ge : le);
+    *p_ge = (double) (swap ? le : ge);
     return ST_OK;
 }
 
-/* Null probabilities of W = 0 .. n m without ties (what dwilcox gives). */
+/* ------------------------------------------------------------------------
+ * Exact null distribution without ties (Harding 1984).
+ *
+ * Without ties the counts of the Mann-Whitney statistic W = 0 .. n m over
+ * the choose(n + m, n) splits are the coefficients of the Gaussian
+ * binomial coefficient
+ *     G_{n,m}(q) = prod_{i=1..k} (1 - q^(r+i)) / (1 - q^i),
+ * k = min(n, m), r = max(n, m).  Starting from 1, step i divides by
+ * (1 - q^i) -- the running sum c[j] += c[j - i], j ascending -- and
+ * multiplies by (1 - q^(r+i)) -- c[j] -= c[j - r - i], j descending --
+ * giving the polynomial G_{i,r} of degree D_i = i r, O(k n m) work in
+ * all instead of the subset-sum table's O(k n m (n + m)).  Coefficient j
+ * of the result only depends on coefficients <= j of the input, so each
+ * step is computed on j <= D_i / 2 only, and the upper half is filled by
+ * the symmetry G_{i,r}[j] = G_{i,r}[D_i - j]: the subtractions then stay
+ * in the lower half, where the running sum being reduced is at most a
+ * few times the result, so no cancellation spoils the relative accuracy
+ * of the small tail counts (which are exact integers below 2^53; the
+ * tail j < r + i never subtracts at all).  The counts stay below
+ * choose(n + m, k), finite for every size the limits below admit.
+ *
+ *   Harding, E. F. (1984). An efficient, minimal-storage procedure for
+ *     calculating the Mann-Whitney U, generalized U and similar
+ *     distributions. Applied Statistics 33, 1-6.
+ * ---------------------------------------------------------------------- */
+
+/* The size limits of subset_sum_counts for the units 1 .. N and a k-subset
+ * (row j spans j (N - j) + 1 sums), so that exact = TRUE fails with
+ * ST_ERR_TOO_MANY in the same cases whichever algorithm runs. */
+static int noties_size_ok(size_t N, size_t k)
+{
+    double cells = 0.0;
+    for (size_t j = 0; j <= k; j++) {
+        double w = (double) j * (double) (N - j) + 1.0;
+        if (w > (double) ST_EXACT_MAX_CELLS ||
+            cells + w > (double) ST_EXACT_MAX_CELLS) return 0;
+        cells += w;
+    }
+    return cells * (double) N / 2.0 <= ST_EXACT_MAX_WORK;
+}
+
+/* Null probabilities of W = 0 .. n m without ties (what dwilcox gives):
+ * the counts above divided by their sum. */
 static int wilcox_null_probs(size_t n, size_t m, double **prob, size_t *len)
 {
     *prob = NULL;
-    size_t N = n + m, k = n < m ? n : m;
-    uint64_t *a = malloc(N * sizeof(uint64_t)), lo;
-    if (!a) return ST_ERR_ALLOC;
-    for (size_t i = 0; i < N; i++) a[i] = i + 1;
-    double *c;
-    int status = subset_sum_counts(a, N, k, &c, &lo, len);
-    free(a);
-    if (status != ST_OK) return status;
-    /* as pwilcox: each count divided by the (double) number of splits */
+    *len = 0;
+    if (n == 0 || m == 0 || n > SIZE_MAX - m) return ST_ERR_DOMAIN;
+    size_t k = n < m ? n : m, r = n < m ? m : n;
+    if (!noties_size_ok(n + m, k)) return ST_ERR_TOO_MANY;
+    /* k r <= k (N - k) <= ST_EXACT_MAX_CELLS: no overflow below */
+    size_t D = k * r;
+    double *c = calloc(D + 1, sizeof(double));
+    if (!c) return ST_ERR_ALLOC;
+    c[0] = 1.0;
+    for (size_t i = 1; i <= k; i++) {
+        size_t Di = i * r, Hi = Di / 2;
+        for (size_t j = i; j <= Hi; j++) c[j] += c[j - i];
+        for (size_t j = Hi; j >= r + i && j <= Hi; j--) c[j] -= c[j - r - i];
+        /* upper half by symmetry, as far as the next step reads it */
+        size_t top = i == k ? D : (Di + r) / 2;
+        if (top > Di) top = Di;
+        for (size_t j = Hi + 1; j <= top; j++) c[j] = c[Di - j];
+    }
     long double tot = 0.0L;
-    for (size_t i = 0; i < *len; i++) tot += c[i];
+    for (size_t j = 0; j <= D; j++) tot += c[j];
     double dtot = (double) tot;
-    for (size_t i = 0; i < *len; i++) c[i] /= dtot;
+    for (size_t j = 0; j <= D; j++) c[j] /= dtot;
     *prob = c;
+    *len = D + 1;
     return ST_OK;
+}
+
+/* P[W <= w] and P[W >= w] from the probabilities, each summed over its own
+ * tail so that small tails keep their relative accuracy. */
+static void prob_tails(const double *prob, size_t len, double w,
+                       double *p_le, double *p_ge)
+{
+    long double le = 0.0L, ge = 0.0L;
+    for (size_t i = 0; i < len; i++) {
+        if ((double) i <= w) le += prob[i];
+        if ((double) i >= w) ge += prob[i];
+    }
+    *p_le = (double) (le < 1.0L ? le : 1.0L);
+    *p_ge = (double) (ge < 1.0L ? ge : 1.0L);
+}
+
+/* The no-ties table for (n, m): the one held in tab when it is for the
+ * same sizes (the table is symmetric in n and m), else a new one, kept in
+ * tab (replacing its old table) or, without tab, returned in *owned for
+ * the caller to free. */
+static int null_table(size_t n, size_t m, st_rank_table *tab,
+                      const double **prob, size_t *len, double **owned)
+{
+    size_t k = n < m ? n : m, r = n < m ? m : n;
+    *owned = NULL;
+    if (tab && tab->prob && tab->n == k && tab->m == r) {
+        *prob = tab->prob;
+        *len = tab->len;
+        return ST_OK;
+    }
+    double *p;
+    int status = wilcox_null_probs(n, m, &p, len);
+    if (status != ST_OK) return status;
+    if (tab) {
+        free(tab->prob);
+        tab->prob = p;
+        tab->n = k;
+        tab->m = r;
+        tab->len = *len;
+    } else *owned = p;
+    *prob = p;
+    return ST_OK;
+}
+
+void st_rank_table_free(st_rank_table *tab)
+{
+    if (!tab) return;
+    free(tab->prob);
+    tab->prob = NULL;
+    tab->n = tab->m = tab->len = 0;
 }
 
 /* R's qwilcox / qsignrank: the first q whose cumulated probability
@@ -588,9 +802,57 @@ static int wmw_root(const wmw_ci_ctx *C, double zq, double *root)
     return st_pairwise_kth(C->xs, C->n, C->yd, C->m, 0, nm - lo + 1, root);
 }
 
+/* Several order statistics (1-based ranks ks[0..cnt-1], cnt <= 4) of the
+ * differences xs[i] - yd[j].  Up to PM_SMALL differences are formed once
+ * in a fixed-size buffer and the ranks selected in increasing order, each
+ * selection leaving the buffer split at its rank so that the next one
+ * searches only the part above it; beyond that, one implicit-matrix
+ * selection per rank (O(n + m) memory).  The values are the same either
+ * way: the k-th smallest of a multiset is unique. */
+#define PM_SMALL 4096
+static int pairwise_diff_kths(const double *xs, size_t n, const double *yd,
+                              size_t m, const size_t *ks, size_t cnt,
+                              double *vals)
+{
+    size_t nm = n * m;               /* checked by the caller */
+    if (cnt > 4) return ST_ERR_DOMAIN;
+    if (nm > PM_SMALL) {
+        for (size_t i = 0; i < cnt; i++) {
+            int status = st_pairwise_kth(xs, n, yd, m, 0, ks[i], &vals[i]);
+            if (status != ST_OK) return status;
+        }
+        return ST_OK;
+    }
+    size_t order[4];
+    for (size_t i = 0; i < cnt; i++) {
+        if (ks[i] < 1 || ks[i] > nm) return ST_ERR_DOMAIN;
+        size_t p = i;                  /* insertion sort by rank */
+        while (p > 0 && ks[order[p - 1]] > ks[i]) {
+            order[p] = order[p - 1];
+            p--;
+        }
+        order[p] = i;
+    }
+    double *buf = malloc((nm ? nm : 1) * sizeof(double));
+    if (!buf) return ST_ERR_ALLOC;
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < m; j++) buf[c++] = xs[i] - yd[j];
+    size_t base = 0;                   /* buf[0 .. base-1] are done */
+    for (size_t r = 0; r < cnt; r++) {
+        size_t k = ks[order[r]] - 1;   /* >= base */
+        vals[order[r]] = select_kth(buf + base, nm - base, k - base);
+        base = k;
+    }
+    free(buf);
+    return ST_OK;
+}
+
 static int wmw_conf_int(const double *x, size_t n, const double *y,
                         size_t m, st_alternative alt, int exact,
-                        int correct, double conf_level, st_result *out,
+                        int correct, double conf_level,
+                        const double *null_prob, size_t null_len,
+                        st_rank_table *tab, st_result *out,
                         double *ci_level, int *ci_warn)
 {
     if (n > SIZE_MAX / m) return ST_ERR_TOO_MANY;
@@ -607,42 +869,48 @@ static int wmw_conf_int(const double *x, size_t n, const double *y,
         yd[j] = yd[m - 1 - j];
         yd[m - 1 - j] = t;
     }
-    double lo_v = NAN, hi_v = NAN, est, e1;
+    double lo_v = NAN, hi_v = NAN, est = NAN;
     /* Hodges-Lehmann: the median of the n m differences. */
-    status = st_pairwise_kth(xs, n, yd, m, 0, (nm + 1) / 2, &est);
-    if (status != ST_OK) goto done;
-    if (nm % 2 == 0) {
-        status = st_pairwise_kth(xs, n, yd, m, 0, nm / 2 + 1, &e1);
-        if (status != ST_OK) goto done;
-        est = (double) (((long double) est + e1) / 2.0L);
-    }
+    size_t ks[4] = {(nm + 1) / 2, nm / 2 + 1, 0, 0};
+    size_t nks = nm % 2 == 0 ? 2 : 1;
+    double vals[4];
     double alpha = 1 - conf_level, level = conf_level;
     if (exact) {
         /* R's exact interval: order statistics at qwilcox positions.  With
          * ties the same closed interval is kept; Noether (1967) shows its
          * coverage is then at least the nominal one. */
-        size_t len;
-        status = wilcox_null_probs(n, m, &prob, &len);
-        if (status != ST_OK) goto done;
+        size_t len = null_len;
+        if (!null_prob) {
+            status = null_table(n, m, tab, &null_prob, &len, &prob);
+            if (status != ST_OK) goto done;
+        }
         double a = alt == ST_TWO_SIDED ? alpha / 2 : alpha;
-        double qu = st_rank_quantile(prob, len, a);
+        double qu = st_rank_quantile(null_prob, len, a);
         if (qu == 0) qu = 1;
-        double achieved = st_rank_cdf(prob, len, qu - 1);
+        double achieved = st_rank_cdf(null_prob, len, qu - 1);
         if (alt == ST_TWO_SIDED) achieved *= 2;
         size_t iq = (size_t) qu;
+        /* the estimate and both ends from one set of differences */
+        size_t at_lo = nks, at_hi = nks;
         if (alt != ST_LESS) {
-            status = st_pairwise_kth(xs, n, yd, m, 0, iq, &lo_v);
-            if (status != ST_OK) goto done;
-        } else lo_v = -INFINITY;
+            at_lo = nks;
+            ks[nks++] = iq;
+        }
         if (alt != ST_GREATER) {
-            status = st_pairwise_kth(xs, n, yd, m, 0, nm - iq + 1, &hi_v);
-            if (status != ST_OK) goto done;
-        } else hi_v = INFINITY;
+            at_hi = nks;
+            ks[nks++] = nm - iq + 1;
+        }
+        status = pairwise_diff_kths(xs, n, yd, m, ks, nks, vals);
+        if (status != ST_OK) goto done;
+        lo_v = alt != ST_LESS ? vals[at_lo] : -INFINITY;
+        hi_v = alt != ST_GREATER ? vals[at_hi] : INFINITY;
         if (achieved - alpha > alpha / 2) {
             *ci_warn = 1;
             level = 1 - achieved;
         }
     } else {
+        status = pairwise_diff_kths(xs, n, yd, m, ks, nks, vals);
+        if (status != ST_OK) goto done;
         wmw_ci_ctx C;
         C.xs = xs;
         C.yd = yd;
@@ -678,6 +946,8 @@ static int wmw_conf_int(const double *x, size_t n, const double *y,
             if (status != ST_OK) goto done;
         }
     }
+    est = nks >= 2 && nm % 2 == 0
+          ? (double) (((long double) vals[0] + vals[1]) / 2.0L) : vals[0];
     out->conf_int[0] = lo_v;
     out->conf_int[1] = hi_v;
     out->estimate[0] = est;
@@ -696,10 +966,11 @@ static int fail(st_result *out, int status)
     return status;
 }
 
-int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,
-                        size_t m, st_alternative alt, double mu, int exact,
-                        int correct, int conf_int, double conf_level,
-                        st_result *out, double *ci_level, int *ci_warn)
+static int wilcoxon_impl(const double *x, size_t n, const double *y,
+                         size_t m, st_alternative alt, double mu, int exact,
+                         int correct, int conf_int, double conf_level,
+                         st_result *out, double *ci_level, int *ci_warn,
+                         st_rank_table *tab)
 {
     double level_dummy;
     int warn_dummy;
@@ -738,6 +1009,9 @@ int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,
     int use_exact = exact < 0 ? (n < 50 && m < 50) : exact;
     int all_tied = st_is_constant(pooled, N);
     double p;
+    const double *null_prob = NULL;   /* no-ties table, shared with the CI */
+    double *owned = NULL;             /* null_prob when it is not in tab */
+    size_t null_len = 0;
     if (all_tied) {
         /* One tie group: given the ties W is always n m / 2, so every
          * alternative has p = 1 exactly (R's normal formula gives 0/0). */
@@ -745,9 +1019,16 @@ int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,
         use_exact = 1;
     } else if (use_exact) {
         double ple, pge;
-        for (size_t i = 0; i < N; i++) pooled[i] = 2.0 * rank[i];
-        status = st_ranksum_exact_tails(pooled, N, n, (double) (2.0L * sr),
-                                        &ple, &pge);
+        if (ties == 0.0) {
+            /* W is an integer; one table serves the p-value and the
+             * interval's quantiles */
+            status = null_table(n, m, tab, &null_prob, &null_len, &owned);
+            if (status == ST_OK) prob_tails(null_prob, null_len, W, &ple, &pge);
+        } else {
+            for (size_t i = 0; i < N; i++) pooled[i] = 2.0 * rank[i];
+            status = st_ranksum_exact_tails(pooled, N, n, (double) (2.0L * sr),
+                                            &ple, &pge);
+        }
         if (status != ST_OK) {
             free(pooled);
             free(rank);
@@ -772,10 +1053,33 @@ int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,
     out->exact = use_exact;
     if (conf_int) {
         status = wmw_conf_int(x, n, y, m, alt, use_exact, correct, conf_level,
-                              out, ci_level, ci_warn);
-        if (status != ST_OK) return fail(out, status);
+                              null_prob, null_len, tab, out, ci_level,
+                              ci_warn);
+        if (status != ST_OK) {
+            free(owned);
+            return fail(out, status);
+        }
     }
+    free(owned);
     return ST_OK;
+}
+
+int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,
+                        size_t m, st_alternative alt, double mu, int exact,
+                        int correct, int conf_int, double conf_level,
+                        st_result *out, double *ci_level, int *ci_warn)
+{
+    return wilcoxon_impl(x, n, y, m, alt, mu, exact, correct, conf_int,
+                         conf_level, out, ci_level, ci_warn, NULL);
+}
+
+int st_wilcoxon_test_tab(const double *x, size_t n, const double *y,
+                         size_t m, st_alternative alt, double mu, int exact,
+                         int correct, int conf_int, double conf_level,
+                         st_result *out, st_rank_table *tab)
+{
+    return wilcoxon_impl(x, n, y, m, alt, mu, exact, correct, conf_int,
+                         conf_level, out, NULL, NULL, tab);
 }
 
 int st_wilcoxon_test(const double *x, size_t n, const double *y, size_t m,

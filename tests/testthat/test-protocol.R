@@ -459,7 +459,8 @@ test_that("highest_confidence: breakpoints at the sub-tests' p-values", {
   p_welch <- t.test(x, y, alternative = "greater")$p.value
   expect_true(any(abs(a - c(p_student, p_welch, pf)) < 1e-12))
   # formula form
-  runs <- data.frame(time = c(x, y), version = rep(c("old", "new"), each = 12))
+  runs <- data.frame(time = c(x, y),
+                     version = factor(rep(c("old", "new"), each = 12), c("old", "new")))
   expect_equal(highest_confidence(time ~ version, data = runs, test = "mean"),
                highest_confidence(x, y, test = "mean"))
 })
@@ -478,9 +479,9 @@ test_that("formula and data frame: the first level is the initial code", {
   expect_identical(v$labels, c("old", "new"))
   expect_identical(v$data_name, "time by version (old vs new)")
   expect_equal(mean_test(time ~ version, data = runs)$p_value, mean_test(x, y)$p_value)
-  # character grouping: order of appearance
-  runs2 <- data.frame(time = c(x, y), version = rep(c("b", "a"), each = 15))
-  expect_identical(median_test(time ~ version, data = runs2)$labels, c("b", "a"))
+  # character grouping: the first level of factor(version), as in speedup_suite()
+  runs2 <- data.frame(time = c(y, x), version = rep(c("b", "a"), each = 15))
+  expect_identical(median_test(time ~ version, data = runs2)$labels, c("a", "b"))
   expect_equal(median_test(time ~ version, data = runs2)$p_value, w$p_value)
   # from the formula's environment
   time <- c(x, y)

@@ -255,3 +255,90 @@ test_that("one million values: asymptotic path with the interval completes", {
   expect_true(is.finite(a$p.value) && is.finite(a$estimate))
   expect_true(a$conf.int[1] < a$estimate)
 })
+
+# Samples of sizes n and m without ties whose Mann-Whitney statistic is w:
+# the ranks of x are i + d_i with 0 <= d_1 <= ... <= d_n <= m summing to w.
+split_with_w <- function(n, m, w) {
+  d <- integer(n)
+  left <- w
+  for (i in n:1) {
+    d[i] <- min(m, left)
+    left <- left - d[i]
+  }
+  rx <- seq_len(n) + d
+  list(x = as.numeric(rx), y = as.numeric(setdiff(seq_len(n + m), rx)))
+}
+
+test_that("the exact no-ties distribution (Harding) equals pwilcox in all tails", {
+  # statistics at both extremes, next to them, and in the body, for sizes
+  # up to 49 x 49; pwilcox counts with cwilcox's recursion, independently
+  set.seed(11)
+  sizes <- rbind(as.matrix(expand.grid(n = c(1:6, 10, 25, 49),
+                                       m = c(1:6, 10, 25, 49))),
+                 cbind(n = sample(1:49, 60, TRUE), m = sample(1:49, 60, TRUE)))
+  worst <- 0
+  wrong_w <- 0L
+  n_cmp <- 0L
+  for (s in seq_len(nrow(sizes))) {
+    n <- sizes[s, 1]
+    m <- sizes[s, 2]
+    nm <- n * m
+    ws <- unique(pmin(nm, pmax(0, c(0, 1, 2, 5, nm %/% 4, nm %/% 2,
+                                    (nm + 1) %/% 2, nm - 5, nm - 2, nm - 1,
+                                    nm, sample(0:nm, 2)))))
+    for (w in ws) {
+      sp <- split_with_w(n, m, w)
+      le <- pwilcox(w, n, m)
+      ge <- pwilcox(w - 1, n, m, lower.tail = FALSE)
+      ref <- c(less = le, greater = ge, two.sided = min(1, 2 * min(le, ge)))
+      for (alt in names(ref)) {
+        a <- wilcoxon_test(sp$x, sp$y, alternative = alt, exact = TRUE)
+        wrong_w <- wrong_w + !identical(unname(a$statistic), as.numeric(w))
+        worst <- max(worst, rel_diff(a$p.value, ref[[alt]]))
+        n_cmp <- n_cmp + 1L
+      }
+    }
+  }
+  expect_identical(wrong_w, 0L)
+  expect_gte(n_cmp, 3000L)
+  expect_lt(worst, 1e-12)
+})
+
+test_that("the exact interval's quantiles use the same table as the p-value", {
+  set.seed(12)
+  for (i in 1:20) {
+    n <- sample(2:49, 1)
+    m <- sample(2:49, 1)
+    x <- rnorm(n, 0.2)
+    y <- rnorm(m)
+    a <- wilcoxon_test(x, y, conf_int = TRUE)
+    b <- wilcoxon_test(x, y)
+    r <- wilcox.test(x, y, conf.int = TRUE)
+    expect_identical(a$p.value, b$p.value)
+    expect_lt(max(rel_diff(a$conf.int, r$conf.int)), 1e-10)
+  }
+})
+
+test_that("exact p-values with ties (tail-pruned counting) equal enumeration", {
+  # random tie patterns, both group orders (n < m and n > m), statistics in
+  # both tails and in the body, so that every pruning and reflection branch
+  # of the counting runs
+  set.seed(13)
+  worst <- 0
+  for (i in 1:60) {
+    n <- sample(1:8, 1)
+    m <- sample(1:8, 1)
+    if (n + m < 3) next
+    levels <- sample(2:6, 1)
+    shift <- sample(c(-3, -1, 0, 1, 3), 1)
+    x <- sample(levels, n, TRUE) + shift
+    y <- sample(levels, m, TRUE)
+    if (length(unique(c(x, y))) < 2) next
+    ref <- brute_ranksum(x, y)
+    for (alt in names(ref)) {
+      a <- wilcoxon_test(x, y, alternative = alt, exact = TRUE)
+      worst <- max(worst, rel_diff(a$p.value, ref[[alt]]))
+    }
+  }
+  expect_lt(worst, 1e-12)
+})
