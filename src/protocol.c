@@ -626,7 +626,11 @@ static SEXP verdict_list(const st_verdict *v, int status)
     return out;
 }
 
-SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
+typedef int (*protocol_fn)(const double *, size_t, const double *, size_t,
+                           double, int, st_verdict *);
+
+static SEXP run_protocol(protocol_fn protocol, SEXP x, SEXP y, SEXP alpha,
+                         SEXP rigorous)
 {
     size_t n, m;
     const double *xp = ffi_doubles(x, &n, "x");
@@ -634,20 +638,18 @@ SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
     double a = ffi_double(alpha, "alpha");
     int rig = ffi_flag(rigorous, "rigorous");
     st_verdict v;
-    int s = st_mean_protocol(xp, n, yp, m, a, rig, &v);
+    int s = protocol(xp, n, yp, m, a, rig, &v);
     return verdict_list(&v, s);
+}
+
+SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
+{
+    return run_protocol(st_mean_protocol, x, y, alpha, rigorous);
 }
 
 SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
 {
-    size_t n, m;
-    const double *xp = ffi_doubles(x, &n, "x");
-    const double *yp = ffi_doubles(y, &m, "y");
-    double a = ffi_double(alpha, "alpha");
-    int rig = ffi_flag(rigorous, "rigorous");
-    st_verdict v;
-    int s = st_median_protocol(xp, n, yp, m, a, rig, &v);
-    return verdict_list(&v, s);
+    return run_protocol(st_median_protocol, x, y, alpha, rigorous);
 }
 
 SEXP ffi_highest_confidence(SEXP x, SEXP y, SEXP test, SEXP rigorous)

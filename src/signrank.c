@@ -371,13 +371,6 @@ done:
     return status;
 }
 
-static int fail(st_result *out, int status)
-{
-    st_result_init(out);
-    out->status = status;
-    return status;
-}
-
 int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
                            double mu, int exact, int correct, int conf_int,
                            double conf_level, st_result *out,
@@ -390,12 +383,12 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
     *ci_level = NAN;
     *ci_warn = 0;
     st_result_init(out);
-    if (n < 1) return fail(out, ST_ERR_TOO_FEW);
+    if (n < 1) return st_result_fail(out, ST_ERR_TOO_FEW);
     if (!isfinite(mu) || exact < -1 || exact > 1 ||
         (alt != ST_TWO_SIDED && alt != ST_LESS && alt != ST_GREATER) ||
         (conf_int && !(conf_level > 0 && conf_level < 1)))
-        return fail(out, ST_ERR_DOMAIN);
-    if (n > SIZE_MAX / 4 / sizeof(double)) return fail(out, ST_ERR_TOO_MANY);
+        return st_result_fail(out, ST_ERR_DOMAIN);
+    if (n > SIZE_MAX / 4 / sizeof(double)) return st_result_fail(out, ST_ERR_TOO_MANY);
     double *v = malloc(n * sizeof(double));
     double *work = malloc(n * sizeof(double));
     double *rank = malloc(n * sizeof(double));
@@ -403,7 +396,7 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
         free(v);
         free(work);
         free(rank);
-        return fail(out, ST_ERR_ALLOC);
+        return st_result_fail(out, ST_ERR_ALLOC);
     }
     size_t k = nonzero_shifted(d, n, mu, v);
     double V = 0.0, ties = 0.0, p = 1.0;
@@ -434,14 +427,14 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
     free(v);
     free(work);
     free(rank);
-    if (status != ST_OK) return fail(out, status);
+    if (status != ST_OK) return st_result_fail(out, status);
     out->statistic = V;
     out->p_value = p;
     out->exact = use_exact;
     if (conf_int) {
         status = sr_conf_int(d, n, alt, use_exact, correct, conf_level, out,
                              ci_level, ci_warn);
-        if (status != ST_OK) return fail(out, status);
+        if (status != ST_OK) return st_result_fail(out, status);
     }
     return ST_OK;
 }

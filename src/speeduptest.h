@@ -49,6 +49,8 @@ typedef struct {
 } st_result;
 
 void st_result_init(st_result *r);
+/* Resets *r, records status in it and returns status (for error exits). */
+int st_result_fail(st_result *r, int status);
 
 /* ---- shared helpers (util.c) -------------------------------------------- */
 double st_mean(const double *x, size_t n);

@@ -22,6 +22,13 @@ void st_result_init(st_result *r)
     r->status = ST_OK;
 }
 
+int st_result_fail(st_result *r, int status)
+{
+    st_result_init(r);
+    r->status = status;
+    return status;
+}
+
 double st_mean(const double *x, size_t n)
 {
     if (n == 0) return NAN;

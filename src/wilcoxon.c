@@ -959,13 +959,6 @@ done:
     return status;
 }
 
-static int fail(st_result *out, int status)
-{
-    st_result_init(out);
-    out->status = status;
-    return status;
-}
-
 static int wilcoxon_impl(const double *x, size_t n, const double *y,
                          size_t m, st_alternative alt, double mu, int exact,
                          int correct, int conf_int, double conf_level,
@@ -979,19 +972,19 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
     *ci_level = NAN;
     *ci_warn = 0;
     st_result_init(out);
-    if (n < 1 || m < 1) return fail(out, ST_ERR_TOO_FEW);
+    if (n < 1 || m < 1) return st_result_fail(out, ST_ERR_TOO_FEW);
     if (!isfinite(mu) || exact < -1 || exact > 1 ||
         (alt != ST_TWO_SIDED && alt != ST_LESS && alt != ST_GREATER) ||
         (conf_int && !(conf_level > 0 && conf_level < 1)))
-        return fail(out, ST_ERR_DOMAIN);
-    if (n > SIZE_MAX / 4 / sizeof(double) - m) return fail(out, ST_ERR_TOO_MANY);
+        return st_result_fail(out, ST_ERR_DOMAIN);
+    if (n > SIZE_MAX / 4 / sizeof(double) - m) return st_result_fail(out, ST_ERR_TOO_MANY);
     size_t N = n + m;
     double *pooled = malloc(N * sizeof(double));
     double *rank = malloc(N * sizeof(double));
     if (!pooled || !rank) {
         free(pooled);
         free(rank);
-        return fail(out, ST_ERR_ALLOC);
+        return st_result_fail(out, ST_ERR_ALLOC);
     }
     for (size_t i = 0; i < n; i++) pooled[i] = x[i] - mu;
     for (size_t j = 0; j < m; j++) pooled[n + j] = y[j];
@@ -1000,7 +993,7 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
     if (status != ST_OK) {
         free(pooled);
         free(rank);
-        return fail(out, status);
+        return st_result_fail(out, status);
     }
     long double sr = 0.0L;
     for (size_t i = 0; i < n; i++) sr += rank[i];
@@ -1032,7 +1025,7 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
         if (status != ST_OK) {
             free(pooled);
             free(rank);
-            return fail(out, status);
+            return st_result_fail(out, status);
         }
         /* Two-sided: twice the smaller tail.  Without ties the null
          * distribution is symmetric and this is R's choice of tail. */
@@ -1057,7 +1050,7 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
                               ci_warn);
         if (status != ST_OK) {
             free(owned);
-            return fail(out, status);
+            return st_result_fail(out, status);
         }
     }
     free(owned);
