@@ -53,13 +53,12 @@
 #' Each version was run 31 times, as in the paper.
 #'
 #' **Conditions, honestly.** The machine is a small virtual machine with two
-#' cores that other jobs (compilations and test suites) shared during the
-#' collection; the load averages recorded in the `"harness"` attribute show
-#' it. The kernels ran at a raised scheduling priority (niceness recorded in
-#' the attribute) so that these jobs disturb them less, but they still compete
-#' for the cores, the caches and the memory bandwidth: the times include real
-#' load noise, with outliers and skewed distributions, as the paper's SPEC OMP
-#' measurements did. A first collection at normal priority, under load
+#' cores; the load averages recorded in the `"harness"` attribute show how
+#' busy it was around the collection. The kernels ran at a raised scheduling
+#' priority (niceness recorded in the attribute) so that other jobs disturb
+#' them less, but a virtual machine still shares its host's caches and memory
+#' bandwidth: the times include real noise, with outliers and skewed
+#' distributions, as the paper's SPEC OMP measurements did. A first collection at normal priority, under load
 #' averages of 1.6 to 7, gave coefficients of variation of 30% to 130%; its raw
 #' runs are kept in `data-raw/runs-normal-priority.csv` of the source tree.
 #' Four OpenMP threads on two cores oversubscribe the machine; that is a
