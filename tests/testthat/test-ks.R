@@ -306,3 +306,22 @@ test_that("bad inputs are classed errors naming the argument", {
   expect_error(ks_test(as.double(1:20000), as.double(1:20000), exact = TRUE),
                class = "speeduptest_error_input", regexp = "`exact")
 })
+
+test_that("a constant sample against a varying one agrees with ks.test", {
+  set.seed(43)
+  for (i in 1:40) {
+    n <- sample(3:60, 1)
+    m <- sample(3:60, 1)
+    x <- rep(round(runif(1, 1, 5), 1), n)
+    y <- rnorm(m, 3, 1)
+    for (alt in c("two.sided", "less", "greater")) {
+      ours <- suppressWarnings(ks_test(x, y, alternative = alt, exact = FALSE))
+      ref <- suppressWarnings(ks.test(x, y, alternative = alt, exact = FALSE))
+      expect_equal(unname(ours$statistic), unname(ref$statistic), tolerance = 1e-12)
+      # Far in the tail R obtains the p-value as 1 minus a probability close
+      # to 1, which leaves an absolute error near 1e-16; ks_test sums the
+      # tail directly.  Relative agreement to 1e-10, or absolute to 1e-15.
+      expect_lte(abs(ours$p.value - ref$p.value), max(1e-10 * ref$p.value, 1e-15))
+    }
+  }
+})

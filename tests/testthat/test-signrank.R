@@ -222,3 +222,17 @@ test_that("one million values: asymptotic path with the interval completes", {
   expect_true(is.finite(a$p.value) && is.finite(a$estimate))
   expect_true(a$conf.int[1] < a$estimate)
 })
+
+test_that("constant differences agree with wilcox.test", {
+  for (v in c(-2.5, 0.7, 3)) {
+    for (n in c(3, 10, 55)) {
+      d <- rep(v, n)
+      for (alt in c("two.sided", "less", "greater")) {
+        ours <- signed_rank_test(d, alternative = alt, exact = FALSE)
+        ref <- suppressWarnings(wilcox.test(d, alternative = alt, exact = FALSE))
+        expect_equal(unname(ours$statistic), unname(ref$statistic))
+        expect_equal(ours$p.value, ref$p.value, tolerance = 1e-10)
+      }
+    }
+  }
+})

@@ -342,3 +342,27 @@ test_that("exact p-values with ties (tail-pruned counting) equal enumeration", {
   }
   expect_lt(worst, 1e-12)
 })
+
+test_that("a constant sample against a varying one agrees with wilcox.test", {
+  set.seed(42)
+  for (i in 1:40) {
+    n <- sample(3:60, 1)
+    m <- sample(3:60, 1)
+    x <- rep(round(runif(1, 1, 5), 1), n)
+    y <- round(rnorm(m, 3, 1), 1)
+    for (alt in c("two.sided", "less", "greater")) {
+      for (correct in c(TRUE, FALSE)) {
+        ours <- wilcoxon_test(x, y, alternative = alt, exact = FALSE, correct = correct)
+        ref <- suppressWarnings(wilcox.test(x, y, alternative = alt, exact = FALSE,
+                                            correct = correct))
+        expect_equal(unname(ours$statistic), unname(ref$statistic), tolerance = 1e-12)
+        expect_equal(ours$p.value, ref$p.value, tolerance = 1e-10)
+        # and the same roles swapped: the varying sample first
+        ours <- wilcoxon_test(y, x, alternative = alt, exact = FALSE, correct = correct)
+        ref <- suppressWarnings(wilcox.test(y, x, alternative = alt, exact = FALSE,
+                                            correct = correct))
+        expect_equal(ours$p.value, ref$p.value, tolerance = 1e-10)
+      }
+    }
+  }
+})
