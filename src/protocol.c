@@ -195,25 +195,37 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
     return ST_OK;
 }
 
-static void mean_path(const mean_parts *mp, size_t n, size_t m, double alpha,
-                      int rigorous, st_path *p)
+/*
+ * The two exits both flowcharts share before any test runs: fewer than
+ * ST_MIN_RUNS values in a sample, or nothing to test (constant samples).
+ * Starts *p as "insufficient data" and returns 1 when the path ends here.
+ */
+static int path_start(st_path *p, int too_few, int constant, size_t n,
+                      size_t m)
 {
     p->decision = ST_INSUFFICIENT;
     p->guaranteed = 0;
     p->caveats = 0;
     p->final = -1;
-    if (mp->too_few) {
+    if (too_few) {
         p->branch = ST_BRANCH_TOO_FEW_VALUES;
         p->caveats = ST_CAVEAT_TOO_FEW_VALUES;
         if (n < ST_MIN_RUNS) p->caveats |= ST_CAVEAT_X_FEW_RUNS;
         if (m < ST_MIN_RUNS) p->caveats |= ST_CAVEAT_Y_FEW_RUNS;
-        return;
+        return 1;
     }
-    if (mp->both_constant) {
+    if (constant) {
         p->branch = ST_BRANCH_CONSTANT;
         p->caveats = ST_CAVEAT_CONSTANT;
-        return;
+        return 1;
     }
+    return 0;
+}
+
+static void mean_path(const mean_parts *mp, size_t n, size_t m, double alpha,
+                      int rigorous, st_path *p)
+{
+    if (path_start(p, mp->too_few, mp->both_constant, n, m)) return;
     int normal_x = mp->checked[0] && mp->sw[0].p_value > alpha;
     int normal_y = mp->checked[1] && mp->sw[1].p_value > alpha;
     if (!normal_x) {
@@ -384,22 +396,7 @@ static int median_parts_run(const double *x, size_t n, const double *y,
 static void median_path(const median_parts *mp, size_t n, size_t m,
                         double alpha, int rigorous, st_path *p)
 {
-    p->decision = ST_INSUFFICIENT;
-    p->guaranteed = 0;
-    p->caveats = 0;
-    p->final = -1;
-    if (mp->too_few) {
-        p->branch = ST_BRANCH_TOO_FEW_VALUES;
-        p->caveats = ST_CAVEAT_TOO_FEW_VALUES;
-        if (n < ST_MIN_RUNS) p->caveats |= ST_CAVEAT_X_FEW_RUNS;
-        if (m < ST_MIN_RUNS) p->caveats |= ST_CAVEAT_Y_FEW_RUNS;
-        return;
-    }
-    if (mp->constant) {
-        p->branch = ST_BRANCH_CONSTANT;
-        p->caveats = ST_CAVEAT_CONSTANT;
-        return;
-    }
+    if (path_start(p, mp->too_few, mp->constant, n, m)) return;
     int model = mp->ks.status == ST_OK && mp->ks.p_value > alpha;
     if (!model) {
         p->caveats |= ST_CAVEAT_NO_LOCATION_MODEL;

@@ -135,16 +135,6 @@ static int signrank_null_probs(size_t n, double **prob, size_t *len)
  * The test.
  * ---------------------------------------------------------------------- */
 
-static double continuity(st_alternative alt, int correct, double z)
-{
-    if (!correct) return 0.0;
-    switch (alt) {
-    case ST_GREATER: return 0.5;
-    case ST_LESS: return -0.5;
-    default: return z > 0 ? 0.5 : (z < 0 ? -0.5 : 0.0);
-    }
-}
-
 /* Drops the zeros of d - mu: v receives the non-zero differences; returns
  * their number. */
 static size_t nonzero_shifted(const double *d, size_t n, double mu, double *v)
@@ -207,14 +197,14 @@ static double sr_standardised(const double *xs, size_t n, double d,
     double nx = (double) pos;
     double zd = (double) V - nx * (nx + 1) / 4;
     double sigma = sqrt(nx * (nx + 1) * (2 * nx + 1) / 24 - ties / 48);
-    return (zd - continuity(alt, correct, zd)) / sigma;
+    return (zd - st_continuity(alt, correct, zd)) / sigma;
 }
 
 static double sr_generic(double V, double dn, double sigma0,
                          st_alternative alt, int correct)
 {
     double zd = V - dn * (dn + 1) / 4;
-    return (zd - continuity(alt, correct, zd)) / sigma0;
+    return (zd - st_continuity(alt, correct, zd)) / sigma0;
 }
 
 static double sorted_tie_term(const double *s, size_t n)
@@ -418,10 +408,8 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
             double dn = (double) k;
             double z = V - dn * (dn + 1) / 4;
             double sigma = sqrt(dn * (dn + 1) * (2 * dn + 1) / 24 - ties / 48);
-            z = (z - continuity(alt, correct, z)) / sigma;
-            double lower = pnorm(z, 0, 1, 1, 0), upper = pnorm(z, 0, 1, 0, 0);
-            p = alt == ST_LESS ? lower : alt == ST_GREATER ? upper
-                : 2.0 * (lower < upper ? lower : upper);
+            z = (z - st_continuity(alt, correct, z)) / sigma;
+            p = st_normal_p(alt, z);
         }
     }
     free(v);

@@ -63,6 +63,11 @@ double st_median_sorted(const double *xs, size_t n);
  * sum over tie groups of (t^3 - t). */
 int st_midranks(const double *v, size_t n, double *rank, double *tie_term);
 int st_is_constant(const double *x, size_t n);
+/* Normal approximations of the rank tests: the continuity correction of a
+ * centred statistic z (0 without correct; +-1/2 towards the null on the
+ * alternative's side) and the p-value of a standard normal statistic. */
+double st_continuity(st_alternative alt, int correct, double z);
+double st_normal_p(st_alternative alt, double z);
 
 /* ---- component tests ---------------------------------------------------- */
 

@@ -6,9 +6,14 @@
  * refinement pass adding the mean of the residuals, which removes most of
  * the rounding error of the first pass.  st_var is the two-pass
  * (corrected) variance with divisor n - 1, as var() computes it.
+ *
+ * The rank tests' normal approximations share st_continuity (the 1/2
+ * correction towards the null, on the side the alternative looks at) and
+ * st_normal_p (the p-value of a standard normal statistic).
  */
 #include <math.h>
 #include <stdlib.h>
+#include <Rmath.h>
 #include "speeduptest.h"
 
 void st_result_init(st_result *r)
@@ -126,4 +131,24 @@ int st_midranks(const double *v, size_t n, double *rank, double *tie_term)
     if (tie_term) *tie_term = ties;
     free(w);
     return ST_OK;
+}
+
+double st_continuity(st_alternative alt, int correct, double z)
+{
+    if (!correct) return 0.0;
+    switch (alt) {
+    case ST_GREATER: return 0.5;
+    case ST_LESS: return -0.5;
+    default: return z > 0 ? 0.5 : (z < 0 ? -0.5 : 0.0);
+    }
+}
+
+double st_normal_p(st_alternative alt, double z)
+{
+    double lower = pnorm(z, 0.0, 1.0, 1, 0), upper = pnorm(z, 0.0, 1.0, 0, 0);
+    switch (alt) {
+    case ST_LESS: return lower;
+    case ST_GREATER: return upper;
+    default: return 2.0 * (lower < upper ? lower : upper);
+    }
 }

@@ -671,26 +671,6 @@ double st_rank_cdf(const double *prob, size_t len, double q)
  * The test.
  * ---------------------------------------------------------------------- */
 
-static double continuity(st_alternative alt, int correct, double z)
-{
-    if (!correct) return 0.0;
-    switch (alt) {
-    case ST_GREATER: return 0.5;
-    case ST_LESS: return -0.5;
-    default: return z > 0 ? 0.5 : (z < 0 ? -0.5 : 0.0);
-    }
-}
-
-static double normal_p(st_alternative alt, double z)
-{
-    double lower = pnorm(z, 0.0, 1.0, 1, 0), upper = pnorm(z, 0.0, 1.0, 0, 0);
-    switch (alt) {
-    case ST_LESS: return lower;
-    case ST_GREATER: return upper;
-    default: return 2.0 * (lower < upper ? lower : upper);
-    }
-}
-
 /* sum over tie groups of (t^3 - t) in a sorted vector */
 static double sorted_tie_term(const double *s, size_t n)
 {
@@ -739,7 +719,7 @@ static double wmw_standardised(const double *xs, size_t n, const double *yd,
     double dz = (double) sr - dn * (dn + 1) / 2 - dn * dm / 2;
     double sigma = sqrt((dn * dm / 12) *
                         ((dn + dm + 1) - ties / ((dn + dm) * (dn + dm - 1))));
-    return (dz - continuity(alt, correct, dz)) / sigma;
+    return (dz - st_continuity(alt, correct, dz)) / sigma;
 }
 
 /* Generic-position standardised statistic as a function of the integer
@@ -748,7 +728,7 @@ static double wmw_generic(double U, double dn, double dm, double sigma0,
                           st_alternative alt, int correct)
 {
     double dz = U - dn * dm / 2;
-    return (dz - continuity(alt, correct, dz)) / sigma0;
+    return (dz - st_continuity(alt, correct, dz)) / sigma0;
 }
 
 /*
@@ -1036,8 +1016,8 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
         double z = W - dn * dm / 2;
         double sigma = sqrt((dn * dm / 12) *
                             ((dn + dm + 1) - ties / ((dn + dm) * (dn + dm - 1))));
-        z = (z - continuity(alt, correct, z)) / sigma;
-        p = normal_p(alt, z);
+        z = (z - st_continuity(alt, correct, z)) / sigma;
+        p = st_normal_p(alt, z);
     }
     free(pooled);
     free(rank);
