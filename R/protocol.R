@@ -222,6 +222,42 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
   res$confidence
 }
 
+#' Observed speedups of the minimum, mean and median run times
+#'
+#' The three speedups the Speedup-Test paper defines from two samples of run
+#' times (section 2): min(x) / min(y), mean(x) / mean(y) and
+#' median(x) / median(y).  They are observations, not decisions: whether the
+#' speedup of the mean or of the median is statistically significant is what
+#' [mean_test()] and [median_test()] tell (their verdicts carry the same three
+#' numbers as `speedups`).
+#'
+#' @inheritParams mean_test
+#' @param x Run times of the initial code (positive numbers), or a formula
+#'   `time ~ version` as in [median_test()].
+#' @param data With a formula `x`, the data frame holding its variables.
+#' @return A named numeric vector `c(min, mean, median)`.
+#' @examples
+#' observed_speedups(c(10.2, 10.4, 10.1, 10.9), c(8.1, 8.3, 8.0, 9.4))
+#' @export
+observed_speedups <- function(x, y = NULL, na_rm = FALSE, data = NULL) {
+  na_rm <- check_flag(na_rm, "na_rm")
+  if (inherits(x, "formula")) {
+    if (!is.null(y)) {
+      abort("`y` must be NULL when `x` is a formula; pass the data frame as `data`.")
+    }
+    parts <- split_formula(x, data, na_rm)
+    x <- parts$x
+    y <- parts$y
+  } else if (is.null(y)) {
+    abort("`y` is missing: give the run times of the transformed code.")
+  }
+  x <- check_sample(x, "x", na_rm = na_rm, min_n = 1L, positive = TRUE)
+  y <- check_sample(y, "y", na_rm = na_rm, min_n = 1L, positive = TRUE)
+  res <- .Call(ffi_observed_speedups, x, y)
+  check_status(res, "observed_speedups()")
+  stats::setNames(res$speedups, c("min", "mean", "median"))
+}
+
 # ---- internals -------------------------------------------------------------
 
 check_test <- function(test, arg = "test") {

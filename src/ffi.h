@@ -44,6 +44,7 @@ SEXP ffi_min_benchmarks(SEXP proportion, SEXP precision, SEXP conf_level);
 SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous);
 SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous);
 SEXP ffi_highest_confidence(SEXP x, SEXP y, SEXP test, SEXP rigorous);
+SEXP ffi_observed_speedups(SEXP x, SEXP y);
 SEXP ffi_hpt(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,
              SEXP alpha_bench, SEXP gamma, SEXP exact_ties);
 SEXP ffi_hpt_speedup(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,

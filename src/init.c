@@ -21,6 +21,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_mean_test, 4),
     CALLDEF(ffi_median_test, 4),
     CALLDEF(ffi_highest_confidence, 4),
+    CALLDEF(ffi_observed_speedups, 2),
     CALLDEF(ffi_hpt, 8),
     CALLDEF(ffi_hpt_speedup, 9),
     CALLDEF(ffi_speedup_suite, 12),

@@ -105,10 +105,10 @@ static double conf_of(double alpha)
     return conf < 1 ? conf : nextafter(1.0, 0.0);
 }
 
-/* Observed speedups of the minimum, the mean and the median. */
-static int observed_speedups(const double *x, size_t n, const double *y,
-                             size_t m, st_verdict *v)
+int st_observed_speedups(const double *x, size_t n, const double *y,
+                         size_t m, double speedups[3])
 {
+    speedups[0] = speedups[1] = speedups[2] = NAN;
     if (n == 0 || m == 0) return ST_OK;
     double *xs = st_sorted_copy(x, n);
     double *ys = st_sorted_copy(y, m);
@@ -117,12 +117,23 @@ static int observed_speedups(const double *x, size_t n, const double *y,
         free(ys);
         return ST_ERR_ALLOC;
     }
-    v->speedup_min = xs[0] / ys[0];
-    v->speedup_median = st_median_sorted(xs, n) / st_median_sorted(ys, m);
-    v->speedup_mean = st_mean(x, n) / st_mean(y, m);
+    speedups[0] = xs[0] / ys[0];
+    speedups[1] = st_mean(x, n) / st_mean(y, m);
+    speedups[2] = st_median_sorted(xs, n) / st_median_sorted(ys, m);
     free(xs);
     free(ys);
     return ST_OK;
+}
+
+static int observed_speedups(const double *x, size_t n, const double *y,
+                             size_t m, st_verdict *v)
+{
+    double s[3];
+    int status = st_observed_speedups(x, n, y, m, s);
+    v->speedup_min = s[0];
+    v->speedup_mean = s[1];
+    v->speedup_median = s[2];
+    return status;
 }
 
 /* The decision a protocol takes at one alpha, from sub-test results. */
@@ -647,6 +658,23 @@ SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
 SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
 {
     return run_protocol(st_median_protocol, x, y, alpha, rigorous);
+}
+
+SEXP ffi_observed_speedups(SEXP x, SEXP y)
+{
+    size_t n, m;
+    const double *xp = ffi_doubles(x, &n, "x");
+    const double *yp = ffi_doubles(y, &m, "y");
+    double s[3];
+    int status = st_observed_speedups(xp, n, yp, m, s);
+    static const char *names[] = {"status", "speedups"};
+    SEXP values[2];
+    values[0] = PROTECT(Rf_ScalarInteger(status));
+    values[1] = PROTECT(Rf_allocVector(REALSXP, 3));
+    for (int i = 0; i < 3; i++) REAL(values[1])[i] = s[i];
+    SEXP out = ffi_named_list(2, names, values);
+    UNPROTECT(2);
+    return out;
 }
 
 SEXP ffi_highest_confidence(SEXP x, SEXP y, SEXP test, SEXP rigorous)

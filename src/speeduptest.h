@@ -277,6 +277,11 @@ typedef struct {
     unsigned caveats;         /* ST_CAVEAT_* bits                         */
 } st_verdict;
 
+/* Observed speedups c(x) / c(y) of the minimum, the mean and the median,
+ * in that order (NAN when a sample is empty). */
+int st_observed_speedups(const double *x, size_t n, const double *y,
+                         size_t m, double speedups[3]);
+
 int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
                      double alpha, int rigorous, st_verdict *out);
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,

@@ -531,3 +531,27 @@ test_that("na_rm = TRUE drops missing values", {
   expect_identical(median_test(c(1, NA, NA), 1:5, na_rm = TRUE)$decision,
                    "insufficient data")
 })
+
+test_that("observed_speedups() gives the min, mean and median ratios", {
+  set.seed(11)
+  for (i in 1:50) {
+    x <- rlnorm(sample(1:60, 1), 1, 0.3)
+    y <- rlnorm(sample(1:60, 1), 0.9, 0.3)
+    s <- observed_speedups(x, y)
+    expect_named(s, c("min", "mean", "median"))
+    expect_equal(unname(s), c(min(x) / min(y), mean(x) / mean(y),
+                              median(x) / median(y)), tolerance = 1e-14)
+    if (length(x) >= 3 && length(y) >= 3) {
+      expect_equal(s, median_test(x, y)$speedups, tolerance = 1e-14)
+    }
+  }
+  runs <- data.frame(time = c(4, 5, 6, 2, 3, 3.5),
+                     version = factor(rep(c("old", "new"), each = 3), c("old", "new")))
+  expect_equal(observed_speedups(time ~ version, data = runs),
+               c(min = 2, mean = 5 / mean(c(2, 3, 3.5)), median = 5 / 3))
+  expect_error(observed_speedups(c(1, 0), 1:3), class = "speeduptest_error_input",
+               regexp = "`x`")
+  expect_error(observed_speedups(1:3), class = "speeduptest_error_input", regexp = "`y`")
+  expect_error(observed_speedups(c(1, NA), 1:3), regexp = "na_rm")
+  expect_equal(observed_speedups(c(2, NA), c(1, 1), na_rm = TRUE)[["mean"]], 2)
+})
