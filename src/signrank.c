@@ -207,20 +207,6 @@ static double sr_generic(double V, double dn, double sigma0,
     return (zd - st_continuity(alt, correct, zd)) / sigma0;
 }
 
-static double sorted_tie_term(const double *s, size_t n)
-{
-    double ties = 0.0;
-    size_t i = 0;
-    while (i < n) {
-        size_t j = i + 1;
-        while (j < n && s[j] == s[i]) j++;
-        double t = (double) (j - i);
-        ties += t * t * t - t;
-        i = j;
-    }
-    return ties;
-}
-
 /*
  * Root of W(d) = zq.  Away from the Walsh averages no x_i - d is zero and
  * |x_i - d| ties only within groups of equal x, so W(d) = g(V(d)) with
@@ -311,7 +297,7 @@ static int sr_conf_int(const double *d, size_t n, st_alternative alt,
         double wmax = sr_standardised(xs, n, xs[n - 1], alt, correct);
         double dn = (double) n;
         double sigma0 = sqrt(dn * (dn + 1) * (2 * dn + 1) / 24 -
-                             sorted_tie_term(xs, n) / 48);
+                             st_sorted_tie_term(xs, n) / 48);
         /* R widens alpha (doubling it) until the ends of the data bracket
          * the quantiles, then reports the level it reached. */
         for (int it = 0; it < 64 && alpha < 1; it++) {

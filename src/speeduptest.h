@@ -62,6 +62,8 @@ double st_median_sorted(const double *xs, size_t n);
  * Returns ST_OK or ST_ERR_ALLOC.  *tie_term (may be NULL) receives
  * sum over tie groups of (t^3 - t). */
 int st_midranks(const double *v, size_t n, double *rank, double *tie_term);
+/* The same tie term, sum of (t^3 - t), of an ascending vector. */
+double st_sorted_tie_term(const double *s, size_t n);
 int st_is_constant(const double *x, size_t n);
 /* Normal approximations of the rank tests: the continuity correction of a
  * centred statistic z (0 without correct; +-1/2 towards the null on the

@@ -91,6 +91,20 @@ int st_is_constant(const double *x, size_t n)
     return 1;
 }
 
+double st_sorted_tie_term(const double *s, size_t n)
+{
+    double ties = 0.0;
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i + 1;
+        while (j < n && s[j] == s[i]) j++;
+        double t = (double) (j - i);
+        ties += t * t * t - t;
+        i = j;
+    }
+    return ties;
+}
+
 typedef struct {
     double v;
     size_t i;

@@ -671,21 +671,6 @@ double st_rank_cdf(const double *prob, size_t len, double q)
  * The test.
  * ---------------------------------------------------------------------- */
 
-/* sum over tie groups of (t^3 - t) in a sorted vector */
-static double sorted_tie_term(const double *s, size_t n)
-{
-    double ties = 0.0;
-    size_t i = 0;
-    while (i < n) {
-        size_t j = i + 1;
-        while (j < n && s[j] == s[i]) j++;
-        double t = (double) (j - i);
-        ties += t * t * t - t;
-        i = j;
-    }
-    return ties;
-}
-
 /* R's standardised statistic W(d) of the asymptotic interval: mid-ranks
  * of c(x - d, y) and the tie-corrected variance.  xs is x ascending and yd
  * y descending; x - d keeps the order of x (rounding is monotone), so the
@@ -901,7 +886,7 @@ static int wmw_conf_int(const double *x, size_t n, const double *y,
         C.mumin = xs[0] - yd[0];
         C.mumax = xs[n - 1] - yd[m - 1];
         double dn = (double) n, dm = (double) m;
-        double t0 = sorted_tie_term(xs, n) + sorted_tie_term(yd, m);
+        double t0 = st_sorted_tie_term(xs, n) + st_sorted_tie_term(yd, m);
         C.sigma0 = sqrt((dn * dm / 12) *
                         ((dn + dm + 1) - t0 / ((dn + dm) * (dn + dm - 1))));
         if (C.mumin == C.mumax) {

@@ -1,10 +1,5 @@
 # f_test(): the F test of a ratio of variances, twin of stats::var.test.
 
-rel_diff <- function(a, b) {
-  a <- unname(a); b <- unname(b)
-  max(ifelse(a == b, 0, abs(a - b) / pmax(abs(b), .Machine$double.xmin)))
-}
-
 test_that("f_test agrees with var.test on 1,200 random cases", {
   set.seed(20261122)
   draw <- list(

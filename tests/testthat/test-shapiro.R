@@ -1,14 +1,5 @@
 # shapiro_wilk(): Royston's AS R94, the algorithm of stats::shapiro.test.
 
-# Largest relative difference between two numeric vectors (0 when equal,
-# including both 0 or both infinite of the same sign).
-rel_diff <- function(a, b) {
-  a <- unname(a); b <- unname(b)
-  same <- a == b
-  d <- ifelse(same, 0, abs(a - b) / pmax(abs(b), .Machine$double.xmin))
-  max(d)
-}
-
 test_that("W and p agree with shapiro.test on 1,200 random samples", {
   set.seed(20261121)
   draw <- list(

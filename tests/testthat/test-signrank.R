@@ -2,22 +2,6 @@
 # or zeros, same normal approximation) and brute-force enumeration of all
 # 2^n sign patterns for the exact distribution with ties and zeros.
 
-rel_diff <- function(a, b) {
-  ifelse(a == b, 0, abs(a - b) / pmax(abs(a), abs(b)))
-}
-
-# Value of expr and whether it warned that the level is not achievable.
-with_level_warning <- function(expr) {
-  warned <- FALSE
-  value <- withCallingHandlers(expr, warning = function(w) {
-    if (grepl("not achievable", conditionMessage(w), ignore.case = TRUE)) {
-      warned <<- TRUE
-    }
-    invokeRestart("muffleWarning")
-  })
-  list(value = value, warned = warned)
-}
-
 brute_signrank <- function(d, mu = 0) {
   v <- d - mu
   v <- v[v != 0]

@@ -1,11 +1,6 @@
 # t_test() and t_test_summary(): Student's and Welch's tests, twins of
 # stats::t.test and scipy.stats.ttest_ind_from_stats.
 
-rel_diff <- function(a, b, scale = 0) {
-  a <- unname(a); b <- unname(b)
-  max(ifelse(a == b, 0, abs(a - b) / pmax(abs(b) + scale, .Machine$double.xmin)))
-}
-
 # Largest relative difference over the numeric fields of two t tests.  The
 # interval ends are compared relative to |end| + stderr: an end close to 0
 # is a difference of two nearly equal numbers, whose relative error says

@@ -3,22 +3,6 @@
 # splits for the exact distribution with ties, and the n m differences
 # formed explicitly for the Hodges-Lehmann quantities.
 
-rel_diff <- function(a, b) {
-  ifelse(a == b, 0, abs(a - b) / pmax(abs(a), abs(b)))
-}
-
-# Value of expr and whether it warned that the level is not achievable.
-with_level_warning <- function(expr) {
-  warned <- FALSE
-  value <- withCallingHandlers(expr, warning = function(w) {
-    if (grepl("not achievable", conditionMessage(w), ignore.case = TRUE)) {
-      warned <<- TRUE
-    }
-    invokeRestart("muffleWarning")
-  })
-  list(value = value, warned = warned)
-}
-
 # All choose(N, n) splits: p-values of the exact conditional test.
 brute_ranksum <- function(x, y, mu = 0) {
   v <- c(x - mu, y)

@@ -1,0 +1,24 @@
+# Comparison helpers shared by the test files (testthat sources helper-*.R
+# before the tests).
+
+# Largest relative difference between two numeric vectors, relative to
+# |b| + scale (0 where the two are equal, including equal infinities; NA
+# when either holds NA, so that a comparison with it fails).
+rel_diff <- function(a, b, scale = 0) {
+  a <- unname(a)
+  b <- unname(b)
+  max(ifelse(a == b, 0, abs(a - b) / pmax(abs(b) + scale, .Machine$double.xmin)))
+}
+
+# Value of expr and whether it warned that the confidence level is not
+# achievable (as wilcox.test and our rank tests do).
+with_level_warning <- function(expr) {
+  warned <- FALSE
+  value <- withCallingHandlers(expr, warning = function(w) {
+    if (grepl("not achievable", conditionMessage(w), ignore.case = TRUE)) {
+      warned <<- TRUE
+    }
+    invokeRestart("muffleWarning")
+  })
+  list(value = value, warned = warned)
+}
