@@ -63,35 +63,15 @@ static int sign_sum_counts(const uint64_t *a, size_t n, double **counts,
     return ST_OK;
 }
 
-static uint64_t gcd_u64(uint64_t u, uint64_t v)
-{
-    while (v) {
-        uint64_t t = u % v;
-        u = v;
-        v = t;
-    }
-    return u;
-}
-
 int st_signrank_exact_tails(const double *rank2, size_t n, double s2,
                             double *p_le, double *p_ge)
 {
     *p_le = *p_ge = NAN;
     if (!isfinite(s2)) return ST_ERR_DOMAIN;
     if (n > 1000) return ST_ERR_TOO_MANY;
-    uint64_t *a = malloc((n ? n : 1) * sizeof(uint64_t)), g = 0;
-    if (!a) return ST_ERR_ALLOC;
-    for (size_t i = 0; i < n; i++) {
-        double r = rank2[i];
-        if (!(r >= 1.0 && r <= 4.0e15) || r != floor(r)) {
-            free(a);
-            return ST_ERR_DOMAIN;
-        }
-        a[i] = (uint64_t) r;
-        g = gcd_u64(a[i], g);
-    }
-    if (g == 0) g = 1;
-    for (size_t i = 0; i < n; i++) a[i] /= g;
+    uint64_t *a, g;
+    int st = st_rank_units(rank2, n, &a, &g);
+    if (st != ST_OK) return st;
     double *c;
     size_t len;
     int status = sign_sum_counts(a, n, &c, &len);

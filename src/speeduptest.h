@@ -19,6 +19,7 @@
 #define SPEEDUPTEST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* ---- status codes ------------------------------------------------------ */
 enum {
@@ -64,6 +65,11 @@ double st_median_sorted(const double *xs, size_t n);
 int st_midranks(const double *v, size_t n, double *rank, double *tie_term);
 /* The same tie term, sum of (t^3 - t), of an ascending vector. */
 double st_sorted_tie_term(const double *s, size_t n);
+/* Doubled mid-ranks rank2[0..N-1] as ascending integer units divided by
+ * their gcd (*g); *units is malloc'ed.  ST_ERR_DOMAIN when a value is not a
+ * whole number in [1, 4e15]. */
+int st_rank_units(const double *rank2, size_t N, uint64_t **units,
+                  uint64_t *g);
 int st_is_constant(const double *x, size_t n);
 /* Normal approximations of the rank tests: the continuity correction of a
  * centred statistic z (0 without correct; +-1/2 towards the null on the

@@ -12,6 +12,7 @@
  * st_normal_p (the p-value of a standard normal statistic).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <Rmath.h>
 #include "speeduptest.h"
@@ -165,4 +166,55 @@ double st_normal_p(st_alternative alt, double z)
     case ST_GREATER: return upper;
     default: return 2.0 * (lower < upper ? lower : upper);
     }
+}
+
+static uint64_t gcd_u64(uint64_t u, uint64_t v)
+{
+    while (v) {
+        uint64_t t = u % v;
+        u = v;
+        v = t;
+    }
+    return u;
+}
+
+/*
+ * Doubled mid-ranks are positive integers; dividing them by their greatest
+ * common divisor g (2 without ties) gives the smallest integer "units" with
+ * the same subset-sum structure, which keeps the exact distributions'
+ * counting tables small.  Values must be whole numbers in [1, 4e15] (exact
+ * in a double).
+ */
+int st_rank_units(const double *rank2, size_t N, uint64_t **units,
+                  uint64_t *g)
+{
+    *units = NULL;
+    *g = 1;
+    if (N > SIZE_MAX / sizeof(uint64_t)) return ST_ERR_TOO_MANY;
+    uint64_t *u = malloc((N ? N : 1) * sizeof(uint64_t));
+    if (!u) return ST_ERR_ALLOC;
+    uint64_t d = 0;
+    for (size_t i = 0; i < N; i++) {
+        double r = rank2[i];
+        if (!(r >= 1.0 && r <= 4.0e15) || r != floor(r)) {
+            free(u);
+            return ST_ERR_DOMAIN;
+        }
+        u[i] = (uint64_t) r;
+        d = gcd_u64(u[i], d);
+    }
+    if (d == 0) d = 1;
+    /* sorted through doubles: the units are below 2^53, so exactly */
+    double *tmp = malloc((N ? N : 1) * sizeof(double));
+    if (!tmp) {
+        free(u);
+        return ST_ERR_ALLOC;
+    }
+    for (size_t i = 0; i < N; i++) tmp[i] = (double) (u[i] / d);
+    st_sort(tmp, N);
+    for (size_t i = 0; i < N; i++) u[i] = (uint64_t) tmp[i];
+    free(tmp);
+    *units = u;
+    *g = d;
+    return ST_OK;
 }

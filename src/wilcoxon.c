@@ -278,51 +278,6 @@ done:
  * accuracy.
  * ---------------------------------------------------------------------- */
 
-static uint64_t gcd_u64(uint64_t u, uint64_t v)
-{
-    while (v) {
-        uint64_t t = u % v;
-        u = v;
-        v = t;
-    }
-    return u;
-}
-
-/* Converts doubled mid-ranks to sorted integer units; *g receives the gcd. */
-static int rank_units(const double *rank2, size_t N, uint64_t **units,
-                      uint64_t *g)
-{
-    *units = NULL;
-    *g = 1;
-    if (N > SIZE_MAX / sizeof(uint64_t)) return ST_ERR_TOO_MANY;
-    uint64_t *u = malloc((N ? N : 1) * sizeof(uint64_t));
-    if (!u) return ST_ERR_ALLOC;
-    uint64_t d = 0;
-    for (size_t i = 0; i < N; i++) {
-        double r = rank2[i];
-        if (!(r >= 1.0 && r <= 4.0e15) || r != floor(r)) {
-            free(u);
-            return ST_ERR_DOMAIN;
-        }
-        u[i] = (uint64_t) r;
-        d = gcd_u64(u[i], d);
-    }
-    if (d == 0) d = 1;
-    /* sorted through doubles: the units are below 2^53, so exactly */
-    double *tmp = malloc((N ? N : 1) * sizeof(double));
-    if (!tmp) {
-        free(u);
-        return ST_ERR_ALLOC;
-    }
-    for (size_t i = 0; i < N; i++) tmp[i] = (double) (u[i] / d);
-    st_sort(tmp, N);
-    for (size_t i = 0; i < N; i++) u[i] = (uint64_t) tmp[i];
-    free(tmp);
-    *units = u;
-    *g = d;
-    return ST_OK;
-}
-
 /* Counts of the sums <= smax of k-subsets of the sorted units a[0..N-1]:
  * (*counts)[s - *lo], s = *lo .. *lo + *len - 1 (smax >= the k smallest
  * units' sum; smax = the k largest units' sum gives the whole table).
@@ -462,7 +417,7 @@ int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
     *p_le = *p_ge = NAN;
     if (N == 0 || n > N || !isfinite(s2)) return ST_ERR_DOMAIN;
     uint64_t *a, g;
-    int status = rank_units(rank2, N, &a, &g);
+    int status = st_rank_units(rank2, N, &a, &g);
     if (status != ST_OK) return status;
     long double total2 = 0.0L;       /* sum of the doubled ranks */
     for (size_t i = 0; i < N; i++) total2 += rank2[i];
