@@ -23,6 +23,9 @@ SEXP ffi_named_list(int n, const char **names, SEXP *values);
 /* list(statistic, df1, df2, p_value, conf_low, conf_high, estimate1,
  *      estimate2, exact, status) */
 SEXP ffi_result(const st_result *r);
+/* ffi_result() plus the confidence level the rank tests' interval really
+ * has and whether it fell short of the one asked (wilcoxon.c). */
+SEXP rank_result_sexp(const st_result *r, double ci_level, int ci_warn);
 
 /* entry points */
 SEXP ffi_shapiro_wilk(SEXP x);

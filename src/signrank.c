@@ -404,9 +404,6 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
 /* ---- R entry point ------------------------------------------------------ */
 #include "ffi.h"
 
-/* defined in wilcoxon.c */
-SEXP rank_result_sexp(const st_result *r, double ci_level, int ci_warn);
-
 SEXP ffi_signed_rank_test(SEXP d, SEXP alternative, SEXP mu, SEXP exact,
                           SEXP correct, SEXP conf_int, SEXP conf_level)
 {

@@ -1008,7 +1008,6 @@ int st_wilcoxon_test(const double *x, size_t n, const double *y, size_t m,
 
 /* ffi_result() plus the interval's confidence level and whether it had to
  * be lowered (R's "requested conf.level not achievable"). */
-SEXP rank_result_sexp(const st_result *r, double ci_level, int ci_warn);
 SEXP rank_result_sexp(const st_result *r, double ci_level, int ci_warn)
 {
     SEXP base = PROTECT(ffi_result(r));

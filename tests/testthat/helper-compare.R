@@ -22,3 +22,12 @@ with_level_warning <- function(expr) {
   })
   list(value = value, warned = warned)
 }
+
+# The three p-values of an observed statistic from its enumerated null
+# distribution (every split or sign pattern equally likely): the lower and
+# upper tails and twice the smaller one, as the rank tests define them.
+null_tails <- function(null, observed, eps = 1e-9) {
+  le <- mean(null <= observed + eps)
+  ge <- mean(null >= observed - eps)
+  c(less = le, greater = ge, two.sided = min(1, 2 * min(le, ge)))
+}
