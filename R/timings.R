@@ -1,0 +1,67 @@
+# The speedup_timings class (SPEC section 7): run times in long form, one row
+# per run, as the importers (import-*.R), as_timings() and measure() return
+# them and as every analysis accepts them.
+#
+# Columns:
+#   benchmark  character: the benchmark (one per program or test case);
+#   version    factor: the version of the code, levels in the source's order
+#              (the first level is the initial code unless `initial =` says
+#              otherwise);
+#   time       double: seconds (per iteration when the tool repeats an
+#              operation inside a run);
+#   run        integer: the run's position in the order the tool recorded
+#              it.  When attr(, "run_order") is "global", runs are counted
+#              within the benchmark across all its versions (so whether the
+#              versions were interleaved can be read off); when it is
+#              "sample", they are counted within each (benchmark, version)
+#              sample only (separate files, tools that do not tell).
+#   ...        whatever the source has: user, sys, max_rss, exit_status,
+#              timestamp (POSIXct), iterations, ...
+# Attributes:
+#   source     character: the tool or function the runs came from;
+#   run_order  "global" or "sample", as above;
+#   files      the files read, when any; machine: a list describing the
+#              computer (measure()).
+
+# Builds a speedup_timings object from its columns.  `version` keeps the
+# order of its factor levels, or the order of first appearance.
+new_speedup_timings <- function(benchmark, version, time, run = NULL, ...,
+                                source = "data frame",
+                                run_order = c("sample", "global"),
+                                attrs = list()) {
+  run_order <- match.arg(run_order)
+  n <- length(time)
+  benchmark <- as.character(rep_len(benchmark, n))
+  version <- if (is.factor(version)) {
+    droplevels(rep_len(version, n))
+  } else {
+    version <- as.character(rep_len(version, n))
+    factor(version, levels = unique(version))
+  }
+  time <- as.double(time)
+  if (is.null(run)) {
+    key <- if (run_order == "global") benchmark else paste(benchmark, version, sep = "\r")
+    run <- stats::ave(seq_len(n), key, FUN = seq_along)
+  }
+  df <- data.frame(benchmark = benchmark, version = version, time = time,
+                   run = as.integer(run), stringsAsFactors = FALSE)
+  extra <- list(...)
+  for (nm in names(extra)) df[[nm]] <- rep_len(extra[[nm]], n)
+  attr(df, "source") <- source
+  attr(df, "run_order") <- run_order
+  for (nm in names(attrs)) attr(df, nm) <- attrs[[nm]]
+  class(df) <- c("speedup_timings", "data.frame")
+  df
+}
+
+is_speedup_timings <- function(x) inherits(x, "speedup_timings")
+
+# The per-sample run order of a timings object: for each row, its position
+# within its (benchmark, version) sample, in recorded order.
+timings_sample_run <- function(t) {
+  key <- paste(t$benchmark, as.integer(t$version), sep = "\r")
+  o <- order(key, t$run)
+  pos <- integer(nrow(t))
+  pos[o] <- stats::ave(seq_along(o), key[o], FUN = seq_along)
+  pos
+}
