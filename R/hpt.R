@@ -426,45 +426,6 @@ as.data.frame.speeduptest_hpt <- function(x, row.names = NULL,
   x$benchmarks
 }
 
-#' @rdname hpt
-#' @param gamma Values of the speedup at which `plot()` draws the confidence;
-#'   `NULL` chooses a grid from 1 to beyond the largest ratio of medians.
-#' @export
-plot.speeduptest_hpt <- function(x, gamma = NULL, ...) {
-  bm <- x$benchmarks
-  data <- x$data
-  if (is.null(gamma)) {
-    s <- x$speedup
-    raw_a <- if (x$higher_is_better) bm$median_a * s else bm$median_a / s
-    ratio <- if (x$higher_is_better) raw_a / bm$median_b else bm$median_b / raw_a
-    hi <- max(c(ratio, s, 1.1), na.rm = TRUE) * 1.1
-    gamma <- seq(1, hi, length.out = 200L)
-  }
-  conf <- vapply(gamma, function(g) {
-    .Call(ffi_hpt, data$a, data$a_len, data$b, data$b_len,
-          x$higher_is_better, x$alpha_bench, as.double(g),
-          x$exact_ties)$confidence
-  }, numeric(1))
-  old <- graphics::par(mfrow = c(1L, 2L), mar = c(7, 4, 3, 1))
-  on.exit(graphics::par(old))
-  col <- c(A = "steelblue", B = "firebrick", tie = "grey60")[bm$winner]
-  graphics::barplot(bm$d, names.arg = bm$benchmark, las = 2, col = col,
-                    border = NA, ylab = "d (oriented: > 0 favours A)",
-                    main = sprintf("Per-benchmark d at speedup %s",
-                                   format(x$speedup)), cex.names = 0.7)
-  graphics::abline(h = 0)
-  graphics::legend("topleft", fill = c("steelblue", "firebrick", "grey60"),
-                   legend = c(paste(x$labels[1L], "wins"),
-                              paste(x$labels[2L], "wins"), "tie"),
-                   bty = "n", cex = 0.8)
-  graphics::plot(gamma, conf, type = "s", ylim = c(0, 1),
-                 xlab = "speedup under test (gamma)", ylab = "confidence",
-                 main = "Confidence as a function of gamma")
-  graphics::abline(h = x$conf_level, lty = 2, col = "grey40")
-  graphics::abline(v = x$speedup, lty = 3, col = "grey40")
-  invisible(data.frame(gamma = gamma, confidence = conf))
-}
-
 # ---- r-Speedup ---------------------------------------------------------------
 
 #' The r-Speedup of the Hierarchical Performance Test

@@ -404,23 +404,3 @@ as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
     stringsAsFactors = FALSE
   )
 }
-
-#' @rdname speedup_verdict
-#' @export
-plot.speedup_verdict <- function(x, ...) {
-  v <- x
-  if (v$n + v$m == 0L) {
-    abort("Nothing to plot: both samples are empty.", class = "data")
-  }
-  vals <- list(v$x, v$y)
-  names(vals) <- v$labels
-  centre <- if (v$test == "mean") mean else stats::median
-  graphics::stripchart(vals, method = "jitter", vertical = TRUE, pch = 1,
-                       ylab = "run time", main = verdict_headline(v),
-                       cex.main = 0.9, ...)
-  cen <- vapply(vals, function(s) if (length(s)) centre(s) else NA_real_, 0)
-  graphics::segments(seq_along(cen) - 0.3, cen, seq_along(cen) + 0.3, cen,
-                     lwd = 2)
-  graphics::mtext(trimws(format(v)[2L]), side = 3, line = 0.3, cex = 0.8)
-  invisible(x)
-}
