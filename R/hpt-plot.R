@@ -56,7 +56,7 @@ hpt_plot <- function(x, gamma = NULL, r_speedup = NULL) {
           x$exact_ties)$confidence
   }, numeric(1))
 
-  op <- graphics::par(no.readonly = TRUE)
+  op <- graphics::par(c("mai", "mgp", "las", "cex", "cex.axis", "mfrow"))
   on.exit(graphics::par(op))
   graphics::layout(matrix(1:2, nrow = 1L), widths = c(1, 1))
   cols <- c(A = unname(plot_colours[1L]), B = unname(plot_colours[2L]),

@@ -103,10 +103,13 @@
 #' a <- matrix(rlnorm(40, 0), 8)
 #' b <- matrix(rlnorm(40, 0.5), 8)
 #' hpt(a, b)
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 hpt <- function(a, b = NULL, higher_is_better = FALSE, alpha_bench = NULL,
                 speedup = 1, exact_ties = FALSE, conf_level = 0.95,
-                na_rm = FALSE) {
+                na_rm = FALSE, ...) {
+  check_dots_empty(...)
   call <- sys.call()
   data <- hpt_data(a, b, na_rm = check_flag(na_rm, "na_rm", call), call = call)
   higher_is_better <- check_flag(higher_is_better, "higher_is_better", call)
@@ -482,10 +485,13 @@ as.data.frame.speeduptest_hpt <- function(x, row.names = NULL,
 #' x <- splash2_hpt
 #' x$score[x$machine == "X"] <- 1.76 * x$score[x$machine == "X"]
 #' hpt_speedup(x, higher_is_better = TRUE)
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 hpt_speedup <- function(a, b = NULL, confidence = 0.95,
                         higher_is_better = FALSE, alpha_bench = NULL,
-                        exact_ties = FALSE, precision = 0.01, na_rm = FALSE) {
+                        exact_ties = FALSE, precision = 0.01, na_rm = FALSE, ...) {
+  check_dots_empty(...)
   call <- sys.call()
   data <- hpt_data(a, b, na_rm = check_flag(na_rm, "na_rm", call), call = call)
   higher_is_better <- check_flag(higher_is_better, "higher_is_better", call)

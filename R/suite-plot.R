@@ -56,7 +56,7 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
   if (is.null(main)) main <- sprintf("Speedup of the %s, per benchmark", which)
   if (is.null(xlab)) xlab <- sprintf("speedup of the %s (log scale)", which)
 
-  op <- graphics::par(no.readonly = TRUE)
+  op <- graphics::par(c("mai", "mgp", "las", "cex", "cex.axis", "mfrow"))
   on.exit(graphics::par(op))
   graphics::par(cex.axis = 0.8, mgp = c(2.2, 0.6, 0), las = 1)
   name_w <- max(graphics::strwidth(bm$benchmark, units = "inches",

@@ -114,13 +114,16 @@
 #' res <- speedup_suite(suite)
 #' res
 #' as.data.frame(res)[, c("benchmark", "speedup_median", "median_decision")]
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                           rigorous = TRUE, prop_conf_level = 0.95,
                           prop_method = "prop.test", precision = 0.05,
                           significant_only = FALSE, na_rm = FALSE,
                           benchmark = "benchmark", version = "version",
-                          time = "time", initial = NULL) {
+                          time = "time", initial = NULL, ...) {
+  check_dots_empty(...)
   call <- match.call()
   rigorous <- check_flag(rigorous, "rigorous")
   na_rm <- check_flag(na_rm, "na_rm")

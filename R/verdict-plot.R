@@ -153,7 +153,7 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
   flags <- run_order_flags(v, labels)
   if (is.null(main)) main <- verdict_plot_title(v)
 
-  op <- graphics::par(no.readonly = TRUE)
+  op <- graphics::par(c("mai", "mgp", "las", "cex", "cex.axis", "mfrow"))
   on.exit(graphics::par(op))
   graphics::layout(matrix(1:2, ncol = 1L), heights = c(1, graphics::lcm(4.2)))
   width <- graphics::par("din")[1L] - 0.3
