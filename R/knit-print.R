@@ -16,7 +16,7 @@ md_escape <- function(x) gsub("|", "\\|", x, fixed = TRUE)
 
 # A pipe table; `align` one of "l", "r", "c" per column.
 md_table <- function(df, align = NULL) {
-  df[] <- lapply(df, function(col) md_escape(as.character(col)))
+  df[] <- lapply(df, function(col) md_escape(trimws(as.character(col))))
   if (is.null(align)) align <- rep("l", ncol(df))
   rule <- c(l = ":--", r = "--:", c = ":-:")[align]
   row <- function(v) paste0("| ", paste(v, collapse = " | "), " |")
@@ -56,13 +56,18 @@ knit_print.speedup_verdict <- function(x, ...) {
                   fmt_pct(or_na(attr(ci, "conf.level"), v$confidence)),
                   fmt_ci(ci), or_na(attr(ci, "method"), "interval"))
   }
+  stopped <- v$decision == "insufficient data"
+  path <- verdict_path(v)
   rows <- c(
     "decision" = v$decision,
-    "direction" = if (!is.null(v$direction)) as.character(v$direction),
-    "confidence" = sprintf("%s (%s)", fmt_pct(v$confidence),
-                           if (v$confidence_guaranteed) "guaranteed" else "not guaranteed"),
-    "p-value" = if (is.null(fin)) md_pval(v$p_value) else
-      sprintf("%s (%s)", md_pval(v$p_value), fin$method),
+    "direction" = if (!is.null(v$direction) && !is.na(v$direction))
+      as.character(v$direction),
+    "confidence" = if (stopped) sprintf("%s asked for", fmt_pct(v$confidence))
+      else sprintf("%s (%s)", fmt_pct(v$confidence),
+                   if (v$confidence_guaranteed) "guaranteed" else "not guaranteed"),
+    "p-value" = if (is.null(fin) || is.na(v$p_value))
+      "none: the protocol stopped before its test"
+      else sprintf("%s (%s)", md_pval(v$p_value), fin$method),
     stats::setNames(sp, sprintf("speedup of the %s", centre)),
     "P[X > Y]" = if (v$test == "median" && !is.na(or_na(v$prob_greater)))
       fmt_num(v$prob_greater),
@@ -71,6 +76,7 @@ knit_print.speedup_verdict <- function(x, ...) {
                                   fmt_num(v$speedups[["mean"]]),
                                   fmt_num(v$speedups[["median"]])),
     "runs" = sprintf("%d of %s, %d of %s", v$n, v$labels[1L], v$m, v$labels[2L]),
+    "path" = if (length(path) && nzchar(path)) path,
     "baseline" = if (!is.null(v$baseline)) as.character(v$baseline),
     "caveats" = if (length(v$caveats)) paste(v$caveats, collapse = "; "),
     "advice" = if (length(v$advice)) paste(v$advice, collapse = "; ")
