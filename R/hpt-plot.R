@@ -138,8 +138,3 @@ hpt_plot <- function(x, gamma = NULL, r_speedup = NULL) {
                   cex = fit_cex(t4, panel_w - 0.2, cex = 0.8))
   invisible(data.frame(gamma = gamma, confidence = conf))
 }
-
-# User x of the centre of the current figure region (a panel of a layout).
-fig_x_centre <- function() {
-  graphics::grconvertX(0.5, from = "nfc", to = "user")
-}

@@ -102,14 +102,14 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
            not = "not significant", insufficient = "insufficient data")
   leg <- c(txt[shown], sprintf("%s interval (%s)", lev_txt, method))
   width <- graphics::par("din")[1L] - 0.3
-  fitted_legend(margin_x_centre(), top_margin_y(0.15), width = width,
+  fitted_legend(fig_x_centre(), top_margin_y(0.15), width = width,
                 xjust = 0.5, yjust = 0, xpd = NA, ncol = 2L, bty = "n",
                 legend = leg, pch = c(pch[shown], NA),
                 col = c(col[shown], "grey35"), pt.bg = c(bg[shown], NA),
                 lty = c(rep(NA, length(shown)), 1),
                 lwd = c(rep(NA, length(shown)), 2), seg.len = 1.5,
                 x.intersp = 0.6, y.intersp = 0.9, cex = 0.8)
-  graphics::mtext(main, side = 3, line = 3.6, font = 2,
+  graphics::mtext(main, side = 3, line = 3.6, font = 2, at = fig_x_centre(),
                   cex = fit_cex(main, width, cex = 1.05, font = 2))
   invisible(x)
 }

@@ -44,14 +44,7 @@ fit_cex <- function(text, width, cex = 1, min_cex = 0.6, font = 1) {
   max(min_cex, cex * width / w)
 }
 
-# User coordinates of the centre of the plot region along x, and of the
-# middle of margin line `line` below the plot region (linear y axis).
-margin_x_centre <- function() {
-  u <- graphics::par("usr")
-  m <- mean(u[1:2])
-  if (graphics::par("xlog")) 10^m else m
-}
-
+# User y of the middle of margin line `line` below the plot region.
 margin_y <- function(line) {
   u <- graphics::par("usr")
   per_inch <- diff(u[3:4]) / graphics::par("pin")[2L]
@@ -65,6 +58,11 @@ top_margin_y <- function(line) {
   per_inch <- diff(u[3:4]) / graphics::par("pin")[2L]
   y <- u[4L] + line * graphics::par("csi") * per_inch
   if (graphics::par("ylog")) 10^y else y
+}
+
+# User x of the centre of the current figure region (a panel of a layout).
+fig_x_centre <- function() {
+  graphics::grconvertX(0.5, from = "nfc", to = "user")
 }
 
 # Draws a legend centred at (x, y) in user coordinates, shrinking its text
@@ -182,7 +180,7 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
     graphics::abline(h = cen[i], col = cols[i], lty = 2, lwd = 1.5)
   }
   # the legend sits just above the plot box, clear of the runs
-  fitted_legend(margin_x_centre(), top_margin_y(0.1), width = width,
+  fitted_legend(fig_x_centre(), top_margin_y(0.1), width = width,
                 xjust = 0.5, yjust = 0, xpd = NA, horiz = TRUE, bty = "n",
                 legend = paste0(c(labels, sprintf("%s of each", centre_name),
                                   if (length(flags)) "smooth (lowess)"),
@@ -195,9 +193,10 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
     ft <- paste0("Run order: ", paste(flags, collapse = "; "))
     fl <- wrap_to_width(ft, width, cex = 0.8)
     graphics::mtext(fl, side = 3, line = 1.4 + rev(seq_along(fl) - 1) * 0.9,
+                    at = fig_x_centre(),
                     cex = 0.8, col = "#B00000")
   }
-  graphics::mtext(main, side = 3, line = top - 1.3, font = 2,
+  graphics::mtext(main, side = 3, line = top - 1.3, font = 2, at = fig_x_centre(),
                   cex = fit_cex(main, width, cex = 1.05, font = 2))
 
   # ---- the speedup ----
@@ -224,7 +223,7 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
                      length = 0.08, lwd = 2, col = "grey25")
   }
   if (is.finite(s) && s > 0) graphics::points(s, 0.45, pch = 18, cex = 1.6)
-  graphics::mtext(speedup_plot_label(v), side = 3, line = 0.4,
+  graphics::mtext(speedup_plot_label(v), side = 3, line = 0.4, at = fig_x_centre(),
                   cex = fit_cex(speedup_plot_label(v), width, cex = 0.85))
   if (!have_ci && !is.finite(s)) {
     graphics::text(sqrt(prod(rng)), 0.45, "no speedup to show", col = "grey40")
