@@ -81,7 +81,7 @@ hpt_plot <- function(x, gamma = NULL, r_speedup = NULL) {
                  col = cols[bm$winner], border = NA)
   graphics::abline(v = 0, col = "grey20")
   short <- ifelse(nchar(bm$benchmark) > 3L * ncap,
-                  paste0(substr(bm$benchmark, 1L, 3L * ncap - 1L), "\u2026"),
+                  paste0(substr(bm$benchmark, 1L, 3L * ncap - 3L), "..."),
                   bm$benchmark)
   graphics::axis(2, at = yy, labels = short, tick = FALSE, cex.axis = 0.8,
                  line = -0.4)

@@ -293,7 +293,7 @@ check_dots_empty <- function(..., .fn = NULL, .formals = NULL) {
     named <- nms[nzchar(nms)]
     msg <- sprintf("`%s` is not an argument of %s; %s.", named[nzchar(hints)],
                    .fn, hints[nzchar(hints)])
-    abort(paste(msg, collapse = "\n"), class = "argument",
+    abort(paste(msg, collapse = "\n"), class = c("argument", "input"),
           arguments = named[nzchar(hints)])
   }
   what <- if (all(nms == "")) {
@@ -301,7 +301,8 @@ check_dots_empty <- function(..., .fn = NULL, .formals = NULL) {
   } else {
     paste0("`", nms[nms != ""], "`", collapse = ", ")
   }
-  abort(sprintf("Unused argument(s) to %s: %s.", .fn, what), class = "argument",
+  abort(sprintf("Unused argument(s) to %s: %s.", .fn, what),
+        class = c("argument", "input"),
         arguments = nms)
 }
 

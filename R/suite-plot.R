@@ -90,9 +90,9 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
   graphics::mtext(xl, side = 1, line = 2, cex = 0.9)
   # which side is faster, under the axis, either side of 1
   if (rng[1L] < 1 && rng[2L] > 1) {
-    graphics::mtext("\u2190 slower  ", side = 1, line = 3.1, at = 1, adj = 1,
+    graphics::mtext("<- slower  ", side = 1, line = 3.1, at = 1, adj = 1,
                     cex = 0.75, col = "grey30")
-    graphics::mtext("  faster \u2192", side = 1, line = 3.1, at = 1, adj = 0,
+    graphics::mtext("  faster ->", side = 1, line = 3.1, at = 1, adj = 0,
                     cex = 0.75, col = "grey30")
   }
   # the legend sits in the top margin, where it hides no benchmark

@@ -1,0 +1,33 @@
+# Formatting shared by the print methods: confidences that never round to 1,
+# and lines kept within the console width.
+
+# A confidence (or any probability near 1) with `digits` decimals, written
+# "1 - 8.0e-12" when rounding would show 1, so that a confidence just below
+# 1 is never printed as certainty.
+fmt_confidence <- function(x, digits = 4L) {
+  vapply(x, function(v) {
+    if (is.na(v)) return("NA")
+    if (v == 1) return("1")
+    if (round(v, digits) >= 1) return(sprintf("1 - %.1e", 1 - v))
+    out <- formatC(v, format = "f", digits = digits)
+    sub("0+$", "", sub("(\\.[0-9]*[1-9])0+$", "\\1", out))
+  }, "")
+}
+
+# Wraps the text lines longer than `width` at spaces, continuing them with
+# `exdent` spaces more than the line's own indentation.  Lines that are
+# parts of a table (`keep`) are left alone.
+wrap_lines <- function(lines, width = 80L, exdent = 4L, keep = NULL) {
+  out <- vector("list", length(lines))
+  for (i in seq_along(lines)) {
+    l <- lines[i]
+    if (nchar(l) <= width || i %in% keep) {
+      out[[i]] <- l
+      next
+    }
+    ind <- nchar(l) - nchar(sub("^ +", "", l))
+    out[[i]] <- strwrap(l, width = width + 1L, indent = ind,
+                        exdent = ind + exdent)
+  }
+  unlist(out, use.names = FALSE)
+}
