@@ -26,8 +26,26 @@ wrap_lines <- function(lines, width = 80L, exdent = 4L, keep = NULL) {
       next
     }
     ind <- nchar(l) - nchar(sub("^ +", "", l))
-    out[[i]] <- strwrap(l, width = width + 1L, indent = ind,
-                        exdent = ind + exdent)
+    # never break "1 - alpha" or "a - b" between a number or word and a dash
+    l <- gsub("([[:alnum:])]) ([-+*/<>=]=?) ([[:alnum:](])", "\\1\001\\2\001\\3", l)
+    w <- strwrap(l, width = width + 1L, indent = ind, exdent = ind + exdent)
+    out[[i]] <- gsub("\001", " ", w, fixed = TRUE)
   }
   unlist(out, use.names = FALSE)
+}
+
+# A column of confidences with as many decimals as the most precise needs
+# (2 to 4), so that 0.5 and 0.93 print as 0.50 and 0.93.
+fmt_confidence_column <- function(x) {
+  ok <- !is.na(x) & round(x, 4L) < 1
+  dec <- 4L
+  for (d in 2:3) {
+    if (all(abs(round(x[ok], d) - x[ok]) < 1e-9)) {
+      dec <- d
+      break
+    }
+  }
+  out <- formatC(x, format = "f", digits = dec)
+  out[!ok] <- fmt_confidence(x[!ok])
+  out
 }

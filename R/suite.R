@@ -573,9 +573,6 @@ fmt3 <- function(x) {
 }
 
 #' @export
-as.data.frame.speedup_suite <- function(x, ...) x$benchmarks
-
-#' @export
 format.speedup_suite <- function(x, ...) suite_report_lines(x)
 
 # The text of the .report file (see write_speedup_report()).
@@ -618,72 +615,4 @@ suite_report_lines <- function(x) {
   lines
 }
 
-#' @export
-print.speedup_suite <- function(x, ...) {
-  bm <- x$benchmarks
-  nskip <- sum(x$problems$severity == "error")
-  cat("\n\tSpeedup-Test of a suite of benchmarks\n\n")
-  cat(sprintf("%d benchmark(s) analysed, %d skipped; weights: %s%s\n",
-              nrow(bm), nskip, x$weights,
-              if (x$weights != x$weights_requested)
-                sprintf(" (asked for %s)", x$weights_requested) else ""))
-  ov <- x$overall
-  tab <- data.frame(
-    gain = fmt3(ov$gain), speedup = fmt3(ov$speedup),
-    "gain (significant)" = fmt3(ov$gain_significant),
-    "speedup (significant)" = fmt3(ov$speedup_significant),
-    check.names = FALSE, row.names = ov$centre)
-  cat("\nOverall, by execution time:\n")
-  print(tab, quote = FALSE)
-  pr <- x$proportion
-  cat(sprintf("\nAccelerated benchmarks (confidence %s for the interval):\n",
-              format(pr$conf_level[1L])))
-  for (i in seq_len(nrow(pr))) {
-    cat(sprintf("  %-6s %d/%d = %s  [%s; %s]%s  minimal b for r = %s: %s\n",
-                pr$protocol[i], as.integer(pr$a[i]), as.integer(pr$b[i]),
-                fmt3(pr$estimate[i]), fmt3(pr$conf_low[i]), fmt3(pr$conf_high[i]),
-                if (isTRUE(pr$valid[i])) "" else " (may be inaccurate: a(1-a/b) <= 5)",
-                format(pr$precision[i]), format(pr$min_benchmarks[i])))
-  }
-  if (nrow(x$problems)) {
-    cat(sprintf("\n%d problem(s) in the input; see `$problems`.\n", nrow(x$problems)))
-  }
-  invisible(x)
-}
-
-#' @export
-summary.speedup_suite <- function(object, ...) {
-  structure(list(suite = object), class = "summary.speedup_suite")
-}
-
-#' @export
-print.summary.speedup_suite <- function(x, ...) {
-  s <- x$suite
-  print(s)
-  bm <- s$benchmarks
-  if (nrow(bm)) {
-    short <- c("significant" = "yes", "not significant" = "no",
-               "insufficient data" = "insufficient")
-    tab <- data.frame(
-      benchmark = bm$benchmark, n = bm$n, m = bm$m,
-      "S(min)" = fmt3(bm$speedup_min),
-      "S(mean)" = fmt3(bm$speedup_mean),
-      "sig." = unname(short[bm$mean_decision]),
-      "conf." = format(bm$mean_conf_level),
-      "S(median)" = fmt3(bm$speedup_median),
-      "sig. " = unname(short[bm$median_decision]),
-      "conf. " = format(bm$median_conf_level),
-      check.names = FALSE, stringsAsFactors = FALSE)
-    cat("\nPer benchmark (speedups S; significance and level of the mean, then of the median):\n")
-    print(tab, row.names = FALSE)
-  }
-  if (nrow(s$notes)) {
-    cat("\nNotes:\n")
-    cat(paste0("  ", s$notes$benchmark, ": ", s$notes$message, "\n"), sep = "")
-  }
-  if (nrow(s$problems)) {
-    cat("\nProblems:\n")
-    cat(paste0("  [", s$problems$severity, "] ", s$problems$message, "\n"), sep = "")
-  }
-  invisible(x)
-}
+# print(), summary() and as.data.frame(): R/suite-print.R; plot(): R/suite-plot.R.

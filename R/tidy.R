@@ -145,7 +145,7 @@ glance.speedup_verdict <- function(x, ...) {
 tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
   check_dots_empty(...)
   which <- match.arg(which)
-  bm <- x$benchmarks
+  bm <- nan_to_na(x$benchmarks)
   col <- function(name) bm[[paste0(which, "_", name)]]
   dirn <- col("direction")
   data.frame(
@@ -172,8 +172,8 @@ tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
 #' @export
 glance.speedup_suite <- function(x, ...) {
   check_dots_empty(...)
-  ov <- x$overall
-  pr <- x$proportion
+  ov <- nan_to_na(x$overall)
+  pr <- nan_to_na(x$proportion)
   get <- function(tab, key, val, col) {
     i <- match(val, tab[[key]])
     if (is.na(i)) NA_real_ else tab[[col]][i]
