@@ -28,7 +28,10 @@ wrap_lines <- function(lines, width = 80L, exdent = 4L, keep = NULL) {
     ind <- nchar(l) - nchar(sub("^ +", "", l))
     # never break "1 - alpha" or "a - b" between a number or word and a dash
     l <- gsub("([[:alnum:])]) ([-+*/<>=]=?) ([[:alnum:](])", "\\1\001\\2\001\\3", l)
-    w <- strwrap(l, width = width + 1L, indent = ind, exdent = ind + exdent)
+    for (target in seq(width + 1L, 20L)) {
+      w <- strwrap(l, width = target, indent = ind, exdent = ind + exdent)
+      if (all(nchar(w) <= width)) break
+    }
     out[[i]] <- gsub("\001", " ", w, fixed = TRUE)
   }
   unlist(out, use.names = FALSE)
