@@ -139,20 +139,30 @@ knit_print.speedup_suite <- function(x, ...) {
 knit_print.speeduptest_hpt <- function(x, ...) {
   bm <- x$benchmarks
   lab <- x$labels
-  win <- ifelse(bm$winner == "A", lab[1L], ifelse(bm$winner == "B", lab[2L], "tie"))
+  handicap <- if (x$speedup == 1) "" else
+    if (x$higher_is_better) sprintf(" / %s", format(x$speedup)) else
+      sprintf(" * %s", format(x$speedup))
   tab <- data.frame(
     Benchmark = bm$benchmark,
     a = format(bm$median_a, digits = 3),
-    "Stat. Win." = win,
+    "Stat. Win." = hpt_winner_names(bm$winner, lab),
     "Diff. (d)" = ifelse(bm$d == 0, "0", format(bm$d, digits = 3)),
     Rank = format(bm$rank),
     b = format(bm$median_b, digits = 3),
     check.names = FALSE, stringsAsFactors = FALSE)
-  names(tab)[c(2L, 6L)] <- sprintf("Med. %s", lab)
+  names(tab)[c(2L, 6L)] <- c(sprintf("Med. %s%s", lab[1L], handicap),
+                             sprintf("Med. %s", lab[2L]))
   md_output(c(
     sprintf("**Hierarchical Performance Test: %s**", md_escape(x$conclusion)), "",
+    sprintf("Claim: %s (%s). %d benchmarks; on each, rank-sum tests at level %s (%s).",
+            md_escape(hpt_claim(lab, x$speedup)),
+            if (x$higher_is_better) "scores, higher is better" else
+              "times, lower is better",
+            x$n, format(x$alpha_bench), hpt_method_note(x)), "",
     md_table(tab, c("l", "r", "l", "r", "r", "r")), "",
+    sprintf("Stat. Win.: the winner of the rank-sum tests; d: difference of the medians, > 0 when %s wins; Rank: rank of |d|.",
+            md_escape(lab[1L])), "",
     sprintf("R_A = %s, R_B = %s, confidence = %s (p-value %s).",
-            format(x$R_A), format(x$R_B), fmt_num(x$confidence, 4),
+            format(x$R_A), format(x$R_B), fmt_confidence(x$confidence),
             md_pval(x$p_value))))
 }
