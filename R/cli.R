@@ -140,16 +140,19 @@ cli_fatal <- function(e, prefix) {
   stop(e)
 }
 
-# `speeduptest compare ...`: handled by cli_compare() when this build has it.
-cli_dispatch_compare <- function(args) {
-  fn <- get0("cli_compare", envir = topenv(environment()), mode = "function",
-             inherits = FALSE)
+# `speeduptest compare ...`: handled by cli_compare() when this build has it;
+# its exit status is returned.
+cli_dispatch_compare <- function(args, fn = get0("cli_compare", envir = topenv(environment()),
+                                                mode = "function", inherits = FALSE)) {
   if (is.null(fn)) {
     abort("compare is not available in this version of speeduptest.",
           class = "unavailable")
   }
   status <- fn(args)
-  if (!is.numeric(status) || length(status) != 1L || is.na(status)) status <- 0L
+  if (!is.numeric(status) || length(status) != 1L || is.na(status)) {
+    abort(sprintf("compare returned %s, not an exit status.", describe_value(status)),
+          class = "internal")
+  }
   invisible(as.integer(status))
 }
 
