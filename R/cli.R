@@ -68,7 +68,8 @@
 #'   configuration (ignored columns, weights that fell back) before the
 #'   `NAME :` blocks; `.report` has the package's lines (number of benchmarks
 #'   analysed and skipped, the weights used, ...) after the original lines;
-#'   "insufficient data" (fewer than 3 runs) is `FALSE` in `.out`.
+#'   a speedup with "insufficient data" (too few runs to apply the test) is
+#'   `FALSE` in `.out`, with the reason in `.warning`.
 #' * **Additions.** `-o PREFIX`, `--significant-only`, `-q`, `compare`, and
 #'   column names of the configuration matched regardless of case.
 #'
@@ -82,7 +83,7 @@
 #' cfg <- system.file("extdata", "config.csv", package = "speeduptest")
 #' out <- file.path(tempdir(), "example")
 #' status <- speeduptest_cli(c(cfg, "--weight", "equal", "-o", out))
-#' status
+#' as.integer(status)
 #' list.files(tempdir(), pattern = "^example[.]")
 #' read.csv(paste0(out, ".out"))
 #' @export

@@ -299,6 +299,13 @@ test_that("read.csv semantics: quotes, NA, empty fields, short lines, relative p
   expect_equal(out$CoefMean, c(1, 1, 1))
   expect_match(warning_blocks(readLines(paste0(prefix, ".warning")))$general,
                "illegal custom weight.*equal weights")
+  # a byte-order mark and CRLF line ends (a spreadsheet's export)
+  bom <- file.path(dir, "data", "bom.csv")
+  writeBin(c(as.raw(c(0xef, 0xbb, 0xbf)),
+             charToRaw("Name,Sample1,Sample2,ConfLevel,Coef\r\nx,1.dat,2.dat,0.9,2\r\n")), bom)
+  config <- read_speedup_config(bom)
+  expect_identical(names(config), "x")
+  expect_equal(c(config$x$conf_level, config$x$weight), c(0.9, 2))
   # relative paths: the configuration's folder first, then the working directory
   writeLines(runs(8, 3), file.path(dir, "wd.dat"))
   writeLines(c("Name,Sample1,Sample2,ConfLevel,Coef", "w,wd.dat,1.dat,,"),
