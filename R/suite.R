@@ -93,8 +93,9 @@
 #'     severity `"error"` for a skipped benchmark or `"warning"`, message);
 #'   * `notes`: one row per benchmark and protocol whose speedup was not
 #'     declared or whose level is not guaranteed, with the reason;
-#'   * `weights` (used), `weights_requested`, `significant_only`, `rigorous`,
-#'     `versions`, `call`.
+#'   * `weights` (used), `weights_requested`, `weights_given` (the custom
+#'     weight of each benchmark as given, NA when absent), `significant_only`,
+#'     `rigorous`, `versions`, `call`.
 #'
 #' @references
 #' Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test: a
@@ -524,6 +525,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     benchmarks = benchmarks, overall = overall, proportion = proportion,
     problems = problems, notes = suite_notes(benchmarks),
     weights = used, weights_requested = requested,
+    weights_given = stats::setNames(suite$weight[!failed], suite$names[!failed]),
     significant_only = significant_only, rigorous = rigorous,
     versions = suite$versions, call = call),
     class = "speedup_suite")
