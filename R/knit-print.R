@@ -166,3 +166,17 @@ knit_print.speeduptest_hpt <- function(x, ...) {
             format(x$R_A), format(x$R_B), fmt_confidence(x$confidence),
             md_pval(x$p_value))))
 }
+
+#' @rdname knit_print.speedup_verdict
+#' @exportS3Method knitr::knit_print
+knit_print.speeduptest_tidy <- function(x, ...) {
+  df <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
+  is_p <- grepl("p[._]value", names(df))
+  df[] <- Map(function(col, p) {
+    if (p) md_pval(col)
+    else if (is.double(col)) vapply(col, format, "", digits = 4)
+    else as.character(col)
+  }, df, is_p)
+  align <- ifelse(vapply(x, is.numeric, NA), "r", "l")
+  md_output(md_table(df, align))
+}

@@ -9,6 +9,13 @@ generics::tidy
 #' @export
 generics::glance
 
+# The data frames returned carry the class "speeduptest_tidy" (still data
+# frames) so that R Markdown shows them with readable p-values.
+tidy_frame <- function(df) {
+  class(df) <- c("speeduptest_tidy", "data.frame")
+  df
+}
+
 # NULL -> NA of the right type
 or_na <- function(x, na = NA) if (is.null(x) || !length(x)) na else x
 
@@ -70,7 +77,7 @@ tidy.speedup_verdict <- function(x, steps = FALSE, ...) {
   fin <- verdict_final_step(v)
   ci <- v$speedup_ci
   lev <- or_na(attr(ci, "conf.level"), v$confidence)
-  data.frame(
+  tidy_frame(data.frame(
     term = sprintf("speedup of the %s", v$test),
     estimate = v$speedup,
     conf.low = ci[1L],
@@ -82,23 +89,23 @@ tidy.speedup_verdict <- function(x, steps = FALSE, ...) {
     method = if (is.null(fin)) NA_character_ else fin$method,
     alternative = if (is.null(fin)) NA_character_ else or_na(fin$alternative, NA_character_),
     stringsAsFactors = FALSE
-  )
+  ))
 }
 
 tidy_verdict_steps <- function(v) {
   st <- v$steps
   if (!length(st)) {
-    return(data.frame(step = character(), method = character(),
+    return(tidy_frame(data.frame(step = character(), method = character(),
                       data = character(), statistic = double(),
                       p.value = double(), passed = logical(),
-                      stringsAsFactors = FALSE))
+                      stringsAsFactors = FALSE)))
   }
   num <- function(s, what) {
     val <- s[[what]]
     if (is.null(val) || !length(val)) NA_real_ else unname(val[[1L]])
   }
   p <- vapply(st, num, 0, what = "p.value")
-  data.frame(
+  tidy_frame(data.frame(
     step = names(st),
     method = vapply(st, function(s) or_na(s$method, NA_character_), ""),
     data = vapply(st, function(s) or_na(s$data.name, NA_character_), ""),
@@ -111,7 +118,7 @@ tidy_verdict_steps <- function(v) {
                     p <= v$alpha, p > v$alpha),
     row.names = NULL,
     stringsAsFactors = FALSE
-  )
+  ))
 }
 
 #' @rdname tidy.speedup_verdict
@@ -121,7 +128,7 @@ glance.speedup_verdict <- function(x, ...) {
   check_dots_empty(...)
   v <- x
   ro <- v$run_order
-  data.frame(
+  tidy_frame(data.frame(
     test = v$test,
     decision = v$decision,
     significant = v$significant,
@@ -136,7 +143,7 @@ glance.speedup_verdict <- function(x, ...) {
     run_order_flagged = if (is.null(ro)) NA else isTRUE(ro$trend),
     caveats = length(v$caveats),
     stringsAsFactors = FALSE
-  )
+  ))
 }
 
 #' @rdname tidy.speedup_verdict
@@ -148,7 +155,7 @@ tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
   bm <- nan_to_na(x$benchmarks)
   col <- function(name) bm[[paste0(which, "_", name)]]
   dirn <- col("direction")
-  data.frame(
+  tidy_frame(data.frame(
     benchmark = bm$benchmark,
     term = rep(sprintf("speedup of the %s", which), nrow(bm)),
     estimate = bm[[paste0("speedup_", which)]],
@@ -164,7 +171,7 @@ tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
     n = bm$n,
     m = bm$m,
     stringsAsFactors = FALSE
-  )
+  ))
 }
 
 #' @rdname tidy.speedup_verdict
@@ -178,12 +185,12 @@ glance.speedup_suite <- function(x, ...) {
     i <- match(val, tab[[key]])
     if (is.na(i)) NA_real_ else tab[[col]][i]
   }
-  out <- data.frame(
+  out <- tidy_frame(data.frame(
     benchmarks = nrow(x$benchmarks),
     skipped = sum(x$problems$severity == "error"),
     weights = x$weights,
     stringsAsFactors = FALSE
-  )
+  ))
   for (cen in c("min", "mean", "median")) {
     out[[paste0("gain_", cen)]] <- get(ov, "centre", cen, "gain")
     out[[paste0("speedup_", cen)]] <- get(ov, "centre", cen, "speedup")
@@ -205,7 +212,7 @@ tidy.speeduptest_hpt <- function(x, ...) {
   check_dots_empty(...)
   bm <- x$benchmarks
   lab <- x$labels
-  data.frame(
+  tidy_frame(data.frame(
     benchmark = bm$benchmark,
     median_a = bm$median_a,
     median_b = bm$median_b,
@@ -218,7 +225,7 @@ tidy.speeduptest_hpt <- function(x, ...) {
     runs_a = bm$runs_a,
     runs_b = bm$runs_b,
     stringsAsFactors = FALSE
-  )
+  ))
 }
 
 #' @rdname tidy.speedup_verdict
@@ -226,7 +233,7 @@ tidy.speeduptest_hpt <- function(x, ...) {
 #' @export
 glance.speeduptest_hpt <- function(x, ...) {
   check_dots_empty(...)
-  data.frame(
+  tidy_frame(data.frame(
     machine_a = x$labels[1L],
     machine_b = x$labels[2L],
     speedup = x$speedup,
@@ -240,7 +247,7 @@ glance.speeduptest_hpt <- function(x, ...) {
     alpha_bench = x$alpha_bench,
     method = "Hierarchical Performance Test (Chen et al. 2012)",
     stringsAsFactors = FALSE
-  )
+  ))
 }
 
 #' @rdname tidy.speedup_verdict
@@ -248,7 +255,7 @@ glance.speeduptest_hpt <- function(x, ...) {
 #' @export
 glance.speeduptest_hpt_speedup <- function(x, ...) {
   check_dots_empty(...)
-  data.frame(
+  tidy_frame(data.frame(
     machine_a = x$labels[1L],
     machine_b = x$labels[2L],
     r_speedup = x$speedup,
@@ -258,5 +265,5 @@ glance.speeduptest_hpt_speedup <- function(x, ...) {
     precision = x$precision,
     method = "Hierarchical Performance Test (Chen et al. 2012)",
     stringsAsFactors = FALSE
-  )
+  ))
 }

@@ -27,3 +27,16 @@ test_that("verdicts, suites and HPT results knit as markdown tables", {
     cat(knitr::knit_print(h))
   })
 })
+
+test_that("tidy() and glance() results knit with readable p-values", {
+  skip_if_not_installed("knitr")
+  v <- median_test(norm_s(30, 10, 0.2), norm_s(30, 5, 0.2))
+  td <- tidy(v)
+  expect_s3_class(td, "data.frame")
+  expect_lt(td$p.value, 1e-8)
+  out <- knitr::knit_print(td)
+  expect_match(out, "| p.value |", fixed = TRUE)
+  expect_match(out, sprintf("| %s |", speeduptest:::md_pval(td$p.value)), fixed = TRUE)
+  expect_false(grepl("| 0 |", out, fixed = TRUE))
+  expect_s3_class(knitr::knit_print(glance(v)), "knit_asis")
+})
