@@ -65,6 +65,18 @@ fig_x_centre <- function() {
   graphics::grconvertX(0.5, from = "nfc", to = "user")
 }
 
+# Ticks for a log axis over `r`: evenly spaced round numbers when the range
+# is narrow (where the default log axis shows only one or two ticks), the
+# default ticks of the current log axis otherwise.
+log_axis_ticks <- function(r) {
+  if (r[2L] / r[1L] < 20) {
+    t <- pretty(r, n = 8L)
+    t <- t[t > 0 & t >= r[1L] * 0.98 & t <= r[2L] * 1.02]
+    if (length(t) >= 3L) return(t)
+  }
+  graphics::axTicks(2L)
+}
+
 # Draws a legend centred at (x, y) in user coordinates, shrinking its text
 # until it is no wider than `width` inches.
 fitted_legend <- function(x, y, width, cex = 0.85, min_cex = 0.55, ...) {
@@ -165,8 +177,10 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
   graphics::plot.default(NA, xlim = xr, ylim = range(times), log = "y",
                          xlab = if (pos$global) "position of the run in the recorded order"
                                 else "run (in recorded order)",
-                         ylab = "run time (log scale)", ...)
-  graphics::grid(nx = NA, ny = NULL, col = "grey90", lty = 1)
+                         ylab = "run time (log scale)", yaxt = "n", ...)
+  yt <- log_axis_ticks(range(times))
+  graphics::axis(2, at = yt)
+  graphics::abline(h = yt, col = "grey90")
   samples <- list(v$x, v$y)
   at <- list(pos$x, pos$y)
   for (i in 1:2) {
@@ -203,8 +217,11 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
   graphics::par(mar = c(3.2, 4.3, 1.6, 1.2), mgp = c(2, 0.6, 0))
   ci <- v$speedup_ci
   s <- v$speedup
-  have_ci <- length(ci) == 2L && all(is.finite(ci)) && all(ci > 0)
-  vals <- c(s, if (have_ci) ci, 1)
+  have_ci <- length(ci) == 2L && !anyNA(ci)
+  # the finite, positive ends of the interval set the scale; an end at 0 or
+  # Inf (Fieller's unbounded interval) is drawn as an arrow to the edge
+  ends <- if (have_ci) ci[is.finite(ci) & ci > 0] else numeric()
+  vals <- c(s, ends, 1)
   vals <- vals[is.finite(vals) & vals > 0]
   rng <- range(vals)
   rng <- exp(log(rng) + c(-0.08, 0.08) * max(diff(log(rng)), 0.05))
@@ -212,15 +229,26 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
                          xlab = sprintf("speedup of the %s (log scale)",
                                         centre_name), ylab = "")
   graphics::abline(v = 1, lty = 3, col = "grey40")
-  graphics::text(1, 0.85, "no change", cex = 0.75, col = "grey40", pos = 4,
-                 offset = 0.2)
+  right_half <- log(1) > mean(log(rng))
+  graphics::text(1, 0.85, "no change", cex = 0.75, col = "grey40",
+                 pos = if (right_half) 2 else 4, offset = 0.2)
   if (have_ci) {
-    graphics::arrows(ci[1L], 0.45, ci[2L], 0.45, angle = 90, code = 3,
-                     length = 0.06, lwd = 2, col = "grey25")
-  } else if (length(ci) == 2L && is.finite(ci[1L]) && ci[1L] > 0) {
-    # an interval unbounded above (Fieller with a mean of y near 0)
-    graphics::arrows(ci[1L], 0.45, rng[2L], 0.45, angle = 30, code = 2,
-                     length = 0.08, lwd = 2, col = "grey25")
+    u <- graphics::par("usr")
+    lo_open <- !(is.finite(ci[1L]) && ci[1L] > 0)
+    hi_open <- !is.finite(ci[2L])
+    lo <- if (lo_open) 10^u[1L] else ci[1L]
+    hi <- if (hi_open) 10^u[2L] else ci[2L]
+    graphics::segments(lo, 0.45, hi, 0.45, lwd = 2, col = "grey25")
+    for (k in 1:2) {
+      open <- c(lo_open, hi_open)[k]
+      at <- c(lo, hi)[k]
+      if (open) {
+        graphics::arrows(if (k == 1L) hi else lo, 0.45, at, 0.45, angle = 25,
+                         length = 0.09, lwd = 2, col = "grey25")
+      } else {
+        graphics::segments(at, 0.37, at, 0.53, lwd = 2, col = "grey25")
+      }
+    }
   }
   if (is.finite(s) && s > 0) graphics::points(s, 0.45, pch = 18, cex = 1.6)
   graphics::mtext(speedup_plot_label(v), side = 3, line = 0.4, at = fig_x_centre(),
@@ -254,7 +282,8 @@ speedup_plot_label <- function(v) {
   method <- attr(ci, "method")
   out <- sprintf("%s %s", what, fmt_num(v$speedup))
   if (length(ci) == 2L && !anyNA(ci)) {
-    out <- sprintf("%s; %s interval %s%s", out, fmt_pct(lev), fmt_ci(ci),
+    out <- sprintf("%s; %s interval %s%s", out, fmt_pct(lev),
+                   sub("Inf]", "Inf)", fmt_ci(ci), fixed = TRUE),
                    if (is.null(method)) "" else sprintf(" (%s)", method))
   } else {
     out <- sprintf("%s; no interval", out)
