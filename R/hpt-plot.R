@@ -65,12 +65,13 @@ hpt_plot <- function(x, gamma = NULL, r_speedup = NULL) {
 
   # ---- left: the differences d, one horizontal bar per benchmark ----
   graphics::par(cex = 1, cex.axis = 0.8, mgp = c(2.2, 0.6, 0), las = 1)
-  name_w <- max(graphics::strwidth(bm$benchmark, units = "inches",
-                                   cex = 0.8)) + 0.15
-  name_w <- min(name_w, panel_w * 0.45)
-  ncap <- max(1, floor(name_w / graphics::par("csi")))
-  graphics::par(mai = c(1.15, name_w + 0.1, 0.75, 0.15))
   nb <- nrow(bm)
+  # the labels' size from the height each benchmark gets, then their width
+  lab_cex <- min(0.8, 0.9 * (graphics::par("din")[2L] - 1.9) / max(nb, 1L) /
+                   graphics::par("csi"))
+  short <- fit_labels(bm$benchmark, panel_w * 0.45, lab_cex)
+  name_w <- max(graphics::strwidth(short, units = "inches", cex = lab_cex)) + 0.15
+  graphics::par(mai = c(1.15, name_w + 0.1, 0.75, 0.15))
   yy <- rev(seq_len(nb))
   d <- bm$d
   xr <- range(c(d, 0), na.rm = TRUE)
@@ -80,11 +81,8 @@ hpt_plot <- function(x, gamma = NULL, r_speedup = NULL) {
   graphics::rect(pmin(0, d), yy - 0.38, pmax(0, d), yy + 0.38,
                  col = cols[bm$winner], border = NA)
   graphics::abline(v = 0, col = "grey20")
-  short <- ifelse(nchar(bm$benchmark) > 3L * ncap,
-                  paste0(substr(bm$benchmark, 1L, 3L * ncap - 3L), "..."),
-                  bm$benchmark)
-  graphics::axis(2, at = yy, labels = short, tick = FALSE, cex.axis = 0.8,
-                 line = -0.4)
+  graphics::axis(2, at = yy, labels = short, tick = FALSE,
+                 cex.axis = min(lab_cex, row_label_cex(nb + 0.2)), line = -0.4)
   xl <- sprintf("Diff. (d): > 0 when %s wins", lab[1L])
   graphics::mtext(xl, side = 1, line = 2, at = fig_x_centre(),
                   cex = fit_cex(xl, panel_w - 0.3, cex = 0.85))
@@ -137,4 +135,23 @@ hpt_plot <- function(x, gamma = NULL, r_speedup = NULL) {
   graphics::mtext(t4, side = 3, at = fig_x_centre(), line = 0.4,
                   cex = fit_cex(t4, panel_w - 0.2, cex = 0.8))
   invisible(data.frame(gamma = gamma, confidence = conf))
+}
+
+# Labels shortened in the middle ("a_rather...name_12") to at most `width`
+# inches at size `cex`, so that labels differing only at their end stay
+# distinct.
+fit_labels <- function(labels, width, cex) {
+  vapply(labels, function(l) {
+    if (graphics::strwidth(l, units = "inches", cex = cex) <= width) return(l)
+    n <- nchar(l)
+    for (keep in seq(n - 1L, 2L)) {
+      head <- ceiling(keep / 2)
+      cand <- paste0(substr(l, 1L, head), "...",
+                     substr(l, n - (keep - head) + 1L, n))
+      if (graphics::strwidth(cand, units = "inches", cex = cex) <= width) {
+        return(cand)
+      }
+    }
+    substr(l, 1L, 3L)
+  }, "", USE.NAMES = FALSE)
 }

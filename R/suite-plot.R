@@ -69,7 +69,7 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
                          main = "", ...)
   graphics::abline(h = yy, col = "grey93")
   graphics::axis(2, at = yy, labels = bm$benchmark, tick = FALSE,
-                 cex.axis = if (nb > 25L) 0.6 else 0.8, line = -0.4)
+                 cex.axis = row_label_cex(nb + 1L), line = -0.4)
   graphics::abline(v = 1, lty = 3, col = "grey30")
   ok <- is.finite(lo) & is.finite(hi) & lo > 0
   if (any(ok)) {

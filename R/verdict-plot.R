@@ -77,6 +77,13 @@ log_axis_ticks <- function(r) {
   graphics::axTicks(2L)
 }
 
+# Text size for one label per row of `n` rows in the current plot region,
+# so that none overlaps (axis() silently drops labels that would).
+row_label_cex <- function(n, cex = 0.8) {
+  row_h <- graphics::par("pin")[2L] / max(n, 1L)
+  min(cex, 0.9 * row_h / graphics::par("csi"))
+}
+
 # Draws a legend centred at (x, y) in user coordinates, shrinking its text
 # until it is no wider than `width` inches.
 fitted_legend <- function(x, y, width, cex = 0.85, min_cex = 0.55, ...) {
