@@ -281,6 +281,10 @@ measure_versions <- function(dots, env) {
     e <- exprs[[i]]
     nm <- nms[i]
     if (is.character(e)) return(version_from_value(e, nm, env))
+    if (is.atomic(e) || is.null(e)) {
+      abort(sprintf("Version `%s` must be a command (string), a function or an expression, not %s.",
+                    if (nzchar(nm)) nm else deparse1(e), describe_value(e)))
+    }
     if (is.symbol(e)) {
       val <- tryCatch(eval(e, env), error = function(err) NULL)
       if (is.function(val) || (is.character(val) && length(val) == 1L)) {
@@ -639,6 +643,7 @@ measure_timings <- function(st, ctx, seq_rule) {
 check_short_runs <- function(out, ctx) {
   if (!nrow(out)) return(invisible())
   timer <- ctx$timer
+  if (is.null(timer$resolution)) return(invisible())
   res <- max(timer$resolution, timer$tick, na.rm = TRUE)
   kinds <- vapply(ctx$versions, `[[`, "", "kind")
   names(kinds) <- vapply(ctx$versions, `[[`, "", "name")
