@@ -574,11 +574,10 @@ sequential_step <- function(st, rule, j) {
                               rigorous = look$rigorous, decision = look$decision,
                               stringsAsFactors = FALSE)
   st$decision <- look$decision
-  st$status_text <- sprintf("look %d: %s (p = %s / %s, level %s)", j,
-                            if (look$decision == "none") "no decision yet" else look$decision,
+  st$status_text <- sprintf("| look %d: %s (p %s/%s)", j,
+                            if (look$decision == "none") "undecided" else look$decision,
                             format(signif(look$p_speedup, 2)),
-                            format(signif(look$p_slowdown, 2)),
-                            format(signif(rule$levels[j], 2)))
+                            format(signif(look$p_slowdown, 2)))
   look$decision != "none"
 }
 
@@ -721,7 +720,7 @@ measure_progress <- function(plan) {
   id <- cli::cli_progress_bar(
     total = plan$total,
     format = paste("{cli::pb_bar} {cli::pb_current}/{cli::pb_total} runs",
-                   "| {cli::pb_elapsed} elapsed | {cli::pb_eta} left {status}"),
+                   "| {cli::pb_elapsed} | ETA {cli::pb_eta} {status}"),
     clear = TRUE, .auto_close = FALSE)
   list(update = function(done, text) {
     status <<- text
