@@ -62,7 +62,9 @@
 #' status 127, command not found: `speeduptest_error_command_not_found`); a
 #' run longer than `timeout` seconds is stopped (the whole process group gets
 #' SIGTERM, then SIGKILL) and gives `speeduptest_error_timeout`; an error in
-#' R code gives `speeduptest_error_expression`.  These conditions hold the
+#' R code gives `speeduptest_error_expression`.  For R code the timeout is
+#' enforced with [setTimeLimit()], so it takes effect only where R checks for
+#' interrupts (not inside a long call to compiled code).  These conditions hold the
 #' runs made so far in `cnd$timings`, the version in `cnd$version`, the run
 #' in `cnd$run` and, for commands, `cnd$command` and `cnd$exit_status`.
 #'
@@ -515,6 +517,7 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
                          progress = NULL) {
   st <- new_measure_state(plan$total)
   versions <- ctx$versions
+  if (!is.null(progress)) on.exit(progress$done(), add = TRUE)
   done <- 0L
   run_in_batch <- function(b) {
     round_no <- 0L
@@ -549,7 +552,6 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
     }
     finished
   }, interrupt = function(cnd) FALSE)
-  if (!is.null(progress)) progress$done()
   out <- measure_timings(st, ctx, seq_rule)
   if (!completed) {
     st$interrupted <- TRUE
@@ -717,6 +719,7 @@ measure_timer <- function(versions, output) {
 
 measure_progress <- function(plan) {
   status <- ""
+  closed <- FALSE
   id <- cli::cli_progress_bar(
     total = plan$total,
     format = paste("{cli::pb_bar} {cli::pb_current}/{cli::pb_total} runs",
@@ -725,5 +728,8 @@ measure_progress <- function(plan) {
   list(update = function(done, text) {
     status <<- text
     cli::cli_progress_update(id = id, set = done)
-  }, done = function() cli::cli_progress_done(id = id))
+  }, done = function() {
+    if (!closed) cli::cli_progress_done(id = id)
+    closed <<- TRUE
+  })
 }

@@ -27,6 +27,10 @@
  * the end of the file.
  */
 #define _GNU_SOURCE
+#include "measure.h"
+
+#ifndef _WIN32
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -45,9 +49,12 @@
 #include <sys/syscall.h>
 #endif
 
-#include "measure.h"
-
+#ifdef __APPLE__
+#include <crt_externs.h>
+#define environ (*_NSGetEnviron())
+#else
 extern char **environ;
+#endif
 
 /* ---- clocks ------------------------------------------------------------- */
 
@@ -298,8 +305,59 @@ int st_run_command(const char *cmd, const char *output, double timeout,
     return status;
 }
 
+#else /* _WIN32: no POSIX processes; measure() runs R code only there */
+
+#include <math.h>
+#include <windows.h>
+
+double st_monotonic_now(void)
+{
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return (double) c.QuadPart / (double) f.QuadPart;
+}
+
+double st_clock_resolution(void)
+{
+    LARGE_INTEGER f;
+    QueryPerformanceFrequency(&f);
+    return 1.0 / (double) f.QuadPart;
+}
+
+double st_clock_tick(long tries)
+{
+    double best = NAN, a = st_monotonic_now();
+    for (long i = 0; i < tries; i++) {
+        double b = st_monotonic_now();
+        if (b > a && (isnan(best) || b - a < best)) best = b - a;
+        a = b;
+    }
+    return best;
+}
+
+void st_run_init(st_run *r)
+{
+    r->wall = r->user = r->sys = r->max_rss = r->start_time = NAN;
+    r->exit_status = -1;
+    r->signal = r->timed_out = r->interrupted = 0;
+    r->error = 0;
+}
+
+int st_run_command(const char *cmd, const char *output, double timeout,
+                   st_interrupt_fn interrupted, void *data, st_run *res)
+{
+    (void) cmd; (void) output; (void) timeout; (void) interrupted; (void) data;
+    st_run_init(res);
+    res->error = 38; /* ENOSYS */
+    return ST_RUN_SPAWN_FAILED;
+}
+
+#endif /* _WIN32 */
+
 /* ---- .Call entry points ------------------------------------------------- */
 
+#include <string.h>
 #include "ffi.h"
 #include <R_ext/Utils.h>
 
