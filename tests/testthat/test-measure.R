@@ -82,10 +82,15 @@ test_that("CPU time and peak memory are sane", {
   # a string of 2^27 bytes: the peak resident size is above 128 MiB,
   # far above the start-up floor; the loop and the sleep stay below it
   expect_true(all(a$max_rss > 2^27))
-  floor <- attr(t, "timer")$rss_floor
-  expect_true(all(a$max_rss > floor + 5e7))
-  expect_true(all(b$max_rss < 2^27) && all(i$max_rss < 2^27))
   expect_true(all(t$max_rss > 1e6))   # bytes, not KiB
+  # the other two stay at the floor (R's own size, see ?measure) when that
+  # floor is well below the string
+  floor <- attr(t, "timer")$rss_floor
+  expect_gt(floor, 1e6)
+  if (floor < 2^26) {
+    expect_true(all(a$max_rss > floor + 5e7))
+    expect_true(all(b$max_rss < 2^27) && all(i$max_rss < 2^27))
+  }
 })
 
 test_that("a failing command stops with a classed error naming command, run and status", {
