@@ -217,6 +217,17 @@ test_that("the timer and the machine are recorded and printed", {
   expect_output(print(t), "Load average", fixed = TRUE)
 })
 
+test_that("the progress bar does not get in the way", {
+  withr_opts <- options(cli.progress_show_after = 0)
+  on.exit(options(withr_opts))
+  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", runs = 3, progress = TRUE))
+  expect_identical(nrow(t), 6L)
+  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", progress = TRUE,
+                           until = "decided", max_runs = 10))
+  expect_identical(nrow(t), 20L)
+  expect_error(measure(a = "true", progress = NA), class = "speeduptest_error_input")
+})
+
 test_that("runs too short to time give a classed warning with the advice", {
   expect_warning(measure(f = function() NULL, runs = 3),
                  class = "speeduptest_warning_short_runs")
