@@ -22,8 +22,9 @@
 #' * any other expression is captured unevaluated and evaluated in `env` at
 #'   every run (so `measure(sort = sort(x))` times `sort(x)`).
 #'
-#' A single unnamed argument that is a named list or a named character vector
-#' gives all the versions at once (elements: commands, functions or quoted
+#' A single unnamed argument that is a variable, or a call to `list()` or
+#' `c()`, holding a named list or a named character vector gives all the
+#' versions at once (elements: commands, functions or quoted
 #' expressions), e.g. `measure(c(old = "./a.out", new = "./b.out"))`.  The
 #' first version is the initial code: the verdicts compare it with the
 #' second.
@@ -268,7 +269,7 @@ measure_versions <- function(dots, env) {
   }
   nms <- names(exprs)
   if (is.null(nms)) nms <- rep("", length(exprs))
-  if (length(exprs) == 1L && !nzchar(nms[1L]) && !is.character(exprs[[1L]])) {
+  if (length(exprs) == 1L && !nzchar(nms[1L]) && is_version_list_expr(exprs[[1L]])) {
     val <- tryCatch(eval(exprs[[1L]], env), error = function(e) NULL)
     if ((is.list(val) || is.character(val)) && !is.null(names(val)) && length(val)) {
       if (any(!nzchar(names(val)))) {
@@ -301,6 +302,15 @@ measure_versions <- function(dots, env) {
          what = e, label = deparse1(e))
   })
   check_version_names(out)
+}
+
+# A single unnamed argument is looked at as a possible list of versions only
+# when it is a variable or a call to list() or c(): other expressions are
+# code to time and must not be run here.
+is_version_list_expr <- function(e) {
+  is.symbol(e) ||
+    (is.call(e) && is.symbol(e[[1L]]) &&
+       as.character(e[[1L]]) %in% c("list", "c", "setNames", "structure"))
 }
 
 version_from_value <- function(val, nm, env, quoted = FALSE) {

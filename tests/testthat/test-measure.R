@@ -160,6 +160,18 @@ test_that("R expressions and functions are timed; their errors are classed", {
   expect_true(all(t$time[t$version == "q"] >= 0.02))
   expect_match(attr(t, "versions")[["cmd"]], "^command")
 
+  # a single unnamed expression is timed, not run beforehand to look at it
+  calls <- 0L
+  counter <- function() {
+    calls <<- calls + 1L
+    Sys.sleep(0.01)
+  }
+  t <- measure(counter(), runs = 2, warmup = 1)
+  expect_identical(calls, 3L)
+  expect_identical(levels(t$version), "counter()")
+  cmds <- c(a = "sleep 0.01", b = "sleep 0.01")
+  expect_identical(levels(measure(cmds, runs = 1)$version), c("a", "b"))
+
   err <- tryCatch(measure(x = stop("boom"), runs = 2), error = function(e) e)
   expect_s3_class(err, "speeduptest_error_expression")
   expect_match(conditionMessage(err), "boom", fixed = TRUE)
@@ -332,17 +344,21 @@ test_that("the sequential looks and levels spend alpha exactly", {
   expect_equal(obf_spending(1, 0.01), 0.01)
 })
 
-test_that("sequential mode stops at the first look on a clear difference", {
-  t <- quiet_short(measure(slow = "sleep 0.03", fast = "sleep 0.01",
+test_that("sequential mode stops when the difference is clear", {
+  t <- quiet_short(measure(slow = "sleep 0.04", fast = "sleep 0.01",
                            until = "decided", max_runs = 40))
   sq <- attr(t, "sequential")
+  rule <- sequential_rule(sequential_looks(40L), 40L, 0.05, "median")
   expect_identical(sq$decision, "speedup")
-  expect_identical(nrow(sq$looks), 1L)
-  expect_identical(as.vector(table(t$version)), c(10L, 10L))
-  expect_equal(sq$level, sequential_rule(sequential_looks(40L), 40L, 0.05, "median")$levels[1])
+  j <- nrow(sq$looks)
+  # it stopped at the look that decided (on a quiet machine the first one)
+  expect_identical(sq$looks$decision, c(rep("none", j - 1L), "speedup"))
+  expect_identical(as.vector(table(t$version)), rep(rule$looks[j], 2L))
+  expect_equal(sq$level, rule$levels[j])
+  expect_lte(sq$looks$p_speedup[j], sq$level)
   expect_true(declares_speedup(t$time[t$version == "slow"], t$time[t$version == "fast"]))
 
-  t <- quiet_short(measure(fast = "sleep 0.01", slow = "sleep 0.03",
+  t <- quiet_short(measure(fast = "sleep 0.01", slow = "sleep 0.04",
                            until = "decided", max_runs = 40, test = "mean"))
   expect_identical(attr(t, "sequential")$decision, "slowdown")
   expect_output(print(t), "Sequential (mean test", fixed = TRUE)
