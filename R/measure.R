@@ -710,6 +710,7 @@ measure_timer <- function(versions, output) {
   floor <- NA_real_
   if (any(kinds == "command")) {
     r <- lapply(1:11, function(i) .Call(ffi_run_command, "true", NULL, Inf))
+    if (any(vapply(r, `[[`, 1L, "status") == 2L)) reraise_interrupt()
     r <- r[-1L]
     over_cmd <- stats::median(vapply(r, `[[`, 1, "wall"))
     floor <- max(vapply(r, `[[`, 1, "max_rss"))
@@ -723,6 +724,14 @@ measure_timer <- function(versions, output) {
   }
   list(clock = "CLOCK_MONOTONIC", resolution = clock$resolution, tick = clock$tick,
        overhead_command = over_cmd, overhead_r = over_r, rss_floor = floor)
+}
+
+# An interrupt the C core consumed before any run was made: signalled again
+# as R would (handlers for "interrupt" see it), then back to the top level.
+reraise_interrupt <- function() {
+  signalCondition(structure(class = c("interrupt", "condition"),
+                            list(message = "", call = NULL)))
+  invokeRestart("abort")
 }
 
 # ---- progress --------------------------------------------------------------

@@ -22,15 +22,18 @@ declares_speedup <- function(slower, faster) {
 }
 
 test_that("sleep 0.02 against sleep 0.01: speedup one way, slowdown the other", {
-  t <- quiet_short(measure(slow = "sleep 0.02", fast = "sleep 0.01", runs = 10))
+  t <- quiet_short(measure(slow = "sleep 0.02", fast = "sleep 0.01", runs = 15))
   expect_s3_class(t, "speedup_timings")
   expect_identical(attr(t, "run_order"), "global")
   expect_identical(levels(t$version), c("slow", "fast"))
   slow <- t$time[t$version == "slow"]
   fast <- t$time[t$version == "fast"]
-  expect_length(slow, 10L)
+  expect_length(slow, 15L)
   expect_true(all(slow >= 0.02) && all(fast >= 0.01))
-  expect_true(declares_speedup(slow, fast))   # initial slow, transformed fast
+  # initial slow, transformed fast
+  expect_true(declares_speedup(slow, fast),
+              info = paste("slow:", paste(round(1000 * slow), collapse = " "),
+                           "fast:", paste(round(1000 * fast), collapse = " ")))
   # and the mirrored comparison is a slowdown, not a speedup
   v <- median_test(fast, slow, rigorous = FALSE)
   expect_false(isTRUE(v$significant))
@@ -193,7 +196,7 @@ test_that("setup and cleanup run around every run, untimed", {
   expect_length(readLines(f), 8L)
   # the setup is not timed
   t <- measure(a = "sleep 0.01", runs = 3, setup = function() Sys.sleep(0.1))
-  expect_true(all(t$time < 0.09))
+  expect_lt(median(t$time), 0.09)
 
   err <- tryCatch(measure(a = "true", runs = 2, setup = "exit 4"), error = function(e) e)
   expect_s3_class(err, "speeduptest_error_command")
@@ -306,26 +309,30 @@ test_that("SIGINT to an R process measuring a command returns the runs so far", 
   on.exit(unlink(dir, recursive = TRUE))
   pidfile <- file.path(dir, "pid")
   rds <- file.path(dir, "out.rds")
+  started <- file.path(dir, "started")
   script <- file.path(dir, "run.R")
   writeLines(c(
+    'library(speeduptest)',
     sprintf('writeLines(as.character(Sys.getpid()), "%s")', pidfile),
     'w <- NULL',
-    't <- withCallingHandlers(speeduptest::measure(a = "sleep 0.05", runs = 1000, warmup = 0),',
+    't <- withCallingHandlers(speeduptest::measure(a = "sleep 0.05", runs = 1000, warmup = 0,',
+    sprintf('  setup = function() if (!file.exists("%s")) file.create("%s")),', started, started),
     '  warning = function(cnd) { w <<- class(cnd); invokeRestart("muffleWarning") })',
     sprintf('saveRDS(list(t = t, w = w), "%s")', rds)), script)
   lib <- paste(.libPaths(), collapse = .Platform$path.sep)
   system2(file.path(R.home("bin"), "Rscript"), shQuote(script), wait = FALSE,
           env = paste0("R_LIBS=", shQuote(lib)), stdout = FALSE, stderr = FALSE)
-  for (i in 1:100) if (file.exists(pidfile) && length(readLines(pidfile))) break else Sys.sleep(0.1)
-  Sys.sleep(1.5)
+  for (i in 1:300) if (file.exists(started)) break else Sys.sleep(0.1)
+  expect_true(file.exists(started))
+  Sys.sleep(0.5)
   tools::pskill(as.integer(readLines(pidfile)), tools::SIGINT)
-  for (i in 1:100) if (file.exists(rds)) break else Sys.sleep(0.1)
+  for (i in 1:300) if (file.exists(rds)) break else Sys.sleep(0.1)
   Sys.sleep(0.2)
   expect_true(file.exists(rds))
   res <- readRDS(rds)
   expect_true("speeduptest_warning_interrupted" %in% res$w)
   expect_s3_class(res$t, "speedup_timings")
-  expect_gt(nrow(res$t), 3L)
+  expect_gt(nrow(res$t), 0L)
   expect_lt(nrow(res$t), 1000L)
   expect_true(all(res$t$time >= 0.05))
 })
