@@ -11,19 +11,19 @@ format_machine <- function(x) {
     load <- function(l) if (is.null(l) || all(is.na(l))) "unknown" else
       paste(format(l, nsmall = 2), collapse = " ")
     out <- c(out,
-      sprintf("Machine: %s, %s core(s), %s", na_text(m$cpu_model),
-              na_text(m$cores), na_text(m$kernel)),
+      sprintf("Machine: %s, %s core(s), %s", measure_na_text(m$cpu_model),
+              measure_na_text(m$cores), measure_na_text(m$kernel)),
       sprintf("Load average (1, 5, 15 min): %s before, %s after", load(m$load_before),
               load(m$load_after)))
   }
   tm <- attr(x, "timer")
   if (!is.null(tm)) {
     over <- c(if (!is.na(tm$overhead_command))
-                sprintf("starting a command %s", fmt_seconds(tm$overhead_command)),
+                sprintf("starting a command %s", measure_fmt_seconds(tm$overhead_command)),
               if (!is.na(tm$overhead_r))
-                sprintf("calling an R function %s", fmt_seconds(tm$overhead_r)))
+                sprintf("calling an R function %s", measure_fmt_seconds(tm$overhead_r)))
     out <- c(out, sprintf("Timer: %s, resolution %s (smallest step seen %s)%s", tm$clock,
-                          fmt_seconds(tm$resolution), fmt_seconds(tm$tick),
+                          measure_fmt_seconds(tm$resolution), measure_fmt_seconds(tm$tick),
                           if (length(over)) paste0("; overhead: ", paste(over, collapse = ", ")) else ""))
   }
   ord <- attr(x, "order")
@@ -45,9 +45,9 @@ format_machine <- function(x) {
   out
 }
 
-na_text <- function(x) if (is.null(x) || length(x) == 0L || is.na(x)) "unknown" else as.character(x)
+measure_na_text <- function(x) if (is.null(x) || length(x) == 0L || is.na(x)) "unknown" else as.character(x)
 
-fmt_seconds <- function(s) {
+measure_fmt_seconds <- function(s) {
   if (is.null(s) || is.na(s)) return("unknown")
   if (s >= 1) return(sprintf("%.3g s", s))
   if (s >= 1e-3) return(sprintf("%.3g ms", 1e3 * s))
@@ -67,7 +67,7 @@ print.speedup_timings <- function(x, ...) {
       for (v in colnames(med)) {
         if (is.na(cnt[b, v])) next
         cat(sprintf("  %s / %s: %d run(s), median %s\n", b, v, cnt[b, v],
-                    fmt_seconds(med[b, v])))
+                    measure_fmt_seconds(med[b, v])))
       }
     }
   }

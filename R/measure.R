@@ -181,12 +181,12 @@ measure <- function(..., runs = 31L, warmup = 1L,
                     progress = interactive(), name = "measure",
                     env = parent.frame()) {
   versions <- measure_versions(substitute(list(...)), env)
-  order <- check_choice(order, c("interleaved", "random", "blocks"), "order")
-  until <- check_choice(until, c("fixed", "decided"), "until")
-  test <- check_choice(test, c("median", "mean"), "test")
-  runs <- check_whole(runs, "runs", min = 1L)
-  warmup <- check_whole(warmup, "warmup", min = 0L)
-  max_runs <- check_whole(max_runs, "max_runs", min = 3L)
+  order <- measure_choice(order, c("interleaved", "random", "blocks"), "order")
+  until <- measure_choice(until, c("fixed", "decided"), "until")
+  test <- measure_choice(test, c("median", "mean"), "test")
+  runs <- measure_whole(runs, "runs", min = 1L)
+  warmup <- measure_whole(warmup, "warmup", min = 0L)
+  max_runs <- measure_whole(max_runs, "max_runs", min = 3L)
   alpha <- check_alpha(alpha)
   progress <- check_flag(progress, "progress")
   if (!is.numeric(timeout) || length(timeout) != 1L || is.na(timeout) || timeout <= 0) {
@@ -196,7 +196,7 @@ measure <- function(..., runs = 31L, warmup = 1L,
   if (!is.character(name) || length(name) != 1L || is.na(name)) {
     abort(sprintf("`name` must be a single string, not %s.", describe_value(name)))
   }
-  output <- check_output(output)
+  output <- measure_output_file(output)
   setup <- measure_hook(setup, "setup")
   cleanup <- measure_hook(cleanup, "cleanup")
   if (!is.environment(env)) abort("`env` must be an environment.")
@@ -210,7 +210,7 @@ measure <- function(..., runs = 31L, warmup = 1L,
     }
   }
 
-  machine <- machine_info()
+  machine <- measure_machine()
   timer <- measure_timer(versions, output)
   ctx <- list(versions = versions, setup = setup, cleanup = cleanup,
               timeout = as.double(timeout), output = output, env = env,
@@ -224,7 +224,7 @@ measure <- function(..., runs = 31L, warmup = 1L,
 
 # ---- argument checks ---------------------------------------------------------
 
-check_choice <- function(x, choices, arg) {
+measure_choice <- function(x, choices, arg) {
   if (identical(x, choices)) return(choices[1L])
   if (!is.character(x) || length(x) != 1L || is.na(x) || !(x %in% choices)) {
     abort(sprintf("`%s` must be one of %s, not %s.", arg,
@@ -233,7 +233,7 @@ check_choice <- function(x, choices, arg) {
   x
 }
 
-check_whole <- function(x, arg, min = 0L) {
+measure_whole <- function(x, arg, min = 0L) {
   if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) ||
       x != round(x) || x < min) {
     abort(sprintf("`%s` must be a whole number >= %d, not %s.", arg, min,
@@ -242,7 +242,7 @@ check_whole <- function(x, arg, min = 0L) {
   as.integer(x)
 }
 
-check_output <- function(output) {
+measure_output_file <- function(output) {
   if (is.null(output)) return(NULL)
   if (!is.character(output) || length(output) != 1L || is.na(output) || !nzchar(output)) {
     abort(sprintf("`output` must be NULL (discard) or a file name, not %s.",
@@ -269,22 +269,22 @@ measure_versions <- function(dots, env) {
   }
   nms <- names(exprs)
   if (is.null(nms)) nms <- rep("", length(exprs))
-  if (length(exprs) == 1L && !nzchar(nms[1L]) && is_version_list_expr(exprs[[1L]])) {
+  if (length(exprs) == 1L && !nzchar(nms[1L]) && measure_is_list_expr(exprs[[1L]])) {
     val <- tryCatch(eval(exprs[[1L]], env), error = function(e) NULL)
     if ((is.list(val) || is.character(val)) && !is.null(names(val)) && length(val)) {
       if (any(!nzchar(names(val)))) {
         abort("Every element of the list of versions must be named.")
       }
       out <- lapply(seq_along(val), function(i) {
-        version_from_value(val[[i]], names(val)[i], env, quoted = TRUE)
+        measure_version_value(val[[i]], names(val)[i], env, quoted = TRUE)
       })
-      return(check_version_names(out))
+      return(measure_version_names(out))
     }
   }
   out <- lapply(seq_along(exprs), function(i) {
     e <- exprs[[i]]
     nm <- nms[i]
-    if (is.character(e)) return(version_from_value(e, nm, env))
+    if (is.character(e)) return(measure_version_value(e, nm, env))
     if (is.atomic(e) || is.null(e)) {
       abort(sprintf("Version `%s` must be a command (string), a function or an expression, not %s.",
                     if (nzchar(nm)) nm else deparse1(e), describe_value(e)))
@@ -292,28 +292,28 @@ measure_versions <- function(dots, env) {
     if (is.symbol(e)) {
       val <- tryCatch(eval(e, env), error = function(err) NULL)
       if (is.function(val) || (is.character(val) && length(val) == 1L)) {
-        return(version_from_value(val, if (nzchar(nm)) nm else as.character(e), env))
+        return(measure_version_value(val, if (nzchar(nm)) nm else as.character(e), env))
       }
     }
     if (is.call(e) && identical(e[[1L]], as.name("function"))) {
-      return(version_from_value(eval(e, env), if (nzchar(nm)) nm else deparse1(e), env))
+      return(measure_version_value(eval(e, env), if (nzchar(nm)) nm else deparse1(e), env))
     }
     list(name = if (nzchar(nm)) nm else deparse1(e), kind = "expression",
          what = e, label = deparse1(e))
   })
-  check_version_names(out)
+  measure_version_names(out)
 }
 
 # A single unnamed argument is looked at as a possible list of versions only
 # when it is a variable or a call to list() or c(): other expressions are
 # code to time and must not be run here.
-is_version_list_expr <- function(e) {
+measure_is_list_expr <- function(e) {
   is.symbol(e) ||
     (is.call(e) && is.symbol(e[[1L]]) &&
        as.character(e[[1L]]) %in% c("list", "c", "setNames", "structure"))
 }
 
-version_from_value <- function(val, nm, env, quoted = FALSE) {
+measure_version_value <- function(val, nm, env, quoted = FALSE) {
   if (is.character(val)) {
     if (length(val) != 1L || is.na(val) || !nzchar(val)) {
       abort(sprintf("Version `%s`: a command must be a single non-empty string.", nm))
@@ -332,7 +332,7 @@ version_from_value <- function(val, nm, env, quoted = FALSE) {
                 nm, describe_type(val)))
 }
 
-check_version_names <- function(out) {
+measure_version_names <- function(out) {
   nms <- vapply(out, `[[`, "", "name")
   if (anyDuplicated(nms)) {
     abort(sprintf("Versions must have distinct names; \"%s\" is repeated.",
@@ -452,10 +452,10 @@ measure_run_version <- function(v, ctx) {
                 exit_status = r$exit_status, start = r$start_time, status = status,
                 message = r$error))
   }
-  run_r_code(v, ctx)
+  measure_run_r(v, ctx)
 }
 
-run_r_code <- function(v, ctx, arg = NULL) {
+measure_run_r <- function(v, ctx, arg = NULL) {
   fun <- v$what
   expr <- v$what
   env <- ctx$env
@@ -488,10 +488,10 @@ run_r_code <- function(v, ctx, arg = NULL) {
        exit_status = NA_integer_, start = start, status = status, condition = cnd)
 }
 
-run_hook <- function(hook, version_name, ctx) {
+measure_run_hook <- function(hook, version_name, ctx) {
   if (is.null(hook)) return(list(status = "ok"))
   if (hook$kind == "command") return(measure_run_version(hook, ctx))
-  run_r_code(hook, ctx, arg = if (isTRUE(hook$takes_version)) version_name else NULL)
+  measure_run_r(hook, ctx, arg = if (isTRUE(hook$takes_version)) version_name else NULL)
 }
 
 # ---- the loop -------------------------------------------------------------
@@ -534,14 +534,14 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
     for (j in seq_along(b$idx)) {
       i <- b$idx[j]
       v <- versions[[i]]
-      h <- run_hook(ctx$setup, v$name, ctx)
+      h <- measure_run_hook(ctx$setup, v$name, ctx)
       if (h$status == "interrupted") return(FALSE)
       if (h$status != "ok") measure_fail(st, ctx, v, h, "setup")
       r <- runner(v, ctx)
       if (r$status == "interrupted") return(FALSE)
       if (r$status != "ok") measure_fail(st, ctx, v, r, "run", warmup = b$warmup)
       if (!b$warmup) measure_record(st, i, r)
-      h <- run_hook(ctx$cleanup, v$name, ctx)
+      h <- measure_run_hook(ctx$cleanup, v$name, ctx)
       if (h$status == "interrupted") return(FALSE)
       if (h$status != "ok") measure_fail(st, ctx, v, h, "cleanup")
       done <<- done + 1L
@@ -628,7 +628,7 @@ measure_timings <- function(st, ctx, seq_rule) {
   nms <- vapply(ctx$versions, `[[`, "", "name")
   version <- factor(nms[st$version[k]], levels = nms)
   machine <- ctx$machine
-  machine$load_after <- read_loadavg()
+  machine$load_after <- measure_loadavg()
   machine$finished <- Sys.time()
   attrs <- list(machine = machine, timer = ctx$timer, order = ctx$order,
                 warmup = ctx$warmup,
@@ -680,7 +680,7 @@ check_short_runs <- function(out, ctx) {
 
 # ---- machine and timer ------------------------------------------------------
 
-read_loadavg <- function() {
+measure_loadavg <- function() {
   l <- tryCatch(readLines("/proc/loadavg", warn = FALSE), error = function(e) character(),
                 warning = function(w) character())
   if (!length(l)) return(c(`1` = NA_real_, `5` = NA_real_, `15` = NA_real_))
@@ -688,7 +688,7 @@ read_loadavg <- function() {
                   c("1", "5", "15"))
 }
 
-machine_info <- function() {
+measure_machine <- function() {
   cpu <- tryCatch(readLines("/proc/cpuinfo", warn = FALSE), error = function(e) character(),
                   warning = function(w) character())
   model <- grep("^model name", cpu, value = TRUE)
@@ -699,7 +699,7 @@ machine_info <- function() {
   list(cpu_model = model, cores = as.integer(cores),
        kernel = paste(si[["sysname"]], si[["release"]]),
        os_version = si[["version"]], r_version = R.version.string,
-       load_before = read_loadavg(), load_after = NULL, started = Sys.time(),
+       load_before = measure_loadavg(), load_after = NULL, started = Sys.time(),
        finished = NULL)
 }
 
@@ -720,7 +720,7 @@ measure_timer <- function(versions, output) {
     f <- function() NULL
     ctx <- list(timeout = Inf, env = emptyenv())
     v <- list(kind = "function", what = f)
-    over_r <- stats::median(vapply(1:51, function(i) run_r_code(v, ctx)$time, 1))
+    over_r <- stats::median(vapply(1:51, function(i) measure_run_r(v, ctx)$time, 1))
   }
   list(clock = "CLOCK_MONOTONIC", resolution = clock$resolution, tick = clock$tick,
        overhead_command = over_cmd, overhead_r = over_r, rss_floor = floor)

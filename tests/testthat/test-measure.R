@@ -244,10 +244,30 @@ test_that("the progress bar does not get in the way", {
 })
 
 test_that("runs too short to time give a classed warning with the advice", {
-  expect_warning(measure(f = function() NULL, runs = 3),
-                 class = "speeduptest_warning_short_runs")
-  w <- tryCatch(measure(f = function() NULL, runs = 3), warning = function(w) w)
+  # the rule, on made-up timings: under 100 resolutions or 1.5 start-ups
+  ctx <- list(timer = list(resolution = 1e-6, tick = 2e-6, overhead_command = 1e-3,
+                           overhead_r = 1e-5),
+              versions = list(list(name = "cmd", kind = "command"),
+                              list(name = "fun", kind = "function")))
+  tim <- function(cmd, fun) {
+    speeduptest:::new_speedup_timings("b", rep(c("cmd", "fun"), each = 3),
+                                      c(cmd, fun), run_order = "global")
+  }
+  expect_no_warning(check_short_runs(tim(rep(0.002, 3), rep(0.001, 3)), ctx))
+  expect_warning(check_short_runs(tim(rep(0.0014, 3), rep(0.001, 3)), ctx),
+                 class = "speeduptest_warning_short_runs")   # near the start-up
+  w <- tryCatch(check_short_runs(tim(rep(0.002, 3), rep(1.9e-4, 3)), ctx),
+                warning = function(w) w)                       # near the resolution
+  expect_s3_class(w, "speeduptest_warning_short_runs")
+  expect_match(conditionMessage(w), "`fun`", fixed = TRUE)
+  expect_no_match(conditionMessage(w), "`cmd`", fixed = TRUE)
   expect_match(conditionMessage(w), "inside each run", fixed = TRUE)
+  # and for real: a run of a few microseconds on a clock of a microsecond
+  t <- suppressWarnings(measure(f = function() NULL, runs = 3))
+  expect_warning(check_short_runs(t, list(timer = list(resolution = 1e-6, tick = NA,
+                                                        overhead_r = NA_real_),
+                                          versions = list(list(name = "f", kind = "function")))),
+                 class = "speeduptest_warning_short_runs")
   expect_no_warning(measure(s = Sys.sleep(0.01), runs = 2))
 })
 
