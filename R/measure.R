@@ -52,11 +52,12 @@
 #' code `user` and `sys` come from [proc.time()], and `max_rss` and
 #' `exit_status` are `NA`.
 #'
-#' On Linux the peak memory of a command started from R includes R's own
-#' resident size at the moment of the start (the kernel carries the peak of
-#' the starting process across `exec`), so small values of `max_rss` only say
-#' that the command stayed below R's size; `attr(, "timer")$rss_floor` gives
-#' that floor (the `max_rss` of the command `true`).
+#' On Linux the kernel carries the peak memory of the starting process
+#' across `exec`, so the peak it reports for a command started from R is at
+#' least R's own peak memory at the start.  `max_rss` is therefore `NA` when
+#' the reported peak does not exceed R's own (the command stayed below it;
+#' `attr(, "timer")$rss_floor` gives R's peak at the start of the
+#' measurement); a value is the command's own peak.
 #'
 #' A run that a command ends with a non-zero exit status stops the
 #' measurement with an error of class `speeduptest_error_command` (exit
@@ -448,7 +449,9 @@ measure_run_version <- function(v, ctx) {
     status <- switch(as.character(r$status),
       "0" = if (r$exit_status == 0L) "ok" else if (r$exit_status == 127L) "not_found" else "failed",
       "1" = "timeout", "2" = "interrupted", "spawn")
-    return(list(time = r$wall, user = r$user, sys = r$sys, max_rss = r$max_rss,
+    # not above R's own peak: the kernel's number is R's, not the command's
+    max_rss <- if (is.na(r$rss_floor) || r$max_rss > r$rss_floor) r$max_rss else NA_real_
+    return(list(time = r$wall, user = r$user, sys = r$sys, max_rss = max_rss,
                 exit_status = r$exit_status, start = r$start_time, status = status,
                 message = r$error))
   }
@@ -713,7 +716,7 @@ measure_timer <- function(versions, output) {
     if (any(vapply(r, `[[`, 1L, "status") == 2L)) reraise_interrupt()
     r <- r[-1L]
     over_cmd <- stats::median(vapply(r, `[[`, 1, "wall"))
-    floor <- max(vapply(r, `[[`, 1, "max_rss"))
+    floor <- max(vapply(r, `[[`, 1, "rss_floor"))
   }
   over_r <- NA_real_
   if (any(kinds != "command")) {

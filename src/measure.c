@@ -8,7 +8,12 @@
  * from CLOCK_MONOTONIC just before the spawn and just after the child is
  * reaped; user and system CPU time and the peak resident set size come from
  * wait4() (the rusage of the shell and of every descendant it waited for;
- * Linux reports ru_maxrss in KiB, macOS in bytes).
+ * Linux reports ru_maxrss in KiB, macOS in bytes).  Linux records the peak
+ * of the memory a process leaves at exec() in its ru_maxrss, and a spawned
+ * child leaves the caller's (R's) memory, so the child's ru_maxrss is at
+ * least the caller's own peak (getrusage(RUSAGE_SELF) just before the
+ * spawn, returned as rss_floor): only a value above that floor is the
+ * command's own peak.
  *
  * Waiting: on Linux a pidfd (pidfd_open(2), Linux >= 5.3) is poll()ed, so
  * the parent wakes as soon as the child exits and the wall time carries no
@@ -175,7 +180,7 @@ static void stop_group(pid_t pid, int pidfd, int *wstatus, struct rusage *ru)
 void st_run_init(st_run *r)
 {
     r->wall = r->user = r->sys = r->max_rss = NAN;
-    r->start_time = NAN;
+    r->start_time = r->rss_floor = NAN;
     r->exit_status = -1;
     r->signal = 0;
     r->timed_out = 0;
@@ -243,6 +248,15 @@ int st_run_command(const char *cmd, const char *output, double timeout,
     argv[1] = (char *) "-c";
     argv[2] = (char *) cmd;
     argv[3] = NULL;
+
+    struct rusage self;
+    if (getrusage(RUSAGE_SELF, &self) == 0) {
+#ifdef __APPLE__
+        res->rss_floor = (double) self.ru_maxrss;
+#else
+        res->rss_floor = 1024.0 * (double) self.ru_maxrss;
+#endif
+    }
 
     pid_t pid;
     res->start_time = realtime_now();
@@ -338,7 +352,7 @@ double st_clock_tick(long tries)
 
 void st_run_init(st_run *r)
 {
-    r->wall = r->user = r->sys = r->max_rss = r->start_time = NAN;
+    r->wall = r->user = r->sys = r->max_rss = r->start_time = r->rss_floor = NAN;
     r->exit_status = -1;
     r->signal = r->timed_out = r->interrupted = 0;
     r->error = 0;
@@ -390,9 +404,9 @@ SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout)
 
     static const char *names[] = {
         "status", "wall", "user", "sys", "max_rss", "exit_status", "signal",
-        "timed_out", "interrupted", "error", "start_time"
+        "timed_out", "interrupted", "error", "start_time", "rss_floor"
     };
-    SEXP values[11];
+    SEXP values[12];
     values[0] = PROTECT(Rf_ScalarInteger(status));
     values[1] = PROTECT(Rf_ScalarReal(r.wall));
     values[2] = PROTECT(Rf_ScalarReal(r.user));
@@ -404,8 +418,9 @@ SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout)
     values[8] = PROTECT(Rf_ScalarLogical(r.interrupted));
     values[9] = PROTECT(Rf_mkString(r.error ? strerror(r.error) : ""));
     values[10] = PROTECT(Rf_ScalarReal(r.start_time));
-    SEXP res = ffi_named_list(11, names, values);
-    UNPROTECT(11);
+    values[11] = PROTECT(Rf_ScalarReal(r.rss_floor));
+    SEXP res = ffi_named_list(12, names, values);
+    UNPROTECT(12);
     return res;
 }
 

@@ -17,6 +17,9 @@ typedef struct {
     double wall;          /* seconds, CLOCK_MONOTONIC                       */
     double user, sys;     /* CPU seconds of the command and its children    */
     double max_rss;       /* peak resident set size, bytes                  */
+    double rss_floor;     /* the caller's own peak at the start, bytes: on
+                             Linux the kernel carries it across exec, so a
+                             max_rss not above it is not the command's     */
     double start_time;    /* CLOCK_REALTIME at the start, seconds since 1970 */
     int exit_status;      /* exit code, 128 + signal when killed, -1 unknown */
     int signal;           /* terminating signal, 0 when it exited           */

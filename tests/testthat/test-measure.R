@@ -84,16 +84,14 @@ test_that("CPU time and peak memory are sane", {
   expect_true(all(i$time >= 0.05))
   # a string of 2^27 bytes: the peak resident size is above 128 MiB,
   # far above the start-up floor; the loop and the sleep stay below it
-  expect_true(all(a$max_rss > 2^27))
-  expect_true(all(t$max_rss > 1e6))   # bytes, not KiB
-  # the other two stay at the floor (R's own size, see ?measure) when that
-  # floor is well below the string
+  # R's own peak (bytes, not KiB), below which the kernel's figure is R's
   floor <- attr(t, "timer")$rss_floor
-  expect_gt(floor, 1e6)
-  if (floor < 2^26) {
-    expect_true(all(a$max_rss > floor + 5e7))
-    expect_true(all(b$max_rss < 2^27) && all(i$max_rss < 2^27))
-  }
+  expect_gt(floor, 1e7)
+  known <- t$max_rss[!is.na(t$max_rss)]
+  expect_true(all(known > floor * 0.99))
+  if (floor < 2^27) expect_true(all(a$max_rss > 2^27))
+  # the loop and the sleep use a few MB: below R's own peak, so unknown
+  expect_true(all(is.na(b$max_rss)) && all(is.na(i$max_rss)))
 })
 
 test_that("a failing command stops with a classed error naming command, run and status", {
