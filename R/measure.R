@@ -27,7 +27,9 @@
 #' versions at once (elements: commands, functions or quoted
 #' expressions), e.g. `measure(c(old = "./a.out", new = "./b.out"))`.  The
 #' first version is the initial code: the verdicts compare it with the
-#' second.
+#' second.  A version cannot be named like an argument of `measure()`
+#' (`runs`, `order`, `name`, ...): R would take it for that argument; use the
+#' list form for such names.
 #'
 #' @section Order of the runs:
 #' * `"interleaved"` (default): `runs` rounds; every round runs each version
@@ -124,7 +126,7 @@
 #' @param ... The versions: named shell commands (strings), functions or R
 #'   expressions; see the section Versions.
 #' @param runs Number of measured runs of each version (default 31: the
-#'   protocols ask for more than 30).
+#'   protocols ask for more than 30).  Not used with `until = "decided"`.
 #' @param warmup Number of unrecorded warm-up runs of each version.
 #' @param order `"interleaved"`, `"random"` or `"blocks"`; see the section
 #'   Order of the runs.
