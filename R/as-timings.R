@@ -133,9 +133,12 @@ as_timings.list <- function(x, versions = NULL, ...) {
 #' @export
 as_timings.bench_mark <- function(x, benchmark = "benchmark", ...) {
   expr <- x[["expression"]]
-  lab <- names(expr)
-  if (is.null(lab) || any(!nzchar(lab))) {
-    lab <- vapply(expr, function(e) paste(deparse(e), collapse = " "), character(1))
+  lab <- attr(expr, "description")
+  if (length(lab) != length(expr) || anyNA(lab) || any(!nzchar(lab))) {
+    lab <- vapply(seq_along(expr), function(i) {
+      if (length(lab) == length(expr) && !is.na(lab[i]) && nzchar(lab[i])) return(lab[i])
+      paste(deparse(expr[[i]]), collapse = " ")
+    }, character(1))
   }
   times <- x[["time"]]
   if (is.null(times)) abort("`x` has no `time` column: is it a bench::mark() result?")
