@@ -70,3 +70,11 @@ test_that("Google Benchmark built and run live: its JSON is read run for run", {
   expect_equal(t$time, ref$real_time * c(ns = 1e-9, us = 1e-6, ms = 1e-3, s = 1)[ref$time_unit],
                ignore_attr = TRUE)
 })
+
+test_that("`benchmark` keeps the benchmarks named", {
+  t <- read_timings(timings_fixture("gbench-base.json"), benchmark = c("BM_sum", "BM_lcg/80000"))
+  expect_setequal(unique(t$benchmark), c("BM_sum", "BM_lcg/80000"))
+  expect_equal(nrow(t), 70L)
+  expect_error(read_timings(timings_fixture("gbench-base.json"), benchmark = "BM_nope"),
+               "BM_nope", class = "speeduptest_error_input")
+})
