@@ -97,7 +97,7 @@ cli_compare <- function(args = character()) {
     }
     c(list(benchmark = b), r)
   })
-  cat(sprintf("speeduptest compare: %s (initial) -> %s; %s protocol, alpha = %s\n",
+  cat(sprintf("%s (initial) -> %s: Speedup-Test for the %s, alpha = %s\n",
               versions[1L], versions[2L], opts$test, format(opts$alpha)))
   width <- min(40L, max(nchar(c(names(pairs), "benchmark"))))
   for (r in rows) cat(compare_line(r, width), "\n", sep = "")
@@ -120,12 +120,13 @@ cli_compare <- function(args = character()) {
                  change = n_slow + n_fast > 0L,
                  never = FALSE)
   status <- if (fail) 1L else 0L
-  cat(sprintf("%d benchmark%s: %d faster, %d slower, %d no significant change%s%s; --fail-on %s: %s (exit %d)\n",
+  cat(sprintf("%d benchmark%s: %d faster, %d slower, %d no significant change%s%s\n",
               length(rows), if (length(rows) == 1L) "" else "s", n_fast, n_slow,
               n_none,
               if (n_na) sprintf(", %d insufficient data", n_na) else "",
-              if (nrow(skipped)) sprintf(", %d skipped", nrow(skipped)) else "",
-              opts$fail_on, if (fail) "FAIL" else "pass", status))
+              if (nrow(skipped)) sprintf(", %d skipped", nrow(skipped)) else ""))
+  cat(sprintf("%s (--fail-on %s): exit %d\n", if (fail) "FAIL" else "pass",
+              opts$fail_on, status))
   invisible(status)
 }
 

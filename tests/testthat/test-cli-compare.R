@@ -13,7 +13,8 @@ test_that("compare exits 1 on a real slowdown and 0 on a real speedup (hyperfine
   r <- compare(timings_fixture("hyperfine-slowdown.json"))
   expect_identical(r$status, 1L)
   expect_match(r$out[2], "hyperfine-slowdown\\s+speedup 0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]\\s+slower")
-  expect_match(r$out[length(r$out)], "0 faster, 1 slower", fixed = TRUE)
+  expect_match(r$out[length(r$out) - 1L], "1 benchmark: 0 faster, 1 slower", fixed = TRUE)
+  expect_identical(r$out[length(r$out)], "FAIL (--fail-on slowdown): exit 1")
   r <- compare(timings_fixture("hyperfine-speedup.json"))
   expect_identical(r$status, 0L)
   expect_match(r$out[2], "faster$")
@@ -72,7 +73,8 @@ test_that("mismatched benchmarks are reported as skipped", {
   expect_identical(r$status, 0L)
   expect_match(grep("^beta", r$out, value = TRUE), "skipped: it has runs of .* only")
   expect_match(grep("^gamma", r$out, value = TRUE), "skipped")
-  expect_match(r$out[length(r$out)], "2 skipped", fixed = TRUE)
+  expect_match(r$out[length(r$out) - 1L], "2 skipped", fixed = TRUE)
+  expect_identical(r$out[length(r$out)], "pass (--fail-on slowdown): exit 0")
 })
 
 test_that("bad input exits 2 with a message on stderr", {
