@@ -119,3 +119,25 @@ test_that("through Rscript, the exit status is the one cli_compare() returns", {
   expect_identical(run(shQuote(g[1]), shQuote(g[3])), 0L)
   expect_identical(run(shQuote(g[1]), "--alpha", "7"), 2L)
 })
+
+test_that("hyperfine run live: compare exits 1 on a slowdown, 0 on a speedup", {
+  skip_on_cran()
+  hf <- Sys.which("hyperfine")
+  cc <- Sys.which("cc")
+  skip_if(!nzchar(hf) || !nzchar(cc), "hyperfine or a C compiler is missing")
+  exe <- tempfile()
+  skip_if(system2(cc, c("-O2", "-o", exe, shQuote(timings_fixture("busy.c"))),
+                  stdout = FALSE, stderr = FALSE) != 0, "cannot build busy.c")
+  run_pair <- function(old, new) {
+    out <- tempfile(fileext = ".json")
+    status <- system2(hf, c("-N", "--warmup", "2", "--runs", "31", "--export-json", out,
+                            "-n", "old", shQuote(paste(exe, old)),
+                            "-n", "new", shQuote(paste(exe, new))),
+                      stdout = FALSE, stderr = FALSE)
+    skip_if(status != 0 || !file.exists(out), "hyperfine failed")
+    out
+  }
+  # three times the work: a slowdown no load on the machine can hide
+  expect_identical(compare(run_pair("2000000", "6000000"))$status, 1L)
+  expect_identical(compare(run_pair("6000000", "2000000"))$status, 0L)
+})
