@@ -6,7 +6,7 @@ import_timings_csv <- function(path, metric = NULL, multi = FALSE, name = NULL) 
   d <- tryCatch(
     utils::read.csv(path, stringsAsFactors = FALSE, check.names = FALSE,
                     strip.white = TRUE, comment.char = "#",
-                    fileEncoding = "UTF-8"),
+                    encoding = "UTF-8"),
     error = function(e) {
       abort(sprintf("'%s' is not a readable CSV: %s", path, conditionMessage(e)),
             class = c("format", "file"))

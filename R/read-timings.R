@@ -90,7 +90,7 @@ read_timings <- function(path, format = "auto", metric = NULL,
                          benchmark = NULL) {
   if (!is.character(path) || !length(path) || anyNA(path) || any(!nzchar(path))) {
     abort(sprintf("`path` must be one or more file paths, not %s.",
-                  describe_value(path)))
+                  if (is.character(path)) describe_value(path) else describe_type(path)))
   }
   formats <- c("auto", "hyperfine", "google-benchmark", "pyperf", "criterion",
                "speeduptest", "csv")
@@ -221,7 +221,8 @@ detect_timings_format <- function(path) {
   if (all(c("name", "sample1", "sample2") %in% cols)) return("speeduptest")
   if ("time" %in% cols || ("version" %in% cols && length(cols) >= 2L)) return("csv")
   abort(sprintf("'%s' is not a file format read_timings() knows: it is not JSON (hyperfine, Google Benchmark, pyperf, criterion.rs) and its first line \"%s\" is not the header of a SpeedupTest configuration (Name,Sample1,Sample2,...) or of a long CSV (benchmark,version,time).",
-                path, substr(first, 1L, 60L)), class = c("format", "file"))
+                path, gsub("[[:cntrl:]]", "?", iconv(substr(first, 1L, 60L), "UTF-8", "ASCII", sub = "?"))),
+        class = c("format", "file"))
 }
 
 detect_json_format <- function(j, path) {
