@@ -42,7 +42,7 @@ format_machine <- function(x) {
       if (is.na(sq$decision)) "no look made" else if (sq$decision == "none") "no decision" else sq$decision,
       nl, if (nl) looks$runs[nl] else "0", format(signif(sq$level, 3))))
   }
-  out
+  unlist(lapply(out, strwrap, width = 78L, exdent = 2L))
 }
 
 measure_na_text <- function(x) if (is.null(x) || length(x) == 0L || is.na(x)) "unknown" else as.character(x)
@@ -53,25 +53,4 @@ measure_fmt_seconds <- function(s) {
   if (s >= 1e-3) return(sprintf("%.3g ms", 1e3 * s))
   if (s >= 1e-6) return(sprintf("%.3g us", 1e6 * s))
   sprintf("%.3g ns", 1e9 * s)
-}
-
-#' @export
-print.speedup_timings <- function(x, ...) {
-  n_v <- nlevels(x$version)
-  cat(sprintf("<speedup_timings> %d run(s) of %d version(s) of %d benchmark(s) from %s\n",
-              nrow(x), n_v, length(unique(x$benchmark)), attr(x, "source")))
-  if (nrow(x)) {
-    med <- tapply(x$time, list(x$benchmark, x$version), stats::median)
-    cnt <- tapply(x$time, list(x$benchmark, x$version), length)
-    for (b in rownames(med)) {
-      for (v in colnames(med)) {
-        if (is.na(cnt[b, v])) next
-        cat(sprintf("  %s / %s: %d run(s), median %s\n", b, v, cnt[b, v],
-                    measure_fmt_seconds(med[b, v])))
-      }
-    }
-  }
-  info <- format_machine(x)
-  if (length(info)) cat(paste0(info, "\n"), sep = "")
-  invisible(x)
 }
