@@ -19,7 +19,12 @@
 #'   * a named list with one element per benchmark, each a list holding the
 #'     initial times `x`, the transformed times `y` (or two unnamed numeric
 #'     vectors) and optionally `conf_level` and `weight`;
-#'   * a configuration read by [read_speedup_config()].
+#'   * a configuration read by [read_speedup_config()];
+#'   * run times read by [read_timings()] or [as_timings()] (a
+#'     `speedup_timings` object) with two versions: the initial code is
+#'     `initial`, by default the first version; a benchmark with runs of only
+#'     one version is left out, with a warning of class
+#'     `speeduptest_warning_unpaired` and a row in `problems`.
 #' @param conf_level The confidence level 1 - alpha of the protocols. `NULL`
 #'   (the default) takes each benchmark's own level from the data when the data
 #'   has levels (a missing one means "find the highest"), and 0.95 otherwise;
@@ -39,8 +44,8 @@
 #'   accelerated benchmarks only (both sets are always computed).
 #' @param na_rm Drop missing run times instead of skipping the benchmark.
 #' @param benchmark,version,time Column names of a data frame `data`.
-#' @param initial The version of the initial code in a data frame `data`
-#'   (`NULL`: the first level of the version column).
+#' @param initial The version of the initial code in a data frame or
+#'   timings `data` (`NULL`: the first level of the version column).
 #'
 #' @details
 #' **Levels.** A benchmark whose level is missing gets the highest confidence
@@ -136,6 +141,13 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                   describe_value(precision)))
   }
   method_code <- suite_prop_method(prop_method)
+  timings_problems <- NULL
+  if (is_speedup_timings(data)) {
+    tp <- timings_pairs(data, initial, require = TRUE)
+    data <- tp$data
+    timings_problems <- tp$problems
+    benchmark <- "benchmark"; version <- "version"; time <- "time"; initial <- NULL
+  }
 
   suite <- if (is.data.frame(data)) {
     suite_from_frame(data, benchmark, version, time, na_rm, initial)
@@ -146,6 +158,7 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                   describe_type(data)))
   }
 
+  if (!is.null(timings_problems)) suite$problems <- rbind(timings_problems, suite$problems)
   levels <- suite_levels(conf_level, suite)
   requested <- suite_weights_mode(weights, suite)
   problems <- suite$problems
