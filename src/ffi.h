@@ -58,4 +58,7 @@ SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
                        SEXP custom, SEXP prop_conf_level, SEXP prop_method,
                        SEXP precision);
 
+SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len);
+SEXP ffi_runs_test(SEXP n1, SEXP n2, SEXP r);
+
 #endif

@@ -25,6 +25,8 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_hpt, 8),
     CALLDEF(ffi_hpt_speedup, 9),
     CALLDEF(ffi_speedup_suite, 12),
+    CALLDEF(ffi_mann_kendall, 3),
+    CALLDEF(ffi_runs_test, 3),
     {NULL, NULL, 0}
 };
 
