@@ -86,18 +86,33 @@ mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   run_protocol("mean", x, y, alpha, rigorous, na_rm, labels,
-               paste(labels, collapse = " and "), generic_call(match.call()))
+               paste(labels, collapse = " and "), generic_call(match.call()),
+               baseline = sprintf("`%s` (first argument)", labels[1L]))
 }
 
 #' @rdname mean_test
 #' @export
 mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
-                              na_rm = FALSE, ...) {
+                              na_rm = FALSE, initial = NULL, ...) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
-  parts <- split_formula(x, data, na_rm)
+  parts <- split_formula(x, data, na_rm, initial)
   run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
-               parts$labels, parts$data_name, generic_call(match.call()))
+               parts$labels, parts$data_name, generic_call(match.call()),
+               baseline = parts$baseline)
+}
+
+#' @rdname mean_test
+#' @export
+mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
+                                     initial = NULL, alpha = 0.05,
+                                     rigorous = TRUE, na_rm = FALSE, ...) {
+  check_dots_empty(...)
+  na_rm <- check_flag(na_rm, "na_rm")
+  parts <- timings_pair(x, benchmark, versions, initial, na_rm)
+  run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
+               parts$labels, parts$data_name, generic_call(match.call()),
+               baseline = parts$baseline, positions = parts$positions)
 }
 
 #' The Speedup-Test for the median execution time
@@ -159,18 +174,34 @@ median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   run_protocol("median", x, y, alpha, rigorous, na_rm, labels,
-               paste(labels, collapse = " and "), generic_call(match.call()))
+               paste(labels, collapse = " and "), generic_call(match.call()),
+               baseline = sprintf("`%s` (first argument)", labels[1L]))
 }
 
 #' @rdname median_test
 #' @export
 median_test.formula <- function(x, data = NULL, alpha = 0.05,
-                                rigorous = TRUE, na_rm = FALSE, ...) {
+                                rigorous = TRUE, na_rm = FALSE,
+                                initial = NULL, ...) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
-  parts <- split_formula(x, data, na_rm)
+  parts <- split_formula(x, data, na_rm, initial)
   run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
-               parts$labels, parts$data_name, generic_call(match.call()))
+               parts$labels, parts$data_name, generic_call(match.call()),
+               baseline = parts$baseline)
+}
+
+#' @rdname median_test
+#' @export
+median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
+                                     initial = NULL, alpha = 0.05,
+                                     rigorous = TRUE, na_rm = FALSE, ...) {
+  check_dots_empty(...)
+  na_rm <- check_flag(na_rm, "na_rm")
+  parts <- timings_pair(x, benchmark, versions, initial, na_rm)
+  run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
+               parts$labels, parts$data_name, generic_call(match.call()),
+               baseline = parts$baseline, positions = parts$positions)
 }
 
 #' Highest confidence at which a Speedup-Test declares a speedup
@@ -200,18 +231,13 @@ median_test.formula <- function(x, data = NULL, alpha = 0.05,
 #' highest_confidence(before, after, test = "mean")
 #' @export
 highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
-                               rigorous = TRUE, na_rm = FALSE, data = NULL) {
+                               rigorous = TRUE, na_rm = FALSE, data = NULL,
+                               initial = NULL, benchmark = NULL,
+                               versions = NULL) {
   na_rm <- check_flag(na_rm, "na_rm")
-  if (inherits(x, "formula")) {
-    if (!is.null(y)) {
-      abort("`y` must be NULL when `x` is a formula; pass the data frame as `data`.")
-    }
-    parts <- split_formula(x, data, na_rm)
-    x <- parts$x
-    y <- parts$y
-  } else if (is.null(y)) {
-    abort("`y` is missing: give the run times of the transformed code.")
-  }
+  parts <- pair_samples(x, y, data, na_rm, initial, benchmark, versions)
+  x <- parts$x
+  y <- parts$y
   test <- check_test(test)
   rigorous <- check_flag(rigorous, "rigorous")
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 0L, positive = TRUE)
@@ -239,18 +265,13 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
 #' @examples
 #' observed_speedups(c(10.2, 10.4, 10.1, 10.9), c(8.1, 8.3, 8.0, 9.4))
 #' @export
-observed_speedups <- function(x, y = NULL, na_rm = FALSE, data = NULL) {
+observed_speedups <- function(x, y = NULL, na_rm = FALSE, data = NULL,
+                              initial = NULL, benchmark = NULL,
+                              versions = NULL) {
   na_rm <- check_flag(na_rm, "na_rm")
-  if (inherits(x, "formula")) {
-    if (!is.null(y)) {
-      abort("`y` must be NULL when `x` is a formula; pass the data frame as `data`.")
-    }
-    parts <- split_formula(x, data, na_rm)
-    x <- parts$x
-    y <- parts$y
-  } else if (is.null(y)) {
-    abort("`y` is missing: give the run times of the transformed code.")
-  }
+  parts <- pair_samples(x, y, data, na_rm, initial, benchmark, versions)
+  x <- parts$x
+  y <- parts$y
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 1L, positive = TRUE)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 1L, positive = TRUE)
   res <- .Call(ffi_observed_speedups, x, y)
@@ -284,11 +305,14 @@ check_dots_empty <- function(...) {
 }
 
 run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
-                         data_name, call) {
+                         data_name, call, baseline, positions = NULL) {
   if (missing(y)) {
     abort("`y` is missing: give the run times of the transformed code.")
   }
   na_rm <- check_flag(na_rm, "na_rm")
+  if (!is.null(positions) && na_rm && is.numeric(x) && is.numeric(y)) {
+    positions <- list(x = positions$x[!is.na(x)], y = positions$y[!is.na(y)])
+  }
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 0L, positive = TRUE)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 0L, positive = TRUE)
   alpha <- check_alpha(alpha)
@@ -299,13 +323,36 @@ run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
     .Call(ffi_median_test, x, y, alpha, rigorous)
   }
   check_status(res, sprintf("%s_test()", test))
-  new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call)
+  new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
+              baseline = baseline,
+              run_order = run_order_check(x, y, labels, positions))
 }
 
-# Splits `time ~ version` into the two samples; the first level of the
-# grouping variable is the initial code x: the first level of
-# factor(version), as speedup_suite() takes it.
-split_formula <- function(formula, data, na_rm) {
+# The two samples of a pair of arguments (x, y), of a formula or of timings,
+# for highest_confidence() and observed_speedups().
+pair_samples <- function(x, y, data, na_rm, initial, benchmark, versions) {
+  if (inherits(x, "speedup_timings")) {
+    if (!is.null(y)) {
+      abort("`y` must be NULL when `x` holds timings; choose the versions with `versions` or `initial`.")
+    }
+    return(timings_pair(x, benchmark, versions, initial, na_rm))
+  }
+  if (inherits(x, "formula")) {
+    if (!is.null(y)) {
+      abort("`y` must be NULL when `x` is a formula; pass the data frame as `data`.")
+    }
+    return(split_formula(x, data, na_rm, initial))
+  }
+  if (is.null(y)) {
+    abort("`y` is missing: give the run times of the transformed code.")
+  }
+  list(x = x, y = y)
+}
+
+# Splits `time ~ version` into the two samples, each in the order of the
+# rows.  The initial code x is `initial` when given; otherwise the first
+# level of a factor, or the first value to appear in any other variable.
+split_formula <- function(formula, data, na_rm, initial = NULL) {
   if (!inherits(formula, "formula") || length(formula) != 3L) {
     abort("`x` must be a formula `time ~ version` with a response and one grouping variable.")
   }
@@ -347,21 +394,116 @@ split_formula <- function(formula, data, na_rm) {
     time <- time[keep]
     group <- group[keep]
   }
-  group <- if (is.factor(group)) droplevels(group) else factor(group)
+  how <- if (is.factor(group)) "first level of the factor" else "first in the data"
+  group <- if (is.factor(group)) {
+    droplevels(group)
+  } else {
+    factor(group, levels = unique(as.character(group)))
+  }
   lev <- levels(group)
   if (length(lev) != 2L) {
-    abort(sprintf("The grouping variable `%s` must have exactly 2 levels (initial and transformed code), not %d.",
-                  deparse1(rhs), length(lev)), class = "data")
+    abort(sprintf("The grouping variable `%s` must have exactly 2 levels (initial and transformed code), not %d: %s.",
+                  deparse1(rhs), length(lev), quote_list(lev)), class = "data")
+  }
+  if (!is.null(initial)) {
+    lev <- pick_initial(initial, lev)
+    how <- "initial ="
   }
   list(x = time[group == lev[1L]], y = time[group == lev[2L]],
        labels = lev,
        data_name = sprintf("%s by %s (%s vs %s)", deparse1(formula[[2L]]),
-                           deparse1(rhs), lev[1L], lev[2L]))
+                           deparse1(rhs), lev[1L], lev[2L]),
+       baseline = sprintf('"%s" (%s)', lev[1L], how))
+}
+
+quote_list <- function(v, max = 10L) {
+  out <- paste0('"', utils::head(v, max), '"', collapse = ", ")
+  if (length(v) > max) out <- paste0(out, sprintf(", ... (%d in all)", length(v)))
+  out
+}
+
+# The levels reordered so that `initial` comes first.
+pick_initial <- function(initial, lev) {
+  if (!(is.character(initial) || is.factor(initial)) || length(initial) != 1L ||
+      is.na(initial) || !(as.character(initial) %in% lev)) {
+    abort(sprintf("`initial` must be one of the versions %s, not %s.",
+                  quote_list(lev), describe_value(initial)))
+  }
+  initial <- as.character(initial)
+  c(initial, setdiff(lev, initial))
+}
+
+# One benchmark and two versions of a speedup_timings object, each sample in
+# recorded order, with the global positions of the runs when known.
+timings_pair <- function(t, benchmark, versions, initial, na_rm) {
+  bs <- unique(as.character(t$benchmark))
+  if (is.null(benchmark)) {
+    if (length(bs) != 1L) {
+      abort(sprintf("The timings hold %d benchmarks; choose one with `benchmark =`: %s.",
+                    length(bs), quote_list(bs)))
+    }
+    benchmark <- bs
+  } else if (!is.character(benchmark) || length(benchmark) != 1L ||
+             is.na(benchmark) || !(benchmark %in% bs)) {
+    abort(sprintf("`benchmark` must be one of %s, not %s.", quote_list(bs),
+                  describe_value(benchmark)))
+  }
+  run_order <- attr(t, "run_order")
+  t <- as.data.frame(unclass(t), stringsAsFactors = FALSE)
+  t <- t[t$benchmark == benchmark, , drop = FALSE]
+  ver <- t$version
+  lev <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))
+  ver <- as.character(ver)
+  if (!is.null(versions)) {
+    if (!is.null(initial)) {
+      abort("Give `versions` or `initial`, not both.")
+    }
+    if (!is.character(versions) || length(versions) != 2L || anyNA(versions) ||
+        !all(versions %in% lev) || versions[1L] == versions[2L]) {
+      abort(sprintf("`versions` must be two different versions of %s (initial first), not %s.",
+                    quote_list(lev), describe_value(versions)))
+    }
+    lev <- versions
+    how <- "versions ="
+  } else if (!is.null(initial)) {
+    lev <- pick_initial(initial, lev)
+    if (length(lev) > 2L) {
+      abort(sprintf("Benchmark \"%s\" has %d versions (%s); name both with `versions = c(initial, transformed)`.",
+                    benchmark, length(lev), quote_list(lev)))
+    }
+    how <- "initial ="
+  } else {
+    if (length(lev) != 2L) {
+      abort(sprintf("Benchmark \"%s\" has %d version(s) (%s); choose two with `versions = c(initial, transformed)`.",
+                    benchmark, length(lev), quote_list(lev)), class = "data")
+    }
+    how <- "first version in the timings"
+  }
+  keep <- ver %in% lev
+  t <- t[keep, , drop = FALSE]
+  ver <- ver[keep]
+  run <- if (is.null(t$run)) seq_len(nrow(t)) else t$run
+  ts <- t$timestamp
+  has_ts <- !is.null(ts) && inherits(ts, "POSIXct") && length(ts) > 0L &&
+    !anyNA(ts)
+  o <- if (has_ts) order(as.double(ts), run) else order(run)
+  ver <- ver[o]
+  time <- t$time[o]
+  global <- has_ts || identical(run_order, "global")
+  pos <- seq_along(time)
+  ix <- ver == lev[1L]
+  iy <- ver == lev[2L]
+  list(x = time[ix], y = time[iy], labels = lev,
+       data_name = sprintf("%s: %s vs %s", benchmark, lev[1L], lev[2L]),
+       baseline = sprintf('"%s" (%s)', lev[1L], how),
+       positions = if (global) list(x = pos[ix], y = pos[iy]))
 }
 
 # match.call() in a method names the method; show the generic instead.
 generic_call <- function(call) {
   fn <- as.character(call[[1L]])
-  if (length(fn) == 1L) call[[1L]] <- as.name(sub("\\.(default|formula)$", "", fn))
+  if (length(fn) == 1L) {
+    call[[1L]] <- as.name(sub("\\.(default|formula|speedup_timings)$", "", fn))
+  }
   call
 }
