@@ -24,8 +24,21 @@
 #'    The speedup is significant when p <= alpha.
 #'
 #' The confidence `1 - alpha` is guaranteed only when both samples were shown
-#' normal.  Fewer than 3 values in a sample, or two constant samples, give the
-#' decision "insufficient data" (not an error).
+#' normal (and the run-order checks, see [run_order], flag nothing).  Fewer
+#' than 3 values in a sample, or two constant samples, give the decision
+#' "insufficient data" (not an error).
+#'
+#' **Direction.**  On the same path, the other tail of the same t-test
+#' (Ha: mu_X < mu_Y) gives `p_value_slowdown`; when it is `<= alpha`,
+#' `direction` is `"slowdown"` and the print says "significant slowdown".
+#' `direction` is `"speedup"` for a significant speedup, `"none"` otherwise,
+#' `NA` for insufficient data.
+#'
+#' **Baseline.**  The initial code is `x`; in a formula, `initial` when given,
+#' otherwise the first level of a factor or the first value to appear in the
+#' data (not the first in alphabetical order); for timings, the first of
+#' `versions`, `initial`, or the first version of the timings.  The verdict's
+#' `baseline` says which and how it was chosen, and the print shows it.
 #'
 #' The interval for the speedup mean(x) / mean(y) is Fieller's two-sided
 #' `1 - alpha` interval for a ratio of independent means: with pooled
@@ -36,11 +49,10 @@
 #' as `[0, Inf)`.  Being two-sided, it can contain 1 while the one-sided test
 #' is significant.
 #'
-#' @param x Run times of the initial code (positive numbers), or a formula
-#'   `time ~ version` whose grouping variable has two levels, the first being
-#'   the initial code (the first level of `factor(version)`, as for
-#'   [speedup_suite()]: for a character variable, the first in alphabetical
-#'   order; make it a factor to choose).
+#' @param x Run times of the initial code (positive numbers) in the order
+#'   they were run, a formula `time ~ version` whose grouping variable has
+#'   two values (the initial code is `initial`, else the first level of a
+#'   factor, else the first value in the data), or [speedup_timings][new_speedup_timings].
 #' @param y Run times of the transformed code.
 #' @param data A data frame (or list or environment) holding the variables of
 #'   the formula.
@@ -51,10 +63,17 @@
 #'   caveat.
 #' @param na_rm Remove missing values first? If `FALSE`, a missing value is
 #'   an error.
+#' @param initial With a formula or timings, the version of the initial code
+#'   (`NULL`: see Details).
+#' @param benchmark With timings holding several benchmarks, the one to test.
+#' @param versions With timings, the two versions to compare,
+#'   `c(initial, transformed)` (needed when there are more than two).
 #' @param ... Not used; must be empty.
 #' @return A `speedup_verdict` object (a list of class
 #'   `c("speedup_verdict_mean", "speedup_verdict")`) with the elements
-#'   `significant`, `decision`, `branch`, `p_value`, `alpha`, `confidence`,
+#'   `significant`, `direction`, `decision`, `branch`, `p_value`,
+#'   `p_value_slowdown`, `baseline`, `run_order` (see [run_order]), `alpha`,
+#'   `confidence`,
 #'   `confidence_guaranteed`, `speedup`, `speedup_ci`, `speedups`
 #'   (named `min`, `mean`, `median`), `steps` (the sub-tests as `htest`
 #'   objects in the order the flowchart ran them), `caveats`, `advice`, `n`,
@@ -144,6 +163,19 @@ mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 #' the scale model `Y = X / theta`).  The
 #' confidence is guaranteed only when the location model was not rejected.
 #'
+#' **Direction.**  On the same path, the mirrored one-sided test (Ha: Y tends
+#' to be larger; exact, also with ties, whenever the speedup test is) gives
+#' `p_value_slowdown`; when it is `<= alpha` the verdict's `direction` is
+#' `"slowdown"` (printed "significant slowdown", with the speedup below 1 and
+#' its interval).  `significant` keeps its meaning: a significant speedup.
+#' Each claim is made at risk `alpha`.
+#'
+#' **Run order.**  The runs of each sample are checked for a trend in the
+#' order they were recorded (Mann-Kendall, level 0.0025), and with timings
+#' whose global order is known, whether the two versions were interleaved;
+#' a flag adds a caveat and makes `confidence_guaranteed` FALSE.  See
+#' [run_order].
+#'
 #' @inheritParams mean_test
 #' @return A `speedup_verdict` object of class
 #'   `c("speedup_verdict_median", "speedup_verdict")`; see [mean_test()] for
@@ -218,9 +250,15 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 #' `alpha` is therefore one of them, and is found by evaluating the flowchart
 #' there.  A final p-value of exactly 0 gives 1.
 #'
+#' It concerns speedups only: a significant slowdown (see the verdict's
+#' `direction`) gives `NA` here; swap the samples (or `initial`) to ask how
+#' confident the slowdown is.  The run-order checks do not enter it.
+#'
 #' @inheritParams mean_test
 #' @param test `"median"` (default) or `"mean"`.
 #' @param data With a formula `x`, the data frame holding its variables.
+#' @param initial,benchmark,versions With a formula or timings `x`, as in
+#'   [mean_test()].
 #' @return A single number, the highest confidence, or `NA` when the
 #'   protocol declares no significant speedup for any `alpha <= 0.5`.
 #' @examples
@@ -258,9 +296,11 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
 #' numbers as `speedups`).
 #'
 #' @inheritParams mean_test
-#' @param x Run times of the initial code (positive numbers), or a formula
-#'   `time ~ version` as in [median_test()].
+#' @param x Run times of the initial code (positive numbers), a formula
+#'   `time ~ version` or timings, as in [median_test()].
 #' @param data With a formula `x`, the data frame holding its variables.
+#' @param initial,benchmark,versions With a formula or timings `x`, as in
+#'   [mean_test()].
 #' @return A named numeric vector `c(min, mean, median)`.
 #' @examples
 #' observed_speedups(c(10.2, 10.4, 10.1, 10.9), c(8.1, 8.3, 8.0, 9.4))
