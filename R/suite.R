@@ -810,11 +810,12 @@ print.speedup_suite <- function(x, ...) {
   cat(sprintf("\nAccelerated benchmarks (confidence %s for the interval):\n",
               format(pr$conf_level[1L])))
   for (i in seq_len(nrow(pr))) {
-    cat(sprintf("  %-6s %d/%d = %s  [%s; %s]%s  minimal b for r = %s: %s\n",
+    cat(sprintf("  %-6s %d/%d = %s  [%s; %s]  minimal b for r = %s: %s\n%s",
                 pr$protocol[i], as.integer(pr$a[i]), as.integer(pr$b[i]),
                 fmt3(pr$estimate[i]), fmt3(pr$conf_low[i]), fmt3(pr$conf_high[i]),
-                if (isTRUE(pr$valid[i])) "" else " (may be inaccurate: a(1-a/b) <= 5)",
-                format(pr$precision[i]), format(pr$min_benchmarks[i])))
+                format(pr$precision[i]), format(pr$min_benchmarks[i]),
+                if (isTRUE(pr$valid[i])) "" else
+                  "         (the interval may be inaccurate: a(1-a/b) <= 5)\n"))
   }
   if (!is.null(pr$slowdowns)) {
     cat(sprintf("Significant slowdowns: %d (mean), %d (median)\n",

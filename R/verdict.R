@@ -405,7 +405,7 @@ print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
                               fmt_pct(v$confidence), fmt_ci(v$shift_ci, digits)))
   }
   lines <- c(lines, sprintf("Branch: %s", v$branch))
-  cat(lines, sep = "\n")
+  cat(wrap_lines(lines), sep = "\n")
   invisible(x)
 }
 

@@ -112,3 +112,25 @@ test_that("plot draws both samples", {
   expect_identical(plot(v), v)
   expect_identical(plot(mean_test(c(1, 2), before)), mean_test(c(1, 2), before))
 })
+
+test_that("print says \"significant slowdown\" with the speedup and its interval", {
+  slower <- norm_s(20, 10.9, 1)
+  expect_snapshot(print(mean_test(before, slower)))
+  expect_snapshot(print(median_test(before, slower)))
+  expect_snapshot(print(median_test(before, before * 1.001)))
+})
+
+test_that("print names the baseline and shows run-order flags within 80 columns", {
+  runs <- data.frame(time = c(before, after), version = rep(c("old", "new"), each = 20))
+  v <- median_test(time ~ version, data = runs)
+  expect_snapshot(print(v))
+  drift <- before + seq(0, 4, length.out = 20)
+  expect_true(median_test(drift, after)$run_order$trend)
+  w <- median_test(drift, after)
+  expect_snapshot(print(w))
+  t <- speeduptest:::new_speedup_timings("b", rep(c("old", "new"), each = 20),
+                                         c(before, after), run_order = "global")
+  u <- mean_test(t)
+  expect_snapshot(print(u))
+  for (x in list(v, w, u)) expect_true(all(nchar(format(x)) <= 80))
+})
