@@ -198,17 +198,22 @@ suite_run_order <- function(suite) {
              run_order_flag = flag)
 }
 
-# The caveat of each benchmark of a suite whose run order was flagged.
+# The caveat of each benchmark of a suite whose run order was flagged
+# (vectorised; sentences are formatted for the flagged benchmarks only).
 suite_run_order_text <- function(ro) {
-  if (!nrow(ro)) return(character())
-  part <- function(p, what) {
-    ifelse(!is.na(p) & p <= run_order_level,
-           sprintf("%s (p = %s)", what, vapply(p, fmt_p, "")), NA_character_)
+  out <- character(nrow(ro))
+  add <- function(out, p, what) {
+    i <- which(!is.na(p) & p <= run_order_level)
+    if (length(i)) {
+      txt <- sprintf("%s (p = %s)", what, vapply(p[i], fmt_p, ""))
+      out[i] <- ifelse(nzchar(out[i]), paste(out[i], txt, sep = "; "), txt)
+    }
+    out
   }
-  parts <- cbind(
-    part(ro$trend_p_x, "the initial times drift with the run order"),
-    part(ro$trend_p_y, "the transformed times drift with the run order"),
-    part(ro$interleaving_p, "the versions were measured in blocks"))
-  out <- apply(parts, 1L, function(r) paste(r[!is.na(r)], collapse = "; "))
-  ifelse(nzchar(out), paste0(out, ": interleave the runs (e.g. measure())"), "")
+  out <- add(out, ro$trend_p_x, "the initial times drift with the run order")
+  out <- add(out, ro$trend_p_y, "the transformed times drift with the run order")
+  out <- add(out, ro$interleaving_p, "the versions were measured in blocks")
+  i <- nzchar(out)
+  out[i] <- paste0(out[i], ": interleave the runs (e.g. measure())")
+  out
 }

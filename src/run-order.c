@@ -63,37 +63,76 @@ static double inversions(double *a, double *tmp, size_t n)
     return inv;
 }
 
-/* P(D <= d) for n values without ties (Mahonian recursion). */
-static int mahonian_cdf(size_t n, double d, double *out)
+/* The null distributions of D for n < MK_EXACT_MAX, as cumulative
+ * probabilities cdf[n][d] = P(D <= d), built once per table by the
+ * Mahonian recursion up to the largest n asked (so a suite of many short
+ * samples pays O(n^3) once, not per sample). */
+typedef struct {
+    size_t built;                  /* cdf[2..built] are filled           */
+    double *cdf[MK_EXACT_MAX];
+    double *p;                     /* current density, n = built          */
+} mk_table;
+
+static void mk_table_free(mk_table *t)
 {
-    size_t N = n * (n - 1) / 2;
-    double *p = calloc(N + 1, sizeof(double));
-    double *q = calloc(N + 1, sizeof(double));
-    if (!p || !q) {
-        free(p);
-        free(q);
-        return ST_ERR_ALLOC;
+    for (size_t k = 0; k < MK_EXACT_MAX; k++) free(t->cdf[k]);
+    free(t->p);
+    memset(t, 0, sizeof *t);
+}
+
+static int mk_cdf(mk_table *t, size_t n, double d, double *out)
+{
+    if (!t->p) {
+        size_t top = (MK_EXACT_MAX - 1) * (MK_EXACT_MAX - 2) / 2;
+        t->p = calloc(top + 1, sizeof(double));
+        if (!t->p) return ST_ERR_ALLOC;
+        t->p[0] = 1;
+        t->built = 1;
     }
-    p[0] = 1;
-    for (size_t k = 2; k <= n; k++) {
-        size_t top = k * (k - 1) / 2;
-        double run = 0;
+    while (t->built < n) {
+        size_t k = t->built + 1, top = k * (k - 1) / 2;
+        double *c = malloc((top + 1) * sizeof(double));
+        if (!c) return ST_ERR_ALLOC;
+        /* new density q(s) = (1/k) sum_{j<k} p(s - j), in place from the
+         * top down using the running window sum */
+        double *p = t->p, run = 0;
+        size_t oldtop = (k - 1) * (k - 2) / 2;
+        for (size_t s = 0; s <= top; s++) {   /* prefix sums in c */
+            run += s <= oldtop ? p[s] : 0;
+            c[s] = run;
+        }
+        for (size_t s = 0; s <= top; s++) {
+            double hi = c[s], lo = s >= k ? c[s - k] : 0;
+            p[s] = (hi - lo) / (double) k;
+        }
+        run = 0;
         for (size_t s = 0; s <= top; s++) {
             run += p[s];
-            if (s >= k) run -= p[s - k];
-            q[s] = run / (double) k;
+            c[s] = run > 1 ? 1 : run;
         }
-        double *t = p; p = q; q = t;
+        t->cdf[k] = c;
+        t->built = k;
     }
-    double c = 0;
-    for (size_t s = 0; s <= N && (double) s <= d; s++) c += p[s];
-    free(p);
-    free(q);
-    *out = c > 1 ? 1 : c;
+    size_t N = n * (n - 1) / 2;
+    size_t di = d < 0 ? 0 : (size_t) d;
+    *out = d < 0 ? 0 : t->cdf[n][di > N ? N : di];
     return ST_OK;
 }
 
+static int mann_kendall_tab(const double *x, size_t n, st_result *out,
+                            mk_table *tab);
+
 int st_mann_kendall(const double *x, size_t n, st_result *out)
+{
+    mk_table t;
+    memset(&t, 0, sizeof t);
+    int s = mann_kendall_tab(x, n, out, &t);
+    mk_table_free(&t);
+    return s;
+}
+
+static int mann_kendall_tab(const double *x, size_t n, st_result *out,
+                            mk_table *tab)
 {
     st_result_init(out);
     if (n < 3) return st_result_fail(out, ST_ERR_TOO_FEW);
@@ -130,7 +169,7 @@ int st_mann_kendall(const double *x, size_t n, st_result *out)
     if (!(var > 0)) return st_result_fail(out, ST_ERR_CONSTANT);
     if (!ties && n < MK_EXACT_MAX) {
         double lo = D < N - D ? D : N - D, c;
-        int s = mahonian_cdf(n, lo, &c);
+        int s = mk_cdf(tab, n, lo, &c);
         if (s != ST_OK) return st_result_fail(out, s);
         out->p_value = fmin(1.0, 2 * c);
         out->exact = 1;
@@ -182,12 +221,20 @@ SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len)
     SEXP p = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
     SEXP ex = PROTECT(Rf_allocVector(LGLSXP, (R_xlen_t) k));
     SEXP stt = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) k));
+    mk_table tab;
+    memset(&tab, 0, sizeof tab);
     for (size_t i = 0; i < k; i++) {
-        if (!(st[i] >= 0 && ln[i] >= 0 && st[i] + ln[i] <= (double) nv))
+        if (!(st[i] >= 0 && ln[i] >= 0 && st[i] + ln[i] <= (double) nv)) {
+            mk_table_free(&tab);
             Rf_error("`start` or `len` is out of range.");
+        }
         st_result r;
-        int status = st_mann_kendall(v + (size_t) st[i], (size_t) ln[i], &r);
-        if (status == ST_ERR_ALLOC) Rf_error("out of memory.");
+        int status = mann_kendall_tab(v + (size_t) st[i], (size_t) ln[i], &r,
+                                      &tab);
+        if (status == ST_ERR_ALLOC) {
+            mk_table_free(&tab);
+            Rf_error("out of memory.");
+        }
         int ok = status == ST_OK;
         REAL(s)[i] = isnan(r.statistic) ? NA_REAL : r.statistic;
         REAL(tau)[i] = ok && !isnan(r.estimate[0]) ? r.estimate[0] : NA_REAL;
@@ -195,6 +242,7 @@ SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len)
         LOGICAL(ex)[i] = ok ? r.exact : NA_LOGICAL;
         INTEGER(stt)[i] = status;
     }
+    mk_table_free(&tab);
     static const char *names[] = {"statistic", "tau", "p_value", "exact",
                                   "status"};
     SEXP vals[5] = {s, tau, p, ex, stt};

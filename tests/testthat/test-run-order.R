@@ -171,3 +171,16 @@ test_that("the suite checks every benchmark, vectorised, in its caveats", {
   expect_true(all(s2$benchmarks$run_order_flag))
   expect_match(s2$benchmarks$mean_caveats, "measured in blocks")
 })
+
+test_that("one call over samples of many sizes reuses the exact tables correctly", {
+  set.seed(18)
+  lens <- c(3, 49, 7, 20, 49, 12, 60, 3, 30)
+  samples <- lapply(lens, function(n) rnorm(n) + 0.02 * seq_len(n))
+  samples[[6]] <- round(samples[[6]])          # ties: normal approximation
+  res <- .Call(speeduptest:::ffi_mann_kendall, unlist(samples),
+               as.double(cumsum(c(0, lens))[seq_along(lens)]), as.double(lens))
+  ref <- vapply(samples, function(x) {
+    suppressWarnings(stats::cor.test(x, seq_along(x), method = "kendall"))$p.value
+  }, 0)
+  expect_equal(res$p_value, ref, tolerance = 1e-10)
+})
