@@ -719,6 +719,15 @@ suite_notes <- function(bm) {
                      ifelse(nzchar(cav), paste0("; ", cav), "")),
              sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
                      what, fmt3(bm[[paste0("speedup_", p)]]), format_level(lev), cav)))
+    dirn <- bm[[paste0(p, "_direction")]]
+    slow <- !is.na(dirn) & dirn == "slowdown"
+    if (any(slow)) {
+      ps <- bm[[paste0(p, "_p_value_slowdown")]]
+      msg[slow] <- sprintf("%s = %s: a significant slowdown at confidence %s (p-value %s)%s",
+                           what, fmt3(bm[[paste0("speedup_", p)]][slow]),
+                           format_level(lev[slow]), fmt3(ps[slow]),
+                           ifelse(nzchar(cav[slow]), paste0("; ", cav[slow]), ""))
+    }
     show <- dec != "significant" | !gua
     if (any(show)) {
       rows[[p]] <- data.frame(benchmark = bm$benchmark[show], protocol = p,
