@@ -35,14 +35,16 @@ one_cell <- function(dist, n, s, test) {
       rigorous_speedup = isTRUE(w$significant),
       rigorous_insufficient = is.na(w$significant))
   })
-  rowMeans(out)
+  r <- rowMeans(out)
+  names(r) <- paste0("rate_", names(r))
+  r
 }
 set.seed(20261123)
-grid <- expand.grid(dist = names(dists), n = sizes, speedup = c(1, speedup),
+grid <- expand.grid(dist = names(dists), n = sizes, true_speedup = c(1, speedup),
                     protocol = c("mean", "median"), stringsAsFactors = FALSE)
 rates <- t(vapply(seq_len(nrow(grid)), function(i) {
   g <- grid[i, ]
-  one_cell(g$dist, g$n, g$speedup, if (g$protocol == "mean") mean_test else median_test)
+  one_cell(g$dist, g$n, g$true_speedup, if (g$protocol == "mean") mean_test else median_test)
 }, numeric(5)))
 protocols <- cbind(grid, rates)
 message(sprintf("protocols done: %.0f s", proc.time()[["elapsed"]] - t0))
