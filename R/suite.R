@@ -347,6 +347,7 @@ suite_pack <- function(names, xs, ys, lev, wt, has_level, has_weight,
 }
 
 suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
+  global_order <- identical(attr(data, "run_order"), "global")
   for (col in c(benchmark, version, time)) {
     if (!is.character(col) || length(col) != 1L || !(col %in% names(data))) {
       abort(sprintf("`data` must have a column %s.", describe_value(col)))
@@ -443,7 +444,7 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
   # global order known (timings with run_order "global", or timestamps):
   # the number of runs of the version labels within each benchmark
   runs <- NULL
-  if (has_ts || identical(attr(data, "run_order"), "global")) {
+  if (has_ts || global_order) {
     og <- order(bi, rec)
     lab <- vi[og]
     bb <- bi[og]

@@ -184,3 +184,20 @@ test_that("one call over samples of many sizes reuses the exact tables correctly
   }, 0)
   expect_equal(res$p_value, ref, tolerance = 1e-10)
 })
+
+test_that("the suite reads the run order of timings, also after na_rm", {
+  set.seed(19)
+  nst <- speeduptest:::new_speedup_timings
+  time <- rlnorm(80, log(10), 0.02)
+  time[5] <- NA
+  t <- nst(rep(c("p", "q"), each = 40), rep(rep(c("old", "new"), each = 20), 2),
+           time, run_order = "global")
+  s <- speedup_suite(t, na_rm = TRUE)
+  expect_true(all(s$benchmarks$interleaving_p < 1e-6))
+  expect_identical(s$versions, c("old", "new"))
+  # recorded order comes from `run`, not from the rows
+  shuffled <- t[c(40:1, 80:41), ]
+  attr(shuffled, "run_order") <- "global"
+  s2 <- speedup_suite(shuffled, na_rm = TRUE, initial = "old")
+  expect_equal(s2$benchmarks$trend_p_x, s$benchmarks$trend_p_x)
+})
