@@ -447,12 +447,17 @@ sequential_look <- function(x, y, level, test) {
 # "error" (R code; the condition in `condition`).
 measure_run_version <- function(v, ctx) {
   if (v$kind == "command") {
-    r <- .Call(ffi_run_command, v$what, ctx$output, ctx$timeout)
+    r <- .Call(ffi_run_command, v$what, ctx$output, ctx$timeout, ctx$timer$launcher)
     status <- switch(as.character(r$status),
       "0" = if (r$exit_status == 0L) "ok" else if (r$exit_status == 127L) "not_found" else "failed",
       "1" = "timeout", "2" = "interrupted", "spawn")
-    # not above R's own peak: the kernel's number is R's, not the command's
-    max_rss <- if (is.na(r$rss_floor) || r$max_rss > r$rss_floor) r$max_rss else NA_real_
+    # Without the launcher's report, a peak not above R's own is R's, not
+    # the command's (the kernel carries it across exec).
+    max_rss <- if (isTRUE(r$launched) || is.na(r$rss_floor) || r$max_rss > r$rss_floor) {
+      r$max_rss
+    } else {
+      NA_real_
+    }
     return(list(time = r$wall, user = r$user, sys = r$sys, max_rss = max_rss,
                 exit_status = r$exit_status, start = r$start_time, status = status,
                 message = r$error))
@@ -708,13 +713,24 @@ measure_machine <- function() {
        finished = NULL)
 }
 
+# The launcher of the commands (src/launcher/st-launch.c), NA when it is not
+# installed (then peaks below R's own are unknown).
+measure_launcher <- function() {
+  libs <- if (nzchar(.Platform$r_arch)) file.path("libs", .Platform$r_arch) else "libs"
+  path <- system.file(libs, "st-launch", package = "speeduptest")
+  if (!nzchar(path) || file.access(path, 1L) != 0L) return(NA_character_)
+  path
+}
+
 measure_timer <- function(versions, output) {
   clock <- .Call(ffi_clock_info, 100000L)
   kinds <- vapply(versions, `[[`, "", "kind")
   over_cmd <- NA_real_
   floor <- NA_real_
+  launcher <- NA_character_
   if (any(kinds == "command")) {
-    r <- lapply(1:11, function(i) .Call(ffi_run_command, "true", NULL, Inf))
+    launcher <- measure_launcher()
+    r <- lapply(1:11, function(i) .Call(ffi_run_command, "true", NULL, Inf, launcher))
     if (any(vapply(r, `[[`, 1L, "status") == 2L)) reraise_interrupt()
     r <- r[-1L]
     over_cmd <- stats::median(vapply(r, `[[`, 1, "wall"))
@@ -728,7 +744,8 @@ measure_timer <- function(versions, output) {
     over_r <- stats::median(vapply(1:51, function(i) measure_run_r(v, ctx)$time, 1))
   }
   list(clock = "CLOCK_MONOTONIC", resolution = clock$resolution, tick = clock$tick,
-       overhead_command = over_cmd, overhead_r = over_r, rss_floor = floor)
+       overhead_command = over_cmd, overhead_r = over_r, rss_floor = floor,
+       launcher = launcher)
 }
 
 # An interrupt the C core consumed before any run was made: signalled again
