@@ -271,6 +271,9 @@ test_that("the timer and the machine are recorded and printed", {
   expect_true(any(grepl("^Machine:", lines)))
   expect_true(any(grepl("^Timer:", lines)))
   expect_output(print(t), "Load average", fixed = TRUE)
+  if (!is.na(tm$launcher)) expect_false(any(grepl("^Peak memory:", lines)))
+  attr(t, "timer")$launcher <- NA_character_
+  expect_true(any(grepl("^Peak memory: launcher not installed", format_machine(t))))
 })
 
 test_that("the progress bar does not get in the way", {
