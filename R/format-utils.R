@@ -52,3 +52,34 @@ fmt_confidence_column <- function(x) {
   out[!ok] <- fmt_confidence(x[!ok])
   out
 }
+
+# The result of highest_confidence(): a number that prints so that a
+# confidence of 1 - 8e-12 does not show as 1.  Arithmetic, comparisons and
+# as.numeric() give plain numbers.
+new_confidence <- function(x) structure(x, class = "speeduptest_confidence")
+
+#' @export
+format.speeduptest_confidence <- function(x, digits = 4L, ...) {
+  fmt_confidence(unclass(x), digits = digits)
+}
+
+#' @export
+print.speeduptest_confidence <- function(x, digits = 4L, ...) {
+  out <- format(x, digits = digits)
+  if (!is.null(names(x))) names(out) <- names(x)
+  print(noquote(out))
+  invisible(x)
+}
+
+#' @export
+Ops.speeduptest_confidence <- function(e1, e2) {
+  if (inherits(e1, "speeduptest_confidence")) e1 <- unclass(e1)
+  if (!missing(e2) && inherits(e2, "speeduptest_confidence")) e2 <- unclass(e2)
+  if (missing(e2)) get(.Generic)(e1) else get(.Generic)(e1, e2)
+}
+
+#' @export
+Math.speeduptest_confidence <- function(x, ...) get(.Generic)(unclass(x), ...)
+
+#' @export
+as.double.speeduptest_confidence <- function(x, ...) as.double(unclass(x))

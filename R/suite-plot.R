@@ -40,9 +40,7 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
   lev <- bm[[paste0(which, "_conf_level")]]
   kind <- ifelse(dec == "significant", "speedup",
                  ifelse(dec == "not significant", "not", "insufficient"))
-  if (!is.null(dirn)) {
-    kind[dec == "significant" & dirn %in% "slowdown"] <- "slowdown"
-  }
+  if (!is.null(dirn)) kind[dirn %in% "slowdown"] <- "slowdown"
   method <- if (which == "median") "Hodges-Lehmann on log times" else "Fieller"
   lev_txt <- if (length(unique(lev[!is.na(lev)])) == 1L) {
     fmt_pct(unique(lev[!is.na(lev)]))

@@ -34,6 +34,7 @@ suite_print_lines <- function(x) {
                      x$weights,
                      if (x$weights != x$weights_requested)
                        sprintf(" (asked for %s)", x$weights_requested) else ""))
+  ml <- suite_multiplicity_lines(x)
   ov <- nan_to_na(x$overall)
   lines <- c(lines, "",
     "Overall gain and speedup, by execution time:",
@@ -45,7 +46,8 @@ suite_print_lines <- function(x) {
     wrap_lines(paste(
       "  gain: the share of the total time saved; speedup = 1 / (1 - gain).",
       "\"Significant ones only\": over the benchmarks whose speedup is",
-      "significant, a selection that flatters the change."), exdent = 0L))
+      if (any(grepl("selection", ml))) "significant." else
+        "significant, a selection that overstates the gain."), exdent = 0L))
   pr <- nan_to_na(x$proportion)
   lev <- fmt_pct(pr$conf_level[1L])
   lines <- c(lines, "",
@@ -67,6 +69,18 @@ suite_print_lines <- function(x) {
     sprintf("Benchmarks needed for a +/- %s precision of the proportion (%s confidence):",
             format(pr$precision[1L]), lev),
     sprintf("  %s", paste(sprintf("%s %s", pr$protocol, need), collapse = ", ")))
+  if (!is.null(pr$slowdowns)) {
+    lines <- c(lines, sprintf("Significant slowdowns: %d (mean), %d (median)",
+                              as.integer(pr$slowdowns[1L]),
+                              as.integer(pr$slowdowns[2L])))
+  }
+  nro <- sum(bm$run_order_flag %in% TRUE)
+  if (nro) {
+    lines <- c(lines, wrap_lines(sprintf(
+      "Run order flagged (a trend, or versions not interleaved) in %d benchmark%s: the confidence is not guaranteed there; see the notes of summary().",
+      nro, if (nro == 1L) "" else "s"), exdent = 2L))
+  }
+  if (length(ml)) lines <- c(lines, "", wrap_lines(ml, exdent = 0L))
   if (nrow(x$problems)) {
     lines <- c(lines, "", sprintf("%d problem%s in the input; see `$problems`.",
                                   nrow(x$problems),
@@ -92,19 +106,31 @@ print.summary.speedup_suite <- function(x, ...) {
   lines <- suite_print_lines(s)
   bm <- nan_to_na(s$benchmarks)
   if (nrow(bm)) {
-    short <- c("significant" = "yes", "not significant" = "no",
-               "insufficient data" = "n/a")
+    # significance from the direction when the suite has it: yes (a
+    # significant speedup), slower (a significant slowdown), no, n/a
+    sig <- function(p) {
+      d <- bm[[paste0(p, "_direction")]]
+      if (is.null(d)) {
+        dec <- bm[[paste0(p, "_decision")]]
+        return(unname(c("significant" = "yes", "not significant" = "no",
+                        "insufficient data" = "n/a")[dec]))
+      }
+      out <- unname(c(speedup = "yes", slowdown = "slower", none = "no")[d])
+      out[is.na(d)] <- "n/a"
+      out
+    }
     conf <- fmt_confidence_column
     lines <- c(lines, "", wrap_lines(paste(
       "Per benchmark: the speedups S of the minimum, mean and median times;",
       "for the mean and the median, whether the speedup is significant",
-      "(\"sig.\"; n/a: insufficient data) and at which confidence (\"conf.\",",
-      "the highest found when the level was searched):"), exdent = 0L),
+      "(\"sig.\": yes; slower for a significant slowdown; n/a: insufficient",
+      "data) and at which confidence (\"conf.\", the highest found when the",
+      "level was searched):"), exdent = 0L),
       text_table(list(bm$benchmark, format(bm$n), format(bm$m),
                       fmt_num(bm$speedup_min),
-                      fmt_num(bm$speedup_mean), unname(short[bm$mean_decision]),
+                      fmt_num(bm$speedup_mean), sig("mean"),
                       conf(bm$mean_conf_level),
-                      fmt_num(bm$speedup_median), unname(short[bm$median_decision]),
+                      fmt_num(bm$speedup_median), sig("median"),
                       conf(bm$median_conf_level)),
                  c("benchmark", "n", "m", "S(min)", "S(mean)", "sig.", "conf.",
                    "S(median)", "sig.", "conf.")))

@@ -102,19 +102,24 @@ fitted_legend <- function(x, y, width, cex = 0.85, min_cex = 0.55, ...) {
 run_order_flags <- function(v, labels) {
   ro <- v$run_order
   if (is.null(ro) || !isTRUE(ro$trend)) return(character())
-  alpha <- if (is.null(v$alpha)) 0.05 else v$alpha
   out <- character()
   for (i in 1:2) {
     ht <- ro[[c("x", "y")[i]]]
     p <- if (is.list(ht)) ht$p.value else NULL
-    if (is.numeric(p) && length(p) == 1L && !is.na(p) && p <= alpha) {
-      out <- c(out, sprintf("trend over the runs of %s (p = %s)", labels[i],
+    if (is.numeric(p) && length(p) == 1L && !is.na(p) && p <= run_order_level) {
+      way <- if (is.numeric(ht$estimate) && length(ht$estimate) == 1L &&
+                 !is.na(ht$estimate)) {
+        if (ht$estimate > 0) "slower" else "faster"
+      }
+      out <- c(out, sprintf("the runs of %s %s (Mann-Kendall p = %s)", labels[i],
+                            if (is.null(way)) "drift"
+                            else sprintf("get %s over time", way),
                             fmt_p(p)))
     }
   }
   il <- ro$interleaving
   if (is.list(il) && isFALSE(il$interleaved)) {
-    out <- c(out, "the versions were not interleaved")
+    out <- c(out, "the versions were measured in blocks, not interleaved")
   }
   if (!length(out)) out <- "trend or non-interleaving flagged"
   out
@@ -269,13 +274,15 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
 verdict_plot_title <- function(v) {
   what <- if (v$test == "mean") "Mean run time" else "Median run time"
   dir <- v$direction
-  found <- switch(v$decision,
-    "significant" = paste("significant",
-                          if (is.character(dir) && length(dir) == 1L &&
-                              !is.na(dir) && dir != "none") dir else "speedup"),
-    "not significant" = if (is.null(dir)) "no significant speedup"
-                        else "no significant difference",
-    v$decision)
+  if (identical(dir, "slowdown")) {
+    found <- "significant slowdown"
+  } else {
+    found <- switch(v$decision,
+      "significant" = "significant speedup",
+      "not significant" = if (is.null(dir)) "no significant speedup"
+                          else "no significant speedup or slowdown",
+      v$decision)
+  }
   if (v$decision == "insufficient data") return(sprintf("%s: %s", what, found))
   sprintf("%s: %s (%s confidence)", what, found, fmt_pct(v$confidence))
 }

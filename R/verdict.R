@@ -54,7 +54,7 @@ na_if_nan <- function(v) {
 NULL
 
 new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
-                        call) {
+                        call, baseline = NULL, run_order = NULL) {
   decision <- c("insufficient data", "not significant",
                 "significant")[res$decision + 2L]
   steps <- Map(make_step, res$steps, verdict_step_names[res$step_kinds + 1L],
@@ -65,16 +65,24 @@ new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
   speedup_ci <- na_if_nan(res$speedup_ci)
   speedup_ci <- structure(speedup_ci, conf.level = 1 - alpha,
                           method = ci_method)
+  p_slow <- na_if_nan(res$p_value_slowdown)
+  direction <- switch(decision, "significant" = "speedup",
+    "not significant" = if (!is.na(p_slow) && p_slow <= alpha) "slowdown" else "none",
+    NA_character_)
+  if (is.null(baseline)) baseline <- sprintf("`%s` (first argument)", labels[1L])
+  if (is.null(run_order)) run_order <- run_order_check(x, y, labels)
   out <- list(
     test = test,
     significant = switch(decision, "significant" = TRUE,
                          "not significant" = FALSE, NA),
+    direction = direction,
     decision = decision,
     branch = verdict_branches[res$branch + 1L],
     p_value = na_if_nan(res$p_value),
+    p_value_slowdown = p_slow,
     alpha = alpha,
     confidence = 1 - alpha,
-    confidence_guaranteed = isTRUE(res$guaranteed),
+    confidence_guaranteed = isTRUE(res$guaranteed) && !isTRUE(run_order$trend),
     speedup = na_if_nan(res$speedup),
     speedup_ci = speedup_ci,
     speedups = na_if_nan(c(min = res$speedup_min, mean = res$speedup_mean,
@@ -87,6 +95,8 @@ new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
     m = length(y),
     rigorous = rigorous,
     labels = labels,
+    baseline = baseline,
+    run_order = run_order,
     data_name = data_name,
     call = call,
     x = x,
@@ -167,10 +177,12 @@ fmt_ci <- function(ci, digits = 3L) {
   sprintf("[%s, %s]", out(ci[1L], floor), out(ci[2L], ceiling))
 }
 
+# A p-value with `digits` significant digits in every range ("0.0312",
+# "4.03e-05"); 0 only when it is exactly 0.
 fmt_p <- function(p, digits = 3L) {
   if (is.na(p)) return("NA")
   if (p == 0) return("0")
-  if (p < 1e-4) return(format(signif(p, 2), scientific = TRUE))
+  if (p < 1e-4) return(formatC(p, format = "e", digits = digits - 1L))
   fmt_num(p, digits)
 }
 
@@ -221,6 +233,8 @@ verdict_sentences <- function(v) {
       "%s and %s do not differ by a shift only (Kolmogorov-Smirnov p = %s <= %s on centred samples)",
       lx, ly, fmt_p(step_p(v, "ks_test")), format(v$alpha)))
   }
+  ro <- run_order_sentences(v$run_order, v$labels)
+  caveats <- c(caveats, ro$caveats)
   if (!is.na(v$significant) && !v$confidence_guaranteed) {
     caveats <- c(caveats, sprintf("%s may not be the correct confidence level",
                                   fmt_pct(v$confidence)))
@@ -230,177 +244,8 @@ verdict_sentences <- function(v) {
     advice <- c(advice, sprintf("perform more than 30 runs of %s",
                                 paste(v$labels[few], collapse = " and ")))
   }
-  list(caveats, advice)
+  list(caveats, c(advice, ro$advice))
 }
 
-verdict_headline <- function(v) {
-  title <- sprintf("Speedup-Test (%s): ", v$test)
-  conf <- fmt_pct(v$confidence)
-  body <- switch(v$decision,
-    "significant" = sprintf("significant speedup at %s confidence (%s)", conf,
-                            if (v$confidence_guaranteed) "guaranteed" else "not guaranteed"),
-    "not significant" = sprintf("no significant speedup at %s confidence", conf),
-    sprintf("insufficient data to conclude at %s confidence", conf))
-  paste0(title, body)
-}
-
-verdict_path <- function(v) {
-  s <- v$steps
-  a <- v$alpha
-  parts <- character()
-  if (v$test == "mean") {
-    for (i in 1:2) {
-      st <- s[[c("shapiro_x", "shapiro_y")[i]]]
-      if (is.null(st)) next
-      lab <- v$labels[i]
-      parts <- c(parts, if (is.na(st$p.value)) sprintf("%s not checkable", lab)
-                 else if (st$p.value > a) sprintf("%s normal (p = %s)", lab, fmt_p(st$p.value))
-                 else sprintf("%s not normal (p = %s)", lab, fmt_p(st$p.value)))
-    }
-    if (!is.null(s$f_test)) {
-      p <- s$f_test$p.value
-      parts <- c(parts, sprintf("%s variances (F-test p = %s)",
-                                if (!is.na(p) && p > a) "equal" else "unequal", fmt_p(p)))
-    }
-    path <- paste(parts, collapse = ", ")
-    if (!is.null(s$t_test)) {
-      welch <- v$branch %in% c("welch_normal", "welch_not_normal")
-      path <- sprintf("%s -> %s t-test p = %s", path,
-                      if (welch) "Welch" else "Student", fmt_p(s$t_test$p.value))
-    }
-  } else {
-    if (is.null(s$ks_test)) return(character())
-    p <- s$ks_test$p.value
-    path <- sprintf("location model %s (Kolmogorov-Smirnov p = %s)",
-                    if (!is.na(p) && p > a) "accepted" else "rejected", fmt_p(p))
-    if (!is.null(s$wilcoxon)) {
-      path <- sprintf("%s -> Wilcoxon-Mann-Whitney p = %s", path,
-                      fmt_p(s$wilcoxon$p.value))
-    }
-  }
-  if (v$branch == "need_more_runs") path <- paste(path, "-> stop (rigorous mode)")
-  path
-}
-
-#' @rdname speedup_verdict
-#' @export
-format.speedup_verdict <- function(x, digits = 3L, ...) {
-  v <- x
-  lines <- verdict_headline(v)
-  centre <- if (v$test == "mean") "mean" else "median"
-  sp <- sprintf("  speedup of the %s: %s", centre, fmt_num(v$speedup, digits))
-  ci <- v$speedup_ci
-  if (!anyNA(ci)) {
-    sp <- sprintf("%s, %s CI %s (%s)", sp, fmt_pct(v$confidence),
-                  fmt_ci(ci, digits), attr(ci, "method"))
-  }
-  lines <- c(lines, sp)
-  if (v$test == "median" && !is.na(v$prob_greater)) {
-    lines <- c(lines, sprintf("  P[X > Y] = %s (chance that a run of %s is slower than a run of %s)",
-                              fmt_num(v$prob_greater, digits), v$labels[1L], v$labels[2L]))
-  }
-  lines <- c(lines, sprintf("  observed speedups: min %s, mean %s, median %s",
-                            fmt_num(v$speedups[["min"]], digits),
-                            fmt_num(v$speedups[["mean"]], digits),
-                            fmt_num(v$speedups[["median"]], digits)))
-  lines <- c(lines, sprintf("  runs: %d of %s, %d of %s", v$n, v$labels[1L],
-                            v$m, v$labels[2L]))
-  path <- verdict_path(v)
-  if (length(path) && nzchar(path)) lines <- c(lines, paste0("  path: ", path))
-  if (length(v$caveats)) lines <- c(lines, paste0("  caveat: ", v$caveats))
-  if (length(v$advice)) lines <- c(lines, paste0("  advice: ", v$advice))
-  lines
-}
-
-#' @rdname speedup_verdict
-#' @export
-print.speedup_verdict <- function(x, digits = 3L, ...) {
-  cat(format(x, digits = digits), sep = "\n")
-  invisible(x)
-}
-
-#' @rdname speedup_verdict
-#' @export
-summary.speedup_verdict <- function(object, ...) {
-  structure(list(verdict = object), class = "summary.speedup_verdict")
-}
-
-step_line <- function(step, name, alpha, labels, digits) {
-  stat <- if (!is.null(step$statistic) && !is.na(step$statistic)) {
-    sprintf("%s = %s", names(step$statistic), fmt_num(step$statistic, digits))
-  }
-  par <- if (!is.null(step$parameter) && !anyNA(step$parameter)) {
-    pv <- step$parameter
-    shown <- ifelse(pv == round(pv), format(round(pv)), fmt_num(pv, digits))
-    paste(sprintf("%s = %s", names(pv), shown), collapse = ", ")
-  }
-  p <- step$p.value
-  a <- format(alpha)
-  outcome <- if (is.na(p)) {
-    switch(name, shapiro_x = , shapiro_y = "not shown normal",
-           f_test = "variances treated as unequal", "not computable")
-  } else {
-    pass <- p > alpha
-    cmp <- if (pass) ">" else "<="
-    what <- switch(name,
-      shapiro_x = , shapiro_y = if (pass) "normal" else "not shown normal",
-      f_test = if (pass) "equal variances" else "unequal variances",
-      ks_test = if (pass) "location model holds" else "location model rejected",
-      t_test = , wilcoxon = if (pass) "not significant" else "significant")
-    sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a, what)
-  }
-  head <- sprintf("%s (%s)", step$method, step$data.name)
-  detail <- paste(c(stat, par, outcome), collapse = ", ")
-  c(head, paste0("     ", detail))
-}
-
-#' @rdname speedup_verdict
-#' @export
-print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
-  v <- x$verdict
-  lines <- format(v, digits = digits)
-  lines <- c(lines, "", sprintf("Steps (alpha = %s, rigorous = %s):", format(v$alpha),
-                                v$rigorous))
-  if (!length(v$steps)) lines <- c(lines, "  none: the protocol could not start")
-  for (i in seq_along(v$steps)) {
-    sl <- step_line(v$steps[[i]], names(v$steps)[i], v$alpha, v$labels, digits)
-    lines <- c(lines, sprintf("  %d. %s", i, sl[1L]), sl[-1L])
-  }
-  if (v$test == "median" && !is.na(v$shift)) {
-    lines <- c(lines, sprintf("Hodges-Lehmann shift %s - %s: %s, %s CI %s",
-                              v$labels[1L], v$labels[2L], fmt_num(v$shift, digits),
-                              fmt_pct(v$confidence), fmt_ci(v$shift_ci, digits)))
-  }
-  lines <- c(lines, sprintf("Branch: %s", v$branch))
-  cat(lines, sep = "\n")
-  invisible(x)
-}
-
-#' @rdname speedup_verdict
-#' @export
-as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
-                                          ...) {
-  v <- x
-  data.frame(
-    test = v$test,
-    decision = v$decision,
-    significant = v$significant,
-    branch = v$branch,
-    p_value = v$p_value,
-    alpha = v$alpha,
-    confidence = v$confidence,
-    confidence_guaranteed = v$confidence_guaranteed,
-    speedup = v$speedup,
-    speedup_low = v$speedup_ci[1L],
-    speedup_high = v$speedup_ci[2L],
-    speedup_min = v$speedups[["min"]],
-    speedup_mean = v$speedups[["mean"]],
-    speedup_median = v$speedups[["median"]],
-    prob_greater = if (is.null(v$prob_greater)) NA_real_ else v$prob_greater,
-    n = v$n,
-    m = v$m,
-    rigorous = v$rigorous,
-    caveats = paste(v$caveats, collapse = "; "),
-    stringsAsFactors = FALSE
-  )
-}
+# print(), format(), summary() and as.data.frame(): R/verdict-print.R;
+# plot(): R/verdict-plot.R.

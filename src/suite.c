@@ -27,6 +27,7 @@ static void bench_init(st_bench_result *r)
     r->prob_greater = NAN;
     for (int p = 0; p < 2; p++) {
         r->highest[p] = r->alpha[p] = r->p_value[p] = NAN;
+        r->p_value_slowdown[p] = NAN;
         r->decision[p] = ST_INSUFFICIENT;
         r->guaranteed[p] = 0;
         r->caveats[p] = 0;
@@ -119,6 +120,7 @@ int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
         out->guaranteed[p] = v.guaranteed;
         out->caveats[p] = v.caveats;
         out->p_value[p] = v.p_value;
+        out->p_value_slowdown[p] = v.p_value_slowdown;
         out->speedup_ci[p][0] = v.speedup_ci[0];
         out->speedup_ci[p][1] = v.speedup_ci[1];
         if (p == ST_PROTO_MEDIAN) out->prob_greater = v.prob_greater;
@@ -318,7 +320,7 @@ SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
     if (st == ST_ERR_ALLOC) Rf_error("out of memory.");
 
     /* per-benchmark columns */
-    enum { NCOL = 29 };
+    enum { NCOL = 31 };
     static const char *bnames[NCOL] = {
         "status", "min_x", "mean_x", "median_x", "min_y", "mean_y",
         "median_y", "speedup_min", "speedup_mean", "speedup_median",
@@ -326,7 +328,8 @@ SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
         "mean_guaranteed", "mean_caveats", "mean_p_value", "mean_ci_low",
         "mean_ci_high", "median_highest", "median_alpha", "median_decision",
         "median_guaranteed", "median_caveats", "median_p_value",
-        "median_ci_low", "median_ci_high", "prob_greater", "weights"
+        "median_ci_low", "median_ci_high", "prob_greater",
+        "mean_p_value_slowdown", "median_p_value_slowdown", "weights"
     };
     SEXP cols[NCOL];
     for (int c = 0; c < NCOL - 1; c++) {
@@ -341,6 +344,7 @@ SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
             case 4: case 5: case 6: val = r->centre_y[c - 4]; break;
             case 7: case 8: case 9: val = r->speedup[c - 7]; break;
             case 10: val = r->searched; break;
+            case 28: case 29: val = r->p_value_slowdown[c - 28]; break;
             default: {
                 int p = c < 19 ? 0 : 1;
                 int f = c - (p ? 19 : 11);

@@ -48,15 +48,26 @@ test_that("samples are named by their versions, not by long expressions", {
 })
 
 test_that("a flagged run order is written on the plot and positions are used", {
-  v <- median_test(norm_s(20, 10, 1), norm_s(20, 9, 1))
+  # sorted samples: the run-order checks flag a trend in both
+  sorted <- median_test(norm_s(20, 10, 1), norm_s(20, 9, 1))
+  expect_match(speeduptest:::run_order_flags(sorted, c("a", "b")),
+               "get slower over time")
+  draw_png(sorted)
+  set.seed(3)
+  v <- median_test(sample(norm_s(20, 10, 1)), sample(norm_s(20, 9, 1)))
   expect_identical(speeduptest:::run_order_flags(v, c("a", "b")), character())
-  v$run_order <- list(x = list(p.value = 0.001), y = list(p.value = 0.4),
+  v$run_order <- list(x = list(p.value = 0.001, estimate = c(tau = 0.5)),
+                      y = list(p.value = 0.4, estimate = c(tau = 0.1)),
                       interleaving = list(interleaved = FALSE, p.value = 0.01),
                       positions = list(x = seq(1, 39, 2), y = seq(2, 40, 2)),
                       trend = TRUE)
   fl <- speeduptest:::run_order_flags(v, c("a", "b"))
-  expect_identical(fl, c("trend over the runs of a (p = 0.00100)",
-                         "the versions were not interleaved"))
+  expect_identical(fl, c("the runs of a get slower over time (Mann-Kendall p = 0.00100)",
+                         "the versions were measured in blocks, not interleaved"))
+  # flagged at the run-order checks' own level, not at alpha
+  v$run_order$x$p.value <- 0.01
+  expect_identical(speeduptest:::run_order_flags(v, c("a", "b")),
+                   "the versions were measured in blocks, not interleaved")
   pos <- speeduptest:::run_positions(v)
   expect_true(pos$global)
   expect_identical(pos$y, as.numeric(seq(2, 40, 2)))
