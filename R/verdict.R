@@ -25,18 +25,22 @@ na_if_nan <- function(v) {
 #' Verdicts of the Speedup-Test protocols
 #'
 #' [mean_test()] and [median_test()] return a `speedup_verdict`; these
-#' methods show it.  `print()` tells the story in a few lines: the decision,
-#' the confidence and whether it is guaranteed, the observed speedup with its
-#' interval, P\[X > Y\] for the median, the path through the flowchart, the
-#' caveats and the advice.  `summary()` adds every sub-test with its
-#' statistic, p-value and conclusion; `as.data.frame()` gives one row;
-#' `plot()` shows both samples (jittered) with their centres (the mean or the
-#' median) as bars, the headline as title and the speedup line below it.
+#' methods show it.  `print()` tells the story in a few lines of at most 80
+#' columns: the decision, the confidence and whether it is guaranteed, the
+#' observed speedup (the ratio of the means or of the medians) and, on its
+#' own line, the interval for the speedup with the method that gives it,
+#' P\[X > Y\] for the median, the initial code, the path through the
+#' flowchart, the caveats and the advice.  `summary()` adds every sub-test
+#' with its statistic, p-value and conclusion, and the route through the
+#' flowchart in words; `as.data.frame()` gives one row (numbers unrounded,
+#' `NA` where a value does not exist); [plot()][plot.speedup_verdict] draws
+#' the runs in their order and the interval; [tidy()][tidy.speedup_verdict]
+#' and [glance()][tidy.speedup_verdict] give broom's tables.
 #'
 #' @param x,object A `speedup_verdict`.
 #' @param digits Significant digits for speedups and p-values.
 #' @param row.names,optional Ignored (for compatibility with the generic).
-#' @param ... Ignored, or passed to [graphics::stripchart()] by `plot()`.
+#' @param ... Ignored.
 #' @return `format()` a character vector of lines; `print()` its argument,
 #'   invisibly; `summary()` an object of class `summary.speedup_verdict`;
 #'   `as.data.frame()` a one-row data frame with the columns `test`,

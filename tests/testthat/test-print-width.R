@@ -28,3 +28,16 @@ test_that("HPT prints fit in 80 columns", {
               dimnames = list(c("first benchmark", "second"), NULL))
   expect_fits(hpt(a, a * 1.5, speedup = 1.1))
 })
+
+test_that("verdict prints and summaries fit in 80 columns", {
+  d <- cpu_runs[cpu_runs$benchmark == "fft", ]
+  x <- d$time[d$version == "O1"]
+  y <- d$time[d$version == "O3"]
+  long_name_for_the_initial_code <- x
+  for (v in list(median_test(x, y), mean_test(x, y),
+                 mean_test(long_name_for_the_initial_code, y * 1.3),
+                 median_test(x[1:5], y[1:5]), mean_test(c(1, 2), y))) {
+    expect_fits(v)
+    expect_fits(summary(v))
+  }
+})
