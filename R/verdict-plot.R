@@ -284,7 +284,9 @@ verdict_plot_title <- function(v) {
       v$decision)
   }
   if (v$decision == "insufficient data") return(sprintf("%s: %s", what, found))
-  sprintf("%s: %s (%s confidence)", what, found, fmt_pct(v$confidence))
+  sure <- grepl("^significant", found) && !isTRUE(v$confidence_guaranteed)
+  sprintf("%s: %s (%s confidence%s)", what, found, fmt_pct(v$confidence),
+          if (sure) ", not guaranteed" else "")
 }
 
 # "ratio of medians 1.40; 95% CI [1.12, 1.54] (Hodges-Lehmann on log times)"
