@@ -77,7 +77,7 @@ knit_print.speedup_verdict <- function(x, ...) {
                                   fmt_num(v$speedups[["median"]])),
     "runs" = sprintf("%d of %s, %d of %s", v$n, v$labels[1L], v$m, v$labels[2L]),
     "path" = if (length(path) && nzchar(path)) path,
-    "baseline" = if (!is.null(v$baseline)) as.character(v$baseline),
+    "initial code" = if (!is.null(v$baseline)) as.character(v$baseline),
     "caveats" = if (length(v$caveats)) paste(v$caveats, collapse = "; "),
     "advice" = if (length(v$advice)) paste(v$advice, collapse = "; ")
   )
