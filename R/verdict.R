@@ -33,7 +33,10 @@ na_if_nan <- function(v) {
 #' flowchart, the caveats and the advice.  `summary()` adds every sub-test
 #' with its statistic, p-value and conclusion, and the route through the
 #' flowchart in words; `as.data.frame()` gives one row (numbers unrounded,
-#' `NA` where a value does not exist); [plot()][plot.speedup_verdict] draws
+#' `NA` where a value does not exist; `knitr::kable()` rounds it to
+#' `getOption("digits")` decimals, so that a p-value below 5e-8 would show as
+#' 0: in R Markdown, print the verdict or its `tidy()` table, which show
+#' p-values by [format.pval()]); [plot()][plot.speedup_verdict] draws
 #' the runs in their order and the interval; [tidy()][tidy.speedup_verdict]
 #' and [glance()][tidy.speedup_verdict] give broom's tables.
 #'
