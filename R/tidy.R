@@ -165,6 +165,7 @@ tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
     conf.method = rep(if (which == "median") "Hodges-Lehmann on log times"
                       else "Fieller", nrow(bm)),
     p.value = col("p_value"),
+    p.adjusted = or_na(col("p_adjusted"), rep(NA_real_, nrow(bm))),
     decision = col("decision"),
     direction = if (is.null(dirn)) rep(NA_character_, nrow(bm)) else as.character(dirn),
     guaranteed = col("guaranteed"),
@@ -202,6 +203,10 @@ glance.speedup_suite <- function(x, ...) {
     out[[paste0("proportion_", p, "_high")]] <- get(pr, "protocol", p, "conf_high")
   }
   out$proportion_conf.level <- pr$conf_level[1L]
+  sl <- pr$slowdowns
+  out$slowdowns_mean <- if (is.null(sl)) NA_real_ else sl[1L]
+  out$slowdowns_median <- if (is.null(sl)) NA_real_ else sl[2L]
+  out$p_adjust <- or_na(x$p_adjust, NA_character_)
   out
 }
 
