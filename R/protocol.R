@@ -52,7 +52,7 @@
 #' @param x Run times of the initial code (positive numbers) in the order
 #'   they were run, a formula `time ~ version` whose grouping variable has
 #'   two values (the initial code is `initial`, else the first level of a
-#'   factor, else the first value in the data), or [speedup_timings][new_speedup_timings].
+#'   factor, else the first value in the data), or `speedup_timings` ([read_timings()], [as_timings()], [measure()]).
 #' @param y Run times of the transformed code.
 #' @param data A data frame (or list or environment) holding the variables of
 #'   the formula.
