@@ -54,13 +54,31 @@ fmt_confidence_column <- function(x) {
 }
 
 # The result of highest_confidence(): a number that prints so that a
-# confidence of 1 - 8e-12 does not show as 1.  Arithmetic, comparisons and
-# as.numeric() give plain numbers.
-new_confidence <- function(x) structure(x, class = "speeduptest_confidence")
+# confidence of 1 - 8e-12 does not show as 1.  It keeps the risk `alpha` as
+# an attribute, since 1 - alpha rounds to 1 in double precision once alpha
+# is below about 1e-16.  Arithmetic, comparisons and as.numeric() give plain
+# numbers.
+new_confidence <- function(x, alpha = 1 - x) {
+  structure(x, alpha = alpha, class = "speeduptest_confidence")
+}
+
+# A plain vector: class and attributes dropped, names kept.
+plain_number <- function(x) {
+  out <- as.vector(unclass(x))
+  names(out) <- names(x)
+  out
+}
 
 #' @export
 format.speeduptest_confidence <- function(x, digits = 4L, ...) {
-  fmt_confidence(unclass(x), digits = digits)
+  v <- plain_number(x)
+  a <- attr(x, "alpha")
+  out <- fmt_confidence(v, digits = digits)
+  if (!is.null(a) && length(a) == length(v)) {
+    tiny <- !is.na(v) & !is.na(a) & a > 0 & round(v, digits) >= 1
+    out[tiny] <- sprintf("1 - %.1e", a[tiny])
+  }
+  out
 }
 
 #' @export
@@ -73,13 +91,70 @@ print.speeduptest_confidence <- function(x, digits = 4L, ...) {
 
 #' @export
 Ops.speeduptest_confidence <- function(e1, e2) {
-  if (inherits(e1, "speeduptest_confidence")) e1 <- unclass(e1)
-  if (!missing(e2) && inherits(e2, "speeduptest_confidence")) e2 <- unclass(e2)
-  if (missing(e2)) get(.Generic)(e1) else get(.Generic)(e1, e2)
+  e1 <- plain_number(e1)
+  if (missing(e2)) get(.Generic)(e1) else get(.Generic)(e1, plain_number(e2))
 }
 
 #' @export
-Math.speeduptest_confidence <- function(x, ...) get(.Generic)(unclass(x), ...)
+Math.speeduptest_confidence <- function(x, ...) get(.Generic)(plain_number(x), ...)
 
 #' @export
-as.double.speeduptest_confidence <- function(x, ...) as.double(unclass(x))
+as.double.speeduptest_confidence <- function(x, ...) plain_number(x)
+
+# The p-value columns of as.data.frame() of verdicts and suites: numbers
+# that print with three significant digits and stay readable in
+# knitr::kable(), which rounds plain numeric columns to a number of decimals
+# (a p-value of 1e-20 would show as 0).  Arithmetic and comparisons give
+# plain numbers; round() keeps significant digits, as a p-value needs.
+new_p_value <- function(x) structure(as.double(x), class = "speeduptest_p_value")
+
+#' @export
+format.speeduptest_p_value <- function(x, digits = 3L, ...) {
+  if (is.null(digits) || is.na(digits)) digits <- 3L
+  digits <- min(max(as.integer(digits), 1L), 15L)
+  out <- vapply(plain_number(x), fmt_p, "", digits = digits)
+  names(out) <- names(x)
+  out
+}
+
+#' @export
+print.speeduptest_p_value <- function(x, ...) {
+  print(noquote(format(x, ...)))
+  invisible(x)
+}
+
+#' @export
+`[.speeduptest_p_value` <- function(x, i) new_p_value(plain_number(x)[i])
+
+#' @export
+Ops.speeduptest_p_value <- function(e1, e2) {
+  e1 <- plain_number(e1)
+  if (missing(e2)) get(.Generic)(e1) else get(.Generic)(e1, plain_number(e2))
+}
+
+#' @export
+Math.speeduptest_p_value <- function(x, ...) {
+  if (.Generic == "round") return(new_p_value(signif(plain_number(x), ...)))
+  get(.Generic)(plain_number(x), ...)
+}
+
+#' @export
+as.double.speeduptest_p_value <- function(x, ...) plain_number(x)
+
+#' @export
+as.data.frame.speeduptest_p_value <- function(x, row.names = NULL, optional = FALSE,
+                                              ..., nm = deparse1(substitute(x))) {
+  out <- list(x)
+  if (!optional) names(out) <- nm
+  structure(out, row.names = if (is.null(row.names)) .set_row_names(length(x)) else row.names,
+            class = "data.frame")
+}
+
+# Gives the p-value columns (names with the word "p_value") of a data frame the
+# class speeduptest_p_value.
+classed_p_values <- function(df) {
+  for (nm in grep("(^|_)p_value($|_)", names(df), value = TRUE)) {
+    if (is.numeric(df[[nm]])) df[[nm]] <- new_p_value(df[[nm]])
+  }
+  df
+}

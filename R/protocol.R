@@ -286,7 +286,7 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
   res <- .Call(ffi_highest_confidence, x, y, match(test, c("mean", "median")) - 1L,
                rigorous)
   check_status(res, "highest_confidence()")
-  new_confidence(res$confidence)
+  new_confidence(res$confidence, res$alpha)
 }
 
 #' Observed speedups of the minimum, mean and median run times

@@ -190,7 +190,7 @@ print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
 as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
                                           ...) {
   v <- x
-  nan_to_na(data.frame(
+  classed_p_values(nan_to_na(data.frame(
     test = v$test,
     decision = v$decision,
     significant = v$significant,
@@ -215,5 +215,5 @@ as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
     baseline = if (is.null(v$baseline)) NA_character_ else v$baseline,
     caveats = paste(v$caveats, collapse = "; "),
     stringsAsFactors = FALSE
-  ))
+  )))
 }
