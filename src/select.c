@@ -1,0 +1,425 @@
+/*
+ * select.c -- order statistics of the pairwise differences a[i] - b[j]
+ * (X + Y with Y negated) and of the Walsh averages (a[i] + a[j]) / 2 of
+ * sorted samples, without forming them: the Hodges-Lehmann estimates and
+ * the ends of their intervals.
+ *
+ * The n m values sit in an implicit matrix whose rows (a ascending) and
+ * columns (b descending, or a ascending for Walsh averages, row i owning
+ * the columns j >= i) are both monotone.  Floating-point rounding is
+ * monotone, so the computed values keep these orders and equal the ones R
+ * forms with outer().  For a pivot p, the cells < p (and <= p) of a row
+ * form a prefix whose end moves left as the row index grows, so both
+ * counts over the whole matrix come from one staircase walk in
+ * O(rows + columns) (Johnson and Mizoguchi 1978; Frederickson and Johnson
+ * 1982).
+ *
+ * Selection keeps two pivot VALUES lo < answer < hi and the numbers of
+ * cells <= lo and < hi; the candidates are the cells strictly between.
+ * Nothing is kept per row: a row's window is found again in each walk
+ * from the two staircases, so the memory is O(1) beyond one buffer of
+ * `cap` values (Monahan 1984 keeps two arrays of row bounds instead).
+ * Each round
+ *   1. takes two order statistics of a random sample of the candidates
+ *      that bracket the target's relative rank with a margin of three
+ *      standard deviations of a sample quantile (Floyd and Rivest 1975),
+ *   2. walks the matrix once, counting the cells below and at both pivots
+ *      and, in the same walk, drawing the next sample: a Bernoulli(q)
+ *      sample of the cells strictly between the new pivots, by geometric
+ *      skips (O(1) per sampled cell), or all of them when they are
+ *      expected to fit in the buffer,
+ *   3. moves lo and hi to the pivots that fell on the expected side.
+ * A pivot on the wrong side still bounds the answer from the other side,
+ * and is itself a candidate, so every round removes at least one
+ * candidate: the loop ends.  With a sample of s cells a round keeps about
+ * 3 / sqrt(s) of the candidates, so n = m = 1e6 (1e12 differences) takes
+ * three walks; the last one gathers the remaining candidates, among which
+ * the answer is selected in linear expected time.  When the bracket
+ * missed, or the gathered cells overflow the buffer, one extra walk draws
+ * a fresh sample of the current candidates.  The answer is the k-th
+ * smallest of a multiset, so it does not depend on the random draws.
+ *
+ * References
+ *   Johnson, D. B. and Mizoguchi, T. (1978). Selecting the Kth element in
+ *     X + Y and X1 + X2 + ... + Xm. SIAM J. Comput. 7, 147-153.
+ *   Frederickson, G. N. and Johnson, D. B. (1982). The complexity of
+ *     selection and ranking in X + Y and matrices with sorted columns.
+ *     J. Comput. System Sci. 24, 197-208.
+ *   Monahan, J. F. (1984). Algorithm 616: fast computation of the Hodges-
+ *     Lehmann location estimator. ACM TOMS 10, 265-270.
+ *   Floyd, R. W. and Rivest, R. L. (1975). Expected time bounds for
+ *     selection. CACM 18, 165-172.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "speeduptest.h"
+
+/* ---- selection in an array ------------------------------------------------ */
+
+/* Hoare selection with a three-way partition around the median of three,
+ * so runs of equal values cost nothing extra.  Every pass removes at
+ * least the pivot's copies, so it ends after at most c passes; expected
+ * O(c) work.  On return buf is partitioned at k: buf[i] <= buf[k] for
+ * i < k and buf[i] >= buf[k] for i > k. */
+double st_select_kth(double *buf, size_t c, size_t k)
+{
+    size_t lo = 0, hi = c;                 /* answer in buf[lo .. hi-1] */
+    while (hi - lo > 1) {
+        double a = buf[lo], b = buf[lo + (hi - lo) / 2], d = buf[hi - 1];
+        double piv = a < b ? (b < d ? b : (a < d ? d : a))
+                           : (a < d ? a : (b < d ? d : b));
+        /* [lo, lt) < piv, [lt, i) == piv, (gt, hi) > piv */
+        size_t lt = lo, i = lo, gt = hi;
+        while (i < gt) {
+            double v = buf[i];
+            if (v < piv) {
+                buf[i++] = buf[lt];
+                buf[lt++] = v;
+            } else if (v > piv) {
+                buf[i] = buf[--gt];
+                buf[gt] = v;
+            } else i++;
+        }
+        if (k < lt) hi = lt;
+        else if (k >= gt) lo = gt;
+        else return piv;
+    }
+    return buf[lo];
+}
+
+/* Several order statistics (0-based ranks ks[0..cnt-1], ascending) of
+ * buf[0..c-1], each selection searching only above the previous one. */
+static void select_ranks(double *buf, size_t c, const uint64_t *ks, int cnt,
+                         double *vals)
+{
+    size_t base = 0;
+    for (int r = 0; r < cnt; r++) {
+        size_t k = (size_t) ks[r];
+        vals[r] = st_select_kth(buf + base, c - base, k - base);
+        base = k;
+    }
+}
+
+/* ---- the implicit matrix --------------------------------------------------- */
+
+typedef struct {
+    const double *a;          /* rows, ascending                          */
+    const double *b0;         /* column j is b0[step * j]                 */
+    ptrdiff_t step;
+    size_t nrow, ncol;
+    int walsh;
+} pair_matrix;
+
+static inline double pm_value(const pair_matrix *M, size_t i, size_t j)
+{
+    return M->walsh ? (M->a[i] + M->a[j]) / 2.0
+                    : M->a[i] - M->b0[M->step * (ptrdiff_t) j];
+}
+
+static inline size_t pm_first(const pair_matrix *M, size_t i)
+{
+    return M->walsh ? i : 0;
+}
+
+static uint64_t xorshift(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* uniform on (0, 1] */
+static double unif(uint64_t *rng)
+{
+    return ((double) (xorshift(rng) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+}
+
+/* Cells gathered by a walk: all of them (q >= 1) or a Bernoulli(q) sample
+ * drawn by geometric skips; `overflow` when the buffer filled up. */
+typedef struct {
+    double *buf;
+    size_t cap, len;
+    double q, log1mq;
+    uint64_t skip;            /* cells still to skip before the next draw */
+    int overflow;
+    uint64_t rng;
+} pm_gather;
+
+static uint64_t geometric_skip(pm_gather *G)
+{
+    double g = floor(log(unif(&G->rng)) / G->log1mq);
+    return g < 1e18 ? (uint64_t) g : (uint64_t) 1e18;
+}
+
+static void gather_start(pm_gather *G, double q)
+{
+    G->len = 0;
+    G->overflow = 0;
+    G->q = q;
+    if (q < 1) {
+        G->log1mq = log1p(-q);
+        G->skip = geometric_skip(G);
+    }
+}
+
+static void gather_row(const pair_matrix *M, pm_gather *G, size_t i,
+                       size_t start, size_t end)
+{
+    if (end <= start || G->overflow) return;
+    if (G->q >= 1) {
+        if (end - start > G->cap - G->len) {
+            G->overflow = 1;
+            return;
+        }
+        for (size_t j = start; j < end; j++) G->buf[G->len++] = pm_value(M, i, j);
+        return;
+    }
+    uint64_t w = end - start, pos = G->skip;
+    while (pos < w) {
+        if (G->len == G->cap) {
+            G->overflow = 1;
+            return;
+        }
+        G->buf[G->len++] = pm_value(M, i, start + (size_t) pos);
+        pos += 1 + geometric_skip(G);
+    }
+    G->skip = pos - w;
+}
+
+/* One staircase: J = first column with value >= p, K = first with > p,
+ * carried from row to row (both only move left). */
+typedef struct {
+    double p;
+    size_t J, K;
+    uint64_t lt, le;          /* cells < p and <= p so far               */
+} staircase;
+
+static inline void stair_row(const pair_matrix *M, staircase *s, size_t i,
+                             size_t f, size_t *lt_col, size_t *le_col)
+{
+    while (s->K > 0 && pm_value(M, i, s->K - 1) > s->p) s->K--;
+    if (s->J > s->K) s->J = s->K;
+    while (s->J > 0 && pm_value(M, i, s->J - 1) >= s->p) s->J--;
+    size_t lt = s->J > f ? s->J : f, le = s->K > f ? s->K : f;
+    s->lt += lt - f;
+    s->le += le - f;
+    *lt_col = lt;
+    *le_col = le;
+}
+
+/*
+ * One walk.  With has_lo (has_hi) the cells <= lo and < lo (< hi and
+ * <= hi) are counted; G (may be NULL) gathers the cells strictly between
+ * lo and hi (no bound when the flag is 0).
+ */
+static void pm_walk(const pair_matrix *M, int has_lo, double lo, int has_hi,
+                    double hi, staircase *slo, staircase *shi, pm_gather *G)
+{
+    slo->p = lo;
+    shi->p = hi;
+    slo->J = slo->K = shi->J = shi->K = M->ncol;
+    slo->lt = slo->le = shi->lt = shi->le = 0;
+    for (size_t i = 0; i < M->nrow; i++) {
+        size_t f = pm_first(M, i), start = f, end = M->ncol, c1;
+        if (has_lo) stair_row(M, slo, i, f, &c1, &start);
+        if (has_hi) stair_row(M, shi, i, f, &end, &c1);
+        if (G) gather_row(M, G, i, start, end);
+    }
+}
+
+/* Random cells of the whole matrix (Walsh: a cell of the square folded
+ * onto the owned triangle; the diagonal is drawn half as often, which
+ * only widens the bracket a little). */
+static void pm_sample_all(const pair_matrix *M, pm_gather *G, size_t s)
+{
+    G->len = 0;
+    G->overflow = 0;
+    for (size_t t = 0; t < s && t < G->cap; t++) {
+        size_t i = (size_t) (xorshift(&G->rng) % M->nrow);
+        size_t j = (size_t) (xorshift(&G->rng) % M->ncol);
+        if (M->walsh && j < i) {
+            size_t u = i;
+            i = j;
+            j = u;
+        }
+        G->buf[G->len++] = pm_value(M, i, j);
+    }
+}
+
+enum { PM_FOUND = 0, PM_SPLIT = -1 };
+
+/*
+ * The order statistics ks[0] <= ... <= ks[cnt-1] (1-based, cnt <= 4) of
+ * the `total` owned cells, searched together while one window brackets
+ * them all; PM_SPLIT when a pivot falls among them (the caller then
+ * selects them one by one).  G->buf has G->cap >= 64 places; s is the
+ * sample size aimed at.
+ */
+static int pm_select(const pair_matrix *M, uint64_t total, const uint64_t *ks,
+                     int cnt, double *vals, pm_gather *G, size_t s)
+{
+    uint64_t ka = ks[0], kb = ks[cnt - 1];
+    int has_lo = 0, has_hi = 0;
+    double lo = 0, hi = 0;
+    uint64_t c_lo = 0, c_hi = total;   /* cells <= lo, cells < hi */
+    staircase S1, S2;
+    int complete;                      /* G holds every candidate */
+    if (total <= G->cap) {
+        gather_start(G, 1.0);
+        pm_walk(M, 0, 0, 0, 0, &S1, &S2, G);
+        complete = 1;
+    } else {
+        pm_sample_all(M, G, s);
+        complete = 0;
+    }
+    for (int round = 0; round < 10000; round++) {
+        uint64_t W = c_hi - c_lo;
+        if (complete) {
+            uint64_t rel[4];
+            for (int r = 0; r < cnt; r++) rel[r] = ks[r] - c_lo - 1;
+            if (G->len != W) return ST_ERR_DOMAIN;   /* cannot happen */
+            select_ranks(G->buf, G->len, rel, cnt, vals);
+            return PM_FOUND;
+        }
+        if (G->len == 0) {             /* nothing drawn: draw again */
+            double q = W <= G->cap ? 1.0 : 2.0 * (double) s / (double) W;
+            gather_start(G, q < 1 ? q : 1.0);
+            pm_walk(M, has_lo, lo, has_hi, hi, &S1, &S2, G);
+            complete = G->q >= 1 && !G->overflow;
+            if (G->overflow) G->len = 0;
+            continue;
+        }
+        /* 1. pivots bracketing the targets in the sample */
+        size_t L = G->len;
+        double fa = ((double) (ka - c_lo) - 0.5) / (double) W;
+        double fb = ((double) (kb - c_lo) - 0.5) / (double) W;
+        double ta = fa * L - 3.0 * sqrt(L * fa * (1 - fa)) - 2.0;
+        double tb = fb * L + 3.0 * sqrt(L * fb * (1 - fb)) + 2.0;
+        size_t il = ta <= 0 ? 0 : (size_t) ta;
+        size_t ih = tb >= (double) (L - 1) ? L - 1 : (size_t) ceil(tb);
+        if (ih < il) ih = il;
+        double pl = st_select_kth(G->buf, L, il);
+        double ph = ih > il ? st_select_kth(G->buf + il + 1, L - il - 1,
+                                            ih - il - 1)
+                            : pl;
+        double west = (double) W * ((double) (ih - il) + 1.0) / (double) L;
+        double q = west <= 0.5 * (double) G->cap ? 1.0 : (double) s / west;
+        /* 2. count at both pivots, gathering the cells between them */
+        gather_start(G, q < 1 ? q : 1.0);
+        pm_walk(M, 1, pl, 1, ph, &S1, &S2, G);
+        /* 3. move the bounds */
+        int expected = 1;
+        if (S1.le < ka) {
+            if (!has_lo || pl > lo) {
+                lo = pl;
+                c_lo = S1.le;
+                has_lo = 1;
+            }
+        } else if (kb <= S1.lt) {
+            expected = 0;
+            if (!has_hi || pl < hi) {
+                hi = pl;
+                c_hi = S1.lt;
+                has_hi = 1;
+            }
+        } else if (cnt == 1) {
+            vals[0] = pl;
+            return PM_FOUND;
+        } else return PM_SPLIT;
+        if (kb <= S2.lt) {
+            if (!has_hi || ph < hi) {
+                hi = ph;
+                c_hi = S2.lt;
+                has_hi = 1;
+            }
+        } else if (S2.le < ka) {
+            expected = 0;
+            if (!has_lo || ph > lo) {
+                lo = ph;
+                c_lo = S2.le;
+                has_lo = 1;
+            }
+        } else if (cnt == 1) {
+            vals[0] = ph;
+            return PM_FOUND;
+        } else return PM_SPLIT;
+        if (!expected || G->overflow) {
+            G->len = 0;                /* the draw was of other cells */
+            complete = 0;
+        } else {
+            complete = G->q >= 1;
+        }
+    }
+    return ST_ERR_DOMAIN;              /* cannot happen */
+}
+
+/* Sample size and buffer for rows + columns values. */
+static size_t pm_sample_size(size_t rows, size_t cols)
+{
+    size_t s = (rows + cols) / 4;
+    return s < 1024 ? 1024 : (s > 65536 ? 65536 : s);
+}
+
+static size_t pm_cap(size_t rows, size_t cols, uint64_t total)
+{
+    size_t cap = 4 * (rows + cols);
+    if (cap < 4096) cap = 4096;
+    if (cap > ((size_t) 1 << 21)) cap = (size_t) 1 << 21;
+    if (total < cap) cap = (size_t) total;
+    if (cap < 2 * pm_sample_size(rows, cols)) cap = 2 * pm_sample_size(rows, cols);
+    return cap;
+}
+
+static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
+                   int cnt, double *vals)
+{
+    for (int r = 0; r < cnt; r++)
+        if (ks[r] < 1 || ks[r] > total || (r > 0 && ks[r] < ks[r - 1]))
+            return ST_ERR_DOMAIN;
+    size_t s = pm_sample_size(M->nrow, M->ncol);
+    pm_gather G;
+    G.cap = pm_cap(M->nrow, M->ncol, total);
+    G.buf = malloc(G.cap * sizeof(double));
+    if (!G.buf) return ST_ERR_ALLOC;
+    G.rng = 0x9E3779B97F4A7C15ULL;     /* fixed seed: reproducible work */
+    int status = pm_select(M, total, ks, cnt, vals, &G, s);
+    for (int r = 0; status == PM_SPLIT && r < cnt; r++) {
+        status = pm_select(M, total, ks + r, 1, vals + r, &G, s);
+        if (status == PM_FOUND && r + 1 < cnt) status = PM_SPLIT;
+    }
+    free(G.buf);
+    return status == PM_FOUND ? ST_OK : status;
+}
+
+int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
+                    int walsh, size_t k, double *value)
+{
+    *value = NAN;
+    if (na == 0 || (!walsh && nb == 0)) return ST_ERR_DOMAIN;
+    uint64_t total;
+    if (walsh) {
+        if (na > (SIZE_MAX - 1) / na) return ST_ERR_TOO_MANY;
+        total = (uint64_t) na * (na + 1) / 2;
+    } else {
+        if (na > SIZE_MAX / nb) return ST_ERR_TOO_MANY;
+        total = (uint64_t) na * nb;
+    }
+    if (k < 1 || k > total) return ST_ERR_DOMAIN;
+    pair_matrix M = {a, walsh ? a : b, 1, na, walsh ? na : nb, walsh};
+    uint64_t kk = k;
+    return pm_kths(&M, total, &kk, 1, value);
+}
+
+int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
+                          size_t m, const uint64_t *ks, int cnt, double *vals)
+{
+    if (n == 0 || m == 0 || cnt < 1 || cnt > 4) return ST_ERR_DOMAIN;
+    if (n > SIZE_MAX / m) return ST_ERR_TOO_MANY;
+    /* columns are ys read backwards: x[i] - y[m - 1 - j] grows along j */
+    pair_matrix M = {xs, ys + (m - 1), -1, n, m, 0};
+    return pm_kths(&M, (uint64_t) n * m, ks, cnt, vals);
+}
