@@ -450,8 +450,8 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
                             st_rank_table *tab)
 {
     st_result r;
-    int s = st_wilcoxon_sorted(P, ST_TWO_SIDED, -1, 1, 1, conf_of(alpha), &r,
-                               NULL, NULL, tab);
+    int s = st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1, conf_of(alpha),
+                                     &r, NULL, NULL, tab);
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
         v->shift = r.estimate[0];
@@ -459,8 +459,8 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
         v->shift_ci[1] = r.conf_int[1];
     }
     if (st_sorted_pair_log(P) != ST_OK) return ST_OK;
-    s = st_wilcoxon_sorted(P, ST_TWO_SIDED, -1, 1, 1, conf_of(alpha), &r,
-                           NULL, NULL, tab);
+    s = st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1, conf_of(alpha), &r,
+                                 NULL, NULL, tab);
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
         v->speedup_ci[0] = exp(r.conf_int[0]);

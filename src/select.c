@@ -53,6 +53,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "speeduptest.h"
 
 /* ---- selection in an array ------------------------------------------------ */
@@ -103,6 +104,8 @@ static void select_ranks(double *buf, size_t c, const uint64_t *ks, int cnt,
 
 /* ---- the implicit matrix --------------------------------------------------- */
 
+#define PM_ALWAYS_INLINE inline __attribute__((always_inline))
+
 typedef struct {
     const double *a;          /* rows, ascending                          */
     const double *b0;         /* column j is b0[step * j]                 */
@@ -138,22 +141,21 @@ static double unif(uint64_t *rng)
     return ((double) (xorshift(rng) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
 }
 
-/* Cells gathered by a walk: all of them (q >= 1) or a Bernoulli(q) sample
- * drawn by geometric skips; `overflow` when the buffer filled up. */
+/* Cells gathered by a walk: all of them (q >= 1) or a systematic sample
+ * of about q of them: every (1 / q)-th cell of the walk's order (row by
+ * row, along each row) from a random start.  Along a row the cells are
+ * sorted, so the sample is spread over every row and every part of each
+ * row's window, which keeps its quantiles at least as close to the
+ * population's as a simple random sample; a bracket that misses costs
+ * one more walk, never a wrong answer.  `overflow` when the buffer filled
+ * up. */
 typedef struct {
     double *buf;
     size_t cap, len;
-    double q, log1mq;
-    uint64_t skip;            /* cells still to skip before the next draw */
+    double q, stride, next;   /* next: offset of the next draw            */
     int overflow;
     uint64_t rng;
 } pm_gather;
-
-static uint64_t geometric_skip(pm_gather *G)
-{
-    double g = floor(log(unif(&G->rng)) / G->log1mq);
-    return g < 1e18 ? (uint64_t) g : (uint64_t) 1e18;
-}
 
 static void gather_start(pm_gather *G, double q)
 {
@@ -161,13 +163,13 @@ static void gather_start(pm_gather *G, double q)
     G->overflow = 0;
     G->q = q;
     if (q < 1) {
-        G->log1mq = log1p(-q);
-        G->skip = geometric_skip(G);
+        G->stride = 1.0 / q;
+        G->next = floor(unif(&G->rng) * G->stride);
     }
 }
 
-static void gather_row(const pair_matrix *M, pm_gather *G, size_t i,
-                       size_t start, size_t end)
+static PM_ALWAYS_INLINE void gather_row(const pair_matrix *M, pm_gather *G,
+                                        size_t i, size_t start, size_t end)
 {
     if (end <= start || G->overflow) return;
     if (G->q >= 1) {
@@ -178,16 +180,16 @@ static void gather_row(const pair_matrix *M, pm_gather *G, size_t i,
         for (size_t j = start; j < end; j++) G->buf[G->len++] = pm_value(M, i, j);
         return;
     }
-    uint64_t w = end - start, pos = G->skip;
+    double w = (double) (end - start), pos = G->next;
     while (pos < w) {
         if (G->len == G->cap) {
             G->overflow = 1;
             return;
         }
         G->buf[G->len++] = pm_value(M, i, start + (size_t) pos);
-        pos += 1 + geometric_skip(G);
+        pos += G->stride;
     }
-    G->skip = pos - w;
+    G->next = pos - w;
 }
 
 /* One staircase: J = first column with value >= p, K = first with > p,
@@ -198,13 +200,77 @@ typedef struct {
     uint64_t lt, le;          /* cells < p and <= p so far               */
 } staircase;
 
-static inline void stair_row(const pair_matrix *M, staircase *s, size_t i,
-                             size_t f, size_t *lt_col, size_t *le_col)
+/*
+ * K moves left by a few columns per row on average ((columns) / (rows)).
+ * The loop exit of a plain walk is a branch the processor cannot predict;
+ * instead four cells left of K are compared at once: along a row the
+ * values grow, so the comparisons "value > p" are true for a suffix of
+ * the four, and their sum is how far K moves (the four loads and
+ * comparisons are independent).  Only a move of four or more continues
+ * (columns clamped at 0, where the comparisons are forced false).
+ */
+/* four doubles and four comparison masks (GCC/Clang vector extensions;
+ * element-wise IEEE arithmetic, the same values as the scalar code) */
+typedef double pm_v4 __attribute__((vector_size(32)));
+typedef long long pm_m4 __attribute__((vector_size(32)));
+
+/* the value of cell (i, j), with the kind of matrix and the direction
+ * of b as constants the compiler specialises on */
+static PM_ALWAYS_INLINE double cell(const pair_matrix *M, int walsh,
+                                    ptrdiff_t dir, size_t i, size_t j)
 {
-    while (s->K > 0 && pm_value(M, i, s->K - 1) > s->p) s->K--;
-    if (s->J > s->K) s->J = s->K;
-    while (s->J > 0 && pm_value(M, i, s->J - 1) >= s->p) s->J--;
-    size_t lt = s->J > f ? s->J : f, le = s->K > f ? s->K : f;
+    return walsh ? (M->a[i] + M->a[j]) / 2.0
+                 : M->a[i] - M->b0[dir * (ptrdiff_t) j];
+}
+
+static PM_ALWAYS_INLINE void stair_row(const pair_matrix *M, int walsh,
+                                       ptrdiff_t dir, staircase *s, size_t i,
+                                       size_t f, size_t *lt_col,
+                                       size_t *le_col)
+{
+    const double p = s->p;
+    size_t K = s->K, step, ge;
+    for (;;) {
+        if (K >= 4) {
+            /* the four cells left of K are four consecutive doubles of a
+             * or b (in one order or the other: only counts are taken) */
+            const double *base = walsh ? M->a + (K - 4)
+                               : dir > 0 ? M->b0 + (K - 4)
+                                         : M->b0 - (ptrdiff_t) (K - 1);
+            pm_v4 c;
+            memcpy(&c, base, sizeof c);
+            pm_v4 v = walsh ? (M->a[i] + c) / 2.0 : M->a[i] - c;
+            pm_m4 gt = v > p, gq = v >= p;
+            step = (size_t) -(gt[0] + gt[1] + gt[2] + gt[3]);
+            ge = (size_t) -(gq[0] + gq[1] + gq[2] + gq[3]);
+        } else {
+            size_t c1 = K >= 1 ? K - 1 : 0, c2 = K >= 2 ? K - 2 : 0;
+            size_t c3 = K >= 3 ? K - 3 : 0;
+            double v1 = cell(M, walsh, dir, i, c1);
+            double v2 = cell(M, walsh, dir, i, c2);
+            double v3 = cell(M, walsh, dir, i, c3);
+            step = (size_t) ((K >= 1) & (v1 > p)) + (size_t) ((K >= 2) & (v2 > p))
+                 + (size_t) ((K >= 3) & (v3 > p));
+            ge = (size_t) ((K >= 1) & (v1 >= p)) + (size_t) ((K >= 2) & (v2 >= p))
+               + (size_t) ((K >= 3) & (v3 >= p));
+            K -= step;
+            break;
+        }
+        K -= step;
+        if (step < 4) break;
+    }
+    s->K = K;
+    /* J: the first column >= p.  When no cell of the last block equals p
+     * the cell left of K is below p, so J = K unless the row above
+     * already had cells equal to p left of K (then so does this one). */
+    size_t J;
+    if (ge == step && s->J >= K) J = K;
+    else {
+        J = s->J > K ? K : s->J;
+        while (J > 0 && cell(M, walsh, dir, i, J - 1) >= p) J--;
+    }
+    s->J = J;
+    size_t lt = J > f ? J : f, le = K > f ? K : f;
     s->lt += lt - f;
     s->le += le - f;
     *lt_col = lt;
@@ -216,19 +282,39 @@ static inline void stair_row(const pair_matrix *M, staircase *s, size_t i,
  * <= hi) are counted; G (may be NULL) gathers the cells strictly between
  * lo and hi (no bound when the flag is 0).
  */
-static void pm_walk(const pair_matrix *M, int has_lo, double lo, int has_hi,
-                    double hi, staircase *slo, staircase *shi, pm_gather *G)
+static PM_ALWAYS_INLINE void pm_walk_body(const pair_matrix *M, int walsh,
+                                          ptrdiff_t dir, int has_lo,
+                                          double lo, int has_hi, double hi,
+                                          staircase *slo, staircase *shi,
+                                          pm_gather *G)
 {
     slo->p = lo;
     shi->p = hi;
     slo->J = slo->K = shi->J = shi->K = M->ncol;
     slo->lt = slo->le = shi->lt = shi->le = 0;
     for (size_t i = 0; i < M->nrow; i++) {
-        size_t f = pm_first(M, i), start = f, end = M->ncol, c1;
-        if (has_lo) stair_row(M, slo, i, f, &c1, &start);
-        if (has_hi) stair_row(M, shi, i, f, &end, &c1);
+        size_t f = walsh ? i : 0, start = f, end = M->ncol, c1;
+        if (has_lo) stair_row(M, walsh, dir, slo, i, f, &c1, &start);
+        if (has_hi) stair_row(M, walsh, dir, shi, i, f, &end, &c1);
         if (G) gather_row(M, G, i, start, end);
     }
+}
+
+#ifdef PM_DEBUG
+int pm_debug_walks = 0;
+#endif
+static void pm_walk(const pair_matrix *M, int has_lo, double lo, int has_hi,
+                    double hi, staircase *slo, staircase *shi, pm_gather *G)
+{
+#ifdef PM_DEBUG
+    pm_debug_walks++;
+#endif
+    if (M->walsh)
+        pm_walk_body(M, 1, 0, has_lo, lo, has_hi, hi, slo, shi, G);
+    else if (M->step < 0)
+        pm_walk_body(M, 0, -1, has_lo, lo, has_hi, hi, slo, shi, G);
+    else
+        pm_walk_body(M, 0, 1, has_lo, lo, has_hi, hi, slo, shi, G);
 }
 
 /* Random cells of the whole matrix (Walsh: a cell of the square folded
@@ -250,130 +336,149 @@ static void pm_sample_all(const pair_matrix *M, pm_gather *G, size_t s)
     }
 }
 
+#ifndef PM_SBITS
+#define PM_SBITS 17
+#endif
 enum { PM_FOUND = 0, PM_SPLIT = -1 };
+
+/* A search window: the candidates are the cells strictly between lo and
+ * hi (no bound when the flag is 0); c_lo cells are <= lo, c_hi are < hi.
+ * `complete` when the gather buffer holds all the candidates, otherwise
+ * it holds a sample of them (none when its length is 0). */
+typedef struct {
+    int has_lo, has_hi, complete;
+    double lo, hi;
+    uint64_t c_lo, c_hi;
+} pm_window;
 
 /*
  * The order statistics ks[0] <= ... <= ks[cnt-1] (1-based, cnt <= 4) of
- * the `total` owned cells, searched together while one window brackets
- * them all; PM_SPLIT when a pivot falls among them (the caller then
- * selects them one by one).  G->buf has G->cap >= 64 places; s is the
- * sample size aimed at.
+ * the owned cells, from the window *w whose candidates (or a sample of
+ * them) are in G.  Several targets are searched in one bracket while that
+ * bracket still shrinks the window well; then PM_SPLIT returns with *w
+ * and G holding the last window containing them all and its sample, from
+ * which the caller searches each target (or pair of neighbouring
+ * targets) alone.  G->buf has G->cap >= 2 s places.
  */
-static int pm_select(const pair_matrix *M, uint64_t total, const uint64_t *ks,
-                     int cnt, double *vals, pm_gather *G, size_t s)
+static int pm_select(const pair_matrix *M, const uint64_t *ks, int cnt,
+                     double *vals, pm_gather *G, size_t s, pm_window *w)
 {
     uint64_t ka = ks[0], kb = ks[cnt - 1];
-    int has_lo = 0, has_hi = 0;
-    double lo = 0, hi = 0;
-    uint64_t c_lo = 0, c_hi = total;   /* cells <= lo, cells < hi */
     staircase S1, S2;
-    int complete;                      /* G holds every candidate */
-    if (total <= G->cap) {
-        gather_start(G, 1.0);
-        pm_walk(M, 0, 0, 0, 0, &S1, &S2, G);
-        complete = 1;
-    } else {
-        pm_sample_all(M, G, s);
-        complete = 0;
-    }
     for (int round = 0; round < 10000; round++) {
-        uint64_t W = c_hi - c_lo;
-        if (complete) {
+        uint64_t W = w->c_hi - w->c_lo;
+        if (w->complete) {
             uint64_t rel[4];
-            for (int r = 0; r < cnt; r++) rel[r] = ks[r] - c_lo - 1;
             if (G->len != W) return ST_ERR_DOMAIN;   /* cannot happen */
+            for (int r = 0; r < cnt; r++) rel[r] = ks[r] - w->c_lo - 1;
             select_ranks(G->buf, G->len, rel, cnt, vals);
             return PM_FOUND;
         }
-        if (G->len == 0) {             /* nothing drawn: draw again */
-            double q = W <= G->cap ? 1.0 : 2.0 * (double) s / (double) W;
-            gather_start(G, q < 1 ? q : 1.0);
-            pm_walk(M, has_lo, lo, has_hi, hi, &S1, &S2, G);
-            complete = G->q >= 1 && !G->overflow;
-            if (G->overflow) G->len = 0;
+        if (G->len == 0) {
+            if (W <= G->cap / 2) {     /* gather them all */
+                gather_start(G, 1.0);
+                pm_walk(M, w->has_lo, w->lo, w->has_hi, w->hi, &S1, &S2, G);
+                w->complete = !G->overflow;
+                if (G->overflow) G->len = 0;
+            } else if (!w->has_lo && !w->has_hi) {
+                pm_sample_all(M, G, s < 65536 ? s : 65536);
+            } else {                   /* a fresh sample of the window */
+                gather_start(G, (double) s / (double) W);
+                pm_walk(M, w->has_lo, w->lo, w->has_hi, w->hi, &S1, &S2, G);
+                if (G->overflow) G->len = 0;
+            }
             continue;
         }
         /* 1. pivots bracketing the targets in the sample */
         size_t L = G->len;
-        double fa = ((double) (ka - c_lo) - 0.5) / (double) W;
-        double fb = ((double) (kb - c_lo) - 0.5) / (double) W;
-        double ta = fa * L - 3.0 * sqrt(L * fa * (1 - fa)) - 2.0;
-        double tb = fb * L + 3.0 * sqrt(L * fb * (1 - fb)) + 2.0;
+        double fa = ((double) (ka - w->c_lo) - 0.5) / (double) W;
+        double fb = ((double) (kb - w->c_lo) - 0.5) / (double) W;
+        double ta = fa * L - 2.5 * sqrt(L * fa * (1 - fa)) - 2.0;
+        double tb = fb * L + 2.5 * sqrt(L * fb * (1 - fb)) + 2.0;
         size_t il = ta <= 0 ? 0 : (size_t) ta;
         size_t ih = tb >= (double) (L - 1) ? L - 1 : (size_t) ceil(tb);
         if (ih < il) ih = il;
+        double west = (double) W * ((double) (ih - il) + 1.0) / (double) L;
+        /* several targets: stop searching them together once the bracket
+         * would keep more than a quarter of the window */
+        if (cnt > 1 && ka != kb && west > 0.25 * (double) W) return PM_SPLIT;
         double pl = st_select_kth(G->buf, L, il);
         double ph = ih > il ? st_select_kth(G->buf + il + 1, L - il - 1,
                                             ih - il - 1)
                             : pl;
-        double west = (double) W * ((double) (ih - il) + 1.0) / (double) L;
         double q = west <= 0.5 * (double) G->cap ? 1.0 : (double) s / west;
         /* 2. count at both pivots, gathering the cells between them */
         gather_start(G, q < 1 ? q : 1.0);
         pm_walk(M, 1, pl, 1, ph, &S1, &S2, G);
-        /* 3. move the bounds */
-        int expected = 1;
+        /* 3. move the bounds (the pivots are candidates: strictly inside) */
+        int expected = 1, split = 0;
         if (S1.le < ka) {
-            if (!has_lo || pl > lo) {
-                lo = pl;
-                c_lo = S1.le;
-                has_lo = 1;
-            }
+            w->lo = pl;
+            w->c_lo = S1.le;
+            w->has_lo = 1;
         } else if (kb <= S1.lt) {
             expected = 0;
-            if (!has_hi || pl < hi) {
-                hi = pl;
-                c_hi = S1.lt;
-                has_hi = 1;
-            }
+            w->hi = pl;
+            w->c_hi = S1.lt;
+            w->has_hi = 1;
         } else if (cnt == 1) {
             vals[0] = pl;
             return PM_FOUND;
-        } else return PM_SPLIT;
+        } else split = 1;
         if (kb <= S2.lt) {
-            if (!has_hi || ph < hi) {
-                hi = ph;
-                c_hi = S2.lt;
-                has_hi = 1;
+            if (!w->has_hi || ph < w->hi) {
+                w->hi = ph;
+                w->c_hi = S2.lt;
+                w->has_hi = 1;
             }
         } else if (S2.le < ka) {
             expected = 0;
-            if (!has_lo || ph > lo) {
-                lo = ph;
-                c_lo = S2.le;
-                has_lo = 1;
+            if (!w->has_lo || ph > w->lo) {
+                w->lo = ph;
+                w->c_lo = S2.le;
+                w->has_lo = 1;
             }
         } else if (cnt == 1) {
             vals[0] = ph;
             return PM_FOUND;
-        } else return PM_SPLIT;
-        if (!expected || G->overflow) {
+        } else split = 1;
+        if (split || !expected || G->overflow) {
             G->len = 0;                /* the draw was of other cells */
-            complete = 0;
+            w->complete = 0;
+            if (split) return PM_SPLIT;
         } else {
-            complete = G->q >= 1;
+            w->complete = G->q >= 1;
         }
     }
     return ST_ERR_DOMAIN;              /* cannot happen */
 }
 
-/* Sample size and buffer for rows + columns values. */
+/* Sample size for rows + columns values: drawing and selecting in a
+ * sample costs O(s), a walk O(rows + cols); a round keeps about
+ * 3 / sqrt(s) of the candidates. */
 static size_t pm_sample_size(size_t rows, size_t cols)
 {
-    size_t s = (rows + cols) / 4;
-    return s < 1024 ? 1024 : (s > 65536 ? 65536 : s);
+    size_t s = (rows + cols) / 8;
+    return s < 1024 ? 1024 : (s > ((size_t) 1 << PM_SBITS) ? (size_t) 1 << PM_SBITS : s);
 }
 
 static size_t pm_cap(size_t rows, size_t cols, uint64_t total)
 {
     size_t cap = 4 * (rows + cols);
     if (cap < 4096) cap = 4096;
-    if (cap > ((size_t) 1 << 21)) cap = (size_t) 1 << 21;
+    if (cap > ((size_t) 1 << 22)) cap = (size_t) 1 << 22;
     if (total < cap) cap = (size_t) total;
     if (cap < 2 * pm_sample_size(rows, cols)) cap = 2 * pm_sample_size(rows, cols);
     return cap;
 }
 
+/*
+ * The targets ks (ascending, cnt <= 4): first searched together; once
+ * their common window stops shrinking, each group of neighbouring ranks
+ * goes on alone from that window and a copy of its sample (the ends of a
+ * Hodges-Lehmann interval lie close to its middle, so the first walks
+ * serve all of them).
+ */
 static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
                    int cnt, double *vals)
 {
@@ -385,12 +490,40 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
     G.cap = pm_cap(M->nrow, M->ncol, total);
     G.buf = malloc(G.cap * sizeof(double));
     if (!G.buf) return ST_ERR_ALLOC;
+    G.len = 0;
     G.rng = 0x9E3779B97F4A7C15ULL;     /* fixed seed: reproducible work */
-    int status = pm_select(M, total, ks, cnt, vals, &G, s);
-    for (int r = 0; status == PM_SPLIT && r < cnt; r++) {
-        status = pm_select(M, total, ks + r, 1, vals + r, &G, s);
-        if (status == PM_FOUND && r + 1 < cnt) status = PM_SPLIT;
+    pm_window w = {0, 0, 0, 0.0, 0.0, 0, total};
+    int status = pm_select(M, ks, cnt, vals, &G, s, &w);
+    double *saved = NULL;
+    if (status == PM_SPLIT) {
+        /* (a split window is never complete: it holds a sample) */
+        pm_window w0 = w;
+        size_t len = G.len;
+        if (len > 0 && (saved = malloc(len * sizeof(double))) != NULL)
+            for (size_t t = 0; t < len; t++) saved[t] = G.buf[t];
+        if (!saved) len = 0;
+        status = PM_FOUND;
+        for (int g0 = 0, g1; g0 < cnt && status == PM_FOUND; g0 = g1) {
+            g1 = g0 + 1;
+            while (g1 < cnt && ks[g1] - ks[g1 - 1] <= 1) g1++;
+            /* the group together, then (if a pivot fell among its ranks)
+             * each rank alone; a single rank never splits */
+            for (int single = 0; single <= 1; single++) {
+                int st = PM_FOUND;
+                int step = single ? 1 : g1 - g0;
+                for (int r = g0; r < g1 && st == PM_FOUND; r += step) {
+                    w = w0;
+                    G.len = len;
+                    for (size_t t = 0; t < len; t++) G.buf[t] = saved[t];
+                    st = pm_select(M, ks + r, step, vals + r, &G, s, &w);
+                }
+                if (st == PM_SPLIT && !single) continue;
+                if (st != PM_FOUND) status = st == PM_SPLIT ? ST_ERR_DOMAIN : st;
+                break;
+            }
+        }
     }
+    free(saved);
     free(G.buf);
     return status == PM_FOUND ? ST_OK : status;
 }

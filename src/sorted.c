@@ -98,8 +98,26 @@ int st_merge_ranks(const double *xs, size_t n, double d, const double *ys,
     if (!isfinite(d)) return ST_ERR_DOMAIN;
     size_t i = 0, j = 0, pos = 0;
     long double sr = 0.0L;
+    uint64_t sr_fast = 0;      /* ranks of untied x values: whole numbers */
     double ties = 0.0;
     while (i < n || j < m) {
+        /* Fast path: while the smaller head is tied with nothing (not
+         * with the other head, not with its successor) it takes rank
+         * pos + 1 alone; the choice of head is made without a branch. */
+        if (!rank2)
+            while (i < n && j < m) {
+                double a = xs[i] - d, b = ys[j];
+                if (a == b || (i + 1 < n && xs[i + 1] - d == a) ||
+                    (j + 1 < m && ys[j + 1] == b))
+                    break;
+                size_t tx = a < b;
+                sr_fast += tx * (uint64_t) (pos + 1);
+                i += tx;
+                j += 1 - tx;
+                pos++;
+            }
+        if (i >= n && j >= m) break;
+        /* one block of equal values, all of them */
         double vx = i < n ? xs[i] - d : 0.0;
         double v = j >= m || (i < n && vx <= ys[j]) ? vx : ys[j];
         size_t i0 = i, j0 = j;
@@ -117,7 +135,7 @@ int st_merge_ranks(const double *xs, size_t n, double d, const double *ys,
         }
         pos += cx + cy;
     }
-    *rank_sum = sr;
+    *rank_sum = sr + (long double) sr_fast;
     *tie_term = ties;
     return ST_OK;
 }

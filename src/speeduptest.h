@@ -249,6 +249,13 @@ int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
                        double conf_level, st_result *out, double *ci_level,
                        int *ci_warn, st_rank_table *tab);
 
+/* The Hodges-Lehmann estimate and interval of st_wilcoxon_sorted alone
+ * (statistic and p-value NAN), with the same choice of exact interval. */
+int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
+                             int exact, int correct, double conf_level,
+                             st_result *out, double *ci_level, int *ci_warn,
+                             st_rank_table *tab);
+
 /* st_ks_test on samples sorted ascending, each compared after
  * subtracting its centre (xs[i] - cx against ys[j] - cy). */
 int st_ks_sorted(const double *xs, size_t n, double cx, const double *ys,

@@ -760,6 +760,32 @@ int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
     return ST_OK;
 }
 
+int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
+                             int exact, int correct, double conf_level,
+                             st_result *out, double *ci_level, int *ci_warn,
+                             st_rank_table *tab)
+{
+    double level_dummy;
+    int warn_dummy;
+    if (!ci_level) ci_level = &level_dummy;
+    if (!ci_warn) ci_warn = &warn_dummy;
+    *ci_level = NAN;
+    *ci_warn = 0;
+    st_result_init(out);
+    size_t n = P->n, m = P->m;
+    int status = check_args(n, m, alt, 0.0, exact, 1, conf_level);
+    if (status != ST_OK) return st_result_fail(out, status);
+    /* exact or not as the test would choose (one tie group: exact) */
+    int use_exact = exact < 0 ? (n < 50 && m < 50) : exact;
+    if (P->xs[0] == P->xs[n - 1] && P->ys[0] == P->ys[m - 1] &&
+        P->xs[0] == P->ys[0])
+        use_exact = 1;
+    status = wmw_conf_int(P->xs, n, P->ys, m, alt, use_exact, correct,
+                          conf_level, NULL, 0, tab, out, ci_level, ci_warn);
+    if (status != ST_OK) return st_result_fail(out, status);
+    return ST_OK;
+}
+
 static int wilcoxon_impl(const double *x, size_t n, const double *y,
                          size_t m, st_alternative alt, double mu, int exact,
                          int correct, int conf_int, double conf_level,
