@@ -54,6 +54,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "speeduptest.h"
 
 /* ---- selection in an array ------------------------------------------------ */
@@ -152,6 +155,7 @@ static double unif(uint64_t *rng)
 typedef struct {
     double *buf;
     size_t cap, len;
+    size_t thr;               /* windows up to thr cells are gathered whole */
     double q, stride, next;   /* next: offset of the next draw            */
     int overflow;
     uint64_t rng;
@@ -237,12 +241,32 @@ static PM_ALWAYS_INLINE void stair_row(const pair_matrix *M, int walsh,
             const double *base = walsh ? M->a + (K - 4)
                                : dir > 0 ? M->b0 + (K - 4)
                                          : M->b0 - (ptrdiff_t) (K - 1);
+#ifdef __SSE2__
+            static const unsigned char bits4[16] = {0, 1, 1, 2, 1, 2, 2, 3,
+                                                    1, 2, 2, 3, 2, 3, 3, 4};
+            __m128d ai = _mm_set1_pd(M->a[i]), pv = _mm_set1_pd(p);
+            __m128d c0 = _mm_loadu_pd(base), c1 = _mm_loadu_pd(base + 2);
+            __m128d v0, v1;
+            if (walsh) {     /* x / 2 and x * 0.5 round the same real */
+                __m128d h = _mm_set1_pd(0.5);
+                v0 = _mm_mul_pd(_mm_add_pd(ai, c0), h);
+                v1 = _mm_mul_pd(_mm_add_pd(ai, c1), h);
+            } else {
+                v0 = _mm_sub_pd(ai, c0);
+                v1 = _mm_sub_pd(ai, c1);
+            }
+            step = bits4[_mm_movemask_pd(_mm_cmpgt_pd(v0, pv)) |
+                         (_mm_movemask_pd(_mm_cmpgt_pd(v1, pv)) << 2)];
+            ge = bits4[_mm_movemask_pd(_mm_cmpge_pd(v0, pv)) |
+                       (_mm_movemask_pd(_mm_cmpge_pd(v1, pv)) << 2)];
+#else
             pm_v4 c;
             memcpy(&c, base, sizeof c);
             pm_v4 v = walsh ? (M->a[i] + c) / 2.0 : M->a[i] - c;
             pm_m4 gt = v > p, gq = v >= p;
             step = (size_t) -(gt[0] + gt[1] + gt[2] + gt[3]);
             ge = (size_t) -(gq[0] + gq[1] + gq[2] + gq[3]);
+#endif
         } else {
             size_t c1 = K >= 1 ? K - 1 : 0, c2 = K >= 2 ? K - 2 : 0;
             size_t c3 = K >= 3 ? K - 3 : 0;
@@ -288,16 +312,21 @@ static PM_ALWAYS_INLINE void pm_walk_body(const pair_matrix *M, int walsh,
                                           staircase *slo, staircase *shi,
                                           pm_gather *G)
 {
-    slo->p = lo;
-    shi->p = hi;
-    slo->J = slo->K = shi->J = shi->K = M->ncol;
-    slo->lt = slo->le = shi->lt = shi->le = 0;
+    /* the state lives in locals (registers): the stores of gathered
+     * cells could otherwise alias it and serialise the rows */
+    staircase L = {lo, M->ncol, M->ncol, 0, 0};
+    staircase H = {hi, M->ncol, M->ncol, 0, 0};
+    pm_gather g;
+    if (G) g = *G;
     for (size_t i = 0; i < M->nrow; i++) {
         size_t f = walsh ? i : 0, start = f, end = M->ncol, c1;
-        if (has_lo) stair_row(M, walsh, dir, slo, i, f, &c1, &start);
-        if (has_hi) stair_row(M, walsh, dir, shi, i, f, &end, &c1);
-        if (G) gather_row(M, G, i, start, end);
+        if (has_lo) stair_row(M, walsh, dir, &L, i, f, &c1, &start);
+        if (has_hi) stair_row(M, walsh, dir, &H, i, f, &end, &c1);
+        if (G) gather_row(M, &g, i, start, end);
     }
+    if (G) *G = g;
+    *slo = L;
+    *shi = H;
 }
 
 #ifdef PM_DEBUG
@@ -336,6 +365,12 @@ static void pm_sample_all(const pair_matrix *M, pm_gather *G, size_t s)
     }
 }
 
+#ifndef PM_SPLIT_FRAC
+#define PM_SPLIT_FRAC 0.25
+#endif
+#ifndef PM_THR
+#define PM_THR 4
+#endif
 #ifndef PM_SBITS
 #define PM_SBITS 17
 #endif
@@ -375,7 +410,7 @@ static int pm_select(const pair_matrix *M, const uint64_t *ks, int cnt,
             return PM_FOUND;
         }
         if (G->len == 0) {
-            if (W <= G->cap / 2) {     /* gather them all */
+            if (W <= G->thr) {         /* gather them all */
                 gather_start(G, 1.0);
                 pm_walk(M, w->has_lo, w->lo, w->has_hi, w->hi, &S1, &S2, G);
                 w->complete = !G->overflow;
@@ -401,12 +436,12 @@ static int pm_select(const pair_matrix *M, const uint64_t *ks, int cnt,
         double west = (double) W * ((double) (ih - il) + 1.0) / (double) L;
         /* several targets: stop searching them together once the bracket
          * would keep more than a quarter of the window */
-        if (cnt > 1 && ka != kb && west > 0.25 * (double) W) return PM_SPLIT;
+        if (cnt > 1 && ka != kb && west > PM_SPLIT_FRAC * (double) W) return PM_SPLIT;
         double pl = st_select_kth(G->buf, L, il);
         double ph = ih > il ? st_select_kth(G->buf + il + 1, L - il - 1,
                                             ih - il - 1)
                             : pl;
-        double q = west <= 0.5 * (double) G->cap ? 1.0 : (double) s / west;
+        double q = west <= (double) G->thr ? 1.0 : (double) s / west;
         /* 2. count at both pivots, gathering the cells between them */
         gather_start(G, q < 1 ? q : 1.0);
         pm_walk(M, 1, pl, 1, ph, &S1, &S2, G);
@@ -488,6 +523,12 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
     size_t s = pm_sample_size(M->nrow, M->ncol);
     pm_gather G;
     G.cap = pm_cap(M->nrow, M->ncol, total);
+    /* gathering and selecting a cell costs about as much as a walk's
+     * work on PM_THR cells; a window of fewer cells than a walk would do
+     * is gathered whole */
+    G.thr = (M->nrow + M->ncol) / PM_THR;
+    if (G.thr < 4096) G.thr = 4096;
+    if (G.thr > G.cap / 2) G.thr = G.cap / 2;
     G.buf = malloc(G.cap * sizeof(double));
     if (!G.buf) return ST_ERR_ALLOC;
     G.len = 0;

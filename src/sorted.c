@@ -89,6 +89,40 @@ int st_sorted_pair_log(st_sorted_pair *p)
     return ST_OK;
 }
 
+/* Sum of (t^3 - t) over the blocks of equal values of r[0..len-1] - sh
+ * (ascending), added to *ties block after block. */
+static void add_run_ties(const double *r, size_t len, double sh, double *ties)
+{
+    size_t k = 0;
+    while (k < len) {
+        size_t k0 = k++;
+        double v = r[k0] - sh;
+        while (k < len && r[k] - sh == v) k++;
+        if (k - k0 > 1) {
+            double t = (double) (k - k0);
+            *ties += t * t * t - t;
+        }
+    }
+}
+
+/* Number of leading r[k] - sh below v (r ascending; binary search). */
+static size_t count_below(const double *r, size_t len, double sh, double v)
+{
+    size_t lo = 0, hi = len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r[mid] - sh < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Sum of the positions pos + 1 .. pos + len: exact in a long double. */
+static long double position_sum(size_t pos, size_t len)
+{
+    return (long double) (2 * (uint64_t) pos + 1 + len) * (long double) len / 2;
+}
+
 int st_merge_ranks(const double *xs, size_t n, double d, const double *ys,
                    size_t m, long double *rank_sum, double *tie_term,
                    double *rank2)
@@ -100,6 +134,21 @@ int st_merge_ranks(const double *xs, size_t n, double d, const double *ys,
     long double sr = 0.0L;
     uint64_t sr_fast = 0;      /* ranks of untied x values: whole numbers */
     double ties = 0.0;
+    if (!rank2 && n > 0 && m > 0) {
+        /* A run of one sample below the other's first value (the whole
+         * merge at the ends of the range of shifts d) is found by binary
+         * search; x's run takes the first positions. */
+        size_t jb = count_below(ys, m, 0.0, xs[0] - d);
+        if (jb > 0) {
+            add_run_ties(ys, jb, 0.0, &ties);
+            j = pos = jb;
+        } else {
+            size_t ib = count_below(xs, n, d, ys[0]);
+            add_run_ties(xs, ib, d, &ties);
+            sr += position_sum(0, ib);
+            i = pos = ib;
+        }
+    }
     while (i < n || j < m) {
         /* Fast path: while the smaller head is tied with nothing (not
          * with the other head, not with its successor) it takes rank
@@ -117,6 +166,18 @@ int st_merge_ranks(const double *xs, size_t n, double d, const double *ys,
                 pos++;
             }
         if (i >= n && j >= m) break;
+        if (!rank2 && (i >= n || j >= m)) {
+            /* One sample is used up: the rest of the other follows in
+             * order, its blocks being its own ties.  The x values left
+             * take the positions pos + 1 .. pos + (n - i), whose sum is
+             * that of their mid-ranks whatever their ties. */
+            const double *r = i < n ? xs + i : ys + j;
+            size_t len = i < n ? n - i : m - j;
+            double sh = i < n ? d : 0.0;
+            if (i < n) sr += position_sum(pos, len);
+            add_run_ties(r, len, sh, &ties);
+            break;
+        }
         /* one block of equal values, all of them */
         double vx = i < n ? xs[i] - d : 0.0;
         double v = j >= m || (i < n && vx <= ys[j]) ? vx : ys[j];
