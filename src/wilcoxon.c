@@ -626,17 +626,10 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
     uint64_t sorted_ks[4];
     double sorted_vals[4];
     for (int i = 0; i < nks; i++) sorted_ks[i] = ks[order[i]];
-    /* neighbouring ranks (the middle pair) are searched together; ranks
-     * far apart each in their own bracket */
-    int g0 = 0;
-    while (g0 < nks) {
-        int g1 = g0 + 1;
-        while (g1 < nks && sorted_ks[g1] - sorted_ks[g1 - 1] <= 1) g1++;
-        status = st_pairwise_diff_kths(xs, n, ys, m, sorted_ks + g0, g1 - g0,
-                                       sorted_vals + g0);
-        if (status != ST_OK) goto done;
-        g0 = g1;
-    }
+    /* one call: the ranks are searched together while they share a
+     * bracket, then apart (select.c) */
+    status = st_pairwise_diff_kths(xs, n, ys, m, sorted_ks, nks, sorted_vals);
+    if (status != ST_OK) goto done;
     for (int i = 0; i < nks; i++) vals[order[i]] = sorted_vals[i];
     if (at_lo >= 0) lo_v = vals[at_lo];
     if (at_hi >= 0) hi_v = vals[at_hi];
