@@ -44,6 +44,13 @@
 #' @param conf_level Confidence level used for the conclusion sentence.
 #' @param na_rm With `TRUE`, `NA` values are dropped (they pad a matrix of
 #'   ragged runs); with `FALSE` an `NA` is an error.
+#' @param initial With run times read by [read_timings()] or [as_timings()]
+#'   as `a` (a `speedup_timings` object with two versions), the version of
+#'   the initial code (default: the first). A is then the other (the
+#'   transformed code) and B the initial code, so that the confidence is
+#'   that of "the transformed code is more than `speedup` times faster". A
+#'   benchmark with runs of only one version is left out, with a warning of
+#'   class `speeduptest_warning_unpaired`.
 #'
 #' @details
 #' On benchmark i, two one-sided Wilcoxon rank-sum tests at level
@@ -106,8 +113,13 @@
 #' @export
 hpt <- function(a, b = NULL, higher_is_better = FALSE, alpha_bench = NULL,
                 speedup = 1, exact_ties = FALSE, conf_level = 0.95,
-                na_rm = FALSE) {
+                na_rm = FALSE, initial = NULL) {
   call <- sys.call()
+  if (is_speedup_timings(a)) {
+    tp <- timings_pairs(a, initial, arg = "a", require = TRUE)
+    a <- data.frame(benchmark = tp$data$benchmark, time = tp$data$time,
+                    machine = factor(tp$data$version, levels = rev(tp$versions)))
+  }
   data <- hpt_data(a, b, na_rm = check_flag(na_rm, "na_rm", call), call = call)
   higher_is_better <- check_flag(higher_is_better, "higher_is_better", call)
   exact_ties <- check_flag(exact_ties, "exact_ties", call)

@@ -19,7 +19,12 @@
 #'   * a named list with one element per benchmark, each a list holding the
 #'     initial times `x`, the transformed times `y` (or two unnamed numeric
 #'     vectors) and optionally `conf_level` and `weight`;
-#'   * a configuration read by [read_speedup_config()].
+#'   * a configuration read by [read_speedup_config()];
+#'   * run times read by [read_timings()] or [as_timings()] (a
+#'     `speedup_timings` object) with two versions: the initial code is
+#'     `initial`, by default the first version; a benchmark with runs of only
+#'     one version is left out, with a warning of class
+#'     `speeduptest_warning_unpaired` and a row in `problems`.
 #' @param conf_level The confidence level 1 - alpha of the protocols. `NULL`
 #'   (the default) takes each benchmark's own level from the data when the data
 #'   has levels (a missing one means "find the highest"), and 0.95 otherwise;
@@ -39,8 +44,8 @@
 #'   accelerated benchmarks only (both sets are always computed).
 #' @param na_rm Drop missing run times instead of skipping the benchmark.
 #' @param benchmark,version,time Column names of a data frame `data`.
-#' @param initial The version of the initial code in a data frame `data`
-#'   (`NULL`: the first level of the version column).
+#' @param initial The version of the initial code in a data frame or
+#'   timings `data` (`NULL`: the first level of the version column).
 #'
 #' @details
 #' **Levels.** A benchmark whose level is missing gets the highest confidence
@@ -93,8 +98,9 @@
 #'     severity `"error"` for a skipped benchmark or `"warning"`, message);
 #'   * `notes`: one row per benchmark and protocol whose speedup was not
 #'     declared or whose level is not guaranteed, with the reason;
-#'   * `weights` (used), `weights_requested`, `significant_only`, `rigorous`,
-#'     `versions`, `call`.
+#'   * `weights` (used), `weights_requested`, `weights_given` (the custom
+#'     weight of each benchmark as given, NA when absent), `significant_only`,
+#'     `rigorous`, `versions`, `call`.
 #'
 #' @references
 #' Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test: a
@@ -132,6 +138,13 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                   describe_value(precision)))
   }
   method_code <- suite_prop_method(prop_method)
+  timings_problems <- NULL
+  if (is_speedup_timings(data)) {
+    tp <- timings_pairs(data, initial, require = TRUE)
+    data <- tp$data
+    timings_problems <- tp$problems
+    benchmark <- "benchmark"; version <- "version"; time <- "time"; initial <- NULL
+  }
 
   suite <- if (is.data.frame(data)) {
     suite_from_frame(data, benchmark, version, time, na_rm, initial)
@@ -142,6 +155,7 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                   describe_type(data)))
   }
 
+  if (!is.null(timings_problems)) suite$problems <- rbind(timings_problems, suite$problems)
   levels <- suite_levels(conf_level, suite)
   requested <- suite_weights_mode(weights, suite)
   problems <- suite$problems
@@ -521,6 +535,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     benchmarks = benchmarks, overall = overall, proportion = proportion,
     problems = problems, notes = suite_notes(benchmarks),
     weights = used, weights_requested = requested,
+    weights_given = stats::setNames(suite$weight[!failed], suite$names[!failed]),
     significant_only = significant_only, rigorous = rigorous,
     versions = suite$versions, call = call),
     class = "speedup_suite")

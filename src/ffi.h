@@ -58,4 +58,8 @@ SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
                        SEXP custom, SEXP prop_conf_level, SEXP prop_method,
                        SEXP precision);
 
+SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout);
+SEXP ffi_monotonic_now(void);
+SEXP ffi_clock_info(SEXP tries);
+
 #endif

@@ -1,0 +1,243 @@
+# The command line: a drop-in replacement for the original SpeedupTest tool
+# (SPEC section 5), and the dispatch to `speeduptest compare`.
+
+#' The SpeedupTest command line
+#'
+#' A drop-in replacement for the original SpeedupTest command-line tool:
+#' reads a configuration (see [read_speedup_config()]), analyses the suite
+#' with [speedup_suite()] and writes the four files of
+#' [write_speedup_report()] next to it; the report is also printed. Run it
+#' with `Rscript -e 'speeduptest::speeduptest_cli()' config.csv --weight equal`,
+#' or with the script installed with the package,
+#' `system.file("bin", "speeduptest", package = "speeduptest")`.
+#'
+#' `speeduptest CONFIG [options]` writes `CONFIG.out`, `CONFIG.report`,
+#' `CONFIG.warning` and `CONFIG.error`: the configuration's path as given
+#' plus a suffix (`config.csv` gives `config.csv.out`), as the original tool
+#' did. Options:
+#' * `--conf-level L`: one confidence level for every benchmark (overrides
+#'   the `ConfLevel` column; `NA` searches the highest level everywhere); also
+#'   the level of the proportion interval (0.95 otherwise);
+#' * `--weight custom|equal|fraction`: the weights (default: `custom` when the
+#'   configuration has `Coef` values, `equal` otherwise);
+#' * `--precision r`: the precision of the minimal number of benchmarks
+#'   (default 0.05);
+#' * `-o PREFIX`: write `PREFIX.out`, `PREFIX.report`, `PREFIX.warning` and
+#'   `PREFIX.error` instead;
+#' * `--significant-only`: overall gains over the significant benchmarks only;
+#' * `-q`, `--quiet`: do not print the report;
+#' * `-h`, `--help`: print the usage.
+#' `--name=value` is the same as `--name value`.
+#'
+#' `speeduptest compare ...` compares two sets of timings for continuous
+#' integration (see `cli_compare()` when this build of the package has it).
+#'
+#' Problems with single benchmarks (a sample file that is missing, unreadable,
+#' empty, binary, not valid UTF-8 or holding text; a bad line of the
+#' configuration) are written to the `.warning` file under the benchmark's
+#' `NAME :` block and never stop the run: every good benchmark is analysed and
+#' the exit status is 0. An unreadable configuration, a missing required
+#' column or a bad option is fatal: the message goes to `PREFIX.error` (when
+#' the prefix is known, and the other three files of an earlier run are
+#' removed) and the function signals a classed error, which the installed
+#' script turns into a message on the standard error and the exit status 2.
+#'
+#' @section Differences from the original tool:
+#' The package replaces the original SpeedupTest tool (an R script), keeps its
+#' files and formats, and deliberately differs where the original was wrong
+#' or fragile:
+#' * **Exact p-values with ties.** The rank tests compute exact p-values even
+#'   when the samples hold ties (the original used R's normal approximation as
+#'   soon as two times were equal).
+#' * **Exact level search.** For a missing `ConfLevel`, the package computes
+#'   the smallest alpha at which the speedup is declared and rounds it up to
+#'   the 0.01 grid in \[0.01, 0.5\] (the original bisected over alpha).
+#' * **Whole-number weights honoured.** Custom weights that are all whole
+#'   numbers (`Coef` 1, 2, 3) are used as given (the original fell back to
+#'   equal weights, an accident of R's integer columns). Custom weights that
+#'   are missing, negative or all zero still fall back to equal weights with
+#'   a note.
+#' * **Bad input never loses the good benchmarks.** Bytes that are not valid
+#'   UTF-8 (in a sample file or in a line of the configuration), binary or
+#'   empty sample files, text among the times, a malformed or repeated line
+#'   skip that benchmark only, with its reason in `.warning`; a benchmark
+#'   name whose bytes are not valid UTF-8 is written with those bytes as
+#'   `<xx>`. Times that are not positive skip their benchmark too. Blank lines
+#'   and lines starting with `#` are ignored in both kinds of files.
+#' * **Messages.** `.warning` starts with the notes about the whole
+#'   configuration (ignored columns, weights that fell back) before the
+#'   `NAME :` blocks; `.report` has the package's lines (number of benchmarks
+#'   analysed and skipped, the weights used, ...) after the original lines;
+#'   a speedup with "insufficient data" (too few runs to apply the test) is
+#'   `FALSE` in `.out`, with the reason in `.warning`.
+#' * **Additions.** `-o PREFIX`, `--significant-only`, `-q`, `compare`, and
+#'   column names of the configuration matched regardless of case.
+#'
+#' @param args The command-line arguments (a character vector without
+#'   missing values).
+#' @return The exit status, invisibly: 0 for an analysis (whose
+#'   [speedup_suite()] result is attached as the attribute `"suite"`) or for
+#'   `--help`; for `compare`, the status `cli_compare()` returns.
+#' @seealso [read_speedup_config()], [write_speedup_report()]
+#' @examples
+#' cfg <- system.file("extdata", "config.csv", package = "speeduptest")
+#' out <- file.path(tempdir(), "example")
+#' status <- speeduptest_cli(c(cfg, "--weight", "equal", "-o", out))
+#' as.integer(status)
+#' list.files(tempdir(), pattern = "^example[.]")
+#' read.csv(paste0(out, ".out"))
+#' @export
+speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
+  if (!is.character(args) || anyNA(args)) {
+    abort(sprintf("`args` must be a character vector without missing values, not %s.",
+                  if (is.character(args)) sprintf("one with %d NA", sum(is.na(args)))
+                  else describe_type(args)), class = "input")
+  }
+  if (length(args) && identical(args[[1L]], "compare")) {
+    return(cli_dispatch_compare(args[-1L]))
+  }
+  opt <- cli_parse(args)
+  if (isTRUE(opt$help)) {
+    cat(cli_usage, sep = "\n")
+    return(invisible(0L))
+  }
+  config_file <- opt$config
+  prefix <- if (is.null(opt$prefix)) config_file else opt$prefix
+  muffle <- function(w) {
+    if (inherits(w, "speeduptest_warning")) invokeRestart("muffleWarning")
+  }
+  suite <- tryCatch(
+    withCallingHandlers({
+      config <- read_speedup_config(config_file)
+      speedup_suite(config, conf_level = opt$conf_level, weights = opt$weight,
+                    prop_conf_level = if (is.null(opt$conf_level) || is.na(opt$conf_level))
+                      0.95 else opt$conf_level,
+                    precision = opt$precision,
+                    significant_only = opt$significant_only)
+    }, warning = muffle),
+    error = function(e) {
+      cli_fatal(e, prefix)
+    })
+  paths <- write_speedup_report(suite, prefix, config = config_file,
+                                conf_level = opt$conf_level)
+  if (!opt$quiet) {
+    cat(suite_report_file_lines(suite, config_file, opt$conf_level), sep = "\n")
+    nskip <- sum(suite$problems$severity == "error")
+    nw <- nrow(suite_warning_messages(suite))
+    cat(sprintf("\n%d benchmark(s) analysed, %d skipped; %d warning(s) in %s.\n",
+                nrow(suite$benchmarks), nskip, nw, paths[["warning"]]))
+    cat(sprintf("Wrote %s\n", paste(paths, collapse = ", ")))
+  }
+  invisible(structure(0L, suite = suite))
+}
+
+# A fatal error: written to PREFIX.error, the outputs of an earlier run
+# removed so that no script reads them as this run's, then signalled again.
+cli_fatal <- function(e, prefix) {
+  old <- paste0(prefix, c(".out", ".report", ".warning"))
+  suppressWarnings(unlink(old[file.exists(old) & !dir.exists(old)]))
+  try(write_lines(safe_text(conditionMessage(e)), paste0(prefix, ".error")),
+      silent = TRUE)
+  stop(e)
+}
+
+# `speeduptest compare ...`: handled by cli_compare() when this build has it;
+# its exit status is returned.
+cli_dispatch_compare <- function(args, fn = get0("cli_compare", envir = topenv(environment()),
+                                                mode = "function", inherits = FALSE)) {
+  if (is.null(fn)) {
+    abort("compare is not available in this version of speeduptest.",
+          class = "unavailable")
+  }
+  status <- fn(args)
+  if (!is.numeric(status) || length(status) != 1L || is.na(status)) {
+    abort(sprintf("compare returned %s, not an exit status.", describe_value(status)),
+          class = "internal")
+  }
+  invisible(as.integer(status))
+}
+
+cli_usage <- c(
+  "usage: speeduptest CONFIG [--conf-level L] [--weight custom|equal|fraction]",
+  "                   [--precision r] [-o PREFIX] [--significant-only] [-q]",
+  "       speeduptest compare ...",
+  "",
+  "CONFIG is a CSV file with the header Name,Sample1,Sample2,ConfLevel,Coef and one",
+  "line per benchmark (Sample1/Sample2: files with one run time per line; empty or",
+  "NA ConfLevel: search the highest level; Coef: custom weight). Writes CONFIG.out,",
+  "CONFIG.report, CONFIG.warning and CONFIG.error (PREFIX.* with -o PREFIX)."
+)
+
+cli_parse <- function(args) {
+  opt <- list(config = NULL, conf_level = NULL, weight = NULL, precision = 0.05,
+              prefix = NULL, significant_only = FALSE, quiet = FALSE, help = FALSE)
+  # --name=value is the same as --name value
+  eq <- grepl("^--[a-z-]+=", args)
+  if (any(eq)) {
+    split <- lapply(args, function(a) {
+      if (grepl("^--[a-z-]+=", a)) c(sub("=.*$", "", a), sub("^[^=]*=", "", a)) else a
+    })
+    args <- unlist(split)
+  }
+  bad <- function(msg) {
+    abort(paste0(msg, "\n", paste(cli_usage[1:2], collapse = "\n")), class = "input")
+  }
+  value <- function(i, what) {
+    if (i + 1L > length(args)) bad(sprintf("option %s needs a value.", what))
+    args[[i + 1L]]
+  }
+  i <- 1L
+  while (i <= length(args)) {
+    a <- args[[i]]
+    if (a %in% c("-h", "--help")) {
+      opt$help <- TRUE
+      i <- i + 1L
+    } else if (a == "--conf-level") {
+      v <- value(i, a)
+      lv <- if (toupper(v) == "NA") NA_real_ else suppressWarnings(as.numeric(v))
+      if (toupper(v) != "NA" && (is.na(lv) || lv <= 0 || lv >= 1)) {
+        bad(sprintf("--conf-level must be a number strictly between 0 and 1 (or NA), not \"%s\".", v))
+      }
+      opt$conf_level <- lv
+      i <- i + 2L
+    } else if (a == "--weight") {
+      v <- value(i, a)
+      if (!(v %in% c("custom", "equal", "fraction"))) {
+        bad(sprintf("--weight must be custom, equal or fraction, not \"%s\".", v))
+      }
+      opt$weight <- v
+      i <- i + 2L
+    } else if (a == "--precision") {
+      v <- value(i, a)
+      r <- suppressWarnings(as.numeric(v))
+      if (is.na(r) || r <= 0 || r >= 1) {
+        bad(sprintf("--precision must be a number strictly between 0 and 1, not \"%s\".", v))
+      }
+      opt$precision <- r
+      i <- i + 2L
+    } else if (a %in% c("-o", "--output")) {
+      v <- value(i, a)
+      if (!nzchar(v)) bad(sprintf("option %s needs a non-empty prefix.", a))
+      opt$prefix <- v
+      i <- i + 2L
+    } else if (a == "--significant-only") {
+      opt$significant_only <- TRUE
+      i <- i + 1L
+    } else if (a %in% c("-q", "--quiet")) {
+      opt$quiet <- TRUE
+      i <- i + 1L
+    } else if (startsWith(a, "-") && nchar(a) > 1L) {
+      bad(sprintf("unknown option \"%s\".", a))
+    } else if (!nzchar(a)) {
+      bad("the configuration file name is empty.")
+    } else {
+      if (!is.null(opt$config)) {
+        bad(sprintf("only one configuration file, not \"%s\" and \"%s\".", opt$config, a))
+      }
+      opt$config <- a
+      i <- i + 1L
+    }
+  }
+  if (!opt$help && is.null(opt$config)) bad("no configuration file given.")
+  opt
+}

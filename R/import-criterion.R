@@ -1,0 +1,88 @@
+# criterion.rs keeps each benchmark's samples under target/criterion/<group>/
+# <function>/<baseline>/sample.json, where <baseline> is "new" for the last
+# run, "base" for the run before it (or any name given with
+# --save-baseline), next to benchmark.json (its ids).  sample.json is
+# {"sampling_mode": "Linear" | "Flat", "iters": [...], "times": [...]}:
+# sample i measured iters[i] iterations taking times[i] nanoseconds in all.
+
+# The sample.json files under a folder.
+criterion_samples <- function(dir) {
+  f <- list.files(dir, pattern = "^sample\\.json$", recursive = TRUE,
+                  full.names = TRUE)
+  f[basename(dirname(f)) != "change"]
+}
+
+import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL) {
+  timings_metric(metric, "times", path, "criterion.rs")
+  if (!dir.exists(path)) {
+    d <- criterion_sample(path)
+    bench <- name %||% criterion_name(dirname(path), dirname(dirname(path)))
+    return(timings_part(bench, basename(dirname(path)), d$time, seq_len(nrow(d)),
+                        "sample", iterations = d$iterations,
+                        named = !is.null(name)))
+  }
+  files <- criterion_samples(path)
+  if (!length(files)) {
+    abort(sprintf("'%s' holds no criterion.rs sample.json files.", path),
+          class = c("format", "file"))
+  }
+  root <- normalizePath(path)
+  bench_dir <- normalizePath(dirname(dirname(files)))
+  version <- basename(dirname(files))
+  bench <- vapply(seq_along(files), function(i) {
+    rel <- if (bench_dir[i] == root) basename(root) else
+      substring(bench_dir[i], nchar(root) + 2L)
+    criterion_name(dirname(files[i]), rel)
+  }, character(1))
+  parts <- lapply(seq_along(files), function(i) {
+    d <- criterion_sample(files[i])
+    d$benchmark <- bench[i]
+    d$version <- version[i]
+    d$run <- seq_len(nrow(d))
+    d
+  })
+  d <- do.call(rbind, parts)
+  # base (the earlier run) first, then new, then other saved baselines
+  lev <- unique(c(intersect(c("base", "new"), version), sort(unique(version))))
+  d <- d[order(match(d$version, lev)), , drop = FALSE]
+  if (multi) {
+    if (length(unique(d$version)) > 1L) {
+      abort(sprintf("'%s' holds several criterion.rs baselines (%s); with several paths give one baseline folder or sample.json per version.",
+                    path, paste(unique(d$version), collapse = ", ")))
+    }
+    d$version <- NA_character_
+  }
+  timings_part(d$benchmark, d$version, d$time, d$run, "sample",
+               iterations = d$iterations, named = FALSE)
+}
+
+criterion_sample <- function(file) {
+  j <- timings_json(file)
+  if (is.null(j$iters) || is.null(j$times)) {
+    abort(sprintf("'%s' is not a criterion.rs sample.json: it needs \"iters\" and \"times\".",
+                  file), class = c("format", "file"))
+  }
+  iters <- json_num(j$iters)
+  times <- json_num(j$times)
+  if (length(iters) != length(times)) {
+    abort(sprintf("'%s': \"iters\" has %d values but \"times\" has %d.", file,
+                  length(iters), length(times)), class = c("format", "file"))
+  }
+  if (!length(times)) timings_empty(file, "the criterion.rs sample is empty")
+  if (any(is.na(iters) | iters <= 0)) {
+    abort(sprintf("'%s': \"iters\" must hold positive counts.", file),
+          class = c("format", "file"))
+  }
+  data.frame(time = times / iters * 1e-9, iterations = iters)
+}
+
+# The benchmark's id from benchmark.json when there is one, else `fallback`.
+criterion_name <- function(sample_dir, fallback) {
+  f <- file.path(sample_dir, "benchmark.json")
+  if (file.exists(f)) {
+    j <- tryCatch(jsonlite::parse_json(timings_read_text(f)), error = function(e) NULL)
+    id <- j$full_id %||% j$title
+    if (is.character(id) && length(id) == 1L && nzchar(id)) return(id)
+  }
+  basename(fallback)
+}

@@ -1,0 +1,759 @@
+# measure(): takes run times itself, the way the Speedup-Test protocols need
+# them (interleaved versions, warm-ups, a monotonic clock, CPU time and
+# memory from the operating system).  Commands are run and timed by
+# src/measure.c; R code is timed here with the same clock.  Printing of the
+# machine and timer information: measure-print.R.
+
+#' Measure the run times of commands or R code
+#'
+#' Runs each version of the code many times, in an interleaved random order
+#' by default, and returns the run times as [speedup_timings][median_test]
+#' ready for [median_test()] and [mean_test()].  Versions are shell commands
+#' (run by `/bin/sh -c` and timed in C) or R code (expressions or functions,
+#' timed in R with the same clock).
+#'
+#' @section Versions:
+#' Each argument in `...` is one version, named by its argument name (or, when
+#' unnamed, by the command or the deparsed expression):
+#' * a string is a shell command, run by `/bin/sh -c` in a process group of
+#'   its own, with standard input from `/dev/null`;
+#' * a function (a `function(...)` written in place, or the name of one) is
+#'   called without arguments;
+#' * any other expression is captured unevaluated and evaluated in `env` at
+#'   every run (so `measure(sort = sort(x))` times `sort(x)`).
+#'
+#' A single unnamed argument that is a variable, or a call to `list()` or
+#' `c()`, holding a named list or a named character vector gives all the
+#' versions at once (elements: commands, functions or quoted
+#' expressions), e.g. `measure(c(old = "./a.out", new = "./b.out"))`.  The
+#' first version is the initial code: the verdicts compare it with the
+#' second.  A version cannot be named like an argument of `measure()`
+#' (`runs`, `order`, `name`, ...): R would take it for that argument; use the
+#' list form for such names.
+#'
+#' @section Order of the runs:
+#' * `"interleaved"` (default): `runs` rounds; every round runs each version
+#'   once, in a fresh random order.  A slow period of the machine hits every
+#'   version alike, and the runs of a version are spread over the whole
+#'   measurement.
+#' * `"random"`: one random permutation of all the runs.
+#' * `"blocks"`: all runs of the first version, then all runs of the second,
+#'   and so on (how most tools measure; use it only to reproduce them).
+#'
+#' `warmup` rounds (default 1) run each version before the measured runs, in
+#' the same kind of order; they are not recorded.  The order actually used is
+#' the `run` column of the result (the global order: runs are numbered across
+#' versions).
+#'
+#' @section What is measured:
+#' For every run: `time`, the wall time in seconds between the start and the
+#' end of the run on the monotonic clock (`CLOCK_MONOTONIC`), and `timestamp`,
+#' the start as date-time.  For commands also `user` and `sys`, the CPU
+#' seconds of the command and every process it waited for, `max_rss`, the
+#' peak resident memory in bytes (from `wait4()`), and `exit_status`.  For R
+#' code `user` and `sys` come from [proc.time()], and `max_rss` and
+#' `exit_status` are `NA`.
+#'
+#' On Linux the kernel carries the peak memory of the starting process
+#' across `exec`, so the peak it reports for a command started from R is at
+#' least R's own peak memory at the start.  `max_rss` is therefore `NA` when
+#' the reported peak does not exceed R's own (the command stayed below it;
+#' `attr(, "timer")$rss_floor` gives R's peak at the start of the
+#' measurement); a value is the command's own peak.
+#'
+#' A run that a command ends with a non-zero exit status stops the
+#' measurement with an error of class `speeduptest_error_command` (exit
+#' status 127, command not found: `speeduptest_error_command_not_found`); a
+#' run longer than `timeout` seconds is stopped (the whole process group gets
+#' SIGTERM, then SIGKILL) and gives `speeduptest_error_timeout`; an error in
+#' R code gives `speeduptest_error_expression`.  For R code the timeout is
+#' enforced with [setTimeLimit()], so it takes effect only where R checks for
+#' interrupts (not inside a long call to compiled code).  These conditions hold the
+#' runs made so far in `cnd$timings`, the version in `cnd$version`, the run
+#' in `cnd$run` and, for commands, `cnd$command` and `cnd$exit_status`.
+#'
+#' Interrupting (Ctrl-C, or the Stop button) stops the current run (a
+#' command's process group is killed) and returns the runs completed so far,
+#' with a warning of class `speeduptest_warning_interrupted`.
+#'
+#' @section Timer and short runs:
+#' Before measuring, `measure()` records the clock's resolution (what
+#' `clock_getres()` reports and the smallest nonzero step seen between two
+#' readings) and the overhead of a run: the median time of the command
+#' `true` (starting a shell; 10 runs after one warm-up) and of calling an
+#' empty R function (51 calls).  A version
+#' whose median time is under 100 times the resolution, or under 1.5 times
+#' the overhead of starting a run, gives a warning of class
+#' `speeduptest_warning_short_runs`: most of what is measured is then the
+#' clock or the start-up, not the code; repeat the work inside the run (a
+#' loop in the command or the function) until a run lasts far longer.
+#'
+#' @section Sequential mode:
+#' With `until = "decided"` (two versions only), `measure()` looks at the
+#' runs as they come and stops as soon as the protocol `test` declares a
+#' speedup or a slowdown of the second version, or at `max_runs` runs of
+#' each version.  Looks happen after 10 rounds, then each time the number of
+#' rounds has grown by half (rounded; 10, 15, 22, 33, 50, 75, 100 for
+#' `max_runs = 100`), and always at `max_runs`.
+#'
+#' At look \eqn{j}, after \eqn{n_j} runs of each version, the information
+#' fraction is \eqn{t_j = n_j / N} (\eqn{N} = `max_runs`) and the protocol is
+#' run at the level
+#' \deqn{\alpha_j = A(t_j) - A(t_{j-1}), \quad A(t) = 2\left(1 -
+#' \Phi\left(z_{1-\alpha/2} / \sqrt{t}\right)\right), \quad A(0) = 0,}
+#' the increments of the Lan-DeMets spending function of O'Brien-Fleming
+#' type (Lan and DeMets, 1983), which spends almost nothing at the early looks
+#' and reaches \eqn{A(1) = \alpha} at the last one.  Both directions are
+#' tested at each look: a speedup when the protocol on `(x, y)` is
+#' significant at \eqn{\alpha_j}, a slowdown when it is on the mirrored
+#' samples `(y, x)`.  If the two versions do not differ, the probability of
+#' ever claiming a speedup is at most the sum over the looks of the
+#' probability of a false claim at look \eqn{j}, which is at most
+#' \eqn{\alpha_j} because each look's test has level \eqn{\alpha_j}; the sum
+#' is \eqn{A(t_K) \le \alpha} (union bound, whatever the correlation between
+#' the looks).  The same holds for a slowdown, so each claim keeps the risk
+#' `alpha` of the fixed design.  The bound ignores the positive correlation
+#' between looks, so the real risk is lower (see `bench/sequential.R` and
+#' `bench/README.md` for a simulation).  Looks with at most 30 runs per
+#' version use `rigorous = FALSE` (the small-sample stop of the protocols
+#' would otherwise stop every early look); later looks are rigorous.
+#'
+#' The looks, their levels and p-values, and the decision are in
+#' `attr(, "sequential")`; `level` there is the level of the look that
+#' decided (or of the last look), the one at which the final verdict's claim
+#' holds.
+#'
+#' @param ... The versions: named shell commands (strings), functions or R
+#'   expressions; see the section Versions.
+#' @param runs Number of measured runs of each version (default 31: the
+#'   protocols ask for more than 30).  Not used with `until = "decided"`.
+#' @param warmup Number of unrecorded warm-up runs of each version.
+#' @param order `"interleaved"`, `"random"` or `"blocks"`; see the section
+#'   Order of the runs.
+#' @param setup,cleanup `NULL`, a shell command or an R function run before
+#'   (after) every run, warm-ups included, not timed.  A function with an
+#'   argument is given the version's name.
+#' @param timeout Longest time of a run in seconds (`Inf`: no limit).
+#' @param until `"fixed"` (default): exactly `runs` runs of each version;
+#'   `"decided"`: sequential mode, see the section Sequential mode.
+#' @param max_runs In sequential mode, the largest number of runs of each
+#'   version.
+#' @param test The protocol of the sequential mode: `"median"`
+#'   ([median_test()]) or `"mean"` ([mean_test()]).
+#' @param alpha Risk level of the sequential mode.
+#' @param output `NULL` (default) to discard the output of the commands, or a
+#'   file to which their standard output and error are appended.
+#' @param progress Show a progress bar (runs done, time elapsed and left and,
+#'   in sequential mode, the current verdict)?  By default only in
+#'   interactive sessions.
+#' @param name The benchmark name recorded in the result.
+#' @param env The environment R expressions are evaluated in.
+#' @return A `speedup_timings` data frame (one row per measured run, in the
+#'   order of the runs) with columns `benchmark`, `version` (a factor, levels
+#'   in the order of `...`), `time` (wall seconds), `run` (global order),
+#'   `user`, `sys`, `max_rss`, `exit_status` and `timestamp`, and the
+#'   attributes `source` (`"measure"`), `run_order` (`"global"`), `machine`
+#'   (CPU model, cores, kernel, load averages before and after), `timer`,
+#'   `order`, `warmup`, `versions` (what each version ran) and, in sequential
+#'   mode, `sequential`.
+#' @references
+#' Lan, K. K. G. and DeMets, D. L. (1983). Discrete sequential boundaries for
+#' clinical trials. *Biometrika*, 70(3), 659-663.
+#'
+#' Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test: a
+#' statistical methodology for programme speedup analysis and computation.
+#' *Concurrency and Computation: Practice and Experience*, 25(10), 1410-1426.
+#' @seealso [median_test()], [mean_test()].
+#' @examples
+#' \donttest{
+#' t <- measure(slow = "sleep 0.02", fast = "sleep 0.01", runs = 5)
+#' t
+#' x <- t$time[t$version == "slow"]
+#' y <- t$time[t$version == "fast"]
+#' median_test(x, y, rigorous = FALSE)
+#'
+#' v <- 1:2e4
+#' measure(sort = sort(rev(v)), radix = sort(rev(v), method = "radix"), runs = 5)
+#' }
+#' @export
+measure <- function(..., runs = 31L, warmup = 1L,
+                    order = c("interleaved", "random", "blocks"),
+                    setup = NULL, cleanup = NULL, timeout = Inf,
+                    until = c("fixed", "decided"), max_runs = 100L,
+                    test = c("median", "mean"), alpha = 0.05, output = NULL,
+                    progress = interactive(), name = "measure",
+                    env = parent.frame()) {
+  versions <- measure_versions(substitute(list(...)), env)
+  order <- measure_choice(order, c("interleaved", "random", "blocks"), "order")
+  until <- measure_choice(until, c("fixed", "decided"), "until")
+  test <- measure_choice(test, c("median", "mean"), "test")
+  runs <- measure_whole(runs, "runs", min = 1L)
+  warmup <- measure_whole(warmup, "warmup", min = 0L)
+  max_runs <- measure_whole(max_runs, "max_runs", min = 3L)
+  alpha <- check_alpha(alpha)
+  progress <- check_flag(progress, "progress")
+  if (!is.numeric(timeout) || length(timeout) != 1L || is.na(timeout) || timeout <= 0) {
+    abort(sprintf("`timeout` must be a single positive number of seconds (Inf for none), not %s.",
+                  describe_value(timeout)))
+  }
+  if (!is.character(name) || length(name) != 1L || is.na(name)) {
+    abort(sprintf("`name` must be a single string, not %s.", describe_value(name)))
+  }
+  output <- measure_output_file(output)
+  setup <- measure_hook(setup, "setup")
+  cleanup <- measure_hook(cleanup, "cleanup")
+  if (!is.environment(env)) abort("`env` must be an environment.")
+  if (until == "decided") {
+    if (length(versions) != 2L) {
+      abort(sprintf("`until = \"decided\"` compares two versions; %d were given.",
+                    length(versions)))
+    }
+    if (order == "blocks") {
+      abort("`until = \"decided\"` needs interleaved or random runs, not `order = \"blocks\"`.")
+    }
+  }
+
+  machine <- measure_machine()
+  timer <- measure_timer(versions, output)
+  ctx <- list(versions = versions, setup = setup, cleanup = cleanup,
+              timeout = as.double(timeout), output = output, env = env,
+              name = name, machine = machine, timer = timer, order = order,
+              warmup = warmup, until = until)
+  plan <- measure_plan(length(versions), runs, warmup, order, until, max_runs)
+  seq_rule <- if (until == "decided") sequential_rule(plan$looks, max_runs, alpha, test) else NULL
+  measure_loop(ctx, plan, seq_rule, runner = measure_run_version,
+               progress = if (progress) measure_progress(plan) else NULL)
+}
+
+# ---- argument checks ---------------------------------------------------------
+
+measure_choice <- function(x, choices, arg) {
+  if (identical(x, choices)) return(choices[1L])
+  if (!is.character(x) || length(x) != 1L || is.na(x) || !(x %in% choices)) {
+    abort(sprintf("`%s` must be one of %s, not %s.", arg,
+                  paste0('"', choices, '"', collapse = ", "), describe_value(x)))
+  }
+  x
+}
+
+measure_whole <- function(x, arg, min = 0L) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) ||
+      x != round(x) || x < min) {
+    abort(sprintf("`%s` must be a whole number >= %d, not %s.", arg, min,
+                  describe_value(x)))
+  }
+  as.integer(x)
+}
+
+measure_output_file <- function(output) {
+  if (is.null(output)) return(NULL)
+  if (!is.character(output) || length(output) != 1L || is.na(output) || !nzchar(output)) {
+    abort(sprintf("`output` must be NULL (discard) or a file name, not %s.",
+                  describe_value(output)))
+  }
+  output <- normalizePath(output, mustWork = FALSE)
+  if (!dir.exists(dirname(output))) {
+    abort(sprintf("`output`: the directory of \"%s\" does not exist.", output),
+          class = "file")
+  }
+  if (dir.exists(output)) {
+    abort(sprintf("`output` must be a file, not the directory \"%s\".", output),
+          class = "file")
+  }
+  output
+}
+
+# One version: list(name, kind = "command" / "function" / "expression", what,
+# label).
+measure_versions <- function(dots, env) {
+  exprs <- as.list(dots)[-1L]
+  if (!length(exprs)) {
+    abort("Give at least one version to measure: a command, a function or an expression.")
+  }
+  nms <- names(exprs)
+  if (is.null(nms)) nms <- rep("", length(exprs))
+  if (length(exprs) == 1L && !nzchar(nms[1L]) && measure_is_list_expr(exprs[[1L]])) {
+    val <- tryCatch(eval(exprs[[1L]], env), error = function(e) NULL)
+    if ((is.list(val) || is.character(val)) && !is.null(names(val)) && length(val)) {
+      if (any(!nzchar(names(val)))) {
+        abort("Every element of the list of versions must be named.")
+      }
+      out <- lapply(seq_along(val), function(i) {
+        measure_version_value(val[[i]], names(val)[i], env, quoted = TRUE)
+      })
+      return(measure_version_names(out))
+    }
+  }
+  out <- lapply(seq_along(exprs), function(i) {
+    e <- exprs[[i]]
+    nm <- nms[i]
+    if (is.character(e)) return(measure_version_value(e, nm, env))
+    if (is.atomic(e) || is.null(e)) {
+      abort(sprintf("Version `%s` must be a command (string), a function or an expression, not %s.",
+                    if (nzchar(nm)) nm else deparse1(e), describe_value(e)))
+    }
+    if (is.symbol(e)) {
+      val <- tryCatch(eval(e, env), error = function(err) NULL)
+      if (is.function(val) || (is.character(val) && length(val) == 1L)) {
+        return(measure_version_value(val, if (nzchar(nm)) nm else as.character(e), env))
+      }
+    }
+    if (is.call(e) && identical(e[[1L]], as.name("function"))) {
+      return(measure_version_value(eval(e, env), if (nzchar(nm)) nm else deparse1(e), env))
+    }
+    list(name = if (nzchar(nm)) nm else deparse1(e), kind = "expression",
+         what = e, label = deparse1(e))
+  })
+  measure_version_names(out)
+}
+
+# A single unnamed argument is looked at as a possible list of versions only
+# when it is a variable or a call to list() or c(): other expressions are
+# code to time and must not be run here.
+measure_is_list_expr <- function(e) {
+  is.symbol(e) ||
+    (is.call(e) && is.symbol(e[[1L]]) &&
+       as.character(e[[1L]]) %in% c("list", "c", "setNames", "structure"))
+}
+
+measure_version_value <- function(val, nm, env, quoted = FALSE) {
+  if (is.character(val)) {
+    if (length(val) != 1L || is.na(val) || !nzchar(val)) {
+      abort(sprintf("Version `%s`: a command must be a single non-empty string.", nm))
+    }
+    return(list(name = if (nzchar(nm)) nm else val, kind = "command", what = val,
+                label = val))
+  }
+  if (is.function(val)) {
+    return(list(name = nm, kind = "function", what = val,
+                label = paste(deparse(val), collapse = " ")))
+  }
+  if (quoted && (is.language(val))) {
+    return(list(name = nm, kind = "expression", what = val, label = deparse1(val)))
+  }
+  abort(sprintf("Version `%s` must be a command (string), a function or an expression, not %s.",
+                nm, describe_type(val)))
+}
+
+measure_version_names <- function(out) {
+  nms <- vapply(out, `[[`, "", "name")
+  if (anyDuplicated(nms)) {
+    abort(sprintf("Versions must have distinct names; \"%s\" is repeated.",
+                  nms[anyDuplicated(nms)]))
+  }
+  out
+}
+
+measure_hook <- function(hook, arg) {
+  if (is.null(hook)) return(NULL)
+  if (is.character(hook) && length(hook) == 1L && !is.na(hook)) {
+    return(list(name = arg, kind = "command", what = hook, label = hook))
+  }
+  if (is.function(hook)) {
+    return(list(name = arg, kind = "function", what = hook, label = arg,
+                takes_version = length(formals(hook)) > 0L))
+  }
+  abort(sprintf("`%s` must be NULL, a shell command or a function, not %s.", arg,
+                describe_type(hook)))
+}
+
+# ---- the plan: the order of the runs -----------------------------------------
+
+# Version indices for `rounds` rounds of `k` versions.
+rounds_order <- function(k, rounds, order) {
+  if (rounds <= 0L) return(integer())
+  switch(order,
+    interleaved = as.integer(unlist(lapply(seq_len(rounds), function(i) sample.int(k)))),
+    random = sample(rep(seq_len(k), rounds)),
+    blocks = rep(seq_len(k), each = rounds))
+}
+
+# The looks of the sequential mode: after 10 rounds, then each time the
+# number of rounds has grown by half, and at max_runs.
+sequential_looks <- function(max_runs) {
+  looks <- integer()
+  n <- min(10L, max_runs)
+  repeat {
+    looks <- c(looks, n)
+    if (n >= max_runs) break
+    n <- min(max_runs, max(n + 1L, as.integer(round(1.5 * n))))
+  }
+  looks
+}
+
+# A list of batches of version indices (the warm-up batch first, with
+# `warmup = TRUE`); in sequential mode one batch per look.
+measure_plan <- function(k, runs, warmup, order, until, max_runs) {
+  warm_order <- if (order == "blocks") "blocks" else order
+  batches <- list(list(idx = rounds_order(k, warmup, warm_order), warmup = TRUE,
+                       look = NA_integer_))
+  if (until == "fixed") {
+    batches[[2L]] <- list(idx = rounds_order(k, runs, order), warmup = FALSE,
+                          look = NA_integer_)
+    looks <- integer()
+  } else {
+    looks <- sequential_looks(max_runs)
+    prev <- 0L
+    for (j in seq_along(looks)) {
+      batches[[j + 1L]] <- list(idx = rounds_order(k, looks[j] - prev, order),
+                                warmup = FALSE, look = j)
+      prev <- looks[j]
+    }
+  }
+  total <- sum(vapply(batches, function(b) length(b$idx), 1L))
+  list(batches = batches, looks = looks, total = total, k = k)
+}
+
+# ---- the sequential rule ------------------------------------------------------
+
+# Lan-DeMets spending function of O'Brien-Fleming type.
+obf_spending <- function(t, alpha) {
+  ifelse(t <= 0, 0, 2 * stats::pnorm(stats::qnorm(1 - alpha / 2) / sqrt(t),
+                                     lower.tail = FALSE))
+}
+
+sequential_rule <- function(looks, max_runs, alpha, test) {
+  spent <- obf_spending(looks / max_runs, alpha)
+  levels <- diff(c(0, spent))
+  list(looks = looks, levels = levels, spent = spent, alpha = alpha, test = test,
+       max_runs = max_runs)
+}
+
+# One look: the protocol in both directions at the look's level.
+sequential_look <- function(x, y, level, test) {
+  rigorous <- min(length(x), length(y)) > 30L
+  protocol <- if (test == "median") median_test else mean_test
+  if (!(level > 0)) {
+    return(list(decision = "none", p_speedup = NA_real_, p_slowdown = NA_real_,
+                rigorous = rigorous))
+  }
+  v <- protocol(x, y, alpha = level, rigorous = rigorous)
+  slow_v <- protocol(y, x, alpha = level, rigorous = rigorous)
+  speedup <- isTRUE(v$significant)
+  slowdown <- if (!is.null(v$direction)) {
+    identical(v$direction, "slowdown")
+  } else {
+    isTRUE(slow_v$significant)
+  }
+  list(decision = if (speedup) "speedup" else if (slowdown) "slowdown" else "none",
+       p_speedup = as.double(v$p_value), p_slowdown = as.double(slow_v$p_value),
+       rigorous = rigorous)
+}
+
+# ---- running one version -----------------------------------------------------
+
+# Returns list(time, user, sys, max_rss, exit_status, start, status) with
+# status "ok", "failed", "not_found", "timeout", "interrupted", "spawn" or
+# "error" (R code; the condition in `condition`).
+measure_run_version <- function(v, ctx) {
+  if (v$kind == "command") {
+    r <- .Call(ffi_run_command, v$what, ctx$output, ctx$timeout)
+    status <- switch(as.character(r$status),
+      "0" = if (r$exit_status == 0L) "ok" else if (r$exit_status == 127L) "not_found" else "failed",
+      "1" = "timeout", "2" = "interrupted", "spawn")
+    # not above R's own peak: the kernel's number is R's, not the command's
+    max_rss <- if (is.na(r$rss_floor) || r$max_rss > r$rss_floor) r$max_rss else NA_real_
+    return(list(time = r$wall, user = r$user, sys = r$sys, max_rss = max_rss,
+                exit_status = r$exit_status, start = r$start_time, status = status,
+                message = r$error))
+  }
+  measure_run_r(v, ctx)
+}
+
+measure_run_r <- function(v, ctx, arg = NULL) {
+  fun <- v$what
+  expr <- v$what
+  env <- ctx$env
+  limited <- is.finite(ctx$timeout)
+  cnd <- NULL
+  start <- as.double(Sys.time())
+  p0 <- proc.time()
+  t0 <- .Call(ffi_monotonic_now)
+  ok <- tryCatch({
+    if (limited) setTimeLimit(elapsed = ctx$timeout, transient = TRUE)
+    if (v$kind == "function") {
+      if (is.null(arg)) fun() else fun(arg)
+    } else {
+      eval(expr, env)
+    }
+    TRUE
+  }, error = function(e) {
+    cnd <<- e
+    FALSE
+  }, finally = if (limited) setTimeLimit(elapsed = Inf))
+  t1 <- .Call(ffi_monotonic_now)
+  p1 <- proc.time()
+  status <- "ok"
+  if (!ok) {
+    status <- if (limited && grepl("time limit", conditionMessage(cnd), fixed = TRUE) &&
+                  t1 - t0 >= 0.9 * ctx$timeout) "timeout" else "error"
+  }
+  list(time = t1 - t0, user = unname(p1[["user.self"]] - p0[["user.self"]]),
+       sys = unname(p1[["sys.self"]] - p0[["sys.self"]]), max_rss = NA_real_,
+       exit_status = NA_integer_, start = start, status = status, condition = cnd)
+}
+
+measure_run_hook <- function(hook, version_name, ctx) {
+  if (is.null(hook)) return(list(status = "ok"))
+  if (hook$kind == "command") return(measure_run_version(hook, ctx))
+  measure_run_r(hook, ctx, arg = if (isTRUE(hook$takes_version)) version_name else NULL)
+}
+
+# ---- the loop -------------------------------------------------------------
+
+new_measure_state <- function(total) {
+  st <- new.env(parent = emptyenv())
+  st$n <- 0L
+  st$version <- integer(total)
+  st$time <- st$user <- st$sys <- st$max_rss <- st$start <- double(total)
+  st$exit_status <- integer(total)
+  st$looks <- list()
+  st$decision <- NA_character_
+  st$interrupted <- FALSE
+  st$status_text <- ""
+  st
+}
+
+measure_record <- function(st, i, r) {
+  n <- st$n + 1L
+  st$version[n] <- i
+  st$time[n] <- r$time
+  st$user[n] <- r$user
+  st$sys[n] <- r$sys
+  st$max_rss[n] <- r$max_rss
+  st$exit_status[n] <- r$exit_status
+  st$start[n] <- r$start
+  st$n <- n
+}
+
+# Runs the plan; `runner(version, ctx)` runs one version (replaceable in the
+# tests).  Returns the timings.
+measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_version,
+                         progress = NULL) {
+  st <- new_measure_state(plan$total)
+  versions <- ctx$versions
+  if (!is.null(progress)) on.exit(progress$done(), add = TRUE)
+  done <- 0L
+  run_in_batch <- function(b) {
+    round_no <- 0L
+    for (j in seq_along(b$idx)) {
+      i <- b$idx[j]
+      v <- versions[[i]]
+      h <- measure_run_hook(ctx$setup, v$name, ctx)
+      if (h$status == "interrupted") return(FALSE)
+      if (h$status != "ok") measure_fail(st, ctx, v, h, "setup")
+      r <- runner(v, ctx)
+      if (r$status == "interrupted") return(FALSE)
+      if (r$status != "ok") measure_fail(st, ctx, v, r, "run", warmup = b$warmup)
+      if (!b$warmup) measure_record(st, i, r)
+      h <- measure_run_hook(ctx$cleanup, v$name, ctx)
+      if (h$status == "interrupted") return(FALSE)
+      if (h$status != "ok") measure_fail(st, ctx, v, h, "cleanup")
+      done <<- done + 1L
+      if (!is.null(progress)) progress$update(done, st$status_text)
+    }
+    TRUE
+  }
+  completed <- tryCatch({
+    finished <- TRUE
+    for (b in plan$batches) {
+      if (!run_in_batch(b)) {
+        finished <- FALSE
+        break
+      }
+      if (!is.null(seq_rule) && !is.na(b$look)) {
+        if (sequential_step(st, seq_rule, b$look)) break
+      }
+    }
+    finished
+  }, interrupt = function(cnd) FALSE)
+  out <- measure_timings(st, ctx, seq_rule)
+  if (!completed) {
+    st$interrupted <- TRUE
+    attr(out, "interrupted") <- TRUE
+    warn(sprintf("Interrupted: returning the %d run(s) completed so far.", nrow(out)),
+         class = "interrupted")
+  } else {
+    check_short_runs(out, ctx)
+  }
+  out
+}
+
+sequential_step <- function(st, rule, j) {
+  idx <- st$version[seq_len(st$n)]
+  tm <- st$time[seq_len(st$n)]
+  x <- tm[idx == 1L]
+  y <- tm[idx == 2L]
+  look <- sequential_look(x, y, rule$levels[j], rule$test)
+  st$looks[[j]] <- data.frame(look = j, runs = min(length(x), length(y)),
+                              level = rule$levels[j], spent = rule$spent[j],
+                              p_speedup = look$p_speedup, p_slowdown = look$p_slowdown,
+                              rigorous = look$rigorous, decision = look$decision,
+                              stringsAsFactors = FALSE)
+  st$decision <- look$decision
+  st$status_text <- sprintf("| look %d: %s (p %s/%s)", j,
+                            if (look$decision == "none") "undecided" else look$decision,
+                            format(signif(look$p_speedup, 2)),
+                            format(signif(look$p_slowdown, 2)))
+  look$decision != "none"
+}
+
+measure_fail <- function(st, ctx, v, r, phase, warmup = FALSE) {
+  timings <- measure_timings(st, ctx, NULL)
+  run <- st$n + 1L
+  where <- if (warmup) "a warm-up run" else sprintf("run %d", run)
+  what <- if (phase == "run") sprintf("Version `%s`", v$name) else
+    sprintf("The %s of version `%s`", phase, v$name)
+  hook <- if (phase == "run") v else ctx[[phase]]
+  fields <- list(version = v$name, run = run, phase = phase, timings = timings,
+                 command = if (hook$kind == "command") hook$what else NULL,
+                 exit_status = r$exit_status)
+  msg <- switch(r$status,
+    failed = sprintf("%s failed in %s: `%s` exited with status %d.", what, where,
+                     hook$what, r$exit_status),
+    not_found = sprintf("%s failed in %s: the shell did not find the command of `%s` (exit status 127).",
+                        what, where, hook$what),
+    timeout = sprintf("%s took longer than `timeout` (%s s) in %s and was stopped.",
+                      what, format(ctx$timeout), where),
+    spawn = sprintf("%s could not be started in %s: %s.", what, where, r$message),
+    error = sprintf("%s failed in %s: %s", what, where,
+                    conditionMessage(r$condition)),
+    sprintf("%s failed in %s.", what, where))
+  class <- switch(r$status,
+    failed = "command", not_found = c("command_not_found", "command"),
+    timeout = "timeout", spawn = "command", error = "expression", "command")
+  do.call(abort, c(list(msg, class = class, parent = r$condition), fields))
+}
+
+# ---- the result -------------------------------------------------------------
+
+measure_timings <- function(st, ctx, seq_rule) {
+  n <- st$n
+  k <- seq_len(n)
+  nms <- vapply(ctx$versions, `[[`, "", "name")
+  version <- factor(nms[st$version[k]], levels = nms)
+  machine <- ctx$machine
+  machine$load_after <- measure_loadavg()
+  machine$finished <- Sys.time()
+  attrs <- list(machine = machine, timer = ctx$timer, order = ctx$order,
+                warmup = ctx$warmup,
+                versions = stats::setNames(
+                  vapply(ctx$versions, function(v) paste0(v$kind, ": ", v$label), ""), nms))
+  if (!is.null(seq_rule)) {
+    looks <- do.call(rbind, st$looks)
+    last <- if (length(st$looks)) nrow(looks) else 0L
+    attrs$sequential <- list(
+      test = seq_rule$test, alpha = seq_rule$alpha, max_runs = seq_rule$max_runs,
+      planned_looks = seq_rule$looks, looks = looks,
+      decision = if (last) looks$decision[last] else NA_character_,
+      level = if (last) looks$level[last] else NA_real_,
+      spending = "Lan-DeMets O'Brien-Fleming type, union bound per direction")
+  }
+  new_speedup_timings(
+    benchmark = rep(ctx$name, n), version = version, time = st$time[k],
+    run = k, user = st$user[k], sys = st$sys[k], max_rss = st$max_rss[k],
+    exit_status = st$exit_status[k],
+    timestamp = as.POSIXct(st$start[k], origin = "1970-01-01"),
+    source = "measure", run_order = "global", attrs = attrs)
+}
+
+check_short_runs <- function(out, ctx) {
+  if (!nrow(out)) return(invisible())
+  timer <- ctx$timer
+  if (is.null(timer$resolution)) return(invisible())
+  res <- max(timer$resolution, timer$tick, na.rm = TRUE)
+  kinds <- vapply(ctx$versions, `[[`, "", "kind")
+  names(kinds) <- vapply(ctx$versions, `[[`, "", "name")
+  med <- tapply(out$time, out$version, stats::median)
+  short <- character()
+  for (nm in names(med)) {
+    if (is.na(med[[nm]])) next
+    over <- if (kinds[[nm]] == "command") timer$overhead_command else timer$overhead_r
+    if (med[[nm]] < 100 * res || (!is.na(over) && med[[nm]] < 1.5 * over)) {
+      short <- c(short, sprintf("`%s` (median %s s; start-up %s s)", nm,
+                                format(signif(med[[nm]], 3)), format(signif(over, 3))))
+    }
+  }
+  if (length(short)) {
+    warn(paste0("Runs too short to time reliably: ", paste(short, collapse = ", "),
+                ". Repeat the work inside each run (a loop in the command or the function) ",
+                "so that a run lasts far longer than the timer's resolution and the start-up."),
+         class = "short_runs")
+  }
+  invisible()
+}
+
+# ---- machine and timer ------------------------------------------------------
+
+measure_loadavg <- function() {
+  l <- tryCatch(readLines("/proc/loadavg", warn = FALSE), error = function(e) character(),
+                warning = function(w) character())
+  if (!length(l)) return(c(`1` = NA_real_, `5` = NA_real_, `15` = NA_real_))
+  stats::setNames(suppressWarnings(as.numeric(strsplit(l[1L], " ")[[1L]][1:3])),
+                  c("1", "5", "15"))
+}
+
+measure_machine <- function() {
+  cpu <- tryCatch(readLines("/proc/cpuinfo", warn = FALSE), error = function(e) character(),
+                  warning = function(w) character())
+  model <- grep("^model name", cpu, value = TRUE)
+  model <- if (length(model)) sub("^model name\\s*:\\s*", "", model[1L]) else NA_character_
+  cores <- length(grep("^processor", cpu))
+  if (!cores) cores <- NA_integer_
+  si <- Sys.info()
+  list(cpu_model = model, cores = as.integer(cores),
+       kernel = paste(si[["sysname"]], si[["release"]]),
+       os_version = si[["version"]], r_version = R.version.string,
+       load_before = measure_loadavg(), load_after = NULL, started = Sys.time(),
+       finished = NULL)
+}
+
+measure_timer <- function(versions, output) {
+  clock <- .Call(ffi_clock_info, 100000L)
+  kinds <- vapply(versions, `[[`, "", "kind")
+  over_cmd <- NA_real_
+  floor <- NA_real_
+  if (any(kinds == "command")) {
+    r <- lapply(1:11, function(i) .Call(ffi_run_command, "true", NULL, Inf))
+    if (any(vapply(r, `[[`, 1L, "status") == 2L)) reraise_interrupt()
+    r <- r[-1L]
+    over_cmd <- stats::median(vapply(r, `[[`, 1, "wall"))
+    floor <- max(vapply(r, `[[`, 1, "rss_floor"))
+  }
+  over_r <- NA_real_
+  if (any(kinds != "command")) {
+    f <- function() NULL
+    ctx <- list(timeout = Inf, env = emptyenv())
+    v <- list(kind = "function", what = f)
+    over_r <- stats::median(vapply(1:51, function(i) measure_run_r(v, ctx)$time, 1))
+  }
+  list(clock = "CLOCK_MONOTONIC", resolution = clock$resolution, tick = clock$tick,
+       overhead_command = over_cmd, overhead_r = over_r, rss_floor = floor)
+}
+
+# An interrupt the C core consumed before any run was made: signalled again
+# as R would (handlers for "interrupt" see it), then back to the top level.
+reraise_interrupt <- function() {
+  signalCondition(structure(class = c("interrupt", "condition"),
+                            list(message = "", call = NULL)))
+  invokeRestart("abort")
+}
+
+# ---- progress --------------------------------------------------------------
+
+measure_progress <- function(plan) {
+  status <- ""
+  closed <- FALSE
+  id <- cli::cli_progress_bar(
+    total = plan$total,
+    format = paste("{cli::pb_bar} {cli::pb_current}/{cli::pb_total} runs",
+                   "| {cli::pb_elapsed} | ETA {cli::pb_eta} {status}"),
+    clear = TRUE, .auto_close = FALSE)
+  list(update = function(done, text) {
+    status <<- text
+    cli::cli_progress_update(id = id, set = done)
+  }, done = function() {
+    if (!closed) cli::cli_progress_done(id = id)
+    closed <<- TRUE
+  })
+}

@@ -1,0 +1,52 @@
+# Timings handed to an analysis that compares two versions benchmark by
+# benchmark (speedup_suite(), hpt(), cli_compare()): the two versions, the
+# initial code first, and the benchmarks with runs of both.  A benchmark
+# with runs of only one version is reported (a warning of class
+# speeduptest_warning_unpaired, and a row of `problems`) and left out.
+
+timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE) {
+  v <- droplevels(t$version)
+  if (!is.null(initial)) {
+    if (!is.character(initial) && !is.factor(initial) || length(initial) != 1L ||
+        !(as.character(initial) %in% levels(v))) {
+      abort(sprintf("`initial` must be one of the versions %s, not %s.",
+                    paste0('"', levels(v), '"', collapse = ", "),
+                    describe_value(initial)))
+    }
+    v <- stats::relevel(v, as.character(initial))
+  }
+  if (nlevels(v) != 2L) {
+    abort(sprintf("`%s` holds %d version(s) (%s); the analysis compares two: keep two, e.g. %s[%s$version %%in%% c(\"a\", \"b\"), ].",
+                  arg, nlevels(v), paste0('"', levels(v), '"', collapse = ", "), arg, arg))
+  }
+  problems <- attr(t, "problems")
+  if (is.null(problems)) problems <- empty_problems()
+  b <- t$benchmark
+  bench <- unique(b)
+  o <- order(factor(b, levels = bench), as.integer(v), t$run)
+  split_v <- split(t$time[o], list(factor(b[o], levels = bench), v[o]), drop = FALSE)
+  xs <- split_v[paste(bench, levels(v)[1L], sep = ".")]
+  ys <- split_v[paste(bench, levels(v)[2L], sep = ".")]
+  nx <- lengths(xs)
+  ny <- lengths(ys)
+  lone <- which(nx == 0L | ny == 0L)
+  for (j in lone) {
+    has <- if (nx[j] > 0L) levels(v)[1L] else levels(v)[2L]
+    lacks <- setdiff(levels(v), has)
+    msg <- sprintf("benchmark \"%s\" skipped: it has runs of \"%s\" only, none of \"%s\".",
+                   bench[j], has, lacks)
+    warn(msg, class = "unpaired", benchmark = bench[j])
+    problems <- add_problem(problems, bench[j], "data", "error", msg)
+  }
+  keep <- setdiff(seq_along(bench), lone)
+  if (require && !length(keep)) {
+    abort(sprintf("`%s`: no benchmark has runs of both \"%s\" and \"%s\".", arg,
+                  levels(v)[1L], levels(v)[2L]), class = c("unpaired", "data"))
+  }
+  pairs <- lapply(keep, function(j) list(x = unname(xs[[j]]), y = unname(ys[[j]])))
+  names(pairs) <- bench[keep]
+  rows <- o[b[o] %in% bench[keep]]
+  data <- data.frame(benchmark = factor(b[rows], levels = bench[keep]),
+                     version = v[rows], time = t$time[rows])
+  list(pairs = pairs, data = data, problems = problems, versions = levels(v))
+}

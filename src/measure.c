@@ -1,0 +1,441 @@
+/*
+ * measure.c -- running and timing one shell command (measure()).
+ *
+ * A run is `/bin/sh -c CMD`, started with posix_spawn() in a process group of
+ * its own (so that a timeout or an interrupt can stop the command and every
+ * process it started), with standard input from /dev/null and standard
+ * output and error to /dev/null or appended to a file.  Wall time is read
+ * from CLOCK_MONOTONIC just before the spawn and just after the child is
+ * reaped; user and system CPU time and the peak resident set size come from
+ * wait4() (the rusage of the shell and of every descendant it waited for;
+ * Linux reports ru_maxrss in KiB, macOS in bytes).  Linux records the peak
+ * of the memory a process leaves at exec() in its ru_maxrss, and a spawned
+ * child leaves the caller's (R's) memory, so the child's ru_maxrss is at
+ * least the caller's own peak (getrusage(RUSAGE_SELF) just before the
+ * spawn, returned as rss_floor): only a value above that floor is the
+ * command's own peak.
+ *
+ * Waiting: on Linux a pidfd (pidfd_open(2), Linux >= 5.3) is poll()ed, so
+ * the parent wakes as soon as the child exits and the wall time carries no
+ * polling delay; elsewhere (or when pidfd_open fails) waitpid(WNOHANG) is
+ * polled with sleeps growing from 20 microseconds to 2 ms.  Either way the
+ * parent wakes at least every 100 ms to ask the caller's callback whether the
+ * user interrupted, and to enforce the timeout.  Stopping a run sends SIGTERM
+ * to the whole process group, then SIGKILL after 0.5 s if it is still alive.
+ *
+ * Timer: the resolution is what clock_getres() reports and the smallest
+ * nonzero difference seen between consecutive clock readings (the blog post
+ * "Statistics for performance" in papers/ explains why a run should last far
+ * longer than this).
+ *
+ * The core functions use plain C types only; the .Call entry points are at
+ * the end of the file.
+ */
+#define _GNU_SOURCE
+#include "measure.h"
+
+#ifndef _WIN32
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
+
+#ifdef __APPLE__
+#include <crt_externs.h>
+#define environ (*_NSGetEnviron())
+#else
+extern char **environ;
+#endif
+
+/* ---- clocks ------------------------------------------------------------- */
+
+double st_monotonic_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+static double realtime_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+double st_clock_resolution(void)
+{
+    struct timespec ts;
+    if (clock_getres(CLOCK_MONOTONIC, &ts) != 0) return NAN;
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+/* The smallest nonzero difference between consecutive readings of the
+ * monotonic clock over `tries` readings (NAN if the clock never moved). */
+double st_clock_tick(long tries)
+{
+    struct timespec a, b;
+    long best = -1;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (long i = 0; i < tries; i++) {
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        long d = (long) (b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec);
+        if (d > 0 && (best < 0 || d < best)) best = d;
+        a = b;
+    }
+    return best < 0 ? NAN : 1e-9 * (double) best;
+}
+
+/* ---- waiting for the child ---------------------------------------------- */
+
+static void sleep_seconds(double s)
+{
+    struct timespec ts;
+    ts.tv_sec = (time_t) s;
+    ts.tv_nsec = (long) ((s - (double) ts.tv_sec) * 1e9);
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+static int open_pidfd(pid_t pid)
+{
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    return (int) syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void) pid;
+    return -1;
+#endif
+}
+
+/* Reaps the child if it has exited: 1 when reaped, 0 when still running,
+ * -1 on error. */
+static int try_reap(pid_t pid, int *wstatus, struct rusage *ru)
+{
+    pid_t r;
+    do {
+        r = wait4(pid, wstatus, WNOHANG, ru);
+    } while (r < 0 && errno == EINTR);
+    if (r == pid) return 1;
+    if (r == 0) return 0;
+    return -1;
+}
+
+/* Waits up to `seconds` for the child to exit (returns as in try_reap). */
+static int wait_child(pid_t pid, int pidfd, double seconds, double *sleep_step,
+                      int *wstatus, struct rusage *ru)
+{
+    int r = try_reap(pid, wstatus, ru);
+    if (r != 0) return r;
+    if (pidfd >= 0) {
+        struct pollfd p;
+        p.fd = pidfd;
+        p.events = POLLIN;
+        p.revents = 0;
+        int ms = (int) ceil(seconds * 1000.0);
+        if (ms < 0) ms = 0;
+        int pr = poll(&p, 1, ms);
+        if (pr < 0 && errno != EINTR) return -1;
+        return try_reap(pid, wstatus, ru);
+    }
+    double end = st_monotonic_now() + seconds;
+    for (;;) {
+        double left = end - st_monotonic_now();
+        if (left <= 0) return 0;
+        sleep_seconds(*sleep_step < left ? *sleep_step : left);
+        if (*sleep_step < 2e-3) *sleep_step *= 2;
+        r = try_reap(pid, wstatus, ru);
+        if (r != 0) return r;
+    }
+}
+
+/* Stops the whole process group: SIGTERM, then SIGKILL after 0.5 s; reaps
+ * the child. */
+static void stop_group(pid_t pid, int pidfd, int *wstatus, struct rusage *ru)
+{
+    double step = 20e-6;
+    kill(-pid, SIGTERM);
+    if (wait_child(pid, pidfd, 0.5, &step, wstatus, ru) == 1) {
+        kill(-pid, SIGKILL);   /* descendants that outlived the shell */
+        return;
+    }
+    kill(-pid, SIGKILL);
+    while (try_reap(pid, wstatus, ru) == 0) sleep_seconds(1e-3);
+}
+
+/* ---- one run ------------------------------------------------------------ */
+
+void st_run_init(st_run *r)
+{
+    r->wall = r->user = r->sys = r->max_rss = NAN;
+    r->start_time = r->rss_floor = NAN;
+    r->exit_status = -1;
+    r->signal = 0;
+    r->timed_out = 0;
+    r->interrupted = 0;
+    r->error = 0;
+}
+
+static double tv_seconds(struct timeval tv)
+{
+    return (double) tv.tv_sec + 1e-6 * (double) tv.tv_usec;
+}
+
+int st_run_command(const char *cmd, const char *output, double timeout,
+                   st_interrupt_fn interrupted, void *data, st_run *res)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    sigset_t none, dflt;
+    int wstatus = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    st_run_init(res);
+
+    if (posix_spawn_file_actions_init(&fa) != 0) {
+        res->error = errno ? errno : ENOMEM;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    if (posix_spawnattr_init(&attr) != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        res->error = errno ? errno : ENOMEM;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (output && output[0]) {
+        posix_spawn_file_actions_addopen(&fa, 1, output,
+                                         O_WRONLY | O_CREAT | O_APPEND, 0644);
+    } else {
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    }
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+
+    /* Own process group; no blocked signals; the signals R handles or
+     * ignores back to their defaults in the child. */
+    sigemptyset(&none);
+    sigemptyset(&dflt);
+    sigaddset(&dflt, SIGINT);
+    sigaddset(&dflt, SIGQUIT);
+    sigaddset(&dflt, SIGTERM);
+    sigaddset(&dflt, SIGPIPE);
+    sigaddset(&dflt, SIGHUP);
+    sigaddset(&dflt, SIGCHLD);
+    sigaddset(&dflt, SIGUSR1);
+    sigaddset(&dflt, SIGUSR2);
+    sigaddset(&dflt, SIGALRM);
+    sigaddset(&dflt, SIGXCPU);
+    sigaddset(&dflt, SIGXFSZ);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &dflt);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                    POSIX_SPAWN_SETSIGDEF);
+
+    char *argv[4];
+    argv[0] = (char *) "sh";
+    argv[1] = (char *) "-c";
+    argv[2] = (char *) cmd;
+    argv[3] = NULL;
+
+    struct rusage self;
+    if (getrusage(RUSAGE_SELF, &self) == 0) {
+#ifdef __APPLE__
+        res->rss_floor = (double) self.ru_maxrss;
+#else
+        res->rss_floor = 1024.0 * (double) self.ru_maxrss;
+#endif
+    }
+
+    pid_t pid;
+    res->start_time = realtime_now();
+    double t0 = st_monotonic_now();
+    int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        res->error = rc;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    int pidfd = open_pidfd(pid);
+
+    double step = 20e-6;
+    int status = ST_RUN_OK;
+    for (;;) {
+        double slice = 0.1;
+        if (timeout > 0 && isfinite(timeout)) {
+            double left = t0 + timeout - st_monotonic_now();
+            if (left <= 0) {
+                stop_group(pid, pidfd, &wstatus, &ru);
+                res->timed_out = 1;
+                status = ST_RUN_TIMEOUT;
+                break;
+            }
+            if (left < slice) slice = left;
+        }
+        int w = wait_child(pid, pidfd, slice, &step, &wstatus, &ru);
+        if (w == 1) break;
+        if (w < 0) {
+            res->error = errno;
+            stop_group(pid, pidfd, &wstatus, &ru);
+            status = ST_RUN_SPAWN_FAILED;
+            break;
+        }
+        if (interrupted && interrupted(data)) {
+            stop_group(pid, pidfd, &wstatus, &ru);
+            res->interrupted = 1;
+            status = ST_RUN_INTERRUPTED;
+            break;
+        }
+    }
+    double t1 = st_monotonic_now();
+    if (pidfd >= 0) close(pidfd);
+
+    res->wall = t1 - t0;
+    res->user = tv_seconds(ru.ru_utime);
+    res->sys = tv_seconds(ru.ru_stime);
+#ifdef __APPLE__
+    res->max_rss = (double) ru.ru_maxrss;
+#else
+    res->max_rss = 1024.0 * (double) ru.ru_maxrss;
+#endif
+    if (WIFEXITED(wstatus)) {
+        res->exit_status = WEXITSTATUS(wstatus);
+    } else if (WIFSIGNALED(wstatus)) {
+        res->signal = WTERMSIG(wstatus);
+        res->exit_status = 128 + res->signal;
+    }
+    return status;
+}
+
+#else /* _WIN32: no POSIX processes; measure() runs R code only there */
+
+#include <math.h>
+#include <windows.h>
+
+double st_monotonic_now(void)
+{
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return (double) c.QuadPart / (double) f.QuadPart;
+}
+
+double st_clock_resolution(void)
+{
+    LARGE_INTEGER f;
+    QueryPerformanceFrequency(&f);
+    return 1.0 / (double) f.QuadPart;
+}
+
+double st_clock_tick(long tries)
+{
+    double best = NAN, a = st_monotonic_now();
+    for (long i = 0; i < tries; i++) {
+        double b = st_monotonic_now();
+        if (b > a && (isnan(best) || b - a < best)) best = b - a;
+        a = b;
+    }
+    return best;
+}
+
+void st_run_init(st_run *r)
+{
+    r->wall = r->user = r->sys = r->max_rss = r->start_time = r->rss_floor = NAN;
+    r->exit_status = -1;
+    r->signal = r->timed_out = r->interrupted = 0;
+    r->error = 0;
+}
+
+int st_run_command(const char *cmd, const char *output, double timeout,
+                   st_interrupt_fn interrupted, void *data, st_run *res)
+{
+    (void) cmd; (void) output; (void) timeout; (void) interrupted; (void) data;
+    st_run_init(res);
+    res->error = 38; /* ENOSYS */
+    return ST_RUN_SPAWN_FAILED;
+}
+
+#endif /* _WIN32 */
+
+/* ---- .Call entry points ------------------------------------------------- */
+
+#include <string.h>
+#include "ffi.h"
+#include <R_ext/Utils.h>
+
+static void check_interrupt_once(void *unused)
+{
+    (void) unused;
+    R_CheckUserInterrupt();
+}
+
+/* TRUE when the user asked to interrupt; the interrupt is consumed here and
+ * the R layer reports it. */
+static int r_interrupted(void *unused)
+{
+    (void) unused;
+    return R_ToplevelExec(check_interrupt_once, NULL) == FALSE;
+}
+
+SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout)
+{
+    if (TYPEOF(cmd) != STRSXP || XLENGTH(cmd) != 1 || STRING_ELT(cmd, 0) == NA_STRING)
+        Rf_error("`cmd` must be a single string.");
+    const char *out = NULL;
+    if (TYPEOF(output) == STRSXP && XLENGTH(output) == 1 &&
+        STRING_ELT(output, 0) != NA_STRING)
+        out = Rf_translateChar(STRING_ELT(output, 0));
+    double to = ffi_double(timeout, "timeout");
+    st_run r;
+    int status = st_run_command(Rf_translateChar(STRING_ELT(cmd, 0)), out, to,
+                                r_interrupted, NULL, &r);
+
+    static const char *names[] = {
+        "status", "wall", "user", "sys", "max_rss", "exit_status", "signal",
+        "timed_out", "interrupted", "error", "start_time", "rss_floor"
+    };
+    SEXP values[12];
+    values[0] = PROTECT(Rf_ScalarInteger(status));
+    values[1] = PROTECT(Rf_ScalarReal(r.wall));
+    values[2] = PROTECT(Rf_ScalarReal(r.user));
+    values[3] = PROTECT(Rf_ScalarReal(r.sys));
+    values[4] = PROTECT(Rf_ScalarReal(r.max_rss));
+    values[5] = PROTECT(Rf_ScalarInteger(r.exit_status));
+    values[6] = PROTECT(Rf_ScalarInteger(r.signal));
+    values[7] = PROTECT(Rf_ScalarLogical(r.timed_out));
+    values[8] = PROTECT(Rf_ScalarLogical(r.interrupted));
+    values[9] = PROTECT(Rf_mkString(r.error ? strerror(r.error) : ""));
+    values[10] = PROTECT(Rf_ScalarReal(r.start_time));
+    values[11] = PROTECT(Rf_ScalarReal(r.rss_floor));
+    SEXP res = ffi_named_list(12, names, values);
+    UNPROTECT(12);
+    return res;
+}
+
+SEXP ffi_monotonic_now(void)
+{
+    return Rf_ScalarReal(st_monotonic_now());
+}
+
+SEXP ffi_clock_info(SEXP tries)
+{
+    static const char *names[] = {"resolution", "tick"};
+    SEXP values[2];
+    values[0] = PROTECT(Rf_ScalarReal(st_clock_resolution()));
+    values[1] = PROTECT(Rf_ScalarReal(st_clock_tick((long) ffi_int(tries, "tries"))));
+    SEXP res = ffi_named_list(2, names, values);
+    UNPROTECT(2);
+    return res;
+}

@@ -1,0 +1,44 @@
+/*
+ * measure.h -- running and timing shell commands (measure.c).  Plain C:
+ * nothing here touches an R object.
+ */
+#ifndef SPEEDUPTEST_MEASURE_H
+#define SPEEDUPTEST_MEASURE_H
+
+/* Outcome of st_run_command(). */
+enum {
+    ST_RUN_OK = 0,            /* the command ran and exited (any status)   */
+    ST_RUN_TIMEOUT = 1,       /* killed after `timeout` seconds            */
+    ST_RUN_INTERRUPTED = 2,   /* killed because the callback said so       */
+    ST_RUN_SPAWN_FAILED = 3   /* /bin/sh could not be started (see error)  */
+};
+
+typedef struct {
+    double wall;          /* seconds, CLOCK_MONOTONIC                       */
+    double user, sys;     /* CPU seconds of the command and its children    */
+    double max_rss;       /* peak resident set size, bytes                  */
+    double rss_floor;     /* the caller's own peak at the start, bytes: on
+                             Linux the kernel carries it across exec, so a
+                             max_rss not above it is not the command's     */
+    double start_time;    /* CLOCK_REALTIME at the start, seconds since 1970 */
+    int exit_status;      /* exit code, 128 + signal when killed, -1 unknown */
+    int signal;           /* terminating signal, 0 when it exited           */
+    int timed_out;
+    int interrupted;
+    int error;            /* errno of a failure to start or wait            */
+} st_run;
+
+/* Returns nonzero when the run should be abandoned (user interrupt). */
+typedef int (*st_interrupt_fn)(void *data);
+
+double st_monotonic_now(void);
+double st_clock_resolution(void);
+double st_clock_tick(long tries);
+void st_run_init(st_run *r);
+/* Runs `/bin/sh -c cmd` with output discarded (output NULL or "") or
+ * appended to the file `output`; timeout in seconds (<= 0 or infinite: none);
+ * `interrupted` (may be NULL) is called at least every 100 ms. */
+int st_run_command(const char *cmd, const char *output, double timeout,
+                   st_interrupt_fn interrupted, void *data, st_run *res);
+
+#endif

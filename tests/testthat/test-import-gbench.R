@@ -1,0 +1,80 @@
+gbench_runs <- function(f) {
+  b <- jsonlite::fromJSON(f)$benchmarks
+  b[b$run_type == "iteration", ]
+}
+
+test_that("every repetition of a Google Benchmark file comes through, per iteration, in seconds", {
+  f <- timings_fixture("gbench-base.json")
+  ref <- gbench_runs(f)
+  t <- read_timings(f)
+  expect_identical(attr(t, "source"), "google-benchmark")
+  expect_identical(levels(t$version), "gbench-base")
+  expect_identical(unique(t$benchmark), c("BM_lcg/20000", "BM_lcg/80000", "BM_sum"))
+  expect_equal(nrow(t), nrow(ref))
+  expect_identical(as.vector(table(t$benchmark)[unique(t$benchmark)]), c(35L, 35L, 35L))
+  expect_true(all(ref$time_unit == "ns"))
+  expect_equal(t$time, ref$real_time * 1e-9)
+  expect_equal(t$iterations, ref$iterations)
+  # runs in the order of the repetitions
+  expect_identical(t$run, as.integer(ref$repetition_index) + 1L)
+  # the medians agree with the aggregates Google Benchmark wrote
+  all <- jsonlite::fromJSON(f)$benchmarks
+  med <- all[all$run_type == "aggregate" & all$aggregate_name == "median", ]
+  expect_equal(vapply(med$run_name, function(b) median(t$time[t$benchmark == b]), 1),
+               setNames(med$real_time * 1e-9, med$run_name))
+})
+
+test_that("metric = \"cpu_time\" reads the CPU time", {
+  f <- timings_fixture("gbench-slower.json")
+  t <- read_timings(f, metric = "cpu_time")
+  expect_equal(t$time, gbench_runs(f)$cpu_time * 1e-9)
+})
+
+test_that("time units are converted and repeats/aggregate suffixes dropped", {
+  f <- timings_tempfile('{"context": {}, "benchmarks": [
+    {"name": "BM_a/8/repeats:2", "run_name": "BM_a/8", "run_type": "iteration",
+     "iterations": 10, "real_time": 1.5, "cpu_time": 1.4, "time_unit": "ms"},
+    {"name": "BM_a/8/repeats:2", "run_name": "BM_a/8", "run_type": "iteration",
+     "iterations": 10, "real_time": 2.5, "cpu_time": 2.4, "time_unit": "ms"},
+    {"name": "BM_a/8/repeats:2_mean", "run_name": "BM_a/8", "run_type": "aggregate",
+     "aggregate_name": "mean", "iterations": 2, "real_time": 2, "cpu_time": 1.9, "time_unit": "ms"},
+    {"name": "BM_b", "run_type": "iteration", "iterations": 3, "real_time": 7,
+     "cpu_time": 6, "time_unit": "us"},
+    {"name": "BM_c", "run_type": "iteration", "iterations": 3, "real_time": 2,
+     "cpu_time": 2, "time_unit": "s"}]}')
+  t <- read_timings(f)
+  expect_identical(t$benchmark, c("BM_a/8", "BM_a/8", "BM_b", "BM_c"))
+  expect_equal(t$time, c(1.5e-3, 2.5e-3, 7e-6, 2))
+  expect_identical(t$run, c(1L, 2L, 1L, 1L))
+})
+
+test_that("Google Benchmark built and run live: its JSON is read run for run", {
+  skip_on_cran()
+  cxx <- Sys.which("g++")
+  skip_if(!nzchar(cxx), "no C++ compiler")
+  skip_if(!file.exists("/usr/include/benchmark/benchmark.h"), "libbenchmark-dev is not installed")
+  exe <- tempfile()
+  status <- system2(cxx, c("-O2", shQuote(timings_fixture("loop_bench.cc")), "-o", exe,
+                           "-lbenchmark", "-lpthread"), stdout = FALSE, stderr = FALSE)
+  skip_if(status != 0, "cannot build against libbenchmark")
+  out <- tempfile(fileext = ".json")
+  status <- system2(exe, c("--benchmark_filter=BM_sum", "--benchmark_repetitions=4",
+                           "--benchmark_min_time=0.001",
+                           paste0("--benchmark_out=", out), "--benchmark_out_format=json"),
+                    stdout = FALSE, stderr = FALSE)
+  skip_if(status != 0 || !file.exists(out), "the benchmark failed to run")
+  t <- read_timings(out)
+  ref <- gbench_runs(out)
+  expect_identical(unique(t$benchmark), "BM_sum")
+  expect_equal(nrow(t), 4L)
+  expect_equal(t$time, ref$real_time * c(ns = 1e-9, us = 1e-6, ms = 1e-3, s = 1)[ref$time_unit],
+               ignore_attr = TRUE)
+})
+
+test_that("`benchmark` keeps the benchmarks named", {
+  t <- read_timings(timings_fixture("gbench-base.json"), benchmark = c("BM_sum", "BM_lcg/80000"))
+  expect_setequal(unique(t$benchmark), c("BM_sum", "BM_lcg/80000"))
+  expect_equal(nrow(t), 70L)
+  expect_error(read_timings(timings_fixture("gbench-base.json"), benchmark = "BM_nope"),
+               "BM_nope", class = "speeduptest_error_input")
+})

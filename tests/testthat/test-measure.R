@@ -1,0 +1,411 @@
+# measure(): commands and R code timed in interleaved order, classed
+# failures, interrupts, the sequential rule.  Commands are short (tens of
+# milliseconds) and runs few, to keep the suite fast.
+
+skip_on_os("windows")
+
+quiet_short <- function(expr) {
+  withCallingHandlers(expr, speeduptest_warning_short_runs = function(w) {
+    invokeRestart("muffleWarning")
+  })
+}
+
+# TRUE when the protocol declares that `faster` is faster than `slower`
+# (a speedup of `faster` over `slower`), and not the reverse.
+declares_speedup <- function(slower, faster) {
+  v <- median_test(slower, faster, rigorous = FALSE)
+  w <- median_test(faster, slower, rigorous = FALSE)
+  ok <- isTRUE(v$significant) && !isTRUE(w$significant)
+  if (!is.null(v$direction)) ok <- ok && identical(v$direction, "speedup")
+  if (!is.null(w$direction)) ok <- ok && identical(w$direction, "slowdown")
+  ok
+}
+
+test_that("sleep 0.02 against sleep 0.01: speedup one way, slowdown the other", {
+  t <- quiet_short(measure(slow = "sleep 0.02", fast = "sleep 0.01", runs = 15))
+  expect_s3_class(t, "speedup_timings")
+  expect_identical(attr(t, "run_order"), "global")
+  expect_identical(levels(t$version), c("slow", "fast"))
+  slow <- t$time[t$version == "slow"]
+  fast <- t$time[t$version == "fast"]
+  expect_length(slow, 15L)
+  expect_true(all(slow >= 0.02) && all(fast >= 0.01))
+  # initial slow, transformed fast
+  expect_true(declares_speedup(slow, fast),
+              info = paste("slow:", paste(round(1000 * slow), collapse = " "),
+                           "fast:", paste(round(1000 * fast), collapse = " ")))
+  # and the mirrored comparison is a slowdown, not a speedup
+  v <- median_test(fast, slow, rigorous = FALSE)
+  expect_false(isTRUE(v$significant))
+  if (!is.null(v$direction)) expect_identical(v$direction, "slowdown")
+  expect_true(all(t$exit_status == 0L))
+  expect_s3_class(t$timestamp, "POSIXct")
+  expect_true(all(diff(as.double(t$timestamp)) >= 0))
+})
+
+test_that("the recorded order is the one asked for", {
+  f <- function() NULL
+  for (ord in c("interleaved", "random", "blocks")) {
+    set.seed(11)
+    t <- quiet_short(measure(a = function() NULL, b = function() 1, c = function() 2,
+                             runs = 6, order = ord))
+    expect_identical(attr(t, "order"), ord)
+    expect_identical(t$run, seq_len(18L))
+    expect_equal(as.vector(table(t$version)), c(6L, 6L, 6L))
+    v <- as.integer(t$version)[order(t$run)]
+    rounds <- split(v, rep(1:6, each = 3))
+    each_once <- vapply(rounds, function(r) setequal(r, 1:3), TRUE)
+    if (ord == "interleaved") {
+      expect_true(all(each_once))
+      # a fresh random order in each round, not the same one repeated
+      expect_gt(length(unique(vapply(rounds, paste, "", collapse = ""))), 1L)
+    } else if (ord == "blocks") {
+      expect_identical(v, rep(1:3, each = 6))
+    } else {
+      expect_false(all(each_once))   # seed 11: a permutation that is not round by round
+      expect_false(identical(v, rep(1:3, each = 6)))
+    }
+  }
+})
+
+test_that("CPU time and peak memory are sane", {
+  burn <- "awk 'BEGIN{for(i=0;i<3e6;i++)s+=i}'"
+  alloc <- "awk 'BEGIN{s=\"x\"; while(length(s)<1e8) s=s s; print length(s)}'"
+  t <- quiet_short(measure(burn = burn, alloc = alloc, idle = "sleep 0.05", runs = 3,
+                           warmup = 0))
+  b <- t[t$version == "burn", ]
+  a <- t[t$version == "alloc", ]
+  i <- t[t$version == "idle", ]
+  # a single-threaded loop: CPU time close to the wall time, never above it
+  expect_true(all(b$user > 0.01))
+  expect_true(all(b$user + b$sys <= b$time * 1.05 + 0.005))
+  # sleeping uses almost no CPU
+  expect_true(all(i$user + i$sys < 0.02))
+  expect_true(all(i$time >= 0.05))
+  # a string of 2^27 bytes: the peak resident size is above 128 MiB,
+  # far above the start-up floor; the loop and the sleep stay below it
+  # R's own peak (bytes, not KiB), below which the kernel's figure is R's
+  floor <- attr(t, "timer")$rss_floor
+  expect_gt(floor, 1e7)
+  known <- t$max_rss[!is.na(t$max_rss)]
+  expect_true(all(known > floor * 0.99))
+  if (floor < 2^27) expect_true(all(a$max_rss > 2^27))
+  # the loop and the sleep use a few MB: below R's own peak, so unknown
+  expect_true(all(is.na(b$max_rss)) && all(is.na(i$max_rss)))
+})
+
+test_that("a failing command stops with a classed error naming command, run and status", {
+  f <- tempfile()
+  on.exit(unlink(f))
+  cmd <- sprintf("echo x >> %s; test $(wc -l < %s) -le 4", f, f)
+  err <- tryCatch(measure(ok = "true", bad = cmd, runs = 10, order = "blocks",
+                          warmup = 1),
+                  error = function(e) e)
+  expect_s3_class(err, "speeduptest_error_command")
+  expect_s3_class(err, "speeduptest_error")
+  expect_false(inherits(err, "speeduptest_error_command_not_found"))
+  expect_identical(err$exit_status, 1L)
+  expect_identical(err$version, "bad")
+  expect_identical(err$command, cmd)
+  # warm-up 1 + 3 runs succeed, run 4 of `bad` (run 14 overall) fails
+  expect_identical(err$run, 14L)
+  expect_match(conditionMessage(err), "bad", fixed = TRUE)
+  expect_match(conditionMessage(err), "run 14", fixed = TRUE)
+  expect_match(conditionMessage(err), "status 1", fixed = TRUE)
+  expect_s3_class(err$timings, "speedup_timings")
+  expect_identical(as.vector(table(err$timings$version)), c(10L, 3L))
+})
+
+test_that("a missing command and a timeout give their own classed errors", {
+  err <- tryCatch(measure(x = "no_such_command_speeduptest_xyz", warmup = 0, runs = 2),
+                  error = function(e) e)
+  expect_s3_class(err, "speeduptest_error_command_not_found")
+  expect_s3_class(err, "speeduptest_error_command")
+  expect_identical(err$exit_status, 127L)
+  expect_identical(err$run, 1L)
+
+  pidfile <- tempfile()
+  on.exit(unlink(pidfile))
+  # the shell starts a background sleep: the whole process group must go
+  cmd <- sprintf("sleep 30 & echo $! > %s; wait", pidfile)
+  t0 <- Sys.time()
+  err <- tryCatch(measure(x = cmd, warmup = 0, runs = 2, timeout = 0.3),
+                  error = function(e) e)
+  elapsed <- as.double(difftime(Sys.time(), t0, units = "secs"))
+  expect_s3_class(err, "speeduptest_error_timeout")
+  expect_match(conditionMessage(err), "timeout", fixed = TRUE)
+  expect_lt(elapsed, 5)
+  pid <- as.integer(readLines(pidfile))
+  Sys.sleep(0.1)
+  expect_false(file.exists(file.path("/proc", pid)) &&
+                 !any(grepl("^State:\\s+Z", readLines(file.path("/proc", pid, "status")))))
+
+  err <- tryCatch(measure(x = while (TRUE) NULL, warmup = 0, runs = 2, timeout = 0.2),
+                  error = function(e) e)
+  expect_s3_class(err, "speeduptest_error_timeout")
+})
+
+test_that("R expressions and functions are timed; their errors are classed", {
+  t <- measure(expr = Sys.sleep(0.03), fun = function() Sys.sleep(0.01), runs = 3)
+  e <- t$time[t$version == "expr"]
+  f <- t$time[t$version == "fun"]
+  expect_true(all(e >= 0.03 & e < 1))
+  expect_true(all(f >= 0.01 & f < 1))
+  expect_true(all(is.na(t$max_rss)) && all(is.na(t$exit_status)))
+  expect_match(attr(t, "versions")[["expr"]], "Sys.sleep(0.03)", fixed = TRUE)
+
+  # a variable holding a function, and the list form with a quoted expression
+  g <- function() Sys.sleep(0.01)
+  t <- measure(list(g = g, q = quote(Sys.sleep(0.02)), cmd = "sleep 0.01"), runs = 2)
+  expect_identical(levels(t$version), c("g", "q", "cmd"))
+  expect_true(all(t$time[t$version == "q"] >= 0.02))
+  expect_match(attr(t, "versions")[["cmd"]], "^command")
+
+  # a single unnamed expression is timed, not run beforehand to look at it
+  calls <- 0L
+  counter <- function() {
+    calls <<- calls + 1L
+    Sys.sleep(0.01)
+  }
+  t <- measure(counter(), runs = 2, warmup = 1)
+  expect_identical(calls, 3L)
+  expect_identical(levels(t$version), "counter()")
+  cmds <- c(a = "sleep 0.01", b = "sleep 0.01")
+  expect_identical(levels(measure(cmds, runs = 1)$version), c("a", "b"))
+
+  err <- tryCatch(measure(x = stop("boom"), runs = 2), error = function(e) e)
+  expect_s3_class(err, "speeduptest_error_expression")
+  expect_match(conditionMessage(err), "boom", fixed = TRUE)
+})
+
+test_that("setup and cleanup run around every run, untimed", {
+  n_setup <- 0L
+  seen <- character()
+  f <- tempfile()
+  on.exit(unlink(f))
+  t <- quiet_short(measure(a = "true", b = "true", runs = 3, warmup = 1,
+                           setup = function(version) {
+                             n_setup <<- n_setup + 1L
+                             seen <<- c(seen, version)
+                           },
+                           cleanup = sprintf("echo done >> %s", f)))
+  expect_identical(n_setup, 8L)
+  expect_identical(sort(unique(seen)), c("a", "b"))
+  expect_length(readLines(f), 8L)
+  # the setup is not timed
+  t <- measure(a = "sleep 0.01", runs = 3, setup = function() Sys.sleep(0.1))
+  expect_lt(median(t$time), 0.09)
+
+  err <- tryCatch(measure(a = "true", runs = 2, setup = "exit 4"), error = function(e) e)
+  expect_s3_class(err, "speeduptest_error_command")
+  expect_match(conditionMessage(err), "setup", fixed = TRUE)
+})
+
+test_that("output is discarded, or appended to a file", {
+  f <- tempfile()
+  on.exit(unlink(f))
+  t <- quiet_short(measure(a = "echo hello; echo err >&2", runs = 3, output = f))
+  expect_identical(readLines(f), rep(c("hello", "err"), 4L))
+  expect_error(measure(a = "true", output = tempdir()), class = "speeduptest_error_file")
+})
+
+test_that("the timer and the machine are recorded and printed", {
+  t <- quiet_short(measure(a = "true", b = function() NULL, runs = 2))
+  tm <- attr(t, "timer")
+  expect_gt(tm$resolution, 0)
+  expect_lt(tm$resolution, 0.01)
+  expect_gt(tm$overhead_command, 0)
+  expect_gt(tm$overhead_r, 0)
+  expect_lt(tm$overhead_r, tm$overhead_command)
+  m <- attr(t, "machine")
+  expect_true(is.character(m$cpu_model) && is.character(m$kernel))
+  expect_true(is.integer(m$cores))
+  if (file.exists("/proc/loadavg")) {
+    expect_length(m$load_before, 3L)
+    expect_length(m$load_after, 3L)
+  }
+  lines <- format_machine(t)
+  expect_true(any(grepl("^Machine:", lines)))
+  expect_true(any(grepl("^Timer:", lines)))
+  expect_output(print(t), "Load average", fixed = TRUE)
+})
+
+test_that("the progress bar does not get in the way", {
+  withr_opts <- options(cli.progress_show_after = 0)
+  on.exit(options(withr_opts))
+  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", runs = 3, progress = TRUE))
+  expect_identical(nrow(t), 6L)
+  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", progress = TRUE,
+                           until = "decided", max_runs = 10))
+  expect_identical(nrow(t), 20L)
+  expect_error(measure(a = "true", progress = NA), class = "speeduptest_error_input")
+})
+
+test_that("runs too short to time give a classed warning with the advice", {
+  # the rule, on made-up timings: under 100 resolutions or 1.5 start-ups
+  ctx <- list(timer = list(resolution = 1e-6, tick = 2e-6, overhead_command = 1e-3,
+                           overhead_r = 1e-5),
+              versions = list(list(name = "cmd", kind = "command"),
+                              list(name = "fun", kind = "function")))
+  tim <- function(cmd, fun) {
+    speeduptest:::new_speedup_timings("b", rep(c("cmd", "fun"), each = 3),
+                                      c(cmd, fun), run_order = "global")
+  }
+  expect_no_warning(check_short_runs(tim(rep(0.002, 3), rep(0.001, 3)), ctx))
+  expect_warning(check_short_runs(tim(rep(0.0014, 3), rep(0.001, 3)), ctx),
+                 class = "speeduptest_warning_short_runs")   # near the start-up
+  w <- tryCatch(check_short_runs(tim(rep(0.002, 3), rep(1.9e-4, 3)), ctx),
+                warning = function(w) w)                       # near the resolution
+  expect_s3_class(w, "speeduptest_warning_short_runs")
+  expect_match(conditionMessage(w), "`fun`", fixed = TRUE)
+  expect_no_match(conditionMessage(w), "`cmd`", fixed = TRUE)
+  expect_match(conditionMessage(w), "inside each run", fixed = TRUE)
+  # and for real: a run of a few microseconds on a clock of a microsecond
+  t <- suppressWarnings(measure(f = function() NULL, runs = 3))
+  expect_warning(check_short_runs(t, list(timer = list(resolution = 1e-6, tick = NA,
+                                                        overhead_r = NA_real_),
+                                          versions = list(list(name = "f", kind = "function")))),
+                 class = "speeduptest_warning_short_runs")
+  expect_no_warning(measure(s = Sys.sleep(0.01), runs = 2))
+})
+
+test_that("bad arguments are classed input errors", {
+  expect_error(measure(), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", runs = 0), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", runs = 2.5), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", order = "sorted"), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", timeout = -1), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", a = "false"), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", b = "true", c = "true", until = "decided"),
+               class = "speeduptest_error_input")
+  expect_error(measure(a = "true", b = "true", until = "decided", order = "blocks"),
+               class = "speeduptest_error_input")
+  expect_error(measure(a = 3), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", setup = 3), class = "speeduptest_error_input")
+})
+
+# ---- interrupts ---------------------------------------------------------------
+
+test_that("an interrupt returns the runs so far with a warning (simulated)", {
+  count <- 0L
+  fake <- function(v, ctx) {
+    count <<- count + 1L
+    if (count == 5L) signalCondition(structure(class = c("interrupt", "condition"),
+                                               list(message = "", call = NULL)))
+    list(time = 0.5, user = 0.4, sys = 0, max_rss = 1e6, exit_status = 0L,
+         start = as.double(Sys.time()), status = "ok")
+  }
+  ctx <- list(versions = list(list(name = "a", kind = "command", what = "a", label = "a"),
+                              list(name = "b", kind = "command", what = "b", label = "b")),
+              setup = NULL, cleanup = NULL, timeout = Inf, output = NULL,
+              env = globalenv(), name = "sim", machine = list(), timer = list(),
+              order = "interleaved", warmup = 1L, until = "fixed")
+  plan <- measure_plan(2L, 10L, 1L, "interleaved", "fixed", 100L)
+  expect_warning(t <- measure_loop(ctx, plan, runner = fake),
+                 class = "speeduptest_warning_interrupted")
+  # 2 warm-ups, then runs 1 to 2 recorded; the 5th call was interrupted
+  expect_identical(nrow(t), 2L)
+  expect_true(isTRUE(attr(t, "interrupted")))
+
+  # the C core's answer "interrupted" (the process group was killed)
+  count <- 0L
+  fake2 <- function(v, ctx) {
+    count <<- count + 1L
+    list(time = 0.5, user = 0.4, sys = 0, max_rss = 1e6, exit_status = 0L,
+         start = as.double(Sys.time()), status = if (count == 8L) "interrupted" else "ok")
+  }
+  expect_warning(t <- measure_loop(ctx, plan, runner = fake2),
+                 class = "speeduptest_warning_interrupted")
+  expect_identical(nrow(t), 5L)
+})
+
+test_that("SIGINT to an R process measuring a command returns the runs so far", {
+  skip_on_cran()
+  skip_if_not(nzchar(Sys.which("Rscript")))
+  dir <- tempfile()
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE))
+  pidfile <- file.path(dir, "pid")
+  rds <- file.path(dir, "out.rds")
+  started <- file.path(dir, "started")
+  script <- file.path(dir, "run.R")
+  writeLines(c(
+    'library(speeduptest)',
+    sprintf('writeLines(as.character(Sys.getpid()), "%s")', pidfile),
+    'w <- NULL',
+    't <- withCallingHandlers(speeduptest::measure(a = "sleep 0.05", runs = 1000, warmup = 0,',
+    sprintf('  setup = function() if (!file.exists("%s")) file.create("%s")),', started, started),
+    '  warning = function(cnd) { w <<- class(cnd); invokeRestart("muffleWarning") })',
+    sprintf('saveRDS(list(t = t, w = w), "%s")', rds)), script)
+  lib <- paste(.libPaths(), collapse = .Platform$path.sep)
+  system2(file.path(R.home("bin"), "Rscript"), shQuote(script), wait = FALSE,
+          env = paste0("R_LIBS=", shQuote(lib)), stdout = FALSE, stderr = FALSE)
+  for (i in 1:300) if (file.exists(started)) break else Sys.sleep(0.1)
+  expect_true(file.exists(started))
+  Sys.sleep(0.5)
+  tools::pskill(as.integer(readLines(pidfile)), tools::SIGINT)
+  for (i in 1:300) if (file.exists(rds)) break else Sys.sleep(0.1)
+  Sys.sleep(0.2)
+  expect_true(file.exists(rds))
+  res <- readRDS(rds)
+  expect_true("speeduptest_warning_interrupted" %in% res$w)
+  expect_s3_class(res$t, "speedup_timings")
+  expect_gt(nrow(res$t), 0L)
+  expect_lt(nrow(res$t), 1000L)
+  expect_true(all(res$t$time >= 0.05))
+})
+
+# ---- the sequential rule ------------------------------------------------------
+
+test_that("the sequential looks and levels spend alpha exactly", {
+  expect_identical(sequential_looks(100L), c(10L, 15L, 22L, 33L, 50L, 75L, 100L))
+  expect_identical(sequential_looks(8L), 8L)
+  expect_identical(sequential_looks(11L), c(10L, 11L))
+  rule <- sequential_rule(sequential_looks(100L), 100L, 0.05, "median")
+  expect_equal(sum(rule$levels), 0.05)
+  expect_true(all(rule$levels > 0))
+  # O'Brien-Fleming-type spending: A(t) = 2 (1 - Phi(z_{1 - alpha/2} / sqrt(t)))
+  expect_equal(rule$spent[5], 2 * (1 - pnorm(qnorm(0.975) / sqrt(0.5))))
+  expect_equal(obf_spending(1, 0.01), 0.01)
+})
+
+test_that("sequential mode stops when the difference is clear", {
+  t <- quiet_short(measure(slow = "sleep 0.04", fast = "sleep 0.01",
+                           until = "decided", max_runs = 40))
+  sq <- attr(t, "sequential")
+  rule <- sequential_rule(sequential_looks(40L), 40L, 0.05, "median")
+  expect_identical(sq$decision, "speedup")
+  j <- nrow(sq$looks)
+  # it stopped at the look that decided (on a quiet machine the first one)
+  expect_identical(sq$looks$decision, c(rep("none", j - 1L), "speedup"))
+  expect_identical(as.vector(table(t$version)), rep(rule$looks[j], 2L))
+  expect_equal(sq$level, rule$levels[j])
+  expect_lte(sq$looks$p_speedup[j], sq$level)
+  expect_true(declares_speedup(t$time[t$version == "slow"], t$time[t$version == "fast"]))
+
+  t <- quiet_short(measure(fast = "sleep 0.01", slow = "sleep 0.04",
+                           until = "decided", max_runs = 40, test = "mean"))
+  expect_identical(attr(t, "sequential")$decision, "slowdown")
+  expect_output(print(t), "Sequential (mean test", fixed = TRUE)
+})
+
+test_that("sequential mode runs to max_runs when nothing differs (simulated)", {
+  set.seed(5)
+  fake <- function(v, ctx) {
+    list(time = rlnorm(1, log(0.1), 0.05), user = 0, sys = 0, max_rss = NA_real_,
+         exit_status = 0L, start = 0, status = "ok")
+  }
+  ctx <- list(versions = list(list(name = "a", kind = "command", what = "a", label = "a"),
+                              list(name = "b", kind = "command", what = "b", label = "b")),
+              setup = NULL, cleanup = NULL, timeout = Inf, output = NULL,
+              env = globalenv(), name = "sim", machine = list(), timer = list(),
+              order = "interleaved", warmup = 0L, until = "decided")
+  plan <- measure_plan(2L, 31L, 0L, "interleaved", "decided", 50L)
+  rule <- sequential_rule(plan$looks, 50L, 0.05, "median")
+  t <- measure_loop(ctx, plan, rule, runner = fake)
+  sq <- attr(t, "sequential")
+  expect_identical(sq$decision, "none")
+  expect_identical(sq$looks$runs, c(10L, 15L, 22L, 33L, 50L))
+  expect_identical(nrow(t), 100L)
+  expect_identical(sq$looks$rigorous, c(FALSE, FALSE, FALSE, TRUE, TRUE))
+})
