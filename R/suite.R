@@ -191,16 +191,95 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   }
   if (mode != "custom") custom <- double()
 
-  res <- .Call(ffi_speedup_suite, as.double(suite$values),
-               as.double(suite$x_start), as.double(suite$x_len),
-               as.double(suite$y_start), as.double(suite$y_len),
-               as.double(1 - levels), rigorous,
-               match(mode, c("custom", "equal", "fraction")) - 1L,
-               as.double(custom), prop_conf_level, method_code, precision)
+  res <- suite_core(suite, levels, rigorous, mode, custom, prop_conf_level,
+                    method_code, precision)
 
   new_speedup_suite(res, suite, levels, problems, mode, requested,
                     prop_conf_level, prop_method, precision, significant_only,
                     rigorous, call)
+}
+
+# ---- the core, in chunks ----------------------------------------------------
+
+# The benchmarks go through the C core in chunks of
+# getOption("speeduptest.suite_chunk", 4096) benchmarks, so that a suite of
+# millions of benchmarks never needs more than one chunk's results in the
+# core at a time; with a future plan other than sequential (future.apply
+# installed), the chunks run on the plan's workers.  Each chunk returns the
+# per-benchmark columns; the summary is computed from them at the end
+# (st_suite_summarise_columns), with the same sums in the same order as in
+# one pass, so the result does not depend on the chunking.
+suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
+                       method_code, precision) {
+  nb <- length(suite$names)
+  alpha <- as.double(1 - levels)
+  chunks <- if (nb == 0L) list(integer()) else {
+    size <- suite_chunk_size(nb)
+    split(seq_len(nb), (seq_len(nb) - 1L) %/% size)
+  }
+  # each chunk carries only its own values (starts made relative to them)
+  args <- lapply(chunks, function(idx) {
+    if (!length(idx)) {
+      return(list(values = double(), x_start = double(), x_len = double(),
+                  y_start = double(), y_len = double(), alpha = double(),
+                  rigorous = rigorous))
+    }
+    from <- suite$x_start[idx[1L]]
+    to <- suite$y_start[idx[length(idx)]] + suite$y_len[idx[length(idx)]]
+    list(values = suite$values[seq.int(from + 1, length.out = to - from)],
+         x_start = as.double(suite$x_start[idx] - from),
+         x_len = as.double(suite$x_len[idx]),
+         y_start = as.double(suite$y_start[idx] - from),
+         y_len = as.double(suite$y_len[idx]), alpha = alpha[idx],
+         rigorous = rigorous)
+  })
+  parts <- if (length(args) > 1L && suite_parallel()) {
+    future.apply::future_lapply(args, suite_run_chunk)
+  } else {
+    lapply(args, suite_run_chunk)
+  }
+  bench <- if (length(parts) == 1L) parts[[1L]] else {
+    cols <- names(parts[[1L]])
+    stats::setNames(lapply(cols, function(col) {
+      unlist(lapply(parts, `[[`, col), use.names = FALSE)
+    }), cols)
+  }
+  summ <- .Call(ffi_suite_summary, bench$status,
+                c(bench$min_x, bench$mean_x, bench$median_x),
+                c(bench$min_y, bench$mean_y, bench$median_y),
+                c(bench$mean_decision, bench$median_decision),
+                match(mode, c("custom", "equal", "fraction")) - 1L,
+                as.double(custom), prop_conf_level, method_code, precision)
+  bench$weights <- summ$weights
+  list(benchmarks = bench, summary = summ$summary)
+}
+
+# One chunk through the core (a top-level function: a future worker gets
+# it with the package namespace, not with the whole suite).
+suite_run_chunk <- function(a) {
+  .Call(ffi_suite_benchmarks, a$values, a$x_start, a$x_len, a$y_start,
+        a$y_len, a$alpha, a$rigorous)
+}
+
+suite_chunk_size <- function(nb) {
+  size <- getOption("speeduptest.suite_chunk", 4096L)
+  if (!is.numeric(size) || length(size) != 1L || is.na(size) || size < 1) {
+    size <- 4096L
+  }
+  if (suite_parallel()) {
+    # at least one chunk per worker
+    workers <- future::nbrOfWorkers()
+    size <- min(size, max(1L, ceiling(nb / workers)))
+  }
+  as.integer(size)
+}
+
+# TRUE when a future plan other than sequential is set and future.apply is
+# installed.
+suite_parallel <- function() {
+  requireNamespace("future.apply", quietly = TRUE) &&
+    requireNamespace("future", quietly = TRUE) &&
+    !inherits(future::plan(), "sequential")
 }
 
 # ---- building the suite ------------------------------------------------------

@@ -505,8 +505,9 @@ static void observed_sorted(const double *x, const double *y,
                         st_median_sorted(P->ys, P->m);
 }
 
-int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
-                       double alpha, int rigorous, st_verdict *out)
+int st_median_protocol_tab(const double *x, size_t n, const double *y,
+                           size_t m, double alpha, int rigorous,
+                           st_verdict *out, st_rank_table *tab)
 {
     verdict_init(out, alpha);
     if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
@@ -517,11 +518,17 @@ int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
     observed_sorted(x, y, &P, out);
     out->speedup = out->speedup_median;
     /* the three rank-sum tests share one exact null distribution */
-    st_rank_table tab = {0, 0, 0, NULL};
-    s = median_protocol_run(&P, alpha, rigorous, out, &tab);
-    st_rank_table_free(&tab);
+    st_rank_table own = {0, 0, 0, NULL};
+    s = median_protocol_run(&P, alpha, rigorous, out, tab ? tab : &own);
+    st_rank_table_free(&own);
     st_sorted_pair_free(&P);
     return s;
+}
+
+int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
+                       double alpha, int rigorous, st_verdict *out)
+{
+    return st_median_protocol_tab(x, n, y, m, alpha, rigorous, out, NULL);
 }
 
 /* ---- highest confidence ---------------------------------------------------- */
@@ -553,6 +560,13 @@ int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
                                 size_t m, int test, int rigorous,
                                 double *alpha)
 {
+    return st_highest_confidence_tab(x, n, y, m, test, rigorous, alpha, NULL);
+}
+
+int st_highest_confidence_tab(const double *x, size_t n, const double *y,
+                              size_t m, int test, int rigorous, double *alpha,
+                              st_rank_table *tab)
+{
     *alpha = NAN;
     if (test != 0 && test != 1) return ST_ERR_DOMAIN;
     int s = check_input(x, n, y, m);
@@ -575,7 +589,7 @@ int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
     } else {
         st_sorted_pair P;
         if ((s = st_sorted_pair_init(&P, x, n, 0.0, y, m)) != ST_OK) return s;
-        s = median_parts_run(&P, &dp, NULL);
+        s = median_parts_run(&P, &dp, tab);
         st_sorted_pair_free(&P);
         if (s != ST_OK) return s;
         if (dp.too_few || dp.constant) return ST_OK;

@@ -61,11 +61,29 @@
 
 /* ---- selection in an array ------------------------------------------------ */
 
-/* Hoare selection with a three-way partition around the median of three,
- * so runs of equal values cost nothing extra.  Every pass removes at
- * least the pivot's copies, so it ends after at most c passes; expected
- * O(c) work.  On return buf is partitioned at k: buf[i] <= buf[k] for
- * i < k and buf[i] >= buf[k] for i > k. */
+/* Selection (Hoare's FIND) around the median of three.  Each pass splits
+ * the range into values < pivot, then (only when the answer is not
+ * among those) values == pivot and > pivot, each split by a branch-free
+ * Lomuto partition: the element is always swapped and the boundary moves
+ * by the comparison's 0 or 1, so the processor never mispredicts which
+ * side a value goes to.  Every pass removes at least the pivot's copies
+ * from the range, so it ends after at most c passes; expected O(c).  On
+ * return buf is partitioned at k: buf[i] <= buf[k] for i < k and
+ * buf[i] >= buf[k] for i > k. */
+static size_t partition_below(double *buf, size_t lo, size_t hi, double piv,
+                              int or_equal)
+{
+    size_t store = lo;
+    for (size_t i = lo; i < hi; i++) {
+        double v = buf[i];
+        size_t below = or_equal ? v <= piv : v < piv;
+        buf[i] = buf[store];
+        buf[store] = v;
+        store += below;
+    }
+    return store;
+}
+
 double st_select_kth(double *buf, size_t c, size_t k)
 {
     size_t lo = 0, hi = c;                 /* answer in buf[lo .. hi-1] */
@@ -73,21 +91,14 @@ double st_select_kth(double *buf, size_t c, size_t k)
         double a = buf[lo], b = buf[lo + (hi - lo) / 2], d = buf[hi - 1];
         double piv = a < b ? (b < d ? b : (a < d ? d : a))
                            : (a < d ? a : (b < d ? d : b));
-        /* [lo, lt) < piv, [lt, i) == piv, (gt, hi) > piv */
-        size_t lt = lo, i = lo, gt = hi;
-        while (i < gt) {
-            double v = buf[i];
-            if (v < piv) {
-                buf[i++] = buf[lt];
-                buf[lt++] = v;
-            } else if (v > piv) {
-                buf[i] = buf[--gt];
-                buf[gt] = v;
-            } else i++;
+        size_t lt = partition_below(buf, lo, hi, piv, 0);
+        if (k < lt) {
+            hi = lt;
+            continue;
         }
-        if (k < lt) hi = lt;
-        else if (k >= gt) lo = gt;
-        else return piv;
+        size_t le = partition_below(buf, lt, hi, piv, 1);
+        if (k < le) return piv;            /* [lt, le) == piv */
+        lo = le;
     }
     return buf[lo];
 }

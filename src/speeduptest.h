@@ -368,6 +368,16 @@ int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
                                 size_t m, int test, int rigorous,
                                 double *alpha);
 
+/* The same with a caller-held cache of the exact rank-sum null
+ * distribution (st_rank_table; may be NULL), so that the benchmarks of a
+ * suite with equal sample sizes build it once. */
+int st_median_protocol_tab(const double *x, size_t n, const double *y,
+                           size_t m, double alpha, int rigorous,
+                           st_verdict *out, st_rank_table *tab);
+int st_highest_confidence_tab(const double *x, size_t n, const double *y,
+                              size_t m, int test, int rigorous, double *alpha,
+                              st_rank_table *tab);
+
 /* ---- suites of benchmarks (suite.c) ------------------------------------- */
 
 /* Centres of a sample, in this order everywhere. */
@@ -425,6 +435,26 @@ typedef struct {
 int st_suite_summarise(const st_bench_result *res, size_t nb,
                        const double *custom, const st_suite_options *opt,
                        double *weights, st_suite_summary *out);
+
+/* st_suite_bench with a cache of the exact rank-sum table kept across
+ * the benchmarks (tab may be NULL; release with st_rank_table_free). */
+int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
+                       double alpha, int rigorous, st_bench_result *out,
+                       st_rank_table *tab);
+
+/* A suite streamed in chunks keeps per benchmark only these columns
+ * (status, centres, decisions as doubles); st_suite_summarise_columns
+ * gives the same summary as st_suite_summarise. */
+typedef struct {
+    size_t nb;
+    const double *status;
+    const double *centre_x[3], *centre_y[3];
+    const double *decision[2];
+} st_suite_columns;
+int st_suite_summarise_columns(const st_suite_columns *cols,
+                               const double *custom,
+                               const st_suite_options *opt, double *weights,
+                               st_suite_summary *out);
 
 /* ---- HPT: the Hierarchical Performance Test (hpt.c) -------------------- */
 
