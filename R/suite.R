@@ -70,6 +70,14 @@
 #' a (1 - a / b) <= 5. The minimal number of benchmarks is
 #' [min_benchmarks()] of a / b at the precision r.
 #'
+#' **Large suites.** The benchmarks go through the C core in chunks of
+#' `getOption("speeduptest.suite_chunk", 4096)` benchmarks, and the summary is
+#' computed from the per-benchmark results at the end, so the core never holds
+#' more than one chunk. With a [future][future::plan] plan other than
+#' sequential (and the future.apply package installed), the chunks run on the
+#' plan's workers, so the same call scales to a multicore machine or a
+#' cluster; the results are identical to a sequential run.
+#'
 #' **Bad benchmarks.** A benchmark whose data cannot be analysed (no run of a
 #' version, missing, infinite or non-positive times, a malformed element) is
 #' skipped with a warning of class `speeduptest_warning_skipped`; a benchmark
@@ -538,10 +546,14 @@ suite_caveat_text <- function(bits) {
     "the normality of the initial times (x) cannot be checked",
     "the normality of the transformed times (y) cannot be checked"
   )
-  vapply(bits, function(b) {
-    on <- bitwAnd(as.integer(b), bitwShiftL(1L, 0:8)) != 0L
+  # built once per distinct code (a suite has a handful), then indexed
+  codes <- as.integer(bits)
+  distinct <- unique(codes)
+  sentence <- vapply(distinct, function(b) {
+    on <- bitwAnd(b, bitwShiftL(1L, 0:8)) != 0L
     paste(text[on], collapse = "; ")
   }, character(1))
+  sentence[match(codes, distinct)]
 }
 
 new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
@@ -629,21 +641,26 @@ suite_notes <- function(bm) {
     pv <- bm[[paste0(p, "_p_value")]]
     cav <- bm[[paste0(p, "_caveats")]]
     gua <- bm[[paste0(p, "_guaranteed")]]
+    show <- dec != "significant" | !gua
+    if (!any(show)) next
+    # the sentences of the rows shown only (most benchmarks show none)
+    dec <- dec[show]
+    lev <- lev[show]
+    pv <- pv[show]
+    cav <- cav[show]
+    sp <- bm[[paste0("speedup_", p)]][show]
     what <- sprintf("speedup of the %s", p)
     msg <- ifelse(
       dec == "insufficient data",
       sprintf("%s: insufficient data%s", what, ifelse(nzchar(cav), paste0(": ", cav), "")),
       ifelse(dec == "not significant",
              sprintf("%s = %s not significant at confidence %s (p-value %s)%s", what,
-                     fmt3(bm[[paste0("speedup_", p)]]), format_level(lev), fmt3(pv),
+                     fmt3(sp), format_level(lev), fmt3(pv),
                      ifelse(nzchar(cav), paste0("; ", cav), "")),
              sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
-                     what, fmt3(bm[[paste0("speedup_", p)]]), format_level(lev), cav)))
-    show <- dec != "significant" | !gua
-    if (any(show)) {
-      rows[[p]] <- data.frame(benchmark = bm$benchmark[show], protocol = p,
-                              message = msg[show], stringsAsFactors = FALSE)
-    }
+                     what, fmt3(sp), format_level(lev), cav)))
+    rows[[p]] <- data.frame(benchmark = bm$benchmark[show], protocol = p,
+                            message = msg, stringsAsFactors = FALSE)
   }
   out <- do.call(rbind, c(list(data.frame(benchmark = character(),
                                           protocol = character(),

@@ -447,11 +447,13 @@ static void median_path(const median_parts *mp, size_t n, size_t m,
  * comes last.  A failure other than memory leaves the fields NAN.
  */
 static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
-                            st_rank_table *tab)
+                            st_rank_table *tab, int shift)
 {
     st_result r;
-    int s = st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1, conf_of(alpha),
-                                     &r, NULL, NULL, tab);
+    int s = shift ? st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1,
+                                             conf_of(alpha), &r, NULL, NULL,
+                                             tab)
+                  : ST_ERR_DOMAIN;      /* not asked for: left NAN */
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
         v->shift = r.estimate[0];
@@ -470,7 +472,7 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
 }
 
 static int median_protocol_run(st_sorted_pair *P, double alpha, int rigorous,
-                               st_verdict *out, st_rank_table *tab)
+                               st_verdict *out, st_rank_table *tab, int shift)
 {
     int s;
     size_t n = P->n, m = P->m;
@@ -490,7 +492,7 @@ static int median_protocol_run(st_sorted_pair *P, double alpha, int rigorous,
     out->p_value = mp.w.p_value;
     /* W / (n m) counts the pairs with x > y, ties one half. */
     out->prob_greater = mp.w.statistic / ((double) n * (double) m);
-    return median_intervals(P, alpha, out, tab);
+    return median_intervals(P, alpha, out, tab, shift);
 }
 
 /* The observed speedups from the sorted pair (the mean from the data as
@@ -507,7 +509,7 @@ static void observed_sorted(const double *x, const double *y,
 
 int st_median_protocol_tab(const double *x, size_t n, const double *y,
                            size_t m, double alpha, int rigorous,
-                           st_verdict *out, st_rank_table *tab)
+                           st_verdict *out, st_rank_table *tab, int shift)
 {
     verdict_init(out, alpha);
     if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
@@ -519,7 +521,7 @@ int st_median_protocol_tab(const double *x, size_t n, const double *y,
     out->speedup = out->speedup_median;
     /* the three rank-sum tests share one exact null distribution */
     st_rank_table own = {0, 0, 0, NULL};
-    s = median_protocol_run(&P, alpha, rigorous, out, tab ? tab : &own);
+    s = median_protocol_run(&P, alpha, rigorous, out, tab ? tab : &own, shift);
     st_rank_table_free(&own);
     st_sorted_pair_free(&P);
     return s;
@@ -528,7 +530,7 @@ int st_median_protocol_tab(const double *x, size_t n, const double *y,
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
                        double alpha, int rigorous, st_verdict *out)
 {
-    return st_median_protocol_tab(x, n, y, m, alpha, rigorous, out, NULL);
+    return st_median_protocol_tab(x, n, y, m, alpha, rigorous, out, NULL, 1);
 }
 
 /* ---- highest confidence ---------------------------------------------------- */

@@ -370,10 +370,12 @@ int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
 
 /* The same with a caller-held cache of the exact rank-sum null
  * distribution (st_rank_table; may be NULL), so that the benchmarks of a
- * suite with equal sample sizes build it once. */
+ * suite with equal sample sizes build it once; shift = 0 skips the
+ * Hodges-Lehmann interval of the shift (shift and shift_ci stay NAN),
+ * which a suite does not report. */
 int st_median_protocol_tab(const double *x, size_t n, const double *y,
                            size_t m, double alpha, int rigorous,
-                           st_verdict *out, st_rank_table *tab);
+                           st_verdict *out, st_rank_table *tab, int shift);
 int st_highest_confidence_tab(const double *x, size_t n, const double *y,
                               size_t m, int test, int rigorous, double *alpha,
                               st_rank_table *tab);

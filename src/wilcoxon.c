@@ -330,10 +330,13 @@ static void prob_tails(const double *prob, size_t len, double w,
                        double *p_le, double *p_ge)
 {
     long double le = 0.0L, ge = 0.0L;
-    for (size_t i = 0; i < len; i++) {
-        if ((double) i <= w) le += prob[i];
-        if ((double) i >= w) ge += prob[i];
-    }
+    /* i <= w and i >= w as index ranges, each summed upwards */
+    double fl = floor(w) + 1, ce = ceil(w);
+    /* first i with i > w, first i with i >= w (w is finite) */
+    size_t split = !(fl > 0) ? 0 : fl >= (double) len ? len : (size_t) fl;
+    size_t from = !(ce > 0) ? 0 : ce >= (double) len ? len : (size_t) ce;
+    for (size_t i = 0; i < split; i++) le += prob[i];
+    for (size_t i = from; i < len; i++) ge += prob[i];
     *p_le = (double) (le < 1.0L ? le : 1.0L);
     *p_ge = (double) (ge < 1.0L ? ge : 1.0L);
 }
