@@ -208,10 +208,13 @@ static int ks_exact_upper(size_t n, size_t m, const unsigned char *block_end,
 /* The test on sorted samples (see ks_scan for the centres), also
  * telling (when has_ties is not NULL) whether the pooled sample has ties;
  * the R entry point uses it for R's warning. */
+/* Tails kept for sizes with n m up to this many lattice values. */
+#define ST_KS_CACHE_MAX 100000.0
+
 static int ks_sorted_impl(const double *xs, size_t n, double cx,
                           const double *ys, size_t m, double cy,
                           st_alternative alt, int exact, st_result *out,
-                          int *has_ties)
+                          int *has_ties, st_rank_table *tab)
 {
     st_result_init(out);
     if (n < 1 || m < 1) {
@@ -263,8 +266,41 @@ static int ks_sorted_impl(const double *xs, size_t n, double cx,
         /* dobs = 0: the last block always has d = 0, so P(D >= 0) = 1. */
         int status = ST_OK;
         p = 1;
-        if (dobs > 0)
+        /* The tail depends on n, m, the alternative, the blocks of ties
+         * and dobs only: a caller's cache keeps the ones computed. */
+        double *cache = NULL;
+        if (dobs > 0 && tab && nm <= ST_KS_CACHE_MAX) {
+            size_t N = n + m;
+            if (!tab->ks_p || tab->ks_n != n || tab->ks_m != m ||
+                tab->ks_alt != (int) alt ||
+                memcmp(tab->ks_blocks, block_end, N + 1) != 0) {
+                size_t len = n * m + 1;
+                free(tab->ks_p);
+                free(tab->ks_blocks);
+                tab->ks_p = malloc(len * sizeof(double));
+                tab->ks_blocks = malloc(N + 1);
+                if (tab->ks_p && tab->ks_blocks) {
+                    for (size_t i = 0; i < len; i++) tab->ks_p[i] = NAN;
+                    memcpy(tab->ks_blocks, block_end, N + 1);
+                    tab->ks_n = n;
+                    tab->ks_m = m;
+                    tab->ks_alt = (int) alt;
+                } else {            /* out of memory: no cache */
+                    free(tab->ks_p);
+                    free(tab->ks_blocks);
+                    tab->ks_p = NULL;
+                    tab->ks_blocks = NULL;
+                    tab->ks_n = tab->ks_m = 0;
+                }
+            }
+            cache = tab->ks_p;
+        }
+        if (cache && !isnan(cache[dobs]))
+            p = cache[dobs];
+        else if (dobs > 0) {
             status = ks_exact_upper(n, m, block_end, alt, dobs, &p);
+            if (cache && status == ST_OK) cache[dobs] = p;
+        }
         free(block_end);
         if (status != ST_OK) {
             out->status = status;
@@ -291,7 +327,14 @@ int st_ks_sorted(const double *xs, size_t n, double cx, const double *ys,
                  size_t m, double cy, st_alternative alt, int exact,
                  st_result *out)
 {
-    return ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out, NULL);
+    return ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out, NULL, NULL);
+}
+
+int st_ks_sorted_tab(const double *xs, size_t n, double cx, const double *ys,
+                     size_t m, double cy, st_alternative alt, int exact,
+                     st_result *out, st_rank_table *tab)
+{
+    return ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out, NULL, tab);
 }
 
 /* st_ks_test: sort (NaN refused first), then the sorted test. */
@@ -316,7 +359,7 @@ static int ks_test_impl(const double *x, size_t n, const double *y, size_t m,
         return out->status;
     }
     int status = ks_sorted_impl(xs, n, 0.0, ys, m, 0.0, alt, exact, out,
-                                has_ties);
+                                has_ties, NULL);
     free(xs);
     free(ys);
     return status;

@@ -402,8 +402,8 @@ static int median_parts_run(const st_sorted_pair *P, median_parts *mp,
                    P->xs[0] == P->ys[0];
     if (mp->constant) return ST_OK;
     double mx = st_median_sorted(P->xs, n), my = st_median_sorted(P->ys, m);
-    int s = st_ks_sorted(P->xs, n, mx, P->ys, m, my, ST_TWO_SIDED, -1,
-                         &mp->ks);
+    int s = st_ks_sorted_tab(P->xs, n, mx, P->ys, m, my, ST_TWO_SIDED, -1,
+                             &mp->ks, tab);
     if (s == ST_ERR_ALLOC) return s;
     s = st_wilcoxon_sorted(P, ST_GREATER, -1, 1, 0, 0.95, &mp->w, NULL, NULL,
                            tab);

@@ -235,6 +235,15 @@ double st_rank_cdf(const double *prob, size_t len, double q);
 typedef struct {
     size_t n, m, len;      /* min and max of the sample sizes; len = n m + 1 */
     double *prob;
+    /* The exact Smirnov tails P[D >= d / (n m)] for the sizes ks_n, ks_m,
+     * the alternative ks_alt and the pattern of tie blocks ks_blocks
+     * (ks_n + ks_m + 1 flags), d = 0 .. ks_n ks_m (NAN until computed):
+     * the centred samples of a suite's benchmarks mostly share them (odd
+     * sizes tie only their two medians, at 0). */
+    size_t ks_n, ks_m;
+    int ks_alt;
+    double *ks_p;
+    unsigned char *ks_blocks;
 } st_rank_table;
 void st_rank_table_free(st_rank_table *tab);
 int st_wilcoxon_test_tab(const double *x, size_t n, const double *y,
@@ -261,6 +270,10 @@ int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
 int st_ks_sorted(const double *xs, size_t n, double cx, const double *ys,
                  size_t m, double cy, st_alternative alt, int exact,
                  st_result *out);
+/* The same, keeping exact tails without ties in tab (may be NULL). */
+int st_ks_sorted_tab(const double *xs, size_t n, double cx, const double *ys,
+                     size_t m, double cy, st_alternative alt, int exact,
+                     st_result *out, st_rank_table *tab);
 
 /* Proportion confidence interval for a successes out of b. */
 typedef enum {

@@ -375,6 +375,11 @@ void st_rank_table_free(st_rank_table *tab)
     free(tab->prob);
     tab->prob = NULL;
     tab->n = tab->m = tab->len = 0;
+    free(tab->ks_p);
+    free(tab->ks_blocks);
+    tab->ks_p = NULL;
+    tab->ks_blocks = NULL;
+    tab->ks_n = tab->ks_m = 0;
 }
 
 /* R's qwilcox / qsignrank: the first q whose cumulated probability
@@ -670,14 +675,17 @@ static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
     long double sr;
     double ties, p;
     double *rank2 = NULL;
-    if (use_exact && !all_tied) {
+    int status = st_merge_ranks(P->xs, n, 0.0, P->ys, m, &sr, &ties, NULL);
+    if (status != ST_OK) return status;
+    if (use_exact && !all_tied && ties != 0.0) {
+        /* the exact distribution with ties needs every doubled mid-rank */
         rank2 = malloc(N * sizeof(double));
         if (!rank2) return ST_ERR_ALLOC;
-    }
-    int status = st_merge_ranks(P->xs, n, 0.0, P->ys, m, &sr, &ties, rank2);
-    if (status != ST_OK) {
-        free(rank2);
-        return status;
+        status = st_merge_ranks(P->xs, n, 0.0, P->ys, m, &sr, &ties, rank2);
+        if (status != ST_OK) {
+            free(rank2);
+            return status;
+        }
     }
     double W = (double) sr - dn * (dn + 1) / 2;
     if (all_tied) {
