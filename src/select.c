@@ -104,16 +104,39 @@ double st_select_kth(double *buf, size_t c, size_t k)
 }
 
 /* Several order statistics (0-based ranks ks[0..cnt-1], ascending) of
- * buf[0..c-1], each selection searching only above the previous one. */
+ * buf[lo..hi-1]: one partition around the median of three serves every
+ * rank, then each side is searched for its own ranks only (a single rank
+ * by st_select_kth). */
+static void multi_select(double *buf, size_t lo, size_t hi, const uint64_t *ks,
+                         int cnt, double *vals)
+{
+    while (cnt > 0) {
+        if (cnt == 1 || hi - lo <= 1) {
+            for (int r = 0; r < cnt; r++)
+                vals[r] = st_select_kth(buf + lo, hi - lo, (size_t) ks[r] - lo);
+            return;
+        }
+        double a = buf[lo], b = buf[lo + (hi - lo) / 2], d = buf[hi - 1];
+        double piv = a < b ? (b < d ? b : (a < d ? d : a))
+                           : (a < d ? a : (b < d ? d : b));
+        size_t lt = partition_below(buf, lo, hi, piv, 0);
+        size_t le = partition_below(buf, lt, hi, piv, 1);
+        int nl = 0, nm = 0;
+        while (nl < cnt && ks[nl] < lt) nl++;
+        while (nl + nm < cnt && ks[nl + nm] < le) nm++;
+        if (nl) multi_select(buf, lo, lt, ks, nl, vals);
+        for (int r = nl; r < nl + nm; r++) vals[r] = piv;
+        ks += nl + nm;
+        vals += nl + nm;
+        cnt -= nl + nm;
+        lo = le;
+    }
+}
+
 static void select_ranks(double *buf, size_t c, const uint64_t *ks, int cnt,
                          double *vals)
 {
-    size_t base = 0;
-    for (int r = 0; r < cnt; r++) {
-        size_t k = (size_t) ks[r];
-        vals[r] = st_select_kth(buf + base, c - base, k - base);
-        base = k;
-    }
+    multi_select(buf, 0, c, ks, cnt, vals);
 }
 
 /* ---- the implicit matrix --------------------------------------------------- */
@@ -379,6 +402,9 @@ static void pm_sample_all(const pair_matrix *M, pm_gather *G, size_t s)
 #ifndef PM_SPLIT_FRAC
 #define PM_SPLIT_FRAC 0.25
 #endif
+#ifndef PM_THR_MIN
+#define PM_THR_MIN 4096
+#endif
 #ifndef PM_THR
 #define PM_THR 4
 #endif
@@ -502,19 +528,27 @@ static int pm_select(const pair_matrix *M, const uint64_t *ks, int cnt,
 /* Sample size for rows + columns values: drawing and selecting in a
  * sample costs O(s), a walk O(rows + cols); a round keeps about
  * 3 / sqrt(s) of the candidates. */
-static size_t pm_sample_size(size_t rows, size_t cols)
+static size_t pm_sample_size(size_t rows, size_t cols, uint64_t total)
 {
     size_t s = (rows + cols) / 8;
+    (void) total;
     return s < 1024 ? 1024 : (s > ((size_t) 1 << PM_SBITS) ? (size_t) 1 << PM_SBITS : s);
 }
 
-static size_t pm_cap(size_t rows, size_t cols, uint64_t total)
+/* Windows of at most thr cells are gathered whole; the buffer holds
+ * those or a sample. */
+static size_t pm_threshold(size_t rows, size_t cols)
 {
-    size_t cap = 4 * (rows + cols);
-    if (cap < 4096) cap = 4096;
-    if (cap > ((size_t) 1 << 22)) cap = (size_t) 1 << 22;
-    if (total < cap) cap = (size_t) total;
-    if (cap < 2 * pm_sample_size(rows, cols)) cap = 2 * pm_sample_size(rows, cols);
+    size_t thr = (rows + cols) / PM_THR;
+    if (thr < PM_THR_MIN) thr = PM_THR_MIN;
+    if (thr > ((size_t) 1 << 21)) thr = (size_t) 1 << 21;
+    return thr;
+}
+
+static size_t pm_cap(size_t thr, size_t s, uint64_t total)
+{
+    size_t cap = 2 * thr > 2 * s ? 2 * thr : 2 * s;
+    if (total < cap) cap = total > 2 * s ? (size_t) total : 2 * s;
     return cap;
 }
 
@@ -531,15 +565,13 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
     for (int r = 0; r < cnt; r++)
         if (ks[r] < 1 || ks[r] > total || (r > 0 && ks[r] < ks[r - 1]))
             return ST_ERR_DOMAIN;
-    size_t s = pm_sample_size(M->nrow, M->ncol);
+    size_t s = pm_sample_size(M->nrow, M->ncol, total);
     pm_gather G;
-    G.cap = pm_cap(M->nrow, M->ncol, total);
     /* gathering and selecting a cell costs about as much as a walk's
      * work on PM_THR cells; a window of fewer cells than a walk would do
      * is gathered whole */
-    G.thr = (M->nrow + M->ncol) / PM_THR;
-    if (G.thr < 4096) G.thr = 4096;
-    if (G.thr > G.cap / 2) G.thr = G.cap / 2;
+    G.thr = pm_threshold(M->nrow, M->ncol);
+    G.cap = pm_cap(G.thr, s, total);
     G.buf = malloc(G.cap * sizeof(double));
     if (!G.buf) return ST_ERR_ALLOC;
     G.len = 0;
