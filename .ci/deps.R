@@ -12,7 +12,8 @@ pkgs <- setdiff(pkgs[nzchar(pkgs) & !is.na(pkgs)],
                 c("graphics", "grDevices", "stats", "utils", "tools", "methods",
                   "parallel", "grid"))
 if ("docs" %in% args) pkgs <- c(pkgs, "roxygen2")
-pkgs <- unique(c("testthat", pkgs))
+if (!("runtime" %in% args)) pkgs <- c("testthat", pkgs)
+pkgs <- unique(pkgs)
 have <- function(p) requireNamespace(p, quietly = TRUE)
 missing <- pkgs[!vapply(pkgs, have, logical(1))]
 

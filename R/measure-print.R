@@ -25,6 +25,11 @@ format_machine <- function(x) {
     out <- c(out, sprintf("Timer: %s, resolution %s (smallest step seen %s)%s", tm$clock,
                           measure_fmt_seconds(tm$resolution), measure_fmt_seconds(tm$tick),
                           if (length(over)) paste0("; overhead: ", paste(over, collapse = ", ")) else ""))
+    if (!is.na(tm$overhead_command) && "launcher" %in% names(tm) && is.na(tm$launcher)) {
+      out <- c(out, sprintf(
+        "Peak memory: launcher not installed, max_rss known only above R's own peak (%s MB)",
+        format(round(tm$rss_floor / 1e6, 1))))
+    }
   }
   ord <- attr(x, "order")
   if (!is.null(ord)) {

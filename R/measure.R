@@ -16,7 +16,8 @@
 #' Each argument in `...` is one version, named by its argument name (or, when
 #' unnamed, by the command or the deparsed expression):
 #' * a string is a shell command, run by `/bin/sh -c` in a process group of
-#'   its own, with standard input from `/dev/null`;
+#'   its own (with the launcher, see What is measured), with standard input
+#'   from `/dev/null`;
 #' * a function (a `function(...)` written in place, or the name of one) is
 #'   called without arguments;
 #' * any other expression is captured unevaluated and evaluated in `env` at
@@ -54,12 +55,19 @@
 #' code `user` and `sys` come from [proc.time()], and `max_rss` and
 #' `exit_status` are `NA`.
 #'
-#' On Linux the kernel carries the peak memory of the starting process
-#' across `exec`, so the peak it reports for a command started from R is at
-#' least R's own peak memory at the start.  `max_rss` is therefore `NA` when
-#' the reported peak does not exceed R's own (the command stayed below it;
-#' `attr(, "timer")$rss_floor` gives R's peak at the start of the
-#' measurement); a value is the command's own peak.
+#' Commands are started through a small program installed with the
+#' package, the launcher `st-launch` (its path is `attr(, "timer")$launcher`).
+#' On Linux the kernel carries the peak memory of the process that calls
+#' `exec` into the new program's peak, so a shell started straight from R
+#' would report at least R's own peak memory.  The launcher, started from R,
+#' is small when it starts the shell: it puts the shell in the run's process
+#' group, waits for it with `wait4()` and passes the shell's exit status, CPU
+#' times and peak memory back to `measure()`, so `max_rss` is the command's
+#' own peak, even when it is far below R's; `user` and `sys` do not include
+#' the launcher.  If the launcher is not installed (`attr(, "timer")$launcher`
+#' is `NA`), the shell is started directly and `max_rss` is `NA` when the
+#' reported peak does not exceed R's own peak at the start
+#' (`attr(, "timer")$rss_floor`).
 #'
 #' A run that a command ends with a non-zero exit status stops the
 #' measurement with an error of class `speeduptest_error_command` (exit
@@ -80,8 +88,8 @@
 #' Before measuring, `measure()` records the clock's resolution (what
 #' `clock_getres()` reports and the smallest nonzero step seen between two
 #' readings) and the overhead of a run: the median time of the command
-#' `true` (starting a shell; 10 runs after one warm-up) and of calling an
-#' empty R function (51 calls).  A version
+#' `true` (starting the launcher and a shell; 10 runs after one warm-up) and
+#' of calling an empty R function (51 calls).  A version
 #' whose median time is under 100 times the resolution, or under 1.5 times
 #' the overhead of starting a run, gives a warning of class
 #' `speeduptest_warning_short_runs`: most of what is measured is then the
@@ -447,12 +455,17 @@ sequential_look <- function(x, y, level, test) {
 # "error" (R code; the condition in `condition`).
 measure_run_version <- function(v, ctx) {
   if (v$kind == "command") {
-    r <- .Call(ffi_run_command, v$what, ctx$output, ctx$timeout)
+    r <- .Call(ffi_run_command, v$what, ctx$output, ctx$timeout, ctx$timer$launcher)
     status <- switch(as.character(r$status),
       "0" = if (r$exit_status == 0L) "ok" else if (r$exit_status == 127L) "not_found" else "failed",
       "1" = "timeout", "2" = "interrupted", "spawn")
-    # not above R's own peak: the kernel's number is R's, not the command's
-    max_rss <- if (is.na(r$rss_floor) || r$max_rss > r$rss_floor) r$max_rss else NA_real_
+    # Without the launcher's report, a peak not above R's own is R's, not
+    # the command's (the kernel carries it across exec).
+    max_rss <- if (isTRUE(r$launched) || is.na(r$rss_floor) || r$max_rss > r$rss_floor) {
+      r$max_rss
+    } else {
+      NA_real_
+    }
     return(list(time = r$wall, user = r$user, sys = r$sys, max_rss = max_rss,
                 exit_status = r$exit_status, start = r$start_time, status = status,
                 message = r$error))
@@ -708,13 +721,24 @@ measure_machine <- function() {
        finished = NULL)
 }
 
+# The launcher of the commands (src/launcher/st-launch.c), NA when it is not
+# installed (then peaks below R's own are unknown).
+measure_launcher <- function() {
+  libs <- if (nzchar(.Platform$r_arch)) file.path("libs", .Platform$r_arch) else "libs"
+  path <- system.file(libs, "st-launch", package = "speeduptest")
+  if (!nzchar(path) || file.access(path, 1L) != 0L) return(NA_character_)
+  path
+}
+
 measure_timer <- function(versions, output) {
   clock <- .Call(ffi_clock_info, 100000L)
   kinds <- vapply(versions, `[[`, "", "kind")
   over_cmd <- NA_real_
   floor <- NA_real_
+  launcher <- NA_character_
   if (any(kinds == "command")) {
-    r <- lapply(1:11, function(i) .Call(ffi_run_command, "true", NULL, Inf))
+    launcher <- measure_launcher()
+    r <- lapply(1:11, function(i) .Call(ffi_run_command, "true", NULL, Inf, launcher))
     if (any(vapply(r, `[[`, 1L, "status") == 2L)) reraise_interrupt()
     r <- r[-1L]
     over_cmd <- stats::median(vapply(r, `[[`, 1, "wall"))
@@ -728,7 +752,8 @@ measure_timer <- function(versions, output) {
     over_r <- stats::median(vapply(1:51, function(i) measure_run_r(v, ctx)$time, 1))
   }
   list(clock = "CLOCK_MONOTONIC", resolution = clock$resolution, tick = clock$tick,
-       overhead_command = over_cmd, overhead_r = over_r, rss_floor = floor)
+       overhead_command = over_cmd, overhead_r = over_r, rss_floor = floor,
+       launcher = launcher)
 }
 
 # An interrupt the C core consumed before any run was made: signalled again

@@ -24,8 +24,21 @@
 #'    The speedup is significant when p <= alpha.
 #'
 #' The confidence `1 - alpha` is guaranteed only when both samples were shown
-#' normal.  Fewer than 3 values in a sample, or two constant samples, give the
-#' decision "insufficient data" (not an error).
+#' normal (and the run-order checks, see [run_order], flag nothing).  Fewer
+#' than 3 values in a sample, or two constant samples, give the decision
+#' "insufficient data" (not an error).
+#'
+#' **Direction.**  On the same path, the other tail of the same t-test
+#' (Ha: mu_X < mu_Y) gives `p_value_slowdown`; when it is `<= alpha`,
+#' `direction` is `"slowdown"` and the print says "significant slowdown".
+#' `direction` is `"speedup"` for a significant speedup, `"none"` otherwise,
+#' `NA` for insufficient data.
+#'
+#' **Baseline.**  The initial code is `x`; in a formula, `initial` when given,
+#' otherwise the first level of a factor or the first value to appear in the
+#' data (not the first in alphabetical order); for timings, the first of
+#' `versions`, `initial`, or the first version of the timings.  The verdict's
+#' `baseline` says which and how it was chosen, and the print shows it.
 #'
 #' The interval for the speedup mean(x) / mean(y) is Fieller's two-sided
 #' `1 - alpha` interval for a ratio of independent means: with pooled
@@ -36,11 +49,10 @@
 #' as `[0, Inf)`.  Being two-sided, it can contain 1 while the one-sided test
 #' is significant.
 #'
-#' @param x Run times of the initial code (positive numbers), or a formula
-#'   `time ~ version` whose grouping variable has two levels, the first being
-#'   the initial code (the first level of `factor(version)`, as for
-#'   [speedup_suite()]: for a character variable, the first in alphabetical
-#'   order; make it a factor to choose).
+#' @param x Run times of the initial code (positive numbers) in the order
+#'   they were run, a formula `time ~ version` whose grouping variable has
+#'   two values (the initial code is `initial`, else the first level of a
+#'   factor, else the first value in the data), or [speedup_timings][new_speedup_timings].
 #' @param y Run times of the transformed code.
 #' @param data A data frame (or list or environment) holding the variables of
 #'   the formula.
@@ -51,10 +63,17 @@
 #'   caveat.
 #' @param na_rm Remove missing values first? If `FALSE`, a missing value is
 #'   an error.
+#' @param initial With a formula or timings, the version of the initial code
+#'   (`NULL`: see Details).
+#' @param benchmark With timings holding several benchmarks, the one to test.
+#' @param versions With timings, the two versions to compare,
+#'   `c(initial, transformed)` (needed when there are more than two).
 #' @param ... Not used; must be empty.
 #' @return A `speedup_verdict` object (a list of class
 #'   `c("speedup_verdict_mean", "speedup_verdict")`) with the elements
-#'   `significant`, `decision`, `branch`, `p_value`, `alpha`, `confidence`,
+#'   `significant`, `direction`, `decision`, `branch`, `p_value`,
+#'   `p_value_slowdown`, `baseline`, `run_order` (see [run_order]), `alpha`,
+#'   `confidence`,
 #'   `confidence_guaranteed`, `speedup`, `speedup_ci`, `speedups`
 #'   (named `min`, `mean`, `median`), `steps` (the sub-tests as `htest`
 #'   objects in the order the flowchart ran them), `caveats`, `advice`, `n`,
@@ -86,18 +105,33 @@ mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   run_protocol("mean", x, y, alpha, rigorous, na_rm, labels,
-               paste(labels, collapse = " and "), generic_call(match.call()))
+               paste(labels, collapse = " and "), generic_call(match.call()),
+               baseline = sprintf("`%s` (first argument)", labels[1L]))
 }
 
 #' @rdname mean_test
 #' @export
 mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
-                              na_rm = FALSE, ...) {
+                              na_rm = FALSE, initial = NULL, ...) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
-  parts <- split_formula(x, data, na_rm)
+  parts <- split_formula(x, data, na_rm, initial)
   run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
-               parts$labels, parts$data_name, generic_call(match.call()))
+               parts$labels, parts$data_name, generic_call(match.call()),
+               baseline = parts$baseline)
+}
+
+#' @rdname mean_test
+#' @export
+mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
+                                     initial = NULL, alpha = 0.05,
+                                     rigorous = TRUE, na_rm = FALSE, ...) {
+  check_dots_empty(...)
+  na_rm <- check_flag(na_rm, "na_rm")
+  parts <- timings_pair(x, benchmark, versions, initial, na_rm)
+  run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
+               parts$labels, parts$data_name, generic_call(match.call()),
+               baseline = parts$baseline, positions = parts$positions)
 }
 
 #' The Speedup-Test for the median execution time
@@ -129,6 +163,19 @@ mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
 #' the scale model `Y = X / theta`).  The
 #' confidence is guaranteed only when the location model was not rejected.
 #'
+#' **Direction.**  On the same path, the mirrored one-sided test (Ha: Y tends
+#' to be larger; exact, also with ties, whenever the speedup test is) gives
+#' `p_value_slowdown`; when it is `<= alpha` the verdict's `direction` is
+#' `"slowdown"` (printed "significant slowdown", with the speedup below 1 and
+#' its interval).  `significant` keeps its meaning: a significant speedup.
+#' Each claim is made at risk `alpha`.
+#'
+#' **Run order.**  The runs of each sample are checked for a trend in the
+#' order they were recorded (Mann-Kendall, level 0.0025), and with timings
+#' whose global order is known, whether the two versions were interleaved;
+#' a flag adds a caveat and makes `confidence_guaranteed` FALSE.  See
+#' [run_order].
+#'
 #' @inheritParams mean_test
 #' @return A `speedup_verdict` object of class
 #'   `c("speedup_verdict_median", "speedup_verdict")`; see [mean_test()] for
@@ -159,18 +206,34 @@ median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   run_protocol("median", x, y, alpha, rigorous, na_rm, labels,
-               paste(labels, collapse = " and "), generic_call(match.call()))
+               paste(labels, collapse = " and "), generic_call(match.call()),
+               baseline = sprintf("`%s` (first argument)", labels[1L]))
 }
 
 #' @rdname median_test
 #' @export
 median_test.formula <- function(x, data = NULL, alpha = 0.05,
-                                rigorous = TRUE, na_rm = FALSE, ...) {
+                                rigorous = TRUE, na_rm = FALSE,
+                                initial = NULL, ...) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
-  parts <- split_formula(x, data, na_rm)
+  parts <- split_formula(x, data, na_rm, initial)
   run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
-               parts$labels, parts$data_name, generic_call(match.call()))
+               parts$labels, parts$data_name, generic_call(match.call()),
+               baseline = parts$baseline)
+}
+
+#' @rdname median_test
+#' @export
+median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
+                                     initial = NULL, alpha = 0.05,
+                                     rigorous = TRUE, na_rm = FALSE, ...) {
+  check_dots_empty(...)
+  na_rm <- check_flag(na_rm, "na_rm")
+  parts <- timings_pair(x, benchmark, versions, initial, na_rm)
+  run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
+               parts$labels, parts$data_name, generic_call(match.call()),
+               baseline = parts$baseline, positions = parts$positions)
 }
 
 #' Highest confidence at which a Speedup-Test declares a speedup
@@ -187,9 +250,15 @@ median_test.formula <- function(x, data = NULL, alpha = 0.05,
 #' `alpha` is therefore one of them, and is found by evaluating the flowchart
 #' there.  A final p-value of exactly 0 gives 1.
 #'
+#' It concerns speedups only: a significant slowdown (see the verdict's
+#' `direction`) gives `NA` here; swap the samples (or `initial`) to ask how
+#' confident the slowdown is.  The run-order checks do not enter it.
+#'
 #' @inheritParams mean_test
 #' @param test `"median"` (default) or `"mean"`.
 #' @param data With a formula `x`, the data frame holding its variables.
+#' @param initial,benchmark,versions With a formula or timings `x`, as in
+#'   [mean_test()].
 #' @return A single number, the highest confidence, or `NA` when the
 #'   protocol declares no significant speedup for any `alpha <= 0.5`.
 #' @examples
@@ -200,18 +269,13 @@ median_test.formula <- function(x, data = NULL, alpha = 0.05,
 #' highest_confidence(before, after, test = "mean")
 #' @export
 highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
-                               rigorous = TRUE, na_rm = FALSE, data = NULL) {
+                               rigorous = TRUE, na_rm = FALSE, data = NULL,
+                               initial = NULL, benchmark = NULL,
+                               versions = NULL) {
   na_rm <- check_flag(na_rm, "na_rm")
-  if (inherits(x, "formula")) {
-    if (!is.null(y)) {
-      abort("`y` must be NULL when `x` is a formula; pass the data frame as `data`.")
-    }
-    parts <- split_formula(x, data, na_rm)
-    x <- parts$x
-    y <- parts$y
-  } else if (is.null(y)) {
-    abort("`y` is missing: give the run times of the transformed code.")
-  }
+  parts <- pair_samples(x, y, data, na_rm, initial, benchmark, versions)
+  x <- parts$x
+  y <- parts$y
   test <- check_test(test)
   rigorous <- check_flag(rigorous, "rigorous")
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 0L, positive = TRUE)
@@ -232,25 +296,22 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
 #' numbers as `speedups`).
 #'
 #' @inheritParams mean_test
-#' @param x Run times of the initial code (positive numbers), or a formula
-#'   `time ~ version` as in [median_test()].
+#' @param x Run times of the initial code (positive numbers), a formula
+#'   `time ~ version` or timings, as in [median_test()].
 #' @param data With a formula `x`, the data frame holding its variables.
+#' @param initial,benchmark,versions With a formula or timings `x`, as in
+#'   [mean_test()].
 #' @return A named numeric vector `c(min, mean, median)`.
 #' @examples
 #' observed_speedups(c(10.2, 10.4, 10.1, 10.9), c(8.1, 8.3, 8.0, 9.4))
 #' @export
-observed_speedups <- function(x, y = NULL, na_rm = FALSE, data = NULL) {
+observed_speedups <- function(x, y = NULL, na_rm = FALSE, data = NULL,
+                              initial = NULL, benchmark = NULL,
+                              versions = NULL) {
   na_rm <- check_flag(na_rm, "na_rm")
-  if (inherits(x, "formula")) {
-    if (!is.null(y)) {
-      abort("`y` must be NULL when `x` is a formula; pass the data frame as `data`.")
-    }
-    parts <- split_formula(x, data, na_rm)
-    x <- parts$x
-    y <- parts$y
-  } else if (is.null(y)) {
-    abort("`y` is missing: give the run times of the transformed code.")
-  }
+  parts <- pair_samples(x, y, data, na_rm, initial, benchmark, versions)
+  x <- parts$x
+  y <- parts$y
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 1L, positive = TRUE)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 1L, positive = TRUE)
   res <- .Call(ffi_observed_speedups, x, y)
@@ -284,11 +345,14 @@ check_dots_empty <- function(...) {
 }
 
 run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
-                         data_name, call) {
+                         data_name, call, baseline, positions = NULL) {
   if (missing(y)) {
     abort("`y` is missing: give the run times of the transformed code.")
   }
   na_rm <- check_flag(na_rm, "na_rm")
+  if (!is.null(positions) && na_rm && is.numeric(x) && is.numeric(y)) {
+    positions <- list(x = positions$x[!is.na(x)], y = positions$y[!is.na(y)])
+  }
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 0L, positive = TRUE)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 0L, positive = TRUE)
   alpha <- check_alpha(alpha)
@@ -299,13 +363,36 @@ run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
     .Call(ffi_median_test, x, y, alpha, rigorous)
   }
   check_status(res, sprintf("%s_test()", test))
-  new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call)
+  new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
+              baseline = baseline,
+              run_order = run_order_check(x, y, labels, positions))
 }
 
-# Splits `time ~ version` into the two samples; the first level of the
-# grouping variable is the initial code x: the first level of
-# factor(version), as speedup_suite() takes it.
-split_formula <- function(formula, data, na_rm) {
+# The two samples of a pair of arguments (x, y), of a formula or of timings,
+# for highest_confidence() and observed_speedups().
+pair_samples <- function(x, y, data, na_rm, initial, benchmark, versions) {
+  if (inherits(x, "speedup_timings")) {
+    if (!is.null(y)) {
+      abort("`y` must be NULL when `x` holds timings; choose the versions with `versions` or `initial`.")
+    }
+    return(timings_pair(x, benchmark, versions, initial, na_rm))
+  }
+  if (inherits(x, "formula")) {
+    if (!is.null(y)) {
+      abort("`y` must be NULL when `x` is a formula; pass the data frame as `data`.")
+    }
+    return(split_formula(x, data, na_rm, initial))
+  }
+  if (is.null(y)) {
+    abort("`y` is missing: give the run times of the transformed code.")
+  }
+  list(x = x, y = y)
+}
+
+# Splits `time ~ version` into the two samples, each in the order of the
+# rows.  The initial code x is `initial` when given; otherwise the first
+# level of a factor, or the first value to appear in any other variable.
+split_formula <- function(formula, data, na_rm, initial = NULL) {
   if (!inherits(formula, "formula") || length(formula) != 3L) {
     abort("`x` must be a formula `time ~ version` with a response and one grouping variable.")
   }
@@ -347,21 +434,116 @@ split_formula <- function(formula, data, na_rm) {
     time <- time[keep]
     group <- group[keep]
   }
-  group <- if (is.factor(group)) droplevels(group) else factor(group)
+  how <- if (is.factor(group)) "first level of the factor" else "first in the data"
+  group <- if (is.factor(group)) {
+    droplevels(group)
+  } else {
+    factor(group, levels = unique(as.character(group)))
+  }
   lev <- levels(group)
   if (length(lev) != 2L) {
-    abort(sprintf("The grouping variable `%s` must have exactly 2 levels (initial and transformed code), not %d.",
-                  deparse1(rhs), length(lev)), class = "data")
+    abort(sprintf("The grouping variable `%s` must have exactly 2 levels (initial and transformed code), not %d: %s.",
+                  deparse1(rhs), length(lev), quote_list(lev)), class = "data")
+  }
+  if (!is.null(initial)) {
+    lev <- pick_initial(initial, lev)
+    how <- "initial ="
   }
   list(x = time[group == lev[1L]], y = time[group == lev[2L]],
        labels = lev,
        data_name = sprintf("%s by %s (%s vs %s)", deparse1(formula[[2L]]),
-                           deparse1(rhs), lev[1L], lev[2L]))
+                           deparse1(rhs), lev[1L], lev[2L]),
+       baseline = sprintf('"%s" (%s)', lev[1L], how))
+}
+
+quote_list <- function(v, max = 10L) {
+  out <- paste0('"', utils::head(v, max), '"', collapse = ", ")
+  if (length(v) > max) out <- paste0(out, sprintf(", ... (%d in all)", length(v)))
+  out
+}
+
+# The levels reordered so that `initial` comes first.
+pick_initial <- function(initial, lev) {
+  if (!(is.character(initial) || is.factor(initial)) || length(initial) != 1L ||
+      is.na(initial) || !(as.character(initial) %in% lev)) {
+    abort(sprintf("`initial` must be one of the versions %s, not %s.",
+                  quote_list(lev), describe_value(initial)))
+  }
+  initial <- as.character(initial)
+  c(initial, setdiff(lev, initial))
+}
+
+# One benchmark and two versions of a speedup_timings object, each sample in
+# recorded order, with the global positions of the runs when known.
+timings_pair <- function(t, benchmark, versions, initial, na_rm) {
+  bs <- unique(as.character(t$benchmark))
+  if (is.null(benchmark)) {
+    if (length(bs) != 1L) {
+      abort(sprintf("The timings hold %d benchmarks; choose one with `benchmark =`: %s.",
+                    length(bs), quote_list(bs)))
+    }
+    benchmark <- bs
+  } else if (!is.character(benchmark) || length(benchmark) != 1L ||
+             is.na(benchmark) || !(benchmark %in% bs)) {
+    abort(sprintf("`benchmark` must be one of %s, not %s.", quote_list(bs),
+                  describe_value(benchmark)))
+  }
+  run_order <- attr(t, "run_order")
+  t <- as.data.frame(unclass(t), stringsAsFactors = FALSE)
+  t <- t[t$benchmark == benchmark, , drop = FALSE]
+  ver <- t$version
+  lev <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))
+  ver <- as.character(ver)
+  if (!is.null(versions)) {
+    if (!is.null(initial)) {
+      abort("Give `versions` or `initial`, not both.")
+    }
+    if (!is.character(versions) || length(versions) != 2L || anyNA(versions) ||
+        !all(versions %in% lev) || versions[1L] == versions[2L]) {
+      abort(sprintf("`versions` must be two different versions of %s (initial first), not %s.",
+                    quote_list(lev), describe_value(versions)))
+    }
+    lev <- versions
+    how <- "versions ="
+  } else if (!is.null(initial)) {
+    lev <- pick_initial(initial, lev)
+    if (length(lev) > 2L) {
+      abort(sprintf("Benchmark \"%s\" has %d versions (%s); name both with `versions = c(initial, transformed)`.",
+                    benchmark, length(lev), quote_list(lev)))
+    }
+    how <- "initial ="
+  } else {
+    if (length(lev) != 2L) {
+      abort(sprintf("Benchmark \"%s\" has %d version(s) (%s); choose two with `versions = c(initial, transformed)`.",
+                    benchmark, length(lev), quote_list(lev)), class = "data")
+    }
+    how <- "first version in the timings"
+  }
+  keep <- ver %in% lev
+  t <- t[keep, , drop = FALSE]
+  ver <- ver[keep]
+  run <- if (is.null(t$run)) seq_len(nrow(t)) else t$run
+  ts <- t$timestamp
+  has_ts <- !is.null(ts) && inherits(ts, "POSIXct") && length(ts) > 0L &&
+    !anyNA(ts)
+  o <- if (has_ts) order(as.double(ts), run) else order(run)
+  ver <- ver[o]
+  time <- t$time[o]
+  global <- has_ts || identical(run_order, "global")
+  pos <- seq_along(time)
+  ix <- ver == lev[1L]
+  iy <- ver == lev[2L]
+  list(x = time[ix], y = time[iy], labels = lev,
+       data_name = sprintf("%s: %s vs %s", benchmark, lev[1L], lev[2L]),
+       baseline = sprintf('"%s" (%s)', lev[1L], how),
+       positions = if (global) list(x = pos[ix], y = pos[iy]))
 }
 
 # match.call() in a method names the method; show the generic instead.
 generic_call <- function(call) {
   fn <- as.character(call[[1L]])
-  if (length(fn) == 1L) call[[1L]] <- as.name(sub("\\.(default|formula)$", "", fn))
+  if (length(fn) == 1L) {
+    call[[1L]] <- as.name(sub("\\.(default|formula|speedup_timings)$", "", fn))
+  }
   call
 }

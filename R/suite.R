@@ -45,7 +45,14 @@
 #' @param na_rm Drop missing run times instead of skipping the benchmark.
 #' @param benchmark,version,time Column names of a data frame `data`.
 #' @param initial The version of the initial code in a data frame or
-#'   timings `data` (`NULL`: the first level of the version column).
+#'   timings `data` (`NULL`: the first level of a factor version column, otherwise the first
+#'   version to appear in the data).
+#' @param p_adjust Adjustment of the per-benchmark final p-values for
+#'   multiplicity before each decision, as [stats::p.adjust()]: `"none"` (the
+#'   paper's choice), `"holm"` (family-wise error) or `"BH"`
+#'   (Benjamini-Hochberg, false discovery rate).  The speedup and the
+#'   slowdown p-values are adjusted separately, over the benchmarks that
+#'   reached the final test; needs a level for every benchmark.
 #'
 #' @details
 #' **Levels.** A benchmark whose level is missing gets the highest confidence
@@ -85,6 +92,20 @@
 #' "insufficient data") with a warning of class `speeduptest_warning_few_runs`;
 #' illegal weights give `speeduptest_warning_weights`. Every such problem is
 #' also kept in the `problems` element of the result.
+#'
+#' **Direction, multiplicity, run order.**  Each benchmark row has, per
+#' protocol, `direction` ("speedup", "slowdown", "none", `NA`),
+#' `p_value_slowdown` (the mirrored test) and `p_adjusted`; the print counts
+#' the significant slowdowns beside the accelerated proportion.  Without
+#' adjustment, the print says how many significant speedups chance alone
+#' gives (about alpha times the number of benchmarks tested) and that the
+#' gain over the significant benchmarks is computed on a selection (see
+#' [suite_multiplicity_lines()]).  The runs of each sample are checked for a
+#' trend in their order (the order of the vectors, or of the rows or `run`
+#' column of a data frame) and, with a global order (`run_order = "global"`
+#' timings or a `timestamp` column), for interleaving (see [run_order]): a
+#' flag is added to the caveats and sets `guaranteed` to FALSE; columns
+#' `trend_p_x`, `trend_p_y`, `interleaving_p`, `run_order_flag`.
 #'
 #' @return An object of class `speedup_suite`: a list with
 #'   * `benchmarks`: one row per analysed benchmark (also
@@ -134,8 +155,10 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                           prop_method = "prop.test", precision = 0.05,
                           significant_only = FALSE, na_rm = FALSE,
                           benchmark = "benchmark", version = "version",
-                          time = "time", initial = NULL) {
+                          time = "time", initial = NULL,
+                          p_adjust = c("none", "holm", "BH")) {
   call <- match.call()
+  p_adjust <- suite_p_adjust(p_adjust)
   rigorous <- check_flag(rigorous, "rigorous")
   na_rm <- check_flag(na_rm, "na_rm")
   significant_only <- check_flag(significant_only, "significant_only")
@@ -165,6 +188,11 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
 
   if (!is.null(timings_problems)) suite$problems <- rbind(timings_problems, suite$problems)
   levels <- suite_levels(conf_level, suite)
+  if (p_adjust != "none" && anyNA(levels)) {
+    abort(sprintf("`p_adjust = \"%s\"` needs a confidence level for every benchmark; searching the highest level (`conf_level = NA` or missing levels) cannot be adjusted.",
+                  p_adjust))
+  }
+  run_order <- suite_run_order(suite)
   requested <- suite_weights_mode(weights, suite)
   problems <- suite$problems
   nb <- length(suite$names)
@@ -204,7 +232,19 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
 
   new_speedup_suite(res, suite, levels, problems, mode, requested,
                     prop_conf_level, prop_method, precision, significant_only,
-                    rigorous, call)
+                    rigorous, call, run_order = run_order, p_adjust = p_adjust)
+}
+
+suite_p_adjust <- function(p_adjust) {
+  choices <- c("none", "holm", "BH")
+  if (identical(p_adjust, choices)) return("none")
+  if (!is.character(p_adjust) || length(p_adjust) != 1L ||
+      !(p_adjust %in% choices)) {
+    abort(sprintf("`p_adjust` must be one of %s, not %s.",
+                  paste0('"', choices, '"', collapse = ", "),
+                  describe_value(p_adjust)))
+  }
+  p_adjust
 }
 
 # ---- the core, in chunks ----------------------------------------------------
@@ -447,6 +487,7 @@ suite_pack <- function(names, xs, ys, lev, wt, has_level, has_weight,
 }
 
 suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
+  global_order <- identical(attr(data, "run_order"), "global")
   for (col in c(benchmark, version, time)) {
     if (!is.character(col) || length(col) != 1L || !(col %in% names(data))) {
       abort(sprintf("`data` must have a column %s.", describe_value(col)))
@@ -460,7 +501,7 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
                   describe_type(t)))
   }
   b <- if (is.factor(b)) droplevels(b) else factor(b, levels = unique(b[!is.na(b)]))
-  v <- if (is.factor(v)) droplevels(v) else factor(v)
+  v <- if (is.factor(v)) droplevels(v) else factor(v, levels = unique(v[!is.na(v)]))
   if (anyNA(b) || anyNA(v)) {
     abort(sprintf("columns `%s` and `%s` of `data` must not have missing values.",
                   benchmark, version))
@@ -488,7 +529,12 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
   bi <- as.integer(b)
   vi <- as.integer(v)
   key <- (bi - 1L) * 2L + vi
-  o <- order(key)
+  # the recorded order of the runs: the `run` column of timings, else the rows
+  rec <- if (is.numeric(data[["run"]]) && !anyNA(data[["run"]])) data[["run"]] else seq_along(t)
+  ts <- data[["timestamp"]]
+  has_ts <- inherits(ts, "POSIXct") && !anyNA(ts)
+  if (has_ts) rec <- rank(as.double(ts), ties.method = "first") * (length(t) + 1) + rec
+  o <- order(key, rec)
   counts <- tabulate(key, 2L * nb)
   starts <- cumsum(c(0, counts))[seq_len(2L * nb)]
   odd <- seq(1L, by = 2L, length.out = nb)
@@ -535,7 +581,18 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
     for (j in which(!is.na(lev))) suite_level_value(lev[j], levels(b)[j])
   }
   wt <- per_bench("weight")
-  list(names = levels(b)[keep], values = values,
+  # global order known (timings with run_order "global", or timestamps):
+  # the number of runs of the version labels within each benchmark
+  runs <- NULL
+  if (has_ts || global_order) {
+    og <- order(bi, rec)
+    lab <- vi[og]
+    bb <- bi[og]
+    nn <- length(og)
+    change <- nn > 1L & c(FALSE, lab[-1L] != lab[-nn] & bb[-1L] == bb[-nn])
+    runs <- 1 + tabulate(bb[change], nb)
+  }
+  list(names = levels(b)[keep], values = values, runs = runs[keep],
        x_start = starts[odd][keep], x_len = x_len[keep],
        y_start = starts[odd + 1L][keep], y_len = y_len[keep],
        level = if (is.null(lev)) rep(NA_real_, sum(keep)) else lev[keep],
@@ -597,7 +654,8 @@ suite_caveat_text <- function(bits) {
 
 new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
                               prop_conf_level, prop_method, precision,
-                              significant_only, rigorous, call) {
+                              significant_only, rigorous, call,
+                              run_order = NULL, p_adjust = "none") {
   b <- res$benchmarks
   nb <- length(suite$names)
   w <- matrix(b$weights, nrow = nb, ncol = 3L)
@@ -615,18 +673,40 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   searched <- b$searched == 1
   # a searched level is on the 0.01 grid; a given one is reported as given
   lev_used <- function(alpha, searched) ifelse(searched, round(1 - alpha, 2), levels)
+  if (is.null(run_order)) run_order <- suite_run_order(suite)
+  ro_text <- suite_run_order_text(run_order)
+  ok <- !failed
   proto <- function(p) {
     dec <- b[[paste0(p, "_decision")]]
+    alpha <- b[[paste0(p, "_alpha")]]
+    pv <- na_if_nan(b[[paste0(p, "_p_value")]])
+    ps <- na_if_nan(b[[paste0(p, "_p_value_slowdown")]])
+    pv[!ok] <- NA
+    ps[!ok] <- NA
+    # adjusted over the benchmarks that reached the final test
+    pa <- stats::p.adjust(pv, method = p_adjust)
+    psa <- stats::p.adjust(ps, method = p_adjust)
+    tested <- dec >= 0 & !is.na(pa)
+    dec[tested] <- ifelse(pa[tested] <= alpha[tested], 1L, 0L)
+    direction <- ifelse(dec < 0, NA_character_,
+                        ifelse(dec == 1, "speedup",
+                               ifelse(!is.na(psa) & psa <= alpha, "slowdown", "none")))
+    cav <- suite_caveat_text(b[[paste0(p, "_caveats")]])
+    cav <- ifelse(nzchar(ro_text),
+                  ifelse(nzchar(cav), paste(cav, ro_text, sep = "; "), ro_text), cav)
     data.frame(
       decision = suite_decisions[dec + 2L],
       significant = ifelse(dec < 0, NA, dec == 1),
-      conf_level = lev_used(b[[paste0(p, "_alpha")]], searched),
+      direction = direction,
+      conf_level = lev_used(alpha, searched),
       highest = b[[paste0(p, "_highest")]],
-      p_value = b[[paste0(p, "_p_value")]],
-      guaranteed = b[[paste0(p, "_guaranteed")]] == 1,
+      p_value = pv,
+      p_adjusted = pa,
+      p_value_slowdown = ps,
+      guaranteed = b[[paste0(p, "_guaranteed")]] == 1 & !run_order$run_order_flag,
       ci_low = b[[paste0(p, "_ci_low")]],
       ci_high = b[[paste0(p, "_ci_high")]],
-      caveats = suite_caveat_text(b[[paste0(p, "_caveats")]]),
+      caveats = cav,
       stringsAsFactors = FALSE)
   }
   pm <- proto("mean")
@@ -641,7 +721,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     speedup_median = b$speedup_median, searched = searched,
     stringsAsFactors = FALSE)
   benchmarks <- cbind(benchmarks, pm, pd,
-                      prob_greater = b$prob_greater,
+                      prob_greater = b$prob_greater, run_order,
                       weight_min = w[, 1L], weight_mean = w[, 2L],
                       weight_median = w[, 3L])
   benchmarks <- benchmarks[!failed, , drop = FALSE]
@@ -661,14 +741,109 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     valid = s$valid == 1L, min_benchmarks = s$min_benchmarks,
     precision = precision, stringsAsFactors = FALSE)
 
+  proportion$slowdowns <- c(sum(benchmarks$mean_direction %in% "slowdown"),
+                           sum(benchmarks$median_direction %in% "slowdown"))
+  if (p_adjust != "none") {
+    re <- suite_resummarise(benchmarks, overall, proportion)
+    overall <- re$overall
+    proportion <- re$proportion
+  }
+  tested <- c(sum(!is.na(benchmarks$mean_p_value)),
+              sum(!is.na(benchmarks$median_p_value)))
+  alpha_sum <- c(sum(1 - benchmarks$mean_conf_level[!is.na(benchmarks$mean_p_value)]),
+                 sum(1 - benchmarks$median_conf_level[!is.na(benchmarks$median_p_value)]))
+  multiplicity <- data.frame(protocol = c("mean", "median"), tested = tested,
+                             expected_false = alpha_sum,
+                             stringsAsFactors = FALSE)
+
   structure(list(
     benchmarks = benchmarks, overall = overall, proportion = proportion,
+    p_adjust = p_adjust, multiplicity = multiplicity,
     problems = problems, notes = suite_notes(benchmarks),
     weights = used, weights_requested = requested,
     weights_given = stats::setNames(suite$weight[!failed], suite$names[!failed]),
     significant_only = significant_only, rigorous = rigorous,
     versions = suite$versions, call = call),
     class = "speedup_suite")
+}
+
+# The summary of the suite again, after the decisions were adjusted for
+# multiplicity: the proportion of accelerated benchmarks and the gains over
+# the significant ones (same formulas as st_suite_summarise in suite.c).
+suite_resummarise <- function(bm, overall, proportion) {
+  sm <- bm$mean_significant %in% TRUE
+  sd <- bm$median_significant %in% TRUE
+  for (i in seq_len(nrow(overall))) {
+    c <- overall$centre[i]
+    inc <- switch(c, mean = sm, median = sd, sm & sd)
+    w <- bm[[paste0("weight_", c)]][inc]
+    cx <- bm[[paste0(c, "_x")]][inc]
+    cy <- bm[[paste0(c, "_y")]][inc]
+    num <- sum(w * (cx - cy))
+    den <- sum(w * cx)
+    ok <- length(w) > 0L && den > 0
+    overall$gain_significant[i] <- if (ok) num / den else NaN
+    overall$speedup_significant[i] <- if (ok) den / (den - num) else NaN
+    overall$n_significant[i] <- sum(inc)
+  }
+  for (i in seq_len(nrow(proportion))) {
+    a <- sum(if (proportion$protocol[i] == "mean") sm else sd)
+    b <- proportion$b[i]
+    proportion$a[i] <- a
+    if (b > 0) {
+      ci <- proportion_ci(a, b, proportion$conf_level[i], proportion$method[i])
+      proportion$estimate[i] <- a / b
+      proportion$conf_low[i] <- ci$conf.int[1L]
+      proportion$conf_high[i] <- ci$conf.int[2L]
+      proportion$valid[i] <- a * (1 - a / b) > 5
+      proportion$min_benchmarks[i] <- min_benchmarks(a / b, proportion$precision[i],
+                                                     proportion$conf_level[i])
+    }
+  }
+  list(overall = overall, proportion = proportion)
+}
+
+#' What chance alone gives on a suite
+#'
+#' Lines about multiplicity for the print and the report of a
+#' [speedup_suite()]: without adjustment (`p_adjust = "none"`, the paper's
+#' choice) how many significant speedups chance alone gives when nothing
+#' changed (about alpha times the number of benchmarks tested, for each
+#' protocol), and that the overall gain over the significant benchmarks is
+#' computed on a selection; with an adjustment, which one.
+#'
+#' @param suite A [speedup_suite()] result.
+#' @return A character vector of lines (at most 80 characters).
+#' @examples
+#' set.seed(1)
+#' same <- lapply(1:50, function(i) list(x = rlnorm(35), y = rlnorm(35)))
+#' names(same) <- paste0("b", 1:50)
+#' suite_multiplicity_lines(speedup_suite(same))
+#' @export
+suite_multiplicity_lines <- function(suite) {
+  if (!inherits(suite, "speedup_suite")) {
+    abort(sprintf("`suite` must be a speedup_suite, not %s.", describe_type(suite)))
+  }
+  mu <- suite$multiplicity
+  adj <- if (is.null(suite$p_adjust)) "none" else suite$p_adjust
+  if (is.null(mu) || !any(mu$tested > 0)) return(character())
+  if (adj != "none") {
+    what <- c(holm = "Holm (family-wise error)", BH = "Benjamini-Hochberg (false discovery rate)")[[adj]]
+    return(strwrap(sprintf(
+      "Multiplicity: the p-values of the %s benchmarks tested were adjusted by %s before each decision.",
+      format(max(mu$tested)), what), width = 79))
+  }
+  lev <- unique(round(suite$benchmarks$median_conf_level, 6))
+  at <- if (length(lev) == 1L) sprintf("at alpha = %s", format(1 - lev)) else "at their levels"
+  exp_txt <- if (isTRUE(all.equal(mu$expected_false[1L], mu$expected_false[2L])))
+    fmt_num(mu$expected_false[2L], 2L)
+  else sprintf("%s (mean) and %s (median)", fmt_num(mu$expected_false[1L], 2L),
+               fmt_num(mu$expected_false[2L], 2L))
+  c(strwrap(sprintf(
+    "Multiplicity (no adjustment): with %s benchmarks tested %s, chance alone gives about %s significant speedups (and as many slowdowns) even if nothing changed; p_adjust = \"BH\" or \"holm\" controls them.",
+    format(max(mu$tested)), at, exp_txt), width = 79),
+    strwrap("The overall gain over the significant benchmarks is computed on a selection (the benchmarks that passed a test) and overstates the gain.",
+            width = 79))
 }
 
 # Why a speedup was not declared, or why its level may be wrong.
@@ -698,6 +873,15 @@ suite_notes <- function(bm) {
                      ifelse(nzchar(cav), paste0("; ", cav), "")),
              sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
                      what, fmt3(sp), format_level(lev), cav)))
+    dirn <- bm[[paste0(p, "_direction")]][show]
+    slow <- !is.na(dirn) & dirn == "slowdown"
+    if (any(slow)) {
+      ps <- bm[[paste0(p, "_p_value_slowdown")]][show]
+      msg[slow] <- sprintf("%s = %s: a significant slowdown at confidence %s (p-value %s)%s",
+                           what, fmt3(sp[slow]),
+                           format_level(lev[slow]), fmt3(ps[slow]),
+                           ifelse(nzchar(cav[slow]), paste0("; ", cav[slow]), ""))
+    }
     rows[[p]] <- data.frame(benchmark = bm$benchmark[show], protocol = p,
                             message = msg, stringsAsFactors = FALSE)
   }
@@ -786,12 +970,23 @@ print.speedup_suite <- function(x, ...) {
   cat(sprintf("\nAccelerated benchmarks (confidence %s for the interval):\n",
               format(pr$conf_level[1L])))
   for (i in seq_len(nrow(pr))) {
-    cat(sprintf("  %-6s %d/%d = %s  [%s; %s]%s  minimal b for r = %s: %s\n",
+    cat(sprintf("  %-6s %d/%d = %s  [%s; %s]  minimal b for r = %s: %s\n%s",
                 pr$protocol[i], as.integer(pr$a[i]), as.integer(pr$b[i]),
                 fmt3(pr$estimate[i]), fmt3(pr$conf_low[i]), fmt3(pr$conf_high[i]),
-                if (isTRUE(pr$valid[i])) "" else " (may be inaccurate: a(1-a/b) <= 5)",
-                format(pr$precision[i]), format(pr$min_benchmarks[i])))
+                format(pr$precision[i]), format(pr$min_benchmarks[i]),
+                if (isTRUE(pr$valid[i])) "" else
+                  "         (the interval may be inaccurate: a(1-a/b) <= 5)\n"))
   }
+  if (!is.null(pr$slowdowns)) {
+    cat(sprintf("Significant slowdowns: %d (mean), %d (median)\n",
+                as.integer(pr$slowdowns[1L]), as.integer(pr$slowdowns[2L])))
+  }
+  nro <- sum(bm$run_order_flag %in% TRUE)
+  if (nro) {
+    cat(sprintf("Run order flagged (trend or blocks) in %d benchmark(s): confidence not\n  guaranteed there; see the caveats.\n", nro))
+  }
+  ml <- suite_multiplicity_lines(x)
+  if (length(ml)) cat("\n", paste0(ml, "\n"), sep = "")
   if (nrow(x$problems)) {
     cat(sprintf("\n%d problem(s) in the input; see `$problems`.\n", nrow(x$problems)))
   }
@@ -809,19 +1004,23 @@ print.summary.speedup_suite <- function(x, ...) {
   print(s)
   bm <- s$benchmarks
   if (nrow(bm)) {
-    short <- c("significant" = "yes", "not significant" = "no",
-               "insufficient data" = "insufficient")
+    short <- function(p) {
+      d <- bm[[paste0(p, "_direction")]]
+      out <- c(speedup = "yes", slowdown = "slower", none = "no")[d]
+      out[is.na(d)] <- "insufficient"
+      unname(out)
+    }
     tab <- data.frame(
       benchmark = bm$benchmark, n = bm$n, m = bm$m,
       "S(min)" = fmt3(bm$speedup_min),
       "S(mean)" = fmt3(bm$speedup_mean),
-      "sig." = unname(short[bm$mean_decision]),
+      "sig." = short("mean"),
       "conf." = format(bm$mean_conf_level),
       "S(median)" = fmt3(bm$speedup_median),
-      "sig. " = unname(short[bm$median_decision]),
+      "sig. " = short("median"),
       "conf. " = format(bm$median_conf_level),
       check.names = FALSE, stringsAsFactors = FALSE)
-    cat("\nPer benchmark (speedups S; significance and level of the mean, then of the median):\n")
+    cat("\nPer benchmark (speedups S; significance (yes, no, or slower for a significant\nslowdown) and level of the mean, then of the median):\n")
     print(tab, row.names = FALSE)
   }
   if (nrow(s$notes)) {

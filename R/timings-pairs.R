@@ -47,6 +47,8 @@ timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE) {
   names(pairs) <- bench[keep]
   rows <- o[b[o] %in% bench[keep]]
   data <- data.frame(benchmark = factor(b[rows], levels = bench[keep]),
-                     version = v[rows], time = t$time[rows])
+                     version = v[rows], time = t$time[rows], run = t$run[rows])
+  if (inherits(t$timestamp, "POSIXct")) data$timestamp <- t$timestamp[rows]
+  attr(data, "run_order") <- attr(t, "run_order")
   list(pairs = pairs, data = data, problems = problems, versions = levels(v))
 }

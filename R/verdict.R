@@ -54,7 +54,7 @@ na_if_nan <- function(v) {
 NULL
 
 new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
-                        call) {
+                        call, baseline = NULL, run_order = NULL) {
   decision <- c("insufficient data", "not significant",
                 "significant")[res$decision + 2L]
   steps <- Map(make_step, res$steps, verdict_step_names[res$step_kinds + 1L],
@@ -65,16 +65,24 @@ new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
   speedup_ci <- na_if_nan(res$speedup_ci)
   speedup_ci <- structure(speedup_ci, conf.level = 1 - alpha,
                           method = ci_method)
+  p_slow <- na_if_nan(res$p_value_slowdown)
+  direction <- switch(decision, "significant" = "speedup",
+    "not significant" = if (!is.na(p_slow) && p_slow <= alpha) "slowdown" else "none",
+    NA_character_)
+  if (is.null(baseline)) baseline <- sprintf("`%s` (first argument)", labels[1L])
+  if (is.null(run_order)) run_order <- run_order_check(x, y, labels)
   out <- list(
     test = test,
     significant = switch(decision, "significant" = TRUE,
                          "not significant" = FALSE, NA),
+    direction = direction,
     decision = decision,
     branch = verdict_branches[res$branch + 1L],
     p_value = na_if_nan(res$p_value),
+    p_value_slowdown = p_slow,
     alpha = alpha,
     confidence = 1 - alpha,
-    confidence_guaranteed = isTRUE(res$guaranteed),
+    confidence_guaranteed = isTRUE(res$guaranteed) && !isTRUE(run_order$trend),
     speedup = na_if_nan(res$speedup),
     speedup_ci = speedup_ci,
     speedups = na_if_nan(c(min = res$speedup_min, mean = res$speedup_mean,
@@ -87,6 +95,8 @@ new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
     m = length(y),
     rigorous = rigorous,
     labels = labels,
+    baseline = baseline,
+    run_order = run_order,
     data_name = data_name,
     call = call,
     x = x,
@@ -221,6 +231,8 @@ verdict_sentences <- function(v) {
       "%s and %s do not differ by a shift only (Kolmogorov-Smirnov p = %s <= %s on centred samples)",
       lx, ly, fmt_p(step_p(v, "ks_test")), format(v$alpha)))
   }
+  ro <- run_order_sentences(v$run_order, v$labels)
+  caveats <- c(caveats, ro$caveats)
   if (!is.na(v$significant) && !v$confidence_guaranteed) {
     caveats <- c(caveats, sprintf("%s may not be the correct confidence level",
                                   fmt_pct(v$confidence)))
@@ -230,7 +242,7 @@ verdict_sentences <- function(v) {
     advice <- c(advice, sprintf("perform more than 30 runs of %s",
                                 paste(v$labels[few], collapse = " and ")))
   }
-  list(caveats, advice)
+  list(caveats, c(advice, ro$advice))
 }
 
 verdict_headline <- function(v) {
@@ -239,7 +251,10 @@ verdict_headline <- function(v) {
   body <- switch(v$decision,
     "significant" = sprintf("significant speedup at %s confidence (%s)", conf,
                             if (v$confidence_guaranteed) "guaranteed" else "not guaranteed"),
-    "not significant" = sprintf("no significant speedup at %s confidence", conf),
+    "not significant" = if (identical(v$direction, "slowdown"))
+      sprintf("significant slowdown at %s confidence (%s)", conf,
+              if (v$confidence_guaranteed) "guaranteed" else "not guaranteed")
+    else sprintf("no significant speedup or slowdown at %s confidence", conf),
     sprintf("insufficient data to conclude at %s confidence", conf))
   paste0(title, body)
 }
@@ -265,8 +280,9 @@ verdict_path <- function(v) {
     path <- paste(parts, collapse = ", ")
     if (!is.null(s$t_test)) {
       welch <- v$branch %in% c("welch_normal", "welch_not_normal")
-      path <- sprintf("%s -> %s t-test p = %s", path,
-                      if (welch) "Welch" else "Student", fmt_p(s$t_test$p.value))
+      path <- sprintf("%s -> %s t-test p = %s%s", path,
+                      if (welch) "Welch" else "Student", fmt_p(s$t_test$p.value),
+                      slowdown_p(v))
     }
   } else {
     if (is.null(s$ks_test)) return(character())
@@ -274,12 +290,28 @@ verdict_path <- function(v) {
     path <- sprintf("location model %s (Kolmogorov-Smirnov p = %s)",
                     if (!is.na(p) && p > a) "accepted" else "rejected", fmt_p(p))
     if (!is.null(s$wilcoxon)) {
-      path <- sprintf("%s -> Wilcoxon-Mann-Whitney p = %s", path,
-                      fmt_p(s$wilcoxon$p.value))
+      path <- sprintf("%s -> Wilcoxon-Mann-Whitney p = %s%s", path,
+                      fmt_p(s$wilcoxon$p.value), slowdown_p(v))
     }
   }
   if (v$branch == "need_more_runs") path <- paste(path, "-> stop (rigorous mode)")
   path
+}
+
+# The mirrored test's p-value, shown in the path when it decided.
+slowdown_p <- function(v) {
+  if (identical(v$direction, "slowdown")) {
+    sprintf(" (slowdown: p = %s)", fmt_p(v$p_value_slowdown))
+  } else ""
+}
+
+# Lines of at most `width` characters, continuation lines indented.
+wrap_lines <- function(lines, width = 79L, indent = 4L) {
+  unlist(lapply(lines, function(l) {
+    if (nchar(l) <= width) return(l)
+    lead <- nchar(l) - nchar(sub("^ +", "", l))
+    strwrap(l, width = width, indent = lead, exdent = lead + indent)
+  }))
 }
 
 #' @rdname speedup_verdict
@@ -305,11 +337,12 @@ format.speedup_verdict <- function(x, digits = 3L, ...) {
                             fmt_num(v$speedups[["median"]], digits)))
   lines <- c(lines, sprintf("  runs: %d of %s, %d of %s", v$n, v$labels[1L],
                             v$m, v$labels[2L]))
+  if (!is.null(v$baseline)) lines <- c(lines, paste0("  initial code: ", v$baseline))
   path <- verdict_path(v)
   if (length(path) && nzchar(path)) lines <- c(lines, paste0("  path: ", path))
   if (length(v$caveats)) lines <- c(lines, paste0("  caveat: ", v$caveats))
   if (length(v$advice)) lines <- c(lines, paste0("  advice: ", v$advice))
-  lines
+  wrap_lines(lines)
 }
 
 #' @rdname speedup_verdict
@@ -372,7 +405,7 @@ print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
                               fmt_pct(v$confidence), fmt_ci(v$shift_ci, digits)))
   }
   lines <- c(lines, sprintf("Branch: %s", v$branch))
-  cat(lines, sep = "\n")
+  cat(wrap_lines(lines), sep = "\n")
   invisible(x)
 }
 
@@ -385,8 +418,10 @@ as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
     test = v$test,
     decision = v$decision,
     significant = v$significant,
+    direction = v$direction,
     branch = v$branch,
     p_value = v$p_value,
+    p_value_slowdown = if (is.null(v$p_value_slowdown)) NA_real_ else v$p_value_slowdown,
     alpha = v$alpha,
     confidence = v$confidence,
     confidence_guaranteed = v$confidence_guaranteed,
@@ -400,6 +435,8 @@ as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
     n = v$n,
     m = v$m,
     rigorous = v$rigorous,
+    run_order_flag = isTRUE(v$run_order$trend),
+    baseline = if (is.null(v$baseline)) NA_character_ else v$baseline,
     caveats = paste(v$caveats, collapse = "; "),
     stringsAsFactors = FALSE
   )

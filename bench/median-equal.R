@@ -62,7 +62,12 @@ if (mode == "record") {
   stopifnot(identical(old$cases, cases))
   bad <- 0L
   for (i in seq_along(answers)) for (nm in names(answers[[i]])) {
-    if (!identical(answers[[i]][[nm]], old$answers[[i]][[nm]])) {
+    a <- answers[[i]][[nm]]
+    b <- old$answers[[i]][[nm]]
+    # results the reference did not have yet (e.g. p_value_slowdown) are
+    # not compared
+    if (is.list(a) && is.list(b)) a <- a[intersect(names(a), names(b))]
+    if (!identical(a, b)) {
       bad <- bad + 1L
       cat(sprintf("case %d (n = %d, m = %d) %s differs\n", i,
                   length(cases[[i]]$x), length(cases[[i]]$y), nm))

@@ -27,9 +27,11 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_speedup_suite, 12),
     CALLDEF(ffi_suite_benchmarks, 7),
     CALLDEF(ffi_suite_summary, 9),
-    CALLDEF(ffi_run_command, 3),
+    CALLDEF(ffi_run_command, 4),
     CALLDEF(ffi_monotonic_now, 0),
     CALLDEF(ffi_clock_info, 1),
+    CALLDEF(ffi_mann_kendall, 3),
+    CALLDEF(ffi_runs_test, 3),
     {NULL, NULL, 0}
 };
 

@@ -8,11 +8,21 @@
  * from CLOCK_MONOTONIC just before the spawn and just after the child is
  * reaped; user and system CPU time and the peak resident set size come from
  * wait4() (the rusage of the shell and of every descendant it waited for;
- * Linux reports ru_maxrss in KiB, macOS in bytes).  Linux records the peak
- * of the memory a process leaves at exec() in its ru_maxrss, and a spawned
- * child leaves the caller's (R's) memory, so the child's ru_maxrss is at
- * least the caller's own peak (getrusage(RUSAGE_SELF) just before the
- * spawn, returned as rss_floor): only a value above that floor is the
+ * Linux reports ru_maxrss in KiB, macOS in bytes).
+ *
+ * Peak memory and the launcher: Linux records the peak of the memory a
+ * process leaves at exec() in its ru_maxrss, and a child spawned here leaves
+ * the caller's (R's) memory, so its ru_maxrss is at least the caller's own
+ * peak (getrusage(RUSAGE_SELF) just before the spawn, returned as
+ * rss_floor).  So the shell is not spawned directly but through a small
+ * program, the launcher (src/launcher/st-launch.c): its own ru_maxrss is
+ * inflated, but the shell it forks leaves only the launcher's few hundred
+ * kilobytes at exec(), so the status, user and sys times and ru_maxrss the
+ * launcher reads with wait4() and writes back through a pipe (fd given on
+ * its command line) are the shell's own and exact.  The launcher is what
+ * gets the process group; the shell stays in it.  Without a launcher (none
+ * installed, or a run that ended without its report) the figures of the
+ * spawned process itself are used and only a max_rss above rss_floor is the
  * command's own peak.
  *
  * Waiting: on Linux a pidfd (pidfd_open(2), Linux >= 5.3) is poll()ed, so
@@ -42,6 +52,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -186,6 +197,7 @@ void st_run_init(st_run *r)
     r->timed_out = 0;
     r->interrupted = 0;
     r->error = 0;
+    r->launched = 0;
 }
 
 static double tv_seconds(struct timeval tv)
@@ -193,8 +205,69 @@ static double tv_seconds(struct timeval tv)
     return (double) tv.tv_sec + 1e-6 * (double) tv.tv_usec;
 }
 
+/* Moves the two ends of a pipe above the standard descriptors (a caller
+ * started with one of them closed would get it from pipe(), and the spawn
+ * redirects 0, 1 and 2); returns 0, or -1 with both ends closed. */
+static int keep_above_stdio(int p[2])
+{
+    for (int i = 0; i < 2; i++) {
+        if (p[i] > 2) continue;
+        int moved = fcntl(p[i], F_DUPFD, 3);
+        if (moved < 0) {
+            close(p[0]);
+            close(p[1]);
+            return -1;
+        }
+        close(p[i]);
+        p[i] = moved;
+    }
+    return 0;
+}
+
+/* Reads what the launcher wrote to the pipe (non-blocking: the launcher has
+ * exited) and fills res; returns 1 when a report was read. */
+static int read_report(int fd, st_run *res)
+{
+    char buf[256];
+    size_t len = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf + len, sizeof buf - 1 - len);
+        if (n > 0) {
+            len += (size_t) n;
+            if (len >= sizeof buf - 1) break;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        break;
+    }
+    buf[len] = '\0';
+    char kind = 0;
+    int code = 0;
+    long long user = 0, sys = 0, rss = 0;
+    int got = sscanf(buf, "st-launch 1 %c %d %lld %lld %lld", &kind, &code, &user, &sys,
+                     &rss);
+    if (got >= 2 && kind == 'e') {
+        res->error = code;
+        return 1;
+    }
+    if (got != 5 || (kind != 'x' && kind != 's')) return 0;
+    res->user = 1e-6 * (double) user;
+    res->sys = 1e-6 * (double) sys;
+    res->max_rss = (double) rss;
+    if (kind == 'x') {
+        res->exit_status = code;
+        res->signal = 0;
+    } else {
+        res->signal = code;
+        res->exit_status = 128 + code;
+    }
+    res->launched = 1;
+    return 1;
+}
+
 int st_run_command(const char *cmd, const char *output, double timeout,
-                   st_interrupt_fn interrupted, void *data, st_run *res)
+                   const char *launcher, st_interrupt_fn interrupted, void *data,
+                   st_run *res)
 {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
@@ -243,10 +316,30 @@ int st_run_command(const char *cmd, const char *output, double timeout,
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
                                     POSIX_SPAWN_SETSIGDEF);
 
+    /* The report pipe: the read end stays here (close-on-exec), the write
+     * end is inherited by the launcher, which is told its number. */
+    int use_launcher = launcher && launcher[0] && access(launcher, X_OK) == 0;
+    int rep[2] = {-1, -1};
+    char fdarg[24];
+    if (use_launcher) {
+        if (pipe(rep) != 0 || keep_above_stdio(rep) != 0) {
+            use_launcher = 0;
+        } else {
+            fcntl(rep[0], F_SETFD, FD_CLOEXEC);
+            fcntl(rep[0], F_SETFL, O_NONBLOCK);
+            snprintf(fdarg, sizeof fdarg, "%d", rep[1]);
+        }
+    }
     char *argv[4];
-    argv[0] = (char *) "sh";
-    argv[1] = (char *) "-c";
-    argv[2] = (char *) cmd;
+    if (use_launcher) {
+        argv[0] = (char *) "st-launch";
+        argv[1] = fdarg;
+        argv[2] = (char *) cmd;
+    } else {
+        argv[0] = (char *) "sh";
+        argv[1] = (char *) "-c";
+        argv[2] = (char *) cmd;
+    }
     argv[3] = NULL;
 
     struct rusage self;
@@ -261,10 +354,13 @@ int st_run_command(const char *cmd, const char *output, double timeout,
     pid_t pid;
     res->start_time = realtime_now();
     double t0 = st_monotonic_now();
-    int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
+    int rc = posix_spawn(&pid, use_launcher ? launcher : "/bin/sh", &fa, &attr, argv,
+                         environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
+    if (use_launcher) close(rep[1]);
     if (rc != 0) {
+        if (use_launcher) close(rep[0]);
         res->error = rc;
         return ST_RUN_SPAWN_FAILED;
     }
@@ -316,6 +412,18 @@ int st_run_command(const char *cmd, const char *output, double timeout,
         res->signal = WTERMSIG(wstatus);
         res->exit_status = 128 + res->signal;
     }
+    if (use_launcher) {
+        /* The launcher exits 0 after reporting; without a report (it was
+         * killed, or could not run) the figures above are the fallback. */
+        int reported = read_report(rep[0], res);
+        close(rep[0]);
+        if (status == ST_RUN_OK && res->error != 0) {
+            status = ST_RUN_SPAWN_FAILED;
+        } else if (status == ST_RUN_OK && !reported && WIFEXITED(wstatus)) {
+            res->error = ST_ERR_NO_REPORT;
+            status = ST_RUN_SPAWN_FAILED;
+        }
+    }
     return status;
 }
 
@@ -356,12 +464,15 @@ void st_run_init(st_run *r)
     r->exit_status = -1;
     r->signal = r->timed_out = r->interrupted = 0;
     r->error = 0;
+    r->launched = 0;
 }
 
 int st_run_command(const char *cmd, const char *output, double timeout,
-                   st_interrupt_fn interrupted, void *data, st_run *res)
+                   const char *launcher, st_interrupt_fn interrupted, void *data,
+                   st_run *res)
 {
-    (void) cmd; (void) output; (void) timeout; (void) interrupted; (void) data;
+    (void) cmd; (void) output; (void) timeout; (void) launcher; (void) interrupted;
+    (void) data;
     st_run_init(res);
     res->error = 38; /* ENOSYS */
     return ST_RUN_SPAWN_FAILED;
@@ -389,24 +500,31 @@ static int r_interrupted(void *unused)
     return R_ToplevelExec(check_interrupt_once, NULL) == FALSE;
 }
 
-SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout)
+static const char *optional_string(SEXP x)
+{
+    if (TYPEOF(x) == STRSXP && XLENGTH(x) == 1 && STRING_ELT(x, 0) != NA_STRING)
+        return Rf_translateChar(STRING_ELT(x, 0));
+    return NULL;
+}
+
+SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout, SEXP launcher)
 {
     if (TYPEOF(cmd) != STRSXP || XLENGTH(cmd) != 1 || STRING_ELT(cmd, 0) == NA_STRING)
         Rf_error("`cmd` must be a single string.");
-    const char *out = NULL;
-    if (TYPEOF(output) == STRSXP && XLENGTH(output) == 1 &&
-        STRING_ELT(output, 0) != NA_STRING)
-        out = Rf_translateChar(STRING_ELT(output, 0));
+    const char *out = optional_string(output);
+    const char *lau = optional_string(launcher);
     double to = ffi_double(timeout, "timeout");
     st_run r;
-    int status = st_run_command(Rf_translateChar(STRING_ELT(cmd, 0)), out, to,
+    int status = st_run_command(Rf_translateChar(STRING_ELT(cmd, 0)), out, to, lau,
                                 r_interrupted, NULL, &r);
 
     static const char *names[] = {
         "status", "wall", "user", "sys", "max_rss", "exit_status", "signal",
-        "timed_out", "interrupted", "error", "start_time", "rss_floor"
+        "timed_out", "interrupted", "error", "start_time", "rss_floor", "launched"
     };
-    SEXP values[12];
+    const char *err = r.error == ST_ERR_NO_REPORT ? "the launcher st-launch did not report" :
+        r.error ? strerror(r.error) : "";
+    SEXP values[13];
     values[0] = PROTECT(Rf_ScalarInteger(status));
     values[1] = PROTECT(Rf_ScalarReal(r.wall));
     values[2] = PROTECT(Rf_ScalarReal(r.user));
@@ -416,11 +534,12 @@ SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout)
     values[6] = PROTECT(Rf_ScalarInteger(r.signal));
     values[7] = PROTECT(Rf_ScalarLogical(r.timed_out));
     values[8] = PROTECT(Rf_ScalarLogical(r.interrupted));
-    values[9] = PROTECT(Rf_mkString(r.error ? strerror(r.error) : ""));
+    values[9] = PROTECT(Rf_mkString(err));
     values[10] = PROTECT(Rf_ScalarReal(r.start_time));
     values[11] = PROTECT(Rf_ScalarReal(r.rss_floor));
-    SEXP res = ffi_named_list(12, names, values);
-    UNPROTECT(12);
+    values[12] = PROTECT(Rf_ScalarLogical(r.launched));
+    SEXP res = ffi_named_list(13, names, values);
+    UNPROTECT(13);
     return res;
 }
 

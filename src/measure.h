@@ -18,15 +18,22 @@ typedef struct {
     double user, sys;     /* CPU seconds of the command and its children    */
     double max_rss;       /* peak resident set size, bytes                  */
     double rss_floor;     /* the caller's own peak at the start, bytes: on
-                             Linux the kernel carries it across exec, so a
-                             max_rss not above it is not the command's     */
+                             Linux the kernel carries it across exec, so
+                             without the launcher a max_rss not above it is
+                             not the command's                              */
     double start_time;    /* CLOCK_REALTIME at the start, seconds since 1970 */
     int exit_status;      /* exit code, 128 + signal when killed, -1 unknown */
     int signal;           /* terminating signal, 0 when it exited           */
     int timed_out;
     int interrupted;
-    int error;            /* errno of a failure to start or wait            */
+    int error;            /* errno of a failure to start or wait, or
+                             ST_ERR_NO_REPORT                               */
+    int launched;         /* 1 when the launcher reported: user, sys and
+                             max_rss are the shell's own (max_rss exact)    */
 } st_run;
+
+/* st_run.error when the launcher exited without reporting. */
+#define ST_ERR_NO_REPORT (-1)
 
 /* Returns nonzero when the run should be abandoned (user interrupt). */
 typedef int (*st_interrupt_fn)(void *data);
@@ -37,8 +44,11 @@ double st_clock_tick(long tries);
 void st_run_init(st_run *r);
 /* Runs `/bin/sh -c cmd` with output discarded (output NULL or "") or
  * appended to the file `output`; timeout in seconds (<= 0 or infinite: none);
- * `interrupted` (may be NULL) is called at least every 100 ms. */
+ * `launcher` (NULL or "": none) is the path of st-launch, which starts the
+ * shell and reports its exact peak memory; `interrupted` (may be NULL) is
+ * called at least every 100 ms. */
 int st_run_command(const char *cmd, const char *output, double timeout,
-                   st_interrupt_fn interrupted, void *data, st_run *res);
+                   const char *launcher, st_interrupt_fn interrupted, void *data,
+                   st_run *res);
 
 #endif

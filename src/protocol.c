@@ -19,6 +19,11 @@
  * test, Ha: X tends to be larger than Y.  The confidence is guaranteed
  * only when the location model was not rejected.
  *
+ * Slowdown: on the same path, the mirrored one-sided final test (the
+ * t-test's other tail; the rank-sum test with Ha: Y tends to be larger,
+ * exact with ties whenever the speedup test is) gives p_value_slowdown; a
+ * slowdown is declared when it is <= alpha, each claim at risk alpha.
+ *
  * Every decision compares p <= alpha.  A sample with fewer than 3 values,
  * or no variability at all, gives "insufficient data".
  *
@@ -55,6 +60,7 @@ static void verdict_init(st_verdict *v, double alpha)
     v->guaranteed = 0;
     v->alpha = alpha;
     v->p_value = NAN;
+    v->p_value_slowdown = NAN;
     v->speedup = NAN;
     v->speedup_min = v->speedup_mean = v->speedup_median = NAN;
     v->speedup_ci[0] = v->speedup_ci[1] = NAN;
@@ -153,6 +159,7 @@ typedef struct {
     st_result sw[2];
     st_result f;
     st_result t[2];           /* [0] Welch, [1] Student (pooled)         */
+    st_result tl[2];          /* the same, other tail (slowdown)         */
 } mean_parts;
 
 static int shapiro_part(const double *x, size_t n, st_result *r, int *checked)
@@ -190,6 +197,8 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
     st_result_init(&mp->f);
     st_result_init(&mp->t[0]);
     st_result_init(&mp->t[1]);
+    st_result_init(&mp->tl[0]);
+    st_result_init(&mp->tl[1]);
     if (mp->too_few) return ST_OK;
     mp->both_constant = st_is_constant(x, n) && st_is_constant(y, m);
     if (mp->both_constant) return ST_OK;
@@ -201,6 +210,8 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
         return ST_ERR_ALLOC;
     for (int k = 0; k < 2; k++)
         if (st_t_test(x, n, y, m, ST_GREATER, 0.0, k, conf_level, &mp->t[k])
+            == ST_ERR_ALLOC ||
+            st_t_test(x, n, y, m, ST_LESS, 0.0, k, conf_level, &mp->tl[k])
             == ST_ERR_ALLOC)
             return ST_ERR_ALLOC;
     return ST_OK;
@@ -357,6 +368,7 @@ int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
     add_step(out, ST_STEP_T_TEST, &mp.t[p.final]);
     if (p.decision == ST_INSUFFICIENT) return ST_OK;
     out->p_value = mp.t[p.final].p_value;
+    out->p_value_slowdown = mp.tl[p.final].p_value;
     fieller_interval(x, n, y, m, p.final, alpha, out->speedup_ci);
     return ST_OK;
 }
@@ -383,6 +395,7 @@ typedef struct {
     int too_few, constant;
     st_result ks;             /* on the centred samples                  */
     st_result w;              /* one-sided rank-sum test, x greater      */
+    st_result wl;             /* the mirrored test, x less (slowdown)    */
 } median_parts;
 
 /* tab (may be NULL) caches the exact rank-sum null distribution between
@@ -395,6 +408,7 @@ static int median_parts_run(const st_sorted_pair *P, median_parts *mp,
     mp->constant = 0;
     st_result_init(&mp->ks);
     st_result_init(&mp->w);
+    st_result_init(&mp->wl);
     if (mp->too_few) return ST_OK;
     /* The rank-sum statistic has no variability only when all n + m
      * values are equal; two different constants are a clear order. */
@@ -406,6 +420,11 @@ static int median_parts_run(const st_sorted_pair *P, median_parts *mp,
                              &mp->ks, tab);
     if (s == ST_ERR_ALLOC) return s;
     s = st_wilcoxon_sorted(P, ST_GREATER, -1, 1, 0, 0.95, &mp->w, NULL, NULL,
+                           tab);
+    if (s == ST_ERR_ALLOC) return s;
+    /* Same sizes, same automatic choice of the exact distribution (with
+     * ties too) as the speedup test, and the same cached table. */
+    s = st_wilcoxon_sorted(P, ST_LESS, -1, 1, 0, 0.95, &mp->wl, NULL, NULL,
                            tab);
     if (s == ST_ERR_ALLOC) return s;
     return ST_OK;
@@ -490,6 +509,7 @@ static int median_protocol_run(st_sorted_pair *P, double alpha, int rigorous,
     add_step(out, ST_STEP_WILCOXON, &mp.w);
     if (p.decision == ST_INSUFFICIENT) return ST_OK;
     out->p_value = mp.w.p_value;
+    out->p_value_slowdown = mp.wl.p_value;
     /* W / (n m) counts the pairs with x > y, ties one half. */
     out->prob_greater = mp.w.statistic / ((double) n * (double) m);
     return median_intervals(P, alpha, out, tab, shift);
@@ -641,9 +661,9 @@ static SEXP verdict_list(const st_verdict *v, int status)
         "status", "decision", "branch", "guaranteed", "alpha", "p_value",
         "speedup", "speedup_min", "speedup_mean", "speedup_median",
         "speedup_ci", "prob_greater", "shift", "shift_ci", "caveats",
-        "step_kinds", "steps"
+        "step_kinds", "steps", "p_value_slowdown"
     };
-    SEXP values[17];
+    SEXP values[18];
     values[0] = PROTECT(Rf_ScalarInteger(status));
     values[1] = PROTECT(Rf_ScalarInteger((int) v->decision));
     values[2] = PROTECT(Rf_ScalarInteger(v->branch));
@@ -666,8 +686,9 @@ static SEXP verdict_list(const st_verdict *v, int status)
         INTEGER(values[15])[i] = (int) v->step_kind[i];
         SET_VECTOR_ELT(values[16], i, ffi_result(&v->steps[i]));
     }
-    SEXP out = ffi_named_list(17, names, values);
-    UNPROTECT(17);
+    values[17] = PROTECT(Rf_ScalarReal(v->p_value_slowdown));
+    SEXP out = ffi_named_list(18, names, values);
+    UNPROTECT(18);
     return out;
 }
 

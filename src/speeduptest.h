@@ -342,6 +342,8 @@ typedef struct {
     int guaranteed;           /* 1 when 1 - alpha is guaranteed           */
     double alpha;
     double p_value;           /* of the final test; NAN if not reached    */
+    double p_value_slowdown;  /* the mirrored one-sided final test on the
+                                 same path (Ha: y tends to be larger)    */
     double speedup;           /* ratio of the protocol's centre           */
     double speedup_min, speedup_mean, speedup_median;
     double speedup_ci[2];     /* two-sided 1 - alpha interval for the
@@ -418,6 +420,7 @@ typedef struct {
     int guaranteed[2];
     unsigned caveats[2];
     double p_value[2];
+    double p_value_slowdown[2]; /* mirrored final test (slowdown)       */
     double speedup_ci[2][2];
     double prob_greater;        /* median protocol's estimate of P[X > Y] */
 } st_bench_result;
@@ -505,5 +508,14 @@ int st_hpt(const st_hpt_input *in, double gamma, st_hpt_result *out);
  * of precision, <= the supremum, at which st_hpt reaches the level. */
 int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
                    double *speedup, double *supremum, int *attained);
+
+/* Run order (run-order.c).  Mann-Kendall trend test of x against its
+ * index: statistic = Kendall's S, estimate[0] = tau-b, two-sided p-value,
+ * exact without ties for n < 50.  ST_ERR_TOO_FEW below 3 values,
+ * ST_ERR_CONSTANT without variability. */
+int st_mann_kendall(const double *x, size_t n, st_result *out);
+/* Wald-Wolfowitz runs test: P(R <= r) for n1 and n2 labels in random
+ * order (NAN when n1 or n2 is 0). */
+double st_runs_test_lower(double n1, double n2, double r);
 
 #endif

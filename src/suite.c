@@ -27,6 +27,7 @@ static void bench_init(st_bench_result *r)
     r->prob_greater = NAN;
     for (int p = 0; p < 2; p++) {
         r->highest[p] = r->alpha[p] = r->p_value[p] = NAN;
+        r->p_value_slowdown[p] = NAN;
         r->decision[p] = ST_INSUFFICIENT;
         r->guaranteed[p] = 0;
         r->caveats[p] = 0;
@@ -133,6 +134,7 @@ int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
         out->guaranteed[p] = v.guaranteed;
         out->caveats[p] = v.caveats;
         out->p_value[p] = v.p_value;
+        out->p_value_slowdown[p] = v.p_value_slowdown;
         out->speedup_ci[p][0] = v.speedup_ci[0];
         out->speedup_ci[p][1] = v.speedup_ci[1];
         if (p == ST_PROTO_MEDIAN) out->prob_greater = v.prob_greater;
@@ -383,7 +385,7 @@ static size_t index_value(double v, size_t limit, const char *arg)
 
 /* The per-benchmark columns (a named list; `weights`, when not
  * R_NilValue, is appended as the last one). */
-#define ST_BENCH_NCOL 28
+#define ST_BENCH_NCOL 30
 static const char *bench_names[ST_BENCH_NCOL + 1] = {
     "status", "min_x", "mean_x", "median_x", "min_y", "mean_y",
     "median_y", "speedup_min", "speedup_mean", "speedup_median",
@@ -391,7 +393,8 @@ static const char *bench_names[ST_BENCH_NCOL + 1] = {
     "mean_guaranteed", "mean_caveats", "mean_p_value", "mean_ci_low",
     "mean_ci_high", "median_highest", "median_alpha", "median_decision",
     "median_guaranteed", "median_caveats", "median_p_value",
-    "median_ci_low", "median_ci_high", "prob_greater", "weights"
+    "median_ci_low", "median_ci_high", "prob_greater",
+    "mean_p_value_slowdown", "median_p_value_slowdown", "weights"
 };
 
 static double bench_field(const st_bench_result *r, int c)
@@ -402,6 +405,7 @@ static double bench_field(const st_bench_result *r, int c)
     case 4: case 5: case 6: return r->centre_y[c - 4];
     case 7: case 8: case 9: return r->speedup[c - 7];
     case 10: return r->searched;
+    case 28: case 29: return r->p_value_slowdown[c - 28];
     default: {
         int p = c < 19 ? 0 : 1;
         switch (c - (p ? 19 : 11)) {

@@ -69,29 +69,72 @@ test_that("the recorded order is the one asked for", {
 })
 
 test_that("CPU time and peak memory are sane", {
+  skip_if(is.na(measure_launcher()), "the launcher st-launch is not installed")
   burn <- "awk 'BEGIN{for(i=0;i<3e6;i++)s+=i}'"
-  alloc <- "awk 'BEGIN{s=\"x\"; while(length(s)<1e8) s=s s; print length(s)}'"
-  t <- quiet_short(measure(burn = burn, alloc = alloc, idle = "sleep 0.05", runs = 3,
-                           warmup = 0))
+  t <- quiet_short(measure(burn = burn, idle = "sleep 0.01", nothing = "true",
+                           runs = 3, warmup = 0))
+  expect_identical(attr(t, "timer")$launcher, measure_launcher())
   b <- t[t$version == "burn", ]
-  a <- t[t$version == "alloc", ]
   i <- t[t$version == "idle", ]
   # a single-threaded loop: CPU time close to the wall time, never above it
   expect_true(all(b$user > 0.01))
   expect_true(all(b$user + b$sys <= b$time * 1.05 + 0.005))
   # sleeping uses almost no CPU
   expect_true(all(i$user + i$sys < 0.02))
-  expect_true(all(i$time >= 0.05))
-  # a string of 2^27 bytes: the peak resident size is above 128 MiB,
-  # far above the start-up floor; the loop and the sleep stay below it
-  # R's own peak (bytes, not KiB), below which the kernel's figure is R's
+  expect_true(all(i$time >= 0.01))
+  # the peak of small commands is their own: a few MB, far below R's own
+  # peak (which the kernel would have reported without the launcher)
   floor <- attr(t, "timer")$rss_floor
-  expect_gt(floor, 1e7)
-  known <- t$max_rss[!is.na(t$max_rss)]
-  expect_true(all(known > floor * 0.99))
-  if (floor < 2^27) expect_true(all(a$max_rss > 2^27))
-  # the loop and the sleep use a few MB: below R's own peak, so unknown
-  expect_true(all(is.na(b$max_rss)) && all(is.na(i$max_rss)))
+  expect_gt(floor, 3e7)
+  expect_true(all(!is.na(t$max_rss)))
+  expect_true(all(t$max_rss > 1e5 & t$max_rss < 2e7),
+              info = paste(format(t$max_rss), collapse = " "))
+  expect_true(all(t$max_rss < floor / 2))
+
+  # a buffer of 2e8 bytes filled by read(): the peak is about that
+  alloc <- "dd if=/dev/zero of=/dev/null bs=200000000 count=1"
+  a <- quiet_short(measure(alloc = alloc, runs = 2, warmup = 0))
+  expect_true(all(abs(a$max_rss / 2e8 - 1) < 0.15),
+              info = paste(format(a$max_rss), collapse = " "))
+})
+
+test_that("without the launcher, peaks below R's own are unknown", {
+  r <- .Call(ffi_run_command, "true", NULL, Inf, NULL)
+  expect_identical(r$status, 0L)
+  expect_false(r$launched)
+  # the kernel's figure is at least R's own peak
+  expect_gte(r$max_rss, 0.99 * r$rss_floor)
+  r <- .Call(ffi_run_command, "exit 3", NULL, Inf, file.path(tempdir(), "no-launcher"))
+  expect_false(r$launched)
+  expect_identical(r$exit_status, 3L)
+  v <- list(kind = "command", what = "true")
+  ctx <- list(output = NULL, timeout = Inf, timer = list(launcher = NA_character_))
+  expect_true(is.na(measure_run_version(v, ctx)$max_rss))
+  # a launcher that does not report: the run could not be started
+  if (file.exists("/bin/true")) {
+    r <- .Call(ffi_run_command, "true", NULL, Inf, "/bin/true")
+    expect_identical(r$status, 3L)
+    expect_match(r$error, "did not report", fixed = TRUE)
+  }
+})
+
+test_that("the launcher reports the shell's status and signal", {
+  launcher <- measure_launcher()
+  skip_if(is.na(launcher), "the launcher st-launch is not installed")
+  run <- function(cmd, timeout = Inf) .Call(ffi_run_command, cmd, NULL, timeout, launcher)
+  r <- run("exit 3")
+  expect_true(r$launched)
+  expect_identical(c(r$status, r$exit_status, r$signal), c(0L, 3L, 0L))
+  r <- run("kill -9 $$")
+  expect_identical(c(r$status, r$exit_status, r$signal), c(0L, 137L, 9L))
+  r <- run("no_such_command_speeduptest_xyz")
+  expect_identical(r$exit_status, 127L)
+  # a timeout: the group gets SIGTERM, the launcher survives it and reports
+  r <- run("sleep 5", timeout = 0.2)
+  expect_identical(r$status, 1L)
+  expect_true(r$launched)
+  expect_identical(r$signal, 15L)
+  expect_lt(r$wall, 0.6)
 })
 
 test_that("a failing command stops with a classed error naming command, run and status", {
@@ -228,6 +271,9 @@ test_that("the timer and the machine are recorded and printed", {
   expect_true(any(grepl("^Machine:", lines)))
   expect_true(any(grepl("^Timer:", lines)))
   expect_output(print(t), "Load average", fixed = TRUE)
+  if (!is.na(tm$launcher)) expect_false(any(grepl("^Peak memory:", lines)))
+  attr(t, "timer")$launcher <- NA_character_
+  expect_true(any(grepl("^Peak memory: launcher not installed", format_machine(t))))
 })
 
 test_that("the progress bar does not get in the way", {

@@ -58,15 +58,18 @@ ref_median_flowchart <- function(x, y, alpha, rigorous, ks_p = NULL, w_p = NULL)
 }
 
 # Deterministic samples with a known shape: normal and exponential scores.
-norm_s <- function(n, mean, sd) mean + sd * stats::qnorm(stats::ppoints(n))
-expo_s <- function(n, base, scale) base + scale * stats::qexp(stats::ppoints(n))
+# Deterministic samples in an order without trend (a golden-ratio shuffle of
+# the quantiles): the run-order check sees independent-looking runs.
+mix <- function(v) v[order((seq_along(v) * 0.6180339887) %% 1)]
+norm_s <- function(n, mean, sd) mix(mean + sd * stats::qnorm(stats::ppoints(n)))
+expo_s <- function(n, base, scale) mix(base + scale * stats::qexp(stats::ppoints(n)))
 
 step_names <- function(v) names(v$steps)
 
 # ---- every branch of the mean flowchart ----------------------------------------
 
 test_that("mean: fewer than 3 values gives insufficient data, not an error", {
-  v <- mean_test(c(1, 2), 1:10)
+  v <- mean_test(c(1, 2), mix(1:10))
   expect_s3_class(v, c("speedup_verdict_mean", "speedup_verdict"))
   expect_identical(v$decision, "insufficient data")
   expect_identical(v$significant, NA)
@@ -89,7 +92,7 @@ test_that("mean: two constant samples give insufficient data", {
 })
 
 test_that("mean: a small non-normal sample stops the rigorous protocol", {
-  x <- c(1:9, 40)            # Shapiro-Wilk p ~ 4e-5
+  x <- mix(c(1:9, 40))            # Shapiro-Wilk p ~ 4e-5
   y <- norm_s(10, 5, 1)
   expect_lt(stats::shapiro.test(x)$p.value, 0.05)
   v <- mean_test(x, y)
@@ -107,7 +110,7 @@ test_that("mean: a small non-normal sample stops the rigorous protocol", {
 })
 
 test_that("mean: rigorous = FALSE goes on without a guaranteed confidence", {
-  x <- c(1:9, 40) + 20
+  x <- mix(c(1:9, 40)) + 20
   y <- norm_s(10, 5, 1)
   v <- mean_test(x, y, rigorous = FALSE)
   expect_identical(v$decision, "significant")
@@ -117,7 +120,7 @@ test_that("mean: rigorous = FALSE goes on without a guaranteed confidence", {
   expect_true(any(grepl("may not be the correct confidence level", v$caveats)))
   expect_match(v$advice, "more than 30 runs of x")
   # equal variances, not normal, not significant
-  x2 <- c(1:9, 40) + 5
+  x2 <- mix(c(1:9, 40)) + 5
   v2 <- mean_test(x2, x2 + 0.01, rigorous = FALSE)
   expect_identical(v2$branch, "student_not_normal")
   expect_identical(v2$decision, "not significant")
@@ -479,10 +482,13 @@ test_that("formula and data frame: the first level is the initial code", {
   expect_identical(v$labels, c("old", "new"))
   expect_identical(v$data_name, "time by version (old vs new)")
   expect_equal(mean_test(time ~ version, data = runs)$p_value, mean_test(x, y)$p_value)
-  # character grouping: the first level of factor(version), as in speedup_suite()
+  # character grouping: the order of first appearance, not alphabetical
   runs2 <- data.frame(time = c(y, x), version = rep(c("b", "a"), each = 15))
-  expect_identical(median_test(time ~ version, data = runs2)$labels, c("a", "b"))
-  expect_equal(median_test(time ~ version, data = runs2)$p_value, w$p_value)
+  expect_identical(median_test(time ~ version, data = runs2)$labels, c("b", "a"))
+  expect_equal(median_test(time ~ version, data = runs2)$p_value,
+               median_test(y, x)$p_value)
+  expect_equal(median_test(time ~ version, data = runs2, initial = "a")$p_value,
+               w$p_value)
   # from the formula's environment
   time <- c(x, y)
   version <- rep(1:2, each = 15)
@@ -554,4 +560,129 @@ test_that("observed_speedups() gives the min, mean and median ratios", {
   expect_error(observed_speedups(1:3), class = "speeduptest_error_input", regexp = "`y`")
   expect_error(observed_speedups(c(1, NA), 1:3), regexp = "na_rm")
   expect_equal(observed_speedups(c(2, NA), c(1, 1), na_rm = TRUE)[["mean"]], 2)
+})
+
+# ---- direction: speedup, slowdown, none ---------------------------------------------
+
+test_that("the slowdown comes from the mirrored test on the same path", {
+  set.seed(31)
+  x <- rlnorm(40, log(10), 0.05)
+  y <- rlnorm(40, log(11.2), 0.05)            # 12 % slower
+  for (test in list(mean_test, median_test)) {
+    v <- test(x, y)
+    expect_identical(v$direction, "slowdown")
+    expect_false(v$significant)
+    expect_identical(v$decision, "not significant")
+    expect_lt(v$speedup, 1)
+    expect_lt(v$speedup_ci[2], 1)
+    # the mirrored test is the speedup test of the swapped samples
+    expect_equal(v$p_value_slowdown, test(y, x)$p_value)
+    expect_identical(test(y, x)$direction, "speedup")
+    expect_identical(test(x, x * 1.0001)$direction, "none")
+  }
+  # against R: t.test's and wilcox.test's other tail
+  v <- mean_test(x, y)
+  ref <- stats::t.test(x, y, alternative = "less", var.equal = v$branch == "student_normal")
+  expect_equal(v$p_value_slowdown, ref$p.value, tolerance = 1e-10)
+  w <- median_test(x, y)
+  expect_equal(w$p_value_slowdown,
+               stats::wilcox.test(x, y, alternative = "less", exact = TRUE)$p.value,
+               tolerance = 1e-12)
+  # insufficient data: no direction
+  expect_identical(median_test(1:2, 1:5)$direction, NA_character_)
+  expect_identical(mean_test(rep(1, 5), rep(1, 5))$direction, NA_character_)
+})
+
+test_that("the mirrored rank-sum test is exact with ties when the speedup test is", {
+  x <- mix(c(rep(10, 8), rep(11, 8), rep(12, 8), rep(13, 8)))
+  y <- mix(c(rep(11, 8), rep(12, 8), rep(13, 8), rep(14, 8)))
+  v <- median_test(x, y, rigorous = FALSE)
+  expect_true(v$steps$wilcoxon$exact)
+  expect_equal(v$p_value_slowdown, median_test(y, x, rigorous = FALSE)$p_value)
+  # brute force over a subsample small enough to enumerate
+  xs <- c(10, 11, 11, 12)
+  ys <- c(11, 12, 12, 13, 13)
+  all <- c(xs, ys)
+  r <- rank(all)
+  w_obs <- sum(r[1:4]) - 10
+  w_all <- apply(utils::combn(9, 4), 2, function(ix) sum(r[ix]) - 10)
+  v <- median_test(xs, ys, rigorous = FALSE)
+  expect_true(v$steps$wilcoxon$exact)
+  expect_equal(v$p_value_slowdown, mean(w_all <= w_obs + 1e-9))
+})
+
+test_that("highest_confidence() keeps its meaning: speedups only", {
+  set.seed(32)
+  x <- rlnorm(40, log(10), 0.05)
+  y <- rlnorm(40, log(11.2), 0.05)
+  expect_true(is.na(highest_confidence(x, y)))
+  expect_gt(highest_confidence(y, x), 0.999)
+})
+
+# ---- the baseline -------------------------------------------------------------------
+
+test_that("the reversed-baseline trap: \"old\"/\"new\" keep the order of the data", {
+  set.seed(33)
+  old <- rlnorm(35, log(10), 0.05)
+  new <- rlnorm(35, log(9), 0.05)
+  runs <- data.frame(time = c(old, new), version = rep(c("old", "new"), each = 35))
+  v <- median_test(time ~ version, data = runs)
+  expect_identical(v$labels, c("old", "new"))
+  expect_identical(v$direction, "speedup")
+  expect_identical(v$baseline, "\"old\" (first in the data)")
+  expect_gt(v$speedup, 1)
+  m <- mean_test(time ~ version, data = runs)
+  expect_identical(m$direction, "speedup")
+  expect_equal(observed_speedups(time ~ version, data = runs),
+               observed_speedups(old, new))
+  expect_equal(highest_confidence(time ~ version, data = runs),
+               highest_confidence(old, new))
+  # initial = picks the other one
+  w <- median_test(time ~ version, data = runs, initial = "new")
+  expect_identical(w$labels, c("new", "old"))
+  expect_identical(w$direction, "slowdown")
+  expect_identical(w$baseline, "\"new\" (initial =)")
+  expect_equal(highest_confidence(time ~ version, data = runs, initial = "new", test = "mean"),
+               highest_confidence(new, old, test = "mean"))
+  expect_error(median_test(time ~ version, data = runs, initial = "newer"),
+               "\"old\", \"new\"", class = "speeduptest_error_input")
+  # a factor keeps its levels
+  runs$version <- factor(runs$version, levels = c("new", "old"))
+  f <- median_test(time ~ version, data = runs)
+  expect_identical(f$baseline, "\"new\" (first level of the factor)")
+  expect_identical(median_test(old, new)$baseline, "`old` (first argument)")
+})
+
+test_that("timings methods pick the benchmark and the versions", {
+  set.seed(34)
+  nst <- speeduptest:::new_speedup_timings
+  t <- nst(rep(c("parse", "eval"), each = 60),
+           rep(rep(c("v1", "v2", "v3"), each = 20), 2),
+           rlnorm(120, log(10), 0.05))
+  expect_error(median_test(t), "\"parse\", \"eval\"", class = "speeduptest_error_input")
+  expect_error(median_test(t, benchmark = "parse"), "versions =",
+               class = "speeduptest_error_data")
+  expect_error(median_test(t, benchmark = "parse", initial = "v1"), "\"v1\", \"v2\", \"v3\"")
+  expect_error(median_test(t, benchmark = "nope"), "\"parse\", \"eval\"")
+  expect_error(median_test(t, benchmark = "parse", versions = c("v1", "v9")), "versions")
+  v <- median_test(t, benchmark = "eval", versions = c("v3", "v1"))
+  sel <- t[t$benchmark == "eval", ]
+  expect_equal(v$x, sel$time[sel$version == "v3"])
+  expect_equal(v$y, sel$time[sel$version == "v1"])
+  expect_equal(v$p_value, median_test(v$x, v$y)$p_value)
+  expect_identical(v$baseline, "\"v3\" (versions =)")
+  expect_identical(v$labels, c("v3", "v1"))
+  two <- t[t$benchmark == "parse" & t$version != "v3", ]
+  two$version <- droplevels(two$version)
+  m <- mean_test(two)
+  expect_match(m$baseline, "^\"v1\" \\(first version in the timings\\)$")
+  expect_identical(mean_test(two, initial = "v2")$labels, c("v2", "v1"))
+  expect_equal(highest_confidence(two, initial = "v2"),
+               highest_confidence(two$time[two$version == "v2"],
+                                  two$time[two$version == "v1"]))
+  expect_equal(observed_speedups(t, benchmark = "eval", versions = c("v1", "v2")),
+               observed_speedups(sel$time[sel$version == "v1"], sel$time[sel$version == "v2"]))
+  # runs sorted into recorded order
+  shuffled <- two[c(40:1), ]
+  expect_equal(median_test(shuffled)$x, two$time[two$version == "v1"])
 })

@@ -171,7 +171,9 @@ test_that("a long data frame gives the same suite as a list of pairs", {
   }))
   df <- df[sample(nrow(df)), ]   # row order must not matter
   r1 <- speedup_suite(suite)
-  r2 <- speedup_suite(df)
+  # a character version: the first to appear is the initial code
+  expect_identical(speedup_suite(df)$versions, unique(df$version))
+  r2 <- speedup_suite(df, initial = "O1")
   expect_identical(r2$versions, c("O1", "O3"))
   expect_identical(r2$weights, "custom")
   expect_setequal(r2$benchmarks$benchmark, r1$benchmarks$benchmark)
@@ -405,4 +407,83 @@ test_that("print, summary, format, as.data.frame and plot work", {
   expect_true(all(df$median_ci_low[sig] <= df$speedup_median[sig] &
                     df$speedup_median[sig] <= df$median_ci_high[sig]))
   expect_true(all(df$median_ci_low[sig] > 1))
+})
+
+# ---- direction, multiplicity ---------------------------------------------------
+
+test_that("p_adjust adjusts the final p-values as p.adjust() and re-decides", {
+  set.seed(41)
+  suite <- lapply(1:40, function(i) {
+    s <- if (i <= 8) 1.15 else if (i <= 12) 1 / 1.15 else 1
+    list(x = rlnorm(35, log(10), 0.1), y = rlnorm(35, log(10 / s), 0.1))
+  })
+  names(suite) <- paste0("b", 1:40)
+  s0 <- speedup_suite(suite)
+  for (adj in c("holm", "BH")) {
+    s <- speedup_suite(suite, p_adjust = adj)
+    bm <- s$benchmarks
+    for (p in c("mean", "median")) {
+      pv <- bm[[paste0(p, "_p_value")]]
+      expect_equal(pv, s0$benchmarks[[paste0(p, "_p_value")]])
+      expect_equal(bm[[paste0(p, "_p_adjusted")]], stats::p.adjust(pv, adj))
+      tested <- bm[[paste0(p, "_decision")]] != "insufficient data"
+      expect_identical(bm[[paste0(p, "_significant")]][tested],
+                       stats::p.adjust(pv, adj)[tested] <= 0.05)
+      slow <- stats::p.adjust(bm[[paste0(p, "_p_value_slowdown")]], adj) <= 0.05
+      expect_identical(bm[[paste0(p, "_direction")]][tested],
+                       ifelse(bm[[paste0(p, "_significant")]], "speedup",
+                              ifelse(slow, "slowdown", "none"))[tested])
+    }
+    pr <- s$proportion
+    expect_equal(pr$a, c(sum(bm$mean_significant, na.rm = TRUE),
+                         sum(bm$median_significant, na.rm = TRUE)))
+    ci <- proportion_ci(pr$a[2], pr$b[2])
+    expect_equal(c(pr$conf_low[2], pr$conf_high[2]), as.vector(ci$conf.int))
+    expect_equal(pr$slowdowns, c(sum(bm$mean_direction %in% "slowdown"),
+                                 sum(bm$median_direction %in% "slowdown")))
+    # the gain over the significant benchmarks, recomputed over the new set
+    sig <- bm$median_significant %in% TRUE
+    g <- sum(bm$weight_median[sig] * (bm$median_x[sig] - bm$median_y[sig])) /
+      sum(bm$weight_median[sig] * bm$median_x[sig])
+    expect_equal(s$overall$gain_significant[3], g)
+    expect_equal(s$overall$n_significant[3], sum(sig))
+  }
+  expect_true(all(s0$benchmarks$median_direction[1:8] == "speedup"))
+  expect_true(all(s0$benchmarks$median_direction[9:12] == "slowdown"))
+  expect_equal(s0$proportion$slowdowns[2], sum(s0$benchmarks$median_direction == "slowdown"))
+  expect_gte(s0$proportion$slowdowns[2], 4)
+  expect_error(speedup_suite(suite, p_adjust = "bonferroni"), class = "speeduptest_error_input")
+  expect_error(speedup_suite(suite, conf_level = NA, p_adjust = "BH"), "level",
+               class = "speeduptest_error_input")
+})
+
+test_that("a 300-benchmark null suite with p_adjust = \"BH\" has at most 2 false discoveries", {
+  set.seed(42)
+  same <- lapply(1:300, function(i) list(x = rlnorm(35, log(10), 0.1),
+                                         y = rlnorm(35, log(10), 0.1)))
+  names(same) <- paste0("b", 1:300)
+  s0 <- speedup_suite(same)
+  s <- speedup_suite(same, p_adjust = "BH")
+  fd <- sum(s$benchmarks$median_direction != "none", na.rm = TRUE) +
+    sum(s$benchmarks$mean_direction != "none", na.rm = TRUE)
+  expect_lte(fd, 2)
+  # without adjustment, chance gives about alpha x 300 per protocol and side
+  expect_gt(sum(s0$benchmarks$median_significant), 5)
+  expect_equal(s0$multiplicity$expected_false, c(15, 15))
+  ml <- suite_multiplicity_lines(s0)
+  expect_match(paste(ml, collapse = " "), "about 15 significant speedups")
+  expect_match(paste(ml, collapse = " "), "computed on a selection")
+  expect_true(all(nchar(ml) <= 80))
+  expect_match(paste(suite_multiplicity_lines(s), collapse = " "), "Benjamini-Hochberg")
+})
+
+test_that("the suite print counts slowdowns and says what chance gives", {
+  set.seed(43)
+  suite <- lapply(1:6, function(i) {
+    s <- c(1.2, 1.2, 1, 1, 1 / 1.2, 1)[i]
+    list(x = rlnorm(35, log(10), 0.05), y = rlnorm(35, log(10 / s), 0.05))
+  })
+  names(suite) <- paste0("bench", 1:6)
+  expect_snapshot(print(speedup_suite(suite)))
+  expect_snapshot(print(speedup_suite(suite, p_adjust = "holm")))
 })

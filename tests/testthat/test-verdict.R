@@ -2,8 +2,11 @@
 # Deterministic samples (normal and exponential scores), no random numbers,
 # so that the snapshots pin the exact text.
 
-norm_s <- function(n, mean, sd) mean + sd * stats::qnorm(stats::ppoints(n))
-expo_s <- function(n, base, scale) base + scale * stats::qexp(stats::ppoints(n))
+# Deterministic samples in an order without trend (a golden-ratio shuffle of
+# the quantiles): the run-order check sees independent-looking runs.
+mix <- function(v) v[order((seq_along(v) * 0.6180339887) %% 1)]
+norm_s <- function(n, mean, sd) mix(mean + sd * stats::qnorm(stats::ppoints(n)))
+expo_s <- function(n, base, scale) mix(base + scale * stats::qexp(stats::ppoints(n)))
 
 before <- norm_s(20, 10, 1)
 after <- norm_s(20, 9, 1)
@@ -13,7 +16,7 @@ test_that("print tells the story of the mean protocol", {
   expect_snapshot({
     mean_test(before, after)
     mean_test(before, after + 0.9, alpha = 0.01)
-    mean_test(c(1:9, 40), norm_s(10, 5, 1))
+    mean_test(mix(c(1:9, 40)), norm_s(10, 5, 1))
     mean_test(c(1:9, 40) + 20, norm_s(10, 5, 1), rigorous = FALSE)
     mean_test(c(1, 2), before)
     mean_test(rep(2, 10), rep(1, 12))
@@ -37,7 +40,7 @@ test_that("summary shows every step", {
   expect_snapshot({
     summary(mean_test(time ~ version, data = runs))
     summary(median_test(time ~ version, data = runs))
-    summary(mean_test(c(1:9, 40), norm_s(10, 5, 1)))
+    summary(mean_test(mix(c(1:9, 40)), norm_s(10, 5, 1)))
     summary(mean_test(c(1, 2), before))
   })
 })
@@ -66,15 +69,18 @@ test_that("as.data.frame gives one row", {
   d <- as.data.frame(v)
   expect_s3_class(d, "data.frame")
   expect_identical(nrow(d), 1L)
-  expect_named(d, c("test", "decision", "significant", "branch", "p_value", "alpha",
+  expect_named(d, c("test", "decision", "significant", "direction", "branch",
+                    "p_value", "p_value_slowdown", "alpha",
                     "confidence", "confidence_guaranteed", "speedup", "speedup_low",
                     "speedup_high", "speedup_min", "speedup_mean", "speedup_median",
-                    "prob_greater", "n", "m", "rigorous", "caveats"))
+                    "prob_greater", "n", "m", "rigorous", "run_order_flag",
+                    "baseline", "caveats"))
+  expect_identical(d$direction, "speedup")
   expect_identical(d$decision, "significant")
   expect_equal(d$p_value, v$p_value)
   expect_equal(d$speedup_low, v$speedup_ci[[1]])
   expect_equal(d$prob_greater, v$prob_greater)
-  d2 <- as.data.frame(mean_test(c(1:9, 40), norm_s(10, 5, 1)))
+  d2 <- as.data.frame(mean_test(mix(c(1:9, 40)), norm_s(10, 5, 1)))
   expect_true(is.na(d2$significant))
   expect_true(is.na(d2$prob_greater))
   expect_match(d2$caveats, "not shown normal")
@@ -105,4 +111,26 @@ test_that("plot draws both samples", {
   v <- median_test(before, after)
   expect_identical(plot(v), v)
   expect_identical(plot(mean_test(c(1, 2), before)), mean_test(c(1, 2), before))
+})
+
+test_that("print says \"significant slowdown\" with the speedup and its interval", {
+  slower <- norm_s(20, 10.9, 1)
+  expect_snapshot(print(mean_test(before, slower)))
+  expect_snapshot(print(median_test(before, slower)))
+  expect_snapshot(print(median_test(before, before * 1.001)))
+})
+
+test_that("print names the baseline and shows run-order flags within 80 columns", {
+  runs <- data.frame(time = c(before, after), version = rep(c("old", "new"), each = 20))
+  v <- median_test(time ~ version, data = runs)
+  expect_snapshot(print(v))
+  drift <- before + seq(0, 4, length.out = 20)
+  expect_true(median_test(drift, after)$run_order$trend)
+  w <- median_test(drift, after)
+  expect_snapshot(print(w))
+  t <- speeduptest:::new_speedup_timings("b", rep(c("old", "new"), each = 20),
+                                         c(before, after), run_order = "global")
+  u <- mean_test(t)
+  expect_snapshot(print(u))
+  for (x in list(v, w, u)) expect_true(all(nchar(format(x)) <= 80))
 })

@@ -1,0 +1,269 @@
+/*
+ * run-order.c -- checks that the runs of a sample behave as independent
+ * draws in the order they were recorded.
+ *
+ * Trend (Mann 1945, Kendall 1975): Kendall's S of the run times against
+ * the run index,
+ *   S = sum_{i < j} sign(x_j - x_i) = C - D,
+ * C and D the concordant and discordant pairs.  D is the number of strict
+ * inversions of the sequence, counted by a merge sort in O(n log n); with
+ * N = n(n-1)/2 pairs and T = sum t(t-1)/2 pairs tied in x, C = N - T - D.
+ * Without ties and n < 50 the null distribution of D is that of the
+ * number of inversions of a random permutation (Mahonian numbers): with
+ * P_n(k) the probability of k inversions among n values,
+ *   P_n(k) = (1/n) sum_{j=0}^{min(k, n-1)} P_{n-1}(k - j),
+ * (the last value adds j in 0..n-1 inversions, uniformly); the two-sided
+ * p-value is min(1, 2 P(D <= min(d, N - d))) by symmetry.  Otherwise
+ * z = S / sqrt(Var S) with the tie-corrected variance
+ *   Var S = [n(n-1)(2n+5) - sum t(t-1)(2t+5)] / 18
+ * and p = 2 (1 - Phi(|z|)), no continuity correction (as cor.test()).
+ *
+ * Interleaving (Wald and Wolfowitz 1940): R runs of the two version labels
+ * in their global order, n1 and n2 runs of each version.  Under random
+ * order, with C(a, b) the binomial coefficient and K = C(n1 + n2, n1),
+ *   P(R = 2k)     = 2 C(n1-1, k-1) C(n2-1, k-1) / K,
+ *   P(R = 2k + 1) = [C(n1-1, k) C(n2-1, k-1) + C(n1-1, k-1) C(n2-1, k)] / K,
+ * summed in log space for the one-sided p-value P(R <= r) (too few runs:
+ * the versions were measured in blocks).
+ *
+ * References:
+ *   Mann, H. B. (1945). Nonparametric tests against trend. Econometrica
+ *     13(3), 245-259.
+ *   Kendall, M. G. (1975). Rank Correlation Methods, 4th ed. Griffin.
+ *   Wald, A. and Wolfowitz, J. (1940). On a test whether two samples are
+ *     from the same population. Annals of Mathematical Statistics 11(2),
+ *     147-162.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <Rmath.h>
+#include "speeduptest.h"
+
+#define MK_EXACT_MAX 50   /* exact distribution below this size, no ties */
+
+/* Strict inversions of a[0..n) (sorting it), buffer tmp of n values. */
+static double inversions(double *a, double *tmp, size_t n)
+{
+    if (n < 2) return 0;
+    size_t h = n / 2;
+    double inv = inversions(a, tmp, h) + inversions(a + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) {
+        if (a[j] < a[i]) {
+            inv += (double) (h - i);   /* every a[i..h) exceeds a[j] */
+            tmp[k++] = a[j++];
+        } else {
+            tmp[k++] = a[i++];
+        }
+    }
+    while (i < h) tmp[k++] = a[i++];
+    while (j < n) tmp[k++] = a[j++];
+    memcpy(a, tmp, n * sizeof(double));
+    return inv;
+}
+
+/* The null distributions of D for n < MK_EXACT_MAX, as cumulative
+ * probabilities cdf[n][d] = P(D <= d), built once per table by the
+ * Mahonian recursion up to the largest n asked (so a suite of many short
+ * samples pays O(n^3) once, not per sample). */
+typedef struct {
+    size_t built;                  /* cdf[2..built] are filled           */
+    double *cdf[MK_EXACT_MAX];
+    double *p;                     /* current density, n = built          */
+} mk_table;
+
+static void mk_table_free(mk_table *t)
+{
+    for (size_t k = 0; k < MK_EXACT_MAX; k++) free(t->cdf[k]);
+    free(t->p);
+    memset(t, 0, sizeof *t);
+}
+
+static int mk_cdf(mk_table *t, size_t n, double d, double *out)
+{
+    if (!t->p) {
+        size_t top = (MK_EXACT_MAX - 1) * (MK_EXACT_MAX - 2) / 2;
+        t->p = calloc(top + 1, sizeof(double));
+        if (!t->p) return ST_ERR_ALLOC;
+        t->p[0] = 1;
+        t->built = 1;
+    }
+    while (t->built < n) {
+        size_t k = t->built + 1, top = k * (k - 1) / 2;
+        double *c = malloc((top + 1) * sizeof(double));
+        if (!c) return ST_ERR_ALLOC;
+        /* new density q(s) = (1/k) sum_{j<k} p(s - j), in place from the
+         * top down using the running window sum */
+        double *p = t->p, run = 0;
+        size_t oldtop = (k - 1) * (k - 2) / 2;
+        for (size_t s = 0; s <= top; s++) {   /* prefix sums in c */
+            run += s <= oldtop ? p[s] : 0;
+            c[s] = run;
+        }
+        for (size_t s = 0; s <= top; s++) {
+            double hi = c[s], lo = s >= k ? c[s - k] : 0;
+            p[s] = (hi - lo) / (double) k;
+        }
+        run = 0;
+        for (size_t s = 0; s <= top; s++) {
+            run += p[s];
+            c[s] = run > 1 ? 1 : run;
+        }
+        t->cdf[k] = c;
+        t->built = k;
+    }
+    size_t N = n * (n - 1) / 2;
+    size_t di = d < 0 ? 0 : (size_t) d;
+    *out = d < 0 ? 0 : t->cdf[n][di > N ? N : di];
+    return ST_OK;
+}
+
+static int mann_kendall_tab(const double *x, size_t n, st_result *out,
+                            mk_table *tab);
+
+int st_mann_kendall(const double *x, size_t n, st_result *out)
+{
+    mk_table t;
+    memset(&t, 0, sizeof t);
+    int s = mann_kendall_tab(x, n, out, &t);
+    mk_table_free(&t);
+    return s;
+}
+
+static int mann_kendall_tab(const double *x, size_t n, st_result *out,
+                            mk_table *tab)
+{
+    st_result_init(out);
+    if (n < 3) return st_result_fail(out, ST_ERR_TOO_FEW);
+    double *a = malloc(2 * n * sizeof(double));
+    if (!a) return st_result_fail(out, ST_ERR_ALLOC);
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(x[i])) {
+            free(a);
+            return st_result_fail(out, ST_ERR_DOMAIN);
+        }
+        a[i] = x[i];
+    }
+    double D = inversions(a, a + n, n);
+    /* a is sorted now: tie groups */
+    double T = 0, tv = 0;
+    int ties = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && a[j] == a[i]) j++;
+        double t = (double) (j - i);
+        if (t > 1) {
+            ties = 1;
+            T += t * (t - 1) / 2;
+            tv += t * (t - 1) * (2 * t + 5);
+        }
+        i = j;
+    }
+    free(a);
+    double dn = (double) n, N = dn * (dn - 1) / 2;
+    double S = (N - T - D) - D;
+    double var = (dn * (dn - 1) * (2 * dn + 5) - tv) / 18;
+    out->statistic = S;
+    out->estimate[0] = (N - T) > 0 ? S / sqrt(N * (N - T)) : NAN; /* tau-b */
+    if (!(var > 0)) return st_result_fail(out, ST_ERR_CONSTANT);
+    if (!ties && n < MK_EXACT_MAX) {
+        double lo = D < N - D ? D : N - D, c;
+        int s = mk_cdf(tab, n, lo, &c);
+        if (s != ST_OK) return st_result_fail(out, s);
+        out->p_value = fmin(1.0, 2 * c);
+        out->exact = 1;
+    } else {
+        double z = S / sqrt(var);
+        out->p_value = 2 * pnorm(-fabs(z), 0, 1, 1, 0);
+        out->exact = 0;
+    }
+    out->status = ST_OK;
+    return ST_OK;
+}
+
+/* log P(R = r) for n1, n2 > 0 under random order. */
+static double runs_logprob(double n1, double n2, double r, double lK)
+{
+    double k = floor(r / 2);
+    if (fmod(r, 2) == 0) {
+        return M_LN2 + lchoose(n1 - 1, k - 1) + lchoose(n2 - 1, k - 1) - lK;
+    }
+    double a = (k <= n1 - 1 && k - 1 <= n2 - 1)
+        ? exp(lchoose(n1 - 1, k) + lchoose(n2 - 1, k - 1) - lK) : 0;
+    double b = (k - 1 <= n1 - 1 && k <= n2 - 1)
+        ? exp(lchoose(n1 - 1, k - 1) + lchoose(n2 - 1, k) - lK) : 0;
+    return log(a + b);
+}
+
+double st_runs_test_lower(double n1, double n2, double r)
+{
+    if (!(n1 >= 1 && n2 >= 1) || !(r >= 2)) return NAN;
+    double lK = lchoose(n1 + n2, n1), p = 0;
+    for (double s = 2; s <= r; s++) p += exp(runs_logprob(n1, n2, s, lK));
+    return p > 1 ? 1 : p;
+}
+
+/* ---- R entry points -------------------------------------------------------- */
+#include "ffi.h"
+
+/* Mann-Kendall on each of the k samples values[start[i] + 0..len[i]):
+ * list(statistic, tau, p_value, exact, status), NA when not computed. */
+SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len)
+{
+    size_t nv, k, k2;
+    const double *v = ffi_doubles(values, &nv, "values");
+    const double *st = ffi_doubles(start, &k, "start");
+    const double *ln = ffi_doubles(len, &k2, "len");
+    if (k != k2) Rf_error("`start` and `len` must have the same length.");
+    SEXP s = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    SEXP tau = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    SEXP p = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    SEXP ex = PROTECT(Rf_allocVector(LGLSXP, (R_xlen_t) k));
+    SEXP stt = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) k));
+    mk_table tab;
+    memset(&tab, 0, sizeof tab);
+    for (size_t i = 0; i < k; i++) {
+        if (!(st[i] >= 0 && ln[i] >= 0 && st[i] + ln[i] <= (double) nv)) {
+            mk_table_free(&tab);
+            Rf_error("`start` or `len` is out of range.");
+        }
+        st_result r;
+        int status = mann_kendall_tab(v + (size_t) st[i], (size_t) ln[i], &r,
+                                      &tab);
+        if (status == ST_ERR_ALLOC) {
+            mk_table_free(&tab);
+            Rf_error("out of memory.");
+        }
+        int ok = status == ST_OK;
+        REAL(s)[i] = isnan(r.statistic) ? NA_REAL : r.statistic;
+        REAL(tau)[i] = ok && !isnan(r.estimate[0]) ? r.estimate[0] : NA_REAL;
+        REAL(p)[i] = ok ? r.p_value : NA_REAL;
+        LOGICAL(ex)[i] = ok ? r.exact : NA_LOGICAL;
+        INTEGER(stt)[i] = status;
+    }
+    mk_table_free(&tab);
+    static const char *names[] = {"statistic", "tau", "p_value", "exact",
+                                  "status"};
+    SEXP vals[5] = {s, tau, p, ex, stt};
+    SEXP out = ffi_named_list(5, names, vals);
+    UNPROTECT(5);
+    return out;
+}
+
+/* One-sided runs test P(R <= r), vectorised over n1, n2, r. */
+SEXP ffi_runs_test(SEXP n1, SEXP n2, SEXP r)
+{
+    size_t k, k2, k3;
+    const double *a = ffi_doubles(n1, &k, "n1");
+    const double *b = ffi_doubles(n2, &k2, "n2");
+    const double *c = ffi_doubles(r, &k3, "r");
+    if (k != k2 || k != k3) Rf_error("`n1`, `n2` and `r` must have the same length.");
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    for (size_t i = 0; i < k; i++) {
+        double p = st_runs_test_lower(a[i], b[i], c[i]);
+        REAL(out)[i] = isnan(p) ? NA_REAL : p;
+    }
+    UNPROTECT(1);
+    return out;
+}
