@@ -235,6 +235,7 @@ double st_rank_cdf(const double *prob, size_t len, double q);
 typedef struct {
     size_t n, m, len;      /* min and max of the sample sizes; len = n m + 1 */
     double *prob;
+    double *tails;         /* P[W <= w], P[W >= w] by w (NAN until asked)  */
     /* The exact Smirnov tails P[D >= d / (n m)] for the sizes ks_n, ks_m,
      * the alternative ks_alt and the pattern of tie blocks ks_blocks
      * (ks_n + ks_m + 1 flags), d = 0 .. ks_n ks_m (NAN until computed):

@@ -187,6 +187,20 @@ static int lsd_sort_keys(uint64_t *keys, size_t n)
 void st_sort(double *x, size_t n)
 {
     if (n < 2) return;
+    if (n <= ST_SORT_SMALL) {
+        /* insertion sort on the values themselves (no NaN: callers check;
+         * -0 and +0 compare equal and may stay in either order) */
+        for (size_t i = 1; i < n; i++) {
+            double v = x[i];
+            size_t j = i;
+            while (j > 0 && x[j - 1] > v) {
+                x[j] = x[j - 1];
+                j--;
+            }
+            x[j] = v;
+        }
+        return;
+    }
     /* the keys are stored over the values (through memcpy: no aliasing) */
     uint64_t *k = (uint64_t *) (void *) x;
     for (size_t i = 0; i < n; i++) {

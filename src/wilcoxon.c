@@ -360,6 +360,8 @@ static int null_table(size_t n, size_t m, st_rank_table *tab,
     if (status != ST_OK) return status;
     if (tab) {
         free(tab->prob);
+        free(tab->tails);
+        tab->tails = NULL;
         tab->prob = p;
         tab->n = k;
         tab->m = r;
@@ -369,10 +371,39 @@ static int null_table(size_t n, size_t m, st_rank_table *tab,
     return ST_OK;
 }
 
+/* prob_tails, remembered in tab for each integer w when prob is tab's
+ * table (a suite's benchmarks of equal sizes meet the same few hundred
+ * values of W): the same sums, computed once. */
+static void table_tails(st_rank_table *tab, const double *prob, size_t len,
+                        double w, double *p_le, double *p_ge)
+{
+    if (!tab || prob != tab->prob || !(w >= 0) || w >= (double) len ||
+        w != floor(w)) {
+        prob_tails(prob, len, w, p_le, p_ge);
+        return;
+    }
+    if (!tab->tails) {
+        tab->tails = malloc(2 * len * sizeof(double));
+        if (tab->tails)
+            for (size_t i = 0; i < 2 * len; i++) tab->tails[i] = NAN;
+    }
+    size_t i = (size_t) w;
+    if (!tab->tails) {
+        prob_tails(prob, len, w, p_le, p_ge);
+        return;
+    }
+    if (isnan(tab->tails[2 * i]))
+        prob_tails(prob, len, w, &tab->tails[2 * i], &tab->tails[2 * i + 1]);
+    *p_le = tab->tails[2 * i];
+    *p_ge = tab->tails[2 * i + 1];
+}
+
 void st_rank_table_free(st_rank_table *tab)
 {
     if (!tab) return;
     free(tab->prob);
+    free(tab->tails);
+    tab->tails = NULL;
     tab->prob = NULL;
     tab->n = tab->m = tab->len = 0;
     free(tab->ks_p);
@@ -699,7 +730,8 @@ static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
             /* W is an integer; one table serves the p-value and the
              * interval's quantiles */
             status = null_table(n, m, tab, null_prob, null_len, owned);
-            if (status == ST_OK) prob_tails(*null_prob, *null_len, W, &ple, &pge);
+            if (status == ST_OK)
+                table_tails(tab, *null_prob, *null_len, W, &ple, &pge);
         } else {
             status = st_ranksum_exact_tails(rank2, N, n, (double) (2.0L * sr),
                                             &ple, &pge);
