@@ -22,18 +22,24 @@ cpu <- function(expr) {
 set.seed(1)
 x <- rlnorm(n, log(10), 0.1)
 y <- rlnorm(n, log(9.9), 0.1)
-t_sort <- t_med <- numeric(reps)
+core <- function(x, y) .Call(speeduptest:::ffi_median_test, x, y, 0.05, TRUE)
+t_sort <- t_med <- t_core <- numeric(reps)
 for (r in seq_len(reps)) {
   invisible(gc())
   t_sort[r] <- cpu(s <- sort(c(x, y)))
   rm(s)
   invisible(gc())
   t_med[r] <- cpu(v <- median_test(x, y))
+  invisible(gc())
+  t_core[r] <- cpu(core(x, y))
 }
 cat(sprintf("n = m = %g, %d repeats (CPU seconds, median)\n", n, reps))
 cat(sprintf("sort(c(x, y)):   %.3f\n", median(t_sort)))
 cat(sprintf("median_test():   %.3f\n", median(t_med)))
 cat(sprintf("ratio:           %.2f\n", median(t_med) / median(t_sort)))
+cat(sprintf("protocol core:   %.3f (ratio %.2f; the C protocol without the R\n",
+            median(t_core), median(t_core) / median(t_sort)))
+cat("                 verdict object and its run-order checks)\n")
 cat(sprintf("(verdict: %s, shift CI [%.4g, %.4g], speedup CI [%.5g, %.5g])\n",
             v$decision, v$shift_ci[1], v$shift_ci[2], v$speedup_ci[1],
             v$speedup_ci[2]))
@@ -57,6 +63,8 @@ if (n_mem > 0 && file.exists("/usr/bin/time")) {
   base <- peak_rss(make)
   full <- peak_rss(paste0(make, "; t <- system.time(v <- median_test(x, y)); ",
                           "cat(v$decision, t[[1]] + t[[2]], '\\n')"))
+  bare <- peak_rss(paste0(make, "; v <- .Call(speeduptest:::ffi_median_test, ",
+                          "x, y, 0.05, TRUE)"))
   cat(sprintf("\nmemory at n = m = %g (data: %.0f MB)\n", n_mem, data_bytes / 2^20))
   cat(sprintf("peak RSS, data only:        %7.0f MB (%.2f x data)\n",
               base / 2^20, base / data_bytes))
@@ -64,4 +72,6 @@ if (n_mem > 0 && file.exists("/usr/bin/time")) {
               full / 2^20, full / data_bytes))
   cat(sprintf("added by median_test:       %7.0f MB (%.2f x data)\n",
               (full - base) / 2^20, (full - base) / data_bytes))
+  cat(sprintf("peak RSS, protocol core:    %7.0f MB (%.2f x data)\n",
+              bare / 2^20, bare / data_bytes))
 }
