@@ -18,26 +18,35 @@
  * cells <= lo and < hi; the candidates are the cells strictly between.
  * Nothing is kept per row: a row's window is found again in each walk
  * from the two staircases, so the memory is O(1) beyond one buffer of
- * `cap` values (Monahan 1984 keeps two arrays of row bounds instead).
- * Each round
- *   1. takes two order statistics of a random sample of the candidates
- *      that bracket the target's relative rank with a margin of three
- *      standard deviations of a sample quantile (Floyd and Rivest 1975),
+ * `cap` values (at most 2^22; Monahan 1984 keeps two arrays of row bounds
+ * instead).  Each round
+ *   1. takes two order statistics of a sample of the candidates that
+ *      bracket the target's relative rank with a margin of 2.5 standard
+ *      deviations of a sample quantile (Floyd and Rivest 1975),
  *   2. walks the matrix once, counting the cells below and at both pivots
- *      and, in the same walk, drawing the next sample: a Bernoulli(q)
- *      sample of the cells strictly between the new pivots, by geometric
- *      skips (O(1) per sampled cell), or all of them when they are
- *      expected to fit in the buffer,
+ *      and, in the same walk, drawing the next sample: a systematic sample
+ *      (every 1/q-th cell from a random start) of the cells strictly
+ *      between the new pivots, or all of them when they are expected to be
+ *      fewer than `thr` (about what a walk costs),
  *   3. moves lo and hi to the pivots that fell on the expected side.
  * A pivot on the wrong side still bounds the answer from the other side,
  * and is itself a candidate, so every round removes at least one
  * candidate: the loop ends.  With a sample of s cells a round keeps about
- * 3 / sqrt(s) of the candidates, so n = m = 1e6 (1e12 differences) takes
- * three walks; the last one gathers the remaining candidates, among which
- * the answer is selected in linear expected time.  When the bracket
- * missed, or the gathered cells overflow the buffer, one extra walk draws
- * a fresh sample of the current candidates.  The answer is the k-th
- * smallest of a multiset, so it does not depend on the random draws.
+ * 2.5 / sqrt(s) of the candidates.  The ranks of one interval (its ends
+ * and the one or two middle ranks) are bracketed together while that
+ * keeps less than a quarter of the window, then each goes on alone from
+ * the common window and a copy of its sample: at n = m = 1e6 (1e12
+ * differences) an interval takes 8 walks, the last of each rank gathering
+ * its remaining candidates, among which the ranks are selected in linear
+ * expected time.  When a bracket missed, or the gathered cells overflow
+ * the buffer, one extra walk draws a fresh sample of the current
+ * candidates.  The answer is the k-th smallest of a multiset, so it does
+ * not depend on the draws.
+ *
+ * A staircase step compares the four cells left of its column at once
+ * (their comparisons are a monotone 0/1 sequence, so their sum is the
+ * move), which leaves the processor one loop exit to predict per row
+ * instead of one per column.
  *
  * References
  *   Johnson, D. B. and Mizoguchi, T. (1978). Selecting the Kth element in

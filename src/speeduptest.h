@@ -214,7 +214,7 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
 /* k-th smallest (1-based) of the pairwise differences a[i] - b[j]
  * (walsh = 0; a ascending, length na; b DESCENDING, length nb) or of the
  * Walsh averages (a[i] + a[j]) / 2, i <= j (walsh = 1; b unused), without
- * forming them: O(1) memory beyond a buffer of at most 2^21 values,
+ * forming them: O(1) memory beyond a buffer of at most 2^22 values,
  * O((na + nb) log(na nb) / log(na + nb)) expected time (sampled selection
  * between two pivot values counted by staircase walks, select.c).
  * Returns ST_OK, ST_ERR_ALLOC, ST_ERR_TOO_MANY (na nb overflows) or
