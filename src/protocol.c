@@ -540,7 +540,8 @@ int st_median_protocol_tab(const double *x, size_t n, const double *y,
     observed_sorted(x, y, &P, out);
     out->speedup = out->speedup_median;
     /* the three rank-sum tests share one exact null distribution */
-    st_rank_table own = {0, 0, 0, NULL};
+    st_rank_table own;
+    memset(&own, 0, sizeof own);
     s = median_protocol_run(&P, alpha, rigorous, out, tab ? tab : &own, shift);
     st_rank_table_free(&own);
     st_sorted_pair_free(&P);

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "speeduptest.h"
 
 static void bench_init(st_bench_result *r)
@@ -565,7 +566,8 @@ SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
     }
     st_bench_result *res = (st_bench_result *) R_alloc(nb ? nb : 1,
                                                        sizeof(st_bench_result));
-    st_rank_table tab = {0, 0, 0, NULL};
+    st_rank_table tab;
+    memset(&tab, 0, sizeof tab);
     int oom = 0;
     for (size_t j = 0; j < nb && !oom; j++) {
         st_suite_bench_tab(v + (size_t) xs[j], (size_t) xl[j],
