@@ -3,6 +3,8 @@
 # Every error the package raises inherits from `speeduptest_error` and has a
 # subclass naming its kind:
 #   speeduptest_error_input  an argument has the wrong type, length or value
+#   speeduptest_error_argument  (also _input) an argument the function does
+#                            not have, e.g. spelled the base R way (na.rm)
 #   speeduptest_error_data   the data cannot support the computation
 #                            (too few values, constant sample, ...)
 #   speeduptest_error_file   a file cannot be read or written

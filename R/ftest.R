@@ -37,9 +37,12 @@
 #' y <- c(1.046, 0.259, 0.877, 1.244, 1.799, 1.5)
 #' f_test(x, y)
 #' f_test(x, y, alternative = "greater", ratio = 2)
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 f_test <- function(x, y, alternative = c("two.sided", "less", "greater"),
-                   ratio = 1, conf_level = 0.95, na_rm = FALSE) {
+                   ratio = 1, conf_level = 0.95, na_rm = FALSE, ...) {
+  check_dots_empty(...)
   data_name <- paste(deparse1(substitute(x)), "and", deparse1(substitute(y)))
   na_rm <- check_flag(na_rm, "na_rm")
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 2L)

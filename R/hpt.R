@@ -110,10 +110,13 @@
 #' a <- matrix(rlnorm(40, 0), 8)
 #' b <- matrix(rlnorm(40, 0.5), 8)
 #' hpt(a, b)
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 hpt <- function(a, b = NULL, higher_is_better = FALSE, alpha_bench = NULL,
                 speedup = 1, exact_ties = FALSE, conf_level = 0.95,
-                na_rm = FALSE, initial = NULL) {
+                na_rm = FALSE, initial = NULL, ...) {
+  check_dots_empty(...)
   call <- sys.call()
   if (is_speedup_timings(a)) {
     tp <- timings_pairs(a, initial, arg = "a", require = TRUE)
@@ -189,7 +192,7 @@ hpt_conclusion <- function(x) {
     sprintf("%s with confidence %s.", claim, format(x$conf_level))
   } else {
     sprintf("Cannot conclude with confidence %s that %s (confidence %s).",
-            format(x$conf_level), claim, format(round(x$confidence, 4)))
+            format(x$conf_level), claim, fmt_confidence(x$confidence))
   }
 }
 
@@ -350,85 +353,7 @@ hpt_long <- function(df, call = NULL) {
   list(a = a, b = b, labels = levels(grp))
 }
 
-# ---- methods ---------------------------------------------------------------
-
-#' @rdname hpt
-#' @param x An object returned by `hpt()`.
-#' @param digits Significant digits of the medians and differences.
-#' @param ... Unused.
-#' @export
-format.speeduptest_hpt <- function(x, digits = 3, ...) {
-  bm <- x$benchmarks
-  lab <- x$labels
-  handicap <- if (x$speedup == 1) "" else
-    if (x$higher_is_better) sprintf(" / %s", format(x$speedup)) else
-      sprintf(" * %s", format(x$speedup))
-  win <- ifelse(bm$winner == "A", lab[1L], ifelse(bm$winner == "B", lab[2L], "Tie"))
-  tab <- data.frame(
-    check.names = FALSE,
-    Benchmark = bm$benchmark,
-    Med_A = format(bm$median_a, digits = digits),
-    "Stat. Win." = win,
-    "Diff. (d)" = ifelse(bm$d == 0, "0", format(bm$d, digits = digits)),
-    Rank = format(bm$rank),
-    Med_B = format(bm$median_b, digits = digits)
-  )
-  names(tab)[2L] <- sprintf("Med. %s%s", lab[1L], handicap)
-  names(tab)[6L] <- sprintf("Med. %s", lab[2L])
-  body <- utils::capture.output(print(tab, row.names = FALSE, right = TRUE))
-  c(
-    "",
-    "        Hierarchical Performance Test (Chen et al. 2012)",
-    "",
-    sprintf("Claim: %s (%s)", hpt_claim(lab, x$speedup),
-            if (x$higher_is_better) "scores, higher is better" else
-              "times, lower is better"),
-    sprintf("%d benchmarks; per-benchmark rank-sum tests at level %s (%s)",
-            x$n, format(x$alpha_bench),
-            if (x$exact_ties) "exact, conditional on ties" else
-              if (x$exact[["benchmarks"]]) "exact no-ties tables" else
-                "tables / normal approximation"),
-    "",
-    body,
-    "",
-    sprintf("%s wins %d, %s wins %d, ties %d", lab[1L], sum(bm$winner == "A"),
-            lab[2L], sum(bm$winner == "B"), sum(bm$winner == "tie")),
-    sprintf("R_A = %s, R_B = %s, confidence = %s (%s)", format(x$R_A),
-            format(x$R_B), format(round(x$confidence, 4), nsmall = 4),
-            if (x$exact_ties) "exact signed-rank, conditional on ties" else
-              if (x$exact[["overall"]]) "exact signed-rank" else
-                "normal approximation"),
-    x$conclusion
-  )
-}
-
-#' @rdname hpt
-#' @export
-print.speeduptest_hpt <- function(x, digits = 3, ...) {
-  cat(format(x, digits = digits, ...), sep = "\n")
-  invisible(x)
-}
-
-#' @rdname hpt
-#' @param object An object returned by `hpt()`.
-#' @export
-summary.speeduptest_hpt <- function(object, ...) {
-  structure(list(
-    benchmarks = object$benchmarks,
-    statistics = c(R_A = object$R_A, R_B = object$R_B,
-                   confidence = object$confidence, p_value = object$p_value),
-    conclusion = object$conclusion
-  ), class = "summary.speeduptest_hpt")
-}
-
-#' @export
-print.summary.speeduptest_hpt <- function(x, ...) {
-  print(x$benchmarks, row.names = FALSE)
-  cat("\n")
-  print(x$statistics)
-  cat(x$conclusion, "\n", sep = "")
-  invisible(x)
-}
+# ---- methods: R/hpt-print.R, R/hpt-plot.R, R/tidy.R ----------------------------
 
 #' @rdname hpt
 #' @param row.names,optional Passed on by `as.data.frame()`; unused.
@@ -436,45 +361,6 @@ print.summary.speeduptest_hpt <- function(x, ...) {
 as.data.frame.speeduptest_hpt <- function(x, row.names = NULL,
                                           optional = FALSE, ...) {
   x$benchmarks
-}
-
-#' @rdname hpt
-#' @param gamma Values of the speedup at which `plot()` draws the confidence;
-#'   `NULL` chooses a grid from 1 to beyond the largest ratio of medians.
-#' @export
-plot.speeduptest_hpt <- function(x, gamma = NULL, ...) {
-  bm <- x$benchmarks
-  data <- x$data
-  if (is.null(gamma)) {
-    s <- x$speedup
-    raw_a <- if (x$higher_is_better) bm$median_a * s else bm$median_a / s
-    ratio <- if (x$higher_is_better) raw_a / bm$median_b else bm$median_b / raw_a
-    hi <- max(c(ratio, s, 1.1), na.rm = TRUE) * 1.1
-    gamma <- seq(1, hi, length.out = 200L)
-  }
-  conf <- vapply(gamma, function(g) {
-    .Call(ffi_hpt, data$a, data$a_len, data$b, data$b_len,
-          x$higher_is_better, x$alpha_bench, as.double(g),
-          x$exact_ties)$confidence
-  }, numeric(1))
-  old <- graphics::par(mfrow = c(1L, 2L), mar = c(7, 4, 3, 1))
-  on.exit(graphics::par(old))
-  col <- c(A = "steelblue", B = "firebrick", tie = "grey60")[bm$winner]
-  graphics::barplot(bm$d, names.arg = bm$benchmark, las = 2, col = col,
-                    border = NA, ylab = "d (oriented: > 0 favours A)",
-                    main = sprintf("Per-benchmark d at speedup %s",
-                                   format(x$speedup)), cex.names = 0.7)
-  graphics::abline(h = 0)
-  graphics::legend("topleft", fill = c("steelblue", "firebrick", "grey60"),
-                   legend = c(paste(x$labels[1L], "wins"),
-                              paste(x$labels[2L], "wins"), "tie"),
-                   bty = "n", cex = 0.8)
-  graphics::plot(gamma, conf, type = "s", ylim = c(0, 1),
-                 xlab = "speedup under test (gamma)", ylab = "confidence",
-                 main = "Confidence as a function of gamma")
-  graphics::abline(h = x$conf_level, lty = 2, col = "grey40")
-  graphics::abline(v = x$speedup, lty = 3, col = "grey40")
-  invisible(data.frame(gamma = gamma, confidence = conf))
 }
 
 # ---- r-Speedup ---------------------------------------------------------------
@@ -533,10 +419,13 @@ plot.speeduptest_hpt <- function(x, gamma = NULL, ...) {
 #' x <- splash2_hpt
 #' x$score[x$machine == "X"] <- 1.76 * x$score[x$machine == "X"]
 #' hpt_speedup(x, higher_is_better = TRUE)
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 hpt_speedup <- function(a, b = NULL, confidence = 0.95,
                         higher_is_better = FALSE, alpha_bench = NULL,
-                        exact_ties = FALSE, precision = 0.01, na_rm = FALSE) {
+                        exact_ties = FALSE, precision = 0.01, na_rm = FALSE, ...) {
+  check_dots_empty(...)
   call <- sys.call()
   data <- hpt_data(a, b, na_rm = check_flag(na_rm, "na_rm", call), call = call)
   higher_is_better <- check_flag(higher_is_better, "higher_is_better", call)
@@ -571,33 +460,4 @@ hpt_speedup <- function(a, b = NULL, confidence = 0.95,
     labels = data$labels,
     test = test
   ), class = "speeduptest_hpt_speedup")
-}
-
-#' @rdname hpt_speedup
-#' @param x An object returned by `hpt_speedup()`.
-#' @param ... Unused.
-#' @export
-print.speeduptest_hpt_speedup <- function(x, ...) {
-  lab <- x$labels
-  dec <- max(0L, ceiling(-log10(x$precision) - 1e-9))
-  cat(sprintf("\n%s-Speedup of %s over %s (HPT, Chen et al. 2012)\n\n",
-              format(x$confidence), lab[1L], lab[2L]))
-  if (is.na(x$speedup)) {
-    cat(sprintf("No speedup >= 1 reaches confidence %s: %s is not shown faster than %s.\n",
-                format(x$confidence), lab[1L], lab[2L]))
-  } else if (is.infinite(x$speedup)) {
-    cat(sprintf("The confidence stays at or above %s for every speedup (the per-benchmark tests can never be significant).\n",
-                format(x$confidence)))
-  } else {
-    cat(sprintf("r-Speedup: %s (exact supremum %s, %s)\n",
-                formatC(x$speedup, format = "f", digits = dec),
-                format(x$supremum, digits = 10),
-                if (x$attained) "attained" else "not attained"))
-    cat(sprintf("%s is more than %s times faster than %s with confidence %s (confidence at %s: %s).\n",
-                lab[1L], formatC(x$speedup, format = "f", digits = dec),
-                lab[2L], format(x$confidence),
-                formatC(x$speedup, format = "f", digits = dec),
-                format(round(x$test$confidence, 4), nsmall = 4)))
-  }
-  invisible(x)
 }

@@ -60,9 +60,12 @@
 #' ks_test(x, y, alternative = "less")
 #' # exact also with ties
 #' ks_test(round(x), round(y))$p.value
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 ks_test <- function(x, y, alternative = c("two.sided", "less", "greater"),
-                    exact = NULL, na_rm = FALSE) {
+                    exact = NULL, na_rm = FALSE, ...) {
+  check_dots_empty(...)
   data_name <- paste(deparse1(substitute(x)), "and", deparse1(substitute(y)))
   na_rm <- check_flag(na_rm, "na_rm")
   x <- check_sample(x, "x", na_rm = na_rm)

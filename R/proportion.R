@@ -58,10 +58,13 @@
 #' proportion_ci(17, 30, conf_level = 0.90)
 #' proportion_ci(31, 45)$conf.int
 #' proportion_ci(34, 34, conf_level = 0.90, method = "clopper-pearson")$conf.int
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 proportion_ci <- function(a, b, conf_level = 0.95,
                           method = c("prop.test", "wilson", "clopper-pearson",
-                                     "agresti-coull", "normal")) {
+                                     "agresti-coull", "normal"), ...) {
+  check_dots_empty(...)
   data_name <- paste(deparse1(substitute(a)), "out of",
                      deparse1(substitute(b)))
   a <- check_whole_count(a, "a")
@@ -129,8 +132,11 @@ proportion_ci <- function(a, b, conf_level = 0.95,
 #' @examples
 #' min_benchmarks(31 / 45)
 #' min_benchmarks(c(0.5, 0.9), precision = 0.1, conf_level = 0.9)
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
-min_benchmarks <- function(proportion, precision = 0.05, conf_level = 0.95) {
+min_benchmarks <- function(proportion, precision = 0.05, conf_level = 0.95, ...) {
+  check_dots_empty(...)
   if (!is.numeric(proportion) || length(proportion) < 1L ||
       anyNA(proportion) || any(proportion < 0 | proportion > 1)) {
     abort(sprintf("`proportion` must be numbers between 0 and 1, not %s.",

@@ -52,7 +52,7 @@
 #' @param x Run times of the initial code (positive numbers) in the order
 #'   they were run, a formula `time ~ version` whose grouping variable has
 #'   two values (the initial code is `initial`, else the first level of a
-#'   factor, else the first value in the data), or [speedup_timings][new_speedup_timings].
+#'   factor, else the first value in the data), or `speedup_timings` ([read_timings()], [as_timings()], [measure()]).
 #' @param y Run times of the transformed code.
 #' @param data A data frame (or list or environment) holding the variables of
 #'   the formula.
@@ -260,7 +260,10 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 #' @param initial,benchmark,versions With a formula or timings `x`, as in
 #'   [mean_test()].
 #' @return A single number, the highest confidence, or `NA` when the
-#'   protocol declares no significant speedup for any `alpha <= 0.5`.
+#'   protocol declares no significant speedup for any `alpha <= 0.5`.  It
+#'   has the class `speeduptest_confidence` only so that it prints with the
+#'   digits that matter (a confidence of 1 - 8e-12 prints as
+#'   `1 - 8.0e-12`, not 1); arithmetic and `as.numeric()` give plain numbers.
 #' @examples
 #' set.seed(3)
 #' before <- rnorm(40, 10, 1)
@@ -283,7 +286,7 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
   res <- .Call(ffi_highest_confidence, x, y, match(test, c("mean", "median")) - 1L,
                rigorous)
   check_status(res, "highest_confidence()")
-  res$confidence
+  new_confidence(res$confidence)
 }
 
 #' Observed speedups of the minimum, mean and median run times
@@ -332,16 +335,70 @@ check_test <- function(test, arg = "test") {
   choices[i]
 }
 
-check_dots_empty <- function(...) {
-  if (...length() > 0L) {
-    nms <- names(list(...))
-    what <- if (is.null(nms) || all(nms == "")) {
-      sprintf("%d unnamed argument(s)", ...length())
-    } else {
-      paste0("`", nms[nms != ""], "`", collapse = ", ")
+# Errors on anything in `...`.  Arguments spelled the base R way (`na.rm`,
+# `conf.level`, `var.equal`, ...) get the package's spelling in an error of
+# class speeduptest_error_argument; `fn` names the caller and `formals` its
+# arguments (found from the calling frame when not given).
+check_dots_empty <- function(..., .fn = NULL, .formals = NULL) {
+  if (...length() == 0L) return(invisible())
+  if (is.null(.fn) || is.null(.formals)) {
+    caller <- sys.call(-1L)
+    if (is.null(.fn)) {
+      .fn <- if (is.null(caller)) "this function" else
+        paste0(sub("\\.(default|formula|speedup_[a-z_]+|speeduptest_[a-z_]+)$", "",
+                   deparse1(caller[[1L]])), "()")
     }
-    abort(sprintf("Unused argument(s): %s.", what))
+    if (is.null(.formals)) .formals <- names(formals(sys.function(-1L)))
   }
+  nms <- names(list(...))
+  if (is.null(nms)) nms <- rep("", ...length())
+  hints <- vapply(nms[nzchar(nms)], argument_hint, "", formals = .formals)
+  if (length(hints) && any(nzchar(hints))) {
+    named <- nms[nzchar(nms)]
+    msg <- sprintf("`%s` is not an argument of %s; %s.", named[nzchar(hints)],
+                   .fn, hints[nzchar(hints)])
+    abort(paste(msg, collapse = "\n"), class = c("argument", "input"),
+          arguments = named[nzchar(hints)])
+  }
+  what <- if (all(nms == "")) {
+    sprintf("%d unnamed argument(s)", ...length())
+  } else {
+    paste0("`", nms[nms != ""], "`", collapse = ", ")
+  }
+  abort(sprintf("Unused argument(s) to %s: %s.", .fn, what),
+        class = c("argument", "input"),
+        arguments = nms)
+}
+
+# The package's spelling of an argument given the base R way, as advice
+# ("" when there is none).
+argument_hint <- function(name, formals) {
+  has <- function(a) a %in% formals
+  underscored <- gsub(".", "_", name, fixed = TRUE)
+  if (name %in% c("conf.level", "conf_level", "level", "confidence") &&
+      has("alpha") && !has("conf_level")) {
+    return(sprintf("give the risk level instead: `alpha = 1 - %s`", name))
+  }
+  if (underscored != name && has(underscored)) {
+    return(sprintf("use `%s` (this package spells arguments with underscores)",
+                   underscored))
+  }
+  if (name == "p.adjust.method" && has("p_adjust")) {
+    return("use `p_adjust`")
+  }
+  if (name == "paired") {
+    return(if (has("x") && has("y"))
+      "the runs of the two versions are independent samples here; for paired differences use signed_rank_test() on x - y"
+    else "paired samples are not supported here")
+  }
+  if (name == "alternative" && has("x") && has("y") && has("alpha") &&
+      !has("alternative")) {
+    return("the Speedup-Test asks whether y is faster than x; swap x and y for the other direction")
+  }
+  if (name %in% c("var.equal", "var_equal") && !has("var_equal")) {
+    return("the protocol chooses Student's or Welch's test itself, from an F-test of the variances")
+  }
+  ""
 }
 
 run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,

@@ -39,7 +39,7 @@ run_order_min_runs <- 7L
 #' simulated rates and the power against drift.
 #'
 #' The order of a numeric vector is taken as its run order; in a formula,
-#' the order of the rows; in [speedup_timings][new_speedup_timings], the
+#' the order of the rows; in `speedup_timings` ([read_timings()], [as_timings()], [measure()]), the
 #' `run` column (and `timestamp`).  A flag adds a caveat, sets
 #' `confidence_guaranteed = FALSE` and advises interleaving the runs (for
 #' example with `measure()`); the decision itself is not changed.  The checks

@@ -37,8 +37,11 @@
 #' T1 <- c(2.799, 2.046, 1.259, 1.877, 2.244)
 #' shapiro_wilk(T1)
 #' shapiro_wilk(c(rexp(50), NA), na_rm = TRUE)
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
-shapiro_wilk <- function(x, na_rm = FALSE) {
+shapiro_wilk <- function(x, na_rm = FALSE, ...) {
+  check_dots_empty(...)
   data_name <- deparse1(substitute(x))
   na_rm <- check_flag(na_rm, "na_rm")
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 3L)

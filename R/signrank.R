@@ -64,11 +64,14 @@
 #' signed_rank_test(before - after, alternative = "greater", conf_int = TRUE)
 #' # ties and zeros: still exact
 #' signed_rank_test(c(0, 1, 1, 2, -1, 3, 3))
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 signed_rank_test <- function(d, alternative = c("two.sided", "less", "greater"),
                              mu = 0, exact = NULL, correct = TRUE,
                              conf_int = FALSE, conf_level = 0.95,
-                             na_rm = FALSE) {
+                             na_rm = FALSE, ...) {
+  check_dots_empty(...)
   data_name <- deparse1(substitute(d))
   na_rm <- check_flag(na_rm, "na_rm")
   d <- check_sample(d, "d", na_rm = na_rm, min_n = 1L)

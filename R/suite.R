@@ -149,6 +149,8 @@
 #' res <- speedup_suite(suite)
 #' res
 #' as.data.frame(res)[, c("benchmark", "speedup_median", "median_decision")]
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                           rigorous = TRUE, prop_conf_level = 0.95,
@@ -156,7 +158,8 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                           significant_only = FALSE, na_rm = FALSE,
                           benchmark = "benchmark", version = "version",
                           time = "time", initial = NULL,
-                          p_adjust = c("none", "holm", "BH")) {
+                          p_adjust = c("none", "holm", "BH"), ...) {
+  check_dots_empty(...)
   call <- match.call()
   p_adjust <- suite_p_adjust(p_adjust)
   rigorous <- check_flag(rigorous, "rigorous")
@@ -904,9 +907,6 @@ fmt3 <- function(x) {
 }
 
 #' @export
-as.data.frame.speedup_suite <- function(x, ...) x$benchmarks
-
-#' @export
 format.speedup_suite <- function(x, ...) suite_report_lines(x)
 
 # The text of the .report file (see write_speedup_report()).
@@ -949,147 +949,4 @@ suite_report_lines <- function(x) {
   lines
 }
 
-#' @export
-print.speedup_suite <- function(x, ...) {
-  bm <- x$benchmarks
-  nskip <- sum(x$problems$severity == "error")
-  cat("\n\tSpeedup-Test of a suite of benchmarks\n\n")
-  cat(sprintf("%d benchmark(s) analysed, %d skipped; weights: %s%s\n",
-              nrow(bm), nskip, x$weights,
-              if (x$weights != x$weights_requested)
-                sprintf(" (asked for %s)", x$weights_requested) else ""))
-  ov <- x$overall
-  tab <- data.frame(
-    gain = fmt3(ov$gain), speedup = fmt3(ov$speedup),
-    "gain (significant)" = fmt3(ov$gain_significant),
-    "speedup (significant)" = fmt3(ov$speedup_significant),
-    check.names = FALSE, row.names = ov$centre)
-  cat("\nOverall, by execution time:\n")
-  print(tab, quote = FALSE)
-  pr <- x$proportion
-  cat(sprintf("\nAccelerated benchmarks (confidence %s for the interval):\n",
-              format(pr$conf_level[1L])))
-  for (i in seq_len(nrow(pr))) {
-    cat(sprintf("  %-6s %d/%d = %s  [%s; %s]  minimal b for r = %s: %s\n%s",
-                pr$protocol[i], as.integer(pr$a[i]), as.integer(pr$b[i]),
-                fmt3(pr$estimate[i]), fmt3(pr$conf_low[i]), fmt3(pr$conf_high[i]),
-                format(pr$precision[i]), format(pr$min_benchmarks[i]),
-                if (isTRUE(pr$valid[i])) "" else
-                  "         (the interval may be inaccurate: a(1-a/b) <= 5)\n"))
-  }
-  if (!is.null(pr$slowdowns)) {
-    cat(sprintf("Significant slowdowns: %d (mean), %d (median)\n",
-                as.integer(pr$slowdowns[1L]), as.integer(pr$slowdowns[2L])))
-  }
-  nro <- sum(bm$run_order_flag %in% TRUE)
-  if (nro) {
-    cat(sprintf("Run order flagged (trend or blocks) in %d benchmark(s): confidence not\n  guaranteed there; see the caveats.\n", nro))
-  }
-  ml <- suite_multiplicity_lines(x)
-  if (length(ml)) cat("\n", paste0(ml, "\n"), sep = "")
-  if (nrow(x$problems)) {
-    cat(sprintf("\n%d problem(s) in the input; see `$problems`.\n", nrow(x$problems)))
-  }
-  invisible(x)
-}
-
-#' @export
-summary.speedup_suite <- function(object, ...) {
-  structure(list(suite = object), class = "summary.speedup_suite")
-}
-
-#' @export
-print.summary.speedup_suite <- function(x, ...) {
-  s <- x$suite
-  print(s)
-  bm <- s$benchmarks
-  if (nrow(bm)) {
-    short <- function(p) {
-      d <- bm[[paste0(p, "_direction")]]
-      out <- c(speedup = "yes", slowdown = "slower", none = "no")[d]
-      out[is.na(d)] <- "insufficient"
-      unname(out)
-    }
-    tab <- data.frame(
-      benchmark = bm$benchmark, n = bm$n, m = bm$m,
-      "S(min)" = fmt3(bm$speedup_min),
-      "S(mean)" = fmt3(bm$speedup_mean),
-      "sig." = short("mean"),
-      "conf." = format(bm$mean_conf_level),
-      "S(median)" = fmt3(bm$speedup_median),
-      "sig. " = short("median"),
-      "conf. " = format(bm$median_conf_level),
-      check.names = FALSE, stringsAsFactors = FALSE)
-    cat("\nPer benchmark (speedups S; significance (yes, no, or slower for a significant\nslowdown) and level of the mean, then of the median):\n")
-    print(tab, row.names = FALSE)
-  }
-  if (nrow(s$notes)) {
-    cat("\nNotes:\n")
-    cat(paste0("  ", s$notes$benchmark, ": ", s$notes$message, "\n"), sep = "")
-  }
-  if (nrow(s$problems)) {
-    cat("\nProblems:\n")
-    cat(paste0("  [", s$problems$severity, "] ", s$problems$message, "\n"), sep = "")
-  }
-  invisible(x)
-}
-
-#' Plot the speedups of a suite
-#'
-#' Draws, per benchmark, the observed speedup of the median (or of the mean)
-#' with its confidence interval on a log scale (the interval the protocol
-#' gives for the speedup itself at the benchmark's level: Hodges-Lehmann on
-#' log times for the median, Fieller for the mean; none for "insufficient
-#' data"); a filled point marks a
-#' significant speedup, an open one a speedup not declared, a cross
-#' "insufficient data". The vertical line marks no speedup.
-#'
-#' @param x A [speedup_suite()] result.
-#' @param which The protocol whose speedups are shown: `"median"` or `"mean"`.
-#' @param main,xlab Title and axis label.
-#' @param ... Passed to [graphics::plot.default()].
-#' @return `x`, invisibly.
-#' @examples
-#' set.seed(2)
-#' suite <- lapply(1:5, function(i) list(x = rlnorm(35, log(2)), y = rlnorm(35, log(1.8))))
-#' names(suite) <- paste0("bench", 1:5)
-#' plot(speedup_suite(suite))
-#' @export
-plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
-                               xlab = NULL, ...) {
-  which <- match.arg(which)
-  bm <- x$benchmarks
-  nb <- nrow(bm)
-  if (nb == 0L) {
-    abort("the suite has no analysed benchmark to plot.", class = "data")
-  }
-  s <- bm[[paste0("speedup_", which)]]
-  lo <- bm[[paste0(which, "_ci_low")]]
-  hi <- bm[[paste0(which, "_ci_high")]]
-  dec <- bm[[paste0(which, "_decision")]]
-  rng <- range(c(s, lo, hi, 1)[is.finite(c(s, lo, hi, 1)) & c(s, lo, hi, 1) > 0])
-  if (is.null(main)) main <- sprintf("Speedups of the %s", which)
-  if (is.null(xlab)) xlab <- sprintf("observed speedup of the %s (log scale)", which)
-  yy <- rev(seq_len(nb))
-  op <- graphics::par(mar = c(4.5, max(4, min(20, max(nchar(bm$benchmark)) * 0.6 + 1)), 5, 1))
-  on.exit(graphics::par(op))
-  graphics::plot.default(s, yy, log = "x", xlim = rng, ylim = c(0.5, nb + 0.5),
-                         type = "n", yaxt = "n", xlab = xlab, ylab = "",
-                         main = "", ...)
-  graphics::title(main = main, line = 3)
-  graphics::axis(2, at = yy, labels = bm$benchmark, las = 1, cex.axis = 0.8)
-  graphics::abline(v = 1, lty = 2, col = "grey40")
-  ok <- is.finite(lo) & is.finite(hi)
-  if (any(ok)) graphics::segments(lo[ok], yy[ok], hi[ok], yy[ok], col = "grey30")
-  pch <- c("significant" = 19, "not significant" = 1, "insufficient data" = 4)[dec]
-  col <- c("significant" = "black", "not significant" = "grey20",
-           "insufficient data" = "red3")[dec]
-  graphics::points(s, yy, pch = pch, col = col)
-  # the legend sits in the top margin, where it hides no benchmark
-  graphics::legend("bottom", inset = c(0, 1), xpd = TRUE, horiz = TRUE,
-                   legend = c("significant", "not significant",
-                              "insufficient data"),
-                   pch = c(19, 1, 4), col = c("black", "grey20", "red3"),
-                   bty = "n", cex = 0.8)
-  invisible(x)
-}
+# print(), summary() and as.data.frame(): R/suite-print.R; plot(): R/suite-plot.R.

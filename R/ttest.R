@@ -56,10 +56,13 @@
 #' t_test(T1, T2)
 #' t_test(T1 - T2, mu = 1)
 #' t_test_summary(0.104, 0.012, 5, 0.03, 0, 5)
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 t_test <- function(x, y = NULL, alternative = c("two.sided", "less", "greater"),
                    mu = 0, var_equal = FALSE, conf_level = 0.95,
-                   na_rm = FALSE) {
+                   na_rm = FALSE, ...) {
+  check_dots_empty(...)
   one_sample <- is.null(y)
   data_name <- if (one_sample) {
     deparse1(substitute(x))
@@ -89,10 +92,13 @@ t_test <- function(x, y = NULL, alternative = c("two.sided", "less", "greater"),
 #' @param mean_x,sd_x,n_x Mean, standard deviation and number of values of
 #'   the first sample.
 #' @param mean_y,sd_y,n_y The same for the second sample.
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 t_test_summary <- function(mean_x, sd_x, n_x, mean_y, sd_y, n_y,
                            alternative = c("two.sided", "less", "greater"),
-                           mu = 0, var_equal = FALSE, conf_level = 0.95) {
+                           mu = 0, var_equal = FALSE, conf_level = 0.95, ...) {
+  check_dots_empty(...)
   mean_x <- check_number(mean_x, "mean_x")
   mean_y <- check_number(mean_y, "mean_y")
   sd_x <- check_sd(sd_x, "sd_x")

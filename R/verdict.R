@@ -25,18 +25,25 @@ na_if_nan <- function(v) {
 #' Verdicts of the Speedup-Test protocols
 #'
 #' [mean_test()] and [median_test()] return a `speedup_verdict`; these
-#' methods show it.  `print()` tells the story in a few lines: the decision,
-#' the confidence and whether it is guaranteed, the observed speedup with its
-#' interval, P\[X > Y\] for the median, the path through the flowchart, the
-#' caveats and the advice.  `summary()` adds every sub-test with its
-#' statistic, p-value and conclusion; `as.data.frame()` gives one row;
-#' `plot()` shows both samples (jittered) with their centres (the mean or the
-#' median) as bars, the headline as title and the speedup line below it.
+#' methods show it.  `print()` tells the story in a few lines of at most 80
+#' columns: the decision, the confidence and whether it is guaranteed, the
+#' observed speedup (the ratio of the means or of the medians) and, on its
+#' own line, the interval for the speedup with the method that gives it,
+#' P\[X > Y\] for the median, the initial code, the path through the
+#' flowchart, the caveats and the advice.  `summary()` adds every sub-test
+#' with its statistic, p-value and conclusion, and the route through the
+#' flowchart in words; `as.data.frame()` gives one row (numbers unrounded,
+#' `NA` where a value does not exist; `knitr::kable()` rounds it to
+#' `getOption("digits")` decimals, so that a p-value below 5e-8 would show as
+#' 0: in R Markdown, print the verdict or its `tidy()` table, which show
+#' p-values by [format.pval()]); [plot()][plot.speedup_verdict] draws
+#' the runs in their order and the interval; [tidy()][tidy.speedup_verdict]
+#' and [glance()][tidy.speedup_verdict] give broom's tables.
 #'
 #' @param x,object A `speedup_verdict`.
 #' @param digits Significant digits for speedups and p-values.
 #' @param row.names,optional Ignored (for compatibility with the generic).
-#' @param ... Ignored, or passed to [graphics::stripchart()] by `plot()`.
+#' @param ... Ignored.
 #' @return `format()` a character vector of lines; `print()` its argument,
 #'   invisibly; `summary()` an object of class `summary.speedup_verdict`;
 #'   `as.data.frame()` a one-row data frame with the columns `test`,
@@ -177,10 +184,12 @@ fmt_ci <- function(ci, digits = 3L) {
   sprintf("[%s, %s]", out(ci[1L], floor), out(ci[2L], ceiling))
 }
 
+# A p-value with `digits` significant digits in every range ("0.0312",
+# "4.03e-05"); 0 only when it is exactly 0.
 fmt_p <- function(p, digits = 3L) {
   if (is.na(p)) return("NA")
   if (p == 0) return("0")
-  if (p < 1e-4) return(format(signif(p, 2), scientific = TRUE))
+  if (p < 1e-4) return(formatC(p, format = "e", digits = digits - 1L))
   fmt_num(p, digits)
 }
 
@@ -245,219 +254,5 @@ verdict_sentences <- function(v) {
   list(caveats, c(advice, ro$advice))
 }
 
-verdict_headline <- function(v) {
-  title <- sprintf("Speedup-Test (%s): ", v$test)
-  conf <- fmt_pct(v$confidence)
-  body <- switch(v$decision,
-    "significant" = sprintf("significant speedup at %s confidence (%s)", conf,
-                            if (v$confidence_guaranteed) "guaranteed" else "not guaranteed"),
-    "not significant" = if (identical(v$direction, "slowdown"))
-      sprintf("significant slowdown at %s confidence (%s)", conf,
-              if (v$confidence_guaranteed) "guaranteed" else "not guaranteed")
-    else sprintf("no significant speedup or slowdown at %s confidence", conf),
-    sprintf("insufficient data to conclude at %s confidence", conf))
-  paste0(title, body)
-}
-
-verdict_path <- function(v) {
-  s <- v$steps
-  a <- v$alpha
-  parts <- character()
-  if (v$test == "mean") {
-    for (i in 1:2) {
-      st <- s[[c("shapiro_x", "shapiro_y")[i]]]
-      if (is.null(st)) next
-      lab <- v$labels[i]
-      parts <- c(parts, if (is.na(st$p.value)) sprintf("%s not checkable", lab)
-                 else if (st$p.value > a) sprintf("%s normal (p = %s)", lab, fmt_p(st$p.value))
-                 else sprintf("%s not normal (p = %s)", lab, fmt_p(st$p.value)))
-    }
-    if (!is.null(s$f_test)) {
-      p <- s$f_test$p.value
-      parts <- c(parts, sprintf("%s variances (F-test p = %s)",
-                                if (!is.na(p) && p > a) "equal" else "unequal", fmt_p(p)))
-    }
-    path <- paste(parts, collapse = ", ")
-    if (!is.null(s$t_test)) {
-      welch <- v$branch %in% c("welch_normal", "welch_not_normal")
-      path <- sprintf("%s -> %s t-test p = %s%s", path,
-                      if (welch) "Welch" else "Student", fmt_p(s$t_test$p.value),
-                      slowdown_p(v))
-    }
-  } else {
-    if (is.null(s$ks_test)) return(character())
-    p <- s$ks_test$p.value
-    path <- sprintf("location model %s (Kolmogorov-Smirnov p = %s)",
-                    if (!is.na(p) && p > a) "accepted" else "rejected", fmt_p(p))
-    if (!is.null(s$wilcoxon)) {
-      path <- sprintf("%s -> Wilcoxon-Mann-Whitney p = %s%s", path,
-                      fmt_p(s$wilcoxon$p.value), slowdown_p(v))
-    }
-  }
-  if (v$branch == "need_more_runs") path <- paste(path, "-> stop (rigorous mode)")
-  path
-}
-
-# The mirrored test's p-value, shown in the path when it decided.
-slowdown_p <- function(v) {
-  if (identical(v$direction, "slowdown")) {
-    sprintf(" (slowdown: p = %s)", fmt_p(v$p_value_slowdown))
-  } else ""
-}
-
-# Lines of at most `width` characters, continuation lines indented.
-wrap_lines <- function(lines, width = 79L, indent = 4L) {
-  unlist(lapply(lines, function(l) {
-    if (nchar(l) <= width) return(l)
-    lead <- nchar(l) - nchar(sub("^ +", "", l))
-    strwrap(l, width = width, indent = lead, exdent = lead + indent)
-  }))
-}
-
-#' @rdname speedup_verdict
-#' @export
-format.speedup_verdict <- function(x, digits = 3L, ...) {
-  v <- x
-  lines <- verdict_headline(v)
-  centre <- if (v$test == "mean") "mean" else "median"
-  sp <- sprintf("  speedup of the %s: %s", centre, fmt_num(v$speedup, digits))
-  ci <- v$speedup_ci
-  if (!anyNA(ci)) {
-    sp <- sprintf("%s, %s CI %s (%s)", sp, fmt_pct(v$confidence),
-                  fmt_ci(ci, digits), attr(ci, "method"))
-  }
-  lines <- c(lines, sp)
-  if (v$test == "median" && !is.na(v$prob_greater)) {
-    lines <- c(lines, sprintf("  P[X > Y] = %s (chance that a run of %s is slower than a run of %s)",
-                              fmt_num(v$prob_greater, digits), v$labels[1L], v$labels[2L]))
-  }
-  lines <- c(lines, sprintf("  observed speedups: min %s, mean %s, median %s",
-                            fmt_num(v$speedups[["min"]], digits),
-                            fmt_num(v$speedups[["mean"]], digits),
-                            fmt_num(v$speedups[["median"]], digits)))
-  lines <- c(lines, sprintf("  runs: %d of %s, %d of %s", v$n, v$labels[1L],
-                            v$m, v$labels[2L]))
-  if (!is.null(v$baseline)) lines <- c(lines, paste0("  initial code: ", v$baseline))
-  path <- verdict_path(v)
-  if (length(path) && nzchar(path)) lines <- c(lines, paste0("  path: ", path))
-  if (length(v$caveats)) lines <- c(lines, paste0("  caveat: ", v$caveats))
-  if (length(v$advice)) lines <- c(lines, paste0("  advice: ", v$advice))
-  wrap_lines(lines)
-}
-
-#' @rdname speedup_verdict
-#' @export
-print.speedup_verdict <- function(x, digits = 3L, ...) {
-  cat(format(x, digits = digits), sep = "\n")
-  invisible(x)
-}
-
-#' @rdname speedup_verdict
-#' @export
-summary.speedup_verdict <- function(object, ...) {
-  structure(list(verdict = object), class = "summary.speedup_verdict")
-}
-
-step_line <- function(step, name, alpha, labels, digits) {
-  stat <- if (!is.null(step$statistic) && !is.na(step$statistic)) {
-    sprintf("%s = %s", names(step$statistic), fmt_num(step$statistic, digits))
-  }
-  par <- if (!is.null(step$parameter) && !anyNA(step$parameter)) {
-    pv <- step$parameter
-    shown <- ifelse(pv == round(pv), format(round(pv)), fmt_num(pv, digits))
-    paste(sprintf("%s = %s", names(pv), shown), collapse = ", ")
-  }
-  p <- step$p.value
-  a <- format(alpha)
-  outcome <- if (is.na(p)) {
-    switch(name, shapiro_x = , shapiro_y = "not shown normal",
-           f_test = "variances treated as unequal", "not computable")
-  } else {
-    pass <- p > alpha
-    cmp <- if (pass) ">" else "<="
-    what <- switch(name,
-      shapiro_x = , shapiro_y = if (pass) "normal" else "not shown normal",
-      f_test = if (pass) "equal variances" else "unequal variances",
-      ks_test = if (pass) "location model holds" else "location model rejected",
-      t_test = , wilcoxon = if (pass) "not significant" else "significant")
-    sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a, what)
-  }
-  head <- sprintf("%s (%s)", step$method, step$data.name)
-  detail <- paste(c(stat, par, outcome), collapse = ", ")
-  c(head, paste0("     ", detail))
-}
-
-#' @rdname speedup_verdict
-#' @export
-print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
-  v <- x$verdict
-  lines <- format(v, digits = digits)
-  lines <- c(lines, "", sprintf("Steps (alpha = %s, rigorous = %s):", format(v$alpha),
-                                v$rigorous))
-  if (!length(v$steps)) lines <- c(lines, "  none: the protocol could not start")
-  for (i in seq_along(v$steps)) {
-    sl <- step_line(v$steps[[i]], names(v$steps)[i], v$alpha, v$labels, digits)
-    lines <- c(lines, sprintf("  %d. %s", i, sl[1L]), sl[-1L])
-  }
-  if (v$test == "median" && !is.na(v$shift)) {
-    lines <- c(lines, sprintf("Hodges-Lehmann shift %s - %s: %s, %s CI %s",
-                              v$labels[1L], v$labels[2L], fmt_num(v$shift, digits),
-                              fmt_pct(v$confidence), fmt_ci(v$shift_ci, digits)))
-  }
-  lines <- c(lines, sprintf("Branch: %s", v$branch))
-  cat(wrap_lines(lines), sep = "\n")
-  invisible(x)
-}
-
-#' @rdname speedup_verdict
-#' @export
-as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
-                                          ...) {
-  v <- x
-  data.frame(
-    test = v$test,
-    decision = v$decision,
-    significant = v$significant,
-    direction = v$direction,
-    branch = v$branch,
-    p_value = v$p_value,
-    p_value_slowdown = if (is.null(v$p_value_slowdown)) NA_real_ else v$p_value_slowdown,
-    alpha = v$alpha,
-    confidence = v$confidence,
-    confidence_guaranteed = v$confidence_guaranteed,
-    speedup = v$speedup,
-    speedup_low = v$speedup_ci[1L],
-    speedup_high = v$speedup_ci[2L],
-    speedup_min = v$speedups[["min"]],
-    speedup_mean = v$speedups[["mean"]],
-    speedup_median = v$speedups[["median"]],
-    prob_greater = if (is.null(v$prob_greater)) NA_real_ else v$prob_greater,
-    n = v$n,
-    m = v$m,
-    rigorous = v$rigorous,
-    run_order_flag = isTRUE(v$run_order$trend),
-    baseline = if (is.null(v$baseline)) NA_character_ else v$baseline,
-    caveats = paste(v$caveats, collapse = "; "),
-    stringsAsFactors = FALSE
-  )
-}
-
-#' @rdname speedup_verdict
-#' @export
-plot.speedup_verdict <- function(x, ...) {
-  v <- x
-  if (v$n + v$m == 0L) {
-    abort("Nothing to plot: both samples are empty.", class = "data")
-  }
-  vals <- list(v$x, v$y)
-  names(vals) <- v$labels
-  centre <- if (v$test == "mean") mean else stats::median
-  graphics::stripchart(vals, method = "jitter", vertical = TRUE, pch = 1,
-                       ylab = "run time", main = verdict_headline(v),
-                       cex.main = 0.9, ...)
-  cen <- vapply(vals, function(s) if (length(s)) centre(s) else NA_real_, 0)
-  graphics::segments(seq_along(cen) - 0.3, cen, seq_along(cen) + 0.3, cen,
-                     lwd = 2)
-  graphics::mtext(trimws(format(v)[2L]), side = 3, line = 0.3, cex = 0.8)
-  invisible(x)
-}
+# print(), format(), summary() and as.data.frame(): R/verdict-print.R;
+# plot(): R/verdict-plot.R.

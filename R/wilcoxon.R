@@ -73,10 +73,13 @@
 #' wilcoxon_test(x, y, alternative = "greater", conf_int = TRUE)
 #' # ties: still exact
 #' wilcoxon_test(c(1, 2, 2, 3, 5), c(2, 3, 3, 4, 6, 7))
+#' @param ... Not used: an argument spelled the base R way (`na.rm`,
+#'   `conf.level`, ...) is an error that gives this package's spelling.
 #' @export
 wilcoxon_test <- function(x, y, alternative = c("two.sided", "less", "greater"),
                           mu = 0, exact = NULL, correct = TRUE,
-                          conf_int = FALSE, conf_level = 0.95, na_rm = FALSE) {
+                          conf_int = FALSE, conf_level = 0.95, na_rm = FALSE, ...) {
+  check_dots_empty(...)
   data_name <- paste(deparse1(substitute(x)), "and", deparse1(substitute(y)))
   na_rm <- check_flag(na_rm, "na_rm")
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 1L)

@@ -65,3 +65,57 @@ test_that("check_status() turns a core status into a classed error", {
   expect_error(speeduptest:::check_status(list(status = 4L), "ks_test()"),
                class = "speeduptest_error_memory")
 })
+
+# ---- arguments spelled the base R way -------------------------------------------
+
+test_that("base R spellings get the package's spelling in a classed error", {
+  x <- c(3, 4, 5, 6, 7)
+  y <- c(1, 2, 3, 2, 1)
+  expect_error(median_test(x, y, na.rm = TRUE), "use `na_rm`",
+               class = "speeduptest_error_argument")
+  expect_error(mean_test(x, y, conf.level = 0.9), "alpha = 1 - conf.level",
+               class = "speeduptest_error_argument")
+  expect_error(mean_test(x, y, var.equal = TRUE), "Student's or Welch's",
+               class = "speeduptest_error_argument")
+  expect_error(median_test(x, y, paired = TRUE), "signed_rank_test",
+               class = "speeduptest_error_argument")
+  expect_error(median_test(x, y, alternative = "less"), "swap x and y",
+               class = "speeduptest_error_argument")
+  expect_error(ks_test(x, y, na.rm = TRUE), "ks_test\\(\\); use `na_rm`",
+               class = "speeduptest_error_argument")
+  expect_error(t_test(x, y, var.equal = TRUE), "use `var_equal`",
+               class = "speeduptest_error_argument")
+  expect_error(f_test(x, y, conf.level = 0.9), "use `conf_level`",
+               class = "speeduptest_error_argument")
+  expect_error(wilcoxon_test(x, y, conf.int = TRUE), "use `conf_int`",
+               class = "speeduptest_error_argument")
+  expect_error(signed_rank_test(x - y, conf.int = TRUE), "use `conf_int`",
+               class = "speeduptest_error_argument")
+  expect_error(shapiro_wilk(x, na.rm = TRUE), "use `na_rm`",
+               class = "speeduptest_error_argument")
+  expect_error(proportion_ci(3, 10, conf.level = 0.9), "use `conf_level`",
+               class = "speeduptest_error_argument")
+  expect_error(min_benchmarks(0.3, conf.level = 0.9), "use `conf_level`",
+               class = "speeduptest_error_argument")
+  expect_error(t_test_summary(1, 1, 10, 2, 1, 10, var.equal = TRUE),
+               "use `var_equal`", class = "speeduptest_error_argument")
+  expect_error(hpt(splash2_hpt, higher.is.better = TRUE),
+               "use `higher_is_better`", class = "speeduptest_error_argument")
+  expect_error(hpt_speedup(splash2_hpt, na.rm = TRUE), "use `na_rm`",
+               class = "speeduptest_error_argument")
+  expect_error(speedup_suite(list(a = list(x, y)), na.rm = TRUE), "use `na_rm`",
+               class = "speeduptest_error_argument")
+  # two misspellings: both reported
+  cnd <- tryCatch(t_test(x, y, var.equal = TRUE, conf.level = 0.9),
+                  error = identity)
+  expect_identical(cnd$arguments, c("var.equal", "conf.level"))
+  # an unknown argument, and an unnamed extra one
+  expect_error(median_test(x, y, foo = 1), "Unused argument\\(s\\) to median_test\\(\\): `foo`",
+               class = "speeduptest_error_argument")
+  expect_error(median_test(x, y, 0.05, TRUE, FALSE, 3), "1 unnamed argument",
+               class = "speeduptest_error_argument")
+  # the formula method too
+  runs <- data.frame(t = c(x, y), v = rep(c("a", "b"), each = 5))
+  expect_error(median_test(t ~ v, data = runs, na.rm = TRUE), "median_test\\(\\); use `na_rm`",
+               class = "speeduptest_error_argument")
+})

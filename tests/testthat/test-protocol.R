@@ -425,7 +425,7 @@ test_that("highest_confidence is exact and agrees with a brute-force scan of alp
           expect_false(any(sig), info = info)
           expect_false(decide(x, y, 0.5, test, rigorous), info = info)
         } else {
-          expect_equal(hc, 1 - a, info = info)
+          expect_equal(as.numeric(hc), 1 - a, info = info)
           expect_true(a > 0 && a <= 0.5, info = info)
           # significant exactly at the breakpoint, not just below it
           expect_true(decide(x, y, a, test, rigorous), info = info)

@@ -1,0 +1,182 @@
+# knit_print() methods: in R Markdown, verdicts, suites and HPT results
+# print as markdown tables.  knitr is only suggested: the methods are
+# registered lazily on knitr::knit_print (NAMESPACE: S3method(knitr::...)).
+
+# A p-value for reading: 3 significant digits each, never "0" (a p-value
+# that underflowed to 0 reads "< 2.2e-308").
+md_pval <- function(p) {
+  vapply(p, function(v) {
+    if (is.na(v)) return("NA")
+    if (v <= 0) return(sprintf("< %.1e", .Machine$double.xmin))
+    format.pval(v, digits = 3, eps = 0)
+  }, "")
+}
+
+md_escape <- function(x) gsub("|", "\\|", x, fixed = TRUE)
+
+# A pipe table; `align` one of "l", "r", "c" per column.
+md_table <- function(df, align = NULL) {
+  df[] <- lapply(df, function(col) md_escape(trimws(as.character(col))))
+  if (is.null(align)) align <- rep("l", ncol(df))
+  rule <- c(l = ":--", r = "--:", c = ":-:")[align]
+  row <- function(v) paste0("| ", paste(v, collapse = " | "), " |")
+  c(row(md_escape(names(df))), row(rule),
+    vapply(seq_len(nrow(df)), function(i) row(unlist(df[i, ], use.names = FALSE)), ""))
+}
+
+md_output <- function(lines) {
+  knitr::asis_output(paste(c("", lines, ""), collapse = "\n"))
+}
+
+#' R Markdown tables of the results
+#'
+#' In an R Markdown document (knitr), a verdict, a suite or an HPT result
+#' printed by a chunk appears as a markdown table rather than as console
+#' text: the headline in bold, then the numbers, with p-values by
+#' [format.pval()] (never "0").  Call `print()` in the chunk to get the
+#' console text instead.
+#'
+#' @param x A `speedup_verdict`, `speedup_suite` or `speeduptest_hpt`.
+#' @param ... Unused (knitr passes its chunk options).
+#' @return A `knit_asis` object (see [knitr::asis_output()]).
+#' @name knit_print.speedup_verdict
+#' @keywords internal
+NULL
+
+#' @rdname knit_print.speedup_verdict
+#' @exportS3Method knitr::knit_print
+knit_print.speedup_verdict <- function(x, ...) {
+  v <- x
+  centre <- if (v$test == "mean") "mean" else "median"
+  ci <- v$speedup_ci
+  fin <- verdict_final_step(v)
+  sp <- fmt_num(v$speedup)
+  if (!anyNA(ci)) {
+    sp <- sprintf("%s; %s interval %s (%s)", sp,
+                  fmt_pct(or_na(attr(ci, "conf.level"), v$confidence)),
+                  fmt_ci(ci), or_na(attr(ci, "method"), "interval"))
+  }
+  stopped <- v$decision == "insufficient data"
+  path <- verdict_path(v)
+  rows <- c(
+    "decision" = v$decision,
+    "direction" = if (!is.null(v$direction) && !is.na(v$direction))
+      as.character(v$direction),
+    "confidence" = if (stopped) sprintf("%s asked for", fmt_pct(v$confidence))
+      else sprintf("%s (%s)", fmt_pct(v$confidence),
+                   if (v$confidence_guaranteed) "guaranteed" else "not guaranteed"),
+    "p-value" = if (is.null(fin) || is.na(v$p_value))
+      "none: the protocol stopped before its test"
+      else sprintf("%s (%s)", md_pval(v$p_value), fin$method),
+    stats::setNames(sp, sprintf("speedup of the %s", centre)),
+    "P[X > Y]" = if (v$test == "median" && !is.na(or_na(v$prob_greater)))
+      fmt_num(v$prob_greater),
+    "observed speedups" = sprintf("min %s, mean %s, median %s",
+                                  fmt_num(v$speedups[["min"]]),
+                                  fmt_num(v$speedups[["mean"]]),
+                                  fmt_num(v$speedups[["median"]])),
+    "runs" = sprintf("%d of %s, %d of %s", v$n, v$labels[1L], v$m, v$labels[2L]),
+    "path" = if (length(path) && nzchar(path)) path,
+    "initial code" = if (!is.null(v$baseline)) as.character(v$baseline),
+    "caveats" = if (length(v$caveats)) paste(v$caveats, collapse = "; "),
+    "advice" = if (length(v$advice)) paste(v$advice, collapse = "; ")
+  )
+  tab <- data.frame(quantity = names(rows), value = unname(rows),
+                    stringsAsFactors = FALSE)
+  md_output(c(sprintf("**%s**", md_escape(format(v)[1L])), "",
+              md_table(tab)))
+}
+
+#' @rdname knit_print.speedup_verdict
+#' @exportS3Method knitr::knit_print
+knit_print.speedup_suite <- function(x, ...) {
+  bm <- x$benchmarks
+  out <- character()
+  for (p in c("median", "mean")) {
+    col <- function(name) bm[[paste0(p, "_", name)]]
+    ci <- ifelse(is.na(col("ci_low")), "",
+                 vapply(seq_len(nrow(bm)), function(i)
+                   fmt_ci(c(col("ci_low")[i], col("ci_high")[i])), ""))
+    tab <- data.frame(
+      benchmark = bm$benchmark,
+      runs = sprintf("%d / %d", bm$n, bm$m),
+      speedup = fmt_num(bm[[paste0("speedup_", p)]]),
+      interval = ci,
+      level = vapply(col("conf_level"), fmt_pct, ""),
+      "p-value" = md_pval(col("p_value")),
+      decision = col("decision"),
+      check.names = FALSE, stringsAsFactors = FALSE)
+    names(tab)[3L] <- sprintf("speedup of the %s", p)
+    out <- c(out, sprintf("**Speedup of the %s** (interval: %s)", p,
+                          if (p == "median") "Hodges-Lehmann on log times"
+                          else "Fieller"), "",
+             md_table(tab, c("l", "r", "r", "l", "r", "r", "l")), "")
+  }
+  ov <- x$overall
+  pr <- x$proportion
+  ovt <- data.frame(
+    "execution time" = ov$centre,
+    "overall speedup" = fmt_num(ov$speedup),
+    "overall gain" = fmt_num(ov$gain),
+    check.names = FALSE, stringsAsFactors = FALSE)
+  prt <- data.frame(
+    protocol = pr$protocol,
+    "accelerated" = sprintf("%d of %d", as.integer(pr$a), as.integer(pr$b)),
+    proportion = fmt_num(pr$estimate),
+    interval = vapply(seq_len(nrow(pr)), function(i)
+      fmt_ci(c(pr$conf_low[i], pr$conf_high[i])), ""),
+    check.names = FALSE, stringsAsFactors = FALSE)
+  names(prt)[4L] <- sprintf("%s interval", fmt_pct(pr$conf_level[1L]))
+  out <- c(out, sprintf("**Overall** (%d benchmarks, weights: %s)",
+                        nrow(bm), x$weights), "",
+           md_table(ovt, c("l", "r", "r")), "",
+           md_table(prt, c("l", "r", "r", "l")))
+  md_output(out)
+}
+
+#' @rdname knit_print.speedup_verdict
+#' @exportS3Method knitr::knit_print
+knit_print.speeduptest_hpt <- function(x, ...) {
+  bm <- x$benchmarks
+  lab <- x$labels
+  handicap <- if (x$speedup == 1) "" else
+    if (x$higher_is_better) sprintf(" / %s", format(x$speedup)) else
+      sprintf(" * %s", format(x$speedup))
+  tab <- data.frame(
+    Benchmark = bm$benchmark,
+    a = format(bm$median_a, digits = 3),
+    "Stat. Win." = hpt_winner_names(bm$winner, lab),
+    "Diff. (d)" = ifelse(bm$d == 0, "0", format(bm$d, digits = 3)),
+    Rank = format(bm$rank),
+    b = format(bm$median_b, digits = 3),
+    check.names = FALSE, stringsAsFactors = FALSE)
+  names(tab)[c(2L, 6L)] <- c(sprintf("Med. %s%s", lab[1L], handicap),
+                             sprintf("Med. %s", lab[2L]))
+  md_output(c(
+    sprintf("**Hierarchical Performance Test: %s**", md_escape(x$conclusion)), "",
+    sprintf("Claim: %s (%s). %d benchmarks; on each, rank-sum tests at level %s (%s).",
+            md_escape(hpt_claim(lab, x$speedup)),
+            if (x$higher_is_better) "scores, higher is better" else
+              "times, lower is better",
+            x$n, format(x$alpha_bench), hpt_method_note(x)), "",
+    md_table(tab, c("l", "r", "l", "r", "r", "r")), "",
+    sprintf("Stat. Win.: the winner of the rank-sum tests; d: difference of the medians, > 0 when %s wins; Rank: rank of |d|.",
+            md_escape(lab[1L])), "",
+    sprintf("R_A = %s, R_B = %s, confidence = %s (p-value %s).",
+            format(x$R_A), format(x$R_B), fmt_confidence(x$confidence),
+            md_pval(x$p_value))))
+}
+
+#' @rdname knit_print.speedup_verdict
+#' @exportS3Method knitr::knit_print
+knit_print.speeduptest_tidy <- function(x, ...) {
+  df <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
+  is_p <- grepl("p[._]value", names(df))
+  df[] <- Map(function(col, p) {
+    if (p) md_pval(col)
+    else if (is.double(col)) vapply(col, format, "", digits = 4)
+    else as.character(col)
+  }, df, is_p)
+  align <- ifelse(vapply(x, is.numeric, NA), "r", "l")
+  md_output(md_table(df, align))
+}

@@ -1,0 +1,113 @@
+# plot() of a speedup_suite: per benchmark the speedup and its interval.
+
+#' Plot the speedups of a suite
+#'
+#' Draws, per benchmark, the observed speedup of the median (or of the mean)
+#' as a point and, as a horizontal bar, the protocol's confidence interval
+#' for the speedup at the benchmark's level (Hodges-Lehmann on log times for
+#' the median, Fieller for the mean; none for "insufficient data"), on a log
+#' scale where a speedup and the slowdown of the same size lie at the same
+#' distance from the dotted line of no change.  A filled point marks a
+#' significant speedup (a filled square a significant slowdown, when the
+#' suite tells the direction), an open point a speedup not declared, a
+#' cross "insufficient data".  The legend above the panel says what the
+#' marks and the bars are.
+#'
+#' @param x A [speedup_suite()] result.
+#' @param which The protocol whose speedups are shown: `"median"` or `"mean"`.
+#' @param main,xlab Title and axis label.
+#' @param ... Passed to [graphics::plot.default()].
+#' @return `x`, invisibly.
+#' @examples
+#' set.seed(2)
+#' suite <- lapply(1:5, function(i) list(x = rlnorm(35, log(2)), y = rlnorm(35, log(1.8))))
+#' names(suite) <- paste0("bench", 1:5)
+#' plot(speedup_suite(suite))
+#' @export
+plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
+                               xlab = NULL, ...) {
+  which <- match.arg(which)
+  bm <- x$benchmarks
+  nb <- nrow(bm)
+  if (nb == 0L) {
+    abort("the suite has no analysed benchmark to plot.", class = "data")
+  }
+  s <- bm[[paste0("speedup_", which)]]
+  lo <- bm[[paste0(which, "_ci_low")]]
+  hi <- bm[[paste0(which, "_ci_high")]]
+  dec <- bm[[paste0(which, "_decision")]]
+  dirn <- bm[[paste0(which, "_direction")]]
+  lev <- bm[[paste0(which, "_conf_level")]]
+  kind <- ifelse(dec == "significant", "speedup",
+                 ifelse(dec == "not significant", "not", "insufficient"))
+  if (!is.null(dirn)) kind[dirn %in% "slowdown"] <- "slowdown"
+  method <- if (which == "median") "Hodges-Lehmann on log times" else "Fieller"
+  lev_txt <- if (length(unique(lev[!is.na(lev)])) == 1L) {
+    fmt_pct(unique(lev[!is.na(lev)]))
+  } else {
+    "per-benchmark"
+  }
+  all_v <- c(s, lo, hi, 1)
+  all_v <- all_v[is.finite(all_v) & all_v > 0]
+  rng <- range(all_v)
+  rng <- exp(log(rng) + c(-0.05, 0.05) * max(diff(log(rng)), 0.05))
+  if (is.null(main)) main <- sprintf("Speedup of the %s, per benchmark", which)
+  if (is.null(xlab)) xlab <- sprintf("speedup of the %s (log scale)", which)
+
+  op <- graphics::par(c("mai", "mgp", "las", "cex", "cex.axis", "mfrow"))
+  on.exit(graphics::par(op))
+  graphics::par(cex.axis = 0.8, mgp = c(2.2, 0.6, 0), las = 1)
+  name_w <- max(graphics::strwidth(bm$benchmark, units = "inches",
+                                   cex = 0.8)) + 0.2
+  name_w <- min(name_w, graphics::par("din")[1L] * 0.35)
+  graphics::par(mai = c(1.0, name_w + 0.1, 1.25, 0.25))
+  yy <- rev(seq_len(nb))
+  graphics::plot.default(s, yy, log = "x", xlim = rng, ylim = c(0.5, nb + 0.5),
+                         type = "n", yaxt = "n", xlab = "", ylab = "",
+                         main = "", ...)
+  graphics::abline(h = yy, col = "grey93")
+  graphics::axis(2, at = yy, labels = bm$benchmark, tick = FALSE,
+                 cex.axis = row_label_cex(nb + 1L), line = -0.4)
+  graphics::abline(v = 1, lty = 3, col = "grey30")
+  ok <- is.finite(lo) & is.finite(hi) & lo > 0
+  if (any(ok)) {
+    graphics::segments(lo[ok], yy[ok], hi[ok], yy[ok], col = "grey35", lwd = 2)
+  }
+  open_hi <- is.finite(lo) & lo > 0 & is.infinite(hi)
+  if (any(open_hi)) {
+    graphics::arrows(lo[open_hi], yy[open_hi], rng[2L], yy[open_hi],
+                     col = "grey35", lwd = 2, length = 0.06)
+  }
+  pch <- c(speedup = 19, slowdown = 15, not = 21, insufficient = 4)
+  col <- c(speedup = "black", slowdown = unname(plot_colours[2L]),
+           not = "black", insufficient = "#B00000")
+  bg <- c(speedup = NA, slowdown = NA, not = "white", insufficient = NA)
+  graphics::points(s, yy, pch = pch[kind], col = col[kind], bg = bg[kind],
+                   cex = 1.1)
+  xl <- xlab
+  graphics::mtext(xl, side = 1, line = 2, cex = 0.9)
+  # which side is faster, under the axis, either side of 1
+  if (rng[1L] < 1 && rng[2L] > 1) {
+    graphics::mtext("<- slower  ", side = 1, line = 3.1, at = 1, adj = 1,
+                    cex = 0.75, col = "grey30")
+    graphics::mtext("  faster ->", side = 1, line = 3.1, at = 1, adj = 0,
+                    cex = 0.75, col = "grey30")
+  }
+  # the legend sits in the top margin, where it hides no benchmark
+  order <- c("speedup", "slowdown", "not", "insufficient")
+  shown <- order[order %in% c("speedup", "not", kind)]
+  txt <- c(speedup = "significant speedup", slowdown = "significant slowdown",
+           not = "not significant", insufficient = "insufficient data")
+  leg <- c(txt[shown], sprintf("%s interval (%s)", lev_txt, method))
+  width <- graphics::par("din")[1L] - 0.3
+  fitted_legend(fig_x_centre(), top_margin_y(0.15), width = width,
+                xjust = 0.5, yjust = 0, xpd = NA, ncol = 2L, bty = "n",
+                legend = leg, pch = c(pch[shown], NA),
+                col = c(col[shown], "grey35"), pt.bg = c(bg[shown], NA),
+                lty = c(rep(NA, length(shown)), 1),
+                lwd = c(rep(NA, length(shown)), 2), seg.len = 1.5,
+                x.intersp = 0.6, y.intersp = 0.9, cex = 0.8)
+  graphics::mtext(main, side = 3, line = 3.6, font = 2, at = fig_x_centre(),
+                  cex = fit_cex(main, width, cex = 1.05, font = 2))
+  invisible(x)
+}

@@ -1,0 +1,149 @@
+# print(), summary() and as.data.frame() of a speedup_suite, within 80
+# columns.  (format() is the text of the original tool's .report file, in
+# R/suite.R, kept as the tool wrote it.)
+
+# NaN (0 / 0 in the C core: no significant benchmark, no p-value) -> NA.
+nan_to_na <- function(df) {
+  df[] <- lapply(df, function(col) {
+    if (is.double(col)) col[is.nan(col)] <- NA_real_
+    col
+  })
+  df
+}
+
+#' @export
+as.data.frame.speedup_suite <- function(x, ...) nan_to_na(x$benchmarks)
+
+# Right-aligned columns of text under a header, as lines.
+text_table <- function(cols, header, indent = "  ", left = 1L) {
+  w <- pmax(nchar(header), vapply(cols, function(c) max(nchar(c), 0L), 0L))
+  pad <- function(s, i) formatC(s, width = if (i %in% left) -w[i] else w[i])
+  rows <- do.call(paste, c(lapply(seq_along(cols), function(i) pad(cols[[i]], i)),
+                           sep = "  "))
+  head <- paste(vapply(seq_along(header), function(i) pad(header[i], i), ""),
+                collapse = "  ")
+  paste0(indent, c(head, rows))
+}
+
+suite_print_lines <- function(x) {
+  bm <- x$benchmarks
+  nskip <- sum(x$problems$severity == "error")
+  lines <- c("", "        Speedup-Test of a suite of benchmarks", "",
+             sprintf("%d benchmark%s analysed, %d skipped; weights: %s%s",
+                     nrow(bm), if (nrow(bm) == 1L) "" else "s", nskip,
+                     x$weights,
+                     if (x$weights != x$weights_requested)
+                       sprintf(" (asked for %s)", x$weights_requested) else ""))
+  ml <- suite_multiplicity_lines(x)
+  ov <- nan_to_na(x$overall)
+  lines <- c(lines, "",
+    "Overall gain and speedup, by execution time:",
+    "                all benchmarks    significant ones only",
+    text_table(list(ov$centre, fmt_num(ov$gain), fmt_num(ov$speedup),
+                    fmt_num(ov$gain_significant),
+                    fmt_num(ov$speedup_significant)),
+               c("", "gain", "speedup", "     gain", "speedup")),
+    wrap_lines(paste(
+      "  gain: the share of the total time saved; speedup = 1 / (1 - gain).",
+      "\"Significant ones only\": over the benchmarks whose speedup is",
+      if (any(grepl("selection", ml))) "significant." else
+        "significant, a selection that overstates the gain."), exdent = 0L))
+  pr <- nan_to_na(x$proportion)
+  lev <- fmt_pct(pr$conf_level[1L])
+  lines <- c(lines, "",
+    sprintf("Accelerated benchmarks, with %s confidence intervals (%s):", lev,
+            pr$method[1L]))
+  frac <- sprintf("%d/%d", as.integer(pr$a), as.integer(pr$b))
+  frac <- formatC(frac, width = max(nchar(frac)))
+  for (i in seq_len(nrow(pr))) {
+    lines <- c(lines, sprintf("  %-6s  %s = %s  %s%s", pr$protocol[i], frac[i],
+      fmt_num(pr$estimate[i]), fmt_ci(c(pr$conf_low[i], pr$conf_high[i])),
+      if (isTRUE(pr$valid[i])) "" else "  (may be inaccurate: a(1 - a/b) <= 5)"))
+  }
+  need <- vapply(seq_len(nrow(pr)), function(i) {
+    if (is.na(pr$estimate[i]) || pr$estimate[i] %in% c(0, 1)) {
+      "not defined (proportion 0 or 1)"
+    } else format(pr$min_benchmarks[i])
+  }, "")
+  lines <- c(lines,
+    sprintf("Benchmarks needed for a +/- %s precision of the proportion (%s confidence):",
+            format(pr$precision[1L]), lev),
+    sprintf("  %s", paste(sprintf("%s %s", pr$protocol, need), collapse = ", ")))
+  if (!is.null(pr$slowdowns)) {
+    lines <- c(lines, sprintf("Significant slowdowns: %d (mean), %d (median)",
+                              as.integer(pr$slowdowns[1L]),
+                              as.integer(pr$slowdowns[2L])))
+  }
+  nro <- sum(bm$run_order_flag %in% TRUE)
+  if (nro) {
+    lines <- c(lines, wrap_lines(sprintf(
+      "Run order flagged (a trend, or versions not interleaved) in %d benchmark%s: the confidence is not guaranteed there; see the notes of summary().",
+      nro, if (nro == 1L) "" else "s"), exdent = 2L))
+  }
+  if (length(ml)) lines <- c(lines, "", wrap_lines(ml, exdent = 0L))
+  if (nrow(x$problems)) {
+    lines <- c(lines, "", sprintf("%d problem%s in the input; see `$problems`.",
+                                  nrow(x$problems),
+                                  if (nrow(x$problems) == 1L) "" else "s"))
+  }
+  lines
+}
+
+#' @export
+print.speedup_suite <- function(x, ...) {
+  cat(suite_print_lines(x), sep = "\n")
+  invisible(x)
+}
+
+#' @export
+summary.speedup_suite <- function(object, ...) {
+  structure(list(suite = object), class = "summary.speedup_suite")
+}
+
+#' @export
+print.summary.speedup_suite <- function(x, ...) {
+  s <- x$suite
+  lines <- suite_print_lines(s)
+  bm <- nan_to_na(s$benchmarks)
+  if (nrow(bm)) {
+    # significance from the direction when the suite has it: yes (a
+    # significant speedup), slower (a significant slowdown), no, n/a
+    sig <- function(p) {
+      d <- bm[[paste0(p, "_direction")]]
+      if (is.null(d)) {
+        dec <- bm[[paste0(p, "_decision")]]
+        return(unname(c("significant" = "yes", "not significant" = "no",
+                        "insufficient data" = "n/a")[dec]))
+      }
+      out <- unname(c(speedup = "yes", slowdown = "slower", none = "no")[d])
+      out[is.na(d)] <- "n/a"
+      out
+    }
+    conf <- fmt_confidence_column
+    lines <- c(lines, "", wrap_lines(paste(
+      "Per benchmark: the speedups S of the minimum, mean and median times;",
+      "for the mean and the median, whether the speedup is significant",
+      "(\"sig.\": yes; slower for a significant slowdown; n/a: insufficient",
+      "data) and at which confidence (\"conf.\", the highest found when the",
+      "level was searched):"), exdent = 0L),
+      text_table(list(bm$benchmark, format(bm$n), format(bm$m),
+                      fmt_num(bm$speedup_min),
+                      fmt_num(bm$speedup_mean), sig("mean"),
+                      conf(bm$mean_conf_level),
+                      fmt_num(bm$speedup_median), sig("median"),
+                      conf(bm$median_conf_level)),
+                 c("benchmark", "n", "m", "S(min)", "S(mean)", "sig.", "conf.",
+                   "S(median)", "sig.", "conf.")))
+  }
+  if (nrow(s$notes)) {
+    lines <- c(lines, "", "Notes:",
+               wrap_lines(paste0("  ", s$notes$benchmark, ": ", s$notes$message)))
+  }
+  if (nrow(s$problems)) {
+    lines <- c(lines, "", "Problems:",
+               wrap_lines(paste0("  [", s$problems$severity, "] ",
+                                 s$problems$message)))
+  }
+  cat(lines, sep = "\n")
+  invisible(x)
+}

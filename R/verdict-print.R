@@ -1,0 +1,219 @@
+# print(), format(), summary() and as.data.frame() of a speedup_verdict:
+# a few lines within 80 columns, each interval beside the name of its
+# estimator.
+
+# The point estimate and the interval of the speedup, each named:
+#   speedup of the median: 1.20 (ratio of the medians)
+#   95% CI of the speedup: [1.09, 1.32] (Hodges-Lehmann on log times)
+verdict_speedup_lines <- function(v, digits = 3L) {
+  centre <- if (v$test == "mean") "mean" else "median"
+  out <- sprintf("  speedup of the %s: %s (ratio of the %ss)", centre,
+                 fmt_num(v$speedup, digits), centre)
+  ci <- v$speedup_ci
+  if (length(ci) == 2L && !anyNA(ci)) {
+    lev <- attr(ci, "conf.level")
+    if (is.null(lev)) lev <- v$confidence
+    txt <- sub("Inf]", "Inf)", fmt_ci(ci, digits), fixed = TRUE)
+    out <- c(out, sprintf("  %s CI of the speedup: %s (%s)", fmt_pct(lev), txt,
+                          attr(ci, "method")))
+  }
+  out
+}
+
+# The flowchart's branch in words (summary() used to print its code).
+verdict_branch_words <- function(branch) {
+  words <- c(
+    too_few_values = "stopped, with fewer than 3 runs in a sample",
+    constant_samples = "stopped, as the samples are constant",
+    need_more_runs = "stopped, as a check failed on 30 runs or fewer (rigorous mode)",
+    student_normal = "both samples normal and equal variances, then Student's t-test",
+    welch_normal = "both samples normal and unequal variances, then Welch's t-test",
+    student_not_normal = "a sample not shown normal and equal variances, then Student's t-test",
+    welch_not_normal = "a sample not shown normal and unequal variances, then Welch's t-test",
+    wilcoxon_model_holds = "shift model accepted, then the Wilcoxon-Mann-Whitney test",
+    wilcoxon_model_rejected = "shift model rejected, then the Wilcoxon-Mann-Whitney test (confidence not guaranteed)")
+  out <- unname(words[branch])
+  ifelse(is.na(out), branch, out)
+}
+
+verdict_headline <- function(v) {
+  title <- sprintf("Speedup-Test (%s): ", v$test)
+  conf <- fmt_pct(v$confidence)
+  body <- switch(v$decision,
+    "significant" = sprintf("significant speedup at %s confidence (%s)", conf,
+                            if (v$confidence_guaranteed) "guaranteed" else "not guaranteed"),
+    "not significant" = if (identical(v$direction, "slowdown"))
+      sprintf("significant slowdown at %s confidence (%s)", conf,
+              if (v$confidence_guaranteed) "guaranteed" else "not guaranteed")
+    else sprintf("no significant speedup or slowdown at %s confidence", conf),
+    sprintf("insufficient data to conclude at %s confidence", conf))
+  paste0(title, body)
+}
+
+verdict_path <- function(v) {
+  s <- v$steps
+  a <- v$alpha
+  parts <- character()
+  if (v$test == "mean") {
+    for (i in 1:2) {
+      st <- s[[c("shapiro_x", "shapiro_y")[i]]]
+      if (is.null(st)) next
+      lab <- v$labels[i]
+      parts <- c(parts, if (is.na(st$p.value)) sprintf("%s not checkable", lab)
+                 else if (st$p.value > a) sprintf("%s normal (p = %s)", lab, fmt_p(st$p.value))
+                 else sprintf("%s not normal (p = %s)", lab, fmt_p(st$p.value)))
+    }
+    if (!is.null(s$f_test)) {
+      p <- s$f_test$p.value
+      parts <- c(parts, sprintf("%s variances (F-test p = %s)",
+                                if (!is.na(p) && p > a) "equal" else "unequal", fmt_p(p)))
+    }
+    path <- paste(parts, collapse = ", ")
+    if (!is.null(s$t_test)) {
+      welch <- v$branch %in% c("welch_normal", "welch_not_normal")
+      path <- sprintf("%s -> %s t-test p = %s%s", path,
+                      if (welch) "Welch" else "Student", fmt_p(s$t_test$p.value),
+                      slowdown_p(v))
+    }
+  } else {
+    if (is.null(s$ks_test)) return(character())
+    p <- s$ks_test$p.value
+    path <- sprintf("location model %s (Kolmogorov-Smirnov p = %s)",
+                    if (!is.na(p) && p > a) "accepted" else "rejected", fmt_p(p))
+    if (!is.null(s$wilcoxon)) {
+      path <- sprintf("%s -> Wilcoxon-Mann-Whitney p = %s%s", path,
+                      fmt_p(s$wilcoxon$p.value), slowdown_p(v))
+    }
+  }
+  if (v$branch == "need_more_runs") path <- paste(path, "-> stop (rigorous mode)")
+  path
+}
+
+# The mirrored test's p-value, shown in the path when it decided.
+slowdown_p <- function(v) {
+  if (identical(v$direction, "slowdown")) {
+    sprintf(" (slowdown: p = %s)", fmt_p(v$p_value_slowdown))
+  } else ""
+}
+
+#' @rdname speedup_verdict
+#' @export
+format.speedup_verdict <- function(x, digits = 3L, ...) {
+  v <- x
+  lines <- verdict_headline(v)
+  lines <- c(lines, verdict_speedup_lines(v, digits))
+  if (v$test == "median" && !is.na(v$prob_greater)) {
+    lines <- c(lines, sprintf("  P[X > Y] = %s (chance that a run of %s is slower than a run of %s)",
+                              fmt_num(v$prob_greater, digits), v$labels[1L], v$labels[2L]))
+  }
+  lines <- c(lines, sprintf("  observed speedups: min %s, mean %s, median %s",
+                            fmt_num(v$speedups[["min"]], digits),
+                            fmt_num(v$speedups[["mean"]], digits),
+                            fmt_num(v$speedups[["median"]], digits)))
+  lines <- c(lines, sprintf("  runs: %d of %s, %d of %s", v$n, v$labels[1L],
+                            v$m, v$labels[2L]))
+  if (!is.null(v$baseline)) lines <- c(lines, paste0("  initial code: ", v$baseline))
+  path <- verdict_path(v)
+  if (length(path) && nzchar(path)) lines <- c(lines, paste0("  path: ", path))
+  if (length(v$caveats)) lines <- c(lines, paste0("  caveat: ", v$caveats))
+  if (length(v$advice)) lines <- c(lines, paste0("  advice: ", v$advice))
+  wrap_lines(lines)
+}
+
+#' @rdname speedup_verdict
+#' @export
+print.speedup_verdict <- function(x, digits = 3L, ...) {
+  cat(format(x, digits = digits), sep = "\n")
+  invisible(x)
+}
+
+#' @rdname speedup_verdict
+#' @export
+summary.speedup_verdict <- function(object, ...) {
+  structure(list(verdict = object), class = "summary.speedup_verdict")
+}
+
+step_line <- function(step, name, alpha, labels, digits) {
+  stat <- if (!is.null(step$statistic) && !is.na(step$statistic)) {
+    sprintf("%s = %s", names(step$statistic), fmt_num(step$statistic, digits))
+  }
+  par <- if (!is.null(step$parameter) && !anyNA(step$parameter)) {
+    pv <- step$parameter
+    shown <- ifelse(pv == round(pv), format(round(pv)), fmt_num(pv, digits))
+    paste(sprintf("%s = %s", names(pv), shown), collapse = ", ")
+  }
+  p <- step$p.value
+  a <- format(alpha)
+  outcome <- if (is.na(p)) {
+    switch(name, shapiro_x = , shapiro_y = "not shown normal",
+           f_test = "variances treated as unequal", "not computable")
+  } else {
+    pass <- p > alpha
+    cmp <- if (pass) ">" else "<="
+    what <- switch(name,
+      shapiro_x = , shapiro_y = if (pass) "normal" else "not shown normal",
+      f_test = if (pass) "equal variances" else "unequal variances",
+      ks_test = if (pass) "location model holds" else "location model rejected",
+      t_test = , wilcoxon = if (pass) "not significant" else "significant")
+    sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a, what)
+  }
+  head <- sprintf("%s (%s)", step$method, step$data.name)
+  detail <- paste(c(stat, par, outcome), collapse = ", ")
+  c(head, paste0("     ", detail))
+}
+
+#' @rdname speedup_verdict
+#' @export
+print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
+  v <- x$verdict
+  lines <- format(v, digits = digits)
+  lines <- c(lines, "", sprintf("Steps (alpha = %s, rigorous = %s):", format(v$alpha),
+                                v$rigorous))
+  if (!length(v$steps)) lines <- c(lines, "  none: the protocol could not start")
+  for (i in seq_along(v$steps)) {
+    sl <- step_line(v$steps[[i]], names(v$steps)[i], v$alpha, v$labels, digits)
+    lines <- c(lines, sprintf("  %d. %s", i, sl[1L]), sl[-1L])
+  }
+  if (v$test == "median" && !is.na(v$shift)) {
+    lines <- c(lines, sprintf("Shift %s - %s: %s (Hodges-Lehmann), %s CI %s",
+                              v$labels[1L], v$labels[2L], fmt_num(v$shift, digits),
+                              fmt_pct(v$confidence), fmt_ci(v$shift_ci, digits)))
+  }
+  lines <- c(lines, sprintf("Route through the flowchart: %s",
+                            verdict_branch_words(v$branch)))
+  cat(wrap_lines(lines), sep = "\n")
+  invisible(x)
+}
+
+#' @rdname speedup_verdict
+#' @export
+as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
+                                          ...) {
+  v <- x
+  nan_to_na(data.frame(
+    test = v$test,
+    decision = v$decision,
+    significant = v$significant,
+    direction = v$direction,
+    branch = v$branch,
+    p_value = v$p_value,
+    p_value_slowdown = if (is.null(v$p_value_slowdown)) NA_real_ else v$p_value_slowdown,
+    alpha = v$alpha,
+    confidence = v$confidence,
+    confidence_guaranteed = v$confidence_guaranteed,
+    speedup = v$speedup,
+    speedup_low = v$speedup_ci[1L],
+    speedup_high = v$speedup_ci[2L],
+    speedup_min = v$speedups[["min"]],
+    speedup_mean = v$speedups[["mean"]],
+    speedup_median = v$speedups[["median"]],
+    prob_greater = if (is.null(v$prob_greater)) NA_real_ else v$prob_greater,
+    n = v$n,
+    m = v$m,
+    rigorous = v$rigorous,
+    run_order_flag = isTRUE(v$run_order$trend),
+    baseline = if (is.null(v$baseline)) NA_character_ else v$baseline,
+    caveats = paste(v$caveats, collapse = "; "),
+    stringsAsFactors = FALSE
+  ))
+}
