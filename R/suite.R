@@ -77,6 +77,14 @@
 #' a (1 - a / b) <= 5. The minimal number of benchmarks is
 #' [min_benchmarks()] of a / b at the precision r.
 #'
+#' **Large suites.** The benchmarks go through the C core in chunks of
+#' `getOption("speeduptest.suite_chunk", 4096)` benchmarks, and the summary is
+#' computed from the per-benchmark results at the end, so the core never holds
+#' more than one chunk. With a [future][future::plan] plan other than
+#' sequential (and the future.apply package installed), the chunks run on the
+#' plan's workers, so the same call scales to a multicore machine or a
+#' cluster; the results are identical to a sequential run.
+#'
 #' **Bad benchmarks.** A benchmark whose data cannot be analysed (no run of a
 #' version, missing, infinite or non-positive times, a malformed element) is
 #' skipped with a warning of class `speeduptest_warning_skipped`; a benchmark
@@ -222,12 +230,8 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   }
   if (mode != "custom") custom <- double()
 
-  res <- .Call(ffi_speedup_suite, as.double(suite$values),
-               as.double(suite$x_start), as.double(suite$x_len),
-               as.double(suite$y_start), as.double(suite$y_len),
-               as.double(1 - levels), rigorous,
-               match(mode, c("custom", "equal", "fraction")) - 1L,
-               as.double(custom), prop_conf_level, method_code, precision)
+  res <- suite_core(suite, levels, rigorous, mode, custom, prop_conf_level,
+                    method_code, precision)
 
   new_speedup_suite(res, suite, levels, problems, mode, requested,
                     prop_conf_level, prop_method, precision, significant_only,
@@ -244,6 +248,89 @@ suite_p_adjust <- function(p_adjust) {
                   describe_value(p_adjust)))
   }
   p_adjust
+}
+
+# ---- the core, in chunks ----------------------------------------------------
+
+# The benchmarks go through the C core in chunks of
+# getOption("speeduptest.suite_chunk", 4096) benchmarks, so that a suite of
+# millions of benchmarks never needs more than one chunk's results in the
+# core at a time; with a future plan other than sequential (future.apply
+# installed), the chunks run on the plan's workers.  Each chunk returns the
+# per-benchmark columns; the summary is computed from them at the end
+# (st_suite_summarise_columns), with the same sums in the same order as in
+# one pass, so the result does not depend on the chunking.
+suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
+                       method_code, precision) {
+  nb <- length(suite$names)
+  alpha <- as.double(1 - levels)
+  chunks <- if (nb == 0L) list(integer()) else {
+    size <- suite_chunk_size(nb)
+    split(seq_len(nb), (seq_len(nb) - 1L) %/% size)
+  }
+  # each chunk carries only its own values (starts made relative to them)
+  args <- lapply(chunks, function(idx) {
+    if (!length(idx)) {
+      return(list(values = double(), x_start = double(), x_len = double(),
+                  y_start = double(), y_len = double(), alpha = double(),
+                  rigorous = rigorous))
+    }
+    from <- suite$x_start[idx[1L]]
+    to <- suite$y_start[idx[length(idx)]] + suite$y_len[idx[length(idx)]]
+    list(values = suite$values[seq.int(from + 1, length.out = to - from)],
+         x_start = as.double(suite$x_start[idx] - from),
+         x_len = as.double(suite$x_len[idx]),
+         y_start = as.double(suite$y_start[idx] - from),
+         y_len = as.double(suite$y_len[idx]), alpha = alpha[idx],
+         rigorous = rigorous)
+  })
+  parts <- if (length(args) > 1L && suite_parallel()) {
+    future.apply::future_lapply(args, suite_run_chunk)
+  } else {
+    lapply(args, suite_run_chunk)
+  }
+  bench <- if (length(parts) == 1L) parts[[1L]] else {
+    cols <- names(parts[[1L]])
+    stats::setNames(lapply(cols, function(col) {
+      unlist(lapply(parts, `[[`, col), use.names = FALSE)
+    }), cols)
+  }
+  summ <- .Call(ffi_suite_summary, bench$status,
+                c(bench$min_x, bench$mean_x, bench$median_x),
+                c(bench$min_y, bench$mean_y, bench$median_y),
+                c(bench$mean_decision, bench$median_decision),
+                match(mode, c("custom", "equal", "fraction")) - 1L,
+                as.double(custom), prop_conf_level, method_code, precision)
+  bench$weights <- summ$weights
+  list(benchmarks = bench, summary = summ$summary)
+}
+
+# One chunk through the core (a top-level function: a future worker gets
+# it with the package namespace, not with the whole suite).
+suite_run_chunk <- function(a) {
+  .Call(ffi_suite_benchmarks, a$values, a$x_start, a$x_len, a$y_start,
+        a$y_len, a$alpha, a$rigorous)
+}
+
+suite_chunk_size <- function(nb) {
+  size <- getOption("speeduptest.suite_chunk", 4096L)
+  if (!is.numeric(size) || length(size) != 1L || is.na(size) || size < 1) {
+    size <- 4096L
+  }
+  if (suite_parallel()) {
+    # at least one chunk per worker
+    workers <- future::nbrOfWorkers()
+    size <- min(size, max(1L, ceiling(nb / workers)))
+  }
+  as.integer(size)
+}
+
+# TRUE when a future plan other than sequential is set and future.apply is
+# installed.
+suite_parallel <- function() {
+  requireNamespace("future.apply", quietly = TRUE) &&
+    requireNamespace("future", quietly = TRUE) &&
+    !inherits(future::plan(), "sequential")
 }
 
 # ---- building the suite ------------------------------------------------------
@@ -303,7 +390,46 @@ suite_from_list <- function(data, na_rm) {
   xs <- ys <- vector("list", length(data))
   lev <- wt <- rep(NA_real_, length(data))
   has_level <- has_weight <- FALSE
-  for (j in seq_along(data)) {
+  # Vectorised first look: the benchmarks whose elements are lists holding
+  # two clean numeric samples (no missing, infinite or non-positive value)
+  # and no level or weight are taken as they are; the others go through
+  # the checks one by one below, in order (same problems, same messages).
+  simple <- vapply(data, function(el) {
+    is.list(el) && length(el) >= 2L && is.null(el[["conf_level", exact = TRUE]]) &&
+      is.null(el[["weight", exact = TRUE]])
+  }, NA)
+  pick <- function(el, name, pos) {
+    v <- el[[name, exact = TRUE]]
+    if (is.null(v)) el[[pos]] else v
+  }
+  if (any(simple)) {
+    sx <- lapply(data[simple], pick, "x", 1L)
+    sy <- lapply(data[simple], pick, "y", 2L)
+    plain <- function(v) is.double(v) && !is.object(v)
+    num <- vapply(sx, plain, NA) & vapply(sy, plain, NA)
+    if (na_rm) {
+      sx[num] <- lapply(sx[num], function(v) v[!is.na(v)])
+      sy[num] <- lapply(sy[num], function(v) v[!is.na(v)])
+    }
+    nx <- lengths(sx)
+    ny <- lengths(sy)
+    clean <- num & nx > 0L & ny > 0L
+    vx <- unlist(sx[clean], use.names = FALSE)
+    vy <- unlist(sy[clean], use.names = FALSE)
+    bad_x <- !is.finite(vx) | vx <= 0
+    bad_y <- !is.finite(vy) | vy <= 0
+    if (any(bad_x) || any(bad_y)) {
+      owner_x <- rep.int(which(clean), nx[clean])
+      owner_y <- rep.int(which(clean), ny[clean])
+      clean[unique(c(owner_x[bad_x], owner_y[bad_y]))] <- FALSE
+    }
+    at <- which(simple)[clean]
+    keep[at] <- TRUE
+    xs[at] <- sx[clean]
+    ys[at] <- sy[clean]
+    simple[simple] <- clean
+  }
+  for (j in which(!simple)) {
     el <- data[[j]]
     if (!is.list(el) || length(el) < 2L) {
       problems <- skip_benchmark(problems, nms[j], sprintf(
@@ -519,10 +645,14 @@ suite_caveat_text <- function(bits) {
     "the normality of the initial times (x) cannot be checked",
     "the normality of the transformed times (y) cannot be checked"
   )
-  vapply(bits, function(b) {
-    on <- bitwAnd(as.integer(b), bitwShiftL(1L, 0:8)) != 0L
+  # built once per distinct code (a suite has a handful), then indexed
+  codes <- as.integer(bits)
+  distinct <- unique(codes)
+  sentence <- vapply(distinct, function(b) {
+    on <- bitwAnd(b, bitwShiftL(1L, 0:8)) != 0L
     paste(text[on], collapse = "; ")
   }, character(1))
+  sentence[match(codes, distinct)]
 }
 
 new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
@@ -728,30 +858,35 @@ suite_notes <- function(bm) {
     pv <- bm[[paste0(p, "_p_value")]]
     cav <- bm[[paste0(p, "_caveats")]]
     gua <- bm[[paste0(p, "_guaranteed")]]
+    show <- dec != "significant" | !gua
+    if (!any(show)) next
+    # the sentences of the rows shown only (most benchmarks show none)
+    dec <- dec[show]
+    lev <- lev[show]
+    pv <- pv[show]
+    cav <- cav[show]
+    sp <- bm[[paste0("speedup_", p)]][show]
     what <- sprintf("speedup of the %s", p)
     msg <- ifelse(
       dec == "insufficient data",
       sprintf("%s: insufficient data%s", what, ifelse(nzchar(cav), paste0(": ", cav), "")),
       ifelse(dec == "not significant",
              sprintf("%s = %s not significant at confidence %s (p-value %s)%s", what,
-                     fmt3(bm[[paste0("speedup_", p)]]), format_level(lev), fmt3(pv),
+                     fmt3(sp), format_level(lev), fmt3(pv),
                      ifelse(nzchar(cav), paste0("; ", cav), "")),
              sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
-                     what, fmt3(bm[[paste0("speedup_", p)]]), format_level(lev), cav)))
-    dirn <- bm[[paste0(p, "_direction")]]
+                     what, fmt3(sp), format_level(lev), cav)))
+    dirn <- bm[[paste0(p, "_direction")]][show]
     slow <- !is.na(dirn) & dirn == "slowdown"
     if (any(slow)) {
-      ps <- bm[[paste0(p, "_p_value_slowdown")]]
+      ps <- bm[[paste0(p, "_p_value_slowdown")]][show]
       msg[slow] <- sprintf("%s = %s: a significant slowdown at confidence %s (p-value %s)%s",
-                           what, fmt3(bm[[paste0("speedup_", p)]][slow]),
+                           what, fmt3(sp[slow]),
                            format_level(lev[slow]), fmt3(ps[slow]),
                            ifelse(nzchar(cav[slow]), paste0("; ", cav[slow]), ""))
     }
-    show <- dec != "significant" | !gua
-    if (any(show)) {
-      rows[[p]] <- data.frame(benchmark = bm$benchmark[show], protocol = p,
-                              message = msg[show], stringsAsFactors = FALSE)
-    }
+    rows[[p]] <- data.frame(benchmark = bm$benchmark[show], protocol = p,
+                            message = msg, stringsAsFactors = FALSE)
   }
   out <- do.call(rbind, c(list(data.frame(benchmark = character(),
                                           protocol = character(),

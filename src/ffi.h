@@ -57,6 +57,13 @@ SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
                        SEXP y_len, SEXP alpha, SEXP rigorous, SEXP weights,
                        SEXP custom, SEXP prop_conf_level, SEXP prop_method,
                        SEXP precision);
+SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
+                          SEXP y_start, SEXP y_len, SEXP alpha,
+                          SEXP rigorous);
+SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
+                       SEXP decision, SEXP weights, SEXP custom,
+                       SEXP prop_conf_level, SEXP prop_method,
+                       SEXP precision);
 
 SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout, SEXP launcher);
 SEXP ffi_monotonic_now(void);

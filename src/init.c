@@ -25,6 +25,8 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_hpt, 8),
     CALLDEF(ffi_hpt_speedup, 9),
     CALLDEF(ffi_speedup_suite, 12),
+    CALLDEF(ffi_suite_benchmarks, 7),
+    CALLDEF(ffi_suite_summary, 9),
     CALLDEF(ffi_run_command, 4),
     CALLDEF(ffi_monotonic_now, 0),
     CALLDEF(ffi_clock_info, 1),

@@ -46,101 +46,54 @@
 #define KS_PI 3.141592653589793238462643383280
 
 /*
- * Sorted copy for the O((n + m) log(n + m)) path.  Large samples are
- * sorted by an LSD radix sort on the IEEE-754 bit patterns (Knuth, TAOCP
- * vol. 3, 5.2.5): flipping all bits of negative numbers and the sign bit
- * of the others makes the unsigned 64-bit order agree with the numeric
- * order (-0 sorts just before +0; they compare equal in the scan, so the
- * blocks of ties are unchanged).  Six passes of 11 bits, skipping a pass
- * when all keys share its digit; O(n) time and memory.  Small samples use
- * the shared comparison sort.  NaN never reaches this function.
+ * One pass over the separately sorted samples, each compared after
+ * subtracting its centre (x - cx keeps the order of x: rounding is
+ * monotone, so the shifted values are computed on the fly).  At the end
+ * of every block of equal pooled values (i x's and j y's seen so far) the
+ * lattice value d = i m - j n is compared with the running maxima.  When
+ * `block_end` is not NULL, block_end[k] is set to 1 for those k = i + j
+ * (k = 1..n+m).  *ties tells whether some block holds more than one
+ * value.  The products fit in int64 because the caller checked n m.
  */
-#define KS_RADIX_MIN 512
-#define KS_RADIX_BITS 11
-#define KS_RADIX_SIZE (1u << KS_RADIX_BITS)
-
-static uint64_t ks_key(double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, sizeof u);
-    return (u >> 63) ? ~u : (u | ((uint64_t) 1 << 63));
-}
-
-static double ks_unkey(uint64_t u)
-{
-    double v;
-    u = (u >> 63) ? (u & ~((uint64_t) 1 << 63)) : ~u;
-    memcpy(&v, &u, sizeof v);
-    return v;
-}
-
-static double *ks_sorted_copy(const double *x, size_t n)
-{
-    if (n < KS_RADIX_MIN)
-        return st_sorted_copy(x, n);
-    uint64_t *a = malloc(n * sizeof(uint64_t));
-    uint64_t *b = malloc(n * sizeof(uint64_t));
-    size_t *count = malloc(KS_RADIX_SIZE * sizeof(size_t));
-    double *out = malloc(n * sizeof(double));
-    if (!a || !b || !count || !out) {
-        free(a); free(b); free(count); free(out);
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++)
-        a[i] = ks_key(x[i]);
-    for (unsigned shift = 0; shift < 64; shift += KS_RADIX_BITS) {
-        memset(count, 0, KS_RADIX_SIZE * sizeof(size_t));
-        for (size_t i = 0; i < n; i++)
-            count[(a[i] >> shift) & (KS_RADIX_SIZE - 1)]++;
-        if (count[(a[0] >> shift) & (KS_RADIX_SIZE - 1)] == n)
-            continue;                      /* all keys share this digit */
-        size_t total = 0;
-        for (size_t d = 0; d < KS_RADIX_SIZE; d++) {
-            size_t c = count[d];
-            count[d] = total;
-            total += c;
-        }
-        for (size_t i = 0; i < n; i++)
-            b[count[(a[i] >> shift) & (KS_RADIX_SIZE - 1)]++] = a[i];
-        uint64_t *t = a;
-        a = b;
-        b = t;
-    }
-    for (size_t i = 0; i < n; i++)
-        out[i] = ks_unkey(a[i]);
-    free(a);
-    free(b);
-    free(count);
-    return out;
-}
-
-/*
- * One pass over the separately sorted samples.  At the end of every block
- * of equal pooled values (i x's and j y's seen so far) the lattice value
- * d = i m - j n is compared with the running maxima.  When `block_end` is
- * not NULL, block_end[k] is set to 1 for those k = i + j (k = 1..n+m).
- * *ties tells whether some block holds more than one value.
- * The products fit in int64 because the caller checked n m.
- */
-static void ks_scan(const double *xs, size_t n, const double *ys, size_t m,
-                    unsigned char *block_end, int64_t *dplus, int64_t *dminus,
-                    int *ties)
+static void ks_scan(const double *xs, size_t n, double cx, const double *ys,
+                    size_t m, double cy, unsigned char *block_end,
+                    int64_t *dplus, int64_t *dminus, int *ties)
 {
     size_t i = 0, j = 0;
     int any_tie = 0;
     int64_t best_plus = 0, best_minus = 0;
     const int64_t nn = (int64_t) n, mm = (int64_t) m;
     while (i < n || j < m) {
+        /* Fast path (no lattice marks wanted): while the smaller head is
+         * tied with nothing it ends a block of its own; the choice of
+         * head and the maxima are taken without branches. */
+        if (!block_end)
+            while (i < n && j < m) {
+                double a = xs[i] - cx, b = ys[j] - cy;
+                if (a == b || (i + 1 < n && xs[i + 1] - cx == a) ||
+                    (j + 1 < m && ys[j + 1] - cy == b))
+                    break;
+                size_t tx = a < b;
+                i += tx;
+                j += 1 - tx;
+                int64_t d = (int64_t) i * mm - (int64_t) j * nn;
+                best_plus = d > best_plus ? d : best_plus;
+                best_minus = -d > best_minus ? -d : best_minus;
+            }
+        if (i >= n && j >= m)
+            break;
         double v;
-        if (j >= m || (i < n && xs[i] <= ys[j]))
-            v = xs[i];
+        if (j >= m || (i < n && xs[i] - cx <= ys[j] - cy))
+            v = xs[i] - cx;
         else
-            v = ys[j];
+            v = ys[j] - cy;
         const size_t before = i + j;
-        while (i < n && xs[i] == v)
+        while (i < n && xs[i] - cx == v)
             i++;
-        while (j < m && ys[j] == v)
+        while (j < m && ys[j] - cy == v)
             j++;
+        if (i + j == before)
+            break;                /* not finite: the caller checked */
         if (i + j - before > 1)
             any_tie = 1;
         int64_t d = (int64_t) i * mm - (int64_t) j * nn;
@@ -252,11 +205,16 @@ static int ks_exact_upper(size_t n, size_t m, const unsigned char *block_end,
     return ST_OK;
 }
 
-/* st_ks_test, also telling (when has_ties is not NULL) whether the pooled
- * sample has ties; the R entry point uses it for R's warning. */
-static int ks_test_impl(const double *x, size_t n, const double *y, size_t m,
-                        st_alternative alt, int exact, st_result *out,
-                        int *has_ties)
+/* The test on sorted samples (see ks_scan for the centres), also
+ * telling (when has_ties is not NULL) whether the pooled sample has ties;
+ * the R entry point uses it for R's warning. */
+/* Tails kept for sizes with n m up to this many lattice values. */
+#define ST_KS_CACHE_MAX 100000.0
+
+static int ks_sorted_impl(const double *xs, size_t n, double cx,
+                          const double *ys, size_t m, double cy,
+                          st_alternative alt, int exact, st_result *out,
+                          int *has_ties, st_rank_table *tab)
 {
     st_result_init(out);
     if (n < 1 || m < 1) {
@@ -267,10 +225,13 @@ static int ks_test_impl(const double *x, size_t n, const double *y, size_t m,
         out->status = ST_ERR_DOMAIN;
         return out->status;
     }
-    for (size_t i = 0; i < n; i++)
-        if (isnan(x[i])) { out->status = ST_ERR_DOMAIN; return out->status; }
-    for (size_t j = 0; j < m; j++)
-        if (isnan(y[j])) { out->status = ST_ERR_DOMAIN; return out->status; }
+    /* infinite values are ordered like any other; a NaN (or an infinite
+     * value minus an infinite centre) is not, and shows at an end */
+    if (isnan(cx) || isnan(cy) || isnan(xs[0] - cx) ||
+        isnan(xs[n - 1] - cx) || isnan(ys[0] - cy) || isnan(ys[m - 1] - cy)) {
+        out->status = ST_ERR_DOMAIN;
+        return out->status;
+    }
     /* n m, n + m and the lattice values i m - j n must fit in int64. */
     if (n > (size_t) (INT64_MAX / 4) || m > (size_t) (INT64_MAX / 4) ||
         (int64_t) n > INT64_MAX / 2 / (int64_t) m) {
@@ -284,23 +245,19 @@ static int ks_test_impl(const double *x, size_t n, const double *y, size_t m,
         return out->status;
     }
 
-    double *xs = ks_sorted_copy(x, n);
-    double *ys = ks_sorted_copy(y, m);
     unsigned char *block_end = NULL;
-    if (use_exact && xs && ys)
+    if (use_exact) {
         block_end = calloc(n + m + 1, 1);
-    if (!xs || !ys || (use_exact && !block_end)) {
-        free(xs); free(ys); free(block_end);
-        out->status = ST_ERR_ALLOC;
-        return out->status;
+        if (!block_end) {
+            out->status = ST_ERR_ALLOC;
+            return out->status;
+        }
     }
     int64_t dplus, dminus;
     int ties;
-    ks_scan(xs, n, ys, m, block_end, &dplus, &dminus, &ties);
+    ks_scan(xs, n, cx, ys, m, cy, block_end, &dplus, &dminus, &ties);
     if (has_ties)
         *has_ties = ties;
-    free(xs);
-    free(ys);
     int64_t dobs = alt == ST_TWO_SIDED ? (dplus > dminus ? dplus : dminus)
                  : alt == ST_GREATER ? dplus : dminus;
     const double D = (double) dobs / nm;
@@ -309,8 +266,41 @@ static int ks_test_impl(const double *x, size_t n, const double *y, size_t m,
         /* dobs = 0: the last block always has d = 0, so P(D >= 0) = 1. */
         int status = ST_OK;
         p = 1;
-        if (dobs > 0)
+        /* The tail depends on n, m, the alternative, the blocks of ties
+         * and dobs only: a caller's cache keeps the ones computed. */
+        double *cache = NULL;
+        if (dobs > 0 && tab && nm <= ST_KS_CACHE_MAX) {
+            size_t N = n + m;
+            if (!tab->ks_p || tab->ks_n != n || tab->ks_m != m ||
+                tab->ks_alt != (int) alt ||
+                memcmp(tab->ks_blocks, block_end, N + 1) != 0) {
+                size_t len = n * m + 1;
+                free(tab->ks_p);
+                free(tab->ks_blocks);
+                tab->ks_p = malloc(len * sizeof(double));
+                tab->ks_blocks = malloc(N + 1);
+                if (tab->ks_p && tab->ks_blocks) {
+                    for (size_t i = 0; i < len; i++) tab->ks_p[i] = NAN;
+                    memcpy(tab->ks_blocks, block_end, N + 1);
+                    tab->ks_n = n;
+                    tab->ks_m = m;
+                    tab->ks_alt = (int) alt;
+                } else {            /* out of memory: no cache */
+                    free(tab->ks_p);
+                    free(tab->ks_blocks);
+                    tab->ks_p = NULL;
+                    tab->ks_blocks = NULL;
+                    tab->ks_n = tab->ks_m = 0;
+                }
+            }
+            cache = tab->ks_p;
+        }
+        if (cache && !isnan(cache[dobs]))
+            p = cache[dobs];
+        else if (dobs > 0) {
             status = ks_exact_upper(n, m, block_end, alt, dobs, &p);
+            if (cache && status == ST_OK) cache[dobs] = p;
+        }
         free(block_end);
         if (status != ST_OK) {
             out->status = status;
@@ -331,6 +321,48 @@ static int ks_test_impl(const double *x, size_t n, const double *y, size_t m,
     out->exact = use_exact;
     out->status = ST_OK;
     return ST_OK;
+}
+
+int st_ks_sorted(const double *xs, size_t n, double cx, const double *ys,
+                 size_t m, double cy, st_alternative alt, int exact,
+                 st_result *out)
+{
+    return ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out, NULL, NULL);
+}
+
+int st_ks_sorted_tab(const double *xs, size_t n, double cx, const double *ys,
+                     size_t m, double cy, st_alternative alt, int exact,
+                     st_result *out, st_rank_table *tab)
+{
+    return ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out, NULL, tab);
+}
+
+/* st_ks_test: sort (NaN refused first), then the sorted test. */
+static int ks_test_impl(const double *x, size_t n, const double *y, size_t m,
+                        st_alternative alt, int exact, st_result *out,
+                        int *has_ties)
+{
+    st_result_init(out);
+    if (n < 1 || m < 1) {
+        out->status = ST_ERR_TOO_FEW;
+        return out->status;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (isnan(x[i])) { out->status = ST_ERR_DOMAIN; return out->status; }
+    for (size_t j = 0; j < m; j++)
+        if (isnan(y[j])) { out->status = ST_ERR_DOMAIN; return out->status; }
+    double *xs = st_sorted_copy(x, n);
+    double *ys = st_sorted_copy(y, m);
+    if (!xs || !ys) {
+        free(xs); free(ys);
+        out->status = ST_ERR_ALLOC;
+        return out->status;
+    }
+    int status = ks_sorted_impl(xs, n, 0.0, ys, m, 0.0, alt, exact, out,
+                                has_ties, NULL);
+    free(xs);
+    free(ys);
+    return status;
 }
 
 int st_ks_test(const double *x, size_t n, const double *y, size_t m,

@@ -375,6 +375,22 @@ int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
 
 /* ---- the median (Fig. 2) --------------------------------------------------- */
 
+/*
+ * The path of the data.  The median protocol only looks at order, so the
+ * run times are sorted once, where they enter (st_sorted_pair), and every
+ * step reads the sorted samples:
+ *   - observed minima and medians: the ends and middles of the runs;
+ *   - Smirnov statistic of the centred samples: a merge of xs - med(x)
+ *     and ys - med(y), which are still sorted (ks.c, st_ks_sorted);
+ *   - rank-sum test: the mid-ranks from a merge of xs and ys (sorted.c);
+ *   - Hodges-Lehmann shift and interval: selections among the pairwise
+ *     differences of xs and ys, walked in place (select.c);
+ *   - the speedup's interval: the same on the logarithms, taken in place
+ *     (log keeps the order), after everything that needs the times.
+ * Memory: the sorted pair (the size of the data) and a selection buffer
+ * of at most 2^21 values.
+ */
+
 typedef struct {
     int too_few, constant;
     st_result ks;             /* on the centred samples                  */
@@ -383,10 +399,11 @@ typedef struct {
 } median_parts;
 
 /* tab (may be NULL) caches the exact rank-sum null distribution between
- * the rank-sum tests of one protocol call (st_wilcoxon_test_tab). */
-static int median_parts_run(const double *x, size_t n, const double *y,
-                            size_t m, median_parts *mp, st_rank_table *tab)
+ * the rank-sum tests of one protocol call. */
+static int median_parts_run(const st_sorted_pair *P, median_parts *mp,
+                            st_rank_table *tab)
 {
+    size_t n = P->n, m = P->m;
     mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
     mp->constant = 0;
     st_result_init(&mp->ks);
@@ -395,30 +412,20 @@ static int median_parts_run(const double *x, size_t n, const double *y,
     if (mp->too_few) return ST_OK;
     /* The rank-sum statistic has no variability only when all n + m
      * values are equal; two different constants are a clear order. */
-    mp->constant = st_is_constant(x, n) && st_is_constant(y, m) &&
-                   x[0] == y[0];
+    mp->constant = P->xs[0] == P->xs[n - 1] && P->ys[0] == P->ys[m - 1] &&
+                   P->xs[0] == P->ys[0];
     if (mp->constant) return ST_OK;
-
-    double *c = malloc((n + m) * sizeof(double));
-    if (!c) return ST_ERR_ALLOC;
-    double *cx = c, *cy = c + n;
-    for (size_t i = 0; i < n; i++) cx[i] = x[i];
-    for (size_t j = 0; j < m; j++) cy[j] = y[j];
-    st_sort(cx, n);
-    st_sort(cy, m);
-    double mx = st_median_sorted(cx, n), my = st_median_sorted(cy, m);
-    for (size_t i = 0; i < n; i++) cx[i] = x[i] - mx;
-    for (size_t j = 0; j < m; j++) cy[j] = y[j] - my;
-    int s = st_ks_test(cx, n, cy, m, ST_TWO_SIDED, -1, &mp->ks);
-    free(c);
+    double mx = st_median_sorted(P->xs, n), my = st_median_sorted(P->ys, m);
+    int s = st_ks_sorted_tab(P->xs, n, mx, P->ys, m, my, ST_TWO_SIDED, -1,
+                             &mp->ks, tab);
     if (s == ST_ERR_ALLOC) return s;
-    s = st_wilcoxon_test_tab(x, n, y, m, ST_GREATER, 0.0, -1, 1, 0, 0.95,
-                             &mp->w, tab);
+    s = st_wilcoxon_sorted(P, ST_GREATER, -1, 1, 0, 0.95, &mp->w, NULL, NULL,
+                           tab);
     if (s == ST_ERR_ALLOC) return s;
     /* Same sizes, same automatic choice of the exact distribution (with
      * ties too) as the speedup test, and the same cached table. */
-    s = st_wilcoxon_test_tab(x, n, y, m, ST_LESS, 0.0, -1, 1, 0, 0.95,
-                             &mp->wl, tab);
+    s = st_wilcoxon_sorted(P, ST_LESS, -1, 1, 0, 0.95, &mp->wl, NULL, NULL,
+                           tab);
     if (s == ST_ERR_ALLOC) return s;
     return ST_OK;
 }
@@ -455,29 +462,26 @@ static void median_path(const median_parts *mp, size_t n, size_t m,
  *     of log times by log theta) the Hodges-Lehmann interval of the shift
  *     of log(x) against log(y) maps through exp() to an interval for
  *     theta, the ratio of the medians.
- * A failure other than memory leaves the fields NAN.
+ * The second one takes the logarithms of the sorted pair in place, so it
+ * comes last.  A failure other than memory leaves the fields NAN.
  */
-static int median_intervals(const double *x, size_t n, const double *y,
-                            size_t m, double alpha, st_verdict *v,
-                            st_rank_table *tab)
+static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
+                            st_rank_table *tab, int shift)
 {
     st_result r;
-    int s = st_wilcoxon_test_tab(x, n, y, m, ST_TWO_SIDED, 0.0, -1, 1, 1,
-                                 conf_of(alpha), &r, tab);
+    int s = shift ? st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1,
+                                             conf_of(alpha), &r, NULL, NULL,
+                                             tab)
+                  : ST_ERR_DOMAIN;      /* not asked for: left NAN */
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
         v->shift = r.estimate[0];
         v->shift_ci[0] = r.conf_int[0];
         v->shift_ci[1] = r.conf_int[1];
     }
-    double *lx = malloc((n + m) * sizeof(double));
-    if (!lx) return ST_ERR_ALLOC;
-    double *ly = lx + n;
-    for (size_t i = 0; i < n; i++) lx[i] = log(x[i]);
-    for (size_t j = 0; j < m; j++) ly[j] = log(y[j]);
-    s = st_wilcoxon_test_tab(lx, n, ly, m, ST_TWO_SIDED, 0.0, -1, 1, 1,
-                             conf_of(alpha), &r, tab);
-    free(lx);
+    if (st_sorted_pair_log(P) != ST_OK) return ST_OK;
+    s = st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1, conf_of(alpha), &r,
+                                 NULL, NULL, tab);
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
         v->speedup_ci[0] = exp(r.conf_int[0]);
@@ -486,13 +490,13 @@ static int median_intervals(const double *x, size_t n, const double *y,
     return ST_OK;
 }
 
-static int median_protocol_run(const double *x, size_t n, const double *y,
-                               size_t m, double alpha, int rigorous,
-                               st_verdict *out, st_rank_table *tab)
+static int median_protocol_run(st_sorted_pair *P, double alpha, int rigorous,
+                               st_verdict *out, st_rank_table *tab, int shift)
 {
     int s;
+    size_t n = P->n, m = P->m;
     median_parts mp;
-    if ((s = median_parts_run(x, n, y, m, &mp, tab)) != ST_OK) return s;
+    if ((s = median_parts_run(P, &mp, tab)) != ST_OK) return s;
     st_path p;
     median_path(&mp, n, m, alpha, rigorous, &p);
     out->decision = p.decision;
@@ -508,23 +512,46 @@ static int median_protocol_run(const double *x, size_t n, const double *y,
     out->p_value_slowdown = mp.wl.p_value;
     /* W / (n m) counts the pairs with x > y, ties one half. */
     out->prob_greater = mp.w.statistic / ((double) n * (double) m);
-    return median_intervals(x, n, y, m, alpha, out, tab);
+    return median_intervals(P, alpha, out, tab, shift);
 }
 
-int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
-                       double alpha, int rigorous, st_verdict *out)
+/* The observed speedups from the sorted pair (the mean from the data as
+ * given, summed in their order). */
+static void observed_sorted(const double *x, const double *y,
+                            const st_sorted_pair *P, st_verdict *v)
+{
+    if (P->n == 0 || P->m == 0) return;
+    v->speedup_min = P->xs[0] / P->ys[0];
+    v->speedup_mean = st_mean(x, P->n) / st_mean(y, P->m);
+    v->speedup_median = st_median_sorted(P->xs, P->n) /
+                        st_median_sorted(P->ys, P->m);
+}
+
+int st_median_protocol_tab(const double *x, size_t n, const double *y,
+                           size_t m, double alpha, int rigorous,
+                           st_verdict *out, st_rank_table *tab, int shift)
 {
     verdict_init(out, alpha);
     if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
     int s = check_input(x, n, y, m);
     if (s != ST_OK) return s;
-    if ((s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
+    st_sorted_pair P;
+    if ((s = st_sorted_pair_init(&P, x, n, 0.0, y, m)) != ST_OK) return s;
+    observed_sorted(x, y, &P, out);
     out->speedup = out->speedup_median;
     /* the three rank-sum tests share one exact null distribution */
-    st_rank_table tab = {0, 0, 0, NULL};
-    s = median_protocol_run(x, n, y, m, alpha, rigorous, out, &tab);
-    st_rank_table_free(&tab);
+    st_rank_table own;
+    memset(&own, 0, sizeof own);
+    s = median_protocol_run(&P, alpha, rigorous, out, tab ? tab : &own, shift);
+    st_rank_table_free(&own);
+    st_sorted_pair_free(&P);
     return s;
+}
+
+int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
+                       double alpha, int rigorous, st_verdict *out)
+{
+    return st_median_protocol_tab(x, n, y, m, alpha, rigorous, out, NULL, 1);
 }
 
 /* ---- highest confidence ---------------------------------------------------- */
@@ -556,6 +583,13 @@ int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
                                 size_t m, int test, int rigorous,
                                 double *alpha)
 {
+    return st_highest_confidence_tab(x, n, y, m, test, rigorous, alpha, NULL);
+}
+
+int st_highest_confidence_tab(const double *x, size_t n, const double *y,
+                              size_t m, int test, int rigorous, double *alpha,
+                              st_rank_table *tab)
+{
     *alpha = NAN;
     if (test != 0 && test != 1) return ST_ERR_DOMAIN;
     int s = check_input(x, n, y, m);
@@ -576,7 +610,11 @@ int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
         for (int i = 0; i < 2; i++)
             if (mp.t[i].status == ST_OK) k = add_candidate(c, k, mp.t[i].p_value);
     } else {
-        if ((s = median_parts_run(x, n, y, m, &dp, NULL)) != ST_OK) return s;
+        st_sorted_pair P;
+        if ((s = st_sorted_pair_init(&P, x, n, 0.0, y, m)) != ST_OK) return s;
+        s = median_parts_run(&P, &dp, tab);
+        st_sorted_pair_free(&P);
+        if (s != ST_OK) return s;
         if (dp.too_few || dp.constant) return ST_OK;
         if (dp.ks.status == ST_OK) k = add_candidate(c, k, dp.ks.p_value);
         if (dp.w.status == ST_OK) k = add_candidate(c, k, dp.w.p_value);

@@ -77,6 +77,46 @@ int st_is_constant(const double *x, size_t n);
 double st_continuity(st_alternative alt, int correct, double z);
 double st_normal_p(st_alternative alt, double z);
 
+/* ---- two samples sorted once (sorted.c) --------------------------------- */
+
+/* x - mu and y, each sorted ascending, in one allocation (xs owns it).
+ * The tests that only look at order (rank sums, Smirnov, Hodges-Lehmann)
+ * sort the data here once and hand the pair down. */
+typedef struct {
+    double *xs, *ys;
+    size_t n, m;
+} st_sorted_pair;
+
+/* ST_OK, ST_ERR_ALLOC, ST_ERR_TOO_MANY or ST_ERR_DOMAIN (a non-finite
+ * value or mu); on error p holds nothing to free. */
+int st_sorted_pair_init(st_sorted_pair *p, const double *x, size_t n,
+                        double mu, const double *y, size_t m);
+void st_sorted_pair_free(st_sorted_pair *p);
+/* Replaces the values by their logarithms, still sorted (ST_ERR_DOMAIN
+ * for a value <= 0, the pair then partly transformed). */
+int st_sorted_pair_log(st_sorted_pair *p);
+/* Mid-ranks of the pooled c(xs - d, ys) by a merge of the ascending xs and
+ * ys: *rank_sum = the sum of the x ranks, *tie_term = sum of (t^3 - t)
+ * over tie groups; rank2 (may be NULL; length n + m) receives the doubled
+ * mid-ranks, x's first.  ST_ERR_DOMAIN for a non-finite d or value. */
+int st_merge_ranks(const double *xs, size_t n, double d, const double *ys,
+                   size_t m, long double *rank_sum, double *tie_term,
+                   double *rank2);
+
+/* ---- selection (select.c) ------------------------------------------------ */
+
+/* k-th smallest (0-based) of buf[0..c-1], rearranging buf so that it is
+ * partitioned at k; expected O(c). */
+double st_select_kth(double *buf, size_t c, size_t k);
+/* The order statistics ks[0] <= ... <= ks[cnt-1] (1-based, 1 <= cnt <= 4)
+ * of the n m differences xs[i] - ys[j], xs and ys ASCENDING, without
+ * forming them (see st_pairwise_kth).  ST_OK, ST_ERR_ALLOC,
+ * ST_ERR_TOO_MANY or ST_ERR_DOMAIN (a rank out of range or out of
+ * order). */
+int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
+                          size_t m, const uint64_t *ks, int cnt,
+                          double *vals);
+
 /* ---- component tests ---------------------------------------------------- */
 
 /* Shapiro-Wilk W (Royston 1995, AS R94), 3 <= n <= 5000.  Status
@@ -174,9 +214,9 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
 /* k-th smallest (1-based) of the pairwise differences a[i] - b[j]
  * (walsh = 0; a ascending, length na; b DESCENDING, length nb) or of the
  * Walsh averages (a[i] + a[j]) / 2, i <= j (walsh = 1; b unused), without
- * forming them: O(na + nb) memory, O((na + nb) log(na nb)) expected time
- * (sampled selection in the implicit sorted matrix, Monahan 1984;
- * Floyd and Rivest 1975).
+ * forming them: O(1) memory beyond a buffer of at most 2^22 values,
+ * O((na + nb) log(na nb) / log(na + nb)) expected time (sampled selection
+ * between two pivot values counted by staircase walks, select.c).
  * Returns ST_OK, ST_ERR_ALLOC, ST_ERR_TOO_MANY (na nb overflows) or
  * ST_ERR_DOMAIN (k out of range). */
 int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
@@ -195,12 +235,46 @@ double st_rank_cdf(const double *prob, size_t len, double q);
 typedef struct {
     size_t n, m, len;      /* min and max of the sample sizes; len = n m + 1 */
     double *prob;
+    double *tails;         /* P[W <= w], P[W >= w] by w (NAN until asked)  */
+    /* The exact Smirnov tails P[D >= d / (n m)] for the sizes ks_n, ks_m,
+     * the alternative ks_alt and the pattern of tie blocks ks_blocks
+     * (ks_n + ks_m + 1 flags), d = 0 .. ks_n ks_m (NAN until computed):
+     * the centred samples of a suite's benchmarks mostly share them (odd
+     * sizes tie only their two medians, at 0). */
+    size_t ks_n, ks_m;
+    int ks_alt;
+    double *ks_p;
+    unsigned char *ks_blocks;
 } st_rank_table;
 void st_rank_table_free(st_rank_table *tab);
 int st_wilcoxon_test_tab(const double *x, size_t n, const double *y,
                          size_t m, st_alternative alt, double mu, int exact,
                          int correct, int conf_int, double conf_level,
                          st_result *out, st_rank_table *tab);
+
+/* st_wilcoxon_test_ci on a sorted pair (x - mu and y; see sorted.c),
+ * sharing the exact no-ties table through tab (may be NULL). */
+int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
+                       int exact, int correct, int conf_int,
+                       double conf_level, st_result *out, double *ci_level,
+                       int *ci_warn, st_rank_table *tab);
+
+/* The Hodges-Lehmann estimate and interval of st_wilcoxon_sorted alone
+ * (statistic and p-value NAN), with the same choice of exact interval. */
+int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
+                             int exact, int correct, double conf_level,
+                             st_result *out, double *ci_level, int *ci_warn,
+                             st_rank_table *tab);
+
+/* st_ks_test on samples sorted ascending, each compared after
+ * subtracting its centre (xs[i] - cx against ys[j] - cy). */
+int st_ks_sorted(const double *xs, size_t n, double cx, const double *ys,
+                 size_t m, double cy, st_alternative alt, int exact,
+                 st_result *out);
+/* The same, keeping exact tails without ties in tab (may be NULL). */
+int st_ks_sorted_tab(const double *xs, size_t n, double cx, const double *ys,
+                     size_t m, double cy, st_alternative alt, int exact,
+                     st_result *out, st_rank_table *tab);
 
 /* Proportion confidence interval for a successes out of b. */
 typedef enum {
@@ -310,6 +384,18 @@ int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
                                 size_t m, int test, int rigorous,
                                 double *alpha);
 
+/* The same with a caller-held cache of the exact rank-sum null
+ * distribution (st_rank_table; may be NULL), so that the benchmarks of a
+ * suite with equal sample sizes build it once; shift = 0 skips the
+ * Hodges-Lehmann interval of the shift (shift and shift_ci stay NAN),
+ * which a suite does not report. */
+int st_median_protocol_tab(const double *x, size_t n, const double *y,
+                           size_t m, double alpha, int rigorous,
+                           st_verdict *out, st_rank_table *tab, int shift);
+int st_highest_confidence_tab(const double *x, size_t n, const double *y,
+                              size_t m, int test, int rigorous, double *alpha,
+                              st_rank_table *tab);
+
 /* ---- suites of benchmarks (suite.c) ------------------------------------- */
 
 /* Centres of a sample, in this order everywhere. */
@@ -368,6 +454,26 @@ typedef struct {
 int st_suite_summarise(const st_bench_result *res, size_t nb,
                        const double *custom, const st_suite_options *opt,
                        double *weights, st_suite_summary *out);
+
+/* st_suite_bench with a cache of the exact rank-sum table kept across
+ * the benchmarks (tab may be NULL; release with st_rank_table_free). */
+int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
+                       double alpha, int rigorous, st_bench_result *out,
+                       st_rank_table *tab);
+
+/* A suite streamed in chunks keeps per benchmark only these columns
+ * (status, centres, decisions as doubles); st_suite_summarise_columns
+ * gives the same summary as st_suite_summarise. */
+typedef struct {
+    size_t nb;
+    const double *status;
+    const double *centre_x[3], *centre_y[3];
+    const double *decision[2];
+} st_suite_columns;
+int st_suite_summarise_columns(const st_suite_columns *cols,
+                               const double *custom,
+                               const st_suite_options *opt, double *weights,
+                               st_suite_summary *out);
 
 /* ---- HPT: the Hierarchical Performance Test (hpt.c) -------------------- */
 

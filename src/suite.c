@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "speeduptest.h"
 
 static void bench_init(st_bench_result *r)
@@ -46,12 +47,14 @@ static int centres(const double *x, size_t n, double *c)
     return ST_OK;
 }
 
+/* tab (may be NULL): the exact rank-sum table kept across benchmarks */
 static int run_protocol(int proto, const double *x, size_t n, const double *y,
-                        size_t m, double alpha, int rigorous, st_verdict *v)
+                        size_t m, double alpha, int rigorous, st_verdict *v,
+                        st_rank_table *tab)
 {
     return proto == ST_PROTO_MEAN
         ? st_mean_protocol(x, n, y, m, alpha, rigorous, v)
-        : st_median_protocol(x, n, y, m, alpha, rigorous, v);
+        : st_median_protocol_tab(x, n, y, m, alpha, rigorous, v, tab, 0);
 }
 
 /*
@@ -70,18 +73,22 @@ static int run_protocol(int proto, const double *x, size_t n, const double *y,
  */
 static int searched_verdict(int proto, const double *x, size_t n,
                             const double *y, size_t m, int rigorous,
-                            double *highest, st_verdict *v)
+                            double *highest, st_verdict *v,
+                            st_rank_table *tab)
 {
-    double conf = NAN;
-    int st = st_highest_confidence(x, n, y, m, proto == ST_PROTO_MEAN ? 0 : 1,
-                                   rigorous, &conf);
+    double a = NAN;
+    int st = st_highest_confidence_tab(x, n, y, m,
+                                       proto == ST_PROTO_MEAN ? 0 : 1,
+                                       rigorous, &a, tab);
+    double conf = isnan(a) ? NAN : 1 - a;
     if (st != ST_OK) return st;
     *highest = conf;
-    if (isnan(conf)) return run_protocol(proto, x, n, y, m, 0.5, rigorous, v);
+    if (isnan(conf)) return run_protocol(proto, x, n, y, m, 0.5, rigorous, v,
+                                         tab);
     double k0 = ceil(100.0 * (1.0 - conf) - 1e-7);
     int k = k0 < 1.0 ? 1 : (k0 > 50.0 ? 50 : (int) k0);
     for (; k <= 50; k++) {
-        st = run_protocol(proto, x, n, y, m, k / 100.0, rigorous, v);
+        st = run_protocol(proto, x, n, y, m, k / 100.0, rigorous, v, tab);
         if (st != ST_OK) return st;
         if (v->decision == ST_SIGNIFICANT) return ST_OK;
     }
@@ -90,6 +97,13 @@ static int searched_verdict(int proto, const double *x, size_t n,
 
 int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
                    double alpha, int rigorous, st_bench_result *out)
+{
+    return st_suite_bench_tab(x, n, y, m, alpha, rigorous, out, NULL);
+}
+
+int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
+                       double alpha, int rigorous, st_bench_result *out,
+                       st_rank_table *tab)
 {
     bench_init(out);
     if (n == 0 || m == 0) {
@@ -108,9 +122,10 @@ int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
     for (int p = 0; p < 2; p++) {
         st_verdict v;
         if (out->searched)
-            st = searched_verdict(p, x, n, y, m, rigorous, &out->highest[p], &v);
+            st = searched_verdict(p, x, n, y, m, rigorous, &out->highest[p], &v,
+                                  tab);
         else
-            st = run_protocol(p, x, n, y, m, alpha, rigorous, &v);
+            st = run_protocol(p, x, n, y, m, alpha, rigorous, &v, tab);
         if (st != ST_OK) {
             out->status = st;
             return st;
@@ -258,6 +273,107 @@ int st_suite_summarise(const st_bench_result *res, size_t nb,
     return ST_OK;
 }
 
+/* ---- a suite in chunks ----------------------------------------------------- */
+
+/*
+ * The same summary from the per-benchmark columns (a suite streamed
+ * through st_suite_bench in chunks keeps only these), computed with the
+ * same sums in the same order as st_suite_summarise.
+ */
+static void overall_columns(const st_suite_columns *cl, const double *w,
+                            int centre, const int *include, double *gain,
+                            double *speedup, size_t *used)
+{
+    long double num = 0.0L, den = 0.0L;
+    size_t k = 0;
+    for (size_t j = 0; j < cl->nb; j++) {
+        if (!include[j]) continue;
+        double cx = cl->centre_x[centre][j], cy = cl->centre_y[centre][j];
+        num += (long double) w[j] * (cx - cy);
+        den += (long double) w[j] * cx;
+        k++;
+    }
+    *used = k;
+    if (k == 0 || !(den > 0.0L)) {
+        *gain = *speedup = NAN;
+        return;
+    }
+    *gain = (double) (num / den);
+    *speedup = (double) (den / (den - num));
+}
+
+int st_suite_summarise_columns(const st_suite_columns *cl,
+                               const double *custom,
+                               const st_suite_options *opt, double *weights,
+                               st_suite_summary *out)
+{
+    size_t nb = cl->nb;
+    st_weights mode = opt->weights;
+    if (mode == ST_WEIGHTS_CUSTOM) {
+        int legal = custom != NULL;
+        double total = 0.0;
+        for (size_t j = 0; legal && j < nb; j++) {
+            if (cl->status[j] != ST_OK) continue;
+            if (!isfinite(custom[j]) || custom[j] < 0.0) legal = 0;
+            else total += custom[j];
+        }
+        if (!(legal && total > 0.0 && isfinite(total))) mode = ST_WEIGHTS_EQUAL;
+    }
+    out->weights = mode;
+    size_t nok = 0;
+    for (size_t j = 0; j < nb; j++) nok += cl->status[j] == ST_OK;
+    out->n_used = nok;
+    int *include = malloc((nb ? nb : 1) * sizeof(int));
+    if (!include) return ST_ERR_ALLOC;
+    for (int c = 0; c < 3; c++) {
+        double *w = weights + (size_t) c * nb;
+        long double total = 0.0L;
+        for (size_t j = 0; j < nb; j++) {
+            if (cl->status[j] != ST_OK) {
+                w[j] = NAN;
+                continue;
+            }
+            w[j] = mode == ST_WEIGHTS_CUSTOM ? custom[j]
+                 : mode == ST_WEIGHTS_FRACTION ? cl->centre_x[c][j] : 1.0;
+            total += w[j];
+        }
+        for (size_t j = 0; j < nb; j++)
+            if (cl->status[j] == ST_OK) w[j] = (double) (w[j] / total);
+        size_t used;
+        for (size_t j = 0; j < nb; j++) include[j] = cl->status[j] == ST_OK;
+        overall_columns(cl, w, c, include, &out->gain[c], &out->speedup[c],
+                        &used);
+        for (size_t j = 0; j < nb; j++) {
+            int sm = cl->decision[ST_PROTO_MEAN][j] == ST_SIGNIFICANT;
+            int sd = cl->decision[ST_PROTO_MEDIAN][j] == ST_SIGNIFICANT;
+            include[j] = cl->status[j] == ST_OK &&
+                (c == ST_CENTRE_MEAN ? sm : c == ST_CENTRE_MEDIAN ? sd : sm && sd);
+        }
+        overall_columns(cl, w, c, include, &out->gain_sig[c],
+                        &out->speedup_sig[c], &out->n_sig[c]);
+    }
+    free(include);
+    out->b = (double) nok;
+    for (int p = 0; p < 2; p++) {
+        size_t a = 0;
+        for (size_t j = 0; j < nb; j++)
+            a += cl->status[j] == ST_OK && cl->decision[p][j] == ST_SIGNIFICANT;
+        out->a[p] = (double) a;
+        st_result_init(&out->prop[p]);
+        out->valid[p] = 0;
+        out->min_benchmarks[p] = NAN;
+        if (nok == 0) continue;
+        int st = st_proportion_ci(out->a[p], out->b, opt->prop_conf_level,
+                                  opt->prop_method, &out->prop[p]);
+        if (st == ST_ERR_ALLOC) return st;
+        double C = out->a[p] / out->b;
+        out->valid[p] = out->a[p] * (1.0 - C) > 5.0;
+        out->min_benchmarks[p] = st_min_benchmarks(C, opt->precision,
+                                                   opt->prop_conf_level);
+    }
+    return ST_OK;
+}
+
 /* ---- R entry point -------------------------------------------------------- */
 #include "ffi.h"
 
@@ -266,6 +382,101 @@ static size_t index_value(double v, size_t limit, const char *arg)
     if (!(v >= 0.0) || v != floor(v) || v > (double) limit)
         Rf_error("`%s` holds an invalid index or length.", arg);
     return (size_t) v;
+}
+
+/* The per-benchmark columns (a named list; `weights`, when not
+ * R_NilValue, is appended as the last one). */
+#define ST_BENCH_NCOL 30
+static const char *bench_names[ST_BENCH_NCOL + 1] = {
+    "status", "min_x", "mean_x", "median_x", "min_y", "mean_y",
+    "median_y", "speedup_min", "speedup_mean", "speedup_median",
+    "searched", "mean_highest", "mean_alpha", "mean_decision",
+    "mean_guaranteed", "mean_caveats", "mean_p_value", "mean_ci_low",
+    "mean_ci_high", "median_highest", "median_alpha", "median_decision",
+    "median_guaranteed", "median_caveats", "median_p_value",
+    "median_ci_low", "median_ci_high", "prob_greater",
+    "mean_p_value_slowdown", "median_p_value_slowdown", "weights"
+};
+
+static double bench_field(const st_bench_result *r, int c)
+{
+    switch (c) {
+    case 0: return r->status;
+    case 1: case 2: case 3: return r->centre_x[c - 1];
+    case 4: case 5: case 6: return r->centre_y[c - 4];
+    case 7: case 8: case 9: return r->speedup[c - 7];
+    case 10: return r->searched;
+    case 28: case 29: return r->p_value_slowdown[c - 28];
+    default: {
+        int p = c < 19 ? 0 : 1;
+        switch (c - (p ? 19 : 11)) {
+        case 0: return r->highest[p];
+        case 1: return r->alpha[p];
+        case 2: return r->decision[p];
+        case 3: return r->guaranteed[p];
+        case 4: return r->caveats[p];
+        case 5: return r->p_value[p];
+        case 6: return r->speedup_ci[p][0];
+        case 7: return r->speedup_ci[p][1];
+        default: return r->prob_greater;
+        }
+    }
+    }
+}
+
+static SEXP bench_columns(const st_bench_result *res, size_t nb, SEXP weights)
+{
+    int ncol = ST_BENCH_NCOL + (weights != R_NilValue);
+    SEXP cols[ST_BENCH_NCOL + 1];
+    for (int c = 0; c < ST_BENCH_NCOL; c++) {
+        cols[c] = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
+        double *out = REAL(cols[c]);
+        for (size_t j = 0; j < nb; j++) out[j] = bench_field(&res[j], c);
+    }
+    if (ncol > ST_BENCH_NCOL) cols[ST_BENCH_NCOL] = weights;
+    SEXP list = ffi_named_list(ncol, bench_names, cols);
+    UNPROTECT(ST_BENCH_NCOL);
+    return list;
+}
+
+static SEXP summary_sexp(const st_suite_summary *sum)
+{
+    static const char *snames[] = {
+        "weights", "gain", "speedup", "gain_sig", "speedup_sig", "n_used",
+        "n_sig", "a", "b", "estimate", "conf_low", "conf_high", "valid",
+        "min_benchmarks", "prop_status"
+    };
+    SEXP sv[15];
+    sv[0] = PROTECT(Rf_ScalarInteger((int) sum->weights));
+    sv[1] = PROTECT(Rf_allocVector(REALSXP, 3));
+    sv[2] = PROTECT(Rf_allocVector(REALSXP, 3));
+    sv[3] = PROTECT(Rf_allocVector(REALSXP, 3));
+    sv[4] = PROTECT(Rf_allocVector(REALSXP, 3));
+    sv[5] = PROTECT(Rf_ScalarReal((double) sum->n_used));
+    sv[6] = PROTECT(Rf_allocVector(REALSXP, 3));
+    for (int c = 0; c < 3; c++) {
+        REAL(sv[1])[c] = sum->gain[c];
+        REAL(sv[2])[c] = sum->speedup[c];
+        REAL(sv[3])[c] = sum->gain_sig[c];
+        REAL(sv[4])[c] = sum->speedup_sig[c];
+        REAL(sv[6])[c] = (double) sum->n_sig[c];
+    }
+    for (int i = 7; i < 15; i++)
+        sv[i] = PROTECT(Rf_allocVector((i == 12 || i == 14) ? INTSXP : REALSXP,
+                                       i == 8 ? 1 : 2));
+    REAL(sv[8])[0] = sum->b;
+    for (int p = 0; p < 2; p++) {
+        REAL(sv[7])[p] = sum->a[p];
+        REAL(sv[9])[p] = sum->b > 0 ? sum->a[p] / sum->b : NAN;
+        REAL(sv[10])[p] = sum->prop[p].conf_int[0];
+        REAL(sv[11])[p] = sum->prop[p].conf_int[1];
+        INTEGER(sv[12])[p] = sum->valid[p];
+        REAL(sv[13])[p] = sum->min_benchmarks[p];
+        INTEGER(sv[14])[p] = sum->prop[p].status;
+    }
+    SEXP out = ffi_named_list(15, snames, sv);
+    UNPROTECT(15);
+    return out;
 }
 
 SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
@@ -319,93 +530,99 @@ SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
     int st = st_suite_summarise(res, nb, k ? cw : NULL, &opt, REAL(w), &sum);
     if (st == ST_ERR_ALLOC) Rf_error("out of memory.");
 
-    /* per-benchmark columns */
-    enum { NCOL = 31 };
-    static const char *bnames[NCOL] = {
-        "status", "min_x", "mean_x", "median_x", "min_y", "mean_y",
-        "median_y", "speedup_min", "speedup_mean", "speedup_median",
-        "searched", "mean_highest", "mean_alpha", "mean_decision",
-        "mean_guaranteed", "mean_caveats", "mean_p_value", "mean_ci_low",
-        "mean_ci_high", "median_highest", "median_alpha", "median_decision",
-        "median_guaranteed", "median_caveats", "median_p_value",
-        "median_ci_low", "median_ci_high", "prob_greater",
-        "mean_p_value_slowdown", "median_p_value_slowdown", "weights"
-    };
-    SEXP cols[NCOL];
-    for (int c = 0; c < NCOL - 1; c++) {
-        cols[c] = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
-        double *out = REAL(cols[c]);
-        for (size_t j = 0; j < nb; j++) {
-            const st_bench_result *r = &res[j];
-            double val;
-            switch (c) {
-            case 0: val = r->status; break;
-            case 1: case 2: case 3: val = r->centre_x[c - 1]; break;
-            case 4: case 5: case 6: val = r->centre_y[c - 4]; break;
-            case 7: case 8: case 9: val = r->speedup[c - 7]; break;
-            case 10: val = r->searched; break;
-            case 28: case 29: val = r->p_value_slowdown[c - 28]; break;
-            default: {
-                int p = c < 19 ? 0 : 1;
-                int f = c - (p ? 19 : 11);
-                switch (f) {
-                case 0: val = r->highest[p]; break;
-                case 1: val = r->alpha[p]; break;
-                case 2: val = r->decision[p]; break;
-                case 3: val = r->guaranteed[p]; break;
-                case 4: val = r->caveats[p]; break;
-                case 5: val = r->p_value[p]; break;
-                case 6: val = r->speedup_ci[p][0]; break;
-                case 7: val = r->speedup_ci[p][1]; break;
-                default: val = r->prob_greater; break;
-                }
-            }
-            }
-            out[j] = val;
-        }
-    }
-    cols[NCOL - 1] = w;
-    SEXP bench = PROTECT(ffi_named_list(NCOL, bnames, cols));
-
-    /* summary */
-    static const char *snames[] = {
-        "weights", "gain", "speedup", "gain_sig", "speedup_sig", "n_used",
-        "n_sig", "a", "b", "estimate", "conf_low", "conf_high", "valid",
-        "min_benchmarks", "prop_status"
-    };
-    SEXP sv[15];
-    sv[0] = PROTECT(Rf_ScalarInteger((int) sum.weights));
-    sv[1] = PROTECT(Rf_allocVector(REALSXP, 3));
-    sv[2] = PROTECT(Rf_allocVector(REALSXP, 3));
-    sv[3] = PROTECT(Rf_allocVector(REALSXP, 3));
-    sv[4] = PROTECT(Rf_allocVector(REALSXP, 3));
-    sv[5] = PROTECT(Rf_ScalarReal((double) sum.n_used));
-    sv[6] = PROTECT(Rf_allocVector(REALSXP, 3));
-    for (int c = 0; c < 3; c++) {
-        REAL(sv[1])[c] = sum.gain[c];
-        REAL(sv[2])[c] = sum.speedup[c];
-        REAL(sv[3])[c] = sum.gain_sig[c];
-        REAL(sv[4])[c] = sum.speedup_sig[c];
-        REAL(sv[6])[c] = (double) sum.n_sig[c];
-    }
-    for (int i = 7; i < 15; i++)
-        sv[i] = PROTECT(Rf_allocVector((i == 12 || i == 14) ? INTSXP : REALSXP,
-                                       i == 8 ? 1 : 2));
-    REAL(sv[8])[0] = sum.b;
-    for (int p = 0; p < 2; p++) {
-        REAL(sv[7])[p] = sum.a[p];
-        REAL(sv[9])[p] = sum.b > 0 ? sum.a[p] / sum.b : NAN;
-        REAL(sv[10])[p] = sum.prop[p].conf_int[0];
-        REAL(sv[11])[p] = sum.prop[p].conf_int[1];
-        INTEGER(sv[12])[p] = sum.valid[p];
-        REAL(sv[13])[p] = sum.min_benchmarks[p];
-        INTEGER(sv[14])[p] = sum.prop[p].status;
-    }
-    SEXP summ = PROTECT(ffi_named_list(15, snames, sv));
+    SEXP bench = PROTECT(bench_columns(res, nb, w));
+    SEXP summ = PROTECT(summary_sexp(&sum));
 
     static const char *onames[] = {"benchmarks", "summary"};
     SEXP ov[2] = {bench, summ};
     SEXP out = ffi_named_list(2, onames, ov);
-    UNPROTECT(1 + (NCOL - 1) + 1 + 15 + 1);
+    UNPROTECT(3);
+    return out;
+}
+
+/* One chunk of a suite: the per-benchmark columns of bench_columns (no
+ * weights).  The exact rank-sum table is kept across the chunk. */
+SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
+                          SEXP y_start, SEXP y_len, SEXP alpha,
+                          SEXP rigorous)
+{
+    size_t nv, nb, k;
+    const double *v = ffi_doubles(values, &nv, "values");
+    const double *xs = ffi_doubles(x_start, &nb, "x_start");
+    const double *xl = ffi_doubles(x_len, &k, "x_len");
+    if (k != nb) Rf_error("`x_len` has the wrong length.");
+    const double *ys = ffi_doubles(y_start, &k, "y_start");
+    if (k != nb) Rf_error("`y_start` has the wrong length.");
+    const double *yl = ffi_doubles(y_len, &k, "y_len");
+    if (k != nb) Rf_error("`y_len` has the wrong length.");
+    const double *al = ffi_doubles(alpha, &k, "alpha");
+    if (k != nb) Rf_error("`alpha` has the wrong length.");
+    int rig = ffi_flag(rigorous, "rigorous");
+    for (size_t j = 0; j < nb; j++) {
+        size_t s0 = index_value(xs[j], nv, "x_start");
+        index_value(xl[j], nv - s0, "x_len");
+        s0 = index_value(ys[j], nv, "y_start");
+        index_value(yl[j], nv - s0, "y_len");
+    }
+    st_bench_result *res = (st_bench_result *) R_alloc(nb ? nb : 1,
+                                                       sizeof(st_bench_result));
+    st_rank_table tab;
+    memset(&tab, 0, sizeof tab);
+    int oom = 0;
+    for (size_t j = 0; j < nb && !oom; j++) {
+        st_suite_bench_tab(v + (size_t) xs[j], (size_t) xl[j],
+                           v + (size_t) ys[j], (size_t) yl[j], al[j], rig,
+                           &res[j], &tab);
+        oom = res[j].status == ST_ERR_ALLOC;
+    }
+    st_rank_table_free(&tab);
+    if (oom) Rf_error("out of memory.");
+    return bench_columns(res, nb, R_NilValue);
+}
+
+/* The summary of a suite from its per-benchmark columns. */
+SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
+                       SEXP decision, SEXP weights, SEXP custom,
+                       SEXP prop_conf_level, SEXP prop_method,
+                       SEXP precision)
+{
+    size_t nb, k;
+    st_suite_columns cl;
+    cl.status = ffi_doubles(status, &nb, "status");
+    cl.nb = nb;
+    const double *cx = ffi_doubles(centre_x, &k, "centre_x");
+    if (k != 3 * nb) Rf_error("`centre_x` has the wrong length.");
+    const double *cy = ffi_doubles(centre_y, &k, "centre_y");
+    if (k != 3 * nb) Rf_error("`centre_y` has the wrong length.");
+    const double *dc = ffi_doubles(decision, &k, "decision");
+    if (k != 2 * nb) Rf_error("`decision` has the wrong length.");
+    for (int c = 0; c < 3; c++) {
+        cl.centre_x[c] = cx + (size_t) c * nb;
+        cl.centre_y[c] = cy + (size_t) c * nb;
+    }
+    cl.decision[0] = dc;
+    cl.decision[1] = dc + nb;
+    int wmode = ffi_int(weights, "weights");
+    if (wmode < 0 || wmode > 2) Rf_error("`weights` must be 0, 1 or 2.");
+    const double *cw = ffi_doubles(custom, &k, "custom");
+    if (k != nb && k != 0) Rf_error("`custom` has the wrong length.");
+    st_suite_options opt;
+    opt.weights = (st_weights) wmode;
+    opt.prop_conf_level = ffi_double(prop_conf_level, "prop_conf_level");
+    int pm = ffi_int(prop_method, "prop_method");
+    if (pm < 0 || pm > 4) Rf_error("`prop_method` must be between 0 and 4.");
+    opt.prop_method = (st_prop_method) pm;
+    opt.precision = ffi_double(precision, "precision");
+    if (nb > (size_t) INT_MAX) Rf_error("too many benchmarks.");
+    SEXP w = PROTECT(Rf_allocMatrix(REALSXP, (int) nb, 3));
+    st_suite_summary sum;
+    if (st_suite_summarise_columns(&cl, k ? cw : NULL, &opt, REAL(w), &sum)
+        == ST_ERR_ALLOC)
+        Rf_error("out of memory.");
+    SEXP summ = PROTECT(summary_sexp(&sum));
+    static const char *onames[] = {"weights", "summary"};
+    SEXP ov[2] = {w, summ};
+    SEXP out = ffi_named_list(2, onames, ov);
+    UNPROTECT(2);
     return out;
 }

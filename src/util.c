@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <Rmath.h>
 #include "speeduptest.h"
 
@@ -58,15 +59,164 @@ double st_var(const double *x, size_t n, double mean)
     return (double) (ss / (long double) (n - 1));
 }
 
-static int cmp_double(const void *a, const void *b)
+/*
+ * Sorting.  st_sort is an in-place most-significant-digit radix sort
+ * ("American flag sort": McIlroy, Bostic and McIlroy 1993) on the IEEE-754
+ * bit patterns, so that large samples sort in O(n) passes without the
+ * scratch copy an LSD radix sort needs (the median protocol sorts 1e7
+ * values in a buffer it already holds).  Flipping all bits of a negative
+ * number and the sign bit of the others makes the unsigned 64-bit order
+ * the numeric order (-0 just before +0; they compare equal, so the blocks
+ * of ties are the same).  Each level counts the values of one byte,
+ * skips the level when they all share it, moves every value to its
+ * bucket by following cycles, and recurses into the buckets; buckets of
+ * at most ST_SORT_SMALL values are finished by insertion sort.  NaN must
+ * not be passed (callers check).
+ */
+#define ST_SORT_SMALL 48
+
+static uint64_t sort_key(double v)
 {
-    double u = *(const double *) a, v = *(const double *) b;
-    return (u > v) - (u < v);
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return (u >> 63) ? ~u : (u | ((uint64_t) 1 << 63));
+}
+
+static double sort_unkey(uint64_t u)
+{
+    double v;
+    u = (u >> 63) ? (u & ~((uint64_t) 1 << 63)) : ~u;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+static void insertion_sort_keys(uint64_t *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        uint64_t v = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1] > v) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+static void radix_sort_keys(uint64_t *a, size_t n, int shift)
+{
+    while (n > ST_SORT_SMALL) {
+        size_t count[256] = {0}, next[256], end[256];
+        for (size_t i = 0; i < n; i++) count[(a[i] >> shift) & 255]++;
+        if (count[(a[0] >> shift) & 255] == n) {   /* one bucket */
+            if (shift == 0) return;
+            shift -= 8;
+            continue;
+        }
+        size_t total = 0;
+        for (int d = 0; d < 256; d++) {
+            next[d] = total;
+            total += count[d];
+            end[d] = total;
+        }
+        for (int d = 0; d < 256; d++) {
+            while (next[d] < end[d]) {
+                uint64_t v = a[next[d]];
+                int dv = (int) ((v >> shift) & 255);
+                while (dv != d) {                   /* follow the cycle */
+                    uint64_t t = a[next[dv]];
+                    a[next[dv]++] = v;
+                    v = t;
+                    dv = (int) ((v >> shift) & 255);
+                }
+                a[next[d]++] = v;
+            }
+        }
+        if (shift == 0) return;
+        size_t start = 0;
+        for (int d = 0; d < 256; d++) {
+            if (count[d] > 1) radix_sort_keys(a + start, count[d], shift - 8);
+            start += count[d];
+        }
+        return;
+    }
+    insertion_sort_keys(a, n);
+}
+
+/*
+ * LSD radix sort (Knuth, TAOCP vol. 3, 5.2.5) of the keys through a
+ * scratch array: 11-bit digits, low to high, a stable counting pass each,
+ * skipping a digit all keys share.  Sequential writes make it several
+ * times faster than the in-place sort; it is used when its scratch array
+ * (the size of the data) is small enough not to matter.
+ */
+#ifndef ST_SORT_LSD_MAX
+#define ST_SORT_LSD_MAX ((size_t) 1 << 22)
+#endif
+
+static int lsd_sort_keys(uint64_t *keys, size_t n)
+{
+    uint64_t *a = keys, *b = malloc(n * sizeof(uint64_t)), *scratch = b;
+    size_t *count = malloc(2048 * sizeof(size_t));
+    if (!b || !count) {
+        free(b);
+        free(count);
+        return 0;
+    }
+    for (unsigned shift = 0; shift < 64; shift += 11) {
+        memset(count, 0, 2048 * sizeof(size_t));
+        for (size_t i = 0; i < n; i++) count[(a[i] >> shift) & 0x7FF]++;
+        if (count[(a[0] >> shift) & 0x7FF] == n) continue;
+        size_t total = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            size_t c = count[d];
+            count[d] = total;
+            total += c;
+        }
+        for (size_t i = 0; i < n; i++) b[count[(a[i] >> shift) & 0x7FF]++] = a[i];
+        uint64_t *t = a;            /* the sorted pass is in b now */
+        a = b;
+        b = t;
+    }
+    if (a != keys) memcpy(keys, a, n * sizeof(uint64_t));
+    free(scratch);
+    free(count);
+    return 1;
 }
 
 void st_sort(double *x, size_t n)
 {
-    qsort(x, n, sizeof(double), cmp_double);
+    if (n < 2) return;
+    if (n <= ST_SORT_SMALL) {
+        /* insertion sort on the values themselves (no NaN: callers check;
+         * -0 and +0 compare equal and may stay in either order) */
+        for (size_t i = 1; i < n; i++) {
+            double v = x[i];
+            size_t j = i;
+            while (j > 0 && x[j - 1] > v) {
+                x[j] = x[j - 1];
+                j--;
+            }
+            x[j] = v;
+        }
+        return;
+    }
+    /* the keys are stored over the values (through memcpy: no aliasing) */
+    uint64_t *k = (uint64_t *) (void *) x;
+    for (size_t i = 0; i < n; i++) {
+        double v;
+        memcpy(&v, x + i, sizeof v);
+        uint64_t u = sort_key(v);
+        memcpy(k + i, &u, sizeof u);
+    }
+    if (n <= ST_SORT_SMALL || n > ST_SORT_LSD_MAX || !lsd_sort_keys(k, n))
+        radix_sort_keys(k, n, 56);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u;
+        memcpy(&u, k + i, sizeof u);
+        double v = sort_unkey(u);
+        memcpy(x + i, &v, sizeof v);
+    }
 }
 
 double *st_sorted_copy(const double *x, size_t n)

@@ -42,222 +42,6 @@
 #include "speeduptest.h"
 
 /* ------------------------------------------------------------------------
- * Selection in the implicit sorted matrix.
- *
- * Rows are indexed by a (ascending).  For differences the columns are b in
- * DESCENDING order, so value(i, j) = a[i] - b[j] increases along a row and
- * down a column.  For Walsh averages value(i, j) = (a[i] + a[j]) / 2, which
- * is monotone in i and in j over the whole square; row i only owns the
- * columns j >= i.  Floating-point rounding is monotone, so the computed
- * values keep these orders and equal the ones R forms with outer().
- *
- * Each row keeps a window [lo, hi) of columns that may still hold the
- * answer; every owned column left of lo holds a value known to be below
- * the answer and every column right of hi one known to be above it.  The
- * rank of any value p (how many cells are < p and <= p, and where each row
- * crosses p) is found in O(rows + columns) by one monotone staircase walk
- * (Johnson and Mizoguchi 1978).  Each round draws a random sample of the
- * candidate cells, takes two sample quantiles bracketing the answer's
- * relative position (Floyd and Rivest 1975; with a sample of s cells and a
- * margin of 2 sqrt(s) the bracket misses with tiny probability and keeps
- * about 4 / sqrt(s) of the candidates), ranks both and narrows the windows
- * to the cells between them.  A pivot that turns out to be on the wrong
- * side still leaves its window, so every round strictly shrinks the
- * candidates: the loop cannot cycle.  When the candidates fit in a buffer
- * of rows + columns values they are sorted and the answer read off.
- * Memory: five arrays of rows indices and the buffer, O(na + nb).
- * ---------------------------------------------------------------------- */
-
-typedef struct {
-    const double *a, *b;
-    size_t nrow, ncol;
-    int walsh;
-} pair_matrix;
-
-static double pm_value(const pair_matrix *M, size_t i, size_t j)
-{
-    return M->walsh ? (M->a[i] + M->a[j]) / 2.0 : M->a[i] - M->b[j];
-}
-
-static size_t pm_first(const pair_matrix *M, size_t i)
-{
-    return M->walsh ? i : 0;
-}
-
-/* lt[i] (le[i]) = first column >= pm_first(i) whose value is >= p (> p);
- * *n_lt, *n_le = numbers of owned cells < p and <= p. */
-static void pm_rank(const pair_matrix *M, double p, size_t *lt, size_t *le,
-                    size_t *n_lt, size_t *n_le)
-{
-    size_t J = M->ncol, K = M->ncol, tl = 0, te = 0;
-    for (size_t i = 0; i < M->nrow; i++) {
-        while (K > 0 && pm_value(M, i, K - 1) > p) K--;
-        if (J > K) J = K;
-        while (J > 0 && pm_value(M, i, J - 1) >= p) J--;
-        size_t f = pm_first(M, i);
-        lt[i] = J > f ? J : f;
-        le[i] = K > f ? K : f;
-        tl += lt[i] - f;
-        te += le[i] - f;
-    }
-    *n_lt = tl;
-    *n_le = te;
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-    double u = *(const double *) a, v = *(const double *) b;
-    return (u > v) - (u < v);
-}
-
-static uint64_t xorshift(uint64_t *state)
-{
-    uint64_t x = *state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    return x * 0x2545F4914F6CDD1DULL;
-}
-
-/* The k-th smallest (0-based) of buf[0..c-1], rearranging buf: Hoare
- * selection with a three-way partition around the median of three, so
- * runs of equal values cost nothing extra.  Every pass removes at least
- * the pivot's copies from the range, so it ends after at most c passes;
- * expected O(c) work instead of the O(c log c) of sorting. */
-static double select_kth(double *buf, size_t c, size_t k)
-{
-    size_t lo = 0, hi = c;                 /* answer in buf[lo .. hi-1] */
-    while (hi - lo > 1) {
-        double a = buf[lo], b = buf[lo + (hi - lo) / 2], d = buf[hi - 1];
-        double piv = a < b ? (b < d ? b : (a < d ? d : a))
-                           : (a < d ? a : (b < d ? d : b));
-        /* [lo, lt) < piv, [lt, i) == piv, (gt, hi) > piv */
-        size_t lt = lo, i = lo, gt = hi;
-        while (i < gt) {
-            double v = buf[i];
-            if (v < piv) {
-                buf[i++] = buf[lt];
-                buf[lt++] = v;
-            } else if (v > piv) {
-                buf[i] = buf[--gt];
-                buf[gt] = v;
-            } else i++;
-        }
-        if (k < lt) hi = lt;
-        else if (k >= gt) lo = gt;
-        else return piv;
-    }
-    return buf[lo];
-}
-
-#define PM_SAMPLE 2048
-
-int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
-                    int walsh, size_t k, double *value)
-{
-    *value = NAN;
-    pair_matrix M = {a, b, na, walsh ? na : nb, walsh};
-    size_t total;
-    if (na == 0 || M.ncol == 0) return ST_ERR_DOMAIN;
-    if (walsh) {
-        if (na > (SIZE_MAX - 1) / na) return ST_ERR_TOO_MANY;
-        total = na * (na + 1) / 2;
-    } else {
-        if (na > SIZE_MAX / nb) return ST_ERR_TOO_MANY;
-        total = na * nb;
-    }
-    if (k < 1 || k > total) return ST_ERR_DOMAIN;
-    if (na > SIZE_MAX / 8 / sizeof(size_t) || M.ncol > SIZE_MAX / 8 / sizeof(double))
-        return ST_ERR_TOO_MANY;
-
-    size_t cap = na + M.ncol;
-    if (cap < PM_SAMPLE) cap = PM_SAMPLE;
-    size_t *lo = malloc(na * sizeof(size_t)), *hi = malloc(na * sizeof(size_t));
-    size_t *lt = malloc(na * sizeof(size_t)), *le = malloc(na * sizeof(size_t));
-    size_t *cum = malloc(na * sizeof(size_t));
-    double *buf = malloc(cap * sizeof(double));
-    int status = ST_ERR_DOMAIN;
-    if (!lo || !hi || !lt || !le || !cum || !buf) {
-        status = ST_ERR_ALLOC;
-        goto done;
-    }
-    for (size_t i = 0; i < na; i++) {
-        lo[i] = pm_first(&M, i);
-        hi[i] = M.ncol;
-    }
-    uint64_t rng = 0x9E3779B97F4A7C15ULL;   /* fixed seed: reproducible */
-    size_t below = 0;                       /* owned cells left of lo */
-    for (int round = 0; round < 100000; round++) {
-        size_t active = 0;
-        for (size_t i = 0; i < na; i++) {
-            active += hi[i] - lo[i];
-            cum[i] = active;
-        }
-        if (k <= below || k - below > active) break;      /* cannot happen */
-        if (active <= cap) {
-            size_t c = 0;
-            for (size_t i = 0; i < na; i++)
-                for (size_t j = lo[i]; j < hi[i]; j++)
-                    buf[c++] = pm_value(&M, i, j);
-            *value = select_kth(buf, c, k - below - 1);
-            status = ST_OK;
-            goto done;
-        }
-        /* sample candidates uniformly (row found by bisection on cum) */
-        size_t s = PM_SAMPLE;
-        for (size_t t = 0; t < s; t++) {
-            size_t r = (size_t) (xorshift(&rng) % (uint64_t) active);
-            size_t l = 0, h = na - 1;
-            while (l < h) {
-                size_t mid = l + (h - l) / 2;
-                if (cum[mid] > r) h = mid;
-                else l = mid + 1;
-            }
-            size_t before = l ? cum[l - 1] : 0;
-            buf[t] = pm_value(&M, l, lo[l] + (r - before));
-        }
-        qsort(buf, s, sizeof(double), cmp_dbl);
-        double frac = (double) (k - below) / (double) active;
-        double centre = frac * (double) s, margin = 2.0 * sqrt((double) s);
-        double il = floor(centre - margin), ih = ceil(centre + margin);
-        double pl = buf[il < 0 ? 0 : (size_t) il];
-        double ph = buf[ih > (double) (s - 1) ? s - 1 : (size_t) ih];
-        double piv[2] = {pl, ph};
-        for (int w = 0; w < 2; w++) {
-            size_t n_lt, n_le;
-            pm_rank(&M, piv[w], lt, le, &n_lt, &n_le);
-            if (k <= n_lt) {                 /* answer < pivot */
-                for (size_t i = 0; i < na; i++) {
-                    if (lt[i] < hi[i]) hi[i] = lt[i];
-                    if (hi[i] < lo[i]) hi[i] = lo[i];
-                }
-            } else if (k > n_le) {           /* answer > pivot */
-                below = 0;
-                for (size_t i = 0; i < na; i++) {
-                    if (le[i] > lo[i]) lo[i] = le[i];
-                    if (lo[i] > hi[i]) lo[i] = hi[i];
-                    below += lo[i] - pm_first(&M, i);
-                }
-            } else {
-                *value = piv[w];
-                status = ST_OK;
-                goto done;
-            }
-            if (pl == ph) break;
-        }
-    }
-done:
-    free(lo);
-    free(hi);
-    free(lt);
-    free(le);
-    free(cum);
-    free(buf);
-    return status;
-}
-
-/* ------------------------------------------------------------------------
  * Exact permutation distribution of a rank sum.
  *
  * Doubling mid-ranks makes them integers; dividing by their greatest
@@ -546,10 +330,13 @@ static void prob_tails(const double *prob, size_t len, double w,
                        double *p_le, double *p_ge)
 {
     long double le = 0.0L, ge = 0.0L;
-    for (size_t i = 0; i < len; i++) {
-        if ((double) i <= w) le += prob[i];
-        if ((double) i >= w) ge += prob[i];
-    }
+    /* i <= w and i >= w as index ranges, each summed upwards */
+    double fl = floor(w) + 1, ce = ceil(w);
+    /* first i with i > w, first i with i >= w (w is finite) */
+    size_t split = !(fl > 0) ? 0 : fl >= (double) len ? len : (size_t) fl;
+    size_t from = !(ce > 0) ? 0 : ce >= (double) len ? len : (size_t) ce;
+    for (size_t i = 0; i < split; i++) le += prob[i];
+    for (size_t i = from; i < len; i++) ge += prob[i];
     *p_le = (double) (le < 1.0L ? le : 1.0L);
     *p_ge = (double) (ge < 1.0L ? ge : 1.0L);
 }
@@ -573,6 +360,8 @@ static int null_table(size_t n, size_t m, st_rank_table *tab,
     if (status != ST_OK) return status;
     if (tab) {
         free(tab->prob);
+        free(tab->tails);
+        tab->tails = NULL;
         tab->prob = p;
         tab->n = k;
         tab->m = r;
@@ -582,12 +371,46 @@ static int null_table(size_t n, size_t m, st_rank_table *tab,
     return ST_OK;
 }
 
+/* prob_tails, remembered in tab for each integer w when prob is tab's
+ * table (a suite's benchmarks of equal sizes meet the same few hundred
+ * values of W): the same sums, computed once. */
+static void table_tails(st_rank_table *tab, const double *prob, size_t len,
+                        double w, double *p_le, double *p_ge)
+{
+    if (!tab || prob != tab->prob || !(w >= 0) || w >= (double) len ||
+        w != floor(w)) {
+        prob_tails(prob, len, w, p_le, p_ge);
+        return;
+    }
+    if (!tab->tails) {
+        tab->tails = malloc(2 * len * sizeof(double));
+        if (tab->tails)
+            for (size_t i = 0; i < 2 * len; i++) tab->tails[i] = NAN;
+    }
+    size_t i = (size_t) w;
+    if (!tab->tails) {
+        prob_tails(prob, len, w, p_le, p_ge);
+        return;
+    }
+    if (isnan(tab->tails[2 * i]))
+        prob_tails(prob, len, w, &tab->tails[2 * i], &tab->tails[2 * i + 1]);
+    *p_le = tab->tails[2 * i];
+    *p_ge = tab->tails[2 * i + 1];
+}
+
 void st_rank_table_free(st_rank_table *tab)
 {
     if (!tab) return;
     free(tab->prob);
+    free(tab->tails);
+    tab->tails = NULL;
     tab->prob = NULL;
     tab->n = tab->m = tab->len = 0;
+    free(tab->ks_p);
+    free(tab->ks_blocks);
+    tab->ks_p = NULL;
+    tab->ks_blocks = NULL;
+    tab->ks_n = tab->ks_m = 0;
 }
 
 /* R's qwilcox / qsignrank: the first q whose cumulated probability
@@ -623,43 +446,31 @@ double st_rank_cdf(const double *prob, size_t len, double q)
 }
 
 /* ------------------------------------------------------------------------
- * The test.
+ * The test, on the two samples sorted once (st_sorted_pair, sorted.c):
+ * the rank sum and the tie term come from a merge of the sorted samples,
+ * the Hodges-Lehmann estimate and interval from selections among the
+ * pairwise differences of the same sorted samples (select.c).
  * ---------------------------------------------------------------------- */
 
 /* R's standardised statistic W(d) of the asymptotic interval: mid-ranks
- * of c(x - d, y) and the tie-corrected variance.  xs is x ascending and yd
- * y descending; x - d keeps the order of x (rounding is monotone), so the
- * pooled order is a merge of the two sorted runs, O(n + m). */
-static double wmw_standardised(const double *xs, size_t n, const double *yd,
-                               size_t m, double d, st_alternative alt,
-                               int correct)
+ * of c(x - d, y) and the tie-corrected variance, from the merge of the
+ * sorted x - d (x - d keeps the order of x) and y.  ST_ERR_DOMAIN for a
+ * non-finite d or value. */
+static int wmw_standardised(const double *xs, size_t n, const double *ys,
+                            size_t m, double d, st_alternative alt,
+                            int correct, double *z)
 {
-    size_t i = 0, j = 0, pos = 0;
-    long double sr = 0.0L;
-    double ties = 0.0;
-    while (i < n || j < m) {
-        double vx = i < n ? xs[i] - d : INFINITY;
-        double vy = j < m ? yd[m - 1 - j] : INFINITY;
-        double v = vx < vy ? vx : vy;
-        size_t cx = 0, cy = 0;
-        while (i < n && xs[i] - d == v) {
-            i++;
-            cx++;
-        }
-        while (j < m && yd[m - 1 - j] == v) {
-            j++;
-            cy++;
-        }
-        double t = (double) (cx + cy);
-        sr += (long double) cx * ((long double) pos + (t + 1) / 2);
-        ties += t * t * t - t;
-        pos += cx + cy;
-    }
+    long double sr;
+    double ties;
+    *z = NAN;
+    int status = st_merge_ranks(xs, n, d, ys, m, &sr, &ties, NULL);
+    if (status != ST_OK) return status;
     double dn = (double) n, dm = (double) m;
     double dz = (double) sr - dn * (dn + 1) / 2 - dn * dm / 2;
     double sigma = sqrt((dn * dm / 12) *
                         ((dn + dm + 1) - ties / ((dn + dm) * (dn + dm - 1))));
-    return (dz - st_continuity(alt, correct, dz)) / sigma;
+    *z = (dz - st_continuity(alt, correct, dz)) / sigma;
+    return isnan(*z) ? ST_ERR_DOMAIN : ST_OK;
 }
 
 /* Generic-position standardised statistic as a function of the integer
@@ -682,93 +493,70 @@ static double wmw_generic(double U, double dn, double dm, double sigma0,
  * the root uniroot approaches to within its tolerance -- is exactly at
  * D(nm - c + 1).  The end-point rules of R (return the end when W there
  * is already on the far side of zq) are applied with W evaluated exactly
- * as R does at the two ends.
+ * as R does at the two ends.  wmw_rank gives the rank of the difference
+ * (0: an end point, in *root).
  */
 typedef struct {
-    const double *xs, *yd;        /* x ascending, y descending */
     size_t n, m;
     double mumin, mumax, wmin, wmax, sigma0;
     st_alternative alt;
     int correct;
 } wmw_ci_ctx;
 
-static int wmw_root(const wmw_ci_ctx *C, double zq, double *root)
+static uint64_t wmw_rank(const wmw_ci_ctx *C, double zq, double *root)
 {
     if (C->wmin - zq <= 0) {
         *root = C->mumin;
-        return ST_OK;
+        return 0;
     }
     if (C->wmax - zq >= 0) {
         *root = C->mumax;
-        return ST_OK;
+        return 0;
     }
-    size_t nm = C->n * C->m;
+    uint64_t nm = (uint64_t) C->n * C->m;
     double dn = (double) C->n, dm = (double) C->m;
     if (wmw_generic((double) nm, dn, dm, C->sigma0, C->alt, C->correct) < zq) {
         *root = C->mumin;
-        return ST_OK;
+        return 0;
     }
-    size_t lo = 0, hi = nm;
+    uint64_t lo = 0, hi = nm;
     while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
+        uint64_t mid = lo + (hi - lo) / 2;
         if (wmw_generic((double) mid, dn, dm, C->sigma0, C->alt,
                         C->correct) >= zq) hi = mid;
         else lo = mid + 1;
     }
     if (lo == 0) {
         *root = C->mumax;
-        return ST_OK;
+        return 0;
     }
-    return st_pairwise_kth(C->xs, C->n, C->yd, C->m, 0, nm - lo + 1, root);
+    return nm - lo + 1;
 }
 
-/* Several order statistics (1-based ranks ks[0..cnt-1], cnt <= 4) of the
- * differences xs[i] - yd[j].  Up to PM_SMALL differences are formed once
- * in a fixed-size buffer and the ranks selected in increasing order, each
- * selection leaving the buffer split at its rank so that the next one
- * searches only the part above it; beyond that, one implicit-matrix
- * selection per rank (O(n + m) memory).  The values are the same either
- * way: the k-th smallest of a multiset is unique. */
-#define PM_SMALL 4096
-static int pairwise_diff_kths(const double *xs, size_t n, const double *yd,
-                              size_t m, const size_t *ks, size_t cnt,
-                              double *vals)
+/* The tie term of an ascending sample summed from its largest value down
+ * (the order in which the interval has always summed it: the terms are
+ * not exact in a double beyond ties of about 2e5 values). */
+static double tie_term_desc(const double *s, size_t n)
 {
-    size_t nm = n * m;               /* checked by the caller */
-    if (cnt > 4) return ST_ERR_DOMAIN;
-    if (nm > PM_SMALL) {
-        for (size_t i = 0; i < cnt; i++) {
-            int status = st_pairwise_kth(xs, n, yd, m, 0, ks[i], &vals[i]);
-            if (status != ST_OK) return status;
-        }
-        return ST_OK;
+    double ties = 0.0;
+    size_t j = n;
+    while (j > 0) {
+        size_t i = j - 1;
+        while (i > 0 && s[i - 1] == s[j - 1]) i--;
+        double t = (double) (j - i);
+        ties += t * t * t - t;
+        j = i;
     }
-    size_t order[4];
-    for (size_t i = 0; i < cnt; i++) {
-        if (ks[i] < 1 || ks[i] > nm) return ST_ERR_DOMAIN;
-        size_t p = i;                  /* insertion sort by rank */
-        while (p > 0 && ks[order[p - 1]] > ks[i]) {
-            order[p] = order[p - 1];
-            p--;
-        }
-        order[p] = i;
-    }
-    double *buf = malloc((nm ? nm : 1) * sizeof(double));
-    if (!buf) return ST_ERR_ALLOC;
-    size_t c = 0;
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < m; j++) buf[c++] = xs[i] - yd[j];
-    size_t base = 0;                   /* buf[0 .. base-1] are done */
-    for (size_t r = 0; r < cnt; r++) {
-        size_t k = ks[order[r]] - 1;   /* >= base */
-        vals[order[r]] = select_kth(buf + base, nm - base, k - base);
-        base = k;
-    }
-    free(buf);
-    return ST_OK;
+    return ties;
 }
 
-static int wmw_conf_int(const double *x, size_t n, const double *y,
+/*
+ * Hodges-Lehmann estimate and interval from x and y sorted ascending.
+ * All the order statistics of the differences one interval needs (the
+ * one or two middle ones and the ends) are selected in one call, which
+ * searches the ones close together in one bracket.
+ */
+static int wmw_conf_int(const double *xs, size_t n, const double *ys,
                         size_t m, st_alternative alt, int exact,
                         int correct, double conf_level,
                         const double *null_prob, size_t null_len,
@@ -776,25 +564,16 @@ static int wmw_conf_int(const double *x, size_t n, const double *y,
                         double *ci_level, int *ci_warn)
 {
     if (n > SIZE_MAX / m) return ST_ERR_TOO_MANY;
-    size_t nm = n * m;
-    double *xs = st_sorted_copy(x, n), *yd = st_sorted_copy(y, m);
+    uint64_t nm = (uint64_t) n * m;
     double *prob = NULL;
     int status = ST_OK;
-    if (!xs || !yd) {
-        status = ST_ERR_ALLOC;
-        goto done;
-    }
-    for (size_t j = 0; j < m / 2; j++) {      /* y descending */
-        double t = yd[j];
-        yd[j] = yd[m - 1 - j];
-        yd[m - 1 - j] = t;
-    }
     double lo_v = NAN, hi_v = NAN, est = NAN;
     /* Hodges-Lehmann: the median of the n m differences. */
-    size_t ks[4] = {(nm + 1) / 2, nm / 2 + 1, 0, 0};
-    size_t nks = nm % 2 == 0 ? 2 : 1;
+    uint64_t ks[4] = {(nm + 1) / 2, nm / 2 + 1, 0, 0};
+    int nks = nm % 2 == 0 ? 2 : 1;
     double vals[4];
     double alpha = 1 - conf_level, level = conf_level;
+    int at_lo = -1, at_hi = -1;        /* where the ends are in ks */
     if (exact) {
         /* R's exact interval: order statistics at qwilcox positions.  With
          * ties the same closed interval is kept; Noether (1967) shows its
@@ -809,9 +588,9 @@ static int wmw_conf_int(const double *x, size_t n, const double *y,
         if (qu == 0) qu = 1;
         double achieved = st_rank_cdf(null_prob, len, qu - 1);
         if (alt == ST_TWO_SIDED) achieved *= 2;
-        size_t iq = (size_t) qu;
-        /* the estimate and both ends from one set of differences */
-        size_t at_lo = nks, at_hi = nks;
+        uint64_t iq = (uint64_t) qu;
+        lo_v = -INFINITY;
+        hi_v = INFINITY;
         if (alt != ST_LESS) {
             at_lo = nks;
             ks[nks++] = iq;
@@ -820,28 +599,20 @@ static int wmw_conf_int(const double *x, size_t n, const double *y,
             at_hi = nks;
             ks[nks++] = nm - iq + 1;
         }
-        status = pairwise_diff_kths(xs, n, yd, m, ks, nks, vals);
-        if (status != ST_OK) goto done;
-        lo_v = alt != ST_LESS ? vals[at_lo] : -INFINITY;
-        hi_v = alt != ST_GREATER ? vals[at_hi] : INFINITY;
         if (achieved - alpha > alpha / 2) {
             *ci_warn = 1;
             level = 1 - achieved;
         }
     } else {
-        status = pairwise_diff_kths(xs, n, yd, m, ks, nks, vals);
-        if (status != ST_OK) goto done;
         wmw_ci_ctx C;
-        C.xs = xs;
-        C.yd = yd;
         C.n = n;
         C.m = m;
         C.alt = alt;
         C.correct = correct;
-        C.mumin = xs[0] - yd[0];
-        C.mumax = xs[n - 1] - yd[m - 1];
+        C.mumin = xs[0] - ys[m - 1];
+        C.mumax = xs[n - 1] - ys[0];
         double dn = (double) n, dm = (double) m;
-        double t0 = st_sorted_tie_term(xs, n) + st_sorted_tie_term(yd, m);
+        double t0 = st_sorted_tie_term(xs, n) + tie_term_desc(ys, m);
         C.sigma0 = sqrt((dn * dm / 12) *
                         ((dn + dm + 1) - t0 / ((dn + dm) * (dn + dm - 1))));
         if (C.mumin == C.mumax) {
@@ -850,33 +621,205 @@ static int wmw_conf_int(const double *x, size_t n, const double *y,
             lo_v = alt == ST_LESS ? -INFINITY : C.mumin;
             hi_v = alt == ST_GREATER ? INFINITY : C.mumin;
         } else {
-            C.wmin = wmw_standardised(xs, n, yd, m, C.mumin, alt, correct);
-            C.wmax = wmw_standardised(xs, n, yd, m, C.mumax, alt, correct);
+            status = wmw_standardised(xs, n, ys, m, C.mumin, alt, correct,
+                                      &C.wmin);
+            if (status == ST_OK)
+                status = wmw_standardised(xs, n, ys, m, C.mumax, alt,
+                                          correct, &C.wmax);
+            if (status != ST_OK) goto done;
             lo_v = -INFINITY;
             hi_v = INFINITY;
+            double zl = NAN, zh = NAN;
             if (alt == ST_TWO_SIDED) {
-                status = wmw_root(&C, qnorm(alpha / 2, 0, 1, 0, 0), &lo_v);
-                if (status == ST_OK)
-                    status = wmw_root(&C, qnorm(alpha / 2, 0, 1, 1, 0), &hi_v);
+                zl = qnorm(alpha / 2, 0, 1, 0, 0);
+                zh = qnorm(alpha / 2, 0, 1, 1, 0);
             } else if (alt == ST_GREATER) {
-                status = wmw_root(&C, qnorm(alpha, 0, 1, 0, 0), &lo_v);
+                zl = qnorm(alpha, 0, 1, 0, 0);
             } else {
-                status = wmw_root(&C, qnorm(alpha, 0, 1, 1, 0), &hi_v);
+                zh = qnorm(alpha, 0, 1, 1, 0);
             }
-            if (status != ST_OK) goto done;
+            if (!isnan(zl)) {
+                uint64_t k = wmw_rank(&C, zl, &lo_v);
+                if (k) {
+                    at_lo = nks;
+                    ks[nks++] = k;
+                }
+            }
+            if (!isnan(zh)) {
+                uint64_t k = wmw_rank(&C, zh, &hi_v);
+                if (k) {
+                    at_hi = nks;
+                    ks[nks++] = k;
+                }
+            }
         }
     }
-    est = nks >= 2 && nm % 2 == 0
+    /* select in ascending order of rank, then put the values back */
+    int order[4] = {0, 1, 2, 3};
+    for (int i = 1; i < nks; i++)
+        for (int p = i; p > 0 && ks[order[p - 1]] > ks[order[p]]; p--) {
+            int t = order[p];
+            order[p] = order[p - 1];
+            order[p - 1] = t;
+        }
+    uint64_t sorted_ks[4];
+    double sorted_vals[4];
+    for (int i = 0; i < nks; i++) sorted_ks[i] = ks[order[i]];
+    /* one call: the ranks are searched together while they share a
+     * bracket, then apart (select.c) */
+    status = st_pairwise_diff_kths(xs, n, ys, m, sorted_ks, nks, sorted_vals);
+    if (status != ST_OK) goto done;
+    for (int i = 0; i < nks; i++) vals[order[i]] = sorted_vals[i];
+    if (at_lo >= 0) lo_v = vals[at_lo];
+    if (at_hi >= 0) hi_v = vals[at_hi];
+    est = nm % 2 == 0
           ? (double) (((long double) vals[0] + vals[1]) / 2.0L) : vals[0];
     out->conf_int[0] = lo_v;
     out->conf_int[1] = hi_v;
     out->estimate[0] = est;
     *ci_level = level;
 done:
-    free(xs);
-    free(yd);
     free(prob);
     return status;
+}
+
+/*
+ * The test of x - mu against y on the sorted pair P (holding x - mu and
+ * y).  On success *null_prob (with *null_len) is the exact no-ties table
+ * when one was used, for the interval to reuse; *owned is that table when
+ * the caller must free it.
+ */
+static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
+                           int exact, int correct, st_result *out,
+                           st_rank_table *tab, const double **null_prob,
+                           size_t *null_len, double **owned)
+{
+    size_t n = P->n, m = P->m, N = n + m;
+    *null_prob = NULL;
+    *null_len = 0;
+    *owned = NULL;
+    int use_exact = exact < 0 ? (n < 50 && m < 50) : exact;
+    /* one tie group: all n + m values equal */
+    int all_tied = P->xs[0] == P->xs[n - 1] && P->ys[0] == P->ys[m - 1] &&
+                   P->xs[0] == P->ys[0];
+    double dn = (double) n, dm = (double) m;
+    long double sr;
+    double ties, p;
+    double *rank2 = NULL;
+    int status = st_merge_ranks(P->xs, n, 0.0, P->ys, m, &sr, &ties, NULL);
+    if (status != ST_OK) return status;
+    if (use_exact && !all_tied && ties != 0.0) {
+        /* the exact distribution with ties needs every doubled mid-rank */
+        rank2 = malloc(N * sizeof(double));
+        if (!rank2) return ST_ERR_ALLOC;
+        status = st_merge_ranks(P->xs, n, 0.0, P->ys, m, &sr, &ties, rank2);
+        if (status != ST_OK) {
+            free(rank2);
+            return status;
+        }
+    }
+    double W = (double) sr - dn * (dn + 1) / 2;
+    if (all_tied) {
+        /* One tie group: given the ties W is always n m / 2, so every
+         * alternative has p = 1 exactly (R's normal formula gives 0/0). */
+        p = 1.0;
+        use_exact = 1;
+    } else if (use_exact) {
+        double ple, pge;
+        if (ties == 0.0) {
+            /* W is an integer; one table serves the p-value and the
+             * interval's quantiles */
+            status = null_table(n, m, tab, null_prob, null_len, owned);
+            if (status == ST_OK)
+                table_tails(tab, *null_prob, *null_len, W, &ple, &pge);
+        } else {
+            status = st_ranksum_exact_tails(rank2, N, n, (double) (2.0L * sr),
+                                            &ple, &pge);
+        }
+        free(rank2);
+        if (status != ST_OK) return status;
+        /* Two-sided: twice the smaller tail.  Without ties the null
+         * distribution is symmetric and this is R's choice of tail. */
+        p = alt == ST_LESS ? ple : alt == ST_GREATER ? pge
+            : 2.0 * (ple < pge ? ple : pge);
+        if (p > 1.0) p = 1.0;
+    } else {
+        double z = W - dn * dm / 2;
+        double sigma = sqrt((dn * dm / 12) *
+                            ((dn + dm + 1) - ties / ((dn + dm) * (dn + dm - 1))));
+        z = (z - st_continuity(alt, correct, z)) / sigma;
+        p = st_normal_p(alt, z);
+    }
+    out->statistic = W;
+    out->p_value = p;
+    out->exact = use_exact;
+    return ST_OK;
+}
+
+static int check_args(size_t n, size_t m, st_alternative alt, double mu,
+                      int exact, int conf_int, double conf_level)
+{
+    if (n < 1 || m < 1) return ST_ERR_TOO_FEW;
+    if (!isfinite(mu) || exact < -1 || exact > 1 ||
+        (alt != ST_TWO_SIDED && alt != ST_LESS && alt != ST_GREATER) ||
+        (conf_int && !(conf_level > 0 && conf_level < 1)))
+        return ST_ERR_DOMAIN;
+    return ST_OK;
+}
+
+int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
+                       int exact, int correct, int conf_int,
+                       double conf_level, st_result *out, double *ci_level,
+                       int *ci_warn, st_rank_table *tab)
+{
+    double level_dummy;
+    int warn_dummy;
+    if (!ci_level) ci_level = &level_dummy;
+    if (!ci_warn) ci_warn = &warn_dummy;
+    *ci_level = NAN;
+    *ci_warn = 0;
+    st_result_init(out);
+    int status = check_args(P->n, P->m, alt, 0.0, exact, conf_int,
+                            conf_level);
+    if (status != ST_OK) return st_result_fail(out, status);
+    const double *null_prob;
+    size_t null_len;
+    double *owned;
+    status = wmw_test_sorted(P, alt, exact, correct, out, tab, &null_prob,
+                             &null_len, &owned);
+    if (status == ST_OK && conf_int)
+        status = wmw_conf_int(P->xs, P->n, P->ys, P->m, alt, out->exact,
+                              correct, conf_level, null_prob, null_len, tab,
+                              out, ci_level, ci_warn);
+    free(owned);
+    if (status != ST_OK) return st_result_fail(out, status);
+    return ST_OK;
+}
+
+int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
+                             int exact, int correct, double conf_level,
+                             st_result *out, double *ci_level, int *ci_warn,
+                             st_rank_table *tab)
+{
+    double level_dummy;
+    int warn_dummy;
+    if (!ci_level) ci_level = &level_dummy;
+    if (!ci_warn) ci_warn = &warn_dummy;
+    *ci_level = NAN;
+    *ci_warn = 0;
+    st_result_init(out);
+    size_t n = P->n, m = P->m;
+    int status = check_args(n, m, alt, 0.0, exact, 1, conf_level);
+    if (status != ST_OK) return st_result_fail(out, status);
+    /* exact or not as the test would choose (one tie group: exact) */
+    int use_exact = exact < 0 ? (n < 50 && m < 50) : exact;
+    if (P->xs[0] == P->xs[n - 1] && P->ys[0] == P->ys[m - 1] &&
+        P->xs[0] == P->ys[0])
+        use_exact = 1;
+    status = wmw_conf_int(P->xs, n, P->ys, m, alt, use_exact, correct,
+                          conf_level, NULL, 0, tab, out, ci_level, ci_warn);
+    if (status != ST_OK) return st_result_fail(out, status);
+    return ST_OK;
 }
 
 static int wilcoxon_impl(const double *x, size_t n, const double *y,
@@ -892,88 +835,33 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
     *ci_level = NAN;
     *ci_warn = 0;
     st_result_init(out);
-    if (n < 1 || m < 1) return st_result_fail(out, ST_ERR_TOO_FEW);
-    if (!isfinite(mu) || exact < -1 || exact > 1 ||
-        (alt != ST_TWO_SIDED && alt != ST_LESS && alt != ST_GREATER) ||
-        (conf_int && !(conf_level > 0 && conf_level < 1)))
-        return st_result_fail(out, ST_ERR_DOMAIN);
-    if (n > SIZE_MAX / 4 / sizeof(double) - m) return st_result_fail(out, ST_ERR_TOO_MANY);
-    size_t N = n + m;
-    double *pooled = malloc(N * sizeof(double));
-    double *rank = malloc(N * sizeof(double));
-    if (!pooled || !rank) {
-        free(pooled);
-        free(rank);
-        return st_result_fail(out, ST_ERR_ALLOC);
-    }
-    for (size_t i = 0; i < n; i++) pooled[i] = x[i] - mu;
-    for (size_t j = 0; j < m; j++) pooled[n + j] = y[j];
-    double ties;
-    int status = st_midranks(pooled, N, rank, &ties);
-    if (status != ST_OK) {
-        free(pooled);
-        free(rank);
-        return st_result_fail(out, status);
-    }
-    long double sr = 0.0L;
-    for (size_t i = 0; i < n; i++) sr += rank[i];
-    double dn = (double) n, dm = (double) m;
-    double W = (double) sr - dn * (dn + 1) / 2;
-    int use_exact = exact < 0 ? (n < 50 && m < 50) : exact;
-    int all_tied = st_is_constant(pooled, N);
-    double p;
-    const double *null_prob = NULL;   /* no-ties table, shared with the CI */
-    double *owned = NULL;             /* null_prob when it is not in tab */
-    size_t null_len = 0;
-    if (all_tied) {
-        /* One tie group: given the ties W is always n m / 2, so every
-         * alternative has p = 1 exactly (R's normal formula gives 0/0). */
-        p = 1.0;
-        use_exact = 1;
-    } else if (use_exact) {
-        double ple, pge;
-        if (ties == 0.0) {
-            /* W is an integer; one table serves the p-value and the
-             * interval's quantiles */
-            status = null_table(n, m, tab, &null_prob, &null_len, &owned);
-            if (status == ST_OK) prob_tails(null_prob, null_len, W, &ple, &pge);
-        } else {
-            for (size_t i = 0; i < N; i++) pooled[i] = 2.0 * rank[i];
-            status = st_ranksum_exact_tails(pooled, N, n, (double) (2.0L * sr),
-                                            &ple, &pge);
+    int status = check_args(n, m, alt, mu, exact, conf_int, conf_level);
+    if (status != ST_OK) return st_result_fail(out, status);
+    st_sorted_pair P, P0 = {NULL, NULL, 0, 0};
+    status = st_sorted_pair_init(&P, x, n, mu, y, m);
+    if (status != ST_OK) return st_result_fail(out, status);
+    const double *null_prob;
+    size_t null_len;
+    double *owned;
+    status = wmw_test_sorted(&P, alt, exact, correct, out, tab, &null_prob,
+                             &null_len, &owned);
+    if (status == ST_OK && conf_int) {
+        /* the interval is for the shift of x itself, not of x - mu */
+        const st_sorted_pair *Q = &P;
+        if (mu != 0.0) {
+            st_sorted_pair_free(&P);
+            status = st_sorted_pair_init(&P0, x, n, 0.0, y, m);
+            Q = &P0;
         }
-        if (status != ST_OK) {
-            free(pooled);
-            free(rank);
-            return st_result_fail(out, status);
-        }
-        /* Two-sided: twice the smaller tail.  Without ties the null
-         * distribution is symmetric and this is R's choice of tail. */
-        p = alt == ST_LESS ? ple : alt == ST_GREATER ? pge
-            : 2.0 * (ple < pge ? ple : pge);
-        if (p > 1.0) p = 1.0;
-    } else {
-        double z = W - dn * dm / 2;
-        double sigma = sqrt((dn * dm / 12) *
-                            ((dn + dm + 1) - ties / ((dn + dm) * (dn + dm - 1))));
-        z = (z - st_continuity(alt, correct, z)) / sigma;
-        p = st_normal_p(alt, z);
-    }
-    free(pooled);
-    free(rank);
-    out->statistic = W;
-    out->p_value = p;
-    out->exact = use_exact;
-    if (conf_int) {
-        status = wmw_conf_int(x, n, y, m, alt, use_exact, correct, conf_level,
-                              null_prob, null_len, tab, out, ci_level,
-                              ci_warn);
-        if (status != ST_OK) {
-            free(owned);
-            return st_result_fail(out, status);
-        }
+        if (status == ST_OK)
+            status = wmw_conf_int(Q->xs, n, Q->ys, m, alt, out->exact,
+                                  correct, conf_level, null_prob, null_len,
+                                  tab, out, ci_level, ci_warn);
     }
     free(owned);
+    st_sorted_pair_free(&P);
+    st_sorted_pair_free(&P0);
+    if (status != ST_OK) return st_result_fail(out, status);
     return ST_OK;
 }
 

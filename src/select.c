@@ -1,0 +1,642 @@
+/*
+ * select.c -- order statistics of the pairwise differences a[i] - b[j]
+ * (X + Y with Y negated) and of the Walsh averages (a[i] + a[j]) / 2 of
+ * sorted samples, without forming them: the Hodges-Lehmann estimates and
+ * the ends of their intervals.
+ *
+ * The n m values sit in an implicit matrix whose rows (a ascending) and
+ * columns (b descending, or a ascending for Walsh averages, row i owning
+ * the columns j >= i) are both monotone.  Floating-point rounding is
+ * monotone, so the computed values keep these orders and equal the ones R
+ * forms with outer().  For a pivot p, the cells < p (and <= p) of a row
+ * form a prefix whose end moves left as the row index grows, so both
+ * counts over the whole matrix come from one staircase walk in
+ * O(rows + columns) (Johnson and Mizoguchi 1978; Frederickson and Johnson
+ * 1982).
+ *
+ * Selection keeps two pivot VALUES lo < answer < hi and the numbers of
+ * cells <= lo and < hi; the candidates are the cells strictly between.
+ * Nothing is kept per row: a row's window is found again in each walk
+ * from the two staircases, so the memory is O(1) beyond one buffer of
+ * `cap` values (at most 2^22; Monahan 1984 keeps two arrays of row bounds
+ * instead).  Each round
+ *   1. takes two order statistics of a sample of the candidates that
+ *      bracket the target's relative rank with a margin of 2.5 standard
+ *      deviations of a sample quantile (Floyd and Rivest 1975),
+ *   2. walks the matrix once, counting the cells below and at both pivots
+ *      and, in the same walk, drawing the next sample: a systematic sample
+ *      (every 1/q-th cell from a random start) of the cells strictly
+ *      between the new pivots, or all of them when they are expected to be
+ *      fewer than `thr` (about what a walk costs),
+ *   3. moves lo and hi to the pivots that fell on the expected side.
+ * A pivot on the wrong side still bounds the answer from the other side,
+ * and is itself a candidate, so every round removes at least one
+ * candidate: the loop ends.  With a sample of s cells a round keeps about
+ * 2.5 / sqrt(s) of the candidates.  The ranks of one interval (its ends
+ * and the one or two middle ranks) are bracketed together while that
+ * keeps less than a quarter of the window, then each goes on alone from
+ * the common window and a copy of its sample: at n = m = 1e6 (1e12
+ * differences) an interval takes 8 walks, the last of each rank gathering
+ * its remaining candidates, among which the ranks are selected in linear
+ * expected time.  When a bracket missed, or the gathered cells overflow
+ * the buffer, one extra walk draws a fresh sample of the current
+ * candidates.  The answer is the k-th smallest of a multiset, so it does
+ * not depend on the draws.
+ *
+ * A staircase step compares the four cells left of its column at once
+ * (their comparisons are a monotone 0/1 sequence, so their sum is the
+ * move), which leaves the processor one loop exit to predict per row
+ * instead of one per column.
+ *
+ * References
+ *   Johnson, D. B. and Mizoguchi, T. (1978). Selecting the Kth element in
+ *     X + Y and X1 + X2 + ... + Xm. SIAM J. Comput. 7, 147-153.
+ *   Frederickson, G. N. and Johnson, D. B. (1982). The complexity of
+ *     selection and ranking in X + Y and matrices with sorted columns.
+ *     J. Comput. System Sci. 24, 197-208.
+ *   Monahan, J. F. (1984). Algorithm 616: fast computation of the Hodges-
+ *     Lehmann location estimator. ACM TOMS 10, 265-270.
+ *   Floyd, R. W. and Rivest, R. L. (1975). Expected time bounds for
+ *     selection. CACM 18, 165-172.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#include "speeduptest.h"
+
+/* ---- selection in an array ------------------------------------------------ */
+
+/* Selection (Hoare's FIND) around the median of three.  Each pass splits
+ * the range into values < pivot, then (only when the answer is not
+ * among those) values == pivot and > pivot, each split by a branch-free
+ * Lomuto partition: the element is always swapped and the boundary moves
+ * by the comparison's 0 or 1, so the processor never mispredicts which
+ * side a value goes to.  Every pass removes at least the pivot's copies
+ * from the range, so it ends after at most c passes; expected O(c).  On
+ * return buf is partitioned at k: buf[i] <= buf[k] for i < k and
+ * buf[i] >= buf[k] for i > k. */
+static size_t partition_below(double *buf, size_t lo, size_t hi, double piv,
+                              int or_equal)
+{
+    size_t store = lo;
+    for (size_t i = lo; i < hi; i++) {
+        double v = buf[i];
+        size_t below = or_equal ? v <= piv : v < piv;
+        buf[i] = buf[store];
+        buf[store] = v;
+        store += below;
+    }
+    return store;
+}
+
+double st_select_kth(double *buf, size_t c, size_t k)
+{
+    size_t lo = 0, hi = c;                 /* answer in buf[lo .. hi-1] */
+    while (hi - lo > 1) {
+        double a = buf[lo], b = buf[lo + (hi - lo) / 2], d = buf[hi - 1];
+        double piv = a < b ? (b < d ? b : (a < d ? d : a))
+                           : (a < d ? a : (b < d ? d : b));
+        size_t lt = partition_below(buf, lo, hi, piv, 0);
+        if (k < lt) {
+            hi = lt;
+            continue;
+        }
+        size_t le = partition_below(buf, lt, hi, piv, 1);
+        if (k < le) return piv;            /* [lt, le) == piv */
+        lo = le;
+    }
+    return buf[lo];
+}
+
+/* Several order statistics (0-based ranks ks[0..cnt-1], ascending) of
+ * buf[lo..hi-1]: one partition around the median of three serves every
+ * rank, then each side is searched for its own ranks only (a single rank
+ * by st_select_kth). */
+static void multi_select(double *buf, size_t lo, size_t hi, const uint64_t *ks,
+                         int cnt, double *vals)
+{
+    while (cnt > 0) {
+        if (cnt == 1 || hi - lo <= 1) {
+            for (int r = 0; r < cnt; r++)
+                vals[r] = st_select_kth(buf + lo, hi - lo, (size_t) ks[r] - lo);
+            return;
+        }
+        double a = buf[lo], b = buf[lo + (hi - lo) / 2], d = buf[hi - 1];
+        double piv = a < b ? (b < d ? b : (a < d ? d : a))
+                           : (a < d ? a : (b < d ? d : b));
+        size_t lt = partition_below(buf, lo, hi, piv, 0);
+        size_t le = partition_below(buf, lt, hi, piv, 1);
+        int nl = 0, nm = 0;
+        while (nl < cnt && ks[nl] < lt) nl++;
+        while (nl + nm < cnt && ks[nl + nm] < le) nm++;
+        if (nl) multi_select(buf, lo, lt, ks, nl, vals);
+        for (int r = nl; r < nl + nm; r++) vals[r] = piv;
+        ks += nl + nm;
+        vals += nl + nm;
+        cnt -= nl + nm;
+        lo = le;
+    }
+}
+
+static void select_ranks(double *buf, size_t c, const uint64_t *ks, int cnt,
+                         double *vals)
+{
+    multi_select(buf, 0, c, ks, cnt, vals);
+}
+
+/* ---- the implicit matrix --------------------------------------------------- */
+
+#define PM_ALWAYS_INLINE inline __attribute__((always_inline))
+
+typedef struct {
+    const double *a;          /* rows, ascending                          */
+    const double *b0;         /* column j is b0[step * j]                 */
+    ptrdiff_t step;
+    size_t nrow, ncol;
+    int walsh;
+} pair_matrix;
+
+static inline double pm_value(const pair_matrix *M, size_t i, size_t j)
+{
+    return M->walsh ? (M->a[i] + M->a[j]) / 2.0
+                    : M->a[i] - M->b0[M->step * (ptrdiff_t) j];
+}
+
+static inline size_t pm_first(const pair_matrix *M, size_t i)
+{
+    return M->walsh ? i : 0;
+}
+
+static uint64_t xorshift(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* uniform on (0, 1] */
+static double unif(uint64_t *rng)
+{
+    return ((double) (xorshift(rng) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+}
+
+/* Cells gathered by a walk: all of them (q >= 1) or a systematic sample
+ * of about q of them: every (1 / q)-th cell of the walk's order (row by
+ * row, along each row) from a random start.  Along a row the cells are
+ * sorted, so the sample is spread over every row and every part of each
+ * row's window, which keeps its quantiles at least as close to the
+ * population's as a simple random sample; a bracket that misses costs
+ * one more walk, never a wrong answer.  `overflow` when the buffer filled
+ * up. */
+typedef struct {
+    double *buf;
+    size_t cap, len;
+    size_t thr;               /* windows up to thr cells are gathered whole */
+    double q, stride, next;   /* next: offset of the next draw            */
+    int overflow;
+    uint64_t rng;
+} pm_gather;
+
+static void gather_start(pm_gather *G, double q)
+{
+    G->len = 0;
+    G->overflow = 0;
+    G->q = q;
+    if (q < 1) {
+        G->stride = 1.0 / q;
+        G->next = floor(unif(&G->rng) * G->stride);
+    }
+}
+
+static PM_ALWAYS_INLINE void gather_row(const pair_matrix *M, pm_gather *G,
+                                        size_t i, size_t start, size_t end)
+{
+    if (end <= start || G->overflow) return;
+    if (G->q >= 1) {
+        if (end - start > G->cap - G->len) {
+            G->overflow = 1;
+            return;
+        }
+        for (size_t j = start; j < end; j++) G->buf[G->len++] = pm_value(M, i, j);
+        return;
+    }
+    double w = (double) (end - start), pos = G->next;
+    while (pos < w) {
+        if (G->len == G->cap) {
+            G->overflow = 1;
+            return;
+        }
+        G->buf[G->len++] = pm_value(M, i, start + (size_t) pos);
+        pos += G->stride;
+    }
+    G->next = pos - w;
+}
+
+/* One staircase: J = first column with value >= p, K = first with > p,
+ * carried from row to row (both only move left). */
+typedef struct {
+    double p;
+    size_t J, K;
+    uint64_t lt, le;          /* cells < p and <= p so far               */
+} staircase;
+
+/*
+ * K moves left by a few columns per row on average ((columns) / (rows)).
+ * The loop exit of a plain walk is a branch the processor cannot predict;
+ * instead four cells left of K are compared at once: along a row the
+ * values grow, so the comparisons "value > p" are true for a suffix of
+ * the four, and their sum is how far K moves (the four loads and
+ * comparisons are independent).  Only a move of four or more continues
+ * (columns clamped at 0, where the comparisons are forced false).
+ */
+/* four doubles and four comparison masks (GCC/Clang vector extensions;
+ * element-wise IEEE arithmetic, the same values as the scalar code) */
+typedef double pm_v4 __attribute__((vector_size(32)));
+typedef long long pm_m4 __attribute__((vector_size(32)));
+
+/* the value of cell (i, j), with the kind of matrix and the direction
+ * of b as constants the compiler specialises on */
+static PM_ALWAYS_INLINE double cell(const pair_matrix *M, int walsh,
+                                    ptrdiff_t dir, size_t i, size_t j)
+{
+    return walsh ? (M->a[i] + M->a[j]) / 2.0
+                 : M->a[i] - M->b0[dir * (ptrdiff_t) j];
+}
+
+static PM_ALWAYS_INLINE void stair_row(const pair_matrix *M, int walsh,
+                                       ptrdiff_t dir, staircase *s, size_t i,
+                                       size_t f, size_t *lt_col,
+                                       size_t *le_col)
+{
+    const double p = s->p;
+    size_t K = s->K, step, ge;
+    for (;;) {
+        if (K >= 4) {
+            /* the four cells left of K are four consecutive doubles of a
+             * or b (in one order or the other: only counts are taken) */
+            const double *base = walsh ? M->a + (K - 4)
+                               : dir > 0 ? M->b0 + (K - 4)
+                                         : M->b0 - (ptrdiff_t) (K - 1);
+#ifdef __SSE2__
+            static const unsigned char bits4[16] = {0, 1, 1, 2, 1, 2, 2, 3,
+                                                    1, 2, 2, 3, 2, 3, 3, 4};
+            __m128d ai = _mm_set1_pd(M->a[i]), pv = _mm_set1_pd(p);
+            __m128d c0 = _mm_loadu_pd(base), c1 = _mm_loadu_pd(base + 2);
+            __m128d v0, v1;
+            if (walsh) {     /* x / 2 and x * 0.5 round the same real */
+                __m128d h = _mm_set1_pd(0.5);
+                v0 = _mm_mul_pd(_mm_add_pd(ai, c0), h);
+                v1 = _mm_mul_pd(_mm_add_pd(ai, c1), h);
+            } else {
+                v0 = _mm_sub_pd(ai, c0);
+                v1 = _mm_sub_pd(ai, c1);
+            }
+            step = bits4[_mm_movemask_pd(_mm_cmpgt_pd(v0, pv)) |
+                         (_mm_movemask_pd(_mm_cmpgt_pd(v1, pv)) << 2)];
+            ge = bits4[_mm_movemask_pd(_mm_cmpge_pd(v0, pv)) |
+                       (_mm_movemask_pd(_mm_cmpge_pd(v1, pv)) << 2)];
+#else
+            pm_v4 c;
+            memcpy(&c, base, sizeof c);
+            pm_v4 v = walsh ? (M->a[i] + c) / 2.0 : M->a[i] - c;
+            pm_m4 gt = v > p, gq = v >= p;
+            step = (size_t) -(gt[0] + gt[1] + gt[2] + gt[3]);
+            ge = (size_t) -(gq[0] + gq[1] + gq[2] + gq[3]);
+#endif
+        } else {
+            size_t c1 = K >= 1 ? K - 1 : 0, c2 = K >= 2 ? K - 2 : 0;
+            size_t c3 = K >= 3 ? K - 3 : 0;
+            double v1 = cell(M, walsh, dir, i, c1);
+            double v2 = cell(M, walsh, dir, i, c2);
+            double v3 = cell(M, walsh, dir, i, c3);
+            step = (size_t) ((K >= 1) & (v1 > p)) + (size_t) ((K >= 2) & (v2 > p))
+                 + (size_t) ((K >= 3) & (v3 > p));
+            ge = (size_t) ((K >= 1) & (v1 >= p)) + (size_t) ((K >= 2) & (v2 >= p))
+               + (size_t) ((K >= 3) & (v3 >= p));
+            K -= step;
+            break;
+        }
+        K -= step;
+        if (step < 4) break;
+    }
+    s->K = K;
+    /* J: the first column >= p.  When no cell of the last block equals p
+     * the cell left of K is below p, so J = K unless the row above
+     * already had cells equal to p left of K (then so does this one). */
+    size_t J;
+    if (ge == step && s->J >= K) J = K;
+    else {
+        J = s->J > K ? K : s->J;
+        while (J > 0 && cell(M, walsh, dir, i, J - 1) >= p) J--;
+    }
+    s->J = J;
+    size_t lt = J > f ? J : f, le = K > f ? K : f;
+    s->lt += lt - f;
+    s->le += le - f;
+    *lt_col = lt;
+    *le_col = le;
+}
+
+/*
+ * One walk.  With has_lo (has_hi) the cells <= lo and < lo (< hi and
+ * <= hi) are counted; G (may be NULL) gathers the cells strictly between
+ * lo and hi (no bound when the flag is 0).
+ */
+static PM_ALWAYS_INLINE void pm_walk_body(const pair_matrix *M, int walsh,
+                                          ptrdiff_t dir, int has_lo,
+                                          double lo, int has_hi, double hi,
+                                          staircase *slo, staircase *shi,
+                                          pm_gather *G)
+{
+    /* the state lives in locals (registers): the stores of gathered
+     * cells could otherwise alias it and serialise the rows */
+    staircase L = {lo, M->ncol, M->ncol, 0, 0};
+    staircase H = {hi, M->ncol, M->ncol, 0, 0};
+    pm_gather g;
+    if (G) g = *G;
+    for (size_t i = 0; i < M->nrow; i++) {
+        size_t f = walsh ? i : 0, start = f, end = M->ncol, c1;
+        if (has_lo) stair_row(M, walsh, dir, &L, i, f, &c1, &start);
+        if (has_hi) stair_row(M, walsh, dir, &H, i, f, &end, &c1);
+        if (G) gather_row(M, &g, i, start, end);
+    }
+    if (G) *G = g;
+    *slo = L;
+    *shi = H;
+}
+
+static void pm_walk(const pair_matrix *M, int has_lo, double lo, int has_hi,
+                    double hi, staircase *slo, staircase *shi, pm_gather *G)
+{
+    if (M->walsh)
+        pm_walk_body(M, 1, 0, has_lo, lo, has_hi, hi, slo, shi, G);
+    else if (M->step < 0)
+        pm_walk_body(M, 0, -1, has_lo, lo, has_hi, hi, slo, shi, G);
+    else
+        pm_walk_body(M, 0, 1, has_lo, lo, has_hi, hi, slo, shi, G);
+}
+
+/* Random cells of the whole matrix (Walsh: a cell of the square folded
+ * onto the owned triangle; the diagonal is drawn half as often, which
+ * only widens the bracket a little). */
+static void pm_sample_all(const pair_matrix *M, pm_gather *G, size_t s)
+{
+    G->len = 0;
+    G->overflow = 0;
+    for (size_t t = 0; t < s && t < G->cap; t++) {
+        size_t i = (size_t) (xorshift(&G->rng) % M->nrow);
+        size_t j = (size_t) (xorshift(&G->rng) % M->ncol);
+        if (M->walsh && j < i) {
+            size_t u = i;
+            i = j;
+            j = u;
+        }
+        G->buf[G->len++] = pm_value(M, i, j);
+    }
+}
+
+/* Tuning, measured at n = m = 1e6 and on suites of 31 x 31 (bench/):
+ * several ranks are bracketed together while the bracket keeps at most
+ * PM_SPLIT_FRAC of the window; windows below (rows + cols) / PM_THR cells
+ * (at least PM_THR_MIN) are gathered whole; samples hold at most
+ * 2^PM_SBITS cells. */
+#define PM_SPLIT_FRAC 0.25
+#define PM_THR_MIN 4096
+#define PM_THR 4
+#define PM_SBITS 17
+enum { PM_FOUND = 0, PM_SPLIT = -1 };
+
+/* A search window: the candidates are the cells strictly between lo and
+ * hi (no bound when the flag is 0); c_lo cells are <= lo, c_hi are < hi.
+ * `complete` when the gather buffer holds all the candidates, otherwise
+ * it holds a sample of them (none when its length is 0). */
+typedef struct {
+    int has_lo, has_hi, complete;
+    double lo, hi;
+    uint64_t c_lo, c_hi;
+} pm_window;
+
+/*
+ * The order statistics ks[0] <= ... <= ks[cnt-1] (1-based, cnt <= 4) of
+ * the owned cells, from the window *w whose candidates (or a sample of
+ * them) are in G.  Several targets are searched in one bracket while that
+ * bracket still shrinks the window well; then PM_SPLIT returns with *w
+ * and G holding the last window containing them all and its sample, from
+ * which the caller searches each target (or pair of neighbouring
+ * targets) alone.  G->buf has G->cap >= 2 s places.
+ */
+static int pm_select(const pair_matrix *M, const uint64_t *ks, int cnt,
+                     double *vals, pm_gather *G, size_t s, pm_window *w)
+{
+    uint64_t ka = ks[0], kb = ks[cnt - 1];
+    staircase S1, S2;
+    for (int round = 0; round < 10000; round++) {
+        uint64_t W = w->c_hi - w->c_lo;
+        if (w->complete) {
+            uint64_t rel[4];
+            if (G->len != W) return ST_ERR_DOMAIN;   /* cannot happen */
+            for (int r = 0; r < cnt; r++) rel[r] = ks[r] - w->c_lo - 1;
+            select_ranks(G->buf, G->len, rel, cnt, vals);
+            return PM_FOUND;
+        }
+        if (G->len == 0) {
+            if (W <= G->thr) {         /* gather them all */
+                gather_start(G, 1.0);
+                pm_walk(M, w->has_lo, w->lo, w->has_hi, w->hi, &S1, &S2, G);
+                w->complete = !G->overflow;
+                if (G->overflow) G->len = 0;
+            } else if (!w->has_lo && !w->has_hi) {
+                pm_sample_all(M, G, s < 65536 ? s : 65536);
+            } else {                   /* a fresh sample of the window */
+                gather_start(G, (double) s / (double) W);
+                pm_walk(M, w->has_lo, w->lo, w->has_hi, w->hi, &S1, &S2, G);
+                if (G->overflow) G->len = 0;
+            }
+            continue;
+        }
+        /* 1. pivots bracketing the targets in the sample */
+        size_t L = G->len;
+        double fa = ((double) (ka - w->c_lo) - 0.5) / (double) W;
+        double fb = ((double) (kb - w->c_lo) - 0.5) / (double) W;
+        double ta = fa * L - 2.5 * sqrt(L * fa * (1 - fa)) - 2.0;
+        double tb = fb * L + 2.5 * sqrt(L * fb * (1 - fb)) + 2.0;
+        size_t il = ta <= 0 ? 0 : (size_t) ta;
+        size_t ih = tb >= (double) (L - 1) ? L - 1 : (size_t) ceil(tb);
+        if (ih < il) ih = il;
+        double west = (double) W * ((double) (ih - il) + 1.0) / (double) L;
+        /* several targets: stop searching them together once the bracket
+         * would keep more than a quarter of the window */
+        if (cnt > 1 && ka != kb && west > PM_SPLIT_FRAC * (double) W) return PM_SPLIT;
+        double pl = st_select_kth(G->buf, L, il);
+        double ph = ih > il ? st_select_kth(G->buf + il + 1, L - il - 1,
+                                            ih - il - 1)
+                            : pl;
+        double q = west <= (double) G->thr ? 1.0 : (double) s / west;
+        /* 2. count at both pivots, gathering the cells between them */
+        gather_start(G, q < 1 ? q : 1.0);
+        pm_walk(M, 1, pl, 1, ph, &S1, &S2, G);
+        /* 3. move the bounds (the pivots are candidates: strictly inside) */
+        int expected = 1, split = 0;
+        if (S1.le < ka) {
+            w->lo = pl;
+            w->c_lo = S1.le;
+            w->has_lo = 1;
+        } else if (kb <= S1.lt) {
+            expected = 0;
+            w->hi = pl;
+            w->c_hi = S1.lt;
+            w->has_hi = 1;
+        } else if (cnt == 1) {
+            vals[0] = pl;
+            return PM_FOUND;
+        } else split = 1;
+        if (kb <= S2.lt) {
+            if (!w->has_hi || ph < w->hi) {
+                w->hi = ph;
+                w->c_hi = S2.lt;
+                w->has_hi = 1;
+            }
+        } else if (S2.le < ka) {
+            expected = 0;
+            if (!w->has_lo || ph > w->lo) {
+                w->lo = ph;
+                w->c_lo = S2.le;
+                w->has_lo = 1;
+            }
+        } else if (cnt == 1) {
+            vals[0] = ph;
+            return PM_FOUND;
+        } else split = 1;
+        if (split || !expected || G->overflow) {
+            G->len = 0;                /* the draw was of other cells */
+            w->complete = 0;
+            if (split) return PM_SPLIT;
+        } else {
+            w->complete = G->q >= 1;
+        }
+    }
+    return ST_ERR_DOMAIN;              /* cannot happen */
+}
+
+/* Sample size for rows + columns values: drawing and selecting in a
+ * sample costs O(s), a walk O(rows + cols); a round keeps about
+ * 3 / sqrt(s) of the candidates. */
+static size_t pm_sample_size(size_t rows, size_t cols, uint64_t total)
+{
+    size_t s = (rows + cols) / 8;
+    (void) total;
+    return s < 1024 ? 1024 : (s > ((size_t) 1 << PM_SBITS) ? (size_t) 1 << PM_SBITS : s);
+}
+
+/* Windows of at most thr cells are gathered whole; the buffer holds
+ * those or a sample. */
+static size_t pm_threshold(size_t rows, size_t cols)
+{
+    size_t thr = (rows + cols) / PM_THR;
+    if (thr < PM_THR_MIN) thr = PM_THR_MIN;
+    if (thr > ((size_t) 1 << 21)) thr = (size_t) 1 << 21;
+    return thr;
+}
+
+static size_t pm_cap(size_t thr, size_t s, uint64_t total)
+{
+    size_t cap = 2 * thr > 2 * s ? 2 * thr : 2 * s;
+    if (total < cap) cap = total > 2 * s ? (size_t) total : 2 * s;
+    return cap;
+}
+
+/*
+ * The targets ks (ascending, cnt <= 4): first searched together; once
+ * their common window stops shrinking, each group of neighbouring ranks
+ * goes on alone from that window and a copy of its sample (the ends of a
+ * Hodges-Lehmann interval lie close to its middle, so the first walks
+ * serve all of them).
+ */
+static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
+                   int cnt, double *vals)
+{
+    for (int r = 0; r < cnt; r++)
+        if (ks[r] < 1 || ks[r] > total || (r > 0 && ks[r] < ks[r - 1]))
+            return ST_ERR_DOMAIN;
+    size_t s = pm_sample_size(M->nrow, M->ncol, total);
+    pm_gather G;
+    /* gathering and selecting a cell costs about as much as a walk's
+     * work on PM_THR cells; a window of fewer cells than a walk would do
+     * is gathered whole */
+    G.thr = pm_threshold(M->nrow, M->ncol);
+    G.cap = pm_cap(G.thr, s, total);
+    G.buf = malloc(G.cap * sizeof(double));
+    if (!G.buf) return ST_ERR_ALLOC;
+    G.len = 0;
+    G.rng = 0x9E3779B97F4A7C15ULL;     /* fixed seed: reproducible work */
+    pm_window w = {0, 0, 0, 0.0, 0.0, 0, total};
+    int status = pm_select(M, ks, cnt, vals, &G, s, &w);
+    double *saved = NULL;
+    if (status == PM_SPLIT) {
+        /* (a split window is never complete: it holds a sample) */
+        pm_window w0 = w;
+        size_t len = G.len;
+        if (len > 0 && (saved = malloc(len * sizeof(double))) != NULL)
+            for (size_t t = 0; t < len; t++) saved[t] = G.buf[t];
+        if (!saved) len = 0;
+        status = PM_FOUND;
+        for (int g0 = 0, g1; g0 < cnt && status == PM_FOUND; g0 = g1) {
+            g1 = g0 + 1;
+            while (g1 < cnt && ks[g1] - ks[g1 - 1] <= 1) g1++;
+            /* the group together, then (if a pivot fell among its ranks)
+             * each rank alone; a single rank never splits */
+            for (int single = 0; single <= 1; single++) {
+                int st = PM_FOUND;
+                int step = single ? 1 : g1 - g0;
+                for (int r = g0; r < g1 && st == PM_FOUND; r += step) {
+                    w = w0;
+                    G.len = len;
+                    for (size_t t = 0; t < len; t++) G.buf[t] = saved[t];
+                    st = pm_select(M, ks + r, step, vals + r, &G, s, &w);
+                }
+                if (st == PM_SPLIT && !single) continue;
+                if (st != PM_FOUND) status = st == PM_SPLIT ? ST_ERR_DOMAIN : st;
+                break;
+            }
+        }
+    }
+    free(saved);
+    free(G.buf);
+    return status == PM_FOUND ? ST_OK : status;
+}
+
+int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
+                    int walsh, size_t k, double *value)
+{
+    *value = NAN;
+    if (na == 0 || (!walsh && nb == 0)) return ST_ERR_DOMAIN;
+    uint64_t total;
+    if (walsh) {
+        if (na > (SIZE_MAX - 1) / na) return ST_ERR_TOO_MANY;
+        total = (uint64_t) na * (na + 1) / 2;
+    } else {
+        if (na > SIZE_MAX / nb) return ST_ERR_TOO_MANY;
+        total = (uint64_t) na * nb;
+    }
+    if (k < 1 || k > total) return ST_ERR_DOMAIN;
+    pair_matrix M = {a, walsh ? a : b, 1, na, walsh ? na : nb, walsh};
+    uint64_t kk = k;
+    return pm_kths(&M, total, &kk, 1, value);
+}
+
+int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
+                          size_t m, const uint64_t *ks, int cnt, double *vals)
+{
+    if (n == 0 || m == 0 || cnt < 1 || cnt > 4) return ST_ERR_DOMAIN;
+    if (n > SIZE_MAX / m) return ST_ERR_TOO_MANY;
+    /* columns are ys read backwards: x[i] - y[m - 1 - j] grows along j */
+    pair_matrix M = {xs, ys + (m - 1), -1, n, m, 0};
+    return pm_kths(&M, (uint64_t) n * m, ks, cnt, vals);
+}
