@@ -12,7 +12,7 @@ nan_to_na <- function(df) {
 }
 
 #' @export
-as.data.frame.speedup_suite <- function(x, ...) classed_p_values(nan_to_na(x$benchmarks))
+as.data.frame.speedup_suite <- function(x, ...) nan_to_na(x$benchmarks)
 
 # Right-aligned columns of text under a header, as lines.
 text_table <- function(cols, header, indent = "  ", left = 1L) {
