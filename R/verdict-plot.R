@@ -65,12 +65,22 @@ fig_x_centre <- function() {
   graphics::grconvertX(0.5, from = "nfc", to = "user")
 }
 
+# The unit of a time axis: seconds, milliseconds, microseconds or
+# nanoseconds, whichever puts a typical time `t` (in seconds) between 1 and
+# 1000.  Times without a known unit (costs) are labelled as they are.
+time_axis_unit <- function(t) {
+  if (!is.finite(t) || t >= 1) return(list(name = "s", scale = 1))
+  if (t >= 1e-3) return(list(name = "ms", scale = 1e-3))
+  if (t >= 1e-6) return(list(name = "us", scale = 1e-6))
+  list(name = "ns", scale = 1e-9)
+}
+
 # Ticks for a log axis over `r`: evenly spaced round numbers when the range
 # is narrow (where the default log axis shows only one or two ticks), the
 # default ticks of the current log axis otherwise.
 log_axis_ticks <- function(r) {
   if (r[2L] / r[1L] < 20) {
-    t <- pretty(r, n = 8L)
+    t <- pretty(r, n = 5L)
     t <- t[t > 0 & t >= r[1L] * 0.98 & t <= r[2L] * 1.02]
     if (length(t) >= 3L) return(t)
   }
@@ -185,13 +195,16 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
   graphics::par(mar = c(3.4, 4.3, top, 1.2), mgp = c(2.2, 0.6, 0),
                 las = 1, cex.axis = 0.85)
   times <- c(v$x, v$y)
+  unit <- time_axis_unit(stats::median(times))
   xr <- range(c(pos$x, pos$y))
   graphics::plot.default(NA, xlim = xr, ylim = range(times), log = "y",
                          xlab = if (pos$global) "position of the run in the recorded order"
                                 else "run (in recorded order)",
-                         ylab = "run time (log scale)", yaxt = "n", ...)
+                         ylab = sprintf("run time, %s (log scale)", unit$name),
+                         yaxt = "n", ...)
   yt <- log_axis_ticks(range(times))
-  graphics::axis(2, at = yt)
+  graphics::axis(2, at = yt, labels = format(yt / unit$scale, digits = 3,
+                                              drop0trailing = TRUE))
   graphics::abline(h = yt, col = "grey90")
   samples <- list(v$x, v$y)
   at <- list(pos$x, pos$y)
