@@ -17,6 +17,20 @@
 #include <Rmath.h>
 #include "speeduptest.h"
 
+/* The interrupt callback (one per process; the R layer sets it once when
+ * the package is loaded). */
+static int (*interrupt_check)(void) = NULL;
+
+void st_set_interrupt(int (*check)(void))
+{
+    interrupt_check = check;
+}
+
+int st_check_interrupt(void)
+{
+    return interrupt_check ? interrupt_check() != 0 : 0;
+}
+
 void st_result_init(st_result *r)
 {
     r->statistic = NAN;
