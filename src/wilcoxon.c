@@ -309,6 +309,13 @@ done:
  *     427-434.
  * ---------------------------------------------------------------------- */
 
+/* log choose(N, k) above which rows are scaled (choose(N, k) < e^650 ~
+ * 1e282 keeps unscaled counts finite); a macro so that the scaled path can
+ * be compiled in for every size when testing it. */
+#ifndef ST_RANKSUM_SCALE_LOG
+#define ST_RANKSUM_SCALE_LOG 650.0L
+#endif
+
 typedef struct {
     const int64_t *P;          /* prefix sums of the units, P[0] = 0     */
     size_t N, k;
@@ -388,7 +395,7 @@ static int band_count(band_plan *B, long double *p_le1, long double *p_mid)
     long double ltotal = lchoose_tab(lg, N, k);
     /* row scales: 1, or choose(N, j)^(-1/2) when the counts could
      * overflow (log stored; ratio[j] = scale j / scale j - 1) */
-    int scaled = ltotal > 650.0L;
+    int scaled = ltotal > ST_RANKSUM_SCALE_LOG;
     for (size_t j = 0; j <= k; j++) {
         lscale[j] = scaled ? -0.5L * lchoose_tab(lg, N, j) : 0.0L;
         ratio[j] = j ? (double) expl(lscale[j] - lscale[j - 1]) : 1.0;
