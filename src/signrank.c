@@ -169,6 +169,7 @@ static double sr_standardised(const double *xs, size_t n, double d,
             ipos++;
             cp++;
         }
+        if (cn + cp == 0) return NAN;   /* a NaN: no order, no statistic */
         double t = (double) (cn + cp);
         V += (long double) cp * ((long double) pos + (t + 1) / 2);
         ties += t * t * t - t;
@@ -345,6 +346,10 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
         (conf_int && !(conf_level > 0 && conf_level < 1)))
         return st_result_fail(out, ST_ERR_DOMAIN);
     if (n > SIZE_MAX / 4 / sizeof(double)) return st_result_fail(out, ST_ERR_TOO_MANY);
+    /* non-finite values (or d - mu overflowing) have no rank */
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(d[i]) || !isfinite(d[i] - mu))
+            return st_result_fail(out, ST_ERR_DOMAIN);
     double *v = malloc(n * sizeof(double));
     double *work = malloc(n * sizeof(double));
     double *rank = malloc(n * sizeof(double));

@@ -1049,6 +1049,12 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
         (conf_int && !(conf_level > 0 && conf_level < 1)))
         return st_result_fail(out, ST_ERR_DOMAIN);
     if (n > SIZE_MAX / 4 / sizeof(double) - m) return st_result_fail(out, ST_ERR_TOO_MANY);
+    /* non-finite values (or x - mu overflowing) have no rank */
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]) || !isfinite(x[i] - mu))
+            return st_result_fail(out, ST_ERR_DOMAIN);
+    for (size_t j = 0; j < m; j++)
+        if (!isfinite(y[j])) return st_result_fail(out, ST_ERR_DOMAIN);
     size_t N = n + m;
     double *pooled = malloc(N * sizeof(double));
     double *rank = malloc(N * sizeof(double));
