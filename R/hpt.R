@@ -542,7 +542,7 @@ hpt_speedup <- function(a, b = NULL, confidence = 0.95,
   if (res$status == 2L) {
     abort(paste0("hpt_speedup(): too many runs for ",
                  if (exact_ties) "the exact conditional distributions at every breakpoint; use `exact_ties = FALSE`."
-                 else "an exact supremum (a benchmark with more than 4e6 pairs of runs, or more than about 4000 benchmarks)."),
+                 else "an exact supremum (a benchmark with more than 4e6 pairs of runs, or more than about 12,000 benchmarks)."),
           class = "data", call = call)
   }
   check_status(res, "hpt_speedup()", call = call)

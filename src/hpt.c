@@ -1008,11 +1008,29 @@ int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
         double s = whole ? k / inv : k * precision;
         if (s > sup) continue;
         if (s < 1.0) break;
+        if (st_check_interrupt()) {
+            st = ST_ERR_INTERRUPTED;
+            goto done;
+        }
         st = direct_confidence(in, s, &c);
         if (st != ST_OK) goto done;
         if (c >= level) {
             *speedup = s;
             break;
+        }
+        /* the confidence is the same everywhere strictly between two
+         * consecutive candidate points (what the sweep relies on): skip
+         * the multiples left in the interval that holds s */
+        size_t lo = 0, hi = U;            /* first point >= s */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (pts[mid] < s) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo > 0 && lo < U && pts[lo] > s) {
+            double kn = whole ? floor(pts[lo - 1] * inv)
+                              : floor(pts[lo - 1] / precision);
+            if (kn < k - 1.0) k = kn + 1.0;
         }
     }
     if (isnan(*speedup)) {
