@@ -57,6 +57,10 @@ static int sign_sum_counts(const uint64_t *a, size_t n, double **counts,
         size_t ai = (size_t) a[i];
         for (size_t s = top + 1; s-- > 0;) f[s + ai] += f[s];
         top += ai;
+        if (i % 64 == 63 && st_check_interrupt()) {
+            free(f);
+            return ST_ERR_INTERRUPTED;
+        }
     }
     *counts = f;
     *len = (size_t) T + 1;
