@@ -391,3 +391,21 @@ test_that("exact p-values with ties in far tails keep their relative accuracy", 
   expect_lt(a$p.value, 1e-30)
   expect_lt(rel_diff(a$p.value, b$p.value), 1e-12)
 })
+
+test_that("the exact test with ties runs at n = m = 200 and beyond, and refuses what is too large", {
+  set.seed(200)
+  x <- round(rnorm(200), 1)
+  y <- round(rnorm(200, 0.25), 1)
+  a <- wilcoxon_test(x, y, exact = TRUE)
+  expect_true(a$exact)
+  # close to the normal approximation at this size, and the two tails of
+  # the swapped samples agree
+  b <- wilcoxon_test(x, y, exact = FALSE, correct = FALSE)
+  expect_lt(abs(a$p.value - b$p.value), 0.01)
+  expect_lt(rel_diff(wilcoxon_test(x, y, alternative = "less", exact = TRUE)$p.value,
+                     wilcoxon_test(y, x, alternative = "greater", exact = TRUE)$p.value),
+            1e-12)
+  expect_error(wilcoxon_test(round(rnorm(1500), 1), round(rnorm(1500), 1),
+                             exact = TRUE),
+               class = "speeduptest_error_data", regexp = "`exact")
+})
