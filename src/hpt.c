@@ -522,8 +522,53 @@ static int cmp_double_asc(const void *x, const void *y)
  * exact_ties (DP cells summed over all breakpoints of all benchmarks). */
 #define HPT_MAX_WORK 2e9
 
+/* The classical per-benchmark decision is a function of the Mann-Whitney
+ * count W (a multiple of 1/2 in [0, na nb]) and the sizes only, so
+ * hpt_speedup() keeps it in a table by 2 W for the sizes last seen: the
+ * benchmarks of a suite usually share their sizes, and each decision is
+ * then computed once instead of once per breakpoint of every benchmark.
+ * The entries are the same function at the same W, so nothing changes. */
+typedef struct {
+    size_t na, nb, len;
+    signed char *dec;         /* 2 = not yet computed */
+} hpt_dec_cache;
+
+static int classical_decision(hpt_dec_cache *dc, double w, size_t na,
+                              size_t nb, double alpha)
+{
+    double pa, pb;
+    int ex;
+    size_t i = (size_t) (2.0 * w);
+    if (dc && dc->dec && dc->na == na && dc->nb == nb && i < dc->len &&
+        (double) i == 2.0 * w) {
+        if (dc->dec[i] == 2) {
+            ranksum_p_classical(w, na, nb, &pa, &pb, &ex);
+            dc->dec[i] = (signed char) decide(pa, pb, alpha);
+        }
+        return dc->dec[i];
+    }
+    ranksum_p_classical(w, na, nb, &pa, &pb, &ex);
+    return decide(pa, pb, alpha);
+}
+
+static int dec_cache_prepare(hpt_dec_cache *dc, size_t na, size_t nb)
+{
+    if (dc->dec && dc->na == na && dc->nb == nb) return ST_OK;
+    free(dc->dec);
+    dc->dec = NULL;
+    size_t len = 2 * na * nb + 1;
+    dc->dec = malloc(len);
+    if (!dc->dec) return ST_ERR_ALLOC;
+    memset(dc->dec, 2, len);
+    dc->na = na;
+    dc->nb = nb;
+    dc->len = len;
+    return ST_OK;
+}
+
 static int bench_events(const st_hpt_input *in, const double *a, size_t na,
-                        const double *b, size_t nb, double *v, hpt_bench *bk)
+                        const double *b, size_t nb, double *v, hpt_bench *bk,
+                        hpt_dec_cache *dc)
 {
     int higher = in->higher_is_better;
     double cells = (double) na * (double) nb;
@@ -579,10 +624,11 @@ static int bench_events(const st_hpt_input *in, const double *a, size_t na,
                 bench_values(a, na, b, nb, higher, rep, 0, v);
                 st = bench_test(v, na, nb, 1, &w, &pa, &pb, &ex);
                 if (st != ST_OK) goto out;
+                dec_iv[u] = (signed char) decide(pa, pb, in->alpha_bench);
             } else {
-                ranksum_p_classical(above, na, nb, &pa, &pb, &ex);
+                dec_iv[u] = (signed char) classical_decision(
+                    dc, above, na, nb, in->alpha_bench);
             }
-            dec_iv[u] = (signed char) decide(pa, pb, in->alpha_bench);
         }
         if (u == U) break;
         if (need_pt) {
@@ -590,11 +636,12 @@ static int bench_events(const st_hpt_input *in, const double *a, size_t na,
                 bench_values(a, na, b, nb, higher, g[u], 1, v);
                 st = bench_test(v, na, nb, 1, &w, &pa, &pb, &ex);
                 if (st != ST_OK) goto out;
+                dec_pt[u] = (signed char) decide(pa, pb, in->alpha_bench);
             } else {
-                ranksum_p_classical(above - (double) cnt[u] / 2.0, na, nb,
-                                    &pa, &pb, &ex);
+                dec_pt[u] = (signed char) classical_decision(
+                    dc, above - (double) cnt[u] / 2.0, na, nb,
+                    in->alpha_bench);
             }
-            dec_pt[u] = (signed char) decide(pa, pb, in->alpha_bench);
         }
         above -= (double) cnt[u];
     }
@@ -811,6 +858,7 @@ int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
     hpt_item *items = malloc(n * sizeof(hpt_item));
     double *pts = NULL;
     unsigned char *is_event = NULL;
+    hpt_dec_cache dc = {0, 0, 0, NULL};
     if (!bk || !v || !work || !d || !rank || !absd || !perm || !items) {
         st = ST_ERR_ALLOC;
         goto done;
@@ -845,7 +893,11 @@ int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
         const double *a = in->a + oa, *b = in->b + ob;
         bk[i].ma = median_of(a, na, work);
         bk[i].mb = median_of(b, nb, work);
-        st = bench_events(in, a, na, b, nb, v, &bk[i]);
+        if (!in->exact_ties) {
+            st = dec_cache_prepare(&dc, na, nb);
+            if (st != ST_OK) goto done;
+        }
+        st = bench_events(in, a, na, b, nb, v, &bk[i], &dc);
         if (st != ST_OK) goto done;
         n_ev += bk[i].n_ev;
         oa += na;
@@ -1049,6 +1101,7 @@ done:
     free(items);
     free(pts);
     free(is_event);
+    free(dc.dec);
     return st;
 }
 
