@@ -315,6 +315,10 @@ done:
 #ifndef ST_RANKSUM_SCALE_LOG
 #define ST_RANKSUM_SCALE_LOG 650.0L
 #endif
+/* Most items for which log factorials are tabled (else lgammal). */
+#ifndef ST_RANKSUM_LG_TABLE
+#define ST_RANKSUM_LG_TABLE ((size_t) 1 << 20)
+#endif
 
 typedef struct {
     const int64_t *P;          /* prefix sums of the units, P[0] = 0     */
@@ -368,9 +372,14 @@ static int band_layout(band_plan *B, double max_cells)
     return 1;
 }
 
-/* log choose(a, b) from lg[i] = log(i!) */
+/* log choose(a, b) from lg[i] = log(i!), or from lgammal when there is no
+ * table (lg = NULL: many items and few chosen, where a table of N long
+ * doubles would dwarf the counts) */
 static long double lchoose_tab(const long double *lg, size_t a, size_t b)
 {
+    if (!lg)
+        return lgammal((long double) a + 1.0L) - lgammal((long double) b + 1.0L)
+               - lgammal((long double) (a - b) + 1.0L);
     return lg[a] - lg[b] - lg[a - b];
 }
 
@@ -381,17 +390,20 @@ static int band_count(band_plan *B, long double *p_le1, long double *p_mid)
     const int64_t *P = B->P;
     size_t N = B->N, k = B->k;
     *p_le1 = *p_mid = 0.0L;
-    long double *lg = malloc((N + 1) * sizeof(long double));
+    int tabled = N <= ST_RANKSUM_LG_TABLE;
+    long double *lg = tabled ? malloc((N + 1) * sizeof(long double)) : NULL;
     long double *lscale = malloc((k + 1) * sizeof(long double));
     double *ratio = malloc((k + 1) * sizeof(double));
     double *f = NULL;
     int status = ST_OK;
-    if (!lg || !lscale || !ratio) {
+    if ((tabled && !lg) || !lscale || !ratio) {
         status = ST_ERR_ALLOC;
         goto done;
     }
-    lg[0] = 0.0L;
-    for (size_t i = 1; i <= N; i++) lg[i] = lg[i - 1] + logl((long double) i);
+    if (tabled) {
+        lg[0] = 0.0L;
+        for (size_t i = 1; i <= N; i++) lg[i] = lg[i - 1] + logl((long double) i);
+    }
     long double ltotal = lchoose_tab(lg, N, k);
     /* row scales: 1, or choose(N, j)^(-1/2) when the counts could
      * overflow (log stored; ratio[j] = scale j / scale j - 1) */
