@@ -1056,7 +1056,11 @@ int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
     int whole = fabs(inv - nearbyint(inv)) < 1e-9 * inv;
     if (whole) inv = nearbyint(inv);
     double k = floor(sup / precision + 1e-9);
-    for (long iter = 0; iter < 1000000; iter++, k -= 1.0) {
+    /* k - 1 rounds back to k beyond 2^53 (a supremum of 1e297, found by
+     * fuzzing, walked a million times on the spot): step to the next
+     * double below then */
+    for (long iter = 0; iter < 1000000;
+         iter++, k = k - 1.0 < k ? k - 1.0 : nextafter(k, 0.0)) {
         double s = whole ? k / inv : k * precision;
         if (s > sup) continue;
         if (s < 1.0) break;
@@ -1082,7 +1086,7 @@ int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
         if (lo > 0 && lo < U && pts[lo] > s) {
             double kn = whole ? floor(pts[lo - 1] * inv)
                               : floor(pts[lo - 1] / precision);
-            if (kn < k - 1.0) k = kn + 1.0;
+            if (kn < k - 1.0) k = kn + 1.0 > kn ? kn + 1.0 : nextafter(kn, INFINITY);
         }
     }
     if (isnan(*speedup)) {
