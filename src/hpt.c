@@ -806,32 +806,38 @@ static int sort_positive(double *x, size_t n)
         qsort(x, n, sizeof(double), cmp_double_asc);
         return ST_OK;
     }
-    uint64_t *a = malloc(n * sizeof(uint64_t)), *b = malloc(n * sizeof(uint64_t));
+    double *buf = malloc(n * sizeof(double));
     size_t *count = malloc(65536 * sizeof(size_t));
-    if (!a || !b || !count) {
-        free(a);
-        free(b);
+    if (!buf || !count) {
+        free(buf);
         free(count);
         return ST_ERR_ALLOC;
     }
-    memcpy(a, x, n * sizeof(double));
+    /* four passes between x and buf: the result ends in x */
+    double *src = x, *dst = buf;
     for (int shift = 0; shift < 64; shift += 16) {
         memset(count, 0, 65536 * sizeof(size_t));
-        for (size_t i = 0; i < n; i++) count[(a[i] >> shift) & 0xFFFF]++;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t u;
+            memcpy(&u, src + i, sizeof u);
+            count[(u >> shift) & 0xFFFF]++;
+        }
         size_t sum = 0;
         for (size_t h = 0; h < 65536; h++) {
             size_t c = count[h];
             count[h] = sum;
             sum += c;
         }
-        for (size_t i = 0; i < n; i++) b[count[(a[i] >> shift) & 0xFFFF]++] = a[i];
-        uint64_t *t = a;
-        a = b;
-        b = t;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t u;
+            memcpy(&u, src + i, sizeof u);
+            dst[count[(u >> shift) & 0xFFFF]++] = src[i];
+        }
+        double *t = src;
+        src = dst;
+        dst = t;
     }
-    memcpy(x, a, n * sizeof(double));
-    free(a);
-    free(b);
+    free(buf);
     free(count);
     return ST_OK;
 }

@@ -71,7 +71,8 @@ double *st_sorted_copy(const double *x, size_t n);          /* malloc'ed      */
 void st_sort(double *x, size_t n);                          /* in place       */
 double st_median_sorted(const double *xs, size_t n);
 /* Mid-ranks of the pooled values; rank[i] for value i (1-based ranks).
- * Returns ST_OK or ST_ERR_ALLOC.  *tie_term (may be NULL) receives
+ * Returns ST_OK, ST_ERR_ALLOC or ST_ERR_DOMAIN (a NaN; +-Inf are ranked).
+ * *tie_term (may be NULL) receives
  * sum over tie groups of (t^3 - t). */
 int st_midranks(const double *v, size_t n, double *rank, double *tie_term);
 /* The same tie term, sum of (t^3 - t), of an ascending vector. */

@@ -139,6 +139,8 @@ static int cmp_indexed(const void *a, const void *b)
  */
 int st_midranks(const double *v, size_t n, double *rank, double *tie_term)
 {
+    for (size_t i = 0; i < n; i++)
+        if (isnan(v[i])) return ST_ERR_DOMAIN;    /* no place in an order */
     st_indexed *w = malloc((n ? n : 1) * sizeof(st_indexed));
     if (!w) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) {
