@@ -119,6 +119,14 @@ alternative_name <- function(code) c("two.sided", "less", "greater")[code + 1L]
 check_status <- function(res, what, call = NULL) {
   status <- res$status
   if (is.null(status) || status == 0L) return(invisible(res))
+  if (status == 6L) {
+    # the user interrupted a long computation in the C core, which stopped
+    # cleanly: an interrupt condition for handlers, then a classed error
+    signalCondition(structure(class = c("interrupt", "condition"),
+                              list(message = "interrupted", call = call)))
+    abort(sprintf("%s: interrupted by the user.", what),
+          class = "interrupted", call = call)
+  }
   msg <- switch(as.character(status),
     "1" = "not enough values",
     "2" = "too many values for this method",

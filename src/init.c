@@ -4,7 +4,9 @@
  * as R objects (useDynLib(speeduptest, .registration = TRUE)).
  */
 #include <R_ext/Rdynload.h>
+#include <Rinternals.h>
 #include "ffi.h"
+#include "speeduptest.h"
 
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
@@ -35,8 +37,25 @@ static const R_CallMethodDef call_methods[] = {
     {NULL, NULL, 0}
 };
 
+/* The core's interrupt callback: R_CheckUserInterrupt() would jump out
+ * of the C code (leaking what the core holds), so it runs inside
+ * R_ToplevelExec, which returns FALSE when it jumped; the core then stops
+ * cleanly with ST_ERR_INTERRUPTED and the R wrapper signals the interrupt
+ * (check_status() in R/errors.R). */
+static void check_interrupt_now(void *data)
+{
+    (void) data;
+    R_CheckUserInterrupt();
+}
+
+static int r_interrupt_pending(void)
+{
+    return R_ToplevelExec(check_interrupt_now, NULL) ? 0 : 1;
+}
+
 void R_init_speeduptest(DllInfo *dll)
 {
+    st_set_interrupt(r_interrupt_pending);
     R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
     R_useDynamicSymbols(dll, FALSE);
     R_forceSymbols(dll, TRUE);

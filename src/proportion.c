@@ -72,7 +72,9 @@ int st_proportion_ci(double a, double b, double conf_level,
                      st_prop_method method, st_result *out)
 {
     st_result_init(out);
-    if (!(b >= 1) || !(a >= 0) || !(a <= b) || !isfinite(b) ||
+    /* counts: beyond 2^53 they are not exact and Rmath's beta quantiles
+     * lose their way (Clopper-Pearson bounds above 1 at b ~ 1e40) */
+    if (!(b >= 1) || !(a >= 0) || !(a <= b) || !(b <= 9007199254740992.0) ||
         !(conf_level > 0 && conf_level < 1)) {
         out->status = ST_ERR_DOMAIN;
         return out->status;

@@ -438,6 +438,8 @@ static int pm_select(const pair_matrix *M, const uint64_t *ks, int cnt,
     uint64_t ka = ks[0], kb = ks[cnt - 1];
     staircase S1, S2;
     for (int round = 0; round < 10000; round++) {
+        /* each round walks every row once: a place to honour an interrupt */
+        if (st_check_interrupt()) return ST_ERR_INTERRUPTED;
         uint64_t W = w->c_hi - w->c_lo;
         if (w->complete) {
             uint64_t rel[4];

@@ -57,6 +57,10 @@ static int sign_sum_counts(const uint64_t *a, size_t n, double **counts,
         size_t ai = (size_t) a[i];
         for (size_t s = top + 1; s-- > 0;) f[s + ai] += f[s];
         top += ai;
+        if (i % 64 == 63 && st_check_interrupt()) {
+            free(f);
+            return ST_ERR_INTERRUPTED;
+        }
     }
     *counts = f;
     *len = (size_t) T + 1;
@@ -169,6 +173,7 @@ static double sr_standardised(const double *xs, size_t n, double d,
             ipos++;
             cp++;
         }
+        if (cn + cp == 0) return NAN;   /* a NaN: no order, no statistic */
         double t = (double) (cn + cp);
         V += (long double) cp * ((long double) pos + (t + 1) / 2);
         ties += t * t * t - t;
@@ -345,6 +350,10 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
         (conf_int && !(conf_level > 0 && conf_level < 1)))
         return st_result_fail(out, ST_ERR_DOMAIN);
     if (n > SIZE_MAX / 4 / sizeof(double)) return st_result_fail(out, ST_ERR_TOO_MANY);
+    /* non-finite values (or d - mu overflowing) have no rank */
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(d[i]) || !isfinite(d[i] - mu))
+            return st_result_fail(out, ST_ERR_DOMAIN);
     double *v = malloc(n * sizeof(double));
     double *work = malloc(n * sizeof(double));
     double *rank = malloc(n * sizeof(double));

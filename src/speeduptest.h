@@ -28,8 +28,19 @@ enum {
     ST_ERR_TOO_MANY = 2,    /* more values than the method supports */
     ST_ERR_CONSTANT = 3,    /* all values equal: statistic undefined */
     ST_ERR_ALLOC = 4,       /* out of memory */
-    ST_ERR_DOMAIN = 5       /* an argument outside its domain */
+    ST_ERR_DOMAIN = 5,      /* an argument outside its domain */
+    ST_ERR_INTERRUPTED = 6  /* the interrupt callback asked to stop */
 };
+
+/* ---- user interrupts (util.c) -------------------------------------------
+ * Long loops (the exact distributions, the r-Speedup sweep) call
+ * st_check_interrupt() every so many iterations; it returns the value of
+ * the callback installed with st_set_interrupt (NULL: none, the default)
+ * and a non-zero value makes the computation stop, free what it holds and
+ * return ST_ERR_INTERRUPTED.  The R layer installs a callback that tests
+ * for a pending user interrupt without jumping out of the C code. */
+void st_set_interrupt(int (*check)(void));
+int st_check_interrupt(void);
 
 /* ---- alternatives (same order as R's c("two.sided", "less", "greater")) */
 typedef enum {
@@ -60,7 +71,8 @@ double *st_sorted_copy(const double *x, size_t n);          /* malloc'ed      */
 void st_sort(double *x, size_t n);                          /* in place       */
 double st_median_sorted(const double *xs, size_t n);
 /* Mid-ranks of the pooled values; rank[i] for value i (1-based ranks).
- * Returns ST_OK or ST_ERR_ALLOC.  *tie_term (may be NULL) receives
+ * Returns ST_OK, ST_ERR_ALLOC or ST_ERR_DOMAIN (a NaN; +-Inf are ranked).
+ * *tie_term (may be NULL) receives
  * sum over tie groups of (t^3 - t). */
 int st_midranks(const double *v, size_t n, double *rank, double *tie_term);
 /* The same tie term, sum of (t^3 - t), of an ascending vector. */
@@ -189,9 +201,10 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
  *     probability 1/2; S2 is the doubled sum of the ranks of the positive
  *     ones; s2 the observed value.
  * Both set *p_le = P[S2 <= s2] and *p_ge = P[S2 >= s2] and return ST_OK,
- * ST_ERR_DOMAIN (rank2 not positive integers) or ST_ERR_TOO_MANY (the
- * counting table would exceed ST_EXACT_MAX_CELLS cells or ST_EXACT_MAX_WORK
- * additions; the signed-rank one also needs n <= 1000).  The tests above
+ * ST_ERR_DOMAIN (rank2 not positive integers), ST_ERR_INTERRUPTED or
+ * ST_ERR_TOO_MANY (the counting table would exceed ST_RANKSUM_MAX_* for the
+ * rank sum, ST_EXACT_MAX_CELLS cells or ST_EXACT_MAX_WORK additions for the
+ * signed rank, which also needs n <= 1000).  The tests above
  * with exact = 1 return ST_ERR_TOO_MANY in the same cases (never with the
  * automatic choice, which stays below 50 values per sample).  Without
  * ties the two-sample counts match pwilcox and the one-sample ones
@@ -199,6 +212,14 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
  * smaller tail, capped at 1. */
 #define ST_EXACT_MAX_CELLS ((size_t) 1 << 23)
 #define ST_EXACT_MAX_WORK 2.0e9
+/* The rank-sum count keeps a band of each row (see wilcoxon.c): at most
+ * ST_RANKSUM_MAX_CELLS cells (8 bytes each) and ST_RANKSUM_MAX_WORK cell
+ * additions for the band around the mean sum, and N (k + 1) <=
+ * ST_RANKSUM_MAX_SCAN for planning it (k = the smaller group).  These
+ * admit n = m = 500 with ties in a few seconds. */
+#define ST_RANKSUM_MAX_CELLS ((size_t) 1 << 26)
+#define ST_RANKSUM_MAX_WORK 4.0e10
+#define ST_RANKSUM_MAX_SCAN 1.0e8
 int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
                            double s2, double *p_le, double *p_ge);
 int st_signrank_exact_tails(const double *rank2, size_t n, double s2,

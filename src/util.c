@@ -18,6 +18,20 @@
 #include <Rmath.h>
 #include "speeduptest.h"
 
+/* The interrupt callback (one per process; the R layer sets it once when
+ * the package is loaded). */
+static int (*interrupt_check)(void) = NULL;
+
+void st_set_interrupt(int (*check)(void))
+{
+    interrupt_check = check;
+}
+
+int st_check_interrupt(void)
+{
+    return interrupt_check ? interrupt_check() != 0 : 0;
+}
+
 void st_result_init(st_result *r)
 {
     r->statistic = NAN;
@@ -275,6 +289,8 @@ static int cmp_indexed(const void *a, const void *b)
  */
 int st_midranks(const double *v, size_t n, double *rank, double *tie_term)
 {
+    for (size_t i = 0; i < n; i++)
+        if (isnan(v[i])) return ST_ERR_DOMAIN;    /* no place in an order */
     st_indexed *w = malloc((n ? n : 1) * sizeof(st_indexed));
     if (!w) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) {

@@ -42,155 +42,303 @@
 #include "speeduptest.h"
 
 /* ------------------------------------------------------------------------
- * Exact permutation distribution of a rank sum.
+ * Exact permutation distribution of a rank sum (network algorithm).
  *
- * Doubling mid-ranks makes them integers; dividing by their greatest
- * common divisor g keeps the table small (g = 2 without ties).  Let a(1)
- * <= ... <= a(N) be these units.  The number of k-subsets of the first t
- * items with sum s obeys
+ * Doubling mid-ranks makes them integers; dividing them by their greatest
+ * common divisor g keeps the sums small (g = 2 without ties).  Let
+ * a(1) <= ... <= a(N) be these units, P(t) = a(1) + ... + a(t), and S the
+ * sum of a random k-subset.  The number of j-subsets of the first t items
+ * with sum s obeys
  *     c_t(j, s) = c_{t-1}(j, s) + c_{t-1}(j - 1, s - a(t)),
- * updated in place with j descending.  Row j only needs the sums between
- * the j smallest and the j largest units, so the table has
- * sum_j (hi_j - lo_j + 1) cells -- about k^2 N / 2 without ties -- and
- * working on the smaller group (k = min(n, N - n)) is enough because the
- * two group sums add up to the total.  While processing item t, row j - 1
- * can only be non-zero up to the sum of the j - 1 largest of the first
- * t - 1 items, and rows below k - (items left) can no longer reach row k;
- * both bounds skip cells that are still zero or no longer needed.  Counts
- * are kept as doubles: exact below 2^53, relative error ~ N eps beyond,
- * and every term is non-negative so tail sums keep that relative
- * accuracy.
+ * one vector addition of row j - 1, shifted by a(t), into row j (rows
+ * updated with j descending, in place).  This is the two-sample shift
+ * recursion of Streitberg and Roehmel (1986); what makes it fast here is
+ * that only the cells that can still decide the answer are kept, as in the
+ * network algorithm of Mehta and Patel (1983).
+ *
+ * We want the number of k-subsets with S <= T1 and with S <= T2 (T1 < T2,
+ * usually T1 = s - 1 and T2 = s, giving P[S <= s] and P[S = s] without a
+ * subtraction).  A partial sum s in row j after t items ends between
+ * s + lo_rest and s + hi_rest, where lo_rest = P(t + k - j) - P(t) are the
+ * k - j smallest remaining units and hi_rest = P(N) - P(N - k + j) the k - j
+ * largest ones (the largest remaining ones are the largest of all as long as
+ * row j can still be completed).  So
+ *   - s > T2 - lo_rest: no completion counts; the cell is dropped;
+ *   - s <= T1 - hi_rest: every one of the choose(N - t, k - j) completions
+ *     counts for both thresholds; the cell is added, times that number, to
+ *     the answer and dropped.
+ * Only base(j) = max(T1 - hi_rest + 1, P(j)) <= s <= top(j, t) =
+ * min(P(t) - P(t - j), T2 - lo_rest) is stored.  base(j) is the same for
+ * the whole life of row j, and top(j, t) rises with the reach of the
+ * first t items, then falls with the pruning bound, so each row is a
+ * fixed array whose top end moves.  Row j holds at most about
+ * min(reach, band) cells: 2 j (k - j) at the middle of a balanced
+ * problem, so the whole table is about k^3 / 3 cells and the additions
+ * about k^4 / 6 instead of the k^2 N^2 / 4 of the full table -- and far
+ * less when the observed sum lies in a tail.  After the last item row k
+ * holds the sums in (T1, T2]: the subsets with S = s.
+ *
+ * Counts are doubles: exact below 2^53, relative error ~ N eps beyond,
+ * and every term is non-negative so the tail sums keep that relative
+ * accuracy.  When choose(N, k) would overflow a double, row j is stored
+ * scaled by choose(N, j)^(-1/2) (the shifted additions then carry the ratio
+ * of consecutive scales), which keeps every cell between about 1e-300 and
+ * 1e300 for the sizes the limits admit.
+ *
+ *   Streitberg, B. and Roehmel, J. (1986). Exact distributions for
+ *     permutation and rank tests: an introduction to some recently
+ *     published algorithms. Statistical Software Newsletter 12, 10-17.
+ *   Mehta, C. R. and Patel, N. R. (1983). A network algorithm for
+ *     performing Fisher's exact test in r x c contingency tables. JASA 78,
+ *     427-434.
  * ---------------------------------------------------------------------- */
 
-/* Counts of the sums <= smax of k-subsets of the sorted units a[0..N-1]:
- * (*counts)[s - *lo], s = *lo .. *lo + *len - 1 (smax >= the k smallest
- * units' sum; smax = the k largest units' sum gives the whole table).
- *
- * Only a tail is needed for a p-value.  A partial sum v of j items can
- * still end at most smax only if v plus the k - j smallest units that are
- * not in it stays <= smax: v <= smax - P[k - j] in any case, and
- * v + a(t) <= smax - (P[t + 1 + k - j] - P[t + 1]) when item t is the
- * j-th one taken (the rest come after it).  Cells beyond these caps are
- * neither stored nor updated, so the work shrinks with the tail.  The size
- * limits are checked on the whole table, as for the untruncated count, so
- * that the same inputs fail with ST_ERR_TOO_MANY whatever the tail. */
-static int subset_sum_counts(const uint64_t *a, size_t N, size_t k,
-                             uint64_t smax, double **counts,
-                             uint64_t *lo_out, size_t *len_out)
+/* log choose(N, k) above which rows are scaled (choose(N, k) < e^650 ~
+ * 1e282 keeps unscaled counts finite); a macro so that the scaled path can
+ * be compiled in for every size when testing it. */
+#ifndef ST_RANKSUM_SCALE_LOG
+#define ST_RANKSUM_SCALE_LOG 650.0L
+#endif
+/* Most items for which log factorials are tabled (else lgammal). */
+#ifndef ST_RANKSUM_LG_TABLE
+#define ST_RANKSUM_LG_TABLE ((size_t) 1 << 20)
+#endif
+
+typedef struct {
+    const int64_t *P;          /* prefix sums of the units, P[0] = 0     */
+    size_t N, k;
+    int64_t t1, t2;
+    int64_t *base;             /* first stored sum of row j              */
+    size_t *cap, *off;         /* cells and offset of row j              */
+    size_t cells;
+    double work;               /* cell additions of the whole count      */
+} band_plan;
+
+/* top(j, t): the last sum of row j worth keeping after t items (row j is
+ * alive: j <= t and k - j <= N - t). */
+static int64_t band_top(const band_plan *B, size_t j, size_t t)
 {
-    *counts = NULL;
-    int status = ST_OK;
-    uint64_t *P = malloc((N + 1) * sizeof(uint64_t));
-    uint64_t *lo = malloc((k + 1) * sizeof(uint64_t));
-    uint64_t *hi = malloc((k + 1) * sizeof(uint64_t));
-    size_t *off = malloc((k + 2) * sizeof(size_t));
+    const int64_t *P = B->P;
+    int64_t reach = P[t] - P[t - j];
+    int64_t prune = B->t2 - (P[t + B->k - j] - P[t]);
+    return reach < prune ? reach : prune;
+}
+
+/* The row bounds and sizes for thresholds t1 <= t2; returns 0 when the
+ * table would exceed max_cells (then nothing is allocated). */
+static int band_layout(band_plan *B, double max_cells)
+{
+    const int64_t *P = B->P;
+    size_t N = B->N, k = B->k;
+    double cells = 0.0, work = 0.0;
+    for (size_t j = 0; j <= k; j++) {
+        int64_t lo = B->t1 - (P[N] - P[N - (k - j)]) + 1;
+        B->base[j] = lo > P[j] ? lo : P[j];
+        int64_t widest = 0;
+        for (size_t t = j; t + (k - j) <= N; t++) {
+            int64_t w = band_top(B, j, t) - B->base[j] + 1;
+            if (w > 0) {
+                work += (double) w;
+                if (w > widest) widest = w;
+            }
+        }
+        B->cap[j] = (size_t) widest;
+        cells += (double) widest;
+        if (cells > max_cells) return 0;
+    }
+    B->cells = (size_t) cells;
+    B->work = work;
+    size_t o = 0;
+    for (size_t j = 0; j <= k; j++) {
+        B->off[j] = o;
+        o += B->cap[j];
+    }
+    return 1;
+}
+
+/* log choose(a, b) from lg[i] = log(i!), or from lgammal when there is no
+ * table (lg = NULL: many items and few chosen, where a table of N long
+ * doubles would dwarf the counts) */
+static long double lchoose_tab(const long double *lg, size_t a, size_t b)
+{
+    if (!lg)
+        return lgammal((long double) a + 1.0L) - lgammal((long double) b + 1.0L)
+               - lgammal((long double) (a - b) + 1.0L);
+    return lg[a] - lg[b] - lg[a - b];
+}
+
+/* Number of k-subsets of the sorted units with sum <= t1 and with sum in
+ * (t1, t2], as fractions of choose(N, k). */
+static int band_count(band_plan *B, long double *p_le1, long double *p_mid)
+{
+    const int64_t *P = B->P;
+    size_t N = B->N, k = B->k;
+    *p_le1 = *p_mid = 0.0L;
+    int tabled = N <= ST_RANKSUM_LG_TABLE;
+    long double *lg = tabled ? malloc((N + 1) * sizeof(long double)) : NULL;
+    long double *lscale = malloc((k + 1) * sizeof(long double));
+    double *ratio = malloc((k + 1) * sizeof(double));
     double *f = NULL;
-    if (!P || !lo || !hi || !off) {
+    int status = ST_OK;
+    if ((tabled && !lg) || !lscale || !ratio) {
         status = ST_ERR_ALLOC;
         goto done;
     }
-    P[0] = 0;
-    for (size_t t = 0; t < N; t++) P[t + 1] = P[t] + a[t];
-    if (smax < P[k]) {
-        status = ST_ERR_DOMAIN;
-        goto done;
+    if (tabled) {
+        lg[0] = 0.0L;
+        for (size_t i = 1; i <= N; i++) lg[i] = lg[i - 1] + logl((long double) i);
     }
-    size_t cells = 0;
+    long double ltotal = lchoose_tab(lg, N, k);
+    /* row scales: 1, or choose(N, j)^(-1/2) when the counts could
+     * overflow (log stored; ratio[j] = scale j / scale j - 1) */
+    int scaled = ltotal > ST_RANKSUM_SCALE_LOG;
     for (size_t j = 0; j <= k; j++) {
-        uint64_t w = (P[N] - P[N - j]) - P[j] + 1;
-        if (w > ST_EXACT_MAX_CELLS || cells + w > ST_EXACT_MAX_CELLS) {
-            status = ST_ERR_TOO_MANY;
-            goto done;
-        }
-        cells += (size_t) w;
+        lscale[j] = scaled ? -0.5L * lchoose_tab(lg, N, j) : 0.0L;
+        ratio[j] = j ? (double) expl(lscale[j] - lscale[j - 1]) : 1.0;
     }
-    if ((double) cells * (double) N / 2.0 > ST_EXACT_MAX_WORK) {
-        status = ST_ERR_TOO_MANY;
-        goto done;
-    }
-    /* the truncated rows: sums lo[j] .. hi[j] (smax - P[k - j] >= P[j]
-     * because smax >= P[k] >= P[j] + P[k - j]) */
-    cells = 0;
-    for (size_t j = 0; j <= k; j++) {
-        lo[j] = P[j];
-        hi[j] = P[N] - P[N - j];
-        if (smax - P[k - j] < hi[j]) hi[j] = smax - P[k - j];
-        off[j] = cells;
-        cells += (size_t) (hi[j] - lo[j]) + 1;
-    }
-    off[k + 1] = cells;
-    f = calloc(cells, sizeof(double));
+    f = calloc(B->cells ? B->cells : 1, sizeof(double));
     if (!f) {
         status = ST_ERR_ALLOC;
         goto done;
     }
-    f[0] = 1.0;
+    long double in = 0.0L;        /* certainly <= t1, as a probability */
+    /* the empty subset */
+    if (0 < B->base[0]) {
+        *p_le1 = 1.0L;
+        goto done;
+    }
+    if (band_top(B, 0, 0) >= 0) f[B->off[0]] = 1.0;
+    double since = 0.0;
     for (size_t t = 0; t < N; t++) {
+        int64_t v = (int64_t) (P[t + 1] - P[t]);
         size_t jmax = t + 1 < k ? t + 1 : k;
-        size_t left = N - 1 - t;               /* items after this one */
-        size_t jmin = k > left ? k - left : 1;
-        if (jmin < 1) jmin = 1;
-        for (size_t j = jmax; j >= jmin && j >= 1; j--) {
-            /* row j - 1 over the first t items: sums lo[j-1] .. top */
-            uint64_t top = P[t] - P[t - (j - 1)];
-            if (top > hi[j - 1]) top = hi[j - 1];
-            uint64_t rest = P[t + 1 + k - j] - P[t + 1];
-            if (smax < rest) continue;
-            uint64_t dmax = smax - rest;
-            if (dmax > hi[j]) dmax = hi[j];
-            if (dmax < lo[j - 1] + a[t]) continue;
-            if (top > dmax - a[t]) top = dmax - a[t];
-            size_t w = (size_t) (top - lo[j - 1]) + 1;
-            const double *src = f + off[j - 1];
-            double *dst = f + off[j] + (size_t) (lo[j - 1] + a[t] - lo[j]);
-            for (size_t u = 0; u < w; u++) dst[u] += src[u];
+        for (size_t j = jmax; j >= 1; j--) {
+            if (k - j > N - t - 1) break;        /* rows below: dead too */
+            /* source: row j - 1 after t items */
+            int64_t sb = B->base[j - 1], st = band_top(B, j - 1, t);
+            if (st < sb) continue;
+            /* destination window after t + 1 items */
+            int64_t db = B->base[j], dt = band_top(B, j, t + 1);
+            const double *src = f + B->off[j - 1];
+            /* sources landing below db are certainly in */
+            int64_t s_in_end = db - v;             /* sources < this */
+            if (s_in_end > sb) {
+                int64_t e = s_in_end < st + 1 ? s_in_end : st + 1;
+                long double acc = 0.0L;
+                for (int64_t s = sb; s < e; s++) acc += src[s - sb];
+                if (acc > 0) {
+                    long double lw = lchoose_tab(lg, N - t - 1, k - j)
+                                     - lscale[j] - ltotal;
+                    in += acc * ratio[j] * expl(lw);
+                }
+            }
+            int64_t from = sb > db - v ? sb : db - v;
+            int64_t to = st < dt - v ? st : dt - v;
+            if (to < from) continue;
+            size_t w = (size_t) (to - from) + 1;
+            const double *s0 = src + (from - sb);
+            double *d0 = f + B->off[j] + (size_t) (from + v - db);
+            double r = ratio[j];
+            if (r == 1.0) {
+                for (size_t u = 0; u < w; u++) d0[u] += s0[u];
+            } else {
+                for (size_t u = 0; u < w; u++) d0[u] += r * s0[u];
+            }
+            since += (double) w;
+        }
+        if (since > 3.0e7) {
+            since = 0.0;
+            if (st_check_interrupt()) {
+                status = ST_ERR_INTERRUPTED;
+                goto done;
+            }
         }
     }
-    size_t len = off[k + 1] - off[k];
-    memmove(f, f + off[k], len * sizeof(double));
-    double *shrunk = realloc(f, len * sizeof(double));
-    if (shrunk) f = shrunk;
-    *counts = f;
-    f = NULL;
-    *lo_out = lo[k];
-    *len_out = len;
+    /* row k after all items: the sums in (t1, t2] */
+    {
+        int64_t b = B->base[k], top = band_top(B, k, N);
+        long double mid = 0.0L;
+        for (int64_t s = b; s <= top; s++) {
+            if (s <= B->t1) in += f[B->off[k] + (size_t) (s - b)] *
+                                  expl(-lscale[k] - ltotal);
+            else mid += f[B->off[k] + (size_t) (s - b)];
+        }
+        *p_mid = mid * expl(-lscale[k] - ltotal);
+    }
+    *p_le1 = in;
 done:
-    free(P);
-    free(lo);
-    free(hi);
-    free(off);
+    free(lg);
+    free(lscale);
+    free(ratio);
     free(f);
     return status;
 }
 
-/* P[S <= s] and P[S = s] for the sum S of a random k-subset of the sorted
- * units a[0..N-1]; total = choose(N, k). */
-static int lower_tail(const uint64_t *a, size_t N, size_t k, uint64_t s,
-                      long double total, long double *le, long double *eq)
+/* Size limits of the count (see speeduptest.h), checked on the widest
+ * band, the one around the mean sum, so that the same ranks fail or
+ * succeed whatever the observed value. */
+static int band_size_ok(const int64_t *P, size_t N, size_t k, int64_t *base,
+                        size_t *cap, size_t *off)
 {
-    double *counts;
-    uint64_t lo;
-    size_t len;
-    int status = subset_sum_counts(a, N, k, s, &counts, &lo, &len);
-    if (status != ST_OK) return status;
-    long double c = 0.0L;
-    for (size_t i = 0; i < len; i++) c += counts[i];
-    *le = c / total;
-    *eq = s - lo < len ? counts[s - lo] / total : 0.0L;
-    free(counts);
-    return ST_OK;
+    if ((double) N * (double) (k + 1) > ST_RANKSUM_MAX_SCAN) return 0;
+    band_plan B = {P, N, k, 0, 0, base, cap, off, 0, 0.0};
+    /* the mean sum k P(N) / N, rounded down */
+    int64_t c = (int64_t) ((long double) P[N] * (long double) k /
+                           (long double) N);
+    B.t1 = c;
+    B.t2 = c;
+    if (!band_layout(&B, (double) ST_RANKSUM_MAX_CELLS)) return 0;
+    return B.work <= ST_RANKSUM_MAX_WORK;
+}
+
+/* P[S <= s] and P[S = s] for the sum S of a random k-subset of the sorted
+ * units a[0..N-1] (s an attainable sum, so P[k] <= s). */
+static int lower_tail(const uint64_t *a, size_t N, size_t k, uint64_t s,
+                      long double *le, long double *eq)
+{
+    int64_t *P = malloc((N + 1) * sizeof(int64_t));
+    int64_t *base = malloc((k + 1) * sizeof(int64_t));
+    size_t *cap = malloc((k + 1) * sizeof(size_t));
+    size_t *off = malloc((k + 1) * sizeof(size_t));
+    int status = ST_OK;
+    if (!P || !base || !cap || !off) {
+        status = ST_ERR_ALLOC;
+        goto done;
+    }
+    P[0] = 0;
+    for (size_t t = 0; t < N; t++) P[t + 1] = P[t] + (int64_t) a[t];
+    if (!band_size_ok(P, N, k, base, cap, off)) {
+        status = ST_ERR_TOO_MANY;
+        goto done;
+    }
+    band_plan B = {P, N, k, (int64_t) s - 1, (int64_t) s, base, cap, off,
+                   0, 0.0};
+    if (!band_layout(&B, (double) ST_RANKSUM_MAX_CELLS)) {
+        status = ST_ERR_TOO_MANY;
+        goto done;
+    }
+    long double below, at;
+    status = band_count(&B, &below, &at);
+    *le = below + at;
+    *eq = at;
+done:
+    free(P);
+    free(base);
+    free(cap);
+    free(off);
+    return status;
 }
 
 /* P[S >= s] as the lower tail of the reflected units
  * (a(1) + a(N)) - a(N + 1 - i), which keep the order and the counts. */
 static int upper_tail(const uint64_t *a, size_t N, size_t k, uint64_t s,
-                      long double total, long double *ge, long double *eq)
+                      long double *ge, long double *eq)
 {
     uint64_t *b = malloc(N * sizeof(uint64_t));
     if (!b) return ST_ERR_ALLOC;
     uint64_t c = a[0] + a[N - 1];
     for (size_t i = 0; i < N; i++) b[i] = c - a[N - 1 - i];
-    int status = lower_tail(b, N, k, (uint64_t) k * c - s, total, ge, eq);
+    int status = lower_tail(b, N, k, (uint64_t) k * c - s, ge, eq);
     free(b);
     return status;
 }
@@ -207,12 +355,19 @@ int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
     for (size_t i = 0; i < N; i++) total2 += rank2[i];
     int swap = N - n < n;
     size_t k = swap ? N - n : n;
+    /* sums of units must stay far inside int64 (units <= 4e15) */
+    uint64_t usum = 0;
+    for (size_t i = 0; i < N; i++) {
+        usum += a[i];
+        if (usum > ((uint64_t) 1 << 61)) {
+            free(a);
+            return ST_ERR_TOO_MANY;
+        }
+    }
     /* the smaller group's doubled sum is total2 - s2 when swapped; in units
      * it is an integer (an attained sum), up to rounding */
     double sk = swap ? (double) (total2 - s2) : s2;
     double q = floor(sk / (double) g + 0.5);
-    uint64_t usum = 0;
-    for (size_t i = 0; i < N; i++) usum += a[i];
     uint64_t smin = 0, smaxk = 0;
     for (size_t i = 0; i < k; i++) {
         smin += a[i];
@@ -223,24 +378,23 @@ int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
         return ST_ERR_DOMAIN;
     }
     uint64_t s = (uint64_t) q;
-    long double total = 1.0L;        /* choose(N, k) */
-    for (size_t i = 1; i <= k; i++)
-        total = total * (long double) (N - k + i) / (long double) i;
     /* Count the tail on the observed side of the mean k usum / N directly
      * (the pruned table is small when that tail is small); the other tail
      * is 1 - that tail + P[S = s], counted directly as well when it is
      * below 1/4, so that neither loses relative accuracy to cancellation. */
-    long double le, ge, eq;
-    if ((long double) s * N <= (long double) k * usum) {
-        status = lower_tail(a, N, k, s, total, &le, &eq);
+    long double le = 0.0L, ge = 0.0L, eq = 0.0L;
+    if (k == 0) {
+        le = ge = 1.0L;
+    } else if ((long double) s * N <= (long double) k * usum) {
+        status = lower_tail(a, N, k, s, &le, &eq);
         ge = 1.0L - le + eq;
         if (status == ST_OK && ge < 0.25L)
-            status = upper_tail(a, N, k, s, total, &ge, &eq);
+            status = upper_tail(a, N, k, s, &ge, &eq);
     } else {
-        status = upper_tail(a, N, k, s, total, &ge, &eq);
+        status = upper_tail(a, N, k, s, &ge, &eq);
         le = 1.0L - ge + eq;
         if (status == ST_OK && le < 0.25L)
-            status = lower_tail(a, N, k, s, total, &le, &eq);
+            status = lower_tail(a, N, k, s, &le, &eq);
     }
     free(a);
     if (status != ST_OK) return status;
@@ -250,7 +404,6 @@ int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
     *p_ge = (double) (swap ? le : ge);
     return ST_OK;
 }
-
 /* ------------------------------------------------------------------------
  * Exact null distribution without ties (Harding 1984).
  *
@@ -277,19 +430,29 @@ int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
  *     distributions. Applied Statistics 33, 1-6.
  * ---------------------------------------------------------------------- */
 
-/* The size limits of subset_sum_counts for the units 1 .. N and a k-subset
- * (row j spans j (N - j) + 1 sums), so that exact = TRUE fails with
- * ST_ERR_TOO_MANY in the same cases whichever algorithm runs. */
+/* The size limits of the tied count (band_size_ok) for the units 1 .. N
+ * and a k-subset, so that exact = TRUE fails with ST_ERR_TOO_MANY in the
+ * same cases whichever algorithm runs. */
 static int noties_size_ok(size_t N, size_t k)
 {
-    double cells = 0.0;
-    for (size_t j = 0; j <= k; j++) {
-        double w = (double) j * (double) (N - j) + 1.0;
-        if (w > (double) ST_EXACT_MAX_CELLS ||
-            cells + w > (double) ST_EXACT_MAX_CELLS) return 0;
-        cells += w;
+    if ((double) N * (double) (k + 1) > ST_RANKSUM_MAX_SCAN) return 0;
+    int64_t *P = malloc((N + 1) * sizeof(int64_t));
+    int64_t *base = malloc((k + 1) * sizeof(int64_t));
+    size_t *cap = malloc((k + 1) * sizeof(size_t));
+    size_t *off = malloc((k + 1) * sizeof(size_t));
+    int ok = 0;
+    /* Harding's table has k (N - k) + 1 cells */
+    if ((double) k * (double) (N - k) > (double) ST_RANKSUM_MAX_CELLS) ok = -1;
+    if (!ok && P && base && cap && off) {
+        P[0] = 0;
+        for (size_t t = 0; t < N; t++) P[t + 1] = P[t] + (int64_t) (t + 1);
+        ok = band_size_ok(P, N, k, base, cap, off);
     }
-    return cells * (double) N / 2.0 <= ST_EXACT_MAX_WORK;
+    free(P);
+    free(base);
+    free(cap);
+    free(off);
+    return ok > 0;
 }
 
 /* Null probabilities of W = 0 .. n m without ties (what dwilcox gives):

@@ -64,6 +64,13 @@ test_that("check_status() turns a core status into a classed error", {
                class = "speeduptest_error_data", regexp = "all values are equal")
   expect_error(speeduptest:::check_status(list(status = 4L), "ks_test()"),
                class = "speeduptest_error_memory")
+  # a user interrupt the core stopped on: an interrupt condition for
+  # handlers, else a classed error
+  expect_error(speeduptest:::check_status(list(status = 6L), "hpt_speedup()"),
+               class = "speeduptest_error_interrupted", regexp = "interrupted")
+  caught <- tryCatch(speeduptest:::check_status(list(status = 6L), "x"),
+                     interrupt = function(e) "interrupt")
+  expect_identical(caught, "interrupt")
 })
 
 # ---- arguments spelled the base R way -------------------------------------------

@@ -428,3 +428,36 @@ test_that("bad input raises classed errors", {
   expect_error(hpt_speedup(a, b), class = "speeduptest_error_mismatch")
   expect_error(hpt(a, a), NA)
 })
+
+test_that("hpt_speedup() runs beyond 4,500 benchmarks and its supremum is where the confidence crosses", {
+  # the old candidate-by-candidate scan refused above about 4,500
+  set.seed(46)
+  nb <- 4600
+  a <- matrix(rlnorm(nb * 5, 0, 0.05), nb) * exp(rnorm(nb))
+  b <- a * exp(rnorm(nb, 0.2, 0.1)) * matrix(rlnorm(nb * 5, 0, 0.05), nb)
+  sp <- hpt_speedup(a, b)
+  expect_true(is.finite(sp$supremum))
+  expect_gte(hpt(a, b, speedup = sp$speedup)$confidence, 0.95)
+  expect_lt(hpt(a, b, speedup = sp$supremum * (1 + 1e-6))$confidence, 0.95)
+  expect_equal(hpt(a, b, speedup = sp$supremum)$confidence >= 0.95,
+               sp$attained)
+})
+
+test_that("hpt_speedup() is the supremum of a fine scan on larger tied suites", {
+  # runs between decision events are settled by bisection: compare with a
+  # scan on suites with many events and ties, both orientations
+  set.seed(107)
+  for (rep in 1:4) {
+    higher <- rep %% 2 == 0
+    s <- random_suite(n = 40, na = 6, nb = 7, shift = if (higher) -0.5 else 0.5,
+                      digits = if (rep > 2) 2 else 3)
+    sp <- hpt_speedup(s$a, s$b, confidence = 0.9, higher_is_better = higher)
+    expect_true(is.finite(sp$supremum))
+    grid <- seq(1, sp$supremum + 0.1, by = 0.001)
+    conf <- scan_confidence(s, higher, grid)
+    expect_lte(max(grid[conf >= 0.9]), sp$supremum)
+    expect_lt(sp$supremum - max(grid[conf >= 0.9]), 0.001 + 1e-12)
+    expect_equal(sp$attained,
+                 scan_confidence(s, higher, sp$supremum) >= 0.9)
+  }
+})

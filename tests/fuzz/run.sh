@@ -1,0 +1,39 @@
+#!/bin/sh
+# Build one libFuzzer target of the C core and run it for SECONDS.
+#   tests/fuzz/run.sh TARGET SECONDS [extra libFuzzer flags]
+# TARGET: wilcoxon signrank exact kth tests proportion protocol hpt util all
+# Prints one summary line: target, seconds, executions, coverage, result.
+# Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev) and R's
+# headers and shared library (r-base-dev); see README.md.
+set -u
+target=${1:?usage: run.sh TARGET SECONDS}
+seconds=${2:?usage: run.sh TARGET SECONDS}
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+src=$here/../../src
+rinc=$(R RHOME)/include
+[ -f "$rinc/Rmath.h" ] || rinc=/usr/share/R/include
+rlib=$(R RHOME)/lib
+out=${FUZZ_OUT:-/tmp/speeduptest-fuzz}
+mkdir -p "$out/corpus-$target" "$out/crashes-$target"
+bin=$out/fuzz-$target
+core=$(ls "$src"/*.c | grep -v '/init\.c$')
+# Distributions from the standalone Rmath library (Debian r-mathlib:
+# /usr/lib/libRmath.a), whose warnings go to stderr; libR only provides the
+# R API the .Call wrappers at the end of each file refer to (never called).
+rmath=${RMATH_LIB:-/usr/lib/libRmath.a}
+clang -g -O1 -fno-omit-frame-pointer \
+  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  -DMATHLIB_STANDALONE -DFUZZ_TARGET="$target" -I"$src" -I"$rinc" \
+  "$here/fuzz_core.c" $core -o "$bin" "$rmath" \
+  -L"$rlib" -lR -Wl,-rpath,"$rlib" -lm || { echo "$target: build failed"; exit 2; }
+log=$out/fuzz-$target.log
+R_HOME=$(R RHOME) "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+  -max_len=4096 -artifact_prefix="$out/crashes-$target/" "$@" \
+  "$out/corpus-$target" > "$log" 2>&1
+status=$?
+execs=$(grep -o "Done [0-9]* runs" "$log" | grep -o "[0-9]*")
+cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
+if [ $status -eq 0 ]; then res=ok; else res="FAILED (see $log and $out/crashes-$target/)"; fi
+echo "$target: ${seconds}s, ${execs:-?} runs, coverage ${cov:-?}, $res"
+exit $status
