@@ -78,6 +78,12 @@
 #' @return The exit status, invisibly: 0 for an analysis (whose
 #'   [speedup_suite()] result is attached as the attribute `"suite"`) or for
 #'   `--help`; for `compare`, the status `cli_compare()` returns.
+#'
+#'   Called without `args` in a non-interactive R, as in
+#'   `Rscript -e 'speeduptest::speeduptest_cli()' compare OLD NEW`, it is the
+#'   command line itself: it ends R with that exit status (2 after an error,
+#'   whose message goes to the standard error), as the installed script does,
+#'   so that a CI job can gate on it.
 #' @seealso [read_speedup_config()], [write_speedup_report()]
 #' @examples
 #' cfg <- system.file("extdata", "config.csv", package = "speeduptest")
@@ -88,6 +94,9 @@
 #' read.csv(paste0(out, ".out"))
 #' @export
 speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
+  if (missing(args) && !interactive()) {
+    quit(save = "no", status = cli_exit_status(args))
+  }
   if (!is.character(args) || anyNA(args)) {
     abort(sprintf("`args` must be a character vector without missing values, not %s.",
                   if (is.character(args)) sprintf("one with %d NA", sum(is.na(args)))
@@ -240,4 +249,18 @@ cli_parse <- function(args) {
   }
   if (!opt$help && is.null(opt$config)) bad("no configuration file given.")
   opt
+}
+
+# The exit status of the command line run with `args`: the status
+# speeduptest_cli() returns, or 2 after an error (its message written on the
+# standard error).  The installed script and speeduptest_cli() called from
+# Rscript end R with it.
+cli_exit_status <- function(args) {
+  tryCatch({
+    st <- speeduptest_cli(args)
+    if (is.numeric(st) && length(st) == 1L && !is.na(st)) as.integer(st) else 0L
+  }, error = function(e) {
+    message("speeduptest: ", conditionMessage(e))
+    2L
+  })
 }

@@ -238,3 +238,23 @@ test_that("compare is dispatched and its exit status returned", {
                  class = "speeduptest_error_unavailable")
   }
 })
+
+test_that("Rscript -e 'speeduptest::speeduptest_cli()' exits with the command line's status", {
+  skip_on_cran()
+  skip_on_os("windows")
+  ex <- system.file("extdata", "timings", package = "speeduptest")
+  skip_if(!nzchar(ex), "timing fixtures not installed")
+  rscript <- file.path(R.home("bin"), "Rscript")
+  env <- paste0("R_LIBS=", paste(.libPaths(), collapse = .Platform$path.sep))
+  status_of <- function(args) {
+    out <- suppressWarnings(system2(rscript, c("-e", shQuote("speeduptest::speeduptest_cli()"),
+                                               shQuote(args)),
+                                    stdout = TRUE, stderr = TRUE, env = env))
+    st <- attr(out, "status")
+    if (is.null(st)) 0L else st
+  }
+  expect_identical(status_of(c("compare", file.path(ex, "hyperfine-slowdown.json"))), 1L)
+  expect_identical(status_of(c("compare", file.path(ex, "hyperfine-speedup.json"))), 0L)
+  expect_identical(status_of(c("compare", file.path(tempdir(), "none.json"))), 2L)
+  expect_identical(status_of("--no-such-option"), 2L)
+})
