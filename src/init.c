@@ -31,6 +31,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_monotonic_now, 0),
     CALLDEF(ffi_clock_info, 1),
     CALLDEF(ffi_mann_kendall, 3),
+    CALLDEF(ffi_all_positive_finite, 1),
     CALLDEF(ffi_runs_test, 3),
     {NULL, NULL, 0}
 };

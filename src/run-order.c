@@ -67,6 +67,9 @@
  * of n keys; the last pass leaves the keys sorted in one of the two, and
  * the tie blocks are read off them.  O(n log n) time, 2n keys of memory.
  */
+#ifndef MK_BLOCK
+#define MK_BLOCK 16384   /* keys merged block by block, in the cache */
+#endif
 #ifndef MK_RUN
 #define MK_RUN 16
 #endif
@@ -130,6 +133,25 @@ static uint64_t merge_count2(const uint64_t *a, uint64_t *b, mk_merge p,
     return inv + merge_finish(a, b, p) + merge_finish(a, b, q);
 }
 
+/* One pass over a[lo..hi): the runs of width w merged in pairs into b. */
+static uint64_t merge_pass(const uint64_t *a, uint64_t *b, size_t lo0,
+                           size_t hi0, size_t w)
+{
+    uint64_t inv = 0;
+    for (size_t lo = lo0; lo < hi0; lo += 4 * w) {
+        mk_merge m[2];
+        for (int t = 0; t < 2; t++) {
+            size_t l0 = lo + 2 * w * (size_t) t;
+            l0 = l0 < hi0 ? l0 : hi0;
+            m[t].i = m[t].k = l0;
+            m[t].mid = m[t].j = l0 + w < hi0 ? l0 + w : hi0;
+            m[t].hi = l0 + 2 * w < hi0 ? l0 + 2 * w : hi0;
+        }
+        inv += merge_count2(a, b, m[0], m[1]);
+    }
+    return inv;
+}
+
 /* Strict inversions of the keys k[0..n) (sorting them), through the
  * scratch array tmp of n keys; the sorted keys end in k. */
 static uint64_t count_inversions(uint64_t *k, uint64_t *tmp, size_t n,
@@ -149,19 +171,27 @@ static uint64_t count_inversions(uint64_t *k, uint64_t *tmp, size_t n,
             k[j] = v;
         }
     }
+    /* the passes up to width MK_BLOCK block by block, so that each
+     * block stays in the cache through them; every block makes the same
+     * number of passes (a short last block copies), so all end in the
+     * same array */
     uint64_t *a = k, *b = tmp;
-    for (size_t w = MK_RUN; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 4 * w) {
-            mk_merge m[2];
-            for (int t = 0; t < 2; t++) {
-                size_t l0 = lo + 2 * w * (size_t) t;
-                l0 = l0 < n ? l0 : n;
-                m[t].i = m[t].k = l0;
-                m[t].mid = m[t].j = l0 + w < n ? l0 + w : n;
-                m[t].hi = l0 + 2 * w < n ? l0 + 2 * w : n;
-            }
-            inv += merge_count2(a, b, m[0], m[1]);
+    size_t wb = MK_RUN;
+    while (wb < MK_BLOCK && wb < n) wb *= 2;
+    for (size_t blo = 0; blo < n; blo += wb) {
+        size_t bhi = blo + wb < n ? blo + wb : n;
+        uint64_t *p = k, *q = tmp;
+        for (size_t w = MK_RUN; w < wb; w *= 2) {
+            inv += merge_pass(p, q, blo, bhi, w);
+            uint64_t *t = p;
+            p = q;
+            q = t;
         }
+        a = p;
+        b = q;
+    }
+    for (size_t w = wb; w < n; w *= 2) {
+        inv += merge_pass(a, b, 0, n, w);
         uint64_t *t = a;
         a = b;
         b = t;
