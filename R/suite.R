@@ -836,23 +836,28 @@ suite_notes <- function(bm) {
     cav <- cav[show]
     sp <- bm[[paste0("speedup_", p)]][show]
     what <- sprintf("speedup of the %s", p)
-    msg <- ifelse(
-      dec == "insufficient data",
-      sprintf("%s: insufficient data%s", what, ifelse(nzchar(cav), paste0(": ", cav), "")),
-      ifelse(dec == "not significant",
-             sprintf("%s = %s not significant at confidence %s (p-value %s)%s", what,
-                     fmt3(sp), format_level(lev), fmt3(pv),
-                     ifelse(nzchar(cav), paste0("; ", cav), "")),
-             sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
-                     what, fmt3(sp), format_level(lev), cav)))
+    # each sentence is formatted on its own rows only
+    tail_cav <- function(i, sep) {
+      ifelse(nzchar(cav[i]), paste0(sep, cav[i]), "")
+    }
     dirn <- bm[[paste0(p, "_direction")]][show]
     slow <- !is.na(dirn) & dirn == "slowdown"
+    msg <- character(length(dec))
+    i <- which(dec == "insufficient data")
+    msg[i] <- sprintf("%s: insufficient data%s", what, tail_cav(i, ": "))
+    i <- which(dec == "not significant" & !slow)
+    msg[i] <- sprintf("%s = %s not significant at confidence %s (p-value %s)%s",
+                      what, fmt3(sp[i]), format_level(lev[i]), fmt3(pv[i]),
+                      tail_cav(i, "; "))
+    i <- which(dec != "insufficient data" & dec != "not significant")
+    msg[i] <- sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
+                      what, fmt3(sp[i]), format_level(lev[i]), cav[i])
     if (any(slow)) {
       ps <- bm[[paste0(p, "_p_value_slowdown")]][show]
       msg[slow] <- sprintf("%s = %s: a significant slowdown at confidence %s (p-value %s)%s",
                            what, fmt3(sp[slow]),
                            format_level(lev[slow]), fmt3(ps[slow]),
-                           ifelse(nzchar(cav[slow]), paste0("; ", cav[slow]), ""))
+                           tail_cav(slow, "; "))
     }
     rows[[p]] <- data.frame(benchmark = bm$benchmark[show], protocol = p,
                             message = msg, stringsAsFactors = FALSE)
