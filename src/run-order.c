@@ -71,7 +71,7 @@
 #define MK_BLOCK 16384   /* keys merged block by block, in the cache */
 #endif
 #ifndef MK_RUN
-#define MK_RUN 16
+#define MK_RUN 4
 #endif
 
 static uint64_t mk_key(double v)
@@ -158,7 +158,30 @@ static uint64_t count_inversions(uint64_t *k, uint64_t *tmp, size_t n,
                                  const uint64_t **sorted)
 {
     uint64_t inv = 0;
-    for (size_t lo = 0; lo < n; lo += MK_RUN) {
+    size_t lo0 = 0;
+#if MK_RUN == 4
+    /* runs of 4: the 6 pairs compared without branches, then sorted by a
+     * network of 5 compare-exchanges */
+    for (; lo0 + 4 <= n; lo0 += 4) {
+        uint64_t a0 = k[lo0], a1 = k[lo0 + 1], a2 = k[lo0 + 2],
+                 a3 = k[lo0 + 3];
+        inv += (uint64_t) (a0 > a1) + (a0 > a2) + (a0 > a3) + (a1 > a2) +
+               (a1 > a3) + (a2 > a3);
+#define MK_CX(p, q) do { uint64_t l_ = p < q ? p : q, h_ = p < q ? q : p; \
+                         p = l_; q = h_; } while (0)
+        MK_CX(a0, a1);
+        MK_CX(a2, a3);
+        MK_CX(a0, a2);
+        MK_CX(a1, a3);
+        MK_CX(a1, a2);
+#undef MK_CX
+        k[lo0] = a0;
+        k[lo0 + 1] = a1;
+        k[lo0 + 2] = a2;
+        k[lo0 + 3] = a3;
+    }
+#endif
+    for (size_t lo = lo0; lo < n; lo += MK_RUN) {
         size_t hi = lo + MK_RUN < n ? lo + MK_RUN : n;
         for (size_t i = lo + 1; i < hi; i++) {
             uint64_t v = k[i];
