@@ -51,9 +51,11 @@
  * is read as +0 first, so equal values have equal keys), and sorted by a
  * bottom-up merge sort that adds up the inversions it removes:
  *
- *   - runs of MK_RUN keys are sorted by insertion; each step of a key over
- *     a strictly larger one removes exactly one inversion, so the steps
- *     count the inversions inside the run;
+ *   - runs of MK_RUN = 4 keys: their 6 pairs are compared (a strict >
+ *     is one inversion) and a network of 5 compare-exchanges sorts them,
+ *     all without branches (a last short run, or another MK_RUN, is
+ *     sorted by insertion: each step of a key over a strictly larger one
+ *     removes exactly one inversion, so the steps count them);
  *   - merging two sorted runs L and R, a key of R taken before the keys of
  *     L still waiting (R[j] < L[i], strictly: equal keys are no
  *     inversion) was after each of them in the sequence and below it: it
@@ -63,9 +65,12 @@
  *
  * The merge chooses its next key without a branch (the comparison is used
  * as a 0/1 number), which keeps the pipeline full on run times in random
- * order.  Passes go back and forth between the keys and one scratch array
- * of n keys; the last pass leaves the keys sorted in one of the two, and
- * the tie blocks are read off them.  O(n log n) time, 2n keys of memory.
+ * order, and two merges are stepped in the same loop so that their chains
+ * of dependent loads overlap.  The passes up to width MK_BLOCK are made
+ * block by block, each block staying in the cache.  Passes go back and
+ * forth between the keys and one scratch array of n keys; the last pass
+ * leaves the keys sorted in one of the two, and the tie blocks are read
+ * off them.  O(n log n) time, 2n keys of memory (one sample at a time).
  */
 #ifndef MK_BLOCK
 #define MK_BLOCK 16384   /* keys merged block by block, in the cache */
@@ -152,8 +157,8 @@ static uint64_t merge_pass(const uint64_t *a, uint64_t *b, size_t lo0,
     return inv;
 }
 
-/* Strict inversions of the keys k[0..n) (sorting them), through the
- * scratch array tmp of n keys; the sorted keys end in k. */
+/* Strict inversions of the keys k[0..n), through the scratch array tmp
+ * of n keys; *sorted is set to whichever of the two holds them sorted. */
 static uint64_t count_inversions(uint64_t *k, uint64_t *tmp, size_t n,
                                  const uint64_t **sorted)
 {
