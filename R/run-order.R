@@ -121,11 +121,14 @@ runs_htest <- function(lab, label) {
 # positions, when known, the global positions of their runs.
 run_order_check <- function(x, y, labels, positions = NULL) {
   lens <- c(length(x), length(y))
-  res <- .Call(ffi_mann_kendall, as.double(c(x, y)), c(0, lens[1L]),
-               as.double(lens))
+  # each sample in place (x and y are doubles already: no copy of the data)
   tests <- lapply(1:2, function(i) {
-    if (lens[i] < run_order_min_runs || res$status[i] != 0L) return(NULL)
-    mk_htest(res, i, sprintf("run times of %s", labels[i]))
+    if (lens[i] < run_order_min_runs) return(NULL)
+    v <- if (i == 1L) x else y
+    res <- .Call(ffi_mann_kendall, if (is.double(v)) v else as.double(v), 0,
+                 as.double(lens[i]))
+    if (res$status != 0L) return(NULL)
+    mk_htest(res, 1L, sprintf("run times of %s", labels[i]))
   })
   inter <- NULL
   if (!is.null(positions) && lens[1L] > 0L && lens[2L] > 0L) {

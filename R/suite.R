@@ -386,49 +386,16 @@ suite_from_list <- function(data, na_rm) {
     abort(sprintf("benchmark names must be unique; %s is repeated.",
                   paste0('"', unique(nms[duplicated(nms)]), '"', collapse = ", ")))
   }
-  keep <- logical(length(data))
   xs <- ys <- vector("list", length(data))
   lev <- wt <- rep(NA_real_, length(data))
   has_level <- has_weight <- FALSE
-  # Vectorised first look: the benchmarks whose elements are lists holding
-  # two clean numeric samples (no missing, infinite or non-positive value)
-  # and no level or weight are taken as they are; the others go through
+  # One pass in C (src/suite.c) marks the benchmarks holding two clean
+  # samples (double, no missing, infinite or non-positive value) and no
+  # level or weight; they are taken as they are.  The others go through
   # the checks one by one below, in order (same problems, same messages).
-  simple <- vapply(data, function(el) {
-    is.list(el) && length(el) >= 2L && is.null(el[["conf_level", exact = TRUE]]) &&
-      is.null(el[["weight", exact = TRUE]])
-  }, NA)
-  pick <- function(el, name, pos) {
-    v <- el[[name, exact = TRUE]]
-    if (is.null(v)) el[[pos]] else v
-  }
-  if (any(simple)) {
-    sx <- lapply(data[simple], pick, "x", 1L)
-    sy <- lapply(data[simple], pick, "y", 2L)
-    plain <- function(v) is.double(v) && !is.object(v)
-    num <- vapply(sx, plain, NA) & vapply(sy, plain, NA)
-    if (na_rm) {
-      sx[num] <- lapply(sx[num], function(v) v[!is.na(v)])
-      sy[num] <- lapply(sy[num], function(v) v[!is.na(v)])
-    }
-    nx <- lengths(sx)
-    ny <- lengths(sy)
-    clean <- num & nx > 0L & ny > 0L
-    vx <- unlist(sx[clean], use.names = FALSE)
-    vy <- unlist(sy[clean], use.names = FALSE)
-    bad_x <- !is.finite(vx) | vx <= 0
-    bad_y <- !is.finite(vy) | vy <= 0
-    if (any(bad_x) || any(bad_y)) {
-      owner_x <- rep.int(which(clean), nx[clean])
-      owner_y <- rep.int(which(clean), ny[clean])
-      clean[unique(c(owner_x[bad_x], owner_y[bad_y]))] <- FALSE
-    }
-    at <- which(simple)[clean]
-    keep[at] <- TRUE
-    xs[at] <- sx[clean]
-    ys[at] <- sy[clean]
-    simple[simple] <- clean
-  }
+  if (typeof(data) != "list") data <- as.list(data)
+  simple <- .Call(ffi_suite_list_scan, data, na_rm)
+  keep <- simple
   for (j in which(!simple)) {
     el <- data[[j]]
     if (!is.list(el) || length(el) < 2L) {
@@ -463,8 +430,10 @@ suite_from_list <- function(data, na_rm) {
     xs[[j]] <- as.double(x)
     ys[[j]] <- as.double(y)
   }
-  suite_pack(nms[keep], xs[keep], ys[keep], lev[keep], wt[keep],
-             has_level, has_weight, problems, c("x", "y"))
+  packed <- .Call(ffi_suite_list_pack, data, simple, xs, ys, keep, na_rm)
+  c(list(names = nms[keep]), packed,
+    list(level = lev[keep], weight = wt[keep], has_level = has_level,
+         has_weight = has_weight, problems = problems, versions = c("x", "y")))
 }
 
 suite_level_value <- function(v, name) {
@@ -867,23 +836,28 @@ suite_notes <- function(bm) {
     cav <- cav[show]
     sp <- bm[[paste0("speedup_", p)]][show]
     what <- sprintf("speedup of the %s", p)
-    msg <- ifelse(
-      dec == "insufficient data",
-      sprintf("%s: insufficient data%s", what, ifelse(nzchar(cav), paste0(": ", cav), "")),
-      ifelse(dec == "not significant",
-             sprintf("%s = %s not significant at confidence %s (p-value %s)%s", what,
-                     fmt3(sp), format_level(lev), fmt3(pv),
-                     ifelse(nzchar(cav), paste0("; ", cav), "")),
-             sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
-                     what, fmt3(sp), format_level(lev), cav)))
+    # each sentence is formatted on its own rows only
+    tail_cav <- function(i, sep) {
+      ifelse(nzchar(cav[i]), paste0(sep, cav[i]), "")
+    }
     dirn <- bm[[paste0(p, "_direction")]][show]
     slow <- !is.na(dirn) & dirn == "slowdown"
+    msg <- character(length(dec))
+    i <- which(dec == "insufficient data")
+    msg[i] <- sprintf("%s: insufficient data%s", what, tail_cav(i, ": "))
+    i <- which(dec == "not significant" & !slow)
+    msg[i] <- sprintf("%s = %s not significant at confidence %s (p-value %s)%s",
+                      what, fmt3(sp[i]), format_level(lev[i]), fmt3(pv[i]),
+                      tail_cav(i, "; "))
+    i <- which(dec != "insufficient data" & dec != "not significant")
+    msg[i] <- sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
+                      what, fmt3(sp[i]), format_level(lev[i]), cav[i])
     if (any(slow)) {
       ps <- bm[[paste0(p, "_p_value_slowdown")]][show]
       msg[slow] <- sprintf("%s = %s: a significant slowdown at confidence %s (p-value %s)%s",
                            what, fmt3(sp[slow]),
                            format_level(lev[slow]), fmt3(ps[slow]),
-                           ifelse(nzchar(cav[slow]), paste0("; ", cav[slow]), ""))
+                           tail_cav(slow, "; "))
     }
     rows[[p]] <- data.frame(benchmark = bm$benchmark[show], protocol = p,
                             message = msg, stringsAsFactors = FALSE)

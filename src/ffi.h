@@ -57,6 +57,9 @@ SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
                        SEXP y_len, SEXP alpha, SEXP rigorous, SEXP weights,
                        SEXP custom, SEXP prop_conf_level, SEXP prop_method,
                        SEXP precision);
+SEXP ffi_suite_list_scan(SEXP data, SEXP na_rm);
+SEXP ffi_suite_list_pack(SEXP data, SEXP clean, SEXP xs, SEXP ys,
+                         SEXP keep, SEXP na_rm);
 SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
                           SEXP y_start, SEXP y_len, SEXP alpha,
                           SEXP rigorous);
@@ -68,6 +71,7 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
 SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout, SEXP launcher);
 SEXP ffi_monotonic_now(void);
 SEXP ffi_clock_info(SEXP tries);
+SEXP ffi_all_positive_finite(SEXP x);
 SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len);
 SEXP ffi_runs_test(SEXP n1, SEXP n2, SEXP r);
 

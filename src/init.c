@@ -28,11 +28,14 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_hpt_speedup, 9),
     CALLDEF(ffi_speedup_suite, 12),
     CALLDEF(ffi_suite_benchmarks, 7),
+    CALLDEF(ffi_suite_list_scan, 2),
+    CALLDEF(ffi_suite_list_pack, 6),
     CALLDEF(ffi_suite_summary, 9),
     CALLDEF(ffi_run_command, 4),
     CALLDEF(ffi_monotonic_now, 0),
     CALLDEF(ffi_clock_info, 1),
     CALLDEF(ffi_mann_kendall, 3),
+    CALLDEF(ffi_all_positive_finite, 1),
     CALLDEF(ffi_runs_test, 3),
     {NULL, NULL, 0}
 };

@@ -186,8 +186,13 @@ static int shapiro_part(const double *x, size_t n, st_result *r, int *checked)
  * p-values (see mean_path).  conf_level only sets the intervals shown in
  * the steps.
  */
+/* alpha: the level of the protocol, which decides from the F-test which
+ * of the two t-tests (Student's or Welch's) the flowchart reads; only that
+ * one is computed, in both tails.  NAN: all four (the highest confidence
+ * needs them at every level). */
 static int mean_parts_run(const double *x, size_t n, const double *y,
-                          size_t m, double conf_level, mean_parts *mp)
+                          size_t m, double conf_level, double alpha,
+                          mean_parts *mp)
 {
     mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
     mp->both_constant = 0;
@@ -208,12 +213,17 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
     if (st_var_test(x, n, y, m, ST_TWO_SIDED, 1.0, conf_level, &mp->f)
         == ST_ERR_ALLOC)
         return ST_ERR_ALLOC;
-    for (int k = 0; k < 2; k++)
+    /* as mean_path decides: equal variances when the F-test passes */
+    int only = isnan(alpha) ? -1
+             : (mp->f.status == ST_OK && mp->f.p_value > alpha);
+    for (int k = 0; k < 2; k++) {
+        if (only >= 0 && k != only) continue;
         if (st_t_test(x, n, y, m, ST_GREATER, 0.0, k, conf_level, &mp->t[k])
             == ST_ERR_ALLOC ||
             st_t_test(x, n, y, m, ST_LESS, 0.0, k, conf_level, &mp->tl[k])
             == ST_ERR_ALLOC)
             return ST_ERR_ALLOC;
+    }
     return ST_OK;
 }
 
@@ -352,7 +362,7 @@ int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
     out->speedup = out->speedup_mean;
 
     mean_parts mp;
-    if ((s = mean_parts_run(x, n, y, m, conf_of(alpha), &mp)) != ST_OK)
+    if ((s = mean_parts_run(x, n, y, m, conf_of(alpha), alpha, &mp)) != ST_OK)
         return s;
     st_path p;
     mean_path(&mp, n, m, alpha, rigorous, &p);
@@ -602,7 +612,8 @@ int st_highest_confidence_tab(const double *x, size_t n, const double *y,
     memset(&mp, 0, sizeof mp);
     memset(&dp, 0, sizeof dp);
     if (test == 0) {
-        if ((s = mean_parts_run(x, n, y, m, 0.95, &mp)) != ST_OK) return s;
+        if ((s = mean_parts_run(x, n, y, m, 0.95, NAN, &mp)) != ST_OK)
+            return s;
         if (mp.too_few || mp.both_constant) return ST_OK;
         if (mp.checked[0]) k = add_candidate(c, k, mp.sw[0].p_value);
         if (mp.checked[1]) k = add_candidate(c, k, mp.sw[1].p_value);

@@ -6,7 +6,8 @@
  * the run index,
  *   S = sum_{i < j} sign(x_j - x_i) = C - D,
  * C and D the concordant and discordant pairs.  D is the number of strict
- * inversions of the sequence, counted by a merge sort in O(n log n); with
+ * inversions of the sequence, counted by a merge sort in O(n log n) (see
+ * count_inversions below); with
  * N = n(n-1)/2 pairs and T = sum t(t-1)/2 pairs tied in x, C = N - T - D.
  * Without ties and n < 50 the null distribution of D is that of the
  * number of inversions of a random permutation (Mahonian numbers): with
@@ -35,6 +36,7 @@
  *     147-162.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <Rmath.h>
@@ -42,24 +44,187 @@
 
 #define MK_EXACT_MAX 50   /* exact distribution below this size, no ties */
 
-/* Strict inversions of a[0..n) (sorting it), buffer tmp of n values. */
-static double inversions(double *a, double *tmp, size_t n)
+/*
+ * The inversion count.  The run times are mapped to unsigned 64-bit keys
+ * whose order is the numeric order (the IEEE-754 bit pattern with the sign
+ * bit set for positive numbers and all bits flipped for negative ones; -0
+ * is read as +0 first, so equal values have equal keys), and sorted by a
+ * bottom-up merge sort that adds up the inversions it removes:
+ *
+ *   - runs of MK_RUN = 4 keys: their 6 pairs are compared (a strict >
+ *     is one inversion) and a network of 5 compare-exchanges sorts them,
+ *     all without branches (a last short run, or another MK_RUN, is
+ *     sorted by insertion: each step of a key over a strictly larger one
+ *     removes exactly one inversion, so the steps count them);
+ *   - merging two sorted runs L and R, a key of R taken before the keys of
+ *     L still waiting (R[j] < L[i], strictly: equal keys are no
+ *     inversion) was after each of them in the sequence and below it: it
+ *     adds (|L| - i) inversions.  Inversions between runs are counted once,
+ *     at the merge that brings their two keys together, so the sum over
+ *     all merges and runs is D.
+ *
+ * The merge chooses its next key without a branch (the comparison is used
+ * as a 0/1 number), which keeps the pipeline full on run times in random
+ * order, and two merges are stepped in the same loop so that their chains
+ * of dependent loads overlap.  The passes up to width MK_BLOCK are made
+ * block by block, each block staying in the cache.  Passes go back and
+ * forth between the keys and one scratch array of n keys; the last pass
+ * leaves the keys sorted in one of the two, and the tie blocks are read
+ * off them.  O(n log n) time, 2n keys of memory (one sample at a time).
+ */
+#ifndef MK_BLOCK
+#define MK_BLOCK 16384   /* keys merged block by block, in the cache */
+#endif
+#ifndef MK_RUN
+#define MK_RUN 4
+#endif
+
+static uint64_t mk_key(double v)
 {
-    if (n < 2) return 0;
-    size_t h = n / 2;
-    double inv = inversions(a, tmp, h) + inversions(a + h, tmp, n - h);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n) {
-        if (a[j] < a[i]) {
-            inv += (double) (h - i);   /* every a[i..h) exceeds a[j] */
-            tmp[k++] = a[j++];
-        } else {
-            tmp[k++] = a[i++];
+    uint64_t u;
+    if (v == 0) v = 0.0;                  /* -0 and +0 are one value */
+    memcpy(&u, &v, sizeof u);
+    return (u >> 63) ? ~u : (u | ((uint64_t) 1 << 63));
+}
+
+/* One merge in progress: a[i..mid) and a[j..hi) left, output at b[k]. */
+typedef struct {
+    size_t i, mid, j, hi, k;
+} mk_merge;
+
+#define MK_STEP(m, inv)                                                  \
+    do {                                                                 \
+        uint64_t l_ = a[(m).i], r_ = a[(m).j];                           \
+        size_t right_ = r_ < l_;               /* 1: take r */           \
+        (inv) += right_ * (uint64_t) ((m).mid - (m).i);                  \
+        b[(m).k++] = right_ ? r_ : l_;                                   \
+        (m).i += 1 - right_;                                             \
+        (m).j += right_;                                                 \
+    } while (0)
+
+/* Finishes the merge m; returns the inversions it adds. */
+static uint64_t merge_finish(const uint64_t *a, uint64_t *b, mk_merge m)
+{
+    uint64_t inv = 0;
+    while (m.i < m.mid && m.j < m.hi) MK_STEP(m, inv);
+    while (m.i < m.mid) b[m.k++] = a[m.i++];
+    while (m.j < m.hi) b[m.k++] = a[m.j++];
+    return inv;
+}
+
+/* Merges a[lo..mid) with a[mid..hi) into b[lo..hi) for two such triples
+ * at once (p and q; q may be empty), returning the inversions between the
+ * runs of each.  A merge is a chain of dependent loads and compares;
+ * stepping two independent merges in the same loop lets the processor
+ * overlap them.  Runs already in order are copied. */
+static uint64_t merge_count2(const uint64_t *a, uint64_t *b, mk_merge p,
+                             mk_merge q)
+{
+    uint64_t inv = 0;
+    if (p.mid < p.hi && a[p.mid - 1] <= a[p.mid]) {
+        memcpy(b + p.k, a + p.i, (p.hi - p.i) * sizeof *a);
+        p.i = p.mid;
+        p.j = p.k = p.hi;
+    }
+    if (q.mid < q.hi && a[q.mid - 1] <= a[q.mid]) {
+        memcpy(b + q.k, a + q.i, (q.hi - q.i) * sizeof *a);
+        q.i = q.mid;
+        q.j = q.k = q.hi;
+    }
+    while (p.i < p.mid && p.j < p.hi && q.i < q.mid && q.j < q.hi) {
+        MK_STEP(p, inv);
+        MK_STEP(q, inv);
+    }
+    return inv + merge_finish(a, b, p) + merge_finish(a, b, q);
+}
+
+/* One pass over a[lo..hi): the runs of width w merged in pairs into b. */
+static uint64_t merge_pass(const uint64_t *a, uint64_t *b, size_t lo0,
+                           size_t hi0, size_t w)
+{
+    uint64_t inv = 0;
+    for (size_t lo = lo0; lo < hi0; lo += 4 * w) {
+        mk_merge m[2];
+        for (int t = 0; t < 2; t++) {
+            size_t l0 = lo + 2 * w * (size_t) t;
+            l0 = l0 < hi0 ? l0 : hi0;
+            m[t].i = m[t].k = l0;
+            m[t].mid = m[t].j = l0 + w < hi0 ? l0 + w : hi0;
+            m[t].hi = l0 + 2 * w < hi0 ? l0 + 2 * w : hi0;
+        }
+        inv += merge_count2(a, b, m[0], m[1]);
+    }
+    return inv;
+}
+
+/* Strict inversions of the keys k[0..n), through the scratch array tmp
+ * of n keys; *sorted is set to whichever of the two holds them sorted. */
+static uint64_t count_inversions(uint64_t *k, uint64_t *tmp, size_t n,
+                                 const uint64_t **sorted)
+{
+    uint64_t inv = 0;
+    size_t lo0 = 0;
+#if MK_RUN == 4
+    /* runs of 4: the 6 pairs compared without branches, then sorted by a
+     * network of 5 compare-exchanges */
+    for (; lo0 + 4 <= n; lo0 += 4) {
+        uint64_t a0 = k[lo0], a1 = k[lo0 + 1], a2 = k[lo0 + 2],
+                 a3 = k[lo0 + 3];
+        inv += (uint64_t) (a0 > a1) + (a0 > a2) + (a0 > a3) + (a1 > a2) +
+               (a1 > a3) + (a2 > a3);
+#define MK_CX(p, q) do { uint64_t l_ = p < q ? p : q, h_ = p < q ? q : p; \
+                         p = l_; q = h_; } while (0)
+        MK_CX(a0, a1);
+        MK_CX(a2, a3);
+        MK_CX(a0, a2);
+        MK_CX(a1, a3);
+        MK_CX(a1, a2);
+#undef MK_CX
+        k[lo0] = a0;
+        k[lo0 + 1] = a1;
+        k[lo0 + 2] = a2;
+        k[lo0 + 3] = a3;
+    }
+#endif
+    for (size_t lo = lo0; lo < n; lo += MK_RUN) {
+        size_t hi = lo + MK_RUN < n ? lo + MK_RUN : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            uint64_t v = k[i];
+            size_t j = i;
+            while (j > lo && k[j - 1] > v) {
+                k[j] = k[j - 1];
+                j--;
+            }
+            inv += (uint64_t) (i - j);
+            k[j] = v;
         }
     }
-    while (i < h) tmp[k++] = a[i++];
-    while (j < n) tmp[k++] = a[j++];
-    memcpy(a, tmp, n * sizeof(double));
+    /* the passes up to width MK_BLOCK block by block, so that each
+     * block stays in the cache through them; every block makes the same
+     * number of passes (a short last block copies), so all end in the
+     * same array */
+    uint64_t *a = k, *b = tmp;
+    size_t wb = MK_RUN;
+    while (wb < MK_BLOCK && wb < n) wb *= 2;
+    for (size_t blo = 0; blo < n; blo += wb) {
+        size_t bhi = blo + wb < n ? blo + wb : n;
+        uint64_t *p = k, *q = tmp;
+        for (size_t w = MK_RUN; w < wb; w *= 2) {
+            inv += merge_pass(p, q, blo, bhi, w);
+            uint64_t *t = p;
+            p = q;
+            q = t;
+        }
+        a = p;
+        b = q;
+    }
+    for (size_t w = wb; w < n; w *= 2) {
+        inv += merge_pass(a, b, 0, n, w);
+        uint64_t *t = a;
+        a = b;
+        b = t;
+    }
+    *sorted = a;
     return inv;
 }
 
@@ -136,22 +301,23 @@ static int mann_kendall_tab(const double *x, size_t n, st_result *out,
 {
     st_result_init(out);
     if (n < 3) return st_result_fail(out, ST_ERR_TOO_FEW);
-    double *a = malloc(2 * n * sizeof(double));
+    uint64_t *a = malloc(2 * n * sizeof(uint64_t));
     if (!a) return st_result_fail(out, ST_ERR_ALLOC);
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(x[i])) {
             free(a);
             return st_result_fail(out, ST_ERR_DOMAIN);
         }
-        a[i] = x[i];
+        a[i] = mk_key(x[i]);
     }
-    double D = inversions(a, a + n, n);
-    /* a is sorted now: tie groups */
+    const uint64_t *sk;
+    double D = (double) count_inversions(a, a + n, n, &sk);
+    /* sk is sorted: tie groups */
     double T = 0, tv = 0;
     int ties = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && a[j] == a[i]) j++;
+        while (j < n && sk[j] == sk[i]) j++;
         double t = (double) (j - i);
         if (t > 1) {
             ties = 1;

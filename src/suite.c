@@ -36,14 +36,24 @@ static void bench_init(st_bench_result *r)
     }
 }
 
+/* Minimum, mean and median of a sample; the sorted copy of a sample of
+ * up to CENTRES_STACK runs (most benchmarks) lives on the stack. */
+#define CENTRES_STACK 256
+
 static int centres(const double *x, size_t n, double *c)
 {
-    double *s = st_sorted_copy(x, n);
-    if (!s) return ST_ERR_ALLOC;
+    double local[CENTRES_STACK];
+    double *s = local;
+    if (n <= CENTRES_STACK) {
+        memcpy(local, x, n * sizeof(double));
+        st_sort(local, n);
+    } else if (!(s = st_sorted_copy(x, n))) {
+        return ST_ERR_ALLOC;
+    }
     c[ST_CENTRE_MIN] = s[0];
     c[ST_CENTRE_MEAN] = st_mean(x, n);
     c[ST_CENTRE_MEDIAN] = st_median_sorted(s, n);
-    free(s);
+    if (s != local) free(s);
     return ST_OK;
 }
 
@@ -624,5 +634,177 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
     SEXP ov[2] = {w, summ};
     SEXP out = ffi_named_list(2, onames, ov);
     UNPROTECT(2);
+    return out;
+}
+
+/* ---- reading a suite given as a list --------------------------------------- */
+
+/*
+ * A suite given as a list of benchmarks, list(x = , y = ) each, is read
+ * here in one pass instead of R-level loops over the elements (at 10,000
+ * benchmarks these took as long as the core).  ffi_suite_list_scan marks
+ * the benchmarks that need no check message: a plain list (VECSXP) of at
+ * least two elements, none named "conf_level" or "weight", whose x (the
+ * element named "x", else the first) and y (named "y", else the second)
+ * are double vectors without a class, non-empty once NA/NaN are dropped
+ * (na_rm) and otherwise finite and positive.  Anything else, including
+ * every doubtful case, goes through the R checks one benchmark at a time,
+ * which accept the clean benchmarks too: the scan only decides which path
+ * is taken, never the result.  ffi_suite_list_pack then copies the kept
+ * benchmarks' run times into one vector (x then y, benchmark after
+ * benchmark), the clean ones straight from the list and the others from
+ * the samples the R checks returned.
+ */
+
+/* The element of list el named `name` (the first such), R_NilValue when
+ * none. */
+static SEXP list_elt_named(SEXP el, SEXP names, const char *name)
+{
+    if (names == R_NilValue) return R_NilValue;
+    R_xlen_t len = XLENGTH(el);
+    for (R_xlen_t i = 0; i < len; i++)
+        if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0)
+            return VECTOR_ELT(el, i);
+    return R_NilValue;
+}
+
+static int list_has_name(SEXP names, const char *name)
+{
+    if (names == R_NilValue) return 0;
+    R_xlen_t len = XLENGTH(names);
+    for (R_xlen_t i = 0; i < len; i++)
+        if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0) return 1;
+    return 0;
+}
+
+/* x and y of a benchmark element (R_NilValue when el is no plain list of
+ * two or more elements, or names a level or weight). */
+static int list_samples(SEXP el, SEXP *x, SEXP *y)
+{
+    if (TYPEOF(el) != VECSXP || XLENGTH(el) < 2) return 0;
+    SEXP nm = Rf_getAttrib(el, R_NamesSymbol);
+    if (list_has_name(nm, "conf_level") || list_has_name(nm, "weight"))
+        return 0;
+    *x = list_elt_named(el, nm, "x");
+    *y = list_elt_named(el, nm, "y");
+    if (*x == R_NilValue) *x = VECTOR_ELT(el, 0);
+    if (*y == R_NilValue) *y = VECTOR_ELT(el, 1);
+    return 1;
+}
+
+/* The number of run times kept from v (NA/NaN dropped when na_rm), or -1
+ * when v is not a plain double vector of finite positive values. */
+static R_xlen_t clean_count(SEXP v, int na_rm)
+{
+    if (TYPEOF(v) != REALSXP || OBJECT(v)) return -1;
+    const double *p = REAL(v);
+    R_xlen_t len = XLENGTH(v), kept = 0;
+    int ok = 1;
+    for (R_xlen_t i = 0; i < len; i++) {
+        double t = p[i];
+        if (isnan(t)) {
+            ok &= na_rm;
+            continue;
+        }
+        ok &= (t > 0) & (t < HUGE_VAL);
+        kept++;
+    }
+    return ok && kept > 0 ? kept : -1;
+}
+
+SEXP ffi_suite_list_scan(SEXP data, SEXP na_rm)
+{
+    if (TYPEOF(data) != VECSXP) Rf_error("`data` must be a list.");
+    int rm = ffi_flag(na_rm, "na_rm");
+    R_xlen_t nb = XLENGTH(data);
+    SEXP out = PROTECT(Rf_allocVector(LGLSXP, nb));
+    for (R_xlen_t j = 0; j < nb; j++) {
+        SEXP x, y;
+        LOGICAL(out)[j] = list_samples(VECTOR_ELT(data, j), &x, &y) &&
+            clean_count(x, rm) >= 0 && clean_count(y, rm) >= 0;
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* Appends the values of v (NA/NaN dropped when na_rm) at out + *pos. */
+static void pack_sample(SEXP v, int na_rm, double *out, R_xlen_t *pos)
+{
+    const double *p = REAL(v);
+    R_xlen_t len = XLENGTH(v), k = *pos;
+    for (R_xlen_t i = 0; i < len; i++) {
+        if (na_rm && isnan(p[i])) continue;
+        out[k++] = p[i];
+    }
+    *pos = k;
+}
+
+/* list(values, x_start, x_len, y_start, y_len) of the benchmarks j with
+ * keep[j]: from data[[j]] when clean[j], else from xs[[j]], ys[[j]]
+ * (double vectors already checked).  Starts are 0-based doubles, lengths
+ * integers. */
+SEXP ffi_suite_list_pack(SEXP data, SEXP clean, SEXP xs, SEXP ys,
+                         SEXP keep, SEXP na_rm)
+{
+    R_xlen_t nb = XLENGTH(data);
+    if (TYPEOF(data) != VECSXP || TYPEOF(xs) != VECSXP ||
+        TYPEOF(ys) != VECSXP || TYPEOF(clean) != LGLSXP ||
+        TYPEOF(keep) != LGLSXP || XLENGTH(xs) != nb || XLENGTH(ys) != nb ||
+        XLENGTH(clean) != nb || XLENGTH(keep) != nb)
+        Rf_error("invalid suite list.");
+    int rm = ffi_flag(na_rm, "na_rm");
+    R_xlen_t nk = 0, total = 0;
+    for (R_xlen_t j = 0; j < nb; j++) {
+        if (LOGICAL(keep)[j] != 1) continue;
+        SEXP x, y;
+        if (LOGICAL(clean)[j] == 1) {
+            if (!list_samples(VECTOR_ELT(data, j), &x, &y))
+                Rf_error("invalid suite list.");
+            R_xlen_t cx = clean_count(x, rm), cy = clean_count(y, rm);
+            if (cx < 0 || cy < 0) Rf_error("invalid suite list.");
+            total += cx + cy;
+        } else {
+            x = VECTOR_ELT(xs, j);
+            y = VECTOR_ELT(ys, j);
+            if (TYPEOF(x) != REALSXP || TYPEOF(y) != REALSXP)
+                Rf_error("invalid suite list.");
+            total += XLENGTH(x) + XLENGTH(y);
+        }
+        nk++;
+    }
+    if (nk > INT_MAX) Rf_error("too many benchmarks.");
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, total));
+    SEXP xst = PROTECT(Rf_allocVector(REALSXP, nk));
+    SEXP xln = PROTECT(Rf_allocVector(INTSXP, nk));
+    SEXP yst = PROTECT(Rf_allocVector(REALSXP, nk));
+    SEXP yln = PROTECT(Rf_allocVector(INTSXP, nk));
+    R_xlen_t pos = 0, b = 0;
+    for (R_xlen_t j = 0; j < nb; j++) {
+        if (LOGICAL(keep)[j] != 1) continue;
+        SEXP x, y;
+        int cl = LOGICAL(clean)[j] == 1;
+        if (cl) {
+            list_samples(VECTOR_ELT(data, j), &x, &y);
+        } else {
+            x = VECTOR_ELT(xs, j);
+            y = VECTOR_ELT(ys, j);
+        }
+        R_xlen_t p0 = pos;
+        REAL(xst)[b] = (double) pos;
+        pack_sample(x, cl && rm, REAL(values), &pos);
+        if (pos - p0 > INT_MAX) Rf_error("too many run times in a sample.");
+        INTEGER(xln)[b] = (int) (pos - p0);
+        p0 = pos;
+        REAL(yst)[b] = (double) pos;
+        pack_sample(y, cl && rm, REAL(values), &pos);
+        if (pos - p0 > INT_MAX) Rf_error("too many run times in a sample.");
+        INTEGER(yln)[b] = (int) (pos - p0);
+        b++;
+    }
+    static const char *names[] = {"values", "x_start", "x_len", "y_start",
+                                  "y_len"};
+    SEXP vals[5] = {values, xst, xln, yst, yln};
+    SEXP out = ffi_named_list(5, names, vals);
+    UNPROTECT(5);
     return out;
 }

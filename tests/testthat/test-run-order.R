@@ -25,6 +25,25 @@ test_that("Kendall's S is counted right on a long sequence (merge count)", {
   expect_equal(unname(trend_test(x)$statistic), s_ref)
 })
 
+test_that("Kendall's S equals the pair count at sizes around the merge widths", {
+  # runs of 16 sorted by insertion, then merged two at a time: sizes just
+  # below and above the powers of two, ordered stretches, ties, -0 and 0
+  s_ref <- function(x) {
+    sum(outer(seq_along(x), seq_along(x), "<") *
+          sign(outer(x, x, function(a, b) b - a)))
+  }
+  set.seed(13)
+  for (n in c(15L, 16L, 17L, 31L, 33L, 63L, 64L, 65L, 129L, 257L, 1000L)) {
+    xs <- list(rnorm(n), sort(rnorm(n)), rev(sort(rnorm(n))),
+               c(sort(rnorm(n %/% 2)), rnorm(n - n %/% 2)),
+               sample(c(-0, 0, -1, 1, 2), n, replace = TRUE))
+    for (x in xs) {
+      if (length(unique(x)) < 2L) next
+      expect_equal(unname(trend_test(x)$statistic), s_ref(x))
+    }
+  }
+})
+
 test_that("the runs test equals enumeration of all orders", {
   runs_of <- function(lab) 1 + sum(lab[-1L] != lab[-length(lab)])
   for (nn in list(c(4L, 3L), c(5L, 5L), c(2L, 7L), c(1L, 4L))) {

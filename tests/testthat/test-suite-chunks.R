@@ -67,3 +67,33 @@ test_that("chunks on future workers give the same result", {
   remote <- suppressWarnings(speedup_suite(suite))
   expect_identical(strip_call(remote), strip_call(local))
 })
+
+test_that("the list reader's fast path and the R checks give the same suite", {
+  # the C scan takes clean benchmarks as they are; the same benchmarks given
+  # in forms it leaves to the R checks (integer times, a class, a NULL
+  # level, element order) must give an identical result
+  set.seed(14)
+  base <- lapply(1:12, function(j) {
+    list(x = round(rlnorm(9, log(100), 0.1)), y = round(rlnorm(9, log(95), 0.1)))
+  })
+  names(base) <- paste0("b", 1:12)
+  slow <- base
+  slow$b1 <- list(x = as.integer(base$b1$x), y = as.integer(base$b1$y))
+  slow$b2 <- list(x = structure(base$b2$x, class = "my_times"), y = base$b2$y)
+  slow$b3 <- list(y = base$b3$y, x = base$b3$x, conf_level = NULL)
+  slow$b4 <- list(base$b4$x, base$b4$y)
+  slow$b5 <- as.pairlist(base$b5)
+  expect_identical(strip_call(speedup_suite(slow)), strip_call(speedup_suite(base)))
+  # NA and NaN dropped with na_rm on both paths
+  na <- base
+  na$b6$x <- c(NA, base$b6$x, NaN)
+  na$b7$y <- c(base$b7$y, NA)
+  expect_identical(strip_call(speedup_suite(na, na_rm = TRUE)),
+                   strip_call(speedup_suite(base)))
+  # a bad value in a clean-looking benchmark still skips it, with its message
+  bad <- base
+  bad$b8$y[2] <- -1
+  res <- suppressWarnings(speedup_suite(bad))
+  expect_false("b8" %in% res$benchmarks$benchmark)
+  expect_match(res$problems$message, "b8.*<= 0", all = FALSE)
+})
