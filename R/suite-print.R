@@ -90,8 +90,11 @@ suite_print_lines <- function(x) {
 }
 
 #' @export
+format.speedup_suite <- function(x, ...) suite_print_lines(x)
+
+#' @export
 print.speedup_suite <- function(x, ...) {
-  cat(suite_print_lines(x), sep = "\n")
+  cat(format(x), sep = "\n")
   invisible(x)
 }
 

@@ -880,47 +880,4 @@ fmt3 <- function(x) {
   out
 }
 
-#' @export
-format.speedup_suite <- function(x, ...) suite_report_lines(x)
-
-# The text of the .report file (see write_speedup_report()).
-suite_report_lines <- function(x) {
-  ov <- x$overall
-  sig <- isTRUE(x$significant_only)
-  scope <- if (sig) " over the significant benchmarks only" else ""
-  nskip <- sum(x$problems$severity == "error")
-  lines <- c(
-    sprintf("Benchmarks analysed: %d (skipped: %d)", nrow(x$benchmarks), nskip),
-    sprintf("Weights: %s", x$weights),
-    "")
-  for (i in seq_len(nrow(ov))) {
-    g <- if (sig) ov$gain_significant[i] else ov$gain[i]
-    s <- if (sig) ov$speedup_significant[i] else ov$speedup[i]
-    lines <- c(lines,
-      sprintf("Overall gain (ExecutionTime=%s)%s = %s", ov$centre[i], scope, fmt3(g)),
-      sprintf("Overall speedup (ExecutionTime=%s)%s = %s", ov$centre[i], scope, fmt3(s)))
-  }
-  pr <- x$proportion
-  for (i in seq_len(nrow(pr))) {
-    what <- sprintf("(speedup of the %s)", pr$protocol[i])
-    lines <- c(lines, "",
-      sprintf("The observed proportion of accelerated benchmarks %s", what),
-      sprintf("a/b = %d/%d = %s", as.integer(pr$a[i]), as.integer(pr$b[i]), fmt3(pr$estimate[i])),
-      sprintf("The confidence level for computing proportion confidence interval is %s.",
-              format(pr$conf_level[i])),
-      sprintf("Proportion confidence interval %s = [%s; %s]", what,
-              fmt3(pr$conf_low[i]), fmt3(pr$conf_high[i])))
-    if (!isTRUE(pr$valid[i])) {
-      lines <- c(lines,
-        "Warning: this confidence interval of the proportion may not be accurate because",
-        "the validity condition {a(1-a/b) > 5} is not satisfied.")
-    }
-    lines <- c(lines,
-      sprintf("The minimal needed number of randomly selected benchmarks is %s",
-              if (is.na(pr$min_benchmarks[i])) "NA" else format(pr$min_benchmarks[i])),
-      sprintf("(in order to have a precision r=%s).", format(pr$precision[i])))
-  }
-  lines
-}
-
-# print(), summary() and as.data.frame(): R/suite-print.R; plot(): R/suite-plot.R.
+# format(), print(), summary() and as.data.frame(): R/suite-print.R; plot(): R/suite-plot.R.

@@ -365,6 +365,10 @@ static double runs_logprob(double n1, double n2, double r, double lK)
 double st_runs_test_lower(double n1, double n2, double r)
 {
     if (!(n1 >= 1 && n2 >= 1) || !(r >= 2)) return NAN;
+    /* at most 2 min(n1, n2) + 1 runs are possible: from there on P = 1 (and
+     * the loop below stays bounded whatever r is) */
+    double rmax = 2 * (n1 < n2 ? n1 : n2) + 1;
+    if (r >= rmax) return 1;
     double lK = lchoose(n1 + n2, n1), p = 0;
     for (double s = 2; s <= r; s++) p += exp(runs_logprob(n1, n2, s, lK));
     return p > 1 ? 1 : p;

@@ -165,13 +165,14 @@ static void overall(const st_bench_result *res, size_t nb, const double *w,
                     int centre, const int *include, double *gain,
                     double *speedup, size_t *used)
 {
-    long double num = 0.0L, den = 0.0L;
+    long double num = 0.0L, den = 0.0L, rest = 0.0L;
     size_t k = 0;
     for (size_t j = 0; j < nb; j++) {
         if (!include[j]) continue;
         double cx = res[j].centre_x[centre], cy = res[j].centre_y[centre];
         num += (long double) w[j] * (cx - cy);
         den += (long double) w[j] * cx;
+        rest += (long double) w[j] * cy;
         k++;
     }
     *used = k;
@@ -180,7 +181,10 @@ static void overall(const st_bench_result *res, size_t nb, const double *w,
         return;
     }
     *gain = (double) (num / den);
-    *speedup = (double) (den / (den - num));
+    /* S = 1 / (1 - G) = sum W c(x) / sum W c(y), formed from the sums
+     * themselves: den - num would lose sum W c(y) when it is below the
+     * rounding of den */
+    *speedup = (double) (den / rest);
 }
 
 static int custom_weights_legal(const st_bench_result *res, size_t nb,
@@ -294,13 +298,14 @@ static void overall_columns(const st_suite_columns *cl, const double *w,
                             int centre, const int *include, double *gain,
                             double *speedup, size_t *used)
 {
-    long double num = 0.0L, den = 0.0L;
+    long double num = 0.0L, den = 0.0L, rest = 0.0L;
     size_t k = 0;
     for (size_t j = 0; j < cl->nb; j++) {
         if (!include[j]) continue;
         double cx = cl->centre_x[centre][j], cy = cl->centre_y[centre][j];
         num += (long double) w[j] * (cx - cy);
         den += (long double) w[j] * cx;
+        rest += (long double) w[j] * cy;
         k++;
     }
     *used = k;
@@ -309,7 +314,10 @@ static void overall_columns(const st_suite_columns *cl, const double *w,
         return;
     }
     *gain = (double) (num / den);
-    *speedup = (double) (den / (den - num));
+    /* S = 1 / (1 - G) = sum W c(x) / sum W c(y), formed from the sums
+     * themselves: den - num would lose sum W c(y) when it is below the
+     * rounding of den */
+    *speedup = (double) (den / rest);
 }
 
 int st_suite_summarise_columns(const st_suite_columns *cl,

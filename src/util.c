@@ -246,7 +246,11 @@ double st_median_sorted(const double *xs, size_t n)
 {
     if (n == 0) return NAN;
     size_t h = n / 2;
-    return (n % 2) ? xs[h] : (xs[h - 1] + xs[h]) / 2.0;
+    if (n % 2) return xs[h];
+    /* the mean of the two middle values; halving first would lose the last
+     * bit of subnormals, adding first overflows near DBL_MAX */
+    double s = xs[h - 1] + xs[h];
+    return isfinite(s) ? s / 2.0 : xs[h - 1] / 2.0 + xs[h] / 2.0;
 }
 
 int st_is_constant(const double *x, size_t n)
