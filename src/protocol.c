@@ -160,6 +160,7 @@ typedef struct {
     st_result f;
     st_result t[2];           /* [0] Welch, [1] Student (pooled)         */
     st_result tl[2];          /* the same, other tail (slowdown)         */
+    double mean[2], var[2];   /* of x and y, computed once               */
 } mean_parts;
 
 static int shapiro_part(const double *x, size_t n, st_result *r, int *checked)
@@ -190,9 +191,11 @@ static int shapiro_part(const double *x, size_t n, st_result *r, int *checked)
  * of the two t-tests (Student's or Welch's) the flowchart reads; only that
  * one is computed, in both tails.  NAN: all four (the highest confidence
  * needs them at every level). */
+/* with_ci = 0 skips the sub-tests' own intervals (their quantiles), which
+ * only the steps of a verdict show. */
 static int mean_parts_run(const double *x, size_t n, const double *y,
                           size_t m, double conf_level, double alpha,
-                          mean_parts *mp)
+                          int with_ci, mean_parts *mp)
 {
     mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
     mp->both_constant = 0;
@@ -204,25 +207,28 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
     st_result_init(&mp->t[1]);
     st_result_init(&mp->tl[0]);
     st_result_init(&mp->tl[1]);
+    mp->mean[0] = mp->mean[1] = mp->var[0] = mp->var[1] = NAN;
     if (mp->too_few) return ST_OK;
+    mp->mean[0] = st_mean(x, n);
+    mp->mean[1] = st_mean(y, m);
+    mp->var[0] = st_var(x, n, mp->mean[0]);
+    mp->var[1] = st_var(y, m, mp->mean[1]);
     mp->both_constant = st_is_constant(x, n) && st_is_constant(y, m);
     if (mp->both_constant) return ST_OK;
     if (shapiro_part(x, n, &mp->sw[0], &mp->checked[0]) != ST_OK ||
         shapiro_part(y, m, &mp->sw[1], &mp->checked[1]) != ST_OK)
         return ST_ERR_ALLOC;
-    if (st_var_test(x, n, y, m, ST_TWO_SIDED, 1.0, conf_level, &mp->f)
-        == ST_ERR_ALLOC)
-        return ST_ERR_ALLOC;
+    st_var_test_var(mp->var[0], n, mp->var[1], m, ST_TWO_SIDED, 1.0,
+                    conf_level, with_ci, &mp->f);
     /* as mean_path decides: equal variances when the F-test passes */
     int only = isnan(alpha) ? -1
              : (mp->f.status == ST_OK && mp->f.p_value > alpha);
     for (int k = 0; k < 2; k++) {
         if (only >= 0 && k != only) continue;
-        if (st_t_test(x, n, y, m, ST_GREATER, 0.0, k, conf_level, &mp->t[k])
-            == ST_ERR_ALLOC ||
-            st_t_test(x, n, y, m, ST_LESS, 0.0, k, conf_level, &mp->tl[k])
-            == ST_ERR_ALLOC)
-            return ST_ERR_ALLOC;
+        st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
+                      ST_GREATER, 0.0, k, conf_level, with_ci, &mp->t[k]);
+        st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
+                      ST_LESS, 0.0, k, conf_level, with_ci, &mp->tl[k]);
     }
     return ST_OK;
 }
@@ -314,11 +320,11 @@ static void mean_path(const mean_parts *mp, size_t n, size_t m, double alpha,
  * ratio of positive times cannot be negative, so the lower end is clamped
  * at 0.
  */
-static void fieller_interval(const double *x, size_t n, const double *y,
-                             size_t m, int pooled, double alpha, double ci[2])
+static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
+                             int pooled, double alpha, double ci[2])
 {
-    double a = st_mean(x, n), b = st_mean(y, m);
-    double vx = st_var(x, n, a), vy = st_var(y, m, b);
+    double a = mp->mean[0], b = mp->mean[1];
+    double vx = mp->var[0], vy = mp->var[1];
     double dn = (double) n, dm = (double) m;
     double v11, v22, df, r = a / b;
     if (pooled) {
@@ -351,19 +357,25 @@ static void fieller_interval(const double *x, size_t n, const double *y,
     ci[1] = hi;
 }
 
-int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
-                     double alpha, int rigorous, st_verdict *out)
+/* suite = 1: the path of speedup_suite(), which reads the decision, its
+ * p-values and the speedup's interval only: no sub-test intervals, and of
+ * the observed speedups only the mean's (the suite has its own centres). */
+static int mean_protocol_run(const double *x, size_t n, const double *y,
+                             size_t m, double alpha, int rigorous, int suite,
+                             st_verdict *out)
 {
     verdict_init(out, alpha);
     if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
     int s = check_input(x, n, y, m);
     if (s != ST_OK) return s;
-    if ((s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
-    out->speedup = out->speedup_mean;
+    if (!suite && (s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
 
     mean_parts mp;
-    if ((s = mean_parts_run(x, n, y, m, conf_of(alpha), alpha, &mp)) != ST_OK)
+    if ((s = mean_parts_run(x, n, y, m, conf_of(alpha), alpha, !suite, &mp))
+        != ST_OK)
         return s;
+    if (suite) out->speedup_mean = st_mean(x, n) / st_mean(y, m);
+    out->speedup = out->speedup_mean;
     st_path p;
     mean_path(&mp, n, m, alpha, rigorous, &p);
     out->decision = p.decision;
@@ -379,8 +391,21 @@ int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
     if (p.decision == ST_INSUFFICIENT) return ST_OK;
     out->p_value = mp.t[p.final].p_value;
     out->p_value_slowdown = mp.tl[p.final].p_value;
-    fieller_interval(x, n, y, m, p.final, alpha, out->speedup_ci);
+    fieller_interval(&mp, n, m, p.final, alpha, out->speedup_ci);
     return ST_OK;
+}
+
+int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
+                     double alpha, int rigorous, st_verdict *out)
+{
+    return mean_protocol_run(x, n, y, m, alpha, rigorous, 0, out);
+}
+
+int st_mean_protocol_suite(const double *x, size_t n, const double *y,
+                           size_t m, double alpha, int rigorous,
+                           st_verdict *out)
+{
+    return mean_protocol_run(x, n, y, m, alpha, rigorous, 1, out);
 }
 
 /* ---- the median (Fig. 2) --------------------------------------------------- */
@@ -612,7 +637,7 @@ int st_highest_confidence_tab(const double *x, size_t n, const double *y,
     memset(&mp, 0, sizeof mp);
     memset(&dp, 0, sizeof dp);
     if (test == 0) {
-        if ((s = mean_parts_run(x, n, y, m, 0.95, NAN, &mp)) != ST_OK)
+        if ((s = mean_parts_run(x, n, y, m, 0.95, NAN, 0, &mp)) != ST_OK)
             return s;
         if (mp.too_few || mp.both_constant) return ST_OK;
         if (mp.checked[0]) k = add_candidate(c, k, mp.sw[0].p_value);

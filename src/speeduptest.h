@@ -142,6 +142,11 @@ int st_shapiro_wilk(const double *x, size_t n, st_result *out);
 int st_var_test(const double *x, size_t n, const double *y, size_t m,
                 st_alternative alt, double ratio, double conf_level,
                 st_result *out);
+/* The same from the variances (n - 1 divisor) of samples of sizes n, m;
+ * with_ci = 0 leaves conf_int NAN (skips the quantile). */
+int st_var_test_var(double vx, size_t n, double vy, size_t m,
+                    st_alternative alt, double ratio, double conf_level,
+                    int with_ci, st_result *out);
 
 /* Two-sample t-test (Student pooled or Welch) from summary figures;
  * H0: mean_x - mean_y = mu.  estimate = (mean_x, mean_y). */
@@ -164,6 +169,12 @@ int st_t_test_summary_se(double mean_x, double sd_x, double n_x,
                          double mean_y, double sd_y, double n_y,
                          st_alternative alt, double mu, int var_equal,
                          double conf_level, st_result *out, double *std_err);
+/* The two-sample test from the means and variances (n - 1 divisor) of
+ * samples of sizes n, m >= 2; with_ci = 0 leaves conf_int NAN. */
+int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
+                  double var_y, size_t m, st_alternative alt, double mu,
+                  int var_equal, double conf_level, int with_ci,
+                  st_result *out);
 
 /* Two-sample Kolmogorov-Smirnov; exact: -1 = automatic (n * m < 10000),
  * 0 = asymptotic, 1 = exact (with ties: the conditional distribution). */
@@ -389,6 +400,11 @@ int st_observed_speedups(const double *x, size_t n, const double *y,
 
 int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
                      double alpha, int rigorous, st_verdict *out);
+/* The same for a suite: only the fields a suite reads (decision, branch,
+ * guaranteed, caveats, p-values, speedup_mean and speedup_ci). */
+int st_mean_protocol_suite(const double *x, size_t n, const double *y,
+                           size_t m, double alpha, int rigorous,
+                           st_verdict *out);
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
                        double alpha, int rigorous, st_verdict *out);
 

@@ -63,7 +63,7 @@ static int run_protocol(int proto, const double *x, size_t n, const double *y,
                         st_rank_table *tab)
 {
     return proto == ST_PROTO_MEAN
-        ? st_mean_protocol(x, n, y, m, alpha, rigorous, v)
+        ? st_mean_protocol_suite(x, n, y, m, alpha, rigorous, v)
         : st_median_protocol_tab(x, n, y, m, alpha, rigorous, v, tab, 0);
 }
 
