@@ -496,7 +496,8 @@ static void median_path(const median_parts *mp, size_t n, size_t m,
  *   - the speedup: under the scale model Y = X / theta (a location shift
  *     of log times by log theta) the Hodges-Lehmann interval of the shift
  *     of log(x) against log(y) maps through exp() to an interval for
- *     theta, the ratio of the medians.
+ *     theta, the ratio of the medians (only the interval is read: its
+ *     middle ranks are not selected).
  * The second one takes the logarithms of the sorted pair in place, so it
  * comes last.  A failure other than memory leaves the fields NAN.
  */
@@ -515,8 +516,8 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
         v->shift_ci[1] = r.conf_int[1];
     }
     if (st_sorted_pair_log(P) != ST_OK) return ST_OK;
-    s = st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1, conf_of(alpha), &r,
-                                 NULL, NULL, tab);
+    s = st_hodges_lehmann_ci_sorted(P, ST_TWO_SIDED, -1, 1, conf_of(alpha),
+                                    &r, tab);
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
         v->speedup_ci[0] = exp(r.conf_int[0]);

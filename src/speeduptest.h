@@ -297,6 +297,10 @@ int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
                              int exact, int correct, double conf_level,
                              st_result *out, double *ci_level, int *ci_warn,
                              st_rank_table *tab);
+/* The interval alone (estimate NAN: the middle ranks are not selected). */
+int st_hodges_lehmann_ci_sorted(const st_sorted_pair *P, st_alternative alt,
+                                int exact, int correct, double conf_level,
+                                st_result *out, st_rank_table *tab);
 
 /* st_ks_test on samples sorted ascending, each compared after
  * subtracting its centre (xs[i] - cx against ys[j] - cy). */
