@@ -563,6 +563,23 @@ static void observed_sorted(const double *x, const double *y,
                         st_median_sorted(P->ys, P->m);
 }
 
+/* The protocol on the sorted pair P (freed here). */
+static int median_protocol_pair(const double *x, const double *y,
+                                st_sorted_pair *P, double alpha, int rigorous,
+                                st_verdict *out, st_rank_table *tab, int shift)
+{
+    observed_sorted(x, y, P, out);
+    out->speedup = out->speedup_median;
+    /* the three rank-sum tests share one exact null distribution */
+    st_rank_table own;
+    memset(&own, 0, sizeof own);
+    int s = median_protocol_run(P, alpha, rigorous, out, tab ? tab : &own,
+                                shift);
+    st_rank_table_free(&own);
+    st_sorted_pair_free(P);
+    return s;
+}
+
 int st_median_protocol_tab(const double *x, size_t n, const double *y,
                            size_t m, double alpha, int rigorous,
                            st_verdict *out, st_rank_table *tab, int shift)
@@ -573,15 +590,27 @@ int st_median_protocol_tab(const double *x, size_t n, const double *y,
     if (s != ST_OK) return s;
     st_sorted_pair P;
     if ((s = st_sorted_pair_init(&P, x, n, 0.0, y, m)) != ST_OK) return s;
-    observed_sorted(x, y, &P, out);
-    out->speedup = out->speedup_median;
-    /* the three rank-sum tests share one exact null distribution */
-    st_rank_table own;
-    memset(&own, 0, sizeof own);
-    s = median_protocol_run(&P, alpha, rigorous, out, tab ? tab : &own, shift);
-    st_rank_table_free(&own);
-    st_sorted_pair_free(&P);
-    return s;
+    return median_protocol_pair(x, y, &P, alpha, rigorous, out, tab, shift);
+}
+
+int st_median_protocol_presorted(const double *x, size_t n, const double *y,
+                                 size_t m, const double *sorted, double alpha,
+                                 int rigorous, st_verdict *out,
+                                 st_rank_table *tab)
+{
+    verdict_init(out, alpha);
+    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
+    int s = check_input(x, n, y, m);
+    if (s != ST_OK) return s;
+    /* a copy: the interval of the speedup takes its logarithms in place */
+    st_sorted_pair P;
+    P.xs = malloc((n + m) * sizeof(double));
+    if (!P.xs) return ST_ERR_ALLOC;
+    memcpy(P.xs, sorted, (n + m) * sizeof(double));
+    P.ys = P.xs + n;
+    P.n = n;
+    P.m = m;
+    return median_protocol_pair(x, y, &P, alpha, rigorous, out, tab, 0);
 }
 
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,

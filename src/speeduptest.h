@@ -411,6 +411,13 @@ int st_mean_protocol_suite(const double *x, size_t n, const double *y,
                            st_verdict *out);
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
                        double alpha, int rigorous, st_verdict *out);
+/* The median protocol of a suite (no Hodges-Lehmann shift) from the
+ * samples x, y as given and their sorted copies (sorted: x ascending,
+ * then y ascending, n + m values). */
+int st_median_protocol_presorted(const double *x, size_t n, const double *y,
+                                 size_t m, const double *sorted, double alpha,
+                                 int rigorous, st_verdict *out,
+                                 st_rank_table *tab);
 
 /* Largest 1 - alpha, alpha in (0, 0.5], at which the protocol (test = 0:
  * mean, 1: median) declares significance; *confidence = NAN if none. */
