@@ -163,7 +163,9 @@ typedef struct {
     double mean[2], var[2];   /* of x and y, computed once               */
 } mean_parts;
 
-static int shapiro_part(const double *x, size_t n, st_result *r, int *checked)
+/* xs: x sorted ascending, or NULL */
+static int shapiro_part(const double *x, const double *xs, size_t n,
+                        st_result *r, int *checked)
 {
     st_result_init(r);
     *checked = 0;
@@ -175,7 +177,7 @@ static int shapiro_part(const double *x, size_t n, st_result *r, int *checked)
         r->status = ST_ERR_TOO_MANY;
         return ST_OK;
     }
-    int s = st_shapiro_wilk(x, n, r);
+    int s = xs ? st_shapiro_wilk_sorted(xs, n, r) : st_shapiro_wilk(x, n, r);
     if (s == ST_ERR_ALLOC) return s;
     *checked = s == ST_OK && !isnan(r->p_value);
     return ST_OK;
@@ -192,10 +194,12 @@ static int shapiro_part(const double *x, size_t n, st_result *r, int *checked)
  * one is computed, in both tails.  NAN: all four (the highest confidence
  * needs them at every level). */
 /* with_ci = 0 skips the sub-tests' own intervals (their quantiles), which
- * only the steps of a verdict show. */
+ * only the steps of a verdict show; sorted (or NULL): x ascending, then y
+ * ascending, for the Shapiro-Wilk tests. */
 static int mean_parts_run(const double *x, size_t n, const double *y,
-                          size_t m, double conf_level, double alpha,
-                          int with_ci, mean_parts *mp)
+                          size_t m, const double *sorted,
+                          double conf_level, double alpha, int with_ci,
+                          mean_parts *mp)
 {
     mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
     mp->both_constant = 0;
@@ -215,8 +219,9 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
     mp->var[1] = st_var(y, m, mp->mean[1]);
     mp->both_constant = st_is_constant(x, n) && st_is_constant(y, m);
     if (mp->both_constant) return ST_OK;
-    if (shapiro_part(x, n, &mp->sw[0], &mp->checked[0]) != ST_OK ||
-        shapiro_part(y, m, &mp->sw[1], &mp->checked[1]) != ST_OK)
+    if (shapiro_part(x, sorted, n, &mp->sw[0], &mp->checked[0]) != ST_OK ||
+        shapiro_part(y, sorted ? sorted + n : NULL, m, &mp->sw[1],
+                     &mp->checked[1]) != ST_OK)
         return ST_ERR_ALLOC;
     st_var_test_var(mp->var[0], n, mp->var[1], m, ST_TWO_SIDED, 1.0,
                     conf_level, with_ci, &mp->f);
@@ -361,8 +366,8 @@ static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
  * p-values and the speedup's interval only: no sub-test intervals, and of
  * the observed speedups only the mean's (the suite has its own centres). */
 static int mean_protocol_run(const double *x, size_t n, const double *y,
-                             size_t m, double alpha, int rigorous, int suite,
-                             st_verdict *out)
+                             size_t m, const double *sorted, double alpha,
+                             int rigorous, int suite, st_verdict *out)
 {
     verdict_init(out, alpha);
     if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
@@ -371,8 +376,8 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
     if (!suite && (s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
 
     mean_parts mp;
-    if ((s = mean_parts_run(x, n, y, m, conf_of(alpha), alpha, !suite, &mp))
-        != ST_OK)
+    if ((s = mean_parts_run(x, n, y, m, sorted, conf_of(alpha), alpha, !suite,
+                            &mp)) != ST_OK)
         return s;
     if (suite) out->speedup_mean = st_mean(x, n) / st_mean(y, m);
     out->speedup = out->speedup_mean;
@@ -398,14 +403,14 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
 int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
                      double alpha, int rigorous, st_verdict *out)
 {
-    return mean_protocol_run(x, n, y, m, alpha, rigorous, 0, out);
+    return mean_protocol_run(x, n, y, m, NULL, alpha, rigorous, 0, out);
 }
 
 int st_mean_protocol_suite(const double *x, size_t n, const double *y,
-                           size_t m, double alpha, int rigorous,
-                           st_verdict *out)
+                           size_t m, const double *sorted, double alpha,
+                           int rigorous, st_verdict *out)
 {
-    return mean_protocol_run(x, n, y, m, alpha, rigorous, 1, out);
+    return mean_protocol_run(x, n, y, m, sorted, alpha, rigorous, 1, out);
 }
 
 /* ---- the median (Fig. 2) --------------------------------------------------- */
@@ -667,7 +672,7 @@ int st_highest_confidence_tab(const double *x, size_t n, const double *y,
     memset(&mp, 0, sizeof mp);
     memset(&dp, 0, sizeof dp);
     if (test == 0) {
-        if ((s = mean_parts_run(x, n, y, m, 0.95, NAN, 0, &mp)) != ST_OK)
+        if ((s = mean_parts_run(x, n, y, m, NULL, 0.95, NAN, 0, &mp)) != ST_OK)
             return s;
         if (mp.too_few || mp.both_constant) return ST_OK;
         if (mp.checked[0]) k = add_candidate(c, k, mp.sw[0].p_value);

@@ -136,6 +136,8 @@ int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
  * values equal) or ST_ERR_DOMAIN (a non-finite value); x need not be
  * sorted. */
 int st_shapiro_wilk(const double *x, size_t n, st_result *out);
+/* The same on a sample sorted ascending (no copy). */
+int st_shapiro_wilk_sorted(const double *xs, size_t n, st_result *out);
 
 /* F-test of var(x)/var(y) = ratio.  estimate[0] = ratio of variances.
  * Both samples constant: ST_ERR_CONSTANT; one constant: F = 0 or Inf. */
@@ -405,10 +407,11 @@ int st_observed_speedups(const double *x, size_t n, const double *y,
 int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
                      double alpha, int rigorous, st_verdict *out);
 /* The same for a suite: only the fields a suite reads (decision, branch,
- * guaranteed, caveats, p-values, speedup_mean and speedup_ci). */
+ * guaranteed, caveats, p-values, speedup_mean and speedup_ci); sorted:
+ * x ascending, then y ascending, n + m values. */
 int st_mean_protocol_suite(const double *x, size_t n, const double *y,
-                           size_t m, double alpha, int rigorous,
-                           st_verdict *out);
+                           size_t m, const double *sorted, double alpha,
+                           int rigorous, st_verdict *out);
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
                        double alpha, int rigorous, st_verdict *out);
 /* The median protocol of a suite (no Hodges-Lehmann shift) from the

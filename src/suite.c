@@ -57,7 +57,7 @@ static int run_protocol(int proto, const double *x, size_t n, const double *y,
                         int rigorous, st_verdict *v, st_rank_table *tab)
 {
     return proto == ST_PROTO_MEAN
-        ? st_mean_protocol_suite(x, n, y, m, alpha, rigorous, v)
+        ? st_mean_protocol_suite(x, n, y, m, sorted, alpha, rigorous, v)
         : st_median_protocol_presorted(x, n, y, m, sorted, alpha, rigorous,
                                        v, tab);
 }
