@@ -379,7 +379,9 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
     if ((s = mean_parts_run(x, n, y, m, sorted, conf_of(alpha), alpha, !suite,
                             &mp)) != ST_OK)
         return s;
-    if (suite) out->speedup_mean = st_mean(x, n) / st_mean(y, m);
+    if (suite)
+        out->speedup_mean = mp.too_few ? st_mean(x, n) / st_mean(y, m)
+                                       : mp.mean[0] / mp.mean[1];
     out->speedup = out->speedup_mean;
     st_path p;
     mean_path(&mp, n, m, alpha, rigorous, &p);
@@ -563,7 +565,8 @@ static void observed_sorted(const double *x, const double *y,
 {
     if (P->n == 0 || P->m == 0) return;
     v->speedup_min = P->xs[0] / P->ys[0];
-    v->speedup_mean = st_mean(x, P->n) / st_mean(y, P->m);
+    /* (a suite, x == NULL, has its own centres) */
+    if (x) v->speedup_mean = st_mean(x, P->n) / st_mean(y, P->m);
     v->speedup_median = st_median_sorted(P->xs, P->n) /
                         st_median_sorted(P->ys, P->m);
 }
@@ -615,7 +618,7 @@ int st_median_protocol_presorted(const double *x, size_t n, const double *y,
     P.ys = P.xs + n;
     P.n = n;
     P.m = m;
-    return median_protocol_pair(x, y, &P, alpha, rigorous, out, tab, 0);
+    return median_protocol_pair(NULL, NULL, &P, alpha, rigorous, out, tab, 0);
 }
 
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
