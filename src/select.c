@@ -71,12 +71,14 @@
 /* ---- selection in an array ------------------------------------------------ */
 
 /* Selection (Hoare's FIND) around the median of three.  Each pass splits
- * the range into values < pivot, then (only when the answer is not
- * among those) values == pivot and > pivot, each split by a branch-free
- * Lomuto partition: the element is always swapped and the boundary moves
- * by the comparison's 0 or 1, so the processor never mispredicts which
- * side a value goes to.  Every pass removes at least the pivot's copies
- * from the range, so it ends after at most c passes; expected O(c).  On
+ * the range into values < pivot and values >= pivot (and, only when no
+ * value fell below the pivot, the latter into values == pivot and
+ * > pivot), each split by a branch-free Lomuto partition: the element is
+ * always swapped and the boundary moves by the comparison's 0 or 1, so
+ * the processor never mispredicts which side a value goes to.  Every pass
+ * removes at least one value (one below the pivot, or the pivot's
+ * copies) from the range, so it ends after at most c passes; expected
+ * O(c).  On
  * return buf is partitioned at k: buf[i] <= buf[k] for i < k and
  * buf[i] >= buf[k] for i > k. */
 static size_t partition_below(double *buf, size_t lo, size_t hi, double piv,
@@ -105,6 +107,11 @@ double st_select_kth(double *buf, size_t c, size_t k)
             hi = lt;
             continue;
         }
+        if (lt > lo) {                     /* the range shrank */
+            lo = lt;
+            continue;
+        }
+        /* piv is the least value: its copies set apart */
         size_t le = partition_below(buf, lt, hi, piv, 1);
         if (k < le) return piv;            /* [lt, le) == piv */
         lo = le;
