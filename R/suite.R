@@ -659,16 +659,23 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     pa <- stats::p.adjust(pv, method = p_adjust)
     psa <- stats::p.adjust(ps, method = p_adjust)
     tested <- dec >= 0 & !is.na(pa)
-    dec[tested] <- ifelse(pa[tested] <= alpha[tested], 1L, 0L)
-    direction <- ifelse(dec < 0, NA_character_,
-                        ifelse(dec == 1, "speedup",
-                               ifelse(!is.na(psa) & psa <= alpha, "slowdown", "none")))
+    dec[tested] <- as.integer(pa[tested] <= alpha[tested])
+    # (indexing, not nested ifelse(): the same values at a fraction of
+    # the cost on long suites)
+    direction <- c("none", "slowdown")[(!is.na(psa) & psa <= alpha) + 1L]
+    direction[which(dec == 1)] <- "speedup"
+    direction[which(dec < 0)] <- NA_character_
     cav <- suite_caveat_text(b[[paste0(p, "_caveats")]])
-    cav <- ifelse(nzchar(ro_text),
-                  ifelse(nzchar(cav), paste(cav, ro_text, sep = "; "), ro_text), cav)
+    ro <- which(nzchar(ro_text))
+    if (length(ro)) {
+      cav[ro] <- ifelse(nzchar(cav[ro]), paste(cav[ro], ro_text[ro], sep = "; "),
+                        ro_text[ro])
+    }
+    significant <- dec == 1
+    significant[dec < 0] <- NA
     data.frame(
       decision = suite_decisions[dec + 2L],
-      significant = ifelse(dec < 0, NA, dec == 1),
+      significant = significant,
       direction = direction,
       conf_level = lev_used(alpha, searched),
       highest = b[[paste0(p, "_highest")]],

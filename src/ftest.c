@@ -23,13 +23,24 @@ int st_var_test(const double *x, size_t n, const double *y, size_t m,
 {
     st_result_init(out);
     if (n < 2 || m < 2) return out->status = ST_ERR_TOO_FEW;
-    if (!all_finite(x, n) || !all_finite(y, m) || !isfinite(ratio) ||
+    if (!all_finite(x, n) || !all_finite(y, m))
+        return out->status = ST_ERR_DOMAIN;
+    double vx = st_var(x, n, st_mean(x, n));
+    double vy = st_var(y, m, st_mean(y, m));
+    return st_var_test_var(vx, n, vy, m, alt, ratio, conf_level, 1, out);
+}
+
+int st_var_test_var(double vx, size_t n, double vy, size_t m,
+                    st_alternative alt, double ratio, double conf_level,
+                    int with_ci, st_result *out)
+{
+    st_result_init(out);
+    if (n < 2 || m < 2) return out->status = ST_ERR_TOO_FEW;
+    if (!isfinite(vx) || !isfinite(vy) || !isfinite(ratio) ||
         !(ratio > 0.0) || !(conf_level > 0.0 && conf_level < 1.0) ||
         (alt != ST_TWO_SIDED && alt != ST_LESS && alt != ST_GREATER))
         return out->status = ST_ERR_DOMAIN;
 
-    double vx = st_var(x, n, st_mean(x, n));
-    double vy = st_var(y, m, st_mean(y, m));
     /* Both samples constant: 0 / 0, no information about the ratio.  One
      * constant sample gives F = 0 or F = Inf and the limiting p-values. */
     if (vx == 0.0 && vy == 0.0) return out->status = ST_ERR_CONSTANT;
@@ -52,6 +63,7 @@ int st_var_test(const double *x, size_t n, const double *y, size_t m,
     case ST_TWO_SIDED: {
         double p = 2.0 * (lower < upper ? lower : upper);
         out->p_value = p > 1.0 ? 1.0 : p;
+        if (!with_ci) break;
         double beta = (1.0 - conf_level) / 2.0;
         out->conf_int[0] = est / qf(1.0 - beta, dfx, dfy, 1, 0);
         out->conf_int[1] = est / qf(beta, dfx, dfy, 1, 0);
@@ -59,11 +71,13 @@ int st_var_test(const double *x, size_t n, const double *y, size_t m,
     }
     case ST_GREATER:
         out->p_value = upper;
+        if (!with_ci) break;
         out->conf_int[0] = est / qf(conf_level, dfx, dfy, 1, 0);
         out->conf_int[1] = INFINITY;
         break;
     case ST_LESS:
         out->p_value = lower;
+        if (!with_ci) break;
         out->conf_int[0] = 0.0;
         out->conf_int[1] = est / qf(1.0 - conf_level, dfx, dfy, 1, 0);
         break;

@@ -160,9 +160,12 @@ typedef struct {
     st_result f;
     st_result t[2];           /* [0] Welch, [1] Student (pooled)         */
     st_result tl[2];          /* the same, other tail (slowdown)         */
+    double mean[2], var[2];   /* of x and y, computed once               */
 } mean_parts;
 
-static int shapiro_part(const double *x, size_t n, st_result *r, int *checked)
+/* xs: x sorted ascending, or NULL */
+static int shapiro_part(const double *x, const double *xs, size_t n,
+                        st_result *r, int *checked)
 {
     st_result_init(r);
     *checked = 0;
@@ -174,7 +177,7 @@ static int shapiro_part(const double *x, size_t n, st_result *r, int *checked)
         r->status = ST_ERR_TOO_MANY;
         return ST_OK;
     }
-    int s = st_shapiro_wilk(x, n, r);
+    int s = xs ? st_shapiro_wilk_sorted(xs, n, r) : st_shapiro_wilk(x, n, r);
     if (s == ST_ERR_ALLOC) return s;
     *checked = s == ST_OK && !isnan(r->p_value);
     return ST_OK;
@@ -190,8 +193,12 @@ static int shapiro_part(const double *x, size_t n, st_result *r, int *checked)
  * of the two t-tests (Student's or Welch's) the flowchart reads; only that
  * one is computed, in both tails.  NAN: all four (the highest confidence
  * needs them at every level). */
+/* with_ci = 0 skips the sub-tests' own intervals (their quantiles), which
+ * only the steps of a verdict show; sorted (or NULL): x ascending, then y
+ * ascending, for the Shapiro-Wilk tests. */
 static int mean_parts_run(const double *x, size_t n, const double *y,
-                          size_t m, double conf_level, double alpha,
+                          size_t m, const double *sorted,
+                          double conf_level, double alpha, int with_ci,
                           mean_parts *mp)
 {
     mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
@@ -204,25 +211,29 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
     st_result_init(&mp->t[1]);
     st_result_init(&mp->tl[0]);
     st_result_init(&mp->tl[1]);
+    mp->mean[0] = mp->mean[1] = mp->var[0] = mp->var[1] = NAN;
     if (mp->too_few) return ST_OK;
+    mp->mean[0] = st_mean(x, n);
+    mp->mean[1] = st_mean(y, m);
+    mp->var[0] = st_var(x, n, mp->mean[0]);
+    mp->var[1] = st_var(y, m, mp->mean[1]);
     mp->both_constant = st_is_constant(x, n) && st_is_constant(y, m);
     if (mp->both_constant) return ST_OK;
-    if (shapiro_part(x, n, &mp->sw[0], &mp->checked[0]) != ST_OK ||
-        shapiro_part(y, m, &mp->sw[1], &mp->checked[1]) != ST_OK)
+    if (shapiro_part(x, sorted, n, &mp->sw[0], &mp->checked[0]) != ST_OK ||
+        shapiro_part(y, sorted ? sorted + n : NULL, m, &mp->sw[1],
+                     &mp->checked[1]) != ST_OK)
         return ST_ERR_ALLOC;
-    if (st_var_test(x, n, y, m, ST_TWO_SIDED, 1.0, conf_level, &mp->f)
-        == ST_ERR_ALLOC)
-        return ST_ERR_ALLOC;
+    st_var_test_var(mp->var[0], n, mp->var[1], m, ST_TWO_SIDED, 1.0,
+                    conf_level, with_ci, &mp->f);
     /* as mean_path decides: equal variances when the F-test passes */
     int only = isnan(alpha) ? -1
              : (mp->f.status == ST_OK && mp->f.p_value > alpha);
     for (int k = 0; k < 2; k++) {
         if (only >= 0 && k != only) continue;
-        if (st_t_test(x, n, y, m, ST_GREATER, 0.0, k, conf_level, &mp->t[k])
-            == ST_ERR_ALLOC ||
-            st_t_test(x, n, y, m, ST_LESS, 0.0, k, conf_level, &mp->tl[k])
-            == ST_ERR_ALLOC)
-            return ST_ERR_ALLOC;
+        st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
+                      ST_GREATER, 0.0, k, conf_level, with_ci, &mp->t[k]);
+        st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
+                      ST_LESS, 0.0, k, conf_level, with_ci, &mp->tl[k]);
     }
     return ST_OK;
 }
@@ -314,11 +325,11 @@ static void mean_path(const mean_parts *mp, size_t n, size_t m, double alpha,
  * ratio of positive times cannot be negative, so the lower end is clamped
  * at 0.
  */
-static void fieller_interval(const double *x, size_t n, const double *y,
-                             size_t m, int pooled, double alpha, double ci[2])
+static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
+                             int pooled, double alpha, double ci[2])
 {
-    double a = st_mean(x, n), b = st_mean(y, m);
-    double vx = st_var(x, n, a), vy = st_var(y, m, b);
+    double a = mp->mean[0], b = mp->mean[1];
+    double vx = mp->var[0], vy = mp->var[1];
     double dn = (double) n, dm = (double) m;
     double v11, v22, df, r = a / b;
     if (pooled) {
@@ -351,19 +362,27 @@ static void fieller_interval(const double *x, size_t n, const double *y,
     ci[1] = hi;
 }
 
-int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
-                     double alpha, int rigorous, st_verdict *out)
+/* suite = 1: the path of speedup_suite(), which reads the decision, its
+ * p-values and the speedup's interval only: no sub-test intervals, and of
+ * the observed speedups only the mean's (the suite has its own centres). */
+static int mean_protocol_run(const double *x, size_t n, const double *y,
+                             size_t m, const double *sorted, double alpha,
+                             int rigorous, int suite, st_verdict *out)
 {
     verdict_init(out, alpha);
     if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
     int s = check_input(x, n, y, m);
     if (s != ST_OK) return s;
-    if ((s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
-    out->speedup = out->speedup_mean;
+    if (!suite && (s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
 
     mean_parts mp;
-    if ((s = mean_parts_run(x, n, y, m, conf_of(alpha), alpha, &mp)) != ST_OK)
+    if ((s = mean_parts_run(x, n, y, m, sorted, conf_of(alpha), alpha, !suite,
+                            &mp)) != ST_OK)
         return s;
+    if (suite)
+        out->speedup_mean = mp.too_few ? st_mean(x, n) / st_mean(y, m)
+                                       : mp.mean[0] / mp.mean[1];
+    out->speedup = out->speedup_mean;
     st_path p;
     mean_path(&mp, n, m, alpha, rigorous, &p);
     out->decision = p.decision;
@@ -379,8 +398,21 @@ int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
     if (p.decision == ST_INSUFFICIENT) return ST_OK;
     out->p_value = mp.t[p.final].p_value;
     out->p_value_slowdown = mp.tl[p.final].p_value;
-    fieller_interval(x, n, y, m, p.final, alpha, out->speedup_ci);
+    fieller_interval(&mp, n, m, p.final, alpha, out->speedup_ci);
     return ST_OK;
+}
+
+int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
+                     double alpha, int rigorous, st_verdict *out)
+{
+    return mean_protocol_run(x, n, y, m, NULL, alpha, rigorous, 0, out);
+}
+
+int st_mean_protocol_suite(const double *x, size_t n, const double *y,
+                           size_t m, const double *sorted, double alpha,
+                           int rigorous, st_verdict *out)
+{
+    return mean_protocol_run(x, n, y, m, sorted, alpha, rigorous, 1, out);
 }
 
 /* ---- the median (Fig. 2) --------------------------------------------------- */
@@ -471,7 +503,8 @@ static void median_path(const median_parts *mp, size_t n, size_t m,
  *   - the speedup: under the scale model Y = X / theta (a location shift
  *     of log times by log theta) the Hodges-Lehmann interval of the shift
  *     of log(x) against log(y) maps through exp() to an interval for
- *     theta, the ratio of the medians.
+ *     theta, the ratio of the medians (only the interval is read: its
+ *     middle ranks are not selected).
  * The second one takes the logarithms of the sorted pair in place, so it
  * comes last.  A failure other than memory leaves the fields NAN.
  */
@@ -490,8 +523,8 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
         v->shift_ci[1] = r.conf_int[1];
     }
     if (st_sorted_pair_log(P) != ST_OK) return ST_OK;
-    s = st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1, conf_of(alpha), &r,
-                                 NULL, NULL, tab);
+    s = st_hodges_lehmann_ci_sorted(P, ST_TWO_SIDED, -1, 1, conf_of(alpha),
+                                    &r, tab);
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
         v->speedup_ci[0] = exp(r.conf_int[0]);
@@ -532,9 +565,27 @@ static void observed_sorted(const double *x, const double *y,
 {
     if (P->n == 0 || P->m == 0) return;
     v->speedup_min = P->xs[0] / P->ys[0];
-    v->speedup_mean = st_mean(x, P->n) / st_mean(y, P->m);
+    /* (a suite, x == NULL, has its own centres) */
+    if (x) v->speedup_mean = st_mean(x, P->n) / st_mean(y, P->m);
     v->speedup_median = st_median_sorted(P->xs, P->n) /
                         st_median_sorted(P->ys, P->m);
+}
+
+/* The protocol on the sorted pair P (freed here). */
+static int median_protocol_pair(const double *x, const double *y,
+                                st_sorted_pair *P, double alpha, int rigorous,
+                                st_verdict *out, st_rank_table *tab, int shift)
+{
+    observed_sorted(x, y, P, out);
+    out->speedup = out->speedup_median;
+    /* the three rank-sum tests share one exact null distribution */
+    st_rank_table own;
+    memset(&own, 0, sizeof own);
+    int s = median_protocol_run(P, alpha, rigorous, out, tab ? tab : &own,
+                                shift);
+    st_rank_table_free(&own);
+    st_sorted_pair_free(P);
+    return s;
 }
 
 int st_median_protocol_tab(const double *x, size_t n, const double *y,
@@ -547,15 +598,27 @@ int st_median_protocol_tab(const double *x, size_t n, const double *y,
     if (s != ST_OK) return s;
     st_sorted_pair P;
     if ((s = st_sorted_pair_init(&P, x, n, 0.0, y, m)) != ST_OK) return s;
-    observed_sorted(x, y, &P, out);
-    out->speedup = out->speedup_median;
-    /* the three rank-sum tests share one exact null distribution */
-    st_rank_table own;
-    memset(&own, 0, sizeof own);
-    s = median_protocol_run(&P, alpha, rigorous, out, tab ? tab : &own, shift);
-    st_rank_table_free(&own);
-    st_sorted_pair_free(&P);
-    return s;
+    return median_protocol_pair(x, y, &P, alpha, rigorous, out, tab, shift);
+}
+
+int st_median_protocol_presorted(const double *x, size_t n, const double *y,
+                                 size_t m, const double *sorted, double alpha,
+                                 int rigorous, st_verdict *out,
+                                 st_rank_table *tab)
+{
+    verdict_init(out, alpha);
+    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
+    int s = check_input(x, n, y, m);
+    if (s != ST_OK) return s;
+    /* a copy: the interval of the speedup takes its logarithms in place */
+    st_sorted_pair P;
+    P.xs = malloc((n + m) * sizeof(double));
+    if (!P.xs) return ST_ERR_ALLOC;
+    memcpy(P.xs, sorted, (n + m) * sizeof(double));
+    P.ys = P.xs + n;
+    P.n = n;
+    P.m = m;
+    return median_protocol_pair(NULL, NULL, &P, alpha, rigorous, out, tab, 0);
 }
 
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
@@ -612,7 +675,7 @@ int st_highest_confidence_tab(const double *x, size_t n, const double *y,
     memset(&mp, 0, sizeof mp);
     memset(&dp, 0, sizeof dp);
     if (test == 0) {
-        if ((s = mean_parts_run(x, n, y, m, 0.95, NAN, &mp)) != ST_OK)
+        if ((s = mean_parts_run(x, n, y, m, NULL, 0.95, NAN, 0, &mp)) != ST_OK)
             return s;
         if (mp.too_few || mp.both_constant) return ST_OK;
         if (mp.checked[0]) k = add_candidate(c, k, mp.sw[0].p_value);

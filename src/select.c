@@ -71,12 +71,14 @@
 /* ---- selection in an array ------------------------------------------------ */
 
 /* Selection (Hoare's FIND) around the median of three.  Each pass splits
- * the range into values < pivot, then (only when the answer is not
- * among those) values == pivot and > pivot, each split by a branch-free
- * Lomuto partition: the element is always swapped and the boundary moves
- * by the comparison's 0 or 1, so the processor never mispredicts which
- * side a value goes to.  Every pass removes at least the pivot's copies
- * from the range, so it ends after at most c passes; expected O(c).  On
+ * the range into values < pivot and values >= pivot (and, only when no
+ * value fell below the pivot, the latter into values == pivot and
+ * > pivot), each split by a branch-free Lomuto partition: the element is
+ * always swapped and the boundary moves by the comparison's 0 or 1, so
+ * the processor never mispredicts which side a value goes to.  Every pass
+ * removes at least one value (one below the pivot, or the pivot's
+ * copies) from the range, so it ends after at most c passes; expected
+ * O(c).  On
  * return buf is partitioned at k: buf[i] <= buf[k] for i < k and
  * buf[i] >= buf[k] for i > k. */
 static size_t partition_below(double *buf, size_t lo, size_t hi, double piv,
@@ -105,6 +107,11 @@ double st_select_kth(double *buf, size_t c, size_t k)
             hi = lt;
             continue;
         }
+        if (lt > lo) {                     /* the range shrank */
+            lo = lt;
+            continue;
+        }
+        /* piv is the least value: its copies set apart */
         size_t le = partition_below(buf, lt, hi, piv, 1);
         if (k < le) return piv;            /* [lt, le) == piv */
         lo = le;
@@ -112,14 +119,79 @@ double st_select_kth(double *buf, size_t c, size_t k)
     return buf[lo];
 }
 
+/* The k-th smallest (0-based) of buf[0..c-1], c <= SELECT_SMALL, leaving
+ * buf in no particular order.  The same selection as st_select_kth, with
+ * each pass copying the range into the other of two buffers (buf and one
+ * on the stack) from both ends: a value is written at both the next free
+ * place below and the next free place above and only one of the two
+ * places is kept, so a pass has no branch to mispredict and, unlike the
+ * in-place swap, no store that the next element's load must wait for. */
+#define SELECT_SMALL 2048
+
+static double select_small(double *buf, size_t c, size_t k)
+{
+    double tmp[SELECT_SMALL];
+    double *src = buf, *dst = tmp;
+    size_t lo = 0, hi = c;                 /* answer in src[lo .. hi-1] */
+    while (hi - lo > 1) {
+        double a = src[lo], b = src[lo + (hi - lo) / 2], d = src[hi - 1];
+        double piv = a < b ? (b < d ? b : (a < d ? d : a))
+                           : (a < d ? a : (b < d ? d : b));
+        /* values < piv to dst[lo ..), the others to dst[.. hi - 1] */
+        size_t l = lo, r = hi - 1;
+        for (size_t i = lo; i < hi; i++) {
+            double v = src[i];
+            size_t below = v < piv;
+            dst[l] = v;
+            dst[r] = v;
+            l += below;
+            r -= 1 - below;
+        }
+        double *t = src;
+        src = dst;
+        dst = t;
+        if (k < l) {
+            hi = l;
+            continue;
+        }
+        if (l > lo) {                      /* the range shrank */
+            lo = l;
+            continue;
+        }
+        /* piv is the least value: its copies set apart (which a range of
+         * equal values needs to end) */
+        size_t e = l;
+        r = hi - 1;
+        for (size_t i = l; i < hi; i++) {
+            double v = src[i];
+            size_t eq = v <= piv;
+            dst[e] = v;
+            dst[r] = v;
+            e += eq;
+            r -= 1 - eq;
+        }
+        if (k < e) return piv;             /* [l, e) == piv */
+        t = src;
+        src = dst;
+        dst = t;
+        lo = e;
+    }
+    return src[lo];
+}
+
 /* Several order statistics (0-based ranks ks[0..cnt-1], ascending) of
  * buf[lo..hi-1]: one partition around the median of three serves every
  * rank, then each side is searched for its own ranks only (a single rank
- * by st_select_kth). */
+ * by select_small or st_select_kth). */
 static void multi_select(double *buf, size_t lo, size_t hi, const uint64_t *ks,
                          int cnt, double *vals)
 {
     while (cnt > 0) {
+        if (cnt == 1 && hi - lo <= SELECT_SMALL) {
+            /* (the order the buffer is left in is not used) */
+            vals[0] = select_small(buf + lo, hi - lo, (size_t) ks[0] - lo);
+            return;
+        }
         if (cnt == 1 || hi - lo <= 1) {
             for (int r = 0; r < cnt; r++)
                 vals[r] = st_select_kth(buf + lo, hi - lo, (size_t) ks[r] - lo);
@@ -129,7 +201,10 @@ static void multi_select(double *buf, size_t lo, size_t hi, const uint64_t *ks,
         double piv = a < b ? (b < d ? b : (a < d ? d : a))
                            : (a < d ? a : (b < d ? d : b));
         size_t lt = partition_below(buf, lo, hi, piv, 0);
-        size_t le = partition_below(buf, lt, hi, piv, 1);
+        /* the copies of piv are set apart only when nothing fell below it
+         * (a range of equal values needs that to end); otherwise the
+         * ranks from lt on are searched among the values >= piv */
+        size_t le = lt > lo ? lt : partition_below(buf, lt, hi, piv, 1);
         int nl = 0, nm = 0;
         while (nl < cnt && ks[nl] < lt) nl++;
         while (nl + nm < cnt && ks[nl + nm] < le) nm++;

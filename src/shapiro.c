@@ -102,7 +102,7 @@ static double sw_coef_of(const double *a, size_t n, size_t k)
     return 0.0;
 }
 
-int st_shapiro_wilk(const double *x, size_t n, st_result *out)
+static int sw_check(const double *x, size_t n, st_result *out)
 {
     st_result_init(out);
     if (n < 3) return out->status = ST_ERR_TOO_FEW;
@@ -110,14 +110,34 @@ int st_shapiro_wilk(const double *x, size_t n, st_result *out)
     for (size_t i = 0; i < n; i++)
         if (!isfinite(x[i])) return out->status = ST_ERR_DOMAIN;
     if (st_is_constant(x, n)) return out->status = ST_ERR_CONSTANT;
+    return ST_OK;
+}
 
+static int sw_sorted(const double *xs, size_t n, st_result *out);
+
+int st_shapiro_wilk(const double *x, size_t n, st_result *out)
+{
+    int s = sw_check(x, n, out);
+    if (s != ST_OK) return s;
     double *xs = st_sorted_copy(x, n);
+    if (!xs) return out->status = ST_ERR_ALLOC;
+    s = sw_sorted(xs, n, out);
+    free(xs);
+    return s;
+}
+
+int st_shapiro_wilk_sorted(const double *xs, size_t n, st_result *out)
+{
+    int s = sw_check(xs, n, out);
+    if (s != ST_OK) return s;
+    return sw_sorted(xs, n, out);
+}
+
+/* The test on the checked sample xs, sorted ascending. */
+static int sw_sorted(const double *xs, size_t n, st_result *out)
+{
     double *a = malloc((n / 2) * sizeof(double));
-    if (!xs || !a) {
-        free(xs);
-        free(a);
-        return out->status = ST_ERR_ALLOC;
-    }
+    if (!a) return out->status = ST_ERR_ALLOC;
     sw_coefficients(n, a);
 
     /*
@@ -144,7 +164,6 @@ int st_shapiro_wilk(const double *x, size_t n, st_result *out)
         ssx += dx * dx;
         sax += da * dx;
     }
-    free(xs);
     free(a);
     double root = sqrt(ssa * ssx);
     double w1 = (root - sax) * (root + sax) / (ssa * ssx);

@@ -136,12 +136,19 @@ int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
  * values equal) or ST_ERR_DOMAIN (a non-finite value); x need not be
  * sorted. */
 int st_shapiro_wilk(const double *x, size_t n, st_result *out);
+/* The same on a sample sorted ascending (no copy). */
+int st_shapiro_wilk_sorted(const double *xs, size_t n, st_result *out);
 
 /* F-test of var(x)/var(y) = ratio.  estimate[0] = ratio of variances.
  * Both samples constant: ST_ERR_CONSTANT; one constant: F = 0 or Inf. */
 int st_var_test(const double *x, size_t n, const double *y, size_t m,
                 st_alternative alt, double ratio, double conf_level,
                 st_result *out);
+/* The same from the variances (n - 1 divisor) of samples of sizes n, m;
+ * with_ci = 0 leaves conf_int NAN (skips the quantile). */
+int st_var_test_var(double vx, size_t n, double vy, size_t m,
+                    st_alternative alt, double ratio, double conf_level,
+                    int with_ci, st_result *out);
 
 /* Two-sample t-test (Student pooled or Welch) from summary figures;
  * H0: mean_x - mean_y = mu.  estimate = (mean_x, mean_y). */
@@ -164,6 +171,12 @@ int st_t_test_summary_se(double mean_x, double sd_x, double n_x,
                          double mean_y, double sd_y, double n_y,
                          st_alternative alt, double mu, int var_equal,
                          double conf_level, st_result *out, double *std_err);
+/* The two-sample test from the means and variances (n - 1 divisor) of
+ * samples of sizes n, m >= 2; with_ci = 0 leaves conf_int NAN. */
+int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
+                  double var_y, size_t m, st_alternative alt, double mu,
+                  int var_equal, double conf_level, int with_ci,
+                  st_result *out);
 
 /* Two-sample Kolmogorov-Smirnov; exact: -1 = automatic (n * m < 10000),
  * 0 = asymptotic, 1 = exact (with ties: the conditional distribution). */
@@ -286,6 +299,10 @@ int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
                              int exact, int correct, double conf_level,
                              st_result *out, double *ci_level, int *ci_warn,
                              st_rank_table *tab);
+/* The interval alone (estimate NAN: the middle ranks are not selected). */
+int st_hodges_lehmann_ci_sorted(const st_sorted_pair *P, st_alternative alt,
+                                int exact, int correct, double conf_level,
+                                st_result *out, st_rank_table *tab);
 
 /* st_ks_test on samples sorted ascending, each compared after
  * subtracting its centre (xs[i] - cx against ys[j] - cy). */
@@ -389,8 +406,21 @@ int st_observed_speedups(const double *x, size_t n, const double *y,
 
 int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
                      double alpha, int rigorous, st_verdict *out);
+/* The same for a suite: only the fields a suite reads (decision, branch,
+ * guaranteed, caveats, p-values, speedup_mean and speedup_ci); sorted:
+ * x ascending, then y ascending, n + m values. */
+int st_mean_protocol_suite(const double *x, size_t n, const double *y,
+                           size_t m, const double *sorted, double alpha,
+                           int rigorous, st_verdict *out);
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
                        double alpha, int rigorous, st_verdict *out);
+/* The median protocol of a suite (no Hodges-Lehmann shift) from the
+ * samples x, y as given and their sorted copies (sorted: x ascending,
+ * then y ascending, n + m values). */
+int st_median_protocol_presorted(const double *x, size_t n, const double *y,
+                                 size_t m, const double *sorted, double alpha,
+                                 int rigorous, st_verdict *out,
+                                 st_rank_table *tab);
 
 /* Largest 1 - alpha, alpha in (0, 0.5], at which the protocol (test = 0:
  * mean, 1: median) declares significance; *confidence = NAN if none. */

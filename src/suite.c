@@ -36,35 +36,30 @@ static void bench_init(st_bench_result *r)
     }
 }
 
-/* Minimum, mean and median of a sample; the sorted copy of a sample of
- * up to CENTRES_STACK runs (most benchmarks) lives on the stack. */
-#define CENTRES_STACK 256
-
-static int centres(const double *x, size_t n, double *c)
+/* Minimum, mean and median of a sample from its sorted copy xs (the
+ * mean from the values as given, summed in their order). */
+static void centres(const double *x, const double *xs, size_t n, double *c)
 {
-    double local[CENTRES_STACK];
-    double *s = local;
-    if (n <= CENTRES_STACK) {
-        memcpy(local, x, n * sizeof(double));
-        st_sort(local, n);
-    } else if (!(s = st_sorted_copy(x, n))) {
-        return ST_ERR_ALLOC;
-    }
-    c[ST_CENTRE_MIN] = s[0];
+    c[ST_CENTRE_MIN] = xs[0];
     c[ST_CENTRE_MEAN] = st_mean(x, n);
-    c[ST_CENTRE_MEDIAN] = st_median_sorted(s, n);
-    if (s != local) free(s);
-    return ST_OK;
+    c[ST_CENTRE_MEDIAN] = st_median_sorted(xs, n);
 }
 
-/* tab (may be NULL): the exact rank-sum table kept across benchmarks */
+/* The sorted copies of both samples of a benchmark (x then y), sorted
+ * once for the centres and the median protocol; up to SORTED_STACK runs
+ * in all (most benchmarks) live on the stack. */
+#define SORTED_STACK 512
+
+/* tab (may be NULL): the exact rank-sum table kept across benchmarks;
+ * sorted: xs then ys, ascending */
 static int run_protocol(int proto, const double *x, size_t n, const double *y,
-                        size_t m, double alpha, int rigorous, st_verdict *v,
-                        st_rank_table *tab)
+                        size_t m, const double *sorted, double alpha,
+                        int rigorous, st_verdict *v, st_rank_table *tab)
 {
     return proto == ST_PROTO_MEAN
-        ? st_mean_protocol(x, n, y, m, alpha, rigorous, v)
-        : st_median_protocol_tab(x, n, y, m, alpha, rigorous, v, tab, 0);
+        ? st_mean_protocol_suite(x, n, y, m, sorted, alpha, rigorous, v)
+        : st_median_protocol_presorted(x, n, y, m, sorted, alpha, rigorous,
+                                       v, tab);
 }
 
 /*
@@ -82,7 +77,8 @@ static int run_protocol(int proto, const double *x, size_t n, const double *y,
  * level searched.
  */
 static int searched_verdict(int proto, const double *x, size_t n,
-                            const double *y, size_t m, int rigorous,
+                            const double *y, size_t m, const double *sorted,
+                            int rigorous,
                             double *highest, st_verdict *v,
                             st_rank_table *tab)
 {
@@ -93,12 +89,13 @@ static int searched_verdict(int proto, const double *x, size_t n,
     double conf = isnan(a) ? NAN : 1 - a;
     if (st != ST_OK) return st;
     *highest = conf;
-    if (isnan(conf)) return run_protocol(proto, x, n, y, m, 0.5, rigorous, v,
+    if (isnan(conf)) return run_protocol(proto, x, n, y, m, sorted, 0.5, rigorous, v,
                                          tab);
     double k0 = ceil(100.0 * (1.0 - conf) - 1e-7);
     int k = k0 < 1.0 ? 1 : (k0 > 50.0 ? 50 : (int) k0);
     for (; k <= 50; k++) {
-        st = run_protocol(proto, x, n, y, m, k / 100.0, rigorous, v, tab);
+        st = run_protocol(proto, x, n, y, m, sorted, k / 100.0, rigorous, v,
+                          tab);
         if (st != ST_OK) return st;
         if (v->decision == ST_SIGNIFICANT) return ST_OK;
     }
@@ -120,25 +117,34 @@ int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
         out->status = ST_ERR_TOO_FEW;
         return out->status;
     }
-    int st = centres(x, n, out->centre_x);
-    if (st == ST_OK) st = centres(y, m, out->centre_y);
-    if (st != ST_OK) {
-        out->status = st;
-        return st;
+    double local[SORTED_STACK];
+    double *sorted = n + m <= SORTED_STACK ? local
+                                           : malloc((n + m) * sizeof(double));
+    if (!sorted) {
+        out->status = ST_ERR_ALLOC;
+        return out->status;
     }
+    memcpy(sorted, x, n * sizeof(double));
+    memcpy(sorted + n, y, m * sizeof(double));
+    st_sort(sorted, n);
+    st_sort(sorted + n, m);
+    centres(x, sorted, n, out->centre_x);
+    centres(y, sorted + n, m, out->centre_y);
     for (int c = 0; c < 3; c++)
         out->speedup[c] = out->centre_x[c] / out->centre_y[c];
     out->searched = isnan(alpha);
+    int st = ST_OK;
     for (int p = 0; p < 2; p++) {
         st_verdict v;
         if (out->searched)
-            st = searched_verdict(p, x, n, y, m, rigorous, &out->highest[p], &v,
-                                  tab);
+            st = searched_verdict(p, x, n, y, m, sorted, rigorous,
+                                  &out->highest[p], &v, tab);
         else
-            st = run_protocol(p, x, n, y, m, alpha, rigorous, &v, tab);
+            st = run_protocol(p, x, n, y, m, sorted, alpha, rigorous, &v,
+                              tab);
         if (st != ST_OK) {
             out->status = st;
-            return st;
+            break;
         }
         out->alpha[p] = v.alpha;
         out->decision[p] = v.decision;
@@ -150,7 +156,8 @@ int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
         out->speedup_ci[p][1] = v.speedup_ci[1];
         if (p == ST_PROTO_MEDIAN) out->prob_greater = v.prob_greater;
     }
-    return ST_OK;
+    if (sorted != local) free(sorted);
+    return st;
 }
 
 /*

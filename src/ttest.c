@@ -24,7 +24,8 @@
 static int t_from_moments(double mx, double vx, double nx, double my,
                           double vy, double ny, int two_sample,
                           st_alternative alt, double mu, int var_equal,
-                          double conf_level, st_result *out, double *std_err)
+                          double conf_level, int with_ci, st_result *out,
+                          double *std_err)
 {
     if (std_err) *std_err = NAN;
     if (!isfinite(mu) || !(conf_level > 0.0 && conf_level < 1.0) ||
@@ -67,7 +68,7 @@ static int t_from_moments(double mx, double vx, double nx, double my,
         return out->status = ST_ERR_CONSTANT;
 
     double t = (mx - (two_sample ? my : 0.0) - mu) / se;
-    double lo, hi;
+    double lo = NAN, hi = NAN;
     out->statistic = t;
     out->df[0] = df;
     out->estimate[0] = mx;
@@ -75,16 +76,19 @@ static int t_from_moments(double mx, double vx, double nx, double my,
     switch (alt) {
     case ST_LESS:
         out->p_value = pt(t, df, 1, 0);
+        if (!with_ci) break;
         lo = -INFINITY;
         hi = t + qt(conf_level, df, 1, 0);
         break;
     case ST_GREATER:
         out->p_value = pt(t, df, 0, 0);
+        if (!with_ci) break;
         lo = t - qt(conf_level, df, 1, 0);
         hi = INFINITY;
         break;
     default: {
         out->p_value = 2.0 * pt(-fabs(t), df, 1, 0);
+        if (!with_ci) break;
         double q = qt(1.0 - (1.0 - conf_level) / 2.0, df, 1, 0);
         lo = t - q;
         hi = t + q;
@@ -93,8 +97,10 @@ static int t_from_moments(double mx, double vx, double nx, double my,
     }
     /* The interval of the difference: {mu0 : |t(mu0)| within the quantile},
      * i.e. mu + (t -+ q) se. */
-    out->conf_int[0] = mu + lo * se;
-    out->conf_int[1] = mu + hi * se;
+    if (with_ci) {
+        out->conf_int[0] = mu + lo * se;
+        out->conf_int[1] = mu + hi * se;
+    }
     if (std_err) *std_err = se;
     return ST_OK;
 }
@@ -123,7 +129,7 @@ int st_t_test_se(const double *x, size_t n, const double *y, size_t m,
         vy = m > 1 ? st_var(y, m, my) : NAN;
     }
     return t_from_moments(mx, vx, (double) n, my, vy, (double) m, y != NULL,
-                          alt, mu, var_equal, conf_level, out, std_err);
+                          alt, mu, var_equal, conf_level, 1, out, std_err);
 }
 
 int st_t_test(const double *x, size_t n, const double *y, size_t m,
@@ -146,7 +152,21 @@ int st_t_test_summary_se(double mean_x, double sd_x, double n_x,
         !isfinite(n_y))
         return out->status = ST_ERR_DOMAIN;
     return t_from_moments(mean_x, sd_x * sd_x, n_x, mean_y, sd_y * sd_y, n_y,
-                          1, alt, mu, var_equal, conf_level, out, std_err);
+                          1, alt, mu, var_equal, conf_level, 1, out, std_err);
+}
+
+int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
+                  double var_y, size_t m, st_alternative alt, double mu,
+                  int var_equal, double conf_level, int with_ci,
+                  st_result *out)
+{
+    st_result_init(out);
+    if (!isfinite(mean_x) || !isfinite(mean_y) || !isfinite(var_x) ||
+        !isfinite(var_y) || n < 2 || m < 2)
+        return out->status = n < 2 || m < 2 ? ST_ERR_TOO_FEW : ST_ERR_DOMAIN;
+    return t_from_moments(mean_x, var_x, (double) n, mean_y, var_y,
+                          (double) m, 1, alt, mu, var_equal, conf_level,
+                          with_ci, out, NULL);
 }
 
 int st_t_test_summary(double mean_x, double sd_x, double n_x,

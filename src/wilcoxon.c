@@ -723,7 +723,7 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
                         size_t m, st_alternative alt, int exact,
                         int correct, double conf_level,
                         const double *null_prob, size_t null_len,
-                        st_rank_table *tab, st_result *out,
+                        st_rank_table *tab, int estimate, st_result *out,
                         double *ci_level, int *ci_warn)
 {
     if (n > SIZE_MAX / m) return ST_ERR_TOO_MANY;
@@ -733,7 +733,7 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
     double lo_v = NAN, hi_v = NAN, est = NAN;
     /* Hodges-Lehmann: the median of the n m differences. */
     uint64_t ks[4] = {(nm + 1) / 2, nm / 2 + 1, 0, 0};
-    int nks = nm % 2 == 0 ? 2 : 1;
+    int nks = !estimate ? 0 : nm % 2 == 0 ? 2 : 1;
     double vals[4];
     double alpha = 1 - conf_level, level = conf_level;
     int at_lo = -1, at_hi = -1;        /* where the ends are in ks */
@@ -830,13 +830,17 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
     for (int i = 0; i < nks; i++) sorted_ks[i] = ks[order[i]];
     /* one call: the ranks are searched together while they share a
      * bracket, then apart (select.c) */
-    status = st_pairwise_diff_kths(xs, n, ys, m, sorted_ks, nks, sorted_vals);
-    if (status != ST_OK) goto done;
+    if (nks > 0) {
+        status = st_pairwise_diff_kths(xs, n, ys, m, sorted_ks, nks,
+                                       sorted_vals);
+        if (status != ST_OK) goto done;
+    }
     for (int i = 0; i < nks; i++) vals[order[i]] = sorted_vals[i];
     if (at_lo >= 0) lo_v = vals[at_lo];
     if (at_hi >= 0) hi_v = vals[at_hi];
-    est = nm % 2 == 0
-          ? (double) (((long double) vals[0] + vals[1]) / 2.0L) : vals[0];
+    if (estimate)
+        est = nm % 2 == 0
+              ? (double) (((long double) vals[0] + vals[1]) / 2.0L) : vals[0];
     out->conf_int[0] = lo_v;
     out->conf_int[1] = hi_v;
     out->estimate[0] = est;
@@ -953,16 +957,17 @@ int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
     if (status == ST_OK && conf_int)
         status = wmw_conf_int(P->xs, P->n, P->ys, P->m, alt, out->exact,
                               correct, conf_level, null_prob, null_len, tab,
-                              out, ci_level, ci_warn);
+                              1, out, ci_level, ci_warn);
     free(owned);
     if (status != ST_OK) return st_result_fail(out, status);
     return ST_OK;
 }
 
-int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
-                             int exact, int correct, double conf_level,
-                             st_result *out, double *ci_level, int *ci_warn,
-                             st_rank_table *tab)
+static int hodges_lehmann_sorted(const st_sorted_pair *P,
+                                 st_alternative alt, int exact, int correct,
+                                 double conf_level, int estimate,
+                                 st_result *out, double *ci_level,
+                                 int *ci_warn, st_rank_table *tab)
 {
     double level_dummy;
     int warn_dummy;
@@ -980,9 +985,27 @@ int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
         P->xs[0] == P->ys[0])
         use_exact = 1;
     status = wmw_conf_int(P->xs, n, P->ys, m, alt, use_exact, correct,
-                          conf_level, NULL, 0, tab, out, ci_level, ci_warn);
+                          conf_level, NULL, 0, tab, estimate, out, ci_level,
+                          ci_warn);
     if (status != ST_OK) return st_result_fail(out, status);
     return ST_OK;
+}
+
+int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
+                             int exact, int correct, double conf_level,
+                             st_result *out, double *ci_level, int *ci_warn,
+                             st_rank_table *tab)
+{
+    return hodges_lehmann_sorted(P, alt, exact, correct, conf_level, 1, out,
+                                 ci_level, ci_warn, tab);
+}
+
+int st_hodges_lehmann_ci_sorted(const st_sorted_pair *P, st_alternative alt,
+                                int exact, int correct, double conf_level,
+                                st_result *out, st_rank_table *tab)
+{
+    return hodges_lehmann_sorted(P, alt, exact, correct, conf_level, 0, out,
+                                 NULL, NULL, tab);
 }
 
 static int wilcoxon_impl(const double *x, size_t n, const double *y,
@@ -1019,7 +1042,7 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
         if (status == ST_OK)
             status = wmw_conf_int(Q->xs, n, Q->ys, m, alt, out->exact,
                                   correct, conf_level, null_prob, null_len,
-                                  tab, out, ci_level, ci_warn);
+                                  tab, 1, out, ci_level, ci_warn);
     }
     free(owned);
     st_sorted_pair_free(&P);
