@@ -1,15 +1,5 @@
 # plot() of the HPT and of the r-Speedup.
 
-draw_png <- function(x, ..., width = 480, height = 480, res = 72, units = "px") {
-  f <- tempfile(fileext = ".png")
-  grDevices::png(f, width = width, height = height, res = res, units = units)
-  on.exit(if (file.exists(f)) unlink(f))
-  out <- withVisible(plot(x, ...))
-  grDevices::dev.off()
-  expect_gt(file.size(f), 1000)
-  out
-}
-
 test_that("plot() of an HPT returns the confidence curve", {
   h <- hpt(splash2_hpt, higher_is_better = TRUE)
   out <- draw_png(h)

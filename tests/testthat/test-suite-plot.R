@@ -1,15 +1,5 @@
 # plot() of a suite: speedups with their intervals on a log scale.
 
-draw_png <- function(x, ..., width = 480, height = 480, res = 72, units = "px") {
-  f <- tempfile(fileext = ".png")
-  grDevices::png(f, width = width, height = height, res = res, units = units)
-  on.exit(if (file.exists(f)) unlink(f))
-  out <- withVisible(plot(x, ...))
-  grDevices::dev.off()
-  expect_gt(file.size(f), 1000)
-  out
-}
-
 test_that("plot() of a suite draws both protocols at both sizes", {
   two <- cpu_runs[cpu_runs$version %in% c("O1", "O3"), ]
   two$version <- droplevels(two$version)

@@ -3,16 +3,6 @@
 
 norm_s <- function(n, mean, sd) mean + sd * stats::qnorm(stats::ppoints(n))
 
-draw_png <- function(x, ..., width = 480, height = 480, res = 72, units = "px") {
-  f <- tempfile(fileext = ".png")
-  grDevices::png(f, width = width, height = height, res = res, units = units)
-  on.exit(if (file.exists(f)) unlink(f))
-  out <- withVisible(plot(x, ...))
-  grDevices::dev.off()
-  expect_gt(file.size(f), 1000)
-  out
-}
-
 test_that("plot() of a verdict draws at the default size and at 7 x 5 in", {
   v <- median_test(norm_s(20, 10, 1), norm_s(20, 9, 1))
   out <- draw_png(v)
