@@ -99,6 +99,10 @@ cli_compare <- function(args = character()) {
   })
   cat(sprintf("%s (initial) -> %s: Speedup-Test for the %s, alpha = %s\n",
               versions[1L], versions[2L], opts$test, format(opts$alpha)))
+  cat(sprintf("speedup: %s, with its %s%% interval (%s)\n",
+              if (opts$test == "median") "ratio of the medians" else "ratio of the means",
+              format(100 * (1 - opts$alpha)),
+              if (opts$test == "median") "Hodges-Lehmann on log times" else "Fieller"))
   width <- min(40L, max(nchar(c(names(pairs), "benchmark"))))
   for (r in rows) cat(compare_line(r, width), "\n", sep = "")
   skipped <- res$pairs$problems

@@ -12,12 +12,14 @@ compare <- function(...) {
 test_that("compare exits 1 on a real slowdown and 0 on a real speedup (hyperfine)", {
   r <- compare(timings_fixture("hyperfine-slowdown.json"))
   expect_identical(r$status, 1L)
-  expect_match(r$out[2], "hyperfine-slowdown\\s+speedup 0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]\\s+slower")
+  expect_identical(r$out[2],
+                   "speedup: ratio of the medians, with its 95% interval (Hodges-Lehmann on log times)")
+  expect_match(r$out[3], "hyperfine-slowdown\\s+speedup 0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]\\s+slower")
   expect_match(r$out[length(r$out) - 1L], "1 benchmark: 0 faster, 1 slower", fixed = TRUE)
   expect_identical(r$out[length(r$out)], "FAIL (--fail-on slowdown): exit 1")
   r <- compare(timings_fixture("hyperfine-speedup.json"))
   expect_identical(r$status, 0L)
-  expect_match(r$out[2], "faster$")
+  expect_match(r$out[3], "faster$")
   # one file per version: "small" is slower on the branch, "large" unchanged
   r <- compare(timings_fixture(c("hyperfine-main.json", "hyperfine-branch.json")))
   expect_identical(r$status, 1L)
