@@ -504,23 +504,53 @@ static SEXP summary_sexp(const st_suite_summary *sum)
     return out;
 }
 
+/* The packed samples of a suite as the R layer hands them over: all run
+ * times in `values`, benchmark j's x at values[x_start[j] + 0..x_len[j]),
+ * its y likewise, its risk alpha[j].  Checked here once for both entry
+ * points (lengths agree, every slice lies inside `values`). */
+typedef struct {
+    const double *v, *xs, *xl, *ys, *yl, *al;
+    size_t nv, nb;
+    int rig;
+} suite_input;
+
+static suite_input read_suite_input(SEXP values, SEXP x_start, SEXP x_len,
+                                    SEXP y_start, SEXP y_len, SEXP alpha,
+                                    SEXP rigorous)
+{
+    suite_input in;
+    size_t k;
+    in.v = ffi_doubles(values, &in.nv, "values");
+    in.xs = ffi_doubles(x_start, &in.nb, "x_start");
+    in.xl = ffi_doubles(x_len, &k, "x_len");
+    if (k != in.nb) Rf_error("`x_len` has the wrong length.");
+    in.ys = ffi_doubles(y_start, &k, "y_start");
+    if (k != in.nb) Rf_error("`y_start` has the wrong length.");
+    in.yl = ffi_doubles(y_len, &k, "y_len");
+    if (k != in.nb) Rf_error("`y_len` has the wrong length.");
+    in.al = ffi_doubles(alpha, &k, "alpha");
+    if (k != in.nb) Rf_error("`alpha` has the wrong length.");
+    in.rig = ffi_flag(rigorous, "rigorous");
+    for (size_t j = 0; j < in.nb; j++) {
+        size_t s0 = index_value(in.xs[j], in.nv, "x_start");
+        index_value(in.xl[j], in.nv - s0, "x_len");
+        s0 = index_value(in.ys[j], in.nv, "y_start");
+        index_value(in.yl[j], in.nv - s0, "y_len");
+    }
+    return in;
+}
+
 SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
                        SEXP y_len, SEXP alpha, SEXP rigorous, SEXP weights,
                        SEXP custom, SEXP prop_conf_level, SEXP prop_method,
                        SEXP precision)
 {
-    size_t nv, nb, k;
-    const double *v = ffi_doubles(values, &nv, "values");
-    const double *xs = ffi_doubles(x_start, &nb, "x_start");
-    const double *xl = ffi_doubles(x_len, &k, "x_len");
-    if (k != nb) Rf_error("`x_len` has the wrong length.");
-    const double *ys = ffi_doubles(y_start, &k, "y_start");
-    if (k != nb) Rf_error("`y_start` has the wrong length.");
-    const double *yl = ffi_doubles(y_len, &k, "y_len");
-    if (k != nb) Rf_error("`y_len` has the wrong length.");
-    const double *al = ffi_doubles(alpha, &k, "alpha");
-    if (k != nb) Rf_error("`alpha` has the wrong length.");
-    int rig = ffi_flag(rigorous, "rigorous");
+    suite_input in = read_suite_input(values, x_start, x_len, y_start, y_len,
+                                      alpha, rigorous);
+    const double *v = in.v, *xs = in.xs, *xl = in.xl, *ys = in.ys,
+                 *yl = in.yl, *al = in.al;
+    size_t nb = in.nb, k;
+    int rig = in.rig;
     int wmode = ffi_int(weights, "weights");
     if (wmode < 0 || wmode > 2) Rf_error("`weights` must be 0, 1 or 2.");
     const double *cw = ffi_doubles(custom, &k, "custom");
@@ -532,13 +562,6 @@ SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
     if (pm < 0 || pm > 4) Rf_error("`prop_method` must be between 0 and 4.");
     opt.prop_method = (st_prop_method) pm;
     opt.precision = ffi_double(precision, "precision");
-
-    for (size_t j = 0; j < nb; j++) {
-        size_t s = index_value(xs[j], nv, "x_start");
-        index_value(xl[j], nv - s, "x_len");
-        s = index_value(ys[j], nv, "y_start");
-        index_value(yl[j], nv - s, "y_len");
-    }
     if (nb > (size_t) INT_MAX)
         Rf_error("too many benchmarks.");
 
@@ -571,24 +594,12 @@ SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
                           SEXP y_start, SEXP y_len, SEXP alpha,
                           SEXP rigorous)
 {
-    size_t nv, nb, k;
-    const double *v = ffi_doubles(values, &nv, "values");
-    const double *xs = ffi_doubles(x_start, &nb, "x_start");
-    const double *xl = ffi_doubles(x_len, &k, "x_len");
-    if (k != nb) Rf_error("`x_len` has the wrong length.");
-    const double *ys = ffi_doubles(y_start, &k, "y_start");
-    if (k != nb) Rf_error("`y_start` has the wrong length.");
-    const double *yl = ffi_doubles(y_len, &k, "y_len");
-    if (k != nb) Rf_error("`y_len` has the wrong length.");
-    const double *al = ffi_doubles(alpha, &k, "alpha");
-    if (k != nb) Rf_error("`alpha` has the wrong length.");
-    int rig = ffi_flag(rigorous, "rigorous");
-    for (size_t j = 0; j < nb; j++) {
-        size_t s0 = index_value(xs[j], nv, "x_start");
-        index_value(xl[j], nv - s0, "x_len");
-        s0 = index_value(ys[j], nv, "y_start");
-        index_value(yl[j], nv - s0, "y_len");
-    }
+    suite_input in = read_suite_input(values, x_start, x_len, y_start, y_len,
+                                      alpha, rigorous);
+    const double *v = in.v, *xs = in.xs, *xl = in.xl, *ys = in.ys,
+                 *yl = in.yl, *al = in.al;
+    size_t nb = in.nb;
+    int rig = in.rig;
     st_bench_result *res = (st_bench_result *) R_alloc(nb ? nb : 1,
                                                        sizeof(st_bench_result));
     st_rank_table tab;
