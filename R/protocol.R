@@ -418,15 +418,18 @@ run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
   }
   alpha <- check_alpha(alpha)
   rigorous <- check_flag(rigorous, "rigorous")
+  # the median protocol makes the trend tests of the run-order checks
+  # with the sort it needs anyway
   res <- if (test == "mean") {
     .Call(ffi_mean_test, x, y, alpha, rigorous)
   } else {
-    .Call(ffi_median_test, x, y, alpha, rigorous)
+    .Call(ffi_median_test, x, y, alpha, rigorous, run_order_min_runs)
   }
   check_status(res, sprintf("%s_test()", test))
   new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
               baseline = baseline,
-              run_order = run_order_check(x, y, labels, positions))
+              run_order = run_order_check(x, y, labels, positions,
+                                          trend = res$trend))
 }
 
 # TRUE when x is already what check_sample(positive = TRUE) would return

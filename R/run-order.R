@@ -118,15 +118,21 @@ runs_htest <- function(lab, label) {
 }
 
 # The run_order element of a verdict.  x and y are in recorded order;
-# positions, when known, the global positions of their runs.
-run_order_check <- function(x, y, labels, positions = NULL) {
+# positions, when known, the global positions of their runs; trend, when
+# given, the Mann-Kendall tests of x and y already made (as
+# ffi_mann_kendall returns them, by ffi_median_test).
+run_order_check <- function(x, y, labels, positions = NULL, trend = NULL) {
   lens <- c(length(x), length(y))
   # each sample in place (x and y are doubles already: no copy of the data)
   tests <- lapply(1:2, function(i) {
     if (lens[i] < run_order_min_runs) return(NULL)
-    v <- if (i == 1L) x else y
-    res <- .Call(ffi_mann_kendall, if (is.double(v)) v else as.double(v), 0,
-                 as.double(lens[i]))
+    res <- if (is.null(trend)) {
+      v <- if (i == 1L) x else y
+      .Call(ffi_mann_kendall, if (is.double(v)) v else as.double(v), 0,
+            as.double(lens[i]))
+    } else {
+      lapply(trend, `[`, i)
+    }
     if (res$status != 0L) return(NULL)
     mk_htest(res, 1L, sprintf("run times of %s", labels[i]))
   })

@@ -38,7 +38,7 @@ rows <- lapply(c(10, 30, 45, 100, 1000, 5000), function(n) {
     mean_C = per_call(function() .Call(speeduptest:::ffi_mean_test, x, y, 0.05, TRUE), reps),
     mean_R = per_call(function() mean_test(x, y), reps),
     mean_stats = per_call(function() stats_mean(x, y), reps),
-    median_C = per_call(function() .Call(speeduptest:::ffi_median_test, x, y, 0.05, TRUE), reps),
+    median_C = per_call(function() .Call(speeduptest:::ffi_median_test, x, y, 0.05, TRUE, 7L), reps),
     median_R = per_call(function() median_test(x, y), reps),
     median_stats = per_call(function() stats_median(x, y), reps)
   )

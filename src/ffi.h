@@ -26,6 +26,9 @@ SEXP ffi_result(const st_result *r);
 /* ffi_result() plus the confidence level the rank tests' interval really
  * has and whether it fell short of the one asked (wilcoxon.c). */
 SEXP rank_result_sexp(const st_result *r, double ci_level, int ci_warn);
+/* Mann-Kendall results of k samples: list(statistic, tau, p_value, exact,
+ * status) (run-order.c). */
+SEXP ffi_trend_list(const st_result *r, size_t k);
 
 /* entry points */
 SEXP ffi_shapiro_wilk(SEXP x);
@@ -45,7 +48,8 @@ SEXP ffi_signed_rank_test(SEXP d, SEXP alternative, SEXP mu, SEXP exact,
 SEXP ffi_proportion_ci(SEXP a, SEXP b, SEXP conf_level, SEXP method);
 SEXP ffi_min_benchmarks(SEXP proportion, SEXP precision, SEXP conf_level);
 SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous);
-SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous);
+SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous,
+                     SEXP trend_min);
 SEXP ffi_highest_confidence(SEXP x, SEXP y, SEXP test, SEXP rigorous);
 SEXP ffi_observed_speedups(SEXP x, SEXP y);
 SEXP ffi_hpt(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,

@@ -21,7 +21,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_proportion_ci, 4),
     CALLDEF(ffi_min_benchmarks, 3),
     CALLDEF(ffi_mean_test, 4),
-    CALLDEF(ffi_median_test, 4),
+    CALLDEF(ffi_median_test, 5),
     CALLDEF(ffi_highest_confidence, 4),
     CALLDEF(ffi_observed_speedups, 2),
     CALLDEF(ffi_hpt, 8),

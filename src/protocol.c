@@ -621,6 +621,24 @@ int st_median_protocol_presorted(const double *x, size_t n, const double *y,
     return median_protocol_pair(NULL, NULL, &P, alpha, rigorous, out, tab, 0);
 }
 
+int st_median_protocol_trend(const double *x, size_t n, const double *y,
+                             size_t m, double alpha, int rigorous,
+                             size_t trend_min, st_verdict *out,
+                             st_result trend[2])
+{
+    st_result_init(&trend[0]);
+    st_result_init(&trend[1]);
+    verdict_init(out, alpha);
+    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
+    int s = check_input(x, n, y, m);
+    if (s != ST_OK) return s;
+    st_sorted_pair P;
+    if ((s = st_sorted_pair_init_trend(&P, x, n, y, m, trend_min, trend))
+        != ST_OK)
+        return s;
+    return median_protocol_pair(x, y, &P, alpha, rigorous, out, NULL, 1);
+}
+
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
                        double alpha, int rigorous, st_verdict *out)
 {
@@ -788,9 +806,38 @@ SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
     return run_protocol(st_mean_protocol, x, y, alpha, rigorous);
 }
 
-SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
+/* The verdict list with a `trend` element: the Mann-Kendall tests of x
+ * and y made on the way (list(statistic, tau, p_value, exact, status), as
+ * ffi_mann_kendall), for the samples of at least trend_min runs. */
+SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous,
+                     SEXP trend_min)
 {
-    return run_protocol(st_median_protocol, x, y, alpha, rigorous);
+    size_t n, m;
+    const double *xp = ffi_doubles(x, &n, "x");
+    const double *yp = ffi_doubles(y, &m, "y");
+    double a = ffi_double(alpha, "alpha");
+    int rig = ffi_flag(rigorous, "rigorous");
+    int tmin = ffi_int(trend_min, "trend_min");
+    if (tmin < 3) Rf_error("`trend_min` must be at least 3.");
+    st_verdict v;
+    st_result trend[2];
+    int s = st_median_protocol_trend(xp, n, yp, m, a, rig, (size_t) tmin, &v,
+                                     trend);
+    SEXP out = PROTECT(verdict_list(&v, s));
+    SEXP tr = PROTECT(ffi_trend_list(trend, 2));
+    R_xlen_t len = Rf_xlength(out);
+    SEXP res = PROTECT(Rf_allocVector(VECSXP, len + 1));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, len + 1));
+    SEXP onm = Rf_getAttrib(out, R_NamesSymbol);
+    for (R_xlen_t i = 0; i < len; i++) {
+        SET_VECTOR_ELT(res, i, VECTOR_ELT(out, i));
+        SET_STRING_ELT(nm, i, STRING_ELT(onm, i));
+    }
+    SET_VECTOR_ELT(res, len, tr);
+    SET_STRING_ELT(nm, len, Rf_mkChar("trend"));
+    Rf_setAttrib(res, R_NamesSymbol, nm);
+    UNPROTECT(4);
+    return res;
 }
 
 SEXP ffi_observed_speedups(SEXP x, SEXP y)

@@ -296,23 +296,24 @@ int st_mann_kendall(const double *x, size_t n, st_result *out)
     return s;
 }
 
-static int mann_kendall_tab(const double *x, size_t n, st_result *out,
-                            mk_table *tab)
+static int mk_test(double D, const uint64_t *sk, size_t n, st_result *out,
+                   mk_table *tab);
+
+/* The test from the keys k[0..n) of the sample (tmp: scratch of n keys;
+ * the keys end sorted in one of the two). */
+static int mk_from_keys(uint64_t *k, uint64_t *tmp, size_t n, st_result *out,
+                        mk_table *tab)
 {
-    st_result_init(out);
-    if (n < 3) return st_result_fail(out, ST_ERR_TOO_FEW);
-    uint64_t *a = malloc(2 * n * sizeof(uint64_t));
-    if (!a) return st_result_fail(out, ST_ERR_ALLOC);
-    for (size_t i = 0; i < n; i++) {
-        if (!isfinite(x[i])) {
-            free(a);
-            return st_result_fail(out, ST_ERR_DOMAIN);
-        }
-        a[i] = mk_key(x[i]);
-    }
     const uint64_t *sk;
-    double D = (double) count_inversions(a, a + n, n, &sk);
-    /* sk is sorted: tie groups */
+    double D = (double) count_inversions(k, tmp, n, &sk);
+    return mk_test(D, sk, n, out, tab);
+}
+
+/* The test from D, the strict inversions, and the sorted keys sk. */
+static int mk_test(double D, const uint64_t *sk, size_t n, st_result *out,
+                   mk_table *tab)
+{
+    /* tie groups */
     double T = 0, tv = 0;
     int ties = 0;
     for (size_t i = 0; i < n;) {
@@ -326,7 +327,6 @@ static int mann_kendall_tab(const double *x, size_t n, st_result *out,
         }
         i = j;
     }
-    free(a);
     double dn = (double) n, N = dn * (dn - 1) / 2;
     double S = (N - T - D) - D;
     double var = (dn * (dn - 1) * (2 * dn + 5) - tv) / 18;
@@ -346,6 +346,100 @@ static int mann_kendall_tab(const double *x, size_t n, st_result *out,
     }
     out->status = ST_OK;
     return ST_OK;
+}
+
+static int mann_kendall_tab(const double *x, size_t n, st_result *out,
+                            mk_table *tab)
+{
+    st_result_init(out);
+    if (n < 3) return st_result_fail(out, ST_ERR_TOO_FEW);
+    uint64_t *a = malloc(2 * n * sizeof(uint64_t));
+    if (!a) return st_result_fail(out, ST_ERR_ALLOC);
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(x[i])) {
+            free(a);
+            return st_result_fail(out, ST_ERR_DOMAIN);
+        }
+        a[i] = mk_key(x[i]);
+    }
+    int s = mk_from_keys(a, a + n, n, out, tab);
+    free(a);
+    return s;
+}
+
+/* The last merge of a sort in place: left[0..h) (a copy of k[0..h)) with
+ * the sorted k[h..n) into k, returning the inversions between the halves.
+ * The output index i + (j - h) stays below j, so no key of the right half
+ * is overwritten before it is read. */
+static uint64_t merge_back(const uint64_t *left, size_t h, uint64_t *k,
+                           size_t n)
+{
+    uint64_t inv = 0;
+    size_t i = 0, j = h, o = 0;
+    while (i < h && j < n) {
+        uint64_t l = left[i], r = k[j];
+        size_t right = r < l;
+        inv += right * (uint64_t) (h - i);
+        k[o++] = right ? r : l;
+        i += 1 - right;
+        j += right;
+    }
+    while (i < h) k[o++] = left[i++];
+    return inv;
+}
+
+/*
+ * The same test, keeping the sort it makes: the merge sort that counts the
+ * inversions leaves the keys in ascending order, and a key maps back to
+ * its value (the inverse of mk_key), so a caller that needs the sample
+ * sorted too (the median protocol) gets it for the price of one pass
+ * instead of a second sort.  The keys are sorted in `sorted` itself with
+ * a scratch array of half their number: each half is sorted through the
+ * scratch (and copied back when its passes end there), then the left half
+ * is copied out and merged back with the right one in place; the
+ * inversions are those within each half plus those the last merge
+ * removes.  Only -0 does not come back (it is read as +0); run times are
+ * positive.
+ */
+int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
+                         st_result *out)
+{
+    st_result_init(out);
+    if (n < 3) return st_result_fail(out, ST_ERR_TOO_FEW);
+    unsigned char *bytes = sorted;
+    uint64_t *k = sorted;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(x[i])) return st_result_fail(out, ST_ERR_DOMAIN);
+        k[i] = mk_key(x[i]);
+    }
+    size_t h = n / 2;
+    uint64_t *tmp = malloc((n - h) * sizeof *tmp);
+    if (!tmp) return st_result_fail(out, ST_ERR_ALLOC);
+    const uint64_t *sk;
+    uint64_t inv = count_inversions(k, tmp, h, &sk);
+    if (sk != k) memcpy(k, sk, h * sizeof *k);
+    inv += count_inversions(k + h, tmp, n - h, &sk);
+    if (sk != k + h) memcpy(k + h, sk, (n - h) * sizeof *k);
+    memcpy(tmp, k, h * sizeof *k);
+    inv += merge_back(tmp, h, k, n);
+    free(tmp);
+    mk_table tab;
+    memset(&tab, 0, sizeof tab);
+    int s = mk_test((double) inv, k, n, out, &tab);
+    mk_table_free(&tab);
+    if (s == ST_ERR_ALLOC) return s;
+    /* keys back to values: the sign bit was set for the positive values
+     * and every bit flipped for the negative ones (memcpy: the storage
+     * changes from keys to doubles) */
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u;
+        memcpy(&u, bytes + i * sizeof u, sizeof u);
+        u = (u >> 63) ? (u & ~((uint64_t) 1 << 63)) : ~u;
+        double v;
+        memcpy(&v, &u, sizeof v);
+        memcpy(bytes + i * sizeof v, &v, sizeof v);
+    }
+    return s;
 }
 
 /* log P(R = r) for n1, n2 > 0 under random order. */
@@ -377,8 +471,33 @@ double st_runs_test_lower(double n1, double n2, double r)
 /* ---- R entry points -------------------------------------------------------- */
 #include "ffi.h"
 
-/* Mann-Kendall on each of the k samples values[start[i] + 0..len[i]):
- * list(statistic, tau, p_value, exact, status), NA when not computed. */
+/* Mann-Kendall results as list(statistic, tau, p_value, exact, status),
+ * NA where not computed. */
+SEXP ffi_trend_list(const st_result *r, size_t k)
+{
+    SEXP s = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    SEXP tau = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    SEXP p = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    SEXP ex = PROTECT(Rf_allocVector(LGLSXP, (R_xlen_t) k));
+    SEXP stt = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) k));
+    for (size_t i = 0; i < k; i++) {
+        int ok = r[i].status == ST_OK;
+        REAL(s)[i] = isnan(r[i].statistic) ? NA_REAL : r[i].statistic;
+        REAL(tau)[i] = ok && !isnan(r[i].estimate[0]) ? r[i].estimate[0]
+                                                      : NA_REAL;
+        REAL(p)[i] = ok ? r[i].p_value : NA_REAL;
+        LOGICAL(ex)[i] = ok ? r[i].exact : NA_LOGICAL;
+        INTEGER(stt)[i] = r[i].status;
+    }
+    static const char *names[] = {"statistic", "tau", "p_value", "exact",
+                                  "status"};
+    SEXP vals[5] = {s, tau, p, ex, stt};
+    SEXP out = ffi_named_list(5, names, vals);
+    UNPROTECT(5);
+    return out;
+}
+
+/* Mann-Kendall on each of the k samples values[start[i] + 0..len[i]). */
 SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len)
 {
     size_t nv, k, k2;
@@ -386,39 +505,23 @@ SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len)
     const double *st = ffi_doubles(start, &k, "start");
     const double *ln = ffi_doubles(len, &k2, "len");
     if (k != k2) Rf_error("`start` and `len` must have the same length.");
-    SEXP s = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
-    SEXP tau = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
-    SEXP p = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
-    SEXP ex = PROTECT(Rf_allocVector(LGLSXP, (R_xlen_t) k));
-    SEXP stt = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) k));
+    for (size_t i = 0; i < k; i++)
+        if (!(st[i] >= 0 && ln[i] >= 0 && st[i] + ln[i] <= (double) nv))
+            Rf_error("`start` or `len` is out of range.");
+    st_result *res = (st_result *) R_alloc(k ? k : 1, sizeof(st_result));
     mk_table tab;
     memset(&tab, 0, sizeof tab);
     for (size_t i = 0; i < k; i++) {
-        if (!(st[i] >= 0 && ln[i] >= 0 && st[i] + ln[i] <= (double) nv)) {
-            mk_table_free(&tab);
-            Rf_error("`start` or `len` is out of range.");
-        }
-        st_result r;
-        int status = mann_kendall_tab(v + (size_t) st[i], (size_t) ln[i], &r,
-                                      &tab);
+        int status = mann_kendall_tab(v + (size_t) st[i], (size_t) ln[i],
+                                      &res[i], &tab);
         if (status == ST_ERR_ALLOC) {
             mk_table_free(&tab);
             Rf_error("out of memory.");
         }
-        int ok = status == ST_OK;
-        REAL(s)[i] = isnan(r.statistic) ? NA_REAL : r.statistic;
-        REAL(tau)[i] = ok && !isnan(r.estimate[0]) ? r.estimate[0] : NA_REAL;
-        REAL(p)[i] = ok ? r.p_value : NA_REAL;
-        LOGICAL(ex)[i] = ok ? r.exact : NA_LOGICAL;
-        INTEGER(stt)[i] = status;
+        res[i].status = status;
     }
     mk_table_free(&tab);
-    static const char *names[] = {"statistic", "tau", "p_value", "exact",
-                                  "status"};
-    SEXP vals[5] = {s, tau, p, ex, stt};
-    SEXP out = ffi_named_list(5, names, vals);
-    UNPROTECT(5);
-    return out;
+    return ffi_trend_list(res, k);
 }
 
 /* One-sided runs test P(R <= r), vectorised over n1, n2, r. */

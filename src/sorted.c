@@ -8,7 +8,10 @@
  * and the order statistics of the pairwise differences.  All of them are
  * read off the two samples sorted separately, so the data are sorted once
  * where they enter (st_sorted_pair_init) and every later step merges or
- * walks the sorted runs in O(n + m):
+ * walks the sorted runs in O(n + m).  The median protocol of one pair
+ * sorts each sample with the merge sort that counts its inversions for the
+ * run-order trend test (st_sorted_pair_init_trend), so the check of the
+ * recorded order and the protocol share one sort.
  *
  *   - mid-ranks: a value v shared by cx values of x and cy of y, with pos
  *     smaller pooled values, occupies the pooled positions pos + 1 ..
@@ -30,6 +33,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "speeduptest.h"
 
 int st_sorted_pair_init(st_sorted_pair *p, const double *x, size_t n,
@@ -55,6 +59,51 @@ int st_sorted_pair_init(st_sorted_pair *p, const double *x, size_t n,
         }
     st_sort(buf, n);
     st_sort(buf + n, m);
+    p->xs = buf;
+    p->ys = buf + n;
+    return ST_OK;
+}
+
+/* One sample into its place in the pair: by the trend test's merge sort,
+ * or copied and sorted. */
+static int sort_with_trend(const double *x, size_t n, double *dst,
+                           size_t trend_min, st_result *trend)
+{
+    if (n >= trend_min && n >= 3) {
+        int s = st_mann_kendall_sort(x, n, dst, trend);
+        if (s == ST_OK || s == ST_ERR_CONSTANT) return ST_OK;
+        return s;
+    }
+    st_result_init(trend);
+    st_result_fail(trend, ST_ERR_TOO_FEW);
+    memcpy(dst, x, n * sizeof *dst);
+    st_sort(dst, n);
+    return ST_OK;
+}
+
+int st_sorted_pair_init_trend(st_sorted_pair *p, const double *x, size_t n,
+                              const double *y, size_t m, size_t trend_min,
+                              st_result trend[2])
+{
+    p->xs = p->ys = NULL;
+    p->n = n;
+    p->m = m;
+    st_result_init(&trend[0]);
+    st_result_init(&trend[1]);
+    if ((n > 0 && !x) || (m > 0 && !y)) return ST_ERR_DOMAIN;
+    if (n > SIZE_MAX / 2 / sizeof(double) - m) return ST_ERR_TOO_MANY;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i])) return ST_ERR_DOMAIN;
+    for (size_t j = 0; j < m; j++)
+        if (!isfinite(y[j])) return ST_ERR_DOMAIN;
+    double *buf = malloc((n + m ? n + m : 1) * sizeof(double));
+    if (!buf) return ST_ERR_ALLOC;
+    int s = sort_with_trend(x, n, buf, trend_min, &trend[0]);
+    if (s == ST_OK) s = sort_with_trend(y, m, buf + n, trend_min, &trend[1]);
+    if (s != ST_OK) {
+        free(buf);
+        return s;
+    }
     p->xs = buf;
     p->ys = buf + n;
     return ST_OK;

@@ -103,6 +103,14 @@ typedef struct {
  * value or mu); on error p holds nothing to free. */
 int st_sorted_pair_init(st_sorted_pair *p, const double *x, size_t n,
                         double mu, const double *y, size_t m);
+/* The same for mu = 0, where each sample of at least `trend_min` (>= 3)
+ * values is sorted by the Mann-Kendall trend test of its recorded order
+ * (st_mann_kendall_sort), whose result goes to trend[0] (x) and trend[1]
+ * (y); a shorter sample is sorted as above and its trend result says
+ * ST_ERR_TOO_FEW.  The same pair as st_sorted_pair_init for run times. */
+int st_sorted_pair_init_trend(st_sorted_pair *p, const double *x, size_t n,
+                              const double *y, size_t m, size_t trend_min,
+                              st_result trend[2]);
 void st_sorted_pair_free(st_sorted_pair *p);
 /* Replaces the values by their logarithms, still sorted (ST_ERR_DOMAIN
  * for a value <= 0, the pair then partly transformed). */
@@ -414,6 +422,14 @@ int st_mean_protocol_suite(const double *x, size_t n, const double *y,
                            int rigorous, st_verdict *out);
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
                        double alpha, int rigorous, st_verdict *out);
+/* The same verdict, and the Mann-Kendall trend test of each sample of at
+ * least trend_min values in its recorded order (trend[0]: x, trend[1]: y;
+ * ST_ERR_TOO_FEW below), whose merge sort sorts the data for the
+ * protocol (st_sorted_pair_init_trend). */
+int st_median_protocol_trend(const double *x, size_t n, const double *y,
+                             size_t m, double alpha, int rigorous,
+                             size_t trend_min, st_verdict *out,
+                             st_result trend[2]);
 /* The median protocol of a suite (no Hodges-Lehmann shift) from the
  * samples x, y as given and their sorted copies (sorted: x ascending,
  * then y ascending, n + m values). */
@@ -566,6 +582,12 @@ int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
  * exact without ties for n < 50.  ST_ERR_TOO_FEW below 3 values,
  * ST_ERR_CONSTANT without variability. */
 int st_mann_kendall(const double *x, size_t n, st_result *out);
+/* The same test that also leaves the n values of x sorted ascending in
+ * `sorted` (storage for n doubles, not overlapping x; -0 comes back as
+ * +0).  The values are sorted whenever the status is ST_OK or
+ * ST_ERR_CONSTANT. */
+int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
+                         st_result *out);
 /* Wald-Wolfowitz runs test: P(R <= r) for n1 and n2 labels in random
  * order (NAN when n1 or n2 is 0). */
 double st_runs_test_lower(double n1, double n2, double r);

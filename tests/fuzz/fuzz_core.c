@@ -298,6 +298,12 @@ static void fuzz_proportion(reader *r)
     CHECK(isnan(mb) || mb >= 0);
 }
 
+/* Equal, or both NaN. */
+static int same_double(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
+
 static void fuzz_protocol(reader *r)
 {
     size_t n = rd_size(r, 40), m = rd_size(r, 40);
@@ -314,6 +320,31 @@ static void fuzz_protocol(reader *r)
         check_p(v.p_value);
         if (!isnan(v.shift_ci[0]) && !isnan(v.shift_ci[1]))
             CHECK(v.shift_ci[0] <= v.shift_ci[1]);
+    }
+    /* the same protocol sorting by the trend tests' merge sort: the same
+     * verdict (run times are positive, so no -0 to lose) */
+    {
+        st_verdict vt;
+        st_result trend[2];
+        size_t tmin = 3 + rd_u8(r) % 8;
+        int stt = st_median_protocol_trend(x, n, y, m, alpha, rigorous, tmin,
+                                           &vt, trend);
+        CHECK(stt == st);
+        if (stt == ST_OK) {
+            CHECK(vt.decision == v.decision && vt.branch == v.branch);
+            CHECK(same_double(vt.p_value, v.p_value));
+            CHECK(same_double(vt.speedup_ci[0], v.speedup_ci[0]));
+            CHECK(same_double(vt.speedup_ci[1], v.speedup_ci[1]));
+            CHECK(same_double(vt.shift_ci[0], v.shift_ci[0]));
+            CHECK(same_double(vt.shift_ci[1], v.shift_ci[1]));
+            CHECK(same_double(vt.speedup_median, v.speedup_median));
+            for (int k = 0; k < 2; k++) {
+                size_t len = k ? m : n;
+                if (len < tmin) CHECK(trend[k].status == ST_ERR_TOO_FEW);
+                else CHECK(trend[k].status == ST_OK ||
+                           trend[k].status == ST_ERR_CONSTANT);
+            }
+        }
     }
     double conf;
     st = st_highest_confidence(x, n, y, m, rd_u8(r) & 1, rigorous, &conf);
@@ -690,6 +721,25 @@ static void fuzz_runorder(reader *r)
             CHECK(st_mann_kendall(xr, n, &rev) == ST_OK);
             CHECK(rev.statistic == -S);
             CHECK(fabs(rev.p_value - out.p_value) <= 1e-12);
+        }
+    }
+    /* the same test keeping its sort (the median protocol's path): the
+     * same answer, and the values sorted (zeros come back as +0) */
+    {
+        double sorted[80];
+        st_result ks;
+        int sst = st_mann_kendall_sort(x, n, sorted, &ks);
+        CHECK(sst == st);
+        if (sst == ST_OK || sst == ST_ERR_CONSTANT) {
+            CHECK(same_double(ks.statistic, out.statistic));
+            if (sst == ST_OK) {
+                CHECK(ks.p_value == out.p_value);
+                CHECK(ks.exact == out.exact);
+            }
+            double ref[80];
+            memcpy(ref, x, n * sizeof *ref);
+            st_sort(ref, n);
+            for (size_t i = 0; i < n; i++) CHECK(sorted[i] == ref[i]);
         }
     }
 

@@ -44,6 +44,54 @@ test_that("Kendall's S equals the pair count at sizes around the merge widths", 
   }
 })
 
+test_that("median_test() makes the trend tests with its sort, and both are right", {
+  # the median protocol sorts each sample by the trend test's merge sort
+  # (two halves through a scratch of half the size, then merged in place):
+  # S must be the pair count and the sorted samples right (read back as
+  # the observed minimum and median), at sizes around the half split and
+  # the merge widths, odd and even, ordered stretches and ties
+  s_ref <- function(x) {
+    sum(outer(seq_along(x), seq_along(x), "<") *
+          sign(outer(x, x, function(a, b) b - a)))
+  }
+  set.seed(31)
+  for (n in c(6L, 7L, 8L, 9L, 31L, 32L, 33L, 65L, 127L, 1001L, 2048L, 2049L)) {
+    m <- n + sample(c(0L, 1L, 5L), 1L)
+    xs <- list(rlnorm(n), sort(rlnorm(n)), rev(sort(rlnorm(n))),
+               c(sort(rlnorm(n %/% 2)), rlnorm(n - n %/% 2)),
+               sample(c(1, 2, 3, 5), n, replace = TRUE))
+    for (x in xs) {
+      y <- rlnorm(m, 0.1)
+      v <- median_test(x, y)
+      expect_equal(v$speedups[["min"]], min(x) / min(y))
+      expect_equal(v$speedups[["median"]], median(x) / median(y))
+      # the rank-sum test made alone sorts by radix sort
+      w <- wilcoxon_test(x, y, alternative = "greater")
+      expect_identical(v$p_value, w$p.value)
+      w <- wilcoxon_test(x, y, conf_int = TRUE, conf_level = 0.95)
+      expect_identical(unname(v$shift), unname(w$estimate))
+      expect_identical(as.vector(v$shift_ci), as.vector(w$conf.int))
+      for (s in list(list(x, v$run_order$x), list(y, v$run_order$y))) {
+        if (length(s[[1L]]) < 7L || length(unique(s[[1L]])) < 2L) {
+          expect_null(s[[2L]])
+          next
+        }
+        expect_equal(unname(s[[2L]]$statistic), s_ref(s[[1L]]))
+        tt <- trend_test(s[[1L]])
+        expect_identical(s[[2L]]$p.value, tt$p.value)
+        expect_identical(s[[2L]]$estimate, tt$estimate)
+      }
+    }
+  }
+  # a long sample: S against the merge count of trend_test() made alone
+  x <- rlnorm(70001)
+  y <- rlnorm(70000, 0.001) + 1e-4 * seq_len(70000) / 70000
+  v <- median_test(x, y)
+  expect_identical(v$run_order$y$statistic, trend_test(y)$statistic)
+  expect_identical(v$run_order$x$statistic, trend_test(x)$statistic)
+  expect_identical(v$speedups[["median"]], median(x) / median(y))
+})
+
 test_that("the runs test equals enumeration of all orders", {
   runs_of <- function(lab) 1 + sum(lab[-1L] != lab[-length(lab)])
   for (nn in list(c(4L, 3L), c(5L, 5L), c(2L, 7L), c(1L, 4L))) {
