@@ -64,22 +64,23 @@ static void ks_scan(const double *xs, size_t n, double cx, const double *ys,
     int64_t best_plus = 0, best_minus = 0;
     const int64_t nn = (int64_t) n, mm = (int64_t) m;
     while (i < n || j < m) {
-        /* Fast path (no lattice marks wanted): while the smaller head is
-         * tied with nothing it ends a block of its own; the choice of
-         * head and the maxima are taken without branches. */
-        if (!block_end)
-            while (i < n && j < m) {
-                double a = xs[i] - cx, b = ys[j] - cy;
-                if (a == b || (i + 1 < n && xs[i + 1] - cx == a) ||
-                    (j + 1 < m && ys[j + 1] - cy == b))
-                    break;
-                size_t tx = a < b;
-                i += tx;
-                j += 1 - tx;
-                int64_t d = (int64_t) i * mm - (int64_t) j * nn;
-                best_plus = d > best_plus ? d : best_plus;
-                best_minus = -d > best_minus ? -d : best_minus;
-            }
+        /* Fast path: while the smaller head is tied with nothing it ends
+         * a block of its own; the choice of head and the maxima are taken
+         * without branches (and the block's end marked when wanted). */
+        while (i < n && j < m) {
+            double a = xs[i] - cx, b = ys[j] - cy;
+            if (a == b || (i + 1 < n && xs[i + 1] - cx == a) ||
+                (j + 1 < m && ys[j + 1] - cy == b))
+                break;
+            size_t tx = a < b;
+            i += tx;
+            j += 1 - tx;
+            int64_t d = (int64_t) i * mm - (int64_t) j * nn;
+            best_plus = d > best_plus ? d : best_plus;
+            best_minus = -d > best_minus ? -d : best_minus;
+            if (block_end)
+                block_end[i + j] = 1;
+        }
         if (i >= n && j >= m)
             break;
         double v;

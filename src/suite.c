@@ -50,14 +50,16 @@ static void centres(const double *x, const double *xs, size_t n, double *c)
  * in all (most benchmarks) live on the stack. */
 #define SORTED_STACK 512
 
-/* tab (may be NULL): the exact rank-sum table kept across benchmarks;
- * sorted: xs then ys, ascending */
+/* tab (may be NULL): the tables kept across benchmarks; sorted: xs then
+ * ys, ascending; means: of x and of y (st_mean) */
 static int run_protocol(int proto, const double *x, size_t n, const double *y,
-                        size_t m, const double *sorted, double alpha,
-                        int rigorous, st_verdict *v, st_rank_table *tab)
+                        size_t m, const double *sorted, const double *means,
+                        double alpha, int rigorous, st_verdict *v,
+                        st_rank_table *tab)
 {
     return proto == ST_PROTO_MEAN
-        ? st_mean_protocol_suite(x, n, y, m, sorted, alpha, rigorous, v)
+        ? st_mean_protocol_suite(x, n, y, m, sorted, means, alpha, rigorous,
+                                 v, tab)
         : st_median_protocol_presorted(x, n, y, m, sorted, alpha, rigorous,
                                        v, tab);
 }
@@ -78,7 +80,7 @@ static int run_protocol(int proto, const double *x, size_t n, const double *y,
  */
 static int searched_verdict(int proto, const double *x, size_t n,
                             const double *y, size_t m, const double *sorted,
-                            int rigorous,
+                            const double *means, int rigorous,
                             double *highest, st_verdict *v,
                             st_rank_table *tab)
 {
@@ -89,13 +91,13 @@ static int searched_verdict(int proto, const double *x, size_t n,
     double conf = isnan(a) ? NAN : 1 - a;
     if (st != ST_OK) return st;
     *highest = conf;
-    if (isnan(conf)) return run_protocol(proto, x, n, y, m, sorted, 0.5, rigorous, v,
-                                         tab);
+    if (isnan(conf)) return run_protocol(proto, x, n, y, m, sorted, means, 0.5,
+                                         rigorous, v, tab);
     double k0 = ceil(100.0 * (1.0 - conf) - 1e-7);
     int k = k0 < 1.0 ? 1 : (k0 > 50.0 ? 50 : (int) k0);
     for (; k <= 50; k++) {
-        st = run_protocol(proto, x, n, y, m, sorted, k / 100.0, rigorous, v,
-                          tab);
+        st = run_protocol(proto, x, n, y, m, sorted, means, k / 100.0,
+                          rigorous, v, tab);
         if (st != ST_OK) return st;
         if (v->decision == ST_SIGNIFICANT) return ST_OK;
     }
@@ -133,15 +135,17 @@ int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
     for (int c = 0; c < 3; c++)
         out->speedup[c] = out->centre_x[c] / out->centre_y[c];
     out->searched = isnan(alpha);
+    double means[2] = {out->centre_x[ST_CENTRE_MEAN],
+                       out->centre_y[ST_CENTRE_MEAN]};
     int st = ST_OK;
     for (int p = 0; p < 2; p++) {
         st_verdict v;
         if (out->searched)
-            st = searched_verdict(p, x, n, y, m, sorted, rigorous,
+            st = searched_verdict(p, x, n, y, m, sorted, means, rigorous,
                                   &out->highest[p], &v, tab);
         else
-            st = run_protocol(p, x, n, y, m, sorted, alpha, rigorous, &v,
-                              tab);
+            st = run_protocol(p, x, n, y, m, sorted, means, alpha, rigorous,
+                              &v, tab);
         if (st != ST_OK) {
             out->status = st;
             break;

@@ -525,6 +525,7 @@ static int null_table(size_t n, size_t m, st_rank_table *tab,
         free(tab->prob);
         free(tab->tails);
         tab->tails = NULL;
+        tab->q_set = 0;
         tab->prob = p;
         tab->n = k;
         tab->m = r;
@@ -567,6 +568,7 @@ void st_rank_table_free(st_rank_table *tab)
     free(tab->prob);
     free(tab->tails);
     tab->tails = NULL;
+    tab->q_set = 0;
     tab->prob = NULL;
     tab->n = tab->m = tab->len = 0;
     free(tab->ks_p);
@@ -574,6 +576,8 @@ void st_rank_table_free(st_rank_table *tab)
     tab->ks_p = NULL;
     tab->ks_blocks = NULL;
     tab->ks_n = tab->ks_m = 0;
+    st_sw_consts_free(tab->sw);
+    tab->sw = NULL;
 }
 
 /* R's qwilcox / qsignrank: the first q whose cumulated probability
@@ -747,9 +751,24 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
             if (status != ST_OK) goto done;
         }
         double a = alt == ST_TWO_SIDED ? alpha / 2 : alpha;
-        double qu = st_rank_quantile(null_prob, len, a);
-        if (qu == 0) qu = 1;
-        double achieved = st_rank_cdf(null_prob, len, qu - 1);
+        double qu, achieved;
+        /* (kept in tab for its table: a suite asks the same level of the
+         * same sizes again and again) */
+        int cached = tab && null_prob == tab->prob;
+        if (cached && tab->q_set && tab->q_a == a) {
+            qu = tab->q_q;
+            achieved = tab->q_cdf;
+        } else {
+            qu = st_rank_quantile(null_prob, len, a);
+            if (qu == 0) qu = 1;
+            achieved = st_rank_cdf(null_prob, len, qu - 1);
+            if (cached) {
+                tab->q_set = 1;
+                tab->q_a = a;
+                tab->q_q = qu;
+                tab->q_cdf = achieved;
+            }
+        }
         if (alt == ST_TWO_SIDED) achieved *= 2;
         uint64_t iq = (uint64_t) qu;
         lo_v = -INFINITY;
