@@ -389,12 +389,14 @@ suite_from_list <- function(data, na_rm) {
   xs <- ys <- vector("list", length(data))
   lev <- wt <- rep(NA_real_, length(data))
   has_level <- has_weight <- FALSE
-  # One pass in C (src/suite.c) marks the benchmarks holding two clean
-  # samples (double, no missing, infinite or non-positive value) and no
-  # level or weight; they are taken as they are.  The others go through
+  # One pass in C (src/suite.c) counts the run times of the benchmarks
+  # holding two clean samples (double, no missing, infinite or non-positive
+  # value) and no level or weight (-1 for the others); they are taken as
+  # they are.  The others go through
   # the checks one by one below, in order (same problems, same messages).
   if (typeof(data) != "list") data <- as.list(data)
-  simple <- .Call(ffi_suite_list_scan, data, na_rm)
+  count <- .Call(ffi_suite_list_scan, data, na_rm)
+  simple <- count >= 0
   keep <- simple
   for (j in which(!simple)) {
     el <- data[[j]]
@@ -430,7 +432,7 @@ suite_from_list <- function(data, na_rm) {
     xs[[j]] <- as.double(x)
     ys[[j]] <- as.double(y)
   }
-  packed <- .Call(ffi_suite_list_pack, data, simple, xs, ys, keep, na_rm)
+  packed <- .Call(ffi_suite_list_pack, data, count, xs, ys, keep, na_rm)
   c(list(names = nms[keep]), packed,
     list(level = lev[keep], weight = wt[keep], has_level = has_level,
          has_weight = has_weight, problems = problems, versions = c("x", "y")))

@@ -672,8 +672,9 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
 /*
  * A suite given as a list of benchmarks, list(x = , y = ) each, is read
  * here in one pass instead of R-level loops over the elements (at 10,000
- * benchmarks these took as long as the core).  ffi_suite_list_scan marks
- * the benchmarks that need no check message: a plain list (VECSXP) of at
+ * benchmarks these took as long as the core).  ffi_suite_list_scan counts
+ * the run times kept of the benchmarks that need no check message (-1 for
+ * the others): a plain list (VECSXP) of at
  * least two elements, none named "conf_level" or "weight", whose x (the
  * element named "x", else the first) and y (named "y", else the second)
  * are double vectors without a class, non-empty once NA/NaN are dropped
@@ -682,8 +683,9 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
  * which accept the clean benchmarks too: the scan only decides which path
  * is taken, never the result.  ffi_suite_list_pack then copies the kept
  * benchmarks' run times into one vector (x then y, benchmark after
- * benchmark), the clean ones straight from the list and the others from
- * the samples the R checks returned.
+ * benchmark), the clean ones straight from the list (sized by their
+ * counts, so the values are read once more only to be copied) and the
+ * others from the samples the R checks returned.
  */
 
 /* The element of list el named `name` (the first such), R_NilValue when
@@ -742,57 +744,67 @@ static R_xlen_t clean_count(SEXP v, int na_rm)
     return ok && kept > 0 ? kept : -1;
 }
 
+/* The number of run times each benchmark keeps (x and y together) when it
+ * is clean, -1 otherwise (a double vector: it may exceed INT_MAX). */
 SEXP ffi_suite_list_scan(SEXP data, SEXP na_rm)
 {
     if (TYPEOF(data) != VECSXP) Rf_error("`data` must be a list.");
     int rm = ffi_flag(na_rm, "na_rm");
     R_xlen_t nb = XLENGTH(data);
-    SEXP out = PROTECT(Rf_allocVector(LGLSXP, nb));
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, nb));
     for (R_xlen_t j = 0; j < nb; j++) {
         SEXP x, y;
-        LOGICAL(out)[j] = list_samples(VECTOR_ELT(data, j), &x, &y) &&
-            clean_count(x, rm) >= 0 && clean_count(y, rm) >= 0;
+        R_xlen_t cx = -1, cy = -1;
+        if (list_samples(VECTOR_ELT(data, j), &x, &y)) {
+            cx = clean_count(x, rm);
+            if (cx >= 0) cy = clean_count(y, rm);
+        }
+        REAL(out)[j] = cx >= 0 && cy >= 0 ? (double) (cx + cy) : -1.0;
     }
     UNPROTECT(1);
     return out;
 }
 
-/* Appends the values of v (NA/NaN dropped when na_rm) at out + *pos. */
-static void pack_sample(SEXP v, int na_rm, double *out, R_xlen_t *pos)
+/* Appends the values of v (NA/NaN dropped when na_rm) at out + *pos,
+ * out holding `size` values. */
+static void pack_sample(SEXP v, int na_rm, double *out, R_xlen_t *pos,
+                        R_xlen_t size)
 {
     const double *p = REAL(v);
     R_xlen_t len = XLENGTH(v), k = *pos;
     for (R_xlen_t i = 0; i < len; i++) {
         if (na_rm && isnan(p[i])) continue;
+        if (k == size) Rf_error("invalid suite list.");
         out[k++] = p[i];
     }
     *pos = k;
 }
 
 /* list(values, x_start, x_len, y_start, y_len) of the benchmarks j with
- * keep[j]: from data[[j]] when clean[j], else from xs[[j]], ys[[j]]
- * (double vectors already checked).  Starts are 0-based doubles, lengths
- * integers. */
-SEXP ffi_suite_list_pack(SEXP data, SEXP clean, SEXP xs, SEXP ys,
+ * keep[j]: from data[[j]] when count[j] >= 0 (clean: count[j] run times
+ * kept, as ffi_suite_list_scan found), else from xs[[j]], ys[[j]] (double
+ * vectors already checked).  Starts are 0-based doubles, lengths
+ * integers.  The clean samples' values are only read to be copied (and
+ * checked against their counts there). */
+SEXP ffi_suite_list_pack(SEXP data, SEXP count, SEXP xs, SEXP ys,
                          SEXP keep, SEXP na_rm)
 {
     R_xlen_t nb = XLENGTH(data);
     if (TYPEOF(data) != VECSXP || TYPEOF(xs) != VECSXP ||
-        TYPEOF(ys) != VECSXP || TYPEOF(clean) != LGLSXP ||
+        TYPEOF(ys) != VECSXP || TYPEOF(count) != REALSXP ||
         TYPEOF(keep) != LGLSXP || XLENGTH(xs) != nb || XLENGTH(ys) != nb ||
-        XLENGTH(clean) != nb || XLENGTH(keep) != nb)
+        XLENGTH(count) != nb || XLENGTH(keep) != nb)
         Rf_error("invalid suite list.");
     int rm = ffi_flag(na_rm, "na_rm");
+    const double *cnt = REAL(count);
     R_xlen_t nk = 0, total = 0;
     for (R_xlen_t j = 0; j < nb; j++) {
         if (LOGICAL(keep)[j] != 1) continue;
         SEXP x, y;
-        if (LOGICAL(clean)[j] == 1) {
-            if (!list_samples(VECTOR_ELT(data, j), &x, &y))
+        if (cnt[j] >= 0) {
+            if (!(cnt[j] <= (double) R_XLEN_T_MAX))
                 Rf_error("invalid suite list.");
-            R_xlen_t cx = clean_count(x, rm), cy = clean_count(y, rm);
-            if (cx < 0 || cy < 0) Rf_error("invalid suite list.");
-            total += cx + cy;
+            total += (R_xlen_t) cnt[j];
         } else {
             x = VECTOR_ELT(xs, j);
             y = VECTOR_ELT(ys, j);
@@ -812,23 +824,27 @@ SEXP ffi_suite_list_pack(SEXP data, SEXP clean, SEXP xs, SEXP ys,
     for (R_xlen_t j = 0; j < nb; j++) {
         if (LOGICAL(keep)[j] != 1) continue;
         SEXP x, y;
-        int cl = LOGICAL(clean)[j] == 1;
+        int cl = cnt[j] >= 0;
         if (cl) {
-            list_samples(VECTOR_ELT(data, j), &x, &y);
+            if (!list_samples(VECTOR_ELT(data, j), &x, &y) ||
+                TYPEOF(x) != REALSXP || TYPEOF(y) != REALSXP)
+                Rf_error("invalid suite list.");
         } else {
             x = VECTOR_ELT(xs, j);
             y = VECTOR_ELT(ys, j);
         }
-        R_xlen_t p0 = pos;
+        R_xlen_t p0 = pos, b0 = pos;
         REAL(xst)[b] = (double) pos;
-        pack_sample(x, cl && rm, REAL(values), &pos);
+        pack_sample(x, cl && rm, REAL(values), &pos, total);
         if (pos - p0 > INT_MAX) Rf_error("too many run times in a sample.");
         INTEGER(xln)[b] = (int) (pos - p0);
         p0 = pos;
         REAL(yst)[b] = (double) pos;
-        pack_sample(y, cl && rm, REAL(values), &pos);
+        pack_sample(y, cl && rm, REAL(values), &pos, total);
         if (pos - p0 > INT_MAX) Rf_error("too many run times in a sample.");
         INTEGER(yln)[b] = (int) (pos - p0);
+        if (cl && (double) (pos - b0) != cnt[j])
+            Rf_error("invalid suite list.");
         b++;
     }
     static const char *names[] = {"values", "x_start", "x_len", "y_start",
