@@ -186,22 +186,13 @@ static size_t split_copy_avx512(const double *src, double *dst, size_t lo,
     return l;
 }
 
-static int split_avx512(void)
-{
-    static int has = -1;
-    if (has < 0) {
-        __builtin_cpu_init();
-        has = __builtin_cpu_supports("avx512f") != 0;
-    }
-    return has;
-}
 #endif
 
 static size_t split_copy(const double *src, double *dst, size_t lo,
                          size_t hi, double piv, int or_equal)
 {
 #ifdef ST_SPLIT_AVX512
-    if (hi - lo >= 16 && split_avx512())
+    if (hi - lo >= 16 && st_cpu_avx512())
         return split_copy_avx512(src, dst, lo, hi, piv, or_equal);
 #endif
     return split_copy_scalar(src, dst, lo, hi, piv, or_equal);
