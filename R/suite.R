@@ -900,8 +900,19 @@ new_frame <- function(cols) {
 
 # Figures as the original tool printed them: rounded to 3 decimals, no
 # trailing zeros.
-fmt3 <- function(x) {
-  out <- as.character(round(x, 3))
+fmt3 <- function(x) round_text(x, 3L)
+
+# as.character(round(x, digits)), "NA" for a missing value.  Each distinct
+# rounded value is converted once (the conversion to 15 significant digits
+# costs about a microsecond a value, and a suite's notes repeat a few
+# hundred rounded values over thousands of rows); as.character() works
+# value by value, so indexing gives the same strings.  (as.character()
+# of doubles defers the conversion to the first use of each element, and a
+# subset of it stays deferred: c() makes the distinct strings once.)
+round_text <- function(x, digits) {
+  r <- round(x, digits)
+  u <- unique(r)
+  out <- c(as.character(u), character())[match(r, u)]
   out[is.na(x)] <- "NA"
   out
 }
