@@ -211,6 +211,9 @@ static int ks_exact_upper(size_t n, size_t m, const unsigned char *block_end,
  * the R entry point uses it for R's warning. */
 /* Tails kept for sizes with n m up to this many lattice values. */
 #define ST_KS_CACHE_MAX 100000.0
+/* Tie-block marks of samples of up to this many values in all (less
+ * one) live on the stack. */
+#define KS_LOCAL_BLOCKS 1024
 
 static int ks_sorted_impl(const double *xs, size_t n, double cx,
                           const double *ys, size_t m, double cy,
@@ -247,8 +250,11 @@ static int ks_sorted_impl(const double *xs, size_t n, double cx,
     }
 
     unsigned char *block_end = NULL;
+    unsigned char local[KS_LOCAL_BLOCKS];   /* (small samples: no malloc) */
     if (use_exact) {
-        block_end = calloc(n + m + 1, 1);
+        block_end = n + m + 1 <= KS_LOCAL_BLOCKS ? local
+                                                : malloc(n + m + 1);
+        if (block_end) memset(block_end, 0, n + m + 1);
         if (!block_end) {
             out->status = ST_ERR_ALLOC;
             return out->status;
@@ -302,7 +308,7 @@ static int ks_sorted_impl(const double *xs, size_t n, double cx,
             status = ks_exact_upper(n, m, block_end, alt, dobs, &p);
             if (cache && status == ST_OK) cache[dobs] = p;
         }
-        free(block_end);
+        if (block_end != local) free(block_end);
         if (status != ST_OK) {
             out->status = status;
             return status;

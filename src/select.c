@@ -575,6 +575,7 @@ static void pm_sample_all(const pair_matrix *M, pm_gather *G, size_t s)
 #define PM_THR_MIN 4096
 #define PM_THR 4
 #define PM_SBITS 17
+#define PM_LOCAL_CAP 2048
 enum { PM_FOUND = 0, PM_SPLIT = -1 };
 
 /* A search window: the candidates are the cells strictly between lo and
@@ -738,7 +739,9 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
      * is gathered whole */
     G.thr = pm_threshold(M->nrow, M->ncol);
     G.cap = pm_cap(G.thr, s, total);
-    G.buf = malloc(G.cap * sizeof(double));
+    /* (a small matrix's buffer lives on the stack) */
+    double local[PM_LOCAL_CAP];
+    G.buf = G.cap <= PM_LOCAL_CAP ? local : malloc(G.cap * sizeof(double));
     if (!G.buf) return ST_ERR_ALLOC;
     G.len = 0;
     G.rng = 0x9E3779B97F4A7C15ULL;     /* fixed seed: reproducible work */
@@ -774,7 +777,7 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
         }
     }
     free(saved);
-    free(G.buf);
+    if (G.buf != local) free(G.buf);
     return status == PM_FOUND ? ST_OK : status;
 }
 

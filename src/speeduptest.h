@@ -311,6 +311,12 @@ int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
                        double conf_level, st_result *out, double *ci_level,
                        int *ci_warn, st_rank_table *tab);
 
+/* st_wilcoxon_sorted without interval for the alternatives ST_GREATER
+ * (greater) and ST_LESS (less) at once: the same results as two calls,
+ * from one merge of the samples. */
+int st_wilcoxon_sorted_both(const st_sorted_pair *P, int exact, int correct,
+                            st_result *greater, st_result *less,
+                            st_rank_table *tab);
 /* The Hodges-Lehmann estimate and interval of st_wilcoxon_sorted alone
  * (statistic and p-value NAN), with the same choice of exact interval. */
 int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,

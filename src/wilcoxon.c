@@ -873,12 +873,14 @@ done:
  * The test of x - mu against y on the sorted pair P (holding x - mu and
  * y).  On success *null_prob (with *null_len) is the exact no-ties table
  * when one was used, for the interval to reuse; *owned is that table when
- * the caller must free it.
+ * the caller must free it.  less (may be NULL) also receives the test with
+ * the alternative ST_LESS, from the same statistic and tails.
  */
 static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
                            int exact, int correct, st_result *out,
                            st_rank_table *tab, const double **null_prob,
-                           size_t *null_len, double **owned)
+                           size_t *null_len, double **owned,
+                           st_result *less)
 {
     size_t n = P->n, m = P->m, N = n + m;
     *null_prob = NULL;
@@ -905,10 +907,11 @@ static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
         }
     }
     double W = (double) sr - dn * (dn + 1) / 2;
+    double p_less = NAN;
     if (all_tied) {
         /* One tie group: given the ties W is always n m / 2, so every
          * alternative has p = 1 exactly (R's normal formula gives 0/0). */
-        p = 1.0;
+        p = p_less = 1.0;
         use_exact = 1;
     } else if (use_exact) {
         double ple, pge;
@@ -929,16 +932,26 @@ static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
         p = alt == ST_LESS ? ple : alt == ST_GREATER ? pge
             : 2.0 * (ple < pge ? ple : pge);
         if (p > 1.0) p = 1.0;
+        p_less = ple > 1.0 ? 1.0 : ple;
     } else {
-        double z = W - dn * dm / 2;
+        double z0 = W - dn * dm / 2;
         double sigma = sqrt((dn * dm / 12) *
                             ((dn + dm + 1) - ties / ((dn + dm) * (dn + dm - 1))));
-        z = (z - st_continuity(alt, correct, z)) / sigma;
+        double z = (z0 - st_continuity(alt, correct, z0)) / sigma;
         p = st_normal_p(alt, z);
+        if (less)
+            p_less = st_normal_p(ST_LESS,
+                                 (z0 - st_continuity(ST_LESS, correct, z0)) /
+                                 sigma);
     }
     out->statistic = W;
     out->p_value = p;
     out->exact = use_exact;
+    if (less) {
+        less->statistic = W;
+        less->p_value = p_less;
+        less->exact = use_exact;
+    }
     return ST_OK;
 }
 
@@ -972,13 +985,37 @@ int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
     size_t null_len;
     double *owned;
     status = wmw_test_sorted(P, alt, exact, correct, out, tab, &null_prob,
-                             &null_len, &owned);
+                             &null_len, &owned, NULL);
     if (status == ST_OK && conf_int)
         status = wmw_conf_int(P->xs, P->n, P->ys, P->m, alt, out->exact,
                               correct, conf_level, null_prob, null_len, tab,
                               1, out, ci_level, ci_warn);
     free(owned);
     if (status != ST_OK) return st_result_fail(out, status);
+    return ST_OK;
+}
+
+int st_wilcoxon_sorted_both(const st_sorted_pair *P, int exact, int correct,
+                            st_result *greater, st_result *less,
+                            st_rank_table *tab)
+{
+    st_result_init(greater);
+    st_result_init(less);
+    int status = check_args(P->n, P->m, ST_GREATER, 0.0, exact, 0, 0.95);
+    if (status != ST_OK) {
+        st_result_fail(less, status);
+        return st_result_fail(greater, status);
+    }
+    const double *null_prob;
+    size_t null_len;
+    double *owned;
+    status = wmw_test_sorted(P, ST_GREATER, exact, correct, greater, tab,
+                             &null_prob, &null_len, &owned, less);
+    free(owned);
+    if (status != ST_OK) {
+        st_result_fail(less, status);
+        return st_result_fail(greater, status);
+    }
     return ST_OK;
 }
 
@@ -1049,7 +1086,7 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
     size_t null_len;
     double *owned;
     status = wmw_test_sorted(&P, alt, exact, correct, out, tab, &null_prob,
-                             &null_len, &owned);
+                             &null_len, &owned, NULL);
     if (status == ST_OK && conf_int) {
         /* the interval is for the shift of x itself, not of x - mu */
         const st_sorted_pair *Q = &P;
