@@ -152,11 +152,33 @@ static size_t split_copy_scalar(const double *src, double *dst, size_t lo,
 }
 
 #ifdef ST_SPLIT_AVX512
-/* The same, eight values at a time on processors with AVX-512: the values
- * of each side are packed together (compress) and stored at that side's
- * free end; the rest of the range as above.  The eight-value store below
- * lies within the free places (at least eight remain), and the store above
- * comes after it, so it overwrites whatever of the first fell there. */
+/* The same, eight values at a time on processors with AVX-512.  Each
+ * eight are permuted so that the values below come first (in their
+ * order), then the others: perm_below[b] lists the lanes for the mask b
+ * of the values below (one byte a lane).  The permuted eight are stored
+ * once ending at the free end above (where its last lanes, the values
+ * above, belong) and once starting at the free end below (its first
+ * lanes): while at least sixteen places are free, the lanes that do not
+ * belong at either end fall on free places the other store does not
+ * need.  The last sixteen values or fewer go through the compress of
+ * each side and a masked store above, then one at a time. */
+static uint64_t perm_below[256];
+static int perm_ready = 0;
+
+static void perm_init(void)
+{
+    for (unsigned b = 0; b < 256; b++) {
+        uint64_t v = 0;
+        unsigned k = 0;
+        for (unsigned pass = 0; pass < 2; pass++)
+            for (unsigned lane = 0; lane < 8; lane++)
+                if (((b >> lane) & 1u) == (pass == 0))
+                    v |= (uint64_t) lane << (8 * k++);
+        perm_below[b] = v;
+    }
+    perm_ready = 1;
+}
+
 __attribute__((target("avx512f")))
 static size_t split_copy_avx512(const double *src, double *dst, size_t lo,
                                 size_t hi, double piv, int or_equal)
@@ -164,6 +186,20 @@ static size_t split_copy_avx512(const double *src, double *dst, size_t lo,
     size_t l = lo, r = hi;                 /* free places: [l, r) */
     size_t i = lo;
     __m512d p = _mm512_set1_pd(piv);
+    if (!perm_ready) perm_init();
+    for (; i + 16 <= hi; i += 8) {         /* r - l = hi - i >= 16 */
+        __m512d v = _mm512_loadu_pd(src + i);
+        __mmask8 b = or_equal ? _mm512_cmp_pd_mask(v, p, _CMP_LE_OQ)
+                              : _mm512_cmp_pd_mask(v, p, _CMP_LT_OQ);
+        unsigned c = (unsigned) __builtin_popcount((unsigned) b);
+        __m512i idx = _mm512_cvtepu8_epi64(
+            _mm_cvtsi64_si128((long long) perm_below[b]));
+        __m512d w = _mm512_permutexvar_pd(idx, v);
+        _mm512_storeu_pd(dst + r - 8, w);
+        _mm512_storeu_pd(dst + l, w);
+        l += c;
+        r -= 8 - c;
+    }
     for (; i + 8 <= hi; i += 8) {
         __m512d v = _mm512_loadu_pd(src + i);
         __mmask8 b = or_equal ? _mm512_cmp_pd_mask(v, p, _CMP_LE_OQ)
