@@ -268,23 +268,26 @@ suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
     size <- suite_chunk_size(nb)
     split(seq_len(nb), (seq_len(nb) - 1L) %/% size)
   }
-  # each chunk carries only its own values (starts made relative to them)
+  parallel <- length(chunks) > 1L && suite_parallel()
+  # a chunk sent to a worker carries only its own values (starts made
+  # relative to them); run here, it reads the suite's values in place
   args <- lapply(chunks, function(idx) {
     if (!length(idx)) {
       return(list(values = double(), x_start = double(), x_len = double(),
                   y_start = double(), y_len = double(), alpha = double(),
                   rigorous = rigorous))
     }
-    from <- suite$x_start[idx[1L]]
+    from <- if (parallel) suite$x_start[idx[1L]] else 0
     to <- suite$y_start[idx[length(idx)]] + suite$y_len[idx[length(idx)]]
-    list(values = suite$values[seq.int(from + 1, length.out = to - from)],
+    list(values = if (parallel) suite$values[seq.int(from + 1, length.out = to - from)]
+                  else suite$values,
          x_start = as.double(suite$x_start[idx] - from),
          x_len = as.double(suite$x_len[idx]),
          y_start = as.double(suite$y_start[idx] - from),
          y_len = as.double(suite$y_len[idx]), alpha = alpha[idx],
          rigorous = rigorous)
   })
-  parts <- if (length(args) > 1L && suite_parallel()) {
+  parts <- if (parallel) {
     future.apply::future_lapply(args, suite_run_chunk)
   } else {
     lapply(args, suite_run_chunk)

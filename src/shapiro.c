@@ -168,6 +168,8 @@ static st_sw_consts *sw_consts_new(size_t n)
 /* Sample sizes whose constants a table keeps (3 .. SW_CACHE_N - 1; larger
  * samples are rarer in suites and cost more in the rest of the test). */
 #define SW_CACHE_N 512
+/* Samples of up to this many values keep x / range on the stack. */
+#define SW_LOCAL_N 512
 
 /* The constants for n: from tab (computed and kept there the first time)
  * when n is small enough, else computed into *own (for the caller to
@@ -239,11 +241,18 @@ static int sw_sorted(const double *xs, size_t n, st_result *out,
      */
     double range = xs[n - 1] - xs[0];
     double sx = 0.0;
-    for (size_t k = 0; k < n; k++) sx += xs[k] / range;
+    /* (the quotients of a small sample are kept for the second pass) */
+    double q[SW_LOCAL_N];
+    int keep = n <= SW_LOCAL_N;
+    for (size_t k = 0; k < n; k++) {
+        double v = xs[k] / range;
+        if (keep) q[k] = v;
+        sx += v;
+    }
     sx /= (double) n;
     double ssa = c->ssa, ssx = 0.0, sax = 0.0;
     for (size_t k = 0; k < n; k++) {
-        double dx = xs[k] / range - sx;
+        double dx = (keep ? q[k] : xs[k] / range) - sx;
         ssx += dx * dx;
         sax += c->da[k] * dx;
     }

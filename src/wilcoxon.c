@@ -537,7 +537,10 @@ static int null_table(size_t n, size_t m, st_rank_table *tab,
 
 /* prob_tails, remembered in tab for each integer w when prob is tab's
  * table (a suite's benchmarks of equal sizes meet the same few hundred
- * values of W): the same sums, computed once. */
+ * values of W): the same sums, computed once.  P[W <= w] for every w
+ * comes from one pass of running sums, which are the sums prob_tails
+ * forms (from i = 0 upwards, in long double); P[W >= w], summed from w
+ * upwards, is formed the first time w is met. */
 static void table_tails(st_rank_table *tab, const double *prob, size_t len,
                         double w, double *p_le, double *p_ge)
 {
@@ -548,16 +551,25 @@ static void table_tails(st_rank_table *tab, const double *prob, size_t len,
     }
     if (!tab->tails) {
         tab->tails = malloc(2 * len * sizeof(double));
-        if (tab->tails)
-            for (size_t i = 0; i < 2 * len; i++) tab->tails[i] = NAN;
+        if (tab->tails) {
+            long double le = 0.0L;
+            for (size_t i = 0; i < len; i++) {
+                le += prob[i];
+                tab->tails[2 * i] = (double) (le < 1.0L ? le : 1.0L);
+                tab->tails[2 * i + 1] = NAN;
+            }
+        }
     }
     size_t i = (size_t) w;
     if (!tab->tails) {
         prob_tails(prob, len, w, p_le, p_ge);
         return;
     }
-    if (isnan(tab->tails[2 * i]))
-        prob_tails(prob, len, w, &tab->tails[2 * i], &tab->tails[2 * i + 1]);
+    if (isnan(tab->tails[2 * i + 1])) {
+        long double ge = 0.0L;
+        for (size_t k = i; k < len; k++) ge += prob[k];
+        tab->tails[2 * i + 1] = (double) (ge < 1.0L ? ge : 1.0L);
+    }
     *p_le = tab->tails[2 * i];
     *p_ge = tab->tails[2 * i + 1];
 }
