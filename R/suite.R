@@ -395,10 +395,12 @@ suite_from_list <- function(data, na_rm) {
   # One pass in C (src/suite.c) counts the run times of the benchmarks
   # holding two clean samples (double, no missing, infinite or non-positive
   # value) and no level or weight (-1 for the others); they are taken as
-  # they are.  The others go through
-  # the checks one by one below, in order (same problems, same messages).
+  # they are, and when all are, that pass has packed them.  The others go
+  # through the checks one by one below, in order (same problems, same
+  # messages).
   if (typeof(data) != "list") data <- as.list(data)
-  count <- .Call(ffi_suite_list_scan, data, na_rm)
+  read <- .Call(ffi_suite_list_read, data, na_rm)
+  count <- read$count
   simple <- count >= 0
   keep <- simple
   for (j in which(!simple)) {
@@ -435,7 +437,8 @@ suite_from_list <- function(data, na_rm) {
     xs[[j]] <- as.double(x)
     ys[[j]] <- as.double(y)
   }
-  packed <- .Call(ffi_suite_list_pack, data, count, xs, ys, keep, na_rm)
+  packed <- if (!is.null(read$packed)) read$packed
+            else .Call(ffi_suite_list_pack, data, count, xs, ys, keep, na_rm)
   c(list(names = nms[keep]), packed,
     list(level = lev[keep], weight = wt[keep], has_level = has_level,
          has_weight = has_weight, problems = problems, versions = c("x", "y")))

@@ -672,7 +672,7 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
 /*
  * A suite given as a list of benchmarks, list(x = , y = ) each, is read
  * here in one pass instead of R-level loops over the elements (at 10,000
- * benchmarks these took as long as the core).  ffi_suite_list_scan counts
+ * benchmarks these took as long as the core).  ffi_suite_list_read counts
  * the run times kept of the benchmarks that need no check message (-1 for
  * the others): a plain list (VECSXP) of at
  * least two elements, none named "conf_level" or "weight", whose x (the
@@ -680,12 +680,12 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
  * are double vectors without a class, non-empty once NA/NaN are dropped
  * (na_rm) and otherwise finite and positive.  Anything else, including
  * every doubtful case, goes through the R checks one benchmark at a time,
- * which accept the clean benchmarks too: the scan only decides which path
- * is taken, never the result.  ffi_suite_list_pack then copies the kept
- * benchmarks' run times into one vector (x then y, benchmark after
- * benchmark), the clean ones straight from the list (sized by their
- * counts, so the values are read once more only to be copied) and the
- * others from the samples the R checks returned.
+ * which accept the clean benchmarks too: the reading only decides which
+ * path is taken, never the result.  When every benchmark is clean (the
+ * usual case) the same pass has copied their run times into one vector
+ * (x then y, benchmark after benchmark).  Otherwise ffi_suite_list_pack
+ * packs them, the clean ones straight from the list (sized by their
+ * counts) and the others from the samples the R checks returned.
  */
 
 /* The element of list el named `name` (the first such), R_NilValue when
@@ -725,12 +725,14 @@ static int list_samples(SEXP el, SEXP *x, SEXP *y)
 }
 
 /* The number of run times kept from v (NA/NaN dropped when na_rm), or -1
- * when v is not a plain double vector of finite positive values. */
-static R_xlen_t clean_count(SEXP v, int na_rm)
+ * when v is not a plain double vector of finite positive values; the
+ * kept values are copied to out + *pos (out has room for all of v) and
+ * *pos is left after them, whatever the answer. */
+static R_xlen_t clean_copy(SEXP v, int na_rm, double *out, R_xlen_t *pos)
 {
     if (TYPEOF(v) != REALSXP || OBJECT(v)) return -1;
     const double *p = REAL(v);
-    R_xlen_t len = XLENGTH(v), kept = 0;
+    R_xlen_t len = XLENGTH(v), k = *pos;
     int ok = 1;
     for (R_xlen_t i = 0; i < len; i++) {
         double t = p[i];
@@ -739,30 +741,81 @@ static R_xlen_t clean_count(SEXP v, int na_rm)
             continue;
         }
         ok &= (t > 0) & (t < HUGE_VAL);
-        kept++;
+        out[k++] = t;
     }
+    R_xlen_t kept = k - *pos;
+    *pos = k;
     return ok && kept > 0 ? kept : -1;
 }
 
-/* The number of run times each benchmark keeps (x and y together) when it
- * is clean, -1 otherwise (a double vector: it may exceed INT_MAX). */
-SEXP ffi_suite_list_scan(SEXP data, SEXP na_rm)
+/* One pass over the suite's list: the number of run times each benchmark
+ * keeps (x and y together) when it is clean, -1 otherwise, and, when
+ * every benchmark is clean, the packed samples of ffi_suite_list_pack
+ * (read while they are checked; NULL otherwise).  A first walk over the
+ * elements (not their values) sizes the packed vector. */
+SEXP ffi_suite_list_read(SEXP data, SEXP na_rm)
 {
     if (TYPEOF(data) != VECSXP) Rf_error("`data` must be a list.");
     int rm = ffi_flag(na_rm, "na_rm");
-    R_xlen_t nb = XLENGTH(data);
-    SEXP out = PROTECT(Rf_allocVector(REALSXP, nb));
+    R_xlen_t nb = XLENGTH(data), room = 0;
     for (R_xlen_t j = 0; j < nb; j++) {
         SEXP x, y;
-        R_xlen_t cx = -1, cy = -1;
-        if (list_samples(VECTOR_ELT(data, j), &x, &y)) {
-            cx = clean_count(x, rm);
-            if (cx >= 0) cy = clean_count(y, rm);
-        }
-        REAL(out)[j] = cx >= 0 && cy >= 0 ? (double) (cx + cy) : -1.0;
+        if (list_samples(VECTOR_ELT(data, j), &x, &y) &&
+            TYPEOF(x) == REALSXP && TYPEOF(y) == REALSXP)
+            room += XLENGTH(x) + XLENGTH(y);
     }
-    UNPROTECT(1);
-    return out;
+    if (nb > INT_MAX) Rf_error("too many benchmarks.");
+    SEXP count = PROTECT(Rf_allocVector(REALSXP, nb));
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, room));
+    SEXP xst = PROTECT(Rf_allocVector(REALSXP, nb));
+    SEXP xln = PROTECT(Rf_allocVector(INTSXP, nb));
+    SEXP yst = PROTECT(Rf_allocVector(REALSXP, nb));
+    SEXP yln = PROTECT(Rf_allocVector(INTSXP, nb));
+    double *out = REAL(values);
+    R_xlen_t pos = 0;
+    int all_clean = 1;
+    for (R_xlen_t j = 0; j < nb; j++) {
+        SEXP x, y;
+        R_xlen_t p0 = pos, cx = -1, cy = -1;
+        if (list_samples(VECTOR_ELT(data, j), &x, &y) &&
+            TYPEOF(x) == REALSXP && TYPEOF(y) == REALSXP &&
+            XLENGTH(x) + XLENGTH(y) <= room - pos) {
+            cx = clean_copy(x, rm, out, &pos);
+            if (cx >= 0) cy = clean_copy(y, rm, out, &pos);
+        }
+        if (cx < 0 || cy < 0 || cx > INT_MAX || cy > INT_MAX) {
+            pos = p0;
+            REAL(count)[j] = -1.0;
+            all_clean = 0;
+            continue;
+        }
+        REAL(count)[j] = (double) (cx + cy);
+        REAL(xst)[j] = (double) p0;
+        INTEGER(xln)[j] = (int) cx;
+        REAL(yst)[j] = (double) (p0 + cx);
+        INTEGER(yln)[j] = (int) cy;
+    }
+    SEXP packed = R_NilValue;
+    if (all_clean) {
+        if (pos < room) {              /* missing values dropped */
+            SEXP v = PROTECT(Rf_allocVector(REALSXP, pos));
+            if (pos) memcpy(REAL(v), out, (size_t) pos * sizeof(double));
+            values = v;
+        } else {
+            PROTECT(values);
+        }
+        static const char *names[] = {"values", "x_start", "x_len",
+                                      "y_start", "y_len"};
+        SEXP vals[5] = {values, xst, xln, yst, yln};
+        packed = ffi_named_list(5, names, vals);
+        UNPROTECT(1);
+    }
+    PROTECT(packed);
+    static const char *onames[] = {"count", "packed"};
+    SEXP ov[2] = {count, packed};
+    SEXP res = ffi_named_list(2, onames, ov);
+    UNPROTECT(7);
+    return res;
 }
 
 /* Appends the values of v (NA/NaN dropped when na_rm) at out + *pos,
@@ -782,7 +835,7 @@ static void pack_sample(SEXP v, int na_rm, double *out, R_xlen_t *pos,
 
 /* list(values, x_start, x_len, y_start, y_len) of the benchmarks j with
  * keep[j]: from data[[j]] when count[j] >= 0 (clean: count[j] run times
- * kept, as ffi_suite_list_scan found), else from xs[[j]], ys[[j]] (double
+ * kept, as ffi_suite_list_read found), else from xs[[j]], ys[[j]] (double
  * vectors already checked).  Starts are 0-based doubles, lengths
  * integers.  The clean samples' values are only read to be copied (and
  * checked against their counts there). */
