@@ -760,6 +760,16 @@ SEXP ffi_suite_list_read(SEXP data, SEXP na_rm)
     R_xlen_t nb = XLENGTH(data), room = 0;
     for (R_xlen_t j = 0; j < nb; j++) {
         SEXP x, y;
+        /* (the elements lie anywhere in memory: the ones a few steps
+         * ahead are fetched early) */
+        if (j + 16 < nb) __builtin_prefetch(VECTOR_ELT(data, j + 16));
+        if (j + 8 < nb) {
+            SEXP ahead = VECTOR_ELT(data, j + 8);
+            if (TYPEOF(ahead) == VECSXP && XLENGTH(ahead) >= 2) {
+                __builtin_prefetch(VECTOR_ELT(ahead, 0));
+                __builtin_prefetch(VECTOR_ELT(ahead, 1));
+            }
+        }
         if (list_samples(VECTOR_ELT(data, j), &x, &y) &&
             TYPEOF(x) == REALSXP && TYPEOF(y) == REALSXP)
             room += XLENGTH(x) + XLENGTH(y);
@@ -777,6 +787,19 @@ SEXP ffi_suite_list_read(SEXP data, SEXP na_rm)
     for (R_xlen_t j = 0; j < nb; j++) {
         SEXP x, y;
         R_xlen_t p0 = pos, cx = -1, cy = -1;
+        if (j + 4 < nb) {                  /* (the values a few steps ahead) */
+            SEXP ahead = VECTOR_ELT(data, j + 4);
+            if (TYPEOF(ahead) == VECSXP && XLENGTH(ahead) >= 2)
+                for (int e = 0; e < 2; e++) {
+                    SEXP v = VECTOR_ELT(ahead, e);
+                    if (TYPEOF(v) != REALSXP) continue;
+                    const double *pv = REAL_OR_NULL(v);
+                    if (!pv) continue;
+                    R_xlen_t len = XLENGTH(v);
+                    for (R_xlen_t t = 0; t < len && t < 64; t += 8)
+                        __builtin_prefetch(pv + t);
+                }
+        }
         if (list_samples(VECTOR_ELT(data, j), &x, &y) &&
             TYPEOF(x) == REALSXP && TYPEOF(y) == REALSXP &&
             XLENGTH(x) + XLENGTH(y) <= room - pos) {
