@@ -235,6 +235,11 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
              : (mp->f.status == ST_OK && mp->f.p_value > alpha);
     for (int k = 0; k < 2; k++) {
         if (only >= 0 && k != only) continue;
+        if (!with_ci) {
+            st_t_test_var_both(mp->mean[0], mp->var[0], n, mp->mean[1],
+                               mp->var[1], m, k, &mp->t[k], &mp->tl[k]);
+            continue;
+        }
         st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
                       ST_GREATER, 0.0, k, conf_level, with_ci, &mp->t[k]);
         st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
@@ -330,8 +335,11 @@ static void mean_path(const mean_parts *mp, size_t n, size_t m, double alpha,
  * ratio of positive times cannot be negative, so the lower end is clamped
  * at 0.
  */
+/* tab (may be NULL) keeps the last quantile of t asked (a suite's pooled
+ * intervals ask the same level and degrees of freedom again and again). */
 static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
-                             int pooled, double alpha, double ci[2])
+                             int pooled, double alpha, double ci[2],
+                             st_rank_table *tab)
 {
     double a = mp->mean[0], b = mp->mean[1];
     double vx = mp->var[0], vy = mp->var[1];
@@ -353,7 +361,18 @@ static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
         ci[0] = ci[1] = r;
         return;
     }
-    double t = qt(1 - alpha / 2, df, 1, 0);
+    double pr = 1 - alpha / 2, t;
+    if (tab && tab->qt_set && tab->qt_p == pr && tab->qt_df == df) {
+        t = tab->qt_q;
+    } else {
+        t = qt(pr, df, 1, 0);
+        if (tab) {
+            tab->qt_set = 1;
+            tab->qt_p = pr;
+            tab->qt_df = df;
+            tab->qt_q = t;
+        }
+    }
     double A = b * b - t * t * v22;
     if (!(A > 0)) {
         ci[0] = 0;
@@ -407,7 +426,7 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
     if (p.decision == ST_INSUFFICIENT) return ST_OK;
     out->p_value = mp.t[p.final].p_value;
     out->p_value_slowdown = mp.tl[p.final].p_value;
-    fieller_interval(&mp, n, m, p.final, alpha, out->speedup_ci);
+    fieller_interval(&mp, n, m, p.final, alpha, out->speedup_ci, tab);
     return ST_OK;
 }
 

@@ -181,6 +181,12 @@ int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
                   double var_y, size_t m, st_alternative alt, double mu,
                   int var_equal, double conf_level, int with_ci,
                   st_result *out);
+/* st_t_test_var without intervals (mu = 0) for the alternatives ST_GREATER
+ * and ST_LESS at once, with one evaluation of the t distribution: the
+ * same results as the two calls. */
+int st_t_test_var_both(double mean_x, double var_x, size_t n, double mean_y,
+                       double var_y, size_t m, int var_equal,
+                       st_result *greater, st_result *less);
 
 /* Two-sample Kolmogorov-Smirnov; exact: -1 = automatic (n * m < 10000),
  * 0 = asymptotic, 1 = exact (with ties: the conditional distribution). */
@@ -291,6 +297,10 @@ typedef struct {
     unsigned char *ks_blocks;
     /* The Shapiro-Wilk constants by sample size (NULL until used). */
     st_sw_consts **sw;
+    /* The last quantile of the t distribution of the mean protocol's
+     * interval: qt(qt_p, qt_df) = qt_q (valid when qt_set). */
+    int qt_set;
+    double qt_p, qt_df, qt_q;
 } st_rank_table;
 void st_rank_table_free(st_rank_table *tab);
 /* st_shapiro_wilk_sorted keeping the constants of each sample size in tab

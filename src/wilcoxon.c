@@ -590,6 +590,7 @@ void st_rank_table_free(st_rank_table *tab)
     tab->ks_n = tab->ks_m = 0;
     st_sw_consts_free(tab->sw);
     tab->sw = NULL;
+    tab->qt_set = 0;
 }
 
 /* R's qwilcox / qsignrank: the first q whose cumulated probability
