@@ -762,13 +762,18 @@ SEXP ffi_suite_list_read(SEXP data, SEXP na_rm)
         SEXP x, y;
         /* (the elements lie anywhere in memory: the ones a few steps
          * ahead are fetched early) */
-        if (j + 16 < nb) __builtin_prefetch(VECTOR_ELT(data, j + 16));
-        if (j + 8 < nb) {
-            SEXP ahead = VECTOR_ELT(data, j + 8);
+        if (j + 24 < nb) __builtin_prefetch(VECTOR_ELT(data, j + 24));
+        if (j + 12 < nb) {
+            SEXP ahead = VECTOR_ELT(data, j + 12);
             if (TYPEOF(ahead) == VECSXP && XLENGTH(ahead) >= 2) {
                 __builtin_prefetch(VECTOR_ELT(ahead, 0));
                 __builtin_prefetch(VECTOR_ELT(ahead, 1));
+                __builtin_prefetch(ATTRIB(ahead));
             }
+        }
+        if (j + 6 < nb) {
+            SEXP at = ATTRIB(VECTOR_ELT(data, j + 6));
+            if (TYPEOF(at) == LISTSXP) __builtin_prefetch(CAR(at));
         }
         if (list_samples(VECTOR_ELT(data, j), &x, &y) &&
             TYPEOF(x) == REALSXP && TYPEOF(y) == REALSXP)
@@ -787,8 +792,8 @@ SEXP ffi_suite_list_read(SEXP data, SEXP na_rm)
     for (R_xlen_t j = 0; j < nb; j++) {
         SEXP x, y;
         R_xlen_t p0 = pos, cx = -1, cy = -1;
-        if (j + 4 < nb) {                  /* (the values a few steps ahead) */
-            SEXP ahead = VECTOR_ELT(data, j + 4);
+        if (j + 8 < nb) {                  /* (the values a few steps ahead) */
+            SEXP ahead = VECTOR_ELT(data, j + 8);
             if (TYPEOF(ahead) == VECSXP && XLENGTH(ahead) >= 2)
                 for (int e = 0; e < 2; e++) {
                     SEXP v = VECTOR_ELT(ahead, e);
