@@ -698,9 +698,9 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     names(cols) <- paste0(p, "_", names(cols))
     cols
   }
-  # The columns are gathered in one list and made a data frame once (what
-  # data.frame() and cbind() gave: the same columns, types and automatic
-  # row names, at a fraction of the cost on long suites).
+  # The columns are gathered in one list and made a data frame once
+  # (new_frame(): the columns, types and automatic row names data.frame()
+  # would give them, without its checks and conversions).
   cols <- c(
     list(benchmark = suite$names, n = suite$x_len, m = suite$y_len,
          min_x = b$min_x, mean_x = b$mean_x, median_x = b$median_x,
