@@ -138,11 +138,7 @@ suite_out_lines <- function(suite) {
   textConnectionValue(con)
 }
 
-format_level <- function(x) {
-  out <- as.character(round(x, 4))
-  out[is.na(x)] <- "NA"
-  out
-}
+format_level <- function(x) round_text(x, 4L)
 
 # The .report file.
 suite_report_file_lines <- function(suite, config, conf_level = NULL) {

@@ -268,23 +268,26 @@ suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
     size <- suite_chunk_size(nb)
     split(seq_len(nb), (seq_len(nb) - 1L) %/% size)
   }
-  # each chunk carries only its own values (starts made relative to them)
+  parallel <- length(chunks) > 1L && suite_parallel()
+  # a chunk sent to a worker carries only its own values (starts made
+  # relative to them); run here, it reads the suite's values in place
   args <- lapply(chunks, function(idx) {
     if (!length(idx)) {
       return(list(values = double(), x_start = double(), x_len = double(),
                   y_start = double(), y_len = double(), alpha = double(),
                   rigorous = rigorous))
     }
-    from <- suite$x_start[idx[1L]]
+    from <- if (parallel) suite$x_start[idx[1L]] else 0
     to <- suite$y_start[idx[length(idx)]] + suite$y_len[idx[length(idx)]]
-    list(values = suite$values[seq.int(from + 1, length.out = to - from)],
+    list(values = if (parallel) suite$values[seq.int(from + 1, length.out = to - from)]
+                  else suite$values,
          x_start = as.double(suite$x_start[idx] - from),
          x_len = as.double(suite$x_len[idx]),
          y_start = as.double(suite$y_start[idx] - from),
          y_len = as.double(suite$y_len[idx]), alpha = alpha[idx],
          rigorous = rigorous)
   })
-  parts <- if (length(args) > 1L && suite_parallel()) {
+  parts <- if (parallel) {
     future.apply::future_lapply(args, suite_run_chunk)
   } else {
     lapply(args, suite_run_chunk)
@@ -389,12 +392,16 @@ suite_from_list <- function(data, na_rm) {
   xs <- ys <- vector("list", length(data))
   lev <- wt <- rep(NA_real_, length(data))
   has_level <- has_weight <- FALSE
-  # One pass in C (src/suite.c) marks the benchmarks holding two clean
-  # samples (double, no missing, infinite or non-positive value) and no
-  # level or weight; they are taken as they are.  The others go through
-  # the checks one by one below, in order (same problems, same messages).
+  # One pass in C (src/suite.c) counts the run times of the benchmarks
+  # holding two clean samples (double, no missing, infinite or non-positive
+  # value) and no level or weight (-1 for the others); they are taken as
+  # they are, and when all are, that pass has packed them.  The others go
+  # through the checks one by one below, in order (same problems, same
+  # messages).
   if (typeof(data) != "list") data <- as.list(data)
-  simple <- .Call(ffi_suite_list_scan, data, na_rm)
+  read <- .Call(ffi_suite_list_read, data, na_rm)
+  count <- read$count
+  simple <- count >= 0
   keep <- simple
   for (j in which(!simple)) {
     el <- data[[j]]
@@ -430,7 +437,8 @@ suite_from_list <- function(data, na_rm) {
     xs[[j]] <- as.double(x)
     ys[[j]] <- as.double(y)
   }
-  packed <- .Call(ffi_suite_list_pack, data, simple, xs, ys, keep, na_rm)
+  packed <- if (!is.null(read$packed)) read$packed
+            else .Call(ffi_suite_list_pack, data, count, xs, ys, keep, na_rm)
   c(list(names = nms[keep]), packed,
     list(level = lev[keep], weight = wt[keep], has_level = has_level,
          has_weight = has_weight, problems = problems, versions = c("x", "y")))
@@ -648,6 +656,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   if (is.null(run_order)) run_order <- suite_run_order(suite)
   ro_text <- suite_run_order_text(run_order)
   ok <- !failed
+  # the protocol's columns, named with its prefix
   proto <- function(p) {
     dec <- b[[paste0(p, "_decision")]]
     alpha <- b[[paste0(p, "_alpha")]]
@@ -673,7 +682,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     }
     significant <- dec == 1
     significant[dec < 0] <- NA
-    data.frame(
+    cols <- list(
       decision = suite_decisions[dec + 2L],
       significant = significant,
       direction = direction,
@@ -685,26 +694,27 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
       guaranteed = b[[paste0(p, "_guaranteed")]] == 1 & !run_order$run_order_flag,
       ci_low = b[[paste0(p, "_ci_low")]],
       ci_high = b[[paste0(p, "_ci_high")]],
-      caveats = cav,
-      stringsAsFactors = FALSE)
+      caveats = cav)
+    names(cols) <- paste0(p, "_", names(cols))
+    cols
   }
-  pm <- proto("mean")
-  pd <- proto("median")
-  names(pm) <- paste0("mean_", names(pm))
-  names(pd) <- paste0("median_", names(pd))
-  benchmarks <- data.frame(
-    benchmark = suite$names, n = suite$x_len, m = suite$y_len,
-    min_x = b$min_x, mean_x = b$mean_x, median_x = b$median_x,
-    min_y = b$min_y, mean_y = b$mean_y, median_y = b$median_y,
-    speedup_min = b$speedup_min, speedup_mean = b$speedup_mean,
-    speedup_median = b$speedup_median, searched = searched,
-    stringsAsFactors = FALSE)
-  benchmarks <- cbind(benchmarks, pm, pd,
-                      prob_greater = b$prob_greater, run_order,
-                      weight_min = w[, 1L], weight_mean = w[, 2L],
-                      weight_median = w[, 3L])
-  benchmarks <- benchmarks[!failed, , drop = FALSE]
-  rownames(benchmarks) <- NULL
+  # The columns are gathered in one list and made a data frame once
+  # (new_frame(): the columns, types and automatic row names data.frame()
+  # would give them, without its checks and conversions).
+  cols <- c(
+    list(benchmark = suite$names, n = suite$x_len, m = suite$y_len,
+         min_x = b$min_x, mean_x = b$mean_x, median_x = b$median_x,
+         min_y = b$min_y, mean_y = b$mean_y, median_y = b$median_y,
+         speedup_min = b$speedup_min, speedup_mean = b$speedup_mean,
+         speedup_median = b$speedup_median, searched = searched),
+    proto("mean"), proto("median"),
+    list(prob_greater = b$prob_greater),
+    unclass(run_order),
+    list(weight_min = w[, 1L], weight_mean = w[, 2L],
+         weight_median = w[, 3L]))
+  attr(cols, "row.names") <- NULL
+  if (any(failed)) cols <- lapply(cols, `[`, !failed)
+  benchmarks <- new_frame(cols)
 
   s <- res$summary
   used <- c("custom", "equal", "fraction")[s$weights + 1L]
@@ -827,62 +837,88 @@ suite_multiplicity_lines <- function(suite) {
 
 # Why a speedup was not declared, or why its level may be wrong.
 suite_notes <- function(bm) {
-  rows <- list()
+  idx <- msgs <- list()
   for (p in c("mean", "median")) {
     dec <- bm[[paste0(p, "_decision")]]
-    lev <- bm[[paste0(p, "_conf_level")]]
-    pv <- bm[[paste0(p, "_p_value")]]
-    cav <- bm[[paste0(p, "_caveats")]]
     gua <- bm[[paste0(p, "_guaranteed")]]
-    show <- dec != "significant" | !gua
-    if (!any(show)) next
+    show <- which(dec != "significant" | !gua)
+    if (!length(show)) next
     # the sentences of the rows shown only (most benchmarks show none)
     dec <- dec[show]
-    lev <- lev[show]
-    pv <- pv[show]
-    cav <- cav[show]
+    lev <- bm[[paste0(p, "_conf_level")]][show]
+    cav <- bm[[paste0(p, "_caveats")]][show]
     sp <- bm[[paste0("speedup_", p)]][show]
     what <- sprintf("speedup of the %s", p)
-    # each sentence is formatted on its own rows only
+    # "<sep><caveats>", or "" without caveats
     tail_cav <- function(i, sep) {
-      ifelse(nzchar(cav[i]), paste0(sep, cav[i]), "")
+      t <- cav[i]
+      nz <- nzchar(t)
+      t[nz] <- paste0(sep, t[nz])
+      t
     }
     dirn <- bm[[paste0(p, "_direction")]][show]
     slow <- !is.na(dirn) & dirn == "slowdown"
+    insufficient <- dec == "insufficient data"
+    not_sig <- dec == "not significant"
     msg <- character(length(dec))
-    i <- which(dec == "insufficient data")
-    msg[i] <- sprintf("%s: insufficient data%s", what, tail_cav(i, ": "))
-    i <- which(dec == "not significant" & !slow)
-    msg[i] <- sprintf("%s = %s not significant at confidence %s (p-value %s)%s",
-                      what, fmt3(sp[i]), format_level(lev[i]), fmt3(pv[i]),
-                      tail_cav(i, "; "))
-    i <- which(dec != "insufficient data" & dec != "not significant")
-    msg[i] <- sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
-                      what, fmt3(sp[i]), format_level(lev[i]), cav[i])
-    if (any(slow)) {
-      ps <- bm[[paste0(p, "_p_value_slowdown")]][show]
-      msg[slow] <- sprintf("%s = %s: a significant slowdown at confidence %s (p-value %s)%s",
-                           what, fmt3(sp[slow]),
-                           format_level(lev[slow]), fmt3(ps[slow]),
-                           tail_cav(slow, "; "))
+    i <- which(insufficient)
+    if (length(i)) {
+      msg[i] <- sprintf("%s: insufficient data%s", what, tail_cav(i, ": "))
     }
-    rows[[p]] <- data.frame(benchmark = bm$benchmark[show], protocol = p,
-                            message = msg, stringsAsFactors = FALSE)
+    i <- which(not_sig & !slow)
+    if (length(i)) {
+      pv <- bm[[paste0(p, "_p_value")]][show[i]]
+      msg[i] <- sprintf("%s = %s not significant at confidence %s (p-value %s)%s",
+                        what, fmt3(sp[i]), format_level(lev[i]), fmt3(pv),
+                        tail_cav(i, "; "))
+    }
+    i <- which(!insufficient & !not_sig)
+    if (length(i)) {
+      msg[i] <- sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
+                        what, fmt3(sp[i]), format_level(lev[i]), cav[i])
+    }
+    i <- which(slow)
+    if (length(i)) {
+      ps <- bm[[paste0(p, "_p_value_slowdown")]][show[i]]
+      msg[i] <- sprintf("%s = %s: a significant slowdown at confidence %s (p-value %s)%s",
+                        what, fmt3(sp[i]), format_level(lev[i]), fmt3(ps),
+                        tail_cav(i, "; "))
+    }
+    idx[[p]] <- show
+    msgs[[p]] <- msg
   }
-  out <- do.call(rbind, c(list(data.frame(benchmark = character(),
-                                          protocol = character(),
-                                          message = character(),
-                                          stringsAsFactors = FALSE)),
-                          unname(rows)))
-  if (nrow(out)) out <- out[order(match(out$benchmark, bm$benchmark)), , drop = FALSE]
-  rownames(out) <- NULL
-  out
+  # benchmark by benchmark, the mean's note before the median's (benchmark
+  # names are unique, so a row's index orders it)
+  at <- c(integer(), unlist(idx, use.names = FALSE))
+  o <- order(at)
+  proto <- c(character(), rep(names(idx), lengths(idx)))
+  new_frame(list(benchmark = bm$benchmark[at[o]], protocol = proto[o],
+                 message = c(character(), unlist(msgs, use.names = FALSE))[o]))
+}
+
+# A data frame of the columns `cols` (a named list of vectors of one
+# length) with automatic row names: what data.frame() gives for them,
+# without its checks and conversions.
+new_frame <- function(cols) {
+  n <- if (length(cols)) length(cols[[1L]]) else 0L
+  structure(cols, row.names = .set_row_names(n), class = "data.frame")
 }
 
 # Figures as the original tool printed them: rounded to 3 decimals, no
 # trailing zeros.
-fmt3 <- function(x) {
-  out <- as.character(round(x, 3))
+fmt3 <- function(x) round_text(x, 3L)
+
+# as.character(round(x, digits)), "NA" for a missing value.  Each distinct
+# rounded value is converted once (the conversion to 15 significant digits
+# costs about a microsecond a value, and a suite's notes repeat a few
+# hundred rounded values over thousands of rows); as.character() works
+# value by value, so indexing gives the same strings.  (as.character()
+# of doubles defers the conversion to the first use of each element, and a
+# subset of it stays deferred: c() makes the distinct strings once.)
+round_text <- function(x, digits) {
+  r <- round(x, digits)
+  u <- unique(r)
+  out <- c(as.character(u), character())[match(r, u)]
   out[is.na(x)] <- "NA"
   out
 }

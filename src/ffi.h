@@ -61,8 +61,8 @@ SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
                        SEXP y_len, SEXP alpha, SEXP rigorous, SEXP weights,
                        SEXP custom, SEXP prop_conf_level, SEXP prop_method,
                        SEXP precision);
-SEXP ffi_suite_list_scan(SEXP data, SEXP na_rm);
-SEXP ffi_suite_list_pack(SEXP data, SEXP clean, SEXP xs, SEXP ys,
+SEXP ffi_suite_list_read(SEXP data, SEXP na_rm);
+SEXP ffi_suite_list_pack(SEXP data, SEXP count, SEXP xs, SEXP ys,
                          SEXP keep, SEXP na_rm);
 SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
                           SEXP y_start, SEXP y_len, SEXP alpha,

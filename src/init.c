@@ -28,7 +28,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_hpt_speedup, 9),
     CALLDEF(ffi_speedup_suite, 12),
     CALLDEF(ffi_suite_benchmarks, 7),
-    CALLDEF(ffi_suite_list_scan, 2),
+    CALLDEF(ffi_suite_list_read, 2),
     CALLDEF(ffi_suite_list_pack, 6),
     CALLDEF(ffi_suite_summary, 9),
     CALLDEF(ffi_run_command, 4),

@@ -64,22 +64,23 @@ static void ks_scan(const double *xs, size_t n, double cx, const double *ys,
     int64_t best_plus = 0, best_minus = 0;
     const int64_t nn = (int64_t) n, mm = (int64_t) m;
     while (i < n || j < m) {
-        /* Fast path (no lattice marks wanted): while the smaller head is
-         * tied with nothing it ends a block of its own; the choice of
-         * head and the maxima are taken without branches. */
-        if (!block_end)
-            while (i < n && j < m) {
-                double a = xs[i] - cx, b = ys[j] - cy;
-                if (a == b || (i + 1 < n && xs[i + 1] - cx == a) ||
-                    (j + 1 < m && ys[j + 1] - cy == b))
-                    break;
-                size_t tx = a < b;
-                i += tx;
-                j += 1 - tx;
-                int64_t d = (int64_t) i * mm - (int64_t) j * nn;
-                best_plus = d > best_plus ? d : best_plus;
-                best_minus = -d > best_minus ? -d : best_minus;
-            }
+        /* Fast path: while the smaller head is tied with nothing it ends
+         * a block of its own; the choice of head and the maxima are taken
+         * without branches (and the block's end marked when wanted). */
+        while (i < n && j < m) {
+            double a = xs[i] - cx, b = ys[j] - cy;
+            if (a == b || (i + 1 < n && xs[i + 1] - cx == a) ||
+                (j + 1 < m && ys[j + 1] - cy == b))
+                break;
+            size_t tx = a < b;
+            i += tx;
+            j += 1 - tx;
+            int64_t d = (int64_t) i * mm - (int64_t) j * nn;
+            best_plus = d > best_plus ? d : best_plus;
+            best_minus = -d > best_minus ? -d : best_minus;
+            if (block_end)
+                block_end[i + j] = 1;
+        }
         if (i >= n && j >= m)
             break;
         double v;
@@ -210,6 +211,9 @@ static int ks_exact_upper(size_t n, size_t m, const unsigned char *block_end,
  * the R entry point uses it for R's warning. */
 /* Tails kept for sizes with n m up to this many lattice values. */
 #define ST_KS_CACHE_MAX 100000.0
+/* Tie-block marks of samples of up to this many values in all (less
+ * one) live on the stack. */
+#define KS_LOCAL_BLOCKS 1024
 
 static int ks_sorted_impl(const double *xs, size_t n, double cx,
                           const double *ys, size_t m, double cy,
@@ -246,8 +250,11 @@ static int ks_sorted_impl(const double *xs, size_t n, double cx,
     }
 
     unsigned char *block_end = NULL;
+    unsigned char local[KS_LOCAL_BLOCKS];   /* (small samples: no malloc) */
     if (use_exact) {
-        block_end = calloc(n + m + 1, 1);
+        block_end = n + m + 1 <= KS_LOCAL_BLOCKS ? local
+                                                : malloc(n + m + 1);
+        if (block_end) memset(block_end, 0, n + m + 1);
         if (!block_end) {
             out->status = ST_ERR_ALLOC;
             return out->status;
@@ -301,7 +308,7 @@ static int ks_sorted_impl(const double *xs, size_t n, double cx,
             status = ks_exact_upper(n, m, block_end, alt, dobs, &p);
             if (cache && status == ST_OK) cache[dobs] = p;
         }
-        free(block_end);
+        if (block_end != local) free(block_end);
         if (status != ST_OK) {
             out->status = status;
             return status;

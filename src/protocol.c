@@ -163,9 +163,10 @@ typedef struct {
     double mean[2], var[2];   /* of x and y, computed once               */
 } mean_parts;
 
-/* xs: x sorted ascending, or NULL */
+/* xs: x sorted ascending, or NULL; tab (may be NULL) keeps the
+ * Shapiro-Wilk constants of each sample size */
 static int shapiro_part(const double *x, const double *xs, size_t n,
-                        st_result *r, int *checked)
+                        st_result *r, int *checked, st_rank_table *tab)
 {
     st_result_init(r);
     *checked = 0;
@@ -177,7 +178,8 @@ static int shapiro_part(const double *x, const double *xs, size_t n,
         r->status = ST_ERR_TOO_MANY;
         return ST_OK;
     }
-    int s = xs ? st_shapiro_wilk_sorted(xs, n, r) : st_shapiro_wilk(x, n, r);
+    int s = xs ? st_shapiro_wilk_sorted_tab(xs, n, r, tab)
+               : st_shapiro_wilk(x, n, r);
     if (s == ST_ERR_ALLOC) return s;
     *checked = s == ST_OK && !isnan(r->p_value);
     return ST_OK;
@@ -195,11 +197,13 @@ static int shapiro_part(const double *x, const double *xs, size_t n,
  * needs them at every level). */
 /* with_ci = 0 skips the sub-tests' own intervals (their quantiles), which
  * only the steps of a verdict show; sorted (or NULL): x ascending, then y
- * ascending, for the Shapiro-Wilk tests. */
+ * ascending, for the Shapiro-Wilk tests; means (or NULL): st_mean of x
+ * and of y, already computed; tab (may be NULL): the caller's cache. */
 static int mean_parts_run(const double *x, size_t n, const double *y,
                           size_t m, const double *sorted,
-                          double conf_level, double alpha, int with_ci,
-                          mean_parts *mp)
+                          const double *means, double conf_level,
+                          double alpha, int with_ci, mean_parts *mp,
+                          st_rank_table *tab)
 {
     mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
     mp->both_constant = 0;
@@ -213,15 +217,16 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
     st_result_init(&mp->tl[1]);
     mp->mean[0] = mp->mean[1] = mp->var[0] = mp->var[1] = NAN;
     if (mp->too_few) return ST_OK;
-    mp->mean[0] = st_mean(x, n);
-    mp->mean[1] = st_mean(y, m);
+    mp->mean[0] = means ? means[0] : st_mean(x, n);
+    mp->mean[1] = means ? means[1] : st_mean(y, m);
     mp->var[0] = st_var(x, n, mp->mean[0]);
     mp->var[1] = st_var(y, m, mp->mean[1]);
     mp->both_constant = st_is_constant(x, n) && st_is_constant(y, m);
     if (mp->both_constant) return ST_OK;
-    if (shapiro_part(x, sorted, n, &mp->sw[0], &mp->checked[0]) != ST_OK ||
+    if (shapiro_part(x, sorted, n, &mp->sw[0], &mp->checked[0], tab)
+            != ST_OK ||
         shapiro_part(y, sorted ? sorted + n : NULL, m, &mp->sw[1],
-                     &mp->checked[1]) != ST_OK)
+                     &mp->checked[1], tab) != ST_OK)
         return ST_ERR_ALLOC;
     st_var_test_var(mp->var[0], n, mp->var[1], m, ST_TWO_SIDED, 1.0,
                     conf_level, with_ci, &mp->f);
@@ -230,6 +235,11 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
              : (mp->f.status == ST_OK && mp->f.p_value > alpha);
     for (int k = 0; k < 2; k++) {
         if (only >= 0 && k != only) continue;
+        if (!with_ci) {
+            st_t_test_var_both(mp->mean[0], mp->var[0], n, mp->mean[1],
+                               mp->var[1], m, k, &mp->t[k], &mp->tl[k]);
+            continue;
+        }
         st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
                       ST_GREATER, 0.0, k, conf_level, with_ci, &mp->t[k]);
         st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
@@ -325,8 +335,11 @@ static void mean_path(const mean_parts *mp, size_t n, size_t m, double alpha,
  * ratio of positive times cannot be negative, so the lower end is clamped
  * at 0.
  */
+/* tab (may be NULL) keeps the last quantile of t asked (a suite's pooled
+ * intervals ask the same level and degrees of freedom again and again). */
 static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
-                             int pooled, double alpha, double ci[2])
+                             int pooled, double alpha, double ci[2],
+                             st_rank_table *tab)
 {
     double a = mp->mean[0], b = mp->mean[1];
     double vx = mp->var[0], vy = mp->var[1];
@@ -348,7 +361,18 @@ static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
         ci[0] = ci[1] = r;
         return;
     }
-    double t = qt(1 - alpha / 2, df, 1, 0);
+    double pr = 1 - alpha / 2, t;
+    if (tab && tab->qt_set && tab->qt_p == pr && tab->qt_df == df) {
+        t = tab->qt_q;
+    } else {
+        t = qt(pr, df, 1, 0);
+        if (tab) {
+            tab->qt_set = 1;
+            tab->qt_p = pr;
+            tab->qt_df = df;
+            tab->qt_q = t;
+        }
+    }
     double A = b * b - t * t * v22;
     if (!(A > 0)) {
         ci[0] = 0;
@@ -364,10 +388,13 @@ static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
 
 /* suite = 1: the path of speedup_suite(), which reads the decision, its
  * p-values and the speedup's interval only: no sub-test intervals, and of
- * the observed speedups only the mean's (the suite has its own centres). */
+ * the observed speedups only the mean's (the suite has its own centres,
+ * means, which it passes). */
 static int mean_protocol_run(const double *x, size_t n, const double *y,
-                             size_t m, const double *sorted, double alpha,
-                             int rigorous, int suite, st_verdict *out)
+                             size_t m, const double *sorted,
+                             const double *means, double alpha,
+                             int rigorous, int suite, st_verdict *out,
+                             st_rank_table *tab)
 {
     verdict_init(out, alpha);
     if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
@@ -376,12 +403,13 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
     if (!suite && (s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
 
     mean_parts mp;
-    if ((s = mean_parts_run(x, n, y, m, sorted, conf_of(alpha), alpha, !suite,
-                            &mp)) != ST_OK)
+    if ((s = mean_parts_run(x, n, y, m, sorted, means, conf_of(alpha), alpha,
+                            !suite, &mp, tab)) != ST_OK)
         return s;
     if (suite)
-        out->speedup_mean = mp.too_few ? st_mean(x, n) / st_mean(y, m)
-                                       : mp.mean[0] / mp.mean[1];
+        out->speedup_mean = !mp.too_few ? mp.mean[0] / mp.mean[1]
+                          : means ? means[0] / means[1]
+                                  : st_mean(x, n) / st_mean(y, m);
     out->speedup = out->speedup_mean;
     st_path p;
     mean_path(&mp, n, m, alpha, rigorous, &p);
@@ -398,21 +426,24 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
     if (p.decision == ST_INSUFFICIENT) return ST_OK;
     out->p_value = mp.t[p.final].p_value;
     out->p_value_slowdown = mp.tl[p.final].p_value;
-    fieller_interval(&mp, n, m, p.final, alpha, out->speedup_ci);
+    fieller_interval(&mp, n, m, p.final, alpha, out->speedup_ci, tab);
     return ST_OK;
 }
 
 int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
                      double alpha, int rigorous, st_verdict *out)
 {
-    return mean_protocol_run(x, n, y, m, NULL, alpha, rigorous, 0, out);
+    return mean_protocol_run(x, n, y, m, NULL, NULL, alpha, rigorous, 0, out,
+                             NULL);
 }
 
 int st_mean_protocol_suite(const double *x, size_t n, const double *y,
-                           size_t m, const double *sorted, double alpha,
-                           int rigorous, st_verdict *out)
+                           size_t m, const double *sorted,
+                           const double means[2], double alpha, int rigorous,
+                           st_verdict *out, st_rank_table *tab)
 {
-    return mean_protocol_run(x, n, y, m, sorted, alpha, rigorous, 1, out);
+    return mean_protocol_run(x, n, y, m, sorted, means, alpha, rigorous, 1,
+                             out, tab);
 }
 
 /* ---- the median (Fig. 2) --------------------------------------------------- */
@@ -461,13 +492,10 @@ static int median_parts_run(const st_sorted_pair *P, median_parts *mp,
     int s = st_ks_sorted_tab(P->xs, n, mx, P->ys, m, my, ST_TWO_SIDED, -1,
                              &mp->ks, tab);
     if (s == ST_ERR_ALLOC) return s;
-    s = st_wilcoxon_sorted(P, ST_GREATER, -1, 1, 0, 0.95, &mp->w, NULL, NULL,
-                           tab);
-    if (s == ST_ERR_ALLOC) return s;
-    /* Same sizes, same automatic choice of the exact distribution (with
-     * ties too) as the speedup test, and the same cached table. */
-    s = st_wilcoxon_sorted(P, ST_LESS, -1, 1, 0, 0.95, &mp->wl, NULL, NULL,
-                           tab);
+    /* The speedup test and the mirrored one: the same statistic, the same
+     * automatic choice of the exact distribution (with ties too) and the
+     * same cached table, from one merge. */
+    s = st_wilcoxon_sorted_both(P, -1, 1, &mp->w, &mp->wl, tab);
     if (s == ST_ERR_ALLOC) return s;
     return ST_OK;
 }
@@ -693,7 +721,8 @@ int st_highest_confidence_tab(const double *x, size_t n, const double *y,
     memset(&mp, 0, sizeof mp);
     memset(&dp, 0, sizeof dp);
     if (test == 0) {
-        if ((s = mean_parts_run(x, n, y, m, NULL, 0.95, NAN, 0, &mp)) != ST_OK)
+        if ((s = mean_parts_run(x, n, y, m, NULL, NULL, 0.95, NAN, 0, &mp,
+                                tab)) != ST_OK)
             return s;
         if (mp.too_few || mp.both_constant) return ST_OK;
         if (mp.checked[0]) k = add_candidate(c, k, mp.sw[0].p_value);

@@ -66,6 +66,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(ST_NO_AVX512)
+#include <immintrin.h>
+#define ST_SPLIT_AVX512 1
+#endif
 #include "speeduptest.h"
 
 /* ---- selection in an array ------------------------------------------------ */
@@ -128,6 +132,108 @@ double st_select_kth(double *buf, size_t c, size_t k)
  * in-place swap, no store that the next element's load must wait for. */
 #define SELECT_SMALL 2048
 
+/* One such pass: src[lo..hi-1] copied to dst[lo..hi-1], the values below
+ * piv (or_equal: at most piv) from dst[lo] up, the others from dst[hi-1]
+ * down; returns the end of the first part.  Only the split matters to
+ * the selection, not the order within each part. */
+static size_t split_copy_scalar(const double *src, double *dst, size_t lo,
+                                size_t hi, double piv, int or_equal)
+{
+    size_t l = lo, r = hi - 1;
+    for (size_t i = lo; i < hi; i++) {
+        double v = src[i];
+        size_t below = or_equal ? v <= piv : v < piv;
+        dst[l] = v;
+        dst[r] = v;
+        l += below;
+        r -= 1 - below;
+    }
+    return l;
+}
+
+#ifdef ST_SPLIT_AVX512
+/* The same, eight values at a time on processors with AVX-512.  Each
+ * eight are permuted so that the values below come first (in their
+ * order), then the others: perm_below[b] lists the lanes for the mask b
+ * of the values below (one byte a lane).  The permuted eight are stored
+ * once ending at the free end above (where its last lanes, the values
+ * above, belong) and once starting at the free end below (its first
+ * lanes): while at least sixteen places are free, the lanes that do not
+ * belong at either end fall on free places the other store does not
+ * need.  The last sixteen values or fewer go through the compress of
+ * each side and a masked store above, then one at a time. */
+static uint64_t perm_below[256];
+static int perm_ready = 0;
+
+static void perm_init(void)
+{
+    for (unsigned b = 0; b < 256; b++) {
+        uint64_t v = 0;
+        unsigned k = 0;
+        for (unsigned pass = 0; pass < 2; pass++)
+            for (unsigned lane = 0; lane < 8; lane++)
+                if (((b >> lane) & 1u) == (pass == 0))
+                    v |= (uint64_t) lane << (8 * k++);
+        perm_below[b] = v;
+    }
+    perm_ready = 1;
+}
+
+__attribute__((target("avx512f")))
+static size_t split_copy_avx512(const double *src, double *dst, size_t lo,
+                                size_t hi, double piv, int or_equal)
+{
+    size_t l = lo, r = hi;                 /* free places: [l, r) */
+    size_t i = lo;
+    __m512d p = _mm512_set1_pd(piv);
+    if (!perm_ready) perm_init();
+    for (; i + 16 <= hi; i += 8) {         /* r - l = hi - i >= 16 */
+        __m512d v = _mm512_loadu_pd(src + i);
+        __mmask8 b = or_equal ? _mm512_cmp_pd_mask(v, p, _CMP_LE_OQ)
+                              : _mm512_cmp_pd_mask(v, p, _CMP_LT_OQ);
+        unsigned c = (unsigned) __builtin_popcount((unsigned) b);
+        __m512i idx = _mm512_cvtepu8_epi64(
+            _mm_cvtsi64_si128((long long) perm_below[b]));
+        __m512d w = _mm512_permutexvar_pd(idx, v);
+        _mm512_storeu_pd(dst + r - 8, w);
+        _mm512_storeu_pd(dst + l, w);
+        l += c;
+        r -= 8 - c;
+    }
+    for (; i + 8 <= hi; i += 8) {
+        __m512d v = _mm512_loadu_pd(src + i);
+        __mmask8 b = or_equal ? _mm512_cmp_pd_mask(v, p, _CMP_LE_OQ)
+                              : _mm512_cmp_pd_mask(v, p, _CMP_LT_OQ);
+        unsigned c = (unsigned) __builtin_popcount((unsigned) b);
+        _mm512_storeu_pd(dst + l, _mm512_maskz_compress_pd(b, v));
+        _mm512_mask_storeu_pd(dst + r - (8 - c), (__mmask8) ((1u << (8 - c)) - 1u),
+                              _mm512_maskz_compress_pd((__mmask8) ~b, v));
+        l += c;
+        r -= 8 - c;
+    }
+    for (; i < hi; i++) {
+        double v = src[i];
+        size_t below = or_equal ? v <= piv : v < piv;
+        dst[l] = v;
+        dst[r - 1] = v;
+        l += below;
+        r -= 1 - below;
+    }
+    return l;
+}
+
+#endif
+
+static size_t split_copy(const double *src, double *dst, size_t lo,
+                         size_t hi, double piv, int or_equal)
+{
+#ifdef ST_SPLIT_AVX512
+    if (hi - lo >= 16 && st_cpu_avx512())
+        return split_copy_avx512(src, dst, lo, hi, piv, or_equal);
+#endif
+    return split_copy_scalar(src, dst, lo, hi, piv, or_equal);
+}
+
 static double select_small(double *buf, size_t c, size_t k)
 {
     double tmp[SELECT_SMALL];
@@ -138,15 +244,7 @@ static double select_small(double *buf, size_t c, size_t k)
         double piv = a < b ? (b < d ? b : (a < d ? d : a))
                            : (a < d ? a : (b < d ? d : b));
         /* values < piv to dst[lo ..), the others to dst[.. hi - 1] */
-        size_t l = lo, r = hi - 1;
-        for (size_t i = lo; i < hi; i++) {
-            double v = src[i];
-            size_t below = v < piv;
-            dst[l] = v;
-            dst[r] = v;
-            l += below;
-            r -= 1 - below;
-        }
+        size_t l = split_copy(src, dst, lo, hi, piv, 0);
         double *t = src;
         src = dst;
         dst = t;
@@ -160,16 +258,7 @@ static double select_small(double *buf, size_t c, size_t k)
         }
         /* piv is the least value: its copies set apart (which a range of
          * equal values needs to end) */
-        size_t e = l;
-        r = hi - 1;
-        for (size_t i = l; i < hi; i++) {
-            double v = src[i];
-            size_t eq = v <= piv;
-            dst[e] = v;
-            dst[r] = v;
-            e += eq;
-            r -= 1 - eq;
-        }
+        size_t e = split_copy(src, dst, l, hi, piv, 1);
         if (k < e) return piv;             /* [l, e) == piv */
         t = src;
         src = dst;
@@ -177,6 +266,17 @@ static double select_small(double *buf, size_t c, size_t k)
         lo = e;
     }
     return src[lo];
+}
+
+/* partition_below for at most SELECT_SMALL values, by split_copy into a
+ * buffer on the stack and back. */
+static size_t partition_small(double *buf, size_t lo, size_t hi, double piv,
+                              int or_equal)
+{
+    double tmp[SELECT_SMALL];
+    size_t l = split_copy(buf + lo, tmp, 0, hi - lo, piv, or_equal);
+    memcpy(buf + lo, tmp, (hi - lo) * sizeof(double));
+    return lo + l;
 }
 
 /* Several order statistics (0-based ranks ks[0..cnt-1], ascending) of
@@ -200,11 +300,15 @@ static void multi_select(double *buf, size_t lo, size_t hi, const uint64_t *ks,
         double a = buf[lo], b = buf[lo + (hi - lo) / 2], d = buf[hi - 1];
         double piv = a < b ? (b < d ? b : (a < d ? d : a))
                            : (a < d ? a : (b < d ? d : b));
-        size_t lt = partition_below(buf, lo, hi, piv, 0);
+        int small = hi - lo <= SELECT_SMALL;
+        size_t lt = small ? partition_small(buf, lo, hi, piv, 0)
+                          : partition_below(buf, lo, hi, piv, 0);
         /* the copies of piv are set apart only when nothing fell below it
          * (a range of equal values needs that to end); otherwise the
          * ranks from lt on are searched among the values >= piv */
-        size_t le = lt > lo ? lt : partition_below(buf, lt, hi, piv, 1);
+        size_t le = lt > lo ? lt
+                  : small ? partition_small(buf, lt, hi, piv, 1)
+                          : partition_below(buf, lt, hi, piv, 1);
         int nl = 0, nm = 0;
         while (nl < cnt && ks[nl] < lt) nl++;
         while (nl + nm < cnt && ks[nl + nm] < le) nm++;
@@ -290,30 +394,6 @@ static void gather_start(pm_gather *G, double q)
     }
 }
 
-static PM_ALWAYS_INLINE void gather_row(const pair_matrix *M, pm_gather *G,
-                                        size_t i, size_t start, size_t end)
-{
-    if (end <= start || G->overflow) return;
-    if (G->q >= 1) {
-        if (end - start > G->cap - G->len) {
-            G->overflow = 1;
-            return;
-        }
-        for (size_t j = start; j < end; j++) G->buf[G->len++] = pm_value(M, i, j);
-        return;
-    }
-    double w = (double) (end - start), pos = G->next;
-    while (pos < w) {
-        if (G->len == G->cap) {
-            G->overflow = 1;
-            return;
-        }
-        G->buf[G->len++] = pm_value(M, i, start + (size_t) pos);
-        pos += G->stride;
-    }
-    G->next = pos - w;
-}
-
 /* One staircase: J = first column with value >= p, K = first with > p,
  * carried from row to row (both only move left). */
 typedef struct {
@@ -343,6 +423,51 @@ static PM_ALWAYS_INLINE double cell(const pair_matrix *M, int walsh,
 {
     return walsh ? (M->a[i] + M->a[j]) / 2.0
                  : M->a[i] - M->b0[dir * (ptrdiff_t) j];
+}
+
+static PM_ALWAYS_INLINE void gather_row(const pair_matrix *M, int walsh,
+                                        ptrdiff_t dir, pm_gather *G,
+                                        size_t i, size_t start, size_t end)
+{
+    if (end <= start || G->overflow) return;
+    if (G->q >= 1) {
+        if (end - start > G->cap - G->len) {
+            G->overflow = 1;
+            return;
+        }
+        /* The cells of columns start .. end-1 are those of a run of
+         * consecutive values of a or b (read forwards: the order of the
+         * gathered cells does not matter), two at a time. */
+        double *out = G->buf + G->len;
+        size_t len = end - start, t = 0;
+        const double *src = walsh ? M->a + start
+                          : dir > 0 ? M->b0 + start
+                                    : M->b0 - (ptrdiff_t) (end - 1);
+        const double ai = M->a[i];
+#ifdef __SSE2__
+        __m128d va = _mm_set1_pd(ai), h = _mm_set1_pd(0.5);
+        for (; t + 2 <= len; t += 2) {
+            __m128d v = _mm_loadu_pd(src + t);
+            /* (x / 2 and x * 0.5 round the same real) */
+            _mm_storeu_pd(out + t, walsh ? _mm_mul_pd(_mm_add_pd(va, v), h)
+                                         : _mm_sub_pd(va, v));
+        }
+#endif
+        for (; t < len; t++)
+            out[t] = walsh ? (ai + src[t]) / 2.0 : ai - src[t];
+        G->len += len;
+        return;
+    }
+    double w = (double) (end - start), pos = G->next;
+    while (pos < w) {
+        if (G->len == G->cap) {
+            G->overflow = 1;
+            return;
+        }
+        G->buf[G->len++] = pm_value(M, i, start + (size_t) pos);
+        pos += G->stride;
+    }
+    G->next = pos - w;
 }
 
 static PM_ALWAYS_INLINE void stair_row(const pair_matrix *M, int walsh,
@@ -440,7 +565,7 @@ static PM_ALWAYS_INLINE void pm_walk_body(const pair_matrix *M, int walsh,
         size_t f = walsh ? i : 0, start = f, end = M->ncol, c1;
         if (has_lo) stair_row(M, walsh, dir, &L, i, f, &c1, &start);
         if (has_hi) stair_row(M, walsh, dir, &H, i, f, &end, &c1);
-        if (G) gather_row(M, &g, i, start, end);
+        if (G) gather_row(M, walsh, dir, &g, i, start, end);
     }
     if (G) *G = g;
     *slo = L;
@@ -486,6 +611,7 @@ static void pm_sample_all(const pair_matrix *M, pm_gather *G, size_t s)
 #define PM_THR_MIN 4096
 #define PM_THR 4
 #define PM_SBITS 17
+#define PM_LOCAL_CAP 2048
 enum { PM_FOUND = 0, PM_SPLIT = -1 };
 
 /* A search window: the candidates are the cells strictly between lo and
@@ -649,7 +775,9 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
      * is gathered whole */
     G.thr = pm_threshold(M->nrow, M->ncol);
     G.cap = pm_cap(G.thr, s, total);
-    G.buf = malloc(G.cap * sizeof(double));
+    /* (a small matrix's buffer lives on the stack) */
+    double local[PM_LOCAL_CAP];
+    G.buf = G.cap <= PM_LOCAL_CAP ? local : malloc(G.cap * sizeof(double));
     if (!G.buf) return ST_ERR_ALLOC;
     G.len = 0;
     G.rng = 0x9E3779B97F4A7C15ULL;     /* fixed seed: reproducible work */
@@ -685,7 +813,7 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
         }
     }
     free(saved);
-    free(G.buf);
+    if (G.buf != local) free(G.buf);
     return status == PM_FOUND ? ST_OK : status;
 }
 

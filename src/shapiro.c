@@ -113,7 +113,91 @@ static int sw_check(const double *x, size_t n, st_result *out)
     return ST_OK;
 }
 
-static int sw_sorted(const double *xs, size_t n, st_result *out);
+/*
+ * Everything in the test that depends on n alone: the coefficients
+ * centred on their mean (da[k] = a_k - mean(a), k = 0 .. n-1, in the
+ * order of the sorted sample), their sum of squares, and the mean, log-sd
+ * and bound gamma of the normalising transformation.  A suite meets the
+ * same few sizes again and again, so a caller may keep these per n
+ * (st_rank_table); the statistic from them is the same computation, in
+ * the same order, as from coefficients computed afresh.
+ */
+struct st_sw_consts {
+    size_t n;
+    double ssa;               /* sum of da[k]^2                          */
+    double m, s, gamma;       /* the transformation (n >= 4)             */
+    double da[];              /* n values                                */
+};
+
+static st_sw_consts *sw_consts_new(size_t n)
+{
+    st_sw_consts *c = malloc(sizeof *c + n * sizeof(double));
+    double *a = malloc((n / 2) * sizeof(double));
+    if (!c || !a) {
+        free(c);
+        free(a);
+        return NULL;
+    }
+    sw_coefficients(n, a);
+    c->n = n;
+    double sa = 0.0;
+    for (size_t k = 0; k < n; k++) sa += sw_coef_of(a, n, k);
+    sa /= (double) n;
+    double ssa = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        double da = sw_coef_of(a, n, k) - sa;
+        c->da[k] = da;
+        ssa += da * da;
+    }
+    c->ssa = ssa;
+    free(a);
+    double an = (double) n;
+    c->gamma = NAN;
+    if (n <= 11) {
+        c->gamma = sw_poly(sw_g, 2, an);
+        c->m = sw_poly(sw_c3, 4, an);
+        c->s = exp(sw_poly(sw_c4, 4, an));
+    } else {
+        double ln = log(an);
+        c->m = sw_poly(sw_c5, 4, ln);
+        c->s = exp(sw_poly(sw_c6, 3, ln));
+    }
+    return c;
+}
+
+/* Sample sizes whose constants a table keeps (3 .. SW_CACHE_N - 1; larger
+ * samples are rarer in suites and cost more in the rest of the test). */
+#define SW_CACHE_N 512
+/* Samples of up to this many values keep x / range on the stack. */
+#define SW_LOCAL_N 512
+
+/* The constants for n: from tab (computed and kept there the first time)
+ * when n is small enough, else computed into *own (for the caller to
+ * free).  NULL when out of memory. */
+static const st_sw_consts *sw_consts(size_t n, st_rank_table *tab,
+                                     st_sw_consts **own)
+{
+    *own = NULL;
+    if (tab && n < SW_CACHE_N) {
+        if (!tab->sw) {
+            tab->sw = calloc(SW_CACHE_N, sizeof(st_sw_consts *));
+            if (!tab->sw) return *own = sw_consts_new(n);
+        }
+        if (!tab->sw[n]) tab->sw[n] = sw_consts_new(n);
+        return tab->sw[n];
+    }
+    return *own = sw_consts_new(n);
+}
+
+void st_sw_consts_free(st_sw_consts **tab)
+{
+    if (!tab) return;
+    for (size_t n = 0; n < SW_CACHE_N; n++) free(tab[n]);
+    free(tab);
+}
+
+static int sw_sorted(const double *xs, size_t n, st_result *out,
+                     st_rank_table *tab);
 
 int st_shapiro_wilk(const double *x, size_t n, st_result *out)
 {
@@ -121,24 +205,31 @@ int st_shapiro_wilk(const double *x, size_t n, st_result *out)
     if (s != ST_OK) return s;
     double *xs = st_sorted_copy(x, n);
     if (!xs) return out->status = ST_ERR_ALLOC;
-    s = sw_sorted(xs, n, out);
+    s = sw_sorted(xs, n, out, NULL);
     free(xs);
     return s;
 }
 
 int st_shapiro_wilk_sorted(const double *xs, size_t n, st_result *out)
 {
+    return st_shapiro_wilk_sorted_tab(xs, n, out, NULL);
+}
+
+int st_shapiro_wilk_sorted_tab(const double *xs, size_t n, st_result *out,
+                               st_rank_table *tab)
+{
     int s = sw_check(xs, n, out);
     if (s != ST_OK) return s;
-    return sw_sorted(xs, n, out);
+    return sw_sorted(xs, n, out, tab);
 }
 
 /* The test on the checked sample xs, sorted ascending. */
-static int sw_sorted(const double *xs, size_t n, st_result *out)
+static int sw_sorted(const double *xs, size_t n, st_result *out,
+                     st_rank_table *tab)
 {
-    double *a = malloc((n / 2) * sizeof(double));
-    if (!a) return out->status = ST_ERR_ALLOC;
-    sw_coefficients(n, a);
+    st_sw_consts *own;
+    const st_sw_consts *c = sw_consts(n, tab, &own);
+    if (!c) return out->status = ST_ERR_ALLOC;
 
     /*
      * W is the squared correlation between the coefficients and the
@@ -149,22 +240,24 @@ static int sw_sorted(const double *xs, size_t n, st_result *out)
      * the p-value is a function of log(1 - W).
      */
     double range = xs[n - 1] - xs[0];
-    double sa = 0.0, sx = 0.0;
+    double sx = 0.0;
+    /* (the quotients of a small sample are kept for the second pass) */
+    double q[SW_LOCAL_N];
+    int keep = n <= SW_LOCAL_N;
     for (size_t k = 0; k < n; k++) {
-        sa += sw_coef_of(a, n, k);
-        sx += xs[k] / range;
+        double v = xs[k] / range;
+        if (keep) q[k] = v;
+        sx += v;
     }
-    sa /= (double) n;
     sx /= (double) n;
-    double ssa = 0.0, ssx = 0.0, sax = 0.0;
+    double ssa = c->ssa, ssx = 0.0, sax = 0.0;
     for (size_t k = 0; k < n; k++) {
-        double da = sw_coef_of(a, n, k) - sa;
-        double dx = xs[k] / range - sx;
-        ssa += da * da;
+        double dx = (keep ? q[k] : xs[k] / range) - sx;
         ssx += dx * dx;
-        sax += da * dx;
+        sax += c->da[k] * dx;
     }
-    free(a);
+    double m = c->m, sd = c->s, gamma = c->gamma;
+    free(own);
     double root = sqrt(ssa * ssx);
     double w1 = (root - sax) * (root + sax) / (ssa * ssx);
     double w = 1.0 - w1;
@@ -184,10 +277,8 @@ static int sw_sorted(const double *xs, size_t n, st_result *out)
      * mean and log-sd polynomial in n.  Small W (large 1 - W) is evidence
      * against normality, hence the upper tail.
      */
-    double an = (double) n, y, m, s;
-    y = log(w1);
+    double y = log(w1);
     if (n <= 11) {
-        double gamma = sw_poly(sw_g, 2, an);
         if (y >= gamma) {
             /* Beyond the support of the transformation (cannot happen for
              * a W a sample can reach): as AS R94, a vanishing p-value. */
@@ -195,14 +286,8 @@ static int sw_sorted(const double *xs, size_t n, st_result *out)
             return ST_OK;
         }
         y = -log(gamma - y);
-        m = sw_poly(sw_c3, 4, an);
-        s = exp(sw_poly(sw_c4, 4, an));
-    } else {
-        double ln = log(an);
-        m = sw_poly(sw_c5, 4, ln);
-        s = exp(sw_poly(sw_c6, 3, ln));
     }
-    out->p_value = pnorm(y, m, s, 0, 0);
+    out->p_value = pnorm(y, m, sd, 0, 0);
     return ST_OK;
 }
 

@@ -137,6 +137,10 @@ int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
                           size_t m, const uint64_t *ks, int cnt,
                           double *vals);
 
+/* 1 when the processor has AVX-512F (the vector paths of st_sort and of
+ * the selections; their results are those of the scalar code). */
+int st_cpu_avx512(void);
+
 /* ---- component tests ---------------------------------------------------- */
 
 /* Shapiro-Wilk W (Royston 1995, AS R94), 3 <= n <= 5000.  Status
@@ -185,6 +189,12 @@ int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
                   double var_y, size_t m, st_alternative alt, double mu,
                   int var_equal, double conf_level, int with_ci,
                   st_result *out);
+/* st_t_test_var without intervals (mu = 0) for the alternatives ST_GREATER
+ * and ST_LESS at once, with one evaluation of the t distribution: the
+ * same results as the two calls. */
+int st_t_test_var_both(double mean_x, double var_x, size_t n, double mean_y,
+                       double var_y, size_t m, int var_equal,
+                       st_result *greater, st_result *less);
 
 /* Two-sample Kolmogorov-Smirnov; exact: -1 = automatic (n * m < 10000),
  * 0 = asymptotic, 1 = exact (with ties: the conditional distribution). */
@@ -268,6 +278,8 @@ int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
  * 10 DBL_EPSILON fuzz), and P[W <= q]. */
 double st_rank_quantile(const double *prob, size_t len, double x);
 double st_rank_cdf(const double *prob, size_t len, double q);
+/* The Shapiro-Wilk constants of one sample size (shapiro.c). */
+typedef struct st_sw_consts st_sw_consts;
 /* A caller-held cache of the exact no-ties rank-sum null distribution
  * (zero-initialise it; release with st_rank_table_free).  The _tab variant
  * of st_wilcoxon_test reuses the table held in tab when it is for the same
@@ -278,6 +290,10 @@ typedef struct {
     size_t n, m, len;      /* min and max of the sample sizes; len = n m + 1 */
     double *prob;
     double *tails;         /* P[W <= w], P[W >= w] by w (NAN until asked)  */
+    /* The interval's quantile of prob at the level q_a: q_q, with
+     * P[W <= q_q - 1] = q_cdf (valid when q_set). */
+    int q_set;
+    double q_a, q_q, q_cdf;
     /* The exact Smirnov tails P[D >= d / (n m)] for the sizes ks_n, ks_m,
      * the alternative ks_alt and the pattern of tie blocks ks_blocks
      * (ks_n + ks_m + 1 flags), d = 0 .. ks_n ks_m (NAN until computed):
@@ -287,8 +303,20 @@ typedef struct {
     int ks_alt;
     double *ks_p;
     unsigned char *ks_blocks;
+    /* The Shapiro-Wilk constants by sample size (NULL until used). */
+    st_sw_consts **sw;
+    /* The last quantile of the t distribution of the mean protocol's
+     * interval: qt(qt_p, qt_df) = qt_q (valid when qt_set). */
+    int qt_set;
+    double qt_p, qt_df, qt_q;
 } st_rank_table;
 void st_rank_table_free(st_rank_table *tab);
+/* st_shapiro_wilk_sorted keeping the constants of each sample size in tab
+ * (may be NULL); the same results. */
+int st_shapiro_wilk_sorted_tab(const double *xs, size_t n, st_result *out,
+                               st_rank_table *tab);
+/* Frees the constants kept by st_shapiro_wilk_sorted_tab (the sw field). */
+void st_sw_consts_free(st_sw_consts **sw);
 int st_wilcoxon_test_tab(const double *x, size_t n, const double *y,
                          size_t m, st_alternative alt, double mu, int exact,
                          int correct, int conf_int, double conf_level,
@@ -301,6 +329,12 @@ int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
                        double conf_level, st_result *out, double *ci_level,
                        int *ci_warn, st_rank_table *tab);
 
+/* st_wilcoxon_sorted without interval for the alternatives ST_GREATER
+ * (greater) and ST_LESS (less) at once: the same results as two calls,
+ * from one merge of the samples. */
+int st_wilcoxon_sorted_both(const st_sorted_pair *P, int exact, int correct,
+                            st_result *greater, st_result *less,
+                            st_rank_table *tab);
 /* The Hodges-Lehmann estimate and interval of st_wilcoxon_sorted alone
  * (statistic and p-value NAN), with the same choice of exact interval. */
 int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
@@ -416,10 +450,12 @@ int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
                      double alpha, int rigorous, st_verdict *out);
 /* The same for a suite: only the fields a suite reads (decision, branch,
  * guaranteed, caveats, p-values, speedup_mean and speedup_ci); sorted:
- * x ascending, then y ascending, n + m values. */
+ * x ascending, then y ascending, n + m values; means: st_mean(x, n) and
+ * st_mean(y, m); tab (may be NULL): the suite's cache. */
 int st_mean_protocol_suite(const double *x, size_t n, const double *y,
-                           size_t m, const double *sorted, double alpha,
-                           int rigorous, st_verdict *out);
+                           size_t m, const double *sorted,
+                           const double means[2], double alpha, int rigorous,
+                           st_verdict *out, st_rank_table *tab);
 int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
                        double alpha, int rigorous, st_verdict *out);
 /* The same verdict, and the Mann-Kendall trend test of each sample of at

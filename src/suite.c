@@ -50,14 +50,16 @@ static void centres(const double *x, const double *xs, size_t n, double *c)
  * in all (most benchmarks) live on the stack. */
 #define SORTED_STACK 512
 
-/* tab (may be NULL): the exact rank-sum table kept across benchmarks;
- * sorted: xs then ys, ascending */
+/* tab (may be NULL): the tables kept across benchmarks; sorted: xs then
+ * ys, ascending; means: of x and of y (st_mean) */
 static int run_protocol(int proto, const double *x, size_t n, const double *y,
-                        size_t m, const double *sorted, double alpha,
-                        int rigorous, st_verdict *v, st_rank_table *tab)
+                        size_t m, const double *sorted, const double *means,
+                        double alpha, int rigorous, st_verdict *v,
+                        st_rank_table *tab)
 {
     return proto == ST_PROTO_MEAN
-        ? st_mean_protocol_suite(x, n, y, m, sorted, alpha, rigorous, v)
+        ? st_mean_protocol_suite(x, n, y, m, sorted, means, alpha, rigorous,
+                                 v, tab)
         : st_median_protocol_presorted(x, n, y, m, sorted, alpha, rigorous,
                                        v, tab);
 }
@@ -78,7 +80,7 @@ static int run_protocol(int proto, const double *x, size_t n, const double *y,
  */
 static int searched_verdict(int proto, const double *x, size_t n,
                             const double *y, size_t m, const double *sorted,
-                            int rigorous,
+                            const double *means, int rigorous,
                             double *highest, st_verdict *v,
                             st_rank_table *tab)
 {
@@ -89,13 +91,13 @@ static int searched_verdict(int proto, const double *x, size_t n,
     double conf = isnan(a) ? NAN : 1 - a;
     if (st != ST_OK) return st;
     *highest = conf;
-    if (isnan(conf)) return run_protocol(proto, x, n, y, m, sorted, 0.5, rigorous, v,
-                                         tab);
+    if (isnan(conf)) return run_protocol(proto, x, n, y, m, sorted, means, 0.5,
+                                         rigorous, v, tab);
     double k0 = ceil(100.0 * (1.0 - conf) - 1e-7);
     int k = k0 < 1.0 ? 1 : (k0 > 50.0 ? 50 : (int) k0);
     for (; k <= 50; k++) {
-        st = run_protocol(proto, x, n, y, m, sorted, k / 100.0, rigorous, v,
-                          tab);
+        st = run_protocol(proto, x, n, y, m, sorted, means, k / 100.0,
+                          rigorous, v, tab);
         if (st != ST_OK) return st;
         if (v->decision == ST_SIGNIFICANT) return ST_OK;
     }
@@ -133,15 +135,17 @@ int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
     for (int c = 0; c < 3; c++)
         out->speedup[c] = out->centre_x[c] / out->centre_y[c];
     out->searched = isnan(alpha);
+    double means[2] = {out->centre_x[ST_CENTRE_MEAN],
+                       out->centre_y[ST_CENTRE_MEAN]};
     int st = ST_OK;
     for (int p = 0; p < 2; p++) {
         st_verdict v;
         if (out->searched)
-            st = searched_verdict(p, x, n, y, m, sorted, rigorous,
+            st = searched_verdict(p, x, n, y, m, sorted, means, rigorous,
                                   &out->highest[p], &v, tab);
         else
-            st = run_protocol(p, x, n, y, m, sorted, alpha, rigorous, &v,
-                              tab);
+            st = run_protocol(p, x, n, y, m, sorted, means, alpha, rigorous,
+                              &v, tab);
         if (st != ST_OK) {
             out->status = st;
             break;
@@ -668,18 +672,20 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
 /*
  * A suite given as a list of benchmarks, list(x = , y = ) each, is read
  * here in one pass instead of R-level loops over the elements (at 10,000
- * benchmarks these took as long as the core).  ffi_suite_list_scan marks
- * the benchmarks that need no check message: a plain list (VECSXP) of at
+ * benchmarks these took as long as the core).  ffi_suite_list_read counts
+ * the run times kept of the benchmarks that need no check message (-1 for
+ * the others): a plain list (VECSXP) of at
  * least two elements, none named "conf_level" or "weight", whose x (the
  * element named "x", else the first) and y (named "y", else the second)
  * are double vectors without a class, non-empty once NA/NaN are dropped
  * (na_rm) and otherwise finite and positive.  Anything else, including
  * every doubtful case, goes through the R checks one benchmark at a time,
- * which accept the clean benchmarks too: the scan only decides which path
- * is taken, never the result.  ffi_suite_list_pack then copies the kept
- * benchmarks' run times into one vector (x then y, benchmark after
- * benchmark), the clean ones straight from the list and the others from
- * the samples the R checks returned.
+ * which accept the clean benchmarks too: the reading only decides which
+ * path is taken, never the result.  When every benchmark is clean (the
+ * usual case) the same pass has copied their run times into one vector
+ * (x then y, benchmark after benchmark).  Otherwise ffi_suite_list_pack
+ * packs them, the clean ones straight from the list (sized by their
+ * counts) and the others from the samples the R checks returned.
  */
 
 /* The element of list el named `name` (the first such), R_NilValue when
@@ -719,12 +725,14 @@ static int list_samples(SEXP el, SEXP *x, SEXP *y)
 }
 
 /* The number of run times kept from v (NA/NaN dropped when na_rm), or -1
- * when v is not a plain double vector of finite positive values. */
-static R_xlen_t clean_count(SEXP v, int na_rm)
+ * when v is not a plain double vector of finite positive values; the
+ * kept values are copied to out + *pos (out has room for all of v) and
+ * *pos is left after them, whatever the answer. */
+static R_xlen_t clean_copy(SEXP v, int na_rm, double *out, R_xlen_t *pos)
 {
     if (TYPEOF(v) != REALSXP || OBJECT(v)) return -1;
     const double *p = REAL(v);
-    R_xlen_t len = XLENGTH(v), kept = 0;
+    R_xlen_t len = XLENGTH(v), k = *pos;
     int ok = 1;
     for (R_xlen_t i = 0; i < len; i++) {
         double t = p[i];
@@ -733,62 +741,151 @@ static R_xlen_t clean_count(SEXP v, int na_rm)
             continue;
         }
         ok &= (t > 0) & (t < HUGE_VAL);
-        kept++;
+        out[k++] = t;
     }
+    R_xlen_t kept = k - *pos;
+    *pos = k;
     return ok && kept > 0 ? kept : -1;
 }
 
-SEXP ffi_suite_list_scan(SEXP data, SEXP na_rm)
+/* One pass over the suite's list: the number of run times each benchmark
+ * keeps (x and y together) when it is clean, -1 otherwise, and, when
+ * every benchmark is clean, the packed samples of ffi_suite_list_pack
+ * (read while they are checked; NULL otherwise).  A first walk over the
+ * elements (not their values) sizes the packed vector. */
+SEXP ffi_suite_list_read(SEXP data, SEXP na_rm)
 {
     if (TYPEOF(data) != VECSXP) Rf_error("`data` must be a list.");
     int rm = ffi_flag(na_rm, "na_rm");
-    R_xlen_t nb = XLENGTH(data);
-    SEXP out = PROTECT(Rf_allocVector(LGLSXP, nb));
+    R_xlen_t nb = XLENGTH(data), room = 0;
     for (R_xlen_t j = 0; j < nb; j++) {
         SEXP x, y;
-        LOGICAL(out)[j] = list_samples(VECTOR_ELT(data, j), &x, &y) &&
-            clean_count(x, rm) >= 0 && clean_count(y, rm) >= 0;
+        /* (the elements lie anywhere in memory: the ones a few steps
+         * ahead are fetched early) */
+        if (j + 24 < nb) __builtin_prefetch(VECTOR_ELT(data, j + 24));
+        if (j + 12 < nb) {
+            SEXP ahead = VECTOR_ELT(data, j + 12);
+            if (TYPEOF(ahead) == VECSXP && XLENGTH(ahead) >= 2) {
+                __builtin_prefetch(VECTOR_ELT(ahead, 0));
+                __builtin_prefetch(VECTOR_ELT(ahead, 1));
+                __builtin_prefetch(ATTRIB(ahead));
+            }
+        }
+        if (j + 6 < nb) {
+            SEXP at = ATTRIB(VECTOR_ELT(data, j + 6));
+            if (TYPEOF(at) == LISTSXP) __builtin_prefetch(CAR(at));
+        }
+        if (list_samples(VECTOR_ELT(data, j), &x, &y) &&
+            TYPEOF(x) == REALSXP && TYPEOF(y) == REALSXP)
+            room += XLENGTH(x) + XLENGTH(y);
     }
-    UNPROTECT(1);
-    return out;
+    if (nb > INT_MAX) Rf_error("too many benchmarks.");
+    SEXP count = PROTECT(Rf_allocVector(REALSXP, nb));
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, room));
+    SEXP xst = PROTECT(Rf_allocVector(REALSXP, nb));
+    SEXP xln = PROTECT(Rf_allocVector(INTSXP, nb));
+    SEXP yst = PROTECT(Rf_allocVector(REALSXP, nb));
+    SEXP yln = PROTECT(Rf_allocVector(INTSXP, nb));
+    double *out = REAL(values);
+    R_xlen_t pos = 0;
+    int all_clean = 1;
+    for (R_xlen_t j = 0; j < nb; j++) {
+        SEXP x, y;
+        R_xlen_t p0 = pos, cx = -1, cy = -1;
+        if (j + 8 < nb) {                  /* (the values a few steps ahead) */
+            SEXP ahead = VECTOR_ELT(data, j + 8);
+            if (TYPEOF(ahead) == VECSXP && XLENGTH(ahead) >= 2)
+                for (int e = 0; e < 2; e++) {
+                    SEXP v = VECTOR_ELT(ahead, e);
+                    if (TYPEOF(v) != REALSXP) continue;
+                    const double *pv = REAL_OR_NULL(v);
+                    if (!pv) continue;
+                    R_xlen_t len = XLENGTH(v);
+                    for (R_xlen_t t = 0; t < len && t < 64; t += 8)
+                        __builtin_prefetch(pv + t);
+                }
+        }
+        if (list_samples(VECTOR_ELT(data, j), &x, &y) &&
+            TYPEOF(x) == REALSXP && TYPEOF(y) == REALSXP &&
+            XLENGTH(x) + XLENGTH(y) <= room - pos) {
+            cx = clean_copy(x, rm, out, &pos);
+            if (cx >= 0) cy = clean_copy(y, rm, out, &pos);
+        }
+        if (cx < 0 || cy < 0 || cx > INT_MAX || cy > INT_MAX) {
+            pos = p0;
+            REAL(count)[j] = -1.0;
+            all_clean = 0;
+            continue;
+        }
+        REAL(count)[j] = (double) (cx + cy);
+        REAL(xst)[j] = (double) p0;
+        INTEGER(xln)[j] = (int) cx;
+        REAL(yst)[j] = (double) (p0 + cx);
+        INTEGER(yln)[j] = (int) cy;
+    }
+    SEXP packed = R_NilValue;
+    if (all_clean) {
+        if (pos < room) {              /* missing values dropped */
+            SEXP v = PROTECT(Rf_allocVector(REALSXP, pos));
+            if (pos) memcpy(REAL(v), out, (size_t) pos * sizeof(double));
+            values = v;
+        } else {
+            PROTECT(values);
+        }
+        static const char *names[] = {"values", "x_start", "x_len",
+                                      "y_start", "y_len"};
+        SEXP vals[5] = {values, xst, xln, yst, yln};
+        packed = ffi_named_list(5, names, vals);
+        UNPROTECT(1);
+    }
+    PROTECT(packed);
+    static const char *onames[] = {"count", "packed"};
+    SEXP ov[2] = {count, packed};
+    SEXP res = ffi_named_list(2, onames, ov);
+    UNPROTECT(7);
+    return res;
 }
 
-/* Appends the values of v (NA/NaN dropped when na_rm) at out + *pos. */
-static void pack_sample(SEXP v, int na_rm, double *out, R_xlen_t *pos)
+/* Appends the values of v (NA/NaN dropped when na_rm) at out + *pos,
+ * out holding `size` values. */
+static void pack_sample(SEXP v, int na_rm, double *out, R_xlen_t *pos,
+                        R_xlen_t size)
 {
     const double *p = REAL(v);
     R_xlen_t len = XLENGTH(v), k = *pos;
     for (R_xlen_t i = 0; i < len; i++) {
         if (na_rm && isnan(p[i])) continue;
+        if (k == size) Rf_error("invalid suite list.");
         out[k++] = p[i];
     }
     *pos = k;
 }
 
 /* list(values, x_start, x_len, y_start, y_len) of the benchmarks j with
- * keep[j]: from data[[j]] when clean[j], else from xs[[j]], ys[[j]]
- * (double vectors already checked).  Starts are 0-based doubles, lengths
- * integers. */
-SEXP ffi_suite_list_pack(SEXP data, SEXP clean, SEXP xs, SEXP ys,
+ * keep[j]: from data[[j]] when count[j] >= 0 (clean: count[j] run times
+ * kept, as ffi_suite_list_read found), else from xs[[j]], ys[[j]] (double
+ * vectors already checked).  Starts are 0-based doubles, lengths
+ * integers.  The clean samples' values are only read to be copied (and
+ * checked against their counts there). */
+SEXP ffi_suite_list_pack(SEXP data, SEXP count, SEXP xs, SEXP ys,
                          SEXP keep, SEXP na_rm)
 {
     R_xlen_t nb = XLENGTH(data);
     if (TYPEOF(data) != VECSXP || TYPEOF(xs) != VECSXP ||
-        TYPEOF(ys) != VECSXP || TYPEOF(clean) != LGLSXP ||
+        TYPEOF(ys) != VECSXP || TYPEOF(count) != REALSXP ||
         TYPEOF(keep) != LGLSXP || XLENGTH(xs) != nb || XLENGTH(ys) != nb ||
-        XLENGTH(clean) != nb || XLENGTH(keep) != nb)
+        XLENGTH(count) != nb || XLENGTH(keep) != nb)
         Rf_error("invalid suite list.");
     int rm = ffi_flag(na_rm, "na_rm");
+    const double *cnt = REAL(count);
     R_xlen_t nk = 0, total = 0;
     for (R_xlen_t j = 0; j < nb; j++) {
         if (LOGICAL(keep)[j] != 1) continue;
         SEXP x, y;
-        if (LOGICAL(clean)[j] == 1) {
-            if (!list_samples(VECTOR_ELT(data, j), &x, &y))
+        if (cnt[j] >= 0) {
+            if (!(cnt[j] <= (double) R_XLEN_T_MAX))
                 Rf_error("invalid suite list.");
-            R_xlen_t cx = clean_count(x, rm), cy = clean_count(y, rm);
-            if (cx < 0 || cy < 0) Rf_error("invalid suite list.");
-            total += cx + cy;
+            total += (R_xlen_t) cnt[j];
         } else {
             x = VECTOR_ELT(xs, j);
             y = VECTOR_ELT(ys, j);
@@ -808,23 +905,27 @@ SEXP ffi_suite_list_pack(SEXP data, SEXP clean, SEXP xs, SEXP ys,
     for (R_xlen_t j = 0; j < nb; j++) {
         if (LOGICAL(keep)[j] != 1) continue;
         SEXP x, y;
-        int cl = LOGICAL(clean)[j] == 1;
+        int cl = cnt[j] >= 0;
         if (cl) {
-            list_samples(VECTOR_ELT(data, j), &x, &y);
+            if (!list_samples(VECTOR_ELT(data, j), &x, &y) ||
+                TYPEOF(x) != REALSXP || TYPEOF(y) != REALSXP)
+                Rf_error("invalid suite list.");
         } else {
             x = VECTOR_ELT(xs, j);
             y = VECTOR_ELT(ys, j);
         }
-        R_xlen_t p0 = pos;
+        R_xlen_t p0 = pos, b0 = pos;
         REAL(xst)[b] = (double) pos;
-        pack_sample(x, cl && rm, REAL(values), &pos);
+        pack_sample(x, cl && rm, REAL(values), &pos, total);
         if (pos - p0 > INT_MAX) Rf_error("too many run times in a sample.");
         INTEGER(xln)[b] = (int) (pos - p0);
         p0 = pos;
         REAL(yst)[b] = (double) pos;
-        pack_sample(y, cl && rm, REAL(values), &pos);
+        pack_sample(y, cl && rm, REAL(values), &pos, total);
         if (pos - p0 > INT_MAX) Rf_error("too many run times in a sample.");
         INTEGER(yln)[b] = (int) (pos - p0);
+        if (cl && (double) (pos - b0) != cnt[j])
+            Rf_error("invalid suite list.");
         b++;
     }
     static const char *names[] = {"values", "x_start", "x_len", "y_start",

@@ -25,7 +25,7 @@ static int t_from_moments(double mx, double vx, double nx, double my,
                           double vy, double ny, int two_sample,
                           st_alternative alt, double mu, int var_equal,
                           double conf_level, int with_ci, st_result *out,
-                          double *std_err)
+                          double *std_err, int with_p)
 {
     if (std_err) *std_err = NAN;
     if (!isfinite(mu) || !(conf_level > 0.0 && conf_level < 1.0) ||
@@ -73,6 +73,7 @@ static int t_from_moments(double mx, double vx, double nx, double my,
     out->df[0] = df;
     out->estimate[0] = mx;
     if (two_sample) out->estimate[1] = my;
+    if (!with_p) return ST_OK;      /* (the statistic only: the caller's) */
     switch (alt) {
     case ST_LESS:
         out->p_value = pt(t, df, 1, 0);
@@ -129,7 +130,7 @@ int st_t_test_se(const double *x, size_t n, const double *y, size_t m,
         vy = m > 1 ? st_var(y, m, my) : NAN;
     }
     return t_from_moments(mx, vx, (double) n, my, vy, (double) m, y != NULL,
-                          alt, mu, var_equal, conf_level, 1, out, std_err);
+                          alt, mu, var_equal, conf_level, 1, out, std_err, 1);
 }
 
 int st_t_test(const double *x, size_t n, const double *y, size_t m,
@@ -152,7 +153,8 @@ int st_t_test_summary_se(double mean_x, double sd_x, double n_x,
         !isfinite(n_y))
         return out->status = ST_ERR_DOMAIN;
     return t_from_moments(mean_x, sd_x * sd_x, n_x, mean_y, sd_y * sd_y, n_y,
-                          1, alt, mu, var_equal, conf_level, 1, out, std_err);
+                          1, alt, mu, var_equal, conf_level, 1, out, std_err,
+                          1);
 }
 
 int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
@@ -166,7 +168,48 @@ int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
         return out->status = n < 2 || m < 2 ? ST_ERR_TOO_FEW : ST_ERR_DOMAIN;
     return t_from_moments(mean_x, var_x, (double) n, mean_y, var_y,
                           (double) m, 1, alt, mu, var_equal, conf_level,
-                          with_ci, out, NULL);
+                          with_ci, out, NULL, 1);
+}
+
+/*
+ * Both one-sided tests without intervals.  pt() computes the upper and
+ * the lower tail from one incomplete beta value v: the tail on the side
+ * of 0 away from t is v / 2 and the other 0.5 - v / 2 + 0.5 (the two
+ * tails of R's pt() for a finite t and finite df; for df above 4e5 or not
+ * finite R may take another route, so both are asked of pt() there).
+ * The far tail is asked of pt() and the near one formed from it, as pt()
+ * forms it: the p-values of two st_t_test_var calls, with one
+ * evaluation of the incomplete beta function.
+ */
+int st_t_test_var_both(double mean_x, double var_x, size_t n, double mean_y,
+                       double var_y, size_t m, int var_equal,
+                       st_result *greater, st_result *less)
+{
+    st_result_init(greater);
+    int s;
+    if (!isfinite(mean_x) || !isfinite(mean_y) || !isfinite(var_x) ||
+        !isfinite(var_y) || n < 2 || m < 2)
+        s = greater->status = n < 2 || m < 2 ? ST_ERR_TOO_FEW : ST_ERR_DOMAIN;
+    else    /* (the statistic only: ST_TWO_SIDED computes no p-value here) */
+        s = t_from_moments(mean_x, var_x, (double) n, mean_y, var_y,
+                           (double) m, 1, ST_TWO_SIDED, 0.0, var_equal, 0.95,
+                           0, greater, NULL, 0);
+    *less = *greater;
+    if (s != ST_OK) return s;
+    double t = greater->statistic, df = greater->df[0];
+    if (isfinite(t) && isfinite(df) && df > 0.0 && df <= 4e5) {
+        if (t > 0.0) {                 /* the upper tail is v / 2 */
+            greater->p_value = pt(t, df, 0, 0);
+            less->p_value = 0.5 - greater->p_value + 0.5;
+        } else {                       /* the lower tail is */
+            less->p_value = pt(t, df, 1, 0);
+            greater->p_value = 0.5 - less->p_value + 0.5;
+        }
+    } else {
+        greater->p_value = pt(t, df, 0, 0);
+        less->p_value = pt(t, df, 1, 0);
+    }
+    return ST_OK;
 }
 
 int st_t_test_summary(double mean_x, double sd_x, double n_x,

@@ -525,6 +525,7 @@ static int null_table(size_t n, size_t m, st_rank_table *tab,
         free(tab->prob);
         free(tab->tails);
         tab->tails = NULL;
+        tab->q_set = 0;
         tab->prob = p;
         tab->n = k;
         tab->m = r;
@@ -536,7 +537,10 @@ static int null_table(size_t n, size_t m, st_rank_table *tab,
 
 /* prob_tails, remembered in tab for each integer w when prob is tab's
  * table (a suite's benchmarks of equal sizes meet the same few hundred
- * values of W): the same sums, computed once. */
+ * values of W): the same sums, computed once.  P[W <= w] for every w
+ * comes from one pass of running sums, which are the sums prob_tails
+ * forms (from i = 0 upwards, in long double); P[W >= w], summed from w
+ * upwards, is formed the first time w is met. */
 static void table_tails(st_rank_table *tab, const double *prob, size_t len,
                         double w, double *p_le, double *p_ge)
 {
@@ -547,16 +551,25 @@ static void table_tails(st_rank_table *tab, const double *prob, size_t len,
     }
     if (!tab->tails) {
         tab->tails = malloc(2 * len * sizeof(double));
-        if (tab->tails)
-            for (size_t i = 0; i < 2 * len; i++) tab->tails[i] = NAN;
+        if (tab->tails) {
+            long double le = 0.0L;
+            for (size_t i = 0; i < len; i++) {
+                le += prob[i];
+                tab->tails[2 * i] = (double) (le < 1.0L ? le : 1.0L);
+                tab->tails[2 * i + 1] = NAN;
+            }
+        }
     }
     size_t i = (size_t) w;
     if (!tab->tails) {
         prob_tails(prob, len, w, p_le, p_ge);
         return;
     }
-    if (isnan(tab->tails[2 * i]))
-        prob_tails(prob, len, w, &tab->tails[2 * i], &tab->tails[2 * i + 1]);
+    if (isnan(tab->tails[2 * i + 1])) {
+        long double ge = 0.0L;
+        for (size_t k = i; k < len; k++) ge += prob[k];
+        tab->tails[2 * i + 1] = (double) (ge < 1.0L ? ge : 1.0L);
+    }
     *p_le = tab->tails[2 * i];
     *p_ge = tab->tails[2 * i + 1];
 }
@@ -567,6 +580,7 @@ void st_rank_table_free(st_rank_table *tab)
     free(tab->prob);
     free(tab->tails);
     tab->tails = NULL;
+    tab->q_set = 0;
     tab->prob = NULL;
     tab->n = tab->m = tab->len = 0;
     free(tab->ks_p);
@@ -574,6 +588,9 @@ void st_rank_table_free(st_rank_table *tab)
     tab->ks_p = NULL;
     tab->ks_blocks = NULL;
     tab->ks_n = tab->ks_m = 0;
+    st_sw_consts_free(tab->sw);
+    tab->sw = NULL;
+    tab->qt_set = 0;
 }
 
 /* R's qwilcox / qsignrank: the first q whose cumulated probability
@@ -747,9 +764,24 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
             if (status != ST_OK) goto done;
         }
         double a = alt == ST_TWO_SIDED ? alpha / 2 : alpha;
-        double qu = st_rank_quantile(null_prob, len, a);
-        if (qu == 0) qu = 1;
-        double achieved = st_rank_cdf(null_prob, len, qu - 1);
+        double qu, achieved;
+        /* (kept in tab for its table: a suite asks the same level of the
+         * same sizes again and again) */
+        int cached = tab && null_prob == tab->prob;
+        if (cached && tab->q_set && tab->q_a == a) {
+            qu = tab->q_q;
+            achieved = tab->q_cdf;
+        } else {
+            qu = st_rank_quantile(null_prob, len, a);
+            if (qu == 0) qu = 1;
+            achieved = st_rank_cdf(null_prob, len, qu - 1);
+            if (cached) {
+                tab->q_set = 1;
+                tab->q_a = a;
+                tab->q_q = qu;
+                tab->q_cdf = achieved;
+            }
+        }
         if (alt == ST_TWO_SIDED) achieved *= 2;
         uint64_t iq = (uint64_t) qu;
         lo_v = -INFINITY;
@@ -854,12 +886,14 @@ done:
  * The test of x - mu against y on the sorted pair P (holding x - mu and
  * y).  On success *null_prob (with *null_len) is the exact no-ties table
  * when one was used, for the interval to reuse; *owned is that table when
- * the caller must free it.
+ * the caller must free it.  less (may be NULL) also receives the test with
+ * the alternative ST_LESS, from the same statistic and tails.
  */
 static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
                            int exact, int correct, st_result *out,
                            st_rank_table *tab, const double **null_prob,
-                           size_t *null_len, double **owned)
+                           size_t *null_len, double **owned,
+                           st_result *less)
 {
     size_t n = P->n, m = P->m, N = n + m;
     *null_prob = NULL;
@@ -886,10 +920,11 @@ static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
         }
     }
     double W = (double) sr - dn * (dn + 1) / 2;
+    double p_less = NAN;
     if (all_tied) {
         /* One tie group: given the ties W is always n m / 2, so every
          * alternative has p = 1 exactly (R's normal formula gives 0/0). */
-        p = 1.0;
+        p = p_less = 1.0;
         use_exact = 1;
     } else if (use_exact) {
         double ple, pge;
@@ -910,16 +945,26 @@ static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
         p = alt == ST_LESS ? ple : alt == ST_GREATER ? pge
             : 2.0 * (ple < pge ? ple : pge);
         if (p > 1.0) p = 1.0;
+        p_less = ple > 1.0 ? 1.0 : ple;
     } else {
-        double z = W - dn * dm / 2;
+        double z0 = W - dn * dm / 2;
         double sigma = sqrt((dn * dm / 12) *
                             ((dn + dm + 1) - ties / ((dn + dm) * (dn + dm - 1))));
-        z = (z - st_continuity(alt, correct, z)) / sigma;
+        double z = (z0 - st_continuity(alt, correct, z0)) / sigma;
         p = st_normal_p(alt, z);
+        if (less)
+            p_less = st_normal_p(ST_LESS,
+                                 (z0 - st_continuity(ST_LESS, correct, z0)) /
+                                 sigma);
     }
     out->statistic = W;
     out->p_value = p;
     out->exact = use_exact;
+    if (less) {
+        less->statistic = W;
+        less->p_value = p_less;
+        less->exact = use_exact;
+    }
     return ST_OK;
 }
 
@@ -953,13 +998,37 @@ int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
     size_t null_len;
     double *owned;
     status = wmw_test_sorted(P, alt, exact, correct, out, tab, &null_prob,
-                             &null_len, &owned);
+                             &null_len, &owned, NULL);
     if (status == ST_OK && conf_int)
         status = wmw_conf_int(P->xs, P->n, P->ys, P->m, alt, out->exact,
                               correct, conf_level, null_prob, null_len, tab,
                               1, out, ci_level, ci_warn);
     free(owned);
     if (status != ST_OK) return st_result_fail(out, status);
+    return ST_OK;
+}
+
+int st_wilcoxon_sorted_both(const st_sorted_pair *P, int exact, int correct,
+                            st_result *greater, st_result *less,
+                            st_rank_table *tab)
+{
+    st_result_init(greater);
+    st_result_init(less);
+    int status = check_args(P->n, P->m, ST_GREATER, 0.0, exact, 0, 0.95);
+    if (status != ST_OK) {
+        st_result_fail(less, status);
+        return st_result_fail(greater, status);
+    }
+    const double *null_prob;
+    size_t null_len;
+    double *owned;
+    status = wmw_test_sorted(P, ST_GREATER, exact, correct, greater, tab,
+                             &null_prob, &null_len, &owned, less);
+    free(owned);
+    if (status != ST_OK) {
+        st_result_fail(less, status);
+        return st_result_fail(greater, status);
+    }
     return ST_OK;
 }
 
@@ -1030,7 +1099,7 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
     size_t null_len;
     double *owned;
     status = wmw_test_sorted(&P, alt, exact, correct, out, tab, &null_prob,
-                             &null_len, &owned);
+                             &null_len, &owned, NULL);
     if (status == ST_OK && conf_int) {
         /* the interval is for the shift of x itself, not of x - mu */
         const st_sorted_pair *Q = &P;

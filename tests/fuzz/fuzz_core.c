@@ -117,6 +117,8 @@ static void check_domain(int status, const double *x, size_t n,
         CHECK(status == ST_ERR_DOMAIN || status == ST_ERR_TOO_FEW);
 }
 
+static void check_same_result(const st_result *a, const st_result *b);
+
 static int cmp_dbl(const void *a, const void *b)
 {
     double u = *(const double *) a, v = *(const double *) b;
@@ -274,9 +276,46 @@ static void fuzz_ks_t_f(reader *r)
     check_result(st, &out);
     st = st_var_test(x, n, y, m, alt, 1.0, level, &out);
     check_result(st, &out);
+    /* both one-sided t-tests at once: the two single calls' answers */
+    if (n >= 2 && m >= 2 && all_finite(x, n) && all_finite(y, m)) {
+        double mx = st_mean(x, n), my = st_mean(y, m);
+        double vx = st_var(x, n, mx), vy = st_var(y, m, my);
+        int eq = rd_u8(r) & 1;
+        st_result g, l, g1, l1;
+        int sb = st_t_test_var_both(mx, vx, n, my, vy, m, eq, &g, &l);
+        int sg = st_t_test_var(mx, vx, n, my, vy, m, ST_GREATER, 0.0, eq,
+                               0.95, 0, &g1);
+        int sl = st_t_test_var(mx, vx, n, my, vy, m, ST_LESS, 0.0, eq,
+                               0.95, 0, &l1);
+        CHECK(sb == sg && sb == sl && g.status == g1.status &&
+              l.status == l1.status);
+        check_same_result(&g, &g1);
+        check_same_result(&l, &l1);
+    }
     st = st_shapiro_wilk(x, n, &out);
     check_result(st, &out);
     check_domain(st, x, n, NULL, 0);
+    /* the constants kept per size in a table: the same answers, whatever
+     * sizes the table met before (x's, y's, then x's again) */
+    if (all_finite(x, n) && all_finite(y, m)) {
+        double xs[40], ys[40];
+        memcpy(xs, x, n * sizeof(double));
+        memcpy(ys, y, m * sizeof(double));
+        qsort(xs, n, sizeof(double), cmp_dbl);
+        qsort(ys, m, sizeof(double), cmp_dbl);
+        st_rank_table tab;
+        memset(&tab, 0, sizeof tab);
+        for (int k = 0; k < 3; k++) {
+            const double *v = k == 1 ? ys : xs;
+            size_t len = k == 1 ? m : n;
+            st_result a, b;
+            int sa = st_shapiro_wilk_sorted(v, len, &a);
+            int sb = st_shapiro_wilk_sorted_tab(v, len, &b, &tab);
+            CHECK(sa == sb && a.status == b.status);
+            check_same_result(&a, &b);
+        }
+        st_rank_table_free(&tab);
+    }
 }
 
 static void fuzz_proportion(reader *r)
@@ -411,6 +450,27 @@ static void fuzz_util(reader *r)
     }
     double sp[3];
     st_observed_speedups(x, n / 2, x + n / 2, n - n / 2, sp);
+
+    /* st_sort (any path: insertion, counting, radix) against a stable
+     * insertion sort, bit for bit (-0 and +0 in their order) up to 48
+     * values, value for value above (no NaN: callers check) */
+    if (!has_nan) {
+        double a[50], b[50];
+        memcpy(a, x, n * sizeof(double));
+        memcpy(b, x, n * sizeof(double));
+        st_sort(a, n);
+        for (size_t i = 1; i < n; i++) {
+            double v = b[i];
+            size_t j = i;
+            while (j > 0 && b[j - 1] > v) {
+                b[j] = b[j - 1];
+                j--;
+            }
+            b[j] = v;
+        }
+        for (size_t i = 0; i < n; i++) CHECK(a[i] == b[i]);
+        if (n <= 48) CHECK(memcmp(a, b, n * sizeof(double)) == 0);
+    }
 }
 
 /* ---- sorted pairs, merged ranks, selection (sorted.c, select.c) -------- */
@@ -559,6 +619,19 @@ static void fuzz_sorted(reader *r)
                     CHECK(wa == wb);
                 }
             }
+        }
+        /* both one-sided tests at once: the two single calls' answers */
+        {
+            st_result g, l, g1, l1;
+            int sb = st_wilcoxon_sorted_both(&P, exact, correct, &g, &l, &tab);
+            int sg = st_wilcoxon_sorted(&P, ST_GREATER, exact, correct, 0,
+                                        0.95, &g1, NULL, NULL, NULL);
+            int sl = st_wilcoxon_sorted(&P, ST_LESS, exact, correct, 0, 0.95,
+                                        &l1, NULL, NULL, NULL);
+            CHECK(sb == sg && sb == sl);
+            check_same_result(&g, &g1);
+            check_same_result(&l, &l1);
+            CHECK(g.exact == g1.exact && l.exact == l1.exact);
         }
         int sc = st_wilcoxon_test_ci(xm, n, y, m, alt, 0.0, exact, correct, 1,
                                      level, &a, &la, &wa);
