@@ -485,8 +485,6 @@ static PM_ALWAYS_INLINE void stair_row(const pair_matrix *M, int walsh,
                                : dir > 0 ? M->b0 + (K - 4)
                                          : M->b0 - (ptrdiff_t) (K - 1);
 #ifdef __SSE2__
-            static const unsigned char bits4[16] = {0, 1, 1, 2, 1, 2, 2, 3,
-                                                    1, 2, 2, 3, 2, 3, 3, 4};
             __m128d ai = _mm_set1_pd(M->a[i]), pv = _mm_set1_pd(p);
             __m128d c0 = _mm_loadu_pd(base), c1 = _mm_loadu_pd(base + 2);
             __m128d v0, v1;
@@ -498,10 +496,18 @@ static PM_ALWAYS_INLINE void stair_row(const pair_matrix *M, int walsh,
                 v0 = _mm_sub_pd(ai, c0);
                 v1 = _mm_sub_pd(ai, c1);
             }
-            step = bits4[_mm_movemask_pd(_mm_cmpgt_pd(v0, pv)) |
-                         (_mm_movemask_pd(_mm_cmpgt_pd(v1, pv)) << 2)];
-            ge = bits4[_mm_movemask_pd(_mm_cmpge_pd(v0, pv)) |
-                       (_mm_movemask_pd(_mm_cmpge_pd(v1, pv)) << 2)];
+            /* each true comparison is a lane of all ones (-1 as an
+             * integer): the sum of the four lanes is minus the count,
+             * formed in the vector unit (shorter than a movemask and a
+             * table look-up on the chain from one row's K to the next) */
+            __m128i g = _mm_add_epi64(_mm_castpd_si128(_mm_cmpgt_pd(v0, pv)),
+                                      _mm_castpd_si128(_mm_cmpgt_pd(v1, pv)));
+            g = _mm_add_epi64(g, _mm_unpackhi_epi64(g, g));
+            step = (size_t) -_mm_cvtsi128_si64(g);
+            __m128i e = _mm_add_epi64(_mm_castpd_si128(_mm_cmpge_pd(v0, pv)),
+                                      _mm_castpd_si128(_mm_cmpge_pd(v1, pv)));
+            e = _mm_add_epi64(e, _mm_unpackhi_epi64(e, e));
+            ge = (size_t) -_mm_cvtsi128_si64(e);
 #else
             pm_v4 c;
             memcpy(&c, base, sizeof c);
