@@ -87,10 +87,7 @@
 
 static uint64_t mk_key(double v)
 {
-    uint64_t u;
-    if (v == 0) v = 0.0;                  /* -0 and +0 are one value */
-    memcpy(&u, &v, sizeof u);
-    return (u >> 63) ? ~u : (u | ((uint64_t) 1 << 63));
+    return st_sort_key(v == 0 ? 0.0 : v);  /* -0 and +0 are one value */
 }
 
 /* One merge in progress: a[i..mid) and a[j..hi) left, output at b[k]. */
@@ -501,15 +498,12 @@ int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
     int s = mk_test((double) inv, k, n, out, &tab);
     mk_table_free(&tab);
     if (s == ST_ERR_ALLOC) return s;
-    /* keys back to values: the sign bit was set for the positive values
-     * and every bit flipped for the negative ones (memcpy: the storage
-     * changes from keys to doubles) */
+    /* keys back to values (memcpy: the storage changes from keys to
+     * doubles) */
     for (size_t i = 0; i < n; i++) {
         uint64_t u;
         memcpy(&u, bytes + i * sizeof u, sizeof u);
-        u = (u >> 63) ? (u & ~((uint64_t) 1 << 63)) : ~u;
-        double v;
-        memcpy(&v, &u, sizeof v);
+        double v = st_sort_unkey(u);
         memcpy(bytes + i * sizeof v, &v, sizeof v);
     }
     return s;

@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- status codes ------------------------------------------------------ */
 enum {
@@ -69,6 +70,23 @@ double st_mean(const double *x, size_t n);
 double st_var(const double *x, size_t n, double mean);      /* n - 1 divisor */
 double *st_sorted_copy(const double *x, size_t n);          /* malloc'ed      */
 void st_sort(double *x, size_t n);                          /* in place       */
+/* Order-preserving 64-bit keys of doubles (no NaN): the IEEE-754 bit
+ * pattern with the sign bit set for non-negative values and every bit
+ * flipped for negative ones, so unsigned order is numeric order (-0 just
+ * below +0); st_sort_unkey is the inverse. */
+static inline uint64_t st_sort_key(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return (u >> 63) ? ~u : (u | ((uint64_t) 1 << 63));
+}
+static inline double st_sort_unkey(uint64_t u)
+{
+    double v;
+    u = (u >> 63) ? (u & ~((uint64_t) 1 << 63)) : ~u;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
 double st_median_sorted(const double *xs, size_t n);
 /* Mid-ranks of the pooled values; rank[i] for value i (1-based ranks).
  * Returns ST_OK, ST_ERR_ALLOC or ST_ERR_DOMAIN (a NaN; +-Inf are ranked).

@@ -212,6 +212,35 @@ static int custom_weights_legal(const st_bench_result *res, size_t nb,
 }
 
 /*
+ * Proportion of accelerated benchmarks (section 4 of the 2013 paper):
+ * a[p] of the nok analysed benchmarks have a significant speedup under
+ * protocol p.  The normal approximation behind the interval is trusted
+ * when a - a^2/b = a (1 - a/b) > 5; the minimal number of benchmarks for
+ * a precision r is ceil(z^2 C (1 - C) / r^2) with C = a / b.
+ */
+static int summarise_proportions(const size_t a[2], size_t nok,
+                                 const st_suite_options *opt,
+                                 st_suite_summary *out)
+{
+    out->b = (double) nok;
+    for (int p = 0; p < 2; p++) {
+        out->a[p] = (double) a[p];
+        st_result_init(&out->prop[p]);
+        out->valid[p] = 0;
+        out->min_benchmarks[p] = NAN;
+        if (nok == 0) continue;
+        int st = st_proportion_ci(out->a[p], out->b, opt->prop_conf_level,
+                                  opt->prop_method, &out->prop[p]);
+        if (st == ST_ERR_ALLOC) return st;
+        double C = out->a[p] / out->b;
+        out->valid[p] = out->a[p] * (1.0 - C) > 5.0;
+        out->min_benchmarks[p] = st_min_benchmarks(C, opt->precision,
+                                                   opt->prop_conf_level);
+    }
+    return ST_OK;
+}
+
+/*
  * Weights.  "equal": W = 1.  "custom": the user's, when every analysed
  * benchmark has a finite non-negative weight and they do not all vanish;
  * otherwise equal weights (the original tool's fallback; out->weights
@@ -270,32 +299,12 @@ int st_suite_summarise(const st_bench_result *res, size_t nb,
     }
     free(include);
 
-    /*
-     * Proportion of accelerated benchmarks (section 4 of the 2013 paper):
-     * a of the b analysed benchmarks have a significant speedup.  The
-     * normal approximation behind the interval is trusted when
-     * a - a^2/b = a (1 - a/b) > 5; the minimal number of benchmarks for a
-     * precision r is ceil(z^2 C (1 - C) / r^2) with C = a / b.
-     */
-    out->b = (double) nok;
-    for (int p = 0; p < 2; p++) {
-        size_t a = 0;
+    /* the proportion of accelerated benchmarks */
+    size_t a[2] = {0, 0};
+    for (int p = 0; p < 2; p++)
         for (size_t j = 0; j < nb; j++)
-            a += res[j].status == ST_OK && res[j].decision[p] == ST_SIGNIFICANT;
-        out->a[p] = (double) a;
-        st_result_init(&out->prop[p]);
-        out->valid[p] = 0;
-        out->min_benchmarks[p] = NAN;
-        if (nok == 0) continue;
-        int st = st_proportion_ci(out->a[p], out->b, opt->prop_conf_level,
-                                  opt->prop_method, &out->prop[p]);
-        if (st == ST_ERR_ALLOC) return st;
-        double C = out->a[p] / out->b;
-        out->valid[p] = out->a[p] * (1.0 - C) > 5.0;
-        out->min_benchmarks[p] = st_min_benchmarks(C, opt->precision,
-                                                   opt->prop_conf_level);
-    }
-    return ST_OK;
+            a[p] += res[j].status == ST_OK && res[j].decision[p] == ST_SIGNIFICANT;
+    return summarise_proportions(a, nok, opt, out);
 }
 
 /* ---- a suite in chunks ----------------------------------------------------- */
@@ -382,25 +391,11 @@ int st_suite_summarise_columns(const st_suite_columns *cl,
                         &out->speedup_sig[c], &out->n_sig[c]);
     }
     free(include);
-    out->b = (double) nok;
-    for (int p = 0; p < 2; p++) {
-        size_t a = 0;
+    size_t a[2] = {0, 0};
+    for (int p = 0; p < 2; p++)
         for (size_t j = 0; j < nb; j++)
-            a += cl->status[j] == ST_OK && cl->decision[p][j] == ST_SIGNIFICANT;
-        out->a[p] = (double) a;
-        st_result_init(&out->prop[p]);
-        out->valid[p] = 0;
-        out->min_benchmarks[p] = NAN;
-        if (nok == 0) continue;
-        int st = st_proportion_ci(out->a[p], out->b, opt->prop_conf_level,
-                                  opt->prop_method, &out->prop[p]);
-        if (st == ST_ERR_ALLOC) return st;
-        double C = out->a[p] / out->b;
-        out->valid[p] = out->a[p] * (1.0 - C) > 5.0;
-        out->min_benchmarks[p] = st_min_benchmarks(C, opt->precision,
-                                                   opt->prop_conf_level);
-    }
-    return ST_OK;
+            a[p] += cl->status[j] == ST_OK && cl->decision[p][j] == ST_SIGNIFICANT;
+    return summarise_proportions(a, nok, opt, out);
 }
 
 /* ---- R entry point -------------------------------------------------------- */

@@ -147,20 +147,6 @@ static int rank_sort_avx512(double *x, size_t n)
 }
 #endif
 
-static uint64_t sort_key(double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, sizeof u);
-    return (u >> 63) ? ~u : (u | ((uint64_t) 1 << 63));
-}
-
-static double sort_unkey(uint64_t u)
-{
-    double v;
-    u = (u >> 63) ? (u & ~((uint64_t) 1 << 63)) : ~u;
-    memcpy(&v, &u, sizeof v);
-    return v;
-}
 
 static void insertion_sort_keys(uint64_t *a, size_t n)
 {
@@ -281,7 +267,7 @@ void st_sort(double *x, size_t n)
     for (size_t i = 0; i < n; i++) {
         double v;
         memcpy(&v, x + i, sizeof v);
-        uint64_t u = sort_key(v);
+        uint64_t u = st_sort_key(v);
         memcpy(k + i, &u, sizeof u);
     }
     if (n <= ST_SORT_SMALL || n > ST_SORT_LSD_MAX || !lsd_sort_keys(k, n))
@@ -289,7 +275,7 @@ void st_sort(double *x, size_t n)
     for (size_t i = 0; i < n; i++) {
         uint64_t u;
         memcpy(&u, k + i, sizeof u);
-        double v = sort_unkey(u);
+        double v = st_sort_unkey(u);
         memcpy(x + i, &v, sizeof v);
     }
 }
