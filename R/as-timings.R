@@ -10,13 +10,17 @@
 #' @param x The run times:
 #'   * a `bench::mark()` result: each expression is a version, its
 #'     per-iteration times (the `time` column) the runs; a `bench::press()`
-#'     result makes one benchmark per combination of its parameters;
+#'     result makes one benchmark per combination of its parameters (all
+#'     runs share one process, the R session);
 #'   * a `microbenchmark` object: each expression is a version (in the order
 #'     of its levels), times converted from nanoseconds; microbenchmark runs
 #'     the expressions in one (by default random) order, which is kept as
 #'     the global run order;
 #'   * a long data frame, with the columns named by `benchmark` (optional:
-#'     one benchmark), `version`, `time` and `run` (optional);
+#'     one benchmark), `version`, `time`, and optionally `run`, `process`
+#'     (the operating-system process of each run: the same label within a
+#'     benchmark means the same process, also across versions) and `round`
+#'     (the interleaved round, whole numbers); see [replication];
 #'   * a list `list(x, y)` of two numeric vectors (one benchmark, versions
 #'     `x` and `y` or the list's names), or a named list of such pairs (one
 #'     benchmark per element);
@@ -26,6 +30,8 @@
 #'   (default `"benchmark"`).
 #' @param version,time,run For a data frame, the names of its version, time
 #'   and run columns. `time` is in seconds.
+#' @param process,round For a data frame, the names of its optional process
+#'   and round columns (kept in the timings as `process` and `round`).
 #' @param versions For lists of pairs, the names of the two versions
 #'   (default: the names of the pair, else `"x"` and `"y"`).
 #' @param ... Passed to methods.
@@ -55,7 +61,8 @@ as_timings.default <- function(x, ...) {
 #' @rdname as_timings
 #' @export
 as_timings.data.frame <- function(x, benchmark = "benchmark", version = "version",
-                                  time = "time", run = "run", ...) {
+                                  time = "time", run = "run", process = "process",
+                                  round = "round", ...) {
   for (a in list(list(version, "version"), list(time, "time"))) {
     if (!is.character(a[[1L]]) || length(a[[1L]]) != 1L || !(a[[1L]] %in% names(x))) {
       abort(sprintf("`x` must have a column %s (see the `%s` argument); its columns are %s.",
@@ -79,6 +86,14 @@ as_timings.data.frame <- function(x, benchmark = "benchmark", version = "version
   }
   used <- c(if (has_b) benchmark, version, time, if (has_r) run)
   extra <- as.list(x[setdiff(names(x), used)])
+  # the structure columns under their standard names
+  for (s in list(list(process, "process"), list(round, "round"))) {
+    if (is.character(s[[1L]]) && length(s[[1L]]) == 1L && s[[1L]] %in% names(x) &&
+        !(s[[1L]] %in% used)) {
+      extra[[s[[1L]]]] <- NULL
+      extra[[s[[2L]]]] <- x[[s[[1L]]]]
+    }
+  }
   do.call(new_speedup_timings, c(
     list(benchmark = b, version = v, time = as.double(tm), run = r),
     extra, list(source = "data frame", run_order = "sample")))
@@ -153,8 +168,8 @@ as_timings.bench_mark <- function(x, benchmark = "benchmark", ...) {
   tm <- as.double(unlist(lapply(times, as.double), use.names = FALSE))
   ver <- rep(lab, n)
   new_speedup_timings(rep(bench_name, n), factor(ver, levels = unique(lab)), tm,
-                      unlist(lapply(n, seq_len)), source = "bench::mark",
-                      run_order = "sample")
+                      unlist(lapply(n, seq_len)), process = rep(1L, length(tm)),
+                      source = "bench::mark", run_order = "sample")
 }
 
 #' @rdname as_timings
@@ -164,5 +179,6 @@ as_timings.microbenchmark <- function(x, benchmark = "benchmark", ...) {
   if (!is.factor(expr)) expr <- factor(expr, levels = unique(expr))
   tm <- as.double(x[["time"]]) * 1e-9
   new_speedup_timings(benchmark, droplevels(expr), tm, seq_along(tm),
+                      process = rep(1L, length(tm)),
                       source = "microbenchmark", run_order = "global")
 }

@@ -19,7 +19,7 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL) {
     bench <- name %||% criterion_name(dirname(path), dirname(dirname(path)))
     return(timings_part(bench, basename(dirname(path)), d$time, seq_len(nrow(d)),
                         "sample", iterations = d$iterations,
-                        named = !is.null(name)))
+                        process = rep(1L, nrow(d)), named = !is.null(name)))
   }
   files <- criterion_samples(path)
   if (!length(files)) {
@@ -39,6 +39,7 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL) {
     d$benchmark <- bench[i]
     d$version <- version[i]
     d$run <- seq_len(nrow(d))
+    d$process <- i
     d
   })
   d <- do.call(rbind, parts)
@@ -53,7 +54,7 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL) {
     d$version <- NA_character_
   }
   timings_part(d$benchmark, d$version, d$time, d$run, "sample",
-               iterations = d$iterations, named = FALSE)
+               iterations = d$iterations, process = d$process, named = FALSE)
 }
 
 criterion_sample <- function(file) {

@@ -53,5 +53,6 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL) {
   iters <- json_num(lapply(rows, `[[`, "iterations"))
   run <- stats::ave(seq_along(nm), nm, FUN = seq_along)
   version <- if (multi) NA_character_ else file_stem(path)
-  timings_part(nm, version, time, run, "sample", iterations = iters)
+  timings_part(nm, version, time, run, "sample", iterations = iters,
+               process = rep(1L, length(time)))
 }

@@ -54,12 +54,14 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL) {
   if (multi) {
     # one file per version: its commands are the benchmarks
     d <- do.call(timings_part, c(list(all$cmd, NA_character_, all$time,
-                                      all$within, "sample"), as.list(extras)))
+                                      all$within, "sample"), as.list(extras),
+                                 list(process = all$within)))
   } else {
     bench <- if (is.null(name)) file_stem(path) else name
     d <- do.call(timings_part, c(list(bench, all$cmd, all$time,
                                       seq_len(nrow(all)), "global"),
-                                 as.list(extras), list(named = !is.null(name))))
+                                 as.list(extras), list(named = !is.null(name),
+                                                       process = seq_len(nrow(all)))))
   }
   d
 }

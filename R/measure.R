@@ -662,12 +662,29 @@ measure_timings <- function(st, ctx, seq_rule) {
       level = if (last) looks$level[last] else NA_real_,
       spending = "Lan-DeMets O'Brien-Fleming type, union bound per direction")
   }
+  structure <- measure_structure(ctx, st$version[k])
   new_speedup_timings(
     benchmark = rep(ctx$name, n), version = version, time = st$time[k],
     run = k, user = st$user[k], sys = st$sys[k], max_rss = st$max_rss[k],
     exit_status = st$exit_status[k],
     timestamp = as.POSIXct(st$start[k], origin = "1970-01-01"),
+    process = structure$process, round = structure$round,
     source = "measure", run_order = "global", attrs = attrs)
+}
+
+# The structure columns of measure()'s runs (SPEC section 9): a command
+# runs in a process of its own (process = run); R code runs in this R
+# session (process 0, shared by every version).  With the interleaved
+# order, the measured runs come in rounds of one run of each version.
+measure_structure <- function(ctx, idx) {
+  n <- length(idx)
+  kinds <- vapply(ctx$versions, `[[`, "", "kind")
+  process <- ifelse(kinds[idx] == "command", seq_len(n), 0L)
+  k <- length(ctx$versions)
+  round <- if (identical(ctx$order, "interleaved")) {
+    as.integer((seq_len(n) - 1L) %/% k + 1L)
+  } else rep(NA_integer_, n)
+  list(process = as.integer(process), round = round)
 }
 
 check_short_runs <- function(out, ctx) {

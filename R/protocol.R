@@ -101,9 +101,14 @@ mean_test <- function(x, ...) UseMethod("mean_test")
 #' @rdname mean_test
 #' @export
 mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
-                              na_rm = FALSE, ...) {
+                              na_rm = FALSE, replication = "auto",
+                              design = "auto", ...) {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
+  if (!identical(design, "auto") || !identical(replication, "auto")) {
+    return(run_vectors("mean", x, y, alpha, rigorous, na_rm, labels,
+                       generic_call(match.call()), replication, design))
+  }
   run_protocol("mean", x, y, alpha, rigorous, na_rm, labels,
                paste(labels, collapse = " and "), generic_call(match.call()),
                baseline = sprintf("`%s` (first argument)", labels[1L]))
@@ -125,13 +130,13 @@ mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
 #' @export
 mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
-                                     rigorous = TRUE, na_rm = FALSE, ...) {
+                                     rigorous = TRUE, na_rm = FALSE,
+                                     replication = "auto", design = "auto", ...) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
-  run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
-               parts$labels, parts$data_name, generic_call(match.call()),
-               baseline = parts$baseline, positions = parts$positions)
+  run_structured("mean", parts, alpha, rigorous, na_rm,
+                 generic_call(match.call()), replication, design)
 }
 
 #' The Speedup-Test for the median execution time
@@ -202,9 +207,14 @@ median_test <- function(x, ...) UseMethod("median_test")
 #' @rdname median_test
 #' @export
 median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
-                                na_rm = FALSE, ...) {
+                              na_rm = FALSE, replication = "auto",
+                              design = "auto", ...) {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
+  if (!identical(design, "auto") || !identical(replication, "auto")) {
+    return(run_vectors("median", x, y, alpha, rigorous, na_rm, labels,
+                       generic_call(match.call()), replication, design))
+  }
   run_protocol("median", x, y, alpha, rigorous, na_rm, labels,
                paste(labels, collapse = " and "), generic_call(match.call()),
                baseline = sprintf("`%s` (first argument)", labels[1L]))
@@ -227,13 +237,13 @@ median_test.formula <- function(x, data = NULL, alpha = 0.05,
 #' @export
 median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
-                                     rigorous = TRUE, na_rm = FALSE, ...) {
+                                     rigorous = TRUE, na_rm = FALSE,
+                                     replication = "auto", design = "auto", ...) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
-  run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
-               parts$labels, parts$data_name, generic_call(match.call()),
-               baseline = parts$baseline, positions = parts$positions)
+  run_structured("median", parts, alpha, rigorous, na_rm,
+                 generic_call(match.call()), replication, design)
 }
 
 #' Highest confidence at which a Speedup-Test declares a speedup
@@ -274,13 +284,20 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
                                rigorous = TRUE, na_rm = FALSE, data = NULL,
                                initial = NULL, benchmark = NULL,
-                               versions = NULL) {
+                               versions = NULL, replication = "auto",
+                               design = "auto") {
   na_rm <- check_flag(na_rm, "na_rm")
+  structured <- inherits(x, "speedup_timings") || !identical(design, "auto") ||
+    !identical(replication, "auto")
   parts <- pair_samples(x, y, data, na_rm, initial, benchmark, versions)
-  x <- parts$x
-  y <- parts$y
   test <- check_test(test)
   rigorous <- check_flag(rigorous, "rigorous")
+  if (structured) {
+    return(structured_confidence(test, parts, rigorous, na_rm, replication,
+                                 design))
+  }
+  x <- parts$x
+  y <- parts$y
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 0L, positive = TRUE)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 0L, positive = TRUE)
   res <- .Call(ffi_highest_confidence, x, y, match(test, c("mean", "median")) - 1L,
@@ -605,10 +622,14 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
   pos <- seq_along(time)
   ix <- ver == lev[1L]
   iy <- ver == lev[2L]
+  proc <- t$process[o]
+  rnd <- t$round[o]
   list(x = time[ix], y = time[iy], labels = lev,
        data_name = sprintf("%s: %s vs %s", benchmark, lev[1L], lev[2L]),
        baseline = sprintf('"%s" (%s)', lev[1L], how),
-       positions = if (global) list(x = pos[ix], y = pos[iy]))
+       positions = if (global) list(x = pos[ix], y = pos[iy]),
+       process = if (!is.null(proc)) list(x = proc[ix], y = proc[iy]),
+       round = if (!is.null(rnd)) list(x = rnd[ix], y = rnd[iy]))
 }
 
 # match.call() in a method names the method; show the generic instead.

@@ -146,6 +146,7 @@ read_timings <- function(path, format = "auto", metric = NULL,
     for (nm in setdiff(keep_cols, names(d))) d[[nm]] <- NA
     d[keep_cols]
   })
+  if (multi && "process" %in% keep_cols) parts <- distinct_file_processes(parts)
   all <- do.call(rbind, parts)
   version_levels <- if (multi) unique(labels) else unique(as.character(all$version))
   if (select) {
@@ -313,3 +314,20 @@ timings_part <- function(benchmark, version, time, run, run_order, ...,
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# Several files: the process labels of each file numbered apart (a
+# process of one file is not a process of another), NA where unknown.
+distinct_file_processes <- function(parts) {
+  offset <- 0L
+  for (i in seq_along(parts)) {
+    p <- parts[[i]]$process
+    if (is.null(p) || all(is.na(p))) {
+      parts[[i]]$process <- rep(NA_integer_, nrow(parts[[i]]))
+      next
+    }
+    code <- match(as.character(p), unique(as.character(p[!is.na(p)])))
+    parts[[i]]$process <- code + offset
+    offset <- offset + max(code, na.rm = TRUE)
+  }
+  parts
+}

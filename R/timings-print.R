@@ -60,7 +60,8 @@ timings_header <- function(t) {
                     paste(c(if (length(vers)) paste0(vers[1L], " (initial)"), vers[-1L]),
                           collapse = ", ")), width = 78, indent = 2, exdent = 4),
     sprintf("  %d benchmark%s, %s; run order: %s", nb, if (nb == 1L) "" else "s",
-            runs_txt, attr(t, "run_order") %||% "sample"))
+            runs_txt, attr(t, "run_order") %||% "sample"),
+    timings_structure_lines(t))
 }
 
 # Benchmarks that lack runs of some version.

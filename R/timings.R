@@ -15,6 +15,10 @@
 #              versions were interleaved can be read off); when it is
 #              "sample", they are counted within each (benchmark, version)
 #              sample only (separate files, tools that do not tell).
+#   process    optional: the operating-system process that produced the run
+#              (runs with the same label within a benchmark shared it;
+#              NA = unknown), see replication.R;
+#   round      optional integer: the interleaved round of the run;
 #   ...        whatever the source has: user, sys, max_rss, exit_status,
 #              timestamp (POSIXct), iterations, ...
 # Attributes:
@@ -47,6 +51,7 @@ new_speedup_timings <- function(benchmark, version, time, run = NULL, ...,
                    run = as.integer(run), stringsAsFactors = FALSE)
   extra <- list(...)
   for (nm in names(extra)) df[[nm]] <- rep_len(extra[[nm]], n)
+  df <- check_structure_columns(df)
   attr(df, "source") <- source
   attr(df, "run_order") <- run_order
   for (nm in names(attrs)) attr(df, nm) <- attrs[[nm]]

@@ -7,8 +7,9 @@
 #   95% CI of the speedup: [1.09, 1.32] (Hodges-Lehmann on log times)
 verdict_speedup_lines <- function(v, digits = 3L) {
   centre <- if (v$test == "mean") "mean" else "median"
-  out <- sprintf("  speedup of the %s: %s (ratio of the %ss)", centre,
-                 fmt_num(v$speedup, digits), centre)
+  out <- sprintf("  speedup of the %s: %s (%s)", centre,
+                 fmt_num(v$speedup, digits),
+                 v$speedup_what %||% sprintf("ratio of the %ss", centre))
   ci <- v$speedup_ci
   if (length(ci) == 2L && !anyNA(ci)) {
     lev <- attr(ci, "conf.level")
@@ -31,7 +32,10 @@ verdict_branch_words <- function(branch) {
     student_not_normal = "a sample not shown normal and equal variances, then Student's t-test",
     welch_not_normal = "a sample not shown normal and unequal variances, then Welch's t-test",
     wilcoxon_model_holds = "shift model accepted, then the Wilcoxon-Mann-Whitney test",
-    wilcoxon_model_rejected = "shift model rejected, then the Wilcoxon-Mann-Whitney test (confidence not guaranteed)")
+    wilcoxon_model_rejected = "shift model rejected, then the Wilcoxon-Mann-Whitney test (confidence not guaranteed)",
+    paired_signed_rank = "paired by round, the signed-rank test of the log ratios",
+    paired_t_normal = "paired by round, differences normal, then the paired t-test",
+    paired_t_not_normal = "paired by round, differences not shown normal, then the paired t-test")
   out <- unname(words[branch])
   ifelse(is.na(out), branch, out)
 }
@@ -51,6 +55,7 @@ verdict_headline <- function(v) {
 }
 
 verdict_path <- function(v) {
+  if (identical(v$design$design, "paired")) return(paired_path(v))
   s <- v$steps
   a <- v$alpha
   parts <- character()
@@ -110,8 +115,7 @@ format.speedup_verdict <- function(x, digits = 3L, ...) {
                             fmt_num(v$speedups[["min"]], digits),
                             fmt_num(v$speedups[["mean"]], digits),
                             fmt_num(v$speedups[["median"]], digits)))
-  lines <- c(lines, sprintf("  runs: %d of %s, %d of %s", v$n, v$labels[1L],
-                            v$m, v$labels[2L]))
+  lines <- c(lines, verdict_units_line(v))
   if (!is.null(v$baseline)) lines <- c(lines, paste0("  initial code: ", v$baseline))
   path <- verdict_path(v)
   if (length(path) && nzchar(path)) lines <- c(lines, paste0("  path: ", path))

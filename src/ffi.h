@@ -78,5 +78,7 @@ SEXP ffi_clock_info(SEXP tries);
 SEXP ffi_all_positive_finite(SEXP x);
 SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len);
 SEXP ffi_runs_test(SEXP n1, SEXP n2, SEXP r);
+SEXP ffi_paired_test(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous);
+SEXP ffi_variance_components(SEXP v, SEXP group);
 
 #endif

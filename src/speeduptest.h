@@ -646,4 +646,24 @@ int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
  * order (NAN when n1 or n2 is 0). */
 double st_runs_test_lower(double n1, double n2, double r);
 
+/* Paired designs and variance components (paired.c).  Branch and step
+ * codes continue st_branch and st_step_kind. */
+#define ST_BRANCH_PAIRED_SIGNED_RANK 9   /* median: signed-rank on rounds */
+#define ST_BRANCH_PAIRED_T_NORMAL 10     /* mean: differences normal      */
+#define ST_BRANCH_PAIRED_T_NOT_NORMAL 11 /* mean: not shown normal, go on */
+#define ST_STEP_SHAPIRO_D 6              /* Shapiro-Wilk on x - y         */
+#define ST_STEP_PAIRED_T 7               /* paired t-test                 */
+#define ST_STEP_SIGNED_RANK 8            /* signed-rank on log(x / y)     */
+/* The protocols on n complete rounds (x[i] and y[i] ran in round i).  The
+ * mean protocol's not-normal and few-runs flags concern the differences
+ * and use the X bits. */
+int st_paired_median_protocol(const double *x, const double *y, size_t n,
+                              double alpha, st_verdict *out);
+int st_paired_mean_protocol(const double *x, const double *y, size_t n,
+                            double alpha, int rigorous, st_verdict *out);
+/* One-way random-effects ANOVA of v grouped by group (1-based codes):
+ * out = s2_within, s2_between (truncated at 0), MSW, MSB, n0, groups. */
+int st_variance_components(const double *v, const int *group, size_t n,
+                           double out[6]);
+
 #endif

@@ -1,0 +1,493 @@
+# The unit of replication (SPEC section 9): which replicates an analysis of
+# timings uses.  Timings may carry two structure columns: `process` (the
+# operating-system process that produced the run) and `round` (the
+# interleaved round).  From them, for one benchmark and two versions:
+#
+#   several processes per version, several runs in some  -> the process is
+#     the unit: the protocols run on per-process summaries (rule 1);
+#   one process per version, a different one for each     -> the runs, with
+#     a caveat: the variation between processes is unseen (rule 2);
+#   the versions share a process, or each run is its own process, or the
+#     processes are unknown                                 -> the runs;
+#   complete rounds (each round has one unit of each version) -> the paired
+#     design (paired.R), unless `design = "unpaired"` (rule 4).
+#
+# The variance components are computed by st_variance_components
+# (src/paired.c).
+
+replication_choices <- c("auto", "process", "run")
+design_choices <- c("auto", "unpaired", "paired")
+
+check_choice <- function(x, choices, arg) {
+  if (identical(x, choices)) return(choices[1L])
+  if (!is.character(x) || length(x) != 1L || is.na(x) ||
+      is.na(i <- pmatch(x, choices))) {
+    abort(sprintf("`%s` must be one of %s, not %s.", arg,
+                  paste0('"', choices, '"', collapse = ", "), describe_value(x)))
+  }
+  choices[i]
+}
+
+# Checks and normalises the structure columns of a timings object (called
+# by new_speedup_timings): `process` holds any labels (kept as they are,
+# NA = unknown); `round` whole numbers (NA = outside any round).
+check_structure_columns <- function(df) {
+  if (!is.null(df$process)) {
+    p <- df$process
+    if (is.factor(p)) p <- as.character(p)
+    if (!is.atomic(p) || is.logical(p) && !all(is.na(p))) {
+      abort("The `process` column must hold process labels (numbers or text).")
+    }
+    df$process <- p
+  }
+  if (!is.null(df$round)) {
+    r <- df$round
+    if (is.logical(r) && all(is.na(r))) r <- as.integer(r)
+    if (!is.numeric(r) || any(!is.na(r) & (r != round(r) | !is.finite(r)))) {
+      abort("The `round` column must hold whole numbers (the interleaved round of each run).",
+            class = c("format", "data"))
+    }
+    df$round <- as.integer(r)
+  }
+  df
+}
+
+# ---- the structure of one pair -----------------------------------------------
+
+# What the process labels of the runs of x (px) and y (py) say.
+process_kind <- function(px, py) {
+  if (is.null(px) || is.null(py) || anyNA(px) || anyNA(py) ||
+      !length(px) || !length(py)) return("unknown")
+  if (length(intersect(as.character(px), as.character(py)))) return("shared")
+  kx <- length(unique(px))
+  ky <- length(unique(py))
+  if (kx == length(px) && ky == length(py)) return("one_per_run")
+  if (kx == 1L || ky == 1L) return("single")
+  "processes"
+}
+
+# Per-process summaries of times t grouped by labels p, processes in the
+# order of their first run; with the runs per process, the rounds (NA when
+# a process spans several) and each process's first-run excess.
+process_units <- function(t, p, r, fun) {
+  key <- as.character(p)
+  g <- factor(key, levels = unique(key))
+  idx <- split(seq_along(t), g)
+  list(
+    value = vapply(idx, function(i) fun(t[i]), numeric(1), USE.NAMES = FALSE),
+    runs = lengths(idx, use.names = FALSE),
+    round = if (is.null(r)) NULL else vapply(idx, function(i) {
+      u <- unique(r[i])
+      if (length(u) == 1L) as.integer(u) else NA_integer_
+    }, integer(1), USE.NAMES = FALSE),
+    excess = vapply(idx, function(i) {
+      if (length(i) < 2L) NA_real_ else t[i[1L]] - mean(t[i[-1L]])
+    }, numeric(1), USE.NAMES = FALSE),
+    group = as.integer(g))
+}
+
+# Between- and within-process variance of log times for one version.
+variance_parts <- function(t, p) {
+  g <- as.integer(factor(as.character(p), levels = unique(as.character(p))))
+  res <- .Call(ffi_variance_components, log(as.double(t)), g)
+  check_status(res, "variance components")
+  n <- length(t)
+  k <- res$groups
+  list(within = res$within, between = res$between, df_within = n - k,
+       groups = k)
+}
+
+#' Variance components of run times grouped by process
+#'
+#' The one-way random-effects analysis of variance of log run times grouped
+#' by the process that produced them: the within-process variance is the
+#' mean square within processes, the between-process variance
+#' `(MSB - MSW) / n0` truncated at 0, with
+#' `n0 = (N - sum(n_i^2) / N) / (k - 1)` for `k` processes of `n_i` runs
+#' (`N` in all); the ANOVA estimators, unbiased before truncation.
+#'
+#' @param time Run times (positive).
+#' @param process The process of each run (any labels).
+#' @return A list with `within`, `between` (variances of log times),
+#'   `ms_within`, `ms_between`, `n0` and `processes`.
+#' @references
+#' Searle, S. R., Casella, G. and McCulloch, C. E. (1992). *Variance
+#' Components*. Wiley, chapter 3.
+#'
+#' Kalibera, T. and Jones, R. (2013). Rigorous benchmarking in reasonable
+#' time. *ISMM 2013*, 63-74.
+#' @examples
+#' set.seed(1)
+#' p <- rep(1:10, each = 5)
+#' t <- exp(rnorm(10, 0, 0.02)[p] + rnorm(50, 0, 0.005))
+#' variance_components(t, p)
+#' @export
+variance_components <- function(time, process) {
+  time <- check_sample(time, "time", min_n = 2L, positive = TRUE)
+  if (length(process) != length(time) || anyNA(process)) {
+    abort(sprintf("`process` must label each of the %d runs (no missing value).",
+                  length(time)))
+  }
+  g <- as.integer(factor(as.character(process),
+                         levels = unique(as.character(process))))
+  res <- .Call(ffi_variance_components, log(time), g)
+  check_status(res, "variance_components()")
+  list(within = res$within, between = res$between, ms_within = res$ms_within,
+       ms_between = res$ms_between, n0 = res$n0, processes = as.integer(res$groups))
+}
+
+# Kalibera and Jones's optimal runs per process for a fixed cost:
+# r* = sqrt((c_p / c_r) (s2_within / s2_between)).  c_r is the mean run
+# time; c_p the mean excess of each process's first run over its others
+# when that excess is clearly positive (mean above twice its standard
+# error), else c_r.
+optimal_runs <- function(s2_within, s2_between, excess, c_r) {
+  ex <- excess[!is.na(excess)]
+  c_p <- c_r
+  from <- "run"
+  if (length(ex) >= 2L) {
+    m <- mean(ex)
+    se <- stats::sd(ex) / sqrt(length(ex))
+    if (m > 0 && (se == 0 || m > 2 * se)) {
+      c_p <- m
+      from <- "first runs"
+    }
+  }
+  r <- if (is.na(s2_within) || is.na(s2_between)) NA_real_ else
+    if (s2_between <= 0) Inf else sqrt((c_p / c_r) * (s2_within / s2_between))
+  list(runs = r, cost_process = c_p, cost_run = c_r, cost_from = from)
+}
+
+# ---- the analysis of one benchmark ---------------------------------------------
+
+# Runs the protocol `test` on one benchmark of timings (parts from
+# timings_pair) with the unit of replication and the design the structure
+# and the arguments call for.
+run_structured <- function(test, parts, alpha, rigorous, na_rm, call,
+                           replication, design) {
+  st <- structured_samples(test, parts, na_rm, replication, design)
+  pairing <- st$pairing
+  v <- if (pairing$paired) {
+    run_paired(test, pairing$x, pairing$y, alpha, rigorous, parts$labels,
+               parts$data_name, call, parts$baseline, pairing)
+  } else {
+    run_protocol(test, st$x, st$y, alpha, rigorous, FALSE, parts$labels,
+                 parts$data_name, call, baseline = parts$baseline,
+                 positions = st$positions)
+  }
+  v$design <- pairing[c("design", "rounds", "dropped", "note")]
+  add_replication(v, st$info)
+}
+
+# The samples an analysis of one benchmark uses: the runs or the
+# per-process summaries (x, y), and the pairing by round.
+structured_samples <- function(test, parts, na_rm, replication, design) {
+  replication <- check_choice(replication, replication_choices, "replication")
+  design <- check_choice(design, design_choices, "design")
+  x <- parts$x
+  y <- parts$y
+  px <- parts$process$x
+  py <- parts$process$y
+  rx <- parts$round$x
+  ry <- parts$round$y
+  positions <- parts$positions
+  if (anyNA(x) || anyNA(y)) {
+    if (!isTRUE(na_rm)) {
+      check_sample(x, "x", na_rm = FALSE, min_n = 0L, positive = TRUE)
+      check_sample(y, "y", na_rm = FALSE, min_n = 0L, positive = TRUE)
+    }
+    kx <- !is.na(x)
+    ky <- !is.na(y)
+    x <- x[kx]
+    y <- y[ky]
+    if (!is.null(px)) px <- px[kx]
+    if (!is.null(py)) py <- py[ky]
+    if (!is.null(rx)) rx <- rx[kx]
+    if (!is.null(ry)) ry <- ry[ky]
+    if (!is.null(positions)) positions <- list(x = positions$x[kx], y = positions$y[ky])
+  }
+  x <- check_sample(x, "x", min_n = 0L, positive = TRUE)
+  y <- check_sample(y, "y", min_n = 0L, positive = TRUE)
+  kind <- process_kind(px, py)
+  if (replication == "process" && kind %in% c("unknown", "shared")) {
+    abort(if (kind == "unknown")
+      "`replication = \"process\"` needs the process of every run (a `process` column in the timings)."
+    else "`replication = \"process\"`: the versions ran in the same process, so there is no per-version process to summarise; use `replication = \"run\"`.",
+    class = c("argument", "input"))
+  }
+  unit <- if (replication == "run") "run" else
+    if (replication == "process" || kind == "processes") "process" else "run"
+  fun <- if (test == "median") stats::median else mean
+  info <- list(unit = unit, kind = kind, requested = replication,
+               runs = c(length(x), length(y)))
+  if (unit == "process") {
+    ux <- process_units(x, px, rx, fun)
+    uy <- process_units(y, py, ry, fun)
+    vx <- variance_parts(x, px)
+    vy <- variance_parts(y, py)
+    dfw <- vx$df_within + vy$df_within
+    within <- if (dfw > 0) sum(c(vx$within * vx$df_within, vy$within * vy$df_within),
+                               na.rm = TRUE) / dfw else NA_real_
+    between <- mean(c(vx$between, vy$between), na.rm = TRUE)
+    if (is.nan(between)) between <- NA_real_
+    info$processes <- c(length(ux$value), length(uy$value))
+    info$runs_per_process <- list(range(ux$runs), range(uy$runs))
+    info$variance <- list(within = within, between = between,
+                          x = vx[c("within", "between")], y = vy[c("within", "between")])
+    info$optimal <- optimal_runs(within, between, c(ux$excess, uy$excess),
+                                 mean(c(x, y)))
+    xs <- ux$value
+    ys <- uy$value
+    rxs <- ux$round
+    rys <- uy$round
+    positions <- NULL
+  } else {
+    if (kind %in% c("single", "processes", "one_per_run")) {
+      info$processes <- c(length(unique(px)), length(unique(py)))
+    }
+    xs <- x
+    ys <- y
+    rxs <- rx
+    rys <- ry
+  }
+  info$interleaved <- !is.null(rx) && !is.null(ry) &&
+    length(intersect(rx[!is.na(rx)], ry[!is.na(ry)])) >= 2L
+  list(x = xs, y = ys, info = info, positions = positions,
+       pairing = round_pairs(xs, ys, rxs, rys, design))
+}
+
+# The protocols on two vectors with `design` or `replication` given: the
+# vectors carry no processes; `design = "paired"` pairs x[i] with y[i].
+run_vectors <- function(test, x, y, alpha, rigorous, na_rm, labels, call,
+                        replication, design) {
+  if (missing(y)) {
+    abort("`y` is missing: give the run times of the transformed code.")
+  }
+  na_rm <- check_flag(na_rm, "na_rm")
+  design <- check_choice(design, design_choices, "design")
+  replication <- check_choice(replication, replication_choices, "replication")
+  if (design == "paired" && length(x) != length(y)) {
+    abort(sprintf("`design = \"paired\"` pairs x[i] with y[i]: `x` and `y` must have the same length, not %d and %d.",
+                  length(x), length(y)), class = c("argument", "input"))
+  }
+  if (design == "paired" && isTRUE(na_rm) && (anyNA(x) || anyNA(y))) {
+    keep <- !is.na(x) & !is.na(y)
+    x <- x[keep]
+    y <- y[keep]
+  }
+  parts <- list(x = x, y = y, labels = labels,
+                data_name = paste(labels, collapse = " and "),
+                baseline = sprintf("`%s` (first argument)", labels[1L]),
+                round = if (design == "paired") list(x = seq_along(x), y = seq_along(y)))
+  run_structured(test, parts, alpha, rigorous, na_rm, call, replication, design)
+}
+
+# The complete rounds of units with rounds rx, ry: the paired samples when
+# the design is (or may be) paired.
+round_pairs <- function(x, y, rx, ry, design) {
+  none <- function(note = character()) {
+    list(paired = FALSE, design = "unpaired", rounds = NA_integer_,
+         dropped = NA_integer_, note = note)
+  }
+  if (design == "unpaired") return(none())
+  if (is.null(rx) || is.null(ry)) {
+    if (design == "paired") {
+      abort("`design = \"paired\"` needs the interleaved round of every run (a `round` column, as measure() records it).",
+            class = c("argument", "input"))
+    }
+    return(none())
+  }
+  okx <- !is.na(rx)
+  oky <- !is.na(ry)
+  cx <- table(rx[okx])
+  cy <- table(ry[oky])
+  both <- intersect(names(cx)[cx == 1L], names(cy)[cy == 1L])
+  all_rounds <- union(names(cx), names(cy))
+  if (!length(all_rounds)) {
+    if (design == "paired") {
+      abort("`design = \"paired\"`: no run belongs to a round.", class = c("argument", "input"))
+    }
+    return(none())
+  }
+  complete <- sort(as.integer(both))
+  dropped <- length(all_rounds) - length(complete)
+  k <- length(complete)
+  if (k < 6L) {
+    return(none(sprintf(
+      "only %d complete round%s (each version once): fewer than 6, so the runs are compared unpaired",
+      k, if (k == 1L) "" else "s")))
+  }
+  ix <- match(complete, rx)
+  iy <- match(complete, ry)
+  note <- if (dropped > 0L) {
+    sprintf("%d incomplete round%s dropped (a round must hold each version once)",
+            dropped, if (dropped == 1L) "" else "s")
+  } else character()
+  list(paired = TRUE, design = "paired", rounds = k, dropped = dropped,
+       note = note, x = x[ix], y = y[iy])
+}
+
+# Adds the replication facts to a verdict: the element `replication`, the
+# caveats of rule 2 and of a forced run unit, the advice of rule 1.
+add_replication <- function(v, info) {
+  v$replication <- info
+  cav <- character()
+  adv <- character()
+  lx <- v$labels[1L]
+  ly <- v$labels[2L]
+  if (info$unit == "run" && info$kind == "single" && info$requested == "auto") {
+    one <- v$labels[info$processes == 1L]
+    cav <- sprintf(
+      "all runs of %s came from one process: the variation between processes (memory layout, warm-up, frequency state) cannot be seen, so the runs are not independent replicates",
+      paste(one, collapse = " and all of "))
+    adv <- "run each version in several processes (e.g. several benchmark invocations), then compare the processes"
+    v$confidence_guaranteed <- FALSE
+  }
+  if (info$unit == "run" && info$requested == "run" &&
+      info$kind %in% c("single", "processes")) {
+    cav <- "replication = \"run\": the runs are treated as independent although processes group them"
+  }
+  if (info$unit == "process") {
+    o <- info$optimal
+    if (!is.null(o) && !is.na(o$runs)) {
+      now <- info$runs_per_process
+      adv <- if (is.infinite(o$runs)) {
+        "no variance between processes is detected: more runs per process are as good as more processes"
+      } else {
+        sprintf("to spend the next runs best, run about %d per process (Kalibera-Jones, process start cost from the %s)",
+                max(1L, as.integer(round(o$runs))),
+                if (o$cost_from == "run") "run time" else "first runs' excess")
+      }
+    }
+  }
+  if (length(v$design$note)) v$notes <- c(v$notes, v$design$note)
+  # the advice to interleave, only where the runs were not interleaved
+  interleave <- run_order_sentences(list(trend = TRUE), v$labels)$advice
+  it <- v$run_order$interleaving
+  if (interleave %in% v$advice &&
+      (isTRUE(info$interleaved) || (!is.null(it) && isTRUE(it$interleaved)))) {
+    v$advice <- setdiff(v$advice, interleave)
+    adv <- c(adv, if (isTRUE(info$interleaved) && !identical(v$design$design, "paired"))
+      "the runs were interleaved in rounds: compare them paired by round (design = \"paired\", at least 6 complete rounds), which cancels the drift"
+    else "the runs were interleaved; the drift comes from the machine: measure on a quieter machine")
+  }
+  if (length(cav) || length(adv)) {
+    generic <- sprintf("%s may not be the correct confidence level",
+                       fmt_pct(v$confidence))
+    keep <- setdiff(v$caveats, generic)
+    tail <- if (!is.na(v$significant) && !v$confidence_guaranteed) generic
+    v$caveats <- c(keep, cav, tail)
+    v$advice <- c(v$advice, adv)
+  }
+  v
+}
+
+# ---- print -------------------------------------------------------------------
+
+# The line of a verdict naming its replicates (and design), in place of
+# "runs: n of x, m of y".
+verdict_units_line <- function(v) {
+  info <- v$replication
+  d <- v$design
+  lx <- v$labels[1L]
+  ly <- v$labels[2L]
+  out <- if (is.null(info) || info$unit == "run") {
+    base <- sprintf("  runs: %d of %s, %d of %s", info$runs[1L] %||% v$n, lx,
+                    info$runs[2L] %||% v$m, ly)
+    if (!is.null(info$processes) && info$kind != "one_per_run") {
+      base <- if (all(info$processes == 1L)) {
+        sprintf("%s (each version in one process)", base)
+      } else {
+        sprintf("%s (in %d and %d processes)", base, info$processes[1L],
+                info$processes[2L])
+      }
+    }
+    base
+  } else {
+    rp <- function(r) if (r[1L] == r[2L]) format(r[1L]) else paste(r, collapse = "-")
+    c(sprintf("  processes: %d of %s, %d of %s (the unit: per-process %ss)",
+              info$processes[1L], lx, info$processes[2L], ly, v$test),
+      sprintf("  runs: %d of %s, %d of %s (%s and %s per process)", info$runs[1L], lx,
+              info$runs[2L], ly, rp(info$runs_per_process[[1L]]),
+              rp(info$runs_per_process[[2L]])),
+      if (!is.na(info$variance$within))
+        sprintf("  variance of log times: between processes %s, within %s",
+                fmt_num(info$variance$between), fmt_num(info$variance$within)))
+  }
+  if (!is.null(info) && info$requested == "run" && !is.null(info$processes) &&
+      info$kind %in% c("single", "processes")) {
+    out[1L] <- paste0(out[1L], "; treated as independent")
+  }
+  if (!is.null(d) && identical(d$design, "paired")) {
+    out <- c(sprintf("  design: paired by round, %d rounds%s", d$rounds,
+                     if (d$dropped > 0L) sprintf(" (%d incomplete dropped)", d$dropped) else ""),
+             out)
+  }
+  if (length(v$notes)) out <- c(out, paste0("  note: ", v$notes))
+  out
+}
+
+# highest_confidence() with the structure of timings, or a design or
+# replication given for vectors.
+structured_confidence <- function(test, parts, rigorous, na_rm, replication,
+                                  design) {
+  if (is.null(parts$labels)) parts$labels <- c("x", "y")
+  design <- check_choice(design, design_choices, "design")
+  if (is.null(parts$round) && design == "paired") {
+    if (length(parts$x) != length(parts$y)) {
+      abort(sprintf("`design = \"paired\"` pairs x[i] with y[i]: `x` and `y` must have the same length, not %d and %d.",
+                    length(parts$x), length(parts$y)), class = c("argument", "input"))
+    }
+    parts$round <- list(x = seq_along(parts$x), y = seq_along(parts$y))
+  }
+  st <- structured_samples(test, parts, na_rm, replication, design)
+  if (st$pairing$paired) {
+    return(paired_highest_confidence(test, st$pairing$x, st$pairing$y, rigorous))
+  }
+  res <- .Call(ffi_highest_confidence, as.double(st$x), as.double(st$y),
+               match(test, c("mean", "median")) - 1L, rigorous)
+  check_status(res, "highest_confidence()")
+  new_confidence(res$confidence, res$alpha)
+}
+
+# The structure line(s) of print() of timings: processes per version, runs
+# per process, rounds.
+timings_structure_lines <- function(t) {
+  if (!nrow(t)) return(character())
+  rng <- function(v, what) {
+    v <- v[!is.na(v)]
+    if (!length(v)) return(NULL)
+    r <- range(v)
+    if (r[2L] == 1L) what <- sub("^(process)es|^(run|round)s", "\\1\\2", what)
+    sprintf("%s %s", if (r[1L] == r[2L]) format(r[1L]) else paste(r, collapse = " to "),
+            what)
+  }
+  parts <- character()
+  if (!is.null(t$process) && !all(is.na(t$process))) {
+    key <- paste(t$benchmark, as.integer(t$version), sep = "\r")
+    ok <- !is.na(t$process)
+    pk <- paste(t$benchmark, t$process, sep = "\r")
+    shared <- tapply(as.integer(t$version)[ok], pk[ok], function(v) length(unique(v)) > 1L)
+    if (any(shared)) {
+      parts <- "versions share a process (runs are the replicates)"
+    } else {
+      procs <- tapply(t$process[ok], key[ok], function(p) length(unique(p)))
+      runs <- tapply(pk[ok], pk[ok], length)
+      parts <- c(rng(procs, "processes per version"), rng(runs, "runs per process"))
+    }
+    if (any(!ok)) parts <- c(parts, sprintf("%d run(s) of unknown process", sum(!ok)))
+  }
+  if (!is.null(t$round) && !all(is.na(t$round))) {
+    ok <- !is.na(t$round)
+    rk <- paste(t$benchmark, t$round, sep = "\r")[ok]
+    nv <- length(levels(droplevels(t$version)))
+    comp <- tapply(as.integer(t$version)[ok], rk, function(v)
+      length(v) == nv && !anyDuplicated(v))
+    bench <- sub("\r.*$", "", names(comp))
+    per <- tapply(comp, bench, sum)
+    parts <- c(parts, rng(per, "complete rounds"))
+  }
+  if (!length(parts)) return(character())
+  strwrap(paste0("structure: ", paste(parts, collapse = ", ")), width = 78,
+          indent = 2, exdent = 4)
+}

@@ -1,0 +1,398 @@
+/*
+ * paired.c -- the Speedup-Test protocols for runs taken in complete
+ * interleaved rounds (each round runs each of the two versions once), and
+ * the variance components of runs grouped by process.
+ *
+ * Paired median protocol: the exact one-sided Wilcoxon signed-rank test
+ * (Wilcoxon 1945) of the per-round log ratios d_i = log x_i - log y_i,
+ * with the exact conditional null distribution when there are ties (the
+ * zeros dropped, as Wilcoxon and R do); the speedup is exp of the
+ * Hodges-Lehmann estimate of the centre of d (Hodges and Lehmann 1963) and
+ * its interval exp of the exact interval from the Walsh averages (Tukey
+ * 1949).  The test itself is st_signed_rank_test_ci (signrank.c), the one
+ * implementation the HPT uses too.
+ *
+ * Paired mean protocol: the Shapiro-Wilk test of the differences
+ * D_i = x_i - y_i, the rule of the paper (not shown normal with 30 rounds
+ * or fewer: insufficient data in rigorous mode), then the one-sided paired
+ * t-test of mean(D) > 0 (Student 1908).  The speedup mean(x) / mean(y) gets
+ * the paired Fieller interval (Fieller 1954): theta is in the interval when
+ * the t statistic of mean(x) - theta mean(y), whose variance is
+ * (s_xx - 2 theta s_xy + theta^2 s_yy) / n, is within the t quantile:
+ *
+ *   (xb - theta yb)^2 <= q^2 (s_xx - 2 theta s_xy + theta^2 s_yy) / n,
+ *   q = qt(1 - alpha / 2, n - 1),
+ *
+ * a quadratic a theta^2 - 2 b theta + c <= 0 with a = yb^2 - q^2 s_yy / n,
+ * b = xb yb - q^2 s_xy / n, c = xb^2 - q^2 s_xx / n.  When a > 0 (the mean
+ * of y is clearly non-zero) the interval is between the two roots;
+ * otherwise it is unbounded, reported as [0, Inf).
+ *
+ * Variance components: the one-way random-effects analysis of variance of
+ * log times grouped by process (Searle, Casella and McCulloch 1992,
+ * ch. 3): with k groups of n_i values, N in all,
+ *   MSW = sum_i sum_j (v_ij - vbar_i)^2 / (N - k),
+ *   MSB = sum_i n_i (vbar_i - vbar)^2 / (k - 1),
+ *   n0 = (N - sum n_i^2 / N) / (k - 1),
+ * s2_within = MSW and s2_between = max(0, (MSB - MSW) / n0) (the ANOVA
+ * estimators, unbiased before truncation).
+ *
+ * References
+ *   Wilcoxon, F. (1945). Individual comparisons by ranking methods.
+ *     Biometrics Bulletin 1, 80-83.
+ *   Hodges, J. L. and Lehmann, E. L. (1963). Estimates of location based
+ *     on rank tests. Ann. Math. Statist. 34, 598-611.
+ *   Fieller, E. C. (1954). Some problems in interval estimation. JRSS B
+ *     16, 175-185.
+ *   Searle, S. R., Casella, G. and McCulloch, C. E. (1992). Variance
+ *     Components. Wiley.
+ *   Kalibera, T. and Jones, R. (2013). Rigorous benchmarking in reasonable
+ *     time. ISMM 2013.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <Rmath.h>
+#include "speeduptest.h"
+
+static void verdict_reset(st_verdict *v, double alpha)
+{
+    v->decision = ST_INSUFFICIENT;
+    v->branch = ST_BRANCH_TOO_FEW_VALUES;
+    v->guaranteed = 0;
+    v->alpha = alpha;
+    v->p_value = v->p_value_slowdown = NAN;
+    v->speedup = v->speedup_min = v->speedup_mean = v->speedup_median = NAN;
+    v->speedup_ci[0] = v->speedup_ci[1] = NAN;
+    v->prob_greater = v->shift = NAN;
+    v->shift_ci[0] = v->shift_ci[1] = NAN;
+    v->n_steps = 0;
+    v->caveats = 0;
+}
+
+static int check_pair(const double *x, const double *y, size_t n,
+                      double alpha)
+{
+    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
+    if (n > 0 && (!x || !y)) return ST_ERR_DOMAIN;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]) || x[i] <= 0 || !isfinite(y[i]) || y[i] <= 0)
+            return ST_ERR_DOMAIN;
+    return ST_OK;
+}
+
+static void observed(const double *x, const double *y, size_t n,
+                     st_verdict *out)
+{
+    double s[3];
+    st_observed_speedups(x, n, y, n, s);
+    out->speedup_min = s[0];
+    out->speedup_mean = s[1];
+    out->speedup_median = s[2];
+}
+
+/* The signed-rank test of d in one direction, exact when the counting
+ * table allows it (n <= 1000), else the normal approximation. */
+static int signed_rank(const double *d, size_t n, st_alternative alt,
+                       int conf_int, double conf_level, st_result *r)
+{
+    int s = st_signed_rank_test_ci(d, n, alt, 0.0, 1, 1, conf_int,
+                                   conf_level, r, NULL, NULL);
+    if (s == ST_ERR_TOO_MANY)
+        s = st_signed_rank_test_ci(d, n, alt, 0.0, 0, 1, conf_int,
+                                   conf_level, r, NULL, NULL);
+    return s;
+}
+
+int st_paired_median_protocol(const double *x, const double *y, size_t n,
+                              double alpha, st_verdict *out)
+{
+    verdict_reset(out, alpha);
+    int s = check_pair(x, y, n, alpha);
+    if (s != ST_OK) return s;
+    observed(x, y, n, out);
+    if (n < 3) {
+        out->caveats = ST_CAVEAT_TOO_FEW_VALUES;
+        return ST_OK;
+    }
+    double *d = malloc(n * sizeof(double));
+    if (!d) return ST_ERR_ALLOC;
+    double greater = 0;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = log(x[i]) - log(y[i]);
+        greater += x[i] > y[i] ? 1.0 : x[i] == y[i] ? 0.5 : 0.0;
+    }
+    st_result up, down, two;
+    s = signed_rank(d, n, ST_GREATER, 0, 0.5, &up);
+    if (s == ST_OK) s = signed_rank(d, n, ST_LESS, 0, 0.5, &down);
+    if (s == ST_OK) s = signed_rank(d, n, ST_TWO_SIDED, 1, 1 - alpha, &two);
+    free(d);
+    if (s != ST_OK) return s;
+    out->branch = ST_BRANCH_PAIRED_SIGNED_RANK;
+    out->guaranteed = 1;
+    out->p_value = up.p_value;
+    out->p_value_slowdown = down.p_value;
+    out->decision = up.p_value <= alpha ? ST_SIGNIFICANT : ST_NOT_SIGNIFICANT;
+    out->shift = two.estimate[0];
+    out->shift_ci[0] = two.conf_int[0];
+    out->shift_ci[1] = two.conf_int[1];
+    out->speedup = exp(two.estimate[0]);
+    out->speedup_ci[0] = exp(two.conf_int[0]);
+    out->speedup_ci[1] = exp(two.conf_int[1]);
+    out->prob_greater = greater / (double) n;
+    up.estimate[0] = two.estimate[0];
+    out->n_steps = 1;
+    out->step_kind[0] = (st_step_kind) ST_STEP_SIGNED_RANK;
+    out->steps[0] = up;
+    return ST_OK;
+}
+
+/* Fieller's interval for mean(x) / mean(y) from paired samples. */
+static void paired_fieller(double xb, double yb, double sxx, double syy,
+                           double sxy, size_t n, double alpha, double ci[2])
+{
+    double q = qt(1 - alpha / 2, (double) n - 1, 1, 0);
+    double k = q * q / (double) n;
+    double a = yb * yb - k * syy;
+    double b = xb * yb - k * sxy;
+    double c = xb * xb - k * sxx;
+    double disc = b * b - a * c;
+    if (!(a > 0) || !(disc >= 0)) {
+        ci[0] = 0;
+        ci[1] = INFINITY;
+        return;
+    }
+    double r = sqrt(disc);
+    double lo = (b - r) / a, hi = (b + r) / a;
+    ci[0] = lo > 0 ? lo : 0;
+    ci[1] = hi;
+}
+
+int st_paired_mean_protocol(const double *x, const double *y, size_t n,
+                            double alpha, int rigorous, st_verdict *out)
+{
+    verdict_reset(out, alpha);
+    int s = check_pair(x, y, n, alpha);
+    if (s != ST_OK) return s;
+    observed(x, y, n, out);
+    if (n < 3) {
+        out->caveats = ST_CAVEAT_TOO_FEW_VALUES;
+        return ST_OK;
+    }
+    double *D = malloc(n * sizeof(double));
+    if (!D) return ST_ERR_ALLOC;
+    for (size_t i = 0; i < n; i++) D[i] = x[i] - y[i];
+    double xb = st_mean(x, n), yb = st_mean(y, n), db = st_mean(D, n);
+    long double sxx = 0, syy = 0, sxy = 0, sdd = 0;
+    for (size_t i = 0; i < n; i++) {
+        double ex = x[i] - xb, ey = y[i] - yb, ed = D[i] - db;
+        sxx += (long double) ex * ex;
+        syy += (long double) ey * ey;
+        sxy += (long double) ex * ey;
+        sdd += (long double) ed * ed;
+    }
+    double dn = (double) n;
+    double vdd = (double) (sdd / (dn - 1));
+    int constant = st_is_constant(D, n);
+    st_result sw;
+    st_result_init(&sw);
+    if (constant) {
+        sw.status = ST_ERR_CONSTANT;
+    } else if (n > 5000) {
+        sw.status = ST_ERR_TOO_MANY;
+    } else {
+        s = st_shapiro_wilk(D, n, &sw);
+        if (s == ST_ERR_ALLOC) {
+            free(D);
+            return s;
+        }
+    }
+    free(D);
+    out->n_steps = 1;
+    out->step_kind[0] = (st_step_kind) ST_STEP_SHAPIRO_D;
+    out->steps[0] = sw;
+    if (constant) {
+        out->branch = ST_BRANCH_CONSTANT;
+        out->caveats = ST_CAVEAT_CONSTANT;
+        return ST_OK;
+    }
+    int normal = sw.status == ST_OK && sw.p_value > alpha;
+    if (!normal) {
+        out->caveats |= ST_CAVEAT_X_NOT_NORMAL;
+        if (sw.status != ST_OK) out->caveats |= ST_CAVEAT_X_UNCHECKABLE;
+        if (n <= 30) {
+            out->caveats |= ST_CAVEAT_X_FEW_RUNS;
+            if (rigorous) {
+                out->branch = ST_BRANCH_NEED_MORE_RUNS;
+                return ST_OK;
+            }
+        }
+    }
+    /* the paired t-test of mean(D) > 0 */
+    double se = sqrt(vdd / dn);
+    double t = db / se;
+    st_result tt;
+    st_result_init(&tt);
+    tt.statistic = t;
+    tt.df[0] = dn - 1;
+    tt.p_value = pt(t, dn - 1, 0, 0);
+    tt.estimate[0] = db;
+    double qa = qt(1 - alpha, dn - 1, 1, 0);
+    tt.conf_int[0] = db - qa * se;
+    tt.conf_int[1] = INFINITY;
+    tt.exact = 1;
+    tt.status = ST_OK;
+    out->step_kind[1] = (st_step_kind) ST_STEP_PAIRED_T;
+    out->steps[1] = tt;
+    out->n_steps = 2;
+    out->branch = normal ? ST_BRANCH_PAIRED_T_NORMAL : ST_BRANCH_PAIRED_T_NOT_NORMAL;
+    out->guaranteed = normal;
+    out->p_value = tt.p_value;
+    out->p_value_slowdown = pt(t, dn - 1, 1, 0);
+    out->decision = tt.p_value <= alpha ? ST_SIGNIFICANT : ST_NOT_SIGNIFICANT;
+    out->speedup = xb / yb;
+    paired_fieller(xb, yb, (double) (sxx / (dn - 1)), (double) (syy / (dn - 1)),
+                   (double) (sxy / (dn - 1)), n, alpha, out->speedup_ci);
+    return ST_OK;
+}
+
+int st_variance_components(const double *v, const int *group, size_t n,
+                           double out[6])
+{
+    /* out: s2_within, s2_between, MSW, MSB, n0, k */
+    for (int i = 0; i < 6; i++) out[i] = NAN;
+    if (n == 0) return ST_ERR_TOO_FEW;
+    int k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (group[i] < 1 || !isfinite(v[i])) return ST_ERR_DOMAIN;
+        if (group[i] > k) k = group[i];
+    }
+    double *sum = calloc((size_t) k, sizeof(double));
+    double *cnt = calloc((size_t) k, sizeof(double));
+    if (!sum || !cnt) {
+        free(sum);
+        free(cnt);
+        return ST_ERR_ALLOC;
+    }
+    long double tot = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum[group[i] - 1] += v[i];
+        cnt[group[i] - 1] += 1;
+        tot += v[i];
+    }
+    int kk = 0;
+    double sum_n2 = 0;
+    for (int g = 0; g < k; g++) {
+        if (cnt[g] > 0) {
+            kk++;
+            sum[g] /= cnt[g];
+            sum_n2 += cnt[g] * cnt[g];
+        }
+    }
+    double N = (double) n, grand = (double) (tot / N);
+    long double ssw = 0, ssb = 0;
+    for (size_t i = 0; i < n; i++) {
+        double e = v[i] - sum[group[i] - 1];
+        ssw += (long double) e * e;
+    }
+    for (int g = 0; g < k; g++)
+        if (cnt[g] > 0) {
+            double e = sum[g] - grand;
+            ssb += (long double) cnt[g] * e * e;
+        }
+    free(sum);
+    free(cnt);
+    out[5] = kk;
+    if (N - kk >= 1) out[2] = (double) (ssw / (N - kk));
+    if (kk >= 2) {
+        out[3] = (double) (ssb / (kk - 1));
+        out[4] = (N - sum_n2 / N) / (kk - 1);
+    }
+    out[0] = out[2];
+    if (!isnan(out[2]) && !isnan(out[3]) && out[4] > 0) {
+        double b = (out[3] - out[2]) / out[4];
+        out[1] = b > 0 ? b : 0;
+    }
+    return ST_OK;
+}
+
+/* ---- R entry points -------------------------------------------------------- */
+#include "ffi.h"
+
+static SEXP real2(const double v[2])
+{
+    SEXP out = Rf_allocVector(REALSXP, 2);
+    REAL(out)[0] = v[0];
+    REAL(out)[1] = v[1];
+    return out;
+}
+
+/* The same list as the unpaired protocols' entry points (protocol.c). */
+static SEXP paired_verdict_list(const st_verdict *v, int status)
+{
+    static const char *names[] = {
+        "status", "decision", "branch", "guaranteed", "alpha", "p_value",
+        "speedup", "speedup_min", "speedup_mean", "speedup_median",
+        "speedup_ci", "prob_greater", "shift", "shift_ci", "caveats",
+        "step_kinds", "steps", "p_value_slowdown"
+    };
+    SEXP values[18];
+    values[0] = PROTECT(Rf_ScalarInteger(status));
+    values[1] = PROTECT(Rf_ScalarInteger((int) v->decision));
+    values[2] = PROTECT(Rf_ScalarInteger(v->branch));
+    values[3] = PROTECT(Rf_ScalarLogical(v->guaranteed));
+    values[4] = PROTECT(Rf_ScalarReal(v->alpha));
+    values[5] = PROTECT(Rf_ScalarReal(v->p_value));
+    values[6] = PROTECT(Rf_ScalarReal(v->speedup));
+    values[7] = PROTECT(Rf_ScalarReal(v->speedup_min));
+    values[8] = PROTECT(Rf_ScalarReal(v->speedup_mean));
+    values[9] = PROTECT(Rf_ScalarReal(v->speedup_median));
+    values[10] = PROTECT(real2(v->speedup_ci));
+    values[11] = PROTECT(Rf_ScalarReal(v->prob_greater));
+    values[12] = PROTECT(Rf_ScalarReal(v->shift));
+    values[13] = PROTECT(real2(v->shift_ci));
+    values[14] = PROTECT(Rf_ScalarInteger((int) v->caveats));
+    int ns = status == ST_OK ? v->n_steps : 0;
+    values[15] = PROTECT(Rf_allocVector(INTSXP, ns));
+    values[16] = PROTECT(Rf_allocVector(VECSXP, ns));
+    for (int i = 0; i < ns; i++) {
+        INTEGER(values[15])[i] = (int) v->step_kind[i];
+        SET_VECTOR_ELT(values[16], i, ffi_result(&v->steps[i]));
+    }
+    values[17] = PROTECT(Rf_ScalarReal(v->p_value_slowdown));
+    SEXP out = ffi_named_list(18, names, values);
+    UNPROTECT(18);
+    return out;
+}
+
+SEXP ffi_paired_test(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous)
+{
+    size_t n, m;
+    const double *xp = ffi_doubles(x, &n, "x");
+    const double *yp = ffi_doubles(y, &m, "y");
+    if (n != m) Rf_error("`x` and `y` must have the same length.");
+    int t = ffi_int(test, "test");
+    double a = ffi_double(alpha, "alpha");
+    int rig = ffi_flag(rigorous, "rigorous");
+    st_verdict v;
+    int s = t == 0 ? st_paired_mean_protocol(xp, yp, n, a, rig, &v)
+                   : st_paired_median_protocol(xp, yp, n, a, &v);
+    return paired_verdict_list(&v, s);
+}
+
+SEXP ffi_variance_components(SEXP v, SEXP group)
+{
+    size_t n;
+    const double *pv = ffi_doubles(v, &n, "v");
+    if (!Rf_isInteger(group) || (size_t) XLENGTH(group) != n)
+        Rf_error("`group` must be an integer vector as long as `v`.");
+    double out[6];
+    int s = st_variance_components(pv, INTEGER(group), n, out);
+    static const char *names[] = {"status", "within", "between", "ms_within",
+                                  "ms_between", "n0", "groups"};
+    SEXP values[7];
+    values[0] = PROTECT(Rf_ScalarInteger(s));
+    for (int i = 0; i < 6; i++) values[i + 1] = PROTECT(Rf_ScalarReal(out[i]));
+    SEXP res = ffi_named_list(7, names, values);
+    UNPROTECT(7);
+    return res;
+}
