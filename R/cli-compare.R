@@ -14,6 +14,7 @@
 #' ```
 #' speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A]
 #'                     [--test median|mean] [--fail-on slowdown|change|never]
+#'                     [--replication auto|process|run] [--design auto|unpaired|paired]
 #' speeduptest compare FILE [options]
 #' ```
 #'
@@ -35,6 +36,10 @@
 #' * `--fail-on slowdown|change|never`: when to exit with status 1: a
 #'   significant slowdown of any benchmark (the default), any significant
 #'   change (faster or slower), or never.
+#' * `--replication auto|process|run` and `--design auto|unpaired|paired`:
+#'   the unit of replication and the design, as in [median_test()] (see
+#'   [replication]): by default the processes are the unit where runs share
+#'   them, and interleaved rounds are paired.
 #'
 #' Each line gives the observed speedup of the protocol's centre (initial
 #' time / new time: above 1 is faster) with its two-sided `1 - alpha`
@@ -89,7 +94,8 @@ cli_compare <- function(args = character()) {
   test_fun <- if (opts$test == "mean") mean_test else median_test
   rows <- lapply(names(pairs), function(b) {
     p <- pairs[[b]]
-    r <- tryCatch(compare_one(test_fun, p$x, p$y, opts$alpha),
+    r <- tryCatch(compare_one(compare_structured(test_fun, res$t, b, versions, opts),
+                              p$x, p$y, opts$alpha),
                   error = function(e) e)
     if (inherits(r, "error")) {
       return(list(benchmark = b, direction = NA_character_, speedup = NA_real_,
@@ -155,6 +161,26 @@ compare_one <- function(test_fun, x, y, alpha) {
        ci = as.double(v$speedup_ci), note = note, verdict = v)
 }
 
+# The protocol on benchmark b of the timings, with the processes and rounds
+# the timings carry, in the form compare_one() calls (x, y, alpha); its
+# verdicts carry their direction, so it is never called with the versions
+# swapped.
+compare_structured <- function(test_fun, t, b, versions, opts) {
+  force(b)
+  function(x, y, alpha) {
+    test_fun(t, benchmark = b, versions = versions, alpha = alpha,
+             replication = opts$replication, design = opts$design)
+  }
+}
+
+compare_choice <- function(val, choices, key) {
+  if (!(val %in% choices)) {
+    abort(sprintf("%s must be %s, not \"%s\".", key,
+                  paste(choices, collapse = ", "), val))
+  }
+  val
+}
+
 compare_line <- function(r, width) {
   verdict <- switch(r$direction %||% "NA", speedup = "faster", slowdown = "slower",
                     none = "no significant change", "insufficient data")
@@ -197,6 +223,10 @@ compare_usage <- function() {
     "  --alpha A      risk of each decision (default 0.05)",
     "  --test T       median (default) or mean",
     "  --fail-on F    slowdown (default), change or never",
+    "  --replication R  auto (default: processes when runs share them), process",
+    "                 or run (every run an independent replicate)",
+    "  --design D     auto (default: paired by round when rounds are complete),",
+    "                 unpaired or paired",
     "",
     "Exit status: 1 when --fail-on is met, 0 otherwise, 2 on bad input.")
 }
@@ -206,8 +236,10 @@ compare_parse_args <- function(args) {
     abort(sprintf("the arguments must be strings, not %s.", describe_type(args)))
   }
   opts <- list(format = "auto", metric = NULL, alpha = 0.05, test = "median",
-               fail_on = "slowdown", files = character(), help = FALSE)
-  with_value <- c("--format", "--metric", "--alpha", "--test", "--fail-on")
+               fail_on = "slowdown", files = character(), help = FALSE,
+               replication = "auto", design = "auto")
+  with_value <- c("--format", "--metric", "--alpha", "--test", "--fail-on",
+                  "--replication", "--design")
   i <- 1L
   while (i <= length(args)) {
     a <- args[i]
@@ -248,7 +280,9 @@ compare_parse_args <- function(args) {
             abort(sprintf("--fail-on must be slowdown, change or never, not \"%s\".", val))
           }
           opts$fail_on <- val
-        })
+        },
+        "--replication" = opts$replication <- compare_choice(val, replication_choices, key),
+        "--design" = opts$design <- compare_choice(val, design_choices, key))
     } else {
       opts$files <- c(opts$files, a)
     }

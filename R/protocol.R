@@ -69,6 +69,17 @@
 #' @param versions With timings, the two versions to compare,
 #'   `c(initial, transformed)` (needed when there are more than two).
 #' @param ... Not used; must be empty.
+#' @param replication With timings, the unit of replication: `"auto"`
+#'   (default) uses the per-process means (medians for [median_test()]) when
+#'   the timings hold several processes per version with several runs in
+#'   some, and the runs otherwise; `"process"` forces the per-process
+#'   summaries; `"run"` treats every run as an independent replicate (the
+#'   paper's assumption) and says so.  See [replication].
+#' @param design `"auto"` (default) pairs the runs by interleaved round
+#'   when the timings hold at least 6 complete rounds (a `round` column, as
+#'   [measure()] records it); `"unpaired"` forces the paper's unpaired
+#'   flowchart; `"paired"` asks for the paired design (with two vectors,
+#'   `x[i]` is paired with `y[i]`).  See [replication].
 #' @return A `speedup_verdict` object (a list of class
 #'   `c("speedup_verdict_mean", "speedup_verdict")`) with the elements
 #'   `significant`, `direction`, `decision`, `branch`, `p_value`,
@@ -77,7 +88,10 @@
 #'   `confidence_guaranteed`, `speedup`, `speedup_ci`, `speedups`
 #'   (named `min`, `mean`, `median`), `steps` (the sub-tests as `htest`
 #'   objects in the order the flowchart ran them), `caveats`, `advice`, `n`,
-#'   `m`, `rigorous`, `call` and the data.  See [print.speedup_verdict()].
+#'   `m`, `rigorous`, `call` and the data, and for timings `replication`
+#'   (the unit, processes, runs, variance components and the optimal runs
+#'   per process) and `design` (paired or unpaired, rounds used and
+#'   dropped).  See [print.speedup_verdict()].
 #' @references
 #' Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test: a
 #' statistical methodology for programme speedup analysis and computation.
@@ -101,8 +115,8 @@ mean_test <- function(x, ...) UseMethod("mean_test")
 #' @rdname mean_test
 #' @export
 mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
-                              na_rm = FALSE, replication = "auto",
-                              design = "auto", ...) {
+                              na_rm = FALSE, ..., replication = "auto",
+                              design = "auto") {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   if (!identical(design, "auto") || !identical(replication, "auto")) {
@@ -130,8 +144,8 @@ mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
 #' @export
 mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
-                                     rigorous = TRUE, na_rm = FALSE,
-                                     replication = "auto", design = "auto", ...) {
+                                     rigorous = TRUE, na_rm = FALSE, ...,
+                                     replication = "auto", design = "auto") {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
@@ -207,8 +221,8 @@ median_test <- function(x, ...) UseMethod("median_test")
 #' @rdname median_test
 #' @export
 median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
-                              na_rm = FALSE, replication = "auto",
-                              design = "auto", ...) {
+                              na_rm = FALSE, ..., replication = "auto",
+                              design = "auto") {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   if (!identical(design, "auto") || !identical(replication, "auto")) {
@@ -237,8 +251,8 @@ median_test.formula <- function(x, data = NULL, alpha = 0.05,
 #' @export
 median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
-                                     rigorous = TRUE, na_rm = FALSE,
-                                     replication = "auto", design = "auto", ...) {
+                                     rigorous = TRUE, na_rm = FALSE, ...,
+                                     replication = "auto", design = "auto") {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
@@ -266,6 +280,11 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 #'
 #' @inheritParams mean_test
 #' @param test `"median"` (default) or `"mean"`.
+#' @param replication,design The unit of replication and the design, as in
+#'   [mean_test()]; in the paired design the confidence is 1 minus the
+#'   signed-rank (median) or paired t (mean) p-value, the latter only when
+#'   the differences are shown normal or there are more than 30 rounds
+#'   (rigorous mode).
 #' @param data With a formula `x`, the data frame holding its variables.
 #' @param initial,benchmark,versions With a formula or timings `x`, as in
 #'   [mean_test()].

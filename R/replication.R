@@ -15,6 +15,99 @@
 # The variance components are computed by st_variance_components
 # (src/paired.c).
 
+#' Processes and rounds: the unit of replication
+#'
+#' A verdict is only as good as its replicates.  Runs taken inside one
+#' process share its memory layout, warm-up and frequency state: they are
+#' not independent replicates of the version (pseudo-replication; Kalibera
+#' and Jones 2013).  Runs taken in interleaved rounds share the state of the
+#' machine at that moment.  Timings ([read_timings()], [as_timings()],
+#' [measure()]) therefore carry two optional columns, and every analysis
+#' ([mean_test()], [median_test()], [highest_confidence()],
+#' [speedup_suite()], `speeduptest compare`) uses them:
+#'
+#' * `process`: the operating-system process that produced the run (the
+#'   same label within a benchmark means the same process, also across
+#'   versions).  hyperfine and [measure()] of commands: each run its own
+#'   process; pyperf: the worker process of each run; Google Benchmark: one
+#'   process per file; criterion.rs: one per `sample.json`;
+#'   `bench::mark()`, `microbenchmark` and [measure()] of R code: one
+#'   process, the R session, shared by all versions.  A long CSV or data
+#'   frame may have a `process` column.
+#' * `round`: the interleaved round; in a complete round each version ran
+#'   once.  [measure()] records it (with `order = "interleaved"`); a CSV or
+#'   data frame may have a `round` column.
+#'
+#' The rules (`replication = "auto"`, `design = "auto"`):
+#'
+#' 1. **Several processes per version, several runs in some process**: the
+#'    process is the unit.  The protocol runs on the per-process medians
+#'    (median protocol) or means (mean protocol), so `n` and `m` count
+#'    processes; the verdict also reports the runs, the between- and
+#'    within-process variance of the log times (one-way random-effects
+#'    analysis of variance, see [variance_components()]) and how to spend
+#'    the next runs: Kalibera and Jones's optimal runs per process
+#'    `r* = sqrt((c_p / c_r) (s2_within / s2_between))`, with `c_r` the mean
+#'    run time and `c_p` the cost of starting a process, estimated by the
+#'    mean excess of each process's first run over its other runs when that
+#'    excess is clearly positive (above twice its standard error), else
+#'    `c_r`.
+#' 2. **One process per version, a different one for each** (two Google
+#'    Benchmark files, a criterion.rs base and new): the variation between
+#'    processes cannot be seen.  The runs are analysed as given, but
+#'    `confidence_guaranteed` is `FALSE`, with a caveat naming the cause and
+#'    the cure (run each version in several processes).
+#' 3. **All versions in the same process**, each run its own process, or
+#'    processes unknown: the runs are the unit.
+#' 4. **Complete rounds** (at least 6 rounds holding each of the two
+#'    versions once): the paired design.  The median protocol becomes the
+#'    exact one-sided Wilcoxon signed-rank test of the per-round log ratios
+#'    `d = log(x) - log(y)` (exact also with ties, zeros dropped as
+#'    Wilcoxon does; the normal approximation beyond 1000 rounds); the
+#'    speedup is `exp()` of the Hodges-Lehmann estimate of `d` (the median
+#'    of the Walsh averages) with the exact interval from the Walsh
+#'    averages.  The mean protocol becomes the Shapiro-Wilk test of the
+#'    differences `x - y` (not shown normal with 30 rounds or fewer: the
+#'    paper's rule), then the one-sided paired t-test; the speedup is the
+#'    ratio of the means with the paired Fieller interval.  Slow drift of
+#'    the machine cancels within a round, so the samples are not checked
+#'    for a trend; the per-round log ratios are (a drift that affects the
+#'    versions differently does not cancel).  Incomplete rounds are dropped
+#'    with a note; with fewer than 6 complete rounds the runs are compared
+#'    unpaired, with a note.  With processes as the unit, a process is
+#'    paired by round when all its runs belong to one round.
+#' 5. `replication = "run"` treats the runs as independent (the paper's
+#'    assumption) and says so in the verdict; `design = "unpaired"` forces
+#'    the paper's unpaired flowchart.
+#'
+#' @references
+#' Kalibera, T. and Jones, R. (2013). Rigorous benchmarking in reasonable
+#' time. *ISMM 2013*, 63-74.
+#'
+#' Georges, A., Buytaert, D. and Eeckhout, L. (2007). Statistically rigorous
+#' Java performance evaluation. *OOPSLA 2007*, 57-76.
+#' @name replication
+#' @examples
+#' # pyperf-style data: 12 worker processes of 3 values per version
+#' set.seed(1)
+#' p <- rep(1:12, each = 3)
+#' runs <- data.frame(
+#'   version = rep(c("old", "new"), each = 36),
+#'   time = exp(c(rnorm(12, 0, 0.02)[p], rnorm(12, -0.05, 0.02)[p]) +
+#'                rnorm(72, 0, 0.005)),
+#'   process = c(p, 12 + p))
+#' t <- as_timings(runs)
+#' t
+#' median_test(t)
+#'
+#' # interleaved rounds, as measure() records them
+#' drift <- cumsum(rnorm(40, 0, 0.01))
+#' rounds <- data.frame(version = rep(c("old", "new"), 20),
+#'                      time = exp(drift + rep(c(0, -0.01), 20) + rnorm(40, 0, 0.003)),
+#'                      round = rep(1:20, each = 2))
+#' median_test(as_timings(rounds))
+NULL
+
 replication_choices <- c("auto", "process", "run")
 design_choices <- c("auto", "unpaired", "paired")
 
@@ -348,6 +441,8 @@ add_replication <- function(v, info) {
     cav <- "replication = \"run\": the runs are treated as independent although processes group them"
   }
   if (info$unit == "process") {
+    v$advice <- sub("^perform more than 30 runs of (.*)$",
+                    "run \\1 in more than 30 processes", v$advice)
     o <- info$optimal
     if (!is.null(o) && !is.na(o$runs)) {
       now <- info$runs_per_process
@@ -490,4 +585,99 @@ timings_structure_lines <- function(t) {
   if (!length(parts)) return(character())
   strwrap(paste0("structure: ", paste(parts, collapse = ", ")), width = 78,
           indent = 2, exdent = 4)
+}
+
+# ---- suites ------------------------------------------------------------------
+
+# speedup_suite() on timings with structure columns: the benchmarks whose
+# processes or rounds change the analysis (rule 1, 2, 4, or a forced run
+# unit with processes) get the verdicts of run_structured() in place of the
+# unpaired runs' ones, and the suite's proportions are summarised again.
+suite_structured <- function(s, t, replication, design, rigorous, p_adjust) {
+  replication <- check_choice(replication, replication_choices, "replication")
+  design <- check_choice(design, design_choices, "design")
+  has_p <- !is.null(t$process) && !all(is.na(t$process))
+  has_r <- !is.null(t$round) && !all(is.na(t$round))
+  if (replication == "process" && !has_p) {
+    abort("`replication = \"process\"` needs the process of every run (a `process` column in the timings).",
+          class = c("argument", "input"))
+  }
+  if (design == "paired" && !has_r) {
+    abort("`design = \"paired\"` needs the interleaved round of every run (a `round` column, as measure() records it).",
+          class = c("argument", "input"))
+  }
+  if (!has_p && !has_r) return(s)
+  bm <- s$benchmarks
+  vers <- s$versions
+  changed <- FALSE
+  for (j in seq_len(nrow(bm))) {
+    b <- bm$benchmark[j]
+    parts <- timings_pair(t, b, vers, NULL, TRUE)
+    st <- structured_samples("median", parts, TRUE, replication, design)
+    info <- st$info
+    special <- info$unit == "process" || st$pairing$paired ||
+      (info$kind == "single" && replication == "auto") ||
+      (replication == "run" && info$kind %in% c("single", "processes"))
+    if (!special) next
+    changed <- TRUE
+    for (p in c("mean", "median")) {
+      lev <- bm[[paste0(p, "_conf_level")]][j]
+      alpha <- if (isTRUE(bm$searched[j])) {
+        h <- structured_confidence(p, parts, rigorous, TRUE, replication, design)
+        a <- if (is.na(h)) 0.5 else 1 - as.double(h)
+        min(0.5, max(0.01, ceiling(round(100 * a, 10)) / 100))
+      } else 1 - lev
+      v <- run_structured(p, parts, alpha, rigorous, TRUE, NULL, replication, design)
+      if (isTRUE(bm$searched[j])) {
+        bm[[paste0(p, "_conf_level")]][j] <- round(1 - alpha, 2)
+        bm[[paste0(p, "_highest")]][j] <- as.double(
+          structured_confidence(p, parts, rigorous, TRUE, replication, design))
+      }
+      bm[[paste0(p, "_decision")]][j] <- v$decision
+      bm[[paste0(p, "_significant")]][j] <- v$significant
+      bm[[paste0(p, "_direction")]][j] <- v$direction
+      bm[[paste0(p, "_p_value")]][j] <- v$p_value
+      bm[[paste0(p, "_p_value_slowdown")]][j] <- v$p_value_slowdown
+      bm[[paste0(p, "_guaranteed")]][j] <- v$confidence_guaranteed
+      bm[[paste0(p, "_ci_low")]][j] <- v$speedup_ci[1L]
+      bm[[paste0(p, "_ci_high")]][j] <- v$speedup_ci[2L]
+      bm[[paste0(p, "_caveats")]][j] <- paste(c(v$caveats, v$notes), collapse = "; ")
+      bm[[paste0("speedup_", p)]][j] <- v$speedup
+      if (p == "median") {
+        bm$n[j] <- v$n
+        bm$m[j] <- v$m
+        if (!is.null(v$prob_greater)) bm$prob_greater[j] <- v$prob_greater
+        if (identical(v$design$design, "paired") || info$unit == "process") {
+          bm$run_order_flag[j] <- isTRUE(v$run_order$trend)
+        }
+      }
+    }
+  }
+  if (!changed) return(s)
+  for (p in c("mean", "median")) {
+    pv <- bm[[paste0(p, "_p_value")]]
+    pa <- stats::p.adjust(pv, method = p_adjust)
+    bm[[paste0(p, "_p_adjusted")]] <- pa
+    if (p_adjust != "none") {
+      alpha <- 1 - bm[[paste0(p, "_conf_level")]]
+      tested <- !is.na(pa) & bm[[paste0(p, "_decision")]] != "insufficient data"
+      sig <- tested & pa <= alpha
+      bm[[paste0(p, "_decision")]][tested] <- ifelse(sig[tested], "significant",
+                                                     "not significant")
+      bm[[paste0(p, "_significant")]][tested] <- sig[tested]
+      psa <- stats::p.adjust(bm[[paste0(p, "_p_value_slowdown")]], method = p_adjust)
+      dir <- ifelse(sig, "speedup", ifelse(!is.na(psa) & psa <= alpha, "slowdown", "none"))
+      bm[[paste0(p, "_direction")]][tested] <- dir[tested]
+    }
+  }
+  s$benchmarks <- bm
+  s$proportion$slowdowns <- c(sum(bm$mean_direction %in% "slowdown"),
+                              sum(bm$median_direction %in% "slowdown"))
+  re <- suite_resummarise(bm, s$overall, s$proportion)
+  s$overall <- re$overall
+  s$proportion <- re$proportion
+  s$multiplicity$tested <- c(sum(!is.na(bm$mean_p_value)), sum(!is.na(bm$median_p_value)))
+  s$notes <- suite_notes(bm)
+  s$replication <- list(replication = replication, design = design)
+  s
 }

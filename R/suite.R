@@ -53,6 +53,13 @@
 #'   (Benjamini-Hochberg, false discovery rate).  The speedup and the
 #'   slowdown p-values are adjusted separately, over the benchmarks that
 #'   reached the final test; needs a level for every benchmark.
+#' @param replication,design With timings `data`, the unit of replication
+#'   and the design, as in [median_test()] (see [replication]): a benchmark
+#'   whose runs share processes, or come from one process per version, or
+#'   were interleaved in complete rounds, gets the verdicts of
+#'   [mean_test()] and [median_test()] on its per-process summaries or its
+#'   rounds (its `n` and `m` then count processes or rounds), and the
+#'   proportions are computed from these decisions.
 #'
 #' @details
 #' **Levels.** A benchmark whose level is missing gets the highest confidence
@@ -158,7 +165,8 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                           significant_only = FALSE, na_rm = FALSE,
                           benchmark = "benchmark", version = "version",
                           time = "time", initial = NULL,
-                          p_adjust = c("none", "holm", "BH"), ...) {
+                          p_adjust = c("none", "holm", "BH"), ...,
+                          replication = "auto", design = "auto") {
   check_dots_empty(...)
   call <- match.call()
   p_adjust <- suite_p_adjust(p_adjust)
@@ -173,7 +181,9 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   }
   method_code <- suite_prop_method(prop_method)
   timings_problems <- NULL
+  structured <- NULL
   if (is_speedup_timings(data)) {
+    structured <- data
     tp <- timings_pairs(data, initial, require = TRUE)
     data <- tp$data
     timings_problems <- tp$problems
@@ -233,9 +243,16 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   res <- suite_core(suite, levels, rigorous, mode, custom, prop_conf_level,
                     method_code, precision)
 
-  new_speedup_suite(res, suite, levels, problems, mode, requested,
-                    prop_conf_level, prop_method, precision, significant_only,
-                    rigorous, call, run_order = run_order, p_adjust = p_adjust)
+  out <- new_speedup_suite(res, suite, levels, problems, mode, requested,
+                           prop_conf_level, prop_method, precision, significant_only,
+                           rigorous, call, run_order = run_order, p_adjust = p_adjust)
+  if (!is.null(structured)) {
+    out <- suite_structured(out, structured, replication, design, rigorous, p_adjust)
+  } else if (!identical(replication, "auto") || !identical(design, "auto")) {
+    check_choice(replication, replication_choices, "replication")
+    check_choice(design, design_choices, "design")
+  }
+  out
 }
 
 suite_p_adjust <- function(p_adjust) {

@@ -1,0 +1,352 @@
+# The unit of replication (SPEC section 9): structure columns, per-process
+# summaries, variance components, one process per version, the paired
+# design by round, and their checks against R and brute force.
+
+# A/A-style timings of P processes x R runs per version (distinct labels).
+proc_timings <- function(P, R, between = 0.02, within = 0.005, speedup = 1,
+                         benchmark = "b") {
+  p <- rep(seq_len(P), each = R)
+  lx <- rnorm(P, 0, between)[p] + rnorm(P * R, 0, within)
+  ly <- rnorm(P, 0, between)[p] + rnorm(P * R, 0, within) - log(speedup)
+  as_timings(data.frame(benchmark = benchmark,
+                        version = rep(c("old", "new"), each = P * R),
+                        time = exp(c(lx, ly)), process = c(p, P + p)))
+}
+
+# Interleaved rounds: round i holds x[i] and y[i].
+round_timings <- function(x, y, order = NULL) {
+  n <- length(x)
+  first_x <- if (is.null(order)) rep(TRUE, n) else order
+  ver <- c(rbind(ifelse(first_x, "old", "new"), ifelse(first_x, "new", "old")))
+  tm <- c(rbind(ifelse(first_x, x, y), ifelse(first_x, y, x)))
+  as_timings(data.frame(version = factor(ver, levels = c("old", "new")), time = tm,
+                        run = seq_along(tm), round = rep(seq_len(n), each = 2L)))
+}
+
+# Exact P[S2 >= s2] of the signed-rank statistic by enumerating the 2^k
+# sign patterns of the non-zero d (mid-ranks of |d|).
+brute_signrank_upper <- function(d) {
+  d <- d[d != 0]
+  r <- rank(abs(d))
+  obs <- sum(r[d > 0])
+  k <- length(d)
+  signs <- as.matrix(expand.grid(rep(list(c(0, 1)), k)))
+  s <- signs %*% r
+  mean(s >= obs - 1e-9)
+}
+
+test_that("variance components agree with aov() and the ANOVA formulas", {
+  set.seed(11)
+  for (bal in c(TRUE, FALSE)) {
+    p <- if (bal) rep(1:8, each = 4) else rep(1:7, times = c(2, 5, 3, 4, 6, 2, 3))
+    t <- exp(rnorm(max(p), 0, 0.05)[p] + rnorm(length(p), 0, 0.02))
+    vc <- variance_components(t, p)
+    a <- summary(stats::aov(log(t) ~ factor(p)))[[1L]]
+    msb <- a[["Mean Sq"]][1L]
+    msw <- a[["Mean Sq"]][2L]
+    N <- length(p)
+    ni <- tabulate(p)
+    n0 <- (N - sum(ni^2) / N) / (length(ni) - 1)
+    expect_equal(vc$ms_within, msw, tolerance = 1e-10)
+    expect_equal(vc$ms_between, msb, tolerance = 1e-10)
+    expect_equal(vc$n0, n0, tolerance = 1e-12)
+    expect_equal(vc$within, msw, tolerance = 1e-10)
+    expect_equal(vc$between, max(0, (msb - msw) / n0), tolerance = 1e-10)
+    expect_identical(vc$processes, length(ni))
+  }
+  # no process effect: the between estimate is truncated at 0
+  t <- c(1, 2, 1, 2, 1, 2)
+  expect_identical(variance_components(t, rep(1:3, each = 2))$between, 0)
+  expect_error(variance_components(c(1, 2, 3), c(1, NA, 2)),
+               class = "speeduptest_error")
+})
+
+test_that("the process is the unit with several processes of several runs", {
+  set.seed(12)
+  t <- proc_timings(12, 4)
+  v <- median_test(t)
+  old <- t[t$version == "old", ]
+  new <- t[t$version == "new", ]
+  mx <- as.vector(tapply(old$time, factor(old$process, unique(old$process)), median))
+  my <- as.vector(tapply(new$time, factor(new$process, unique(new$process)), median))
+  w <- median_test(mx, my)
+  expect_identical(v$n, 12L)
+  expect_identical(v$m, 12L)
+  expect_equal(v$p_value, w$p_value, tolerance = 1e-12)
+  expect_identical(v$replication$unit, "process")
+  expect_identical(v$replication$runs, c(48L, 48L))
+  m <- mean_test(t, rigorous = FALSE)
+  ax <- as.vector(tapply(old$time, factor(old$process, unique(old$process)), mean))
+  ay <- as.vector(tapply(new$time, factor(new$process, unique(new$process)), mean))
+  expect_equal(m$p_value, mean_test(ax, ay, rigorous = FALSE)$p_value, tolerance = 1e-12)
+  # the variance line and the optimal runs per process
+  vc <- variance_components(old$time, old$process)
+  vn <- variance_components(new$time, new$process)
+  expect_equal(v$replication$variance$within, (vc$within + vn$within) / 2, tolerance = 1e-12)
+  expect_equal(v$replication$variance$between, (vc$between + vn$between) / 2, tolerance = 1e-12)
+  r <- sqrt(v$replication$variance$within / v$replication$variance$between)
+  expect_equal(v$replication$optimal$runs, r, tolerance = 1e-12)
+  out <- format(v)
+  expect_true(any(grepl("processes: 12 of old, 12 of new", out, fixed = TRUE)))
+  expect_true(any(grepl("48 of old, 48 of new (4 and 4 per process)", out, fixed = TRUE)))
+  expect_true(any(grepl("variance of log times: between processes", out)))
+  expect_true(any(grepl("Kalibera-Jones", out)))
+  # replication = "run" keeps the old analysis, and says so
+  u <- median_test(t, replication = "run")
+  expect_identical(u$n, 48L)
+  expect_equal(u$p_value, median_test(old$time, new$time)$p_value, tolerance = 1e-12)
+  expect_true(any(grepl("treated as independent", format(u))))
+  # highest_confidence on the processes
+  h <- highest_confidence(t)
+  expect_equal(as.numeric(h), as.numeric(highest_confidence(mx, my)), tolerance = 1e-12)
+})
+
+test_that("a first-run excess estimates the cost of a process", {
+  o <- speeduptest:::optimal_runs(4e-4, 1e-4, excess = c(0.5, 0.6, 0.55, 0.52),
+                                  c_r = 1)
+  expect_identical(o$cost_from, "first runs")
+  expect_equal(o$runs, sqrt(mean(c(0.5, 0.6, 0.55, 0.52)) * 4))
+  o <- speeduptest:::optimal_runs(4e-4, 1e-4, excess = c(0.1, -0.1, 0.05, -0.02),
+                                  c_r = 1)
+  expect_identical(o$cost_from, "run")
+  expect_equal(o$runs, 2)
+  expect_identical(speeduptest:::optimal_runs(4e-4, 0, NA, 1)$runs, Inf)
+})
+
+test_that("one process per version: never guaranteed, cause and cure named", {
+  set.seed(13)
+  t <- proc_timings(1, 35, speedup = 1.2)
+  for (v in list(median_test(t), mean_test(t))) {
+    expect_false(v$confidence_guaranteed)
+    expect_true(any(grepl("came from one process", v$caveats)))
+    expect_true(any(grepl("several processes", v$advice)))
+    expect_identical(v$n, 35L)
+  }
+  expect_true(isTRUE(median_test(t)$significant))
+  # two Google Benchmark files: one process per file
+  g <- read_timings(timings_fixture(c("gbench-base.json", "gbench-faster.json")))
+  expect_identical(sort(unique(g$process)), 1:2)
+  v <- median_test(g, benchmark = "BM_sum")
+  expect_false(v$confidence_guaranteed)
+  expect_true(any(grepl("one process", v$caveats)))
+})
+
+test_that("versions sharing a process, or one run per process: runs are the unit", {
+  set.seed(14)
+  x <- rlnorm(20, 0, 0.05)
+  y <- rlnorm(20, 0, 0.05)
+  shared <- as_timings(data.frame(version = rep(c("a", "b"), each = 20),
+                                  time = c(x, y), process = 1L))
+  v <- median_test(shared)
+  expect_identical(v$replication$kind, "shared")
+  expect_identical(v$replication$unit, "run")
+  expect_equal(v$p_value, median_test(x, y)$p_value, tolerance = 1e-12)
+  expect_error(median_test(shared, replication = "process"),
+               class = "speeduptest_error_argument")
+  own <- as_timings(data.frame(version = rep(c("a", "b"), each = 20),
+                               time = c(x, y), process = 1:40))
+  v <- median_test(own)
+  expect_identical(v$replication$kind, "one_per_run")
+  expect_true(v$confidence_guaranteed)
+  expect_equal(v$p_value, median_test(x, y)$p_value, tolerance = 1e-12)
+  expect_error(median_test(as_timings(list(x, y)), replication = "process"),
+               class = "speeduptest_error_argument")
+  expect_error(median_test(own, replication = "runs"), "must be one of")
+})
+
+test_that("the paired signed-rank test agrees with brute force and wilcox.test", {
+  set.seed(15)
+  # no ties, no zeros: R's exact test
+  y <- rlnorm(12, 0, 0.05)
+  x <- y * exp(rnorm(12, 0.01, 0.02))
+  v <- median_test(x, y, design = "paired")
+  d <- log(x) - log(y)
+  r <- stats::wilcox.test(d, alternative = "greater", exact = TRUE)
+  expect_equal(v$p_value, r$p.value, tolerance = 1e-10)
+  expect_equal(v$p_value_slowdown,
+               stats::wilcox.test(d, alternative = "less", exact = TRUE)$p.value,
+               tolerance = 1e-10)
+  expect_equal(v$p_value, brute_signrank_upper(d), tolerance = 1e-12)
+  r2 <- stats::wilcox.test(log(x), log(y), paired = TRUE, conf.int = TRUE,
+                           exact = TRUE, conf.level = 0.95)
+  expect_equal(v$speedup, exp(unname(r2$estimate)), tolerance = 1e-10)
+  expect_equal(as.numeric(v$speedup_ci), exp(as.numeric(r2$conf.int)), tolerance = 1e-10)
+  expect_identical(v$design$design, "paired")
+  expect_identical(v$branch, "paired_signed_rank")
+  # ties and zeros: exact conditional distribution, by enumeration
+  dd <- c(0, 0, 0.01, 0.01, 0.01, -0.01, 0.02, 0.03, 0.03, -0.02, 0.04, 0.05)
+  xx <- exp(dd)
+  yy <- rep(1, length(dd))
+  v <- median_test(xx, yy, design = "paired")
+  expect_equal(v$p_value, brute_signrank_upper(log(xx)), tolerance = 1e-12)
+  expect_equal(v$p_value_slowdown, brute_signrank_upper(-log(xx)), tolerance = 1e-12)
+  expect_true(v$steps$wilcoxon$exact)
+  # the Hodges-Lehmann estimate: the median of the Walsh averages
+  dl <- log(xx)
+  w <- outer(dl, dl, "+") / 2
+  expect_equal(v$speedup, exp(median(w[upper.tri(w, diag = TRUE)])), tolerance = 1e-12)
+  # all zeros: nothing to test
+  z <- median_test(c(1, 2, 3, 4, 5, 6), c(1, 2, 3, 4, 5, 6), design = "paired")
+  expect_identical(z$p_value, 1)
+  expect_identical(z$direction, "none")
+})
+
+test_that("the paired mean protocol: Shapiro-Wilk on differences, paired t, Fieller", {
+  set.seed(16)
+  y <- rnorm(40, 10, 0.3)
+  x <- y + rnorm(40, 0.05, 0.1)
+  v <- mean_test(x, y, design = "paired")
+  r <- stats::t.test(x, y, paired = TRUE, alternative = "greater")
+  expect_equal(v$p_value, r$p.value, tolerance = 1e-10)
+  expect_equal(unname(v$steps$t_test$statistic), unname(r$statistic), tolerance = 1e-10)
+  expect_equal(v$steps$shapiro_x$p.value, stats::shapiro.test(x - y)$p.value,
+               tolerance = 1e-10)
+  expect_equal(v$p_value_slowdown,
+               stats::t.test(x, y, paired = TRUE, alternative = "less")$p.value,
+               tolerance = 1e-10)
+  expect_equal(v$speedup, mean(x) / mean(y))
+  # each end of the Fieller interval makes the paired t of x - theta y
+  # equal to the two-sided quantile
+  q <- stats::qt(0.975, 39)
+  for (th in as.numeric(v$speedup_ci)) {
+    expect_equal(abs(stats::t.test(x - th * y)$statistic[[1L]]), q, tolerance = 1e-8)
+  }
+  expect_true(v$speedup_ci[1L] < v$speedup && v$speedup < v$speedup_ci[2L])
+  expect_true(any(grepl("paired Fieller", format(v))))
+  # not shown normal with 30 rounds or fewer: the paper's rule
+  xx <- c(rep(1, 9), 5) + 10
+  yy <- rep(10, 10) + rnorm(10, 0, 0.01)
+  w <- mean_test(xx, yy, design = "paired")
+  expect_identical(w$decision, "insufficient data")
+  expect_true(any(grepl("more than 30 rounds", w$advice)))
+  expect_identical(mean_test(xx, yy, design = "paired", rigorous = FALSE)$branch,
+                   "paired_t_not_normal")
+  expect_error(mean_test(1:5, 1:6, design = "paired"), "same length")
+})
+
+test_that("complete rounds give the paired design; drift cancels", {
+  set.seed(17)
+  n <- 31
+  drift <- cumsum(rnorm(n, 0, 0.01))
+  y <- exp(drift + rnorm(n, 0, 0.002))
+  x <- y * exp(rnorm(n, 0.005, 0.003))
+  t <- round_timings(x, y, order = rnorm(n) > 0)
+  v <- median_test(t)
+  expect_identical(v$design$design, "paired")
+  expect_identical(v$design$rounds, 31L)
+  expect_equal(v$p_value, median_test(x, y, design = "paired")$p_value, tolerance = 1e-12)
+  out <- format(v)
+  expect_true(any(grepl("paired by round, 31 rounds", out, fixed = TRUE)))
+  expect_false(any(grepl("interleave the runs", out)))
+  expect_false(any(grepl("increase with the run order", out)))
+  expect_true(v$confidence_guaranteed)
+  expect_identical(v$n, 31L)
+  m <- mean_test(t)
+  expect_identical(m$design$design, "paired")
+  expect_true(any(grepl("paired by round, 31 rounds", format(m), fixed = TRUE)))
+  # forced unpaired: the drift is seen, but the advice does not ask to
+  # interleave runs that were interleaved
+  u <- median_test(t, design = "unpaired")
+  expect_identical(u$design$design, "unpaired")
+  expect_false(any(grepl("interleave the runs of both", u$advice)))
+  # highest confidence in the paired design: 1 - p
+  h <- highest_confidence(t)
+  expect_equal(as.numeric(h), 1 - v$p_value, tolerance = 1e-12)
+  hm <- highest_confidence(t, test = "mean")
+  expect_equal(as.numeric(hm), 1 - m$p_value, tolerance = 1e-12)
+})
+
+test_that("incomplete rounds are dropped; fewer than 6 complete fall back", {
+  set.seed(18)
+  x <- rlnorm(10, 0.01, 0.01)
+  y <- rlnorm(10, 0, 0.01)
+  t <- round_timings(x, y)
+  t2 <- as_timings(rbind(as.data.frame(t),
+                         data.frame(benchmark = "benchmark", version = "old",
+                                    time = 1, run = 21L, round = 11L)))
+  v <- median_test(t2)
+  expect_identical(v$design$rounds, 10L)
+  expect_identical(v$design$dropped, 1L)
+  expect_true(any(grepl("1 incomplete round dropped", format(v))))
+  expect_equal(v$p_value, median_test(x, y, design = "paired")$p_value, tolerance = 1e-12)
+  few <- round_timings(x[1:5], y[1:5])
+  w <- median_test(few)
+  expect_identical(w$design$design, "unpaired")
+  expect_true(any(grepl("fewer than 6", format(w))))
+  expect_error(median_test(proc_timings(5, 2), design = "paired"), "round")
+})
+
+test_that("importers and measure() fill the structure columns", {
+  h <- read_timings(timings_fixture("hyperfine-speedup.json"))
+  expect_identical(h$process, seq_len(nrow(h)))
+  p <- read_timings(timings_fixture(c("pyperf-base.json", "pyperf-new.json")))
+  expect_false(anyNA(p$process))
+  pb <- p$process[p$version == "pyperf-base"]
+  pn <- p$process[p$version == "pyperf-new"]
+  expect_length(intersect(pb, pn), 0L)
+  v <- median_test(p, benchmark = "json_dumps")
+  expect_identical(v$replication$unit, "process")
+  cr <- read_timings(timings_fixture("criterion"))
+  k <- tapply(cr$process, paste(cr$benchmark, cr$version), function(u) length(unique(u)))
+  expect_true(all(k == 1L))
+  expect_false(any(duplicated(tapply(cr$process, paste(cr$benchmark, cr$version), `[`, 1L))))
+  # a long CSV with process and round columns
+  f <- tempfile(fileext = ".csv")
+  writeLines(c("version,time,process,round", "a,1.0,1,1", "b,0.9,2,1", "a,1.1,3,2",
+               "b,1.0,4,2"), f)
+  t <- read_timings(f)
+  expect_identical(t$round, c(1L, 1L, 2L, 2L))
+  expect_identical(t$process, 1:4)
+  writeLines(c("version,time,round", "a,1.0,1.5", "b,0.9,2"), f)
+  expect_error(read_timings(f), "whole numbers")
+  # as_timings() on data frames, with other column names
+  d <- data.frame(v = c("a", "b"), s = c(1, 2), pid = c(10, 11), r = c(1, 1))
+  t <- as_timings(d, version = "v", time = "s", process = "pid", round = "r")
+  expect_identical(t$process, c(10, 11))
+  expect_identical(t$round, c(1L, 1L))
+  # measure(): R code shares the R session; rounds in interleaved order
+  m <- withCallingHandlers(
+    measure(a = function() NULL, b = function() 1, runs = 4, warmup = 0),
+    speeduptest_warning_short_runs = function(w) invokeRestart("muffleWarning"))
+  expect_identical(m$process, rep(0L, 8L))
+  expect_identical(m$round, rep(1:4, each = 2L))
+  expect_true(all(tapply(m$version, m$round, function(u) length(unique(u))) == 2L))
+  mb <- withCallingHandlers(
+    measure(a = function() NULL, b = function() 1, runs = 3, warmup = 0, order = "blocks"),
+    speeduptest_warning_short_runs = function(w) invokeRestart("muffleWarning"))
+  expect_true(all(is.na(mb$round)))
+})
+
+test_that("print() of timings shows the structure", {
+  set.seed(19)
+  out <- capture.output(print(proc_timings(20, 3)))
+  expect_true(any(grepl("structure: 20 processes per version, 3 runs per process", out,
+                        fixed = TRUE)))
+  out <- capture.output(print(round_timings(rlnorm(8), rlnorm(8))))
+  expect_true(any(grepl("8 complete rounds", out, fixed = TRUE)))
+  shared <- as_timings(data.frame(version = c("a", "b"), time = 1:2, process = 1))
+  expect_true(any(grepl("versions share a process", capture.output(print(shared)))))
+  expect_true(all(nchar(out) <= 80L))
+})
+
+test_that("speedup_suite() and compare use the processes and the rounds", {
+  set.seed(20)
+  t <- as_timings(rbind(as.data.frame(proc_timings(10, 5, benchmark = "a")),
+                        as.data.frame(proc_timings(10, 5, speedup = 1.05, benchmark = "b"))))
+  s <- speedup_suite(t)
+  expect_identical(s$benchmarks$n, c(10L, 10L))
+  va <- median_test(t, benchmark = "a")
+  vb <- median_test(t, benchmark = "b")
+  expect_equal(s$benchmarks$median_p_value, c(va$p_value, vb$p_value), tolerance = 1e-12)
+  expect_identical(s$benchmarks$median_decision, c(va$decision, vb$decision))
+  expect_equal(s$proportion$a[2L], sum(s$benchmarks$median_significant %in% TRUE))
+  s2 <- speedup_suite(t, replication = "run")
+  expect_identical(s2$benchmarks$n, c(50L, 50L))
+  f <- tempfile(fileext = ".csv")
+  utils::write.csv(as.data.frame(t), f, row.names = FALSE)
+  out <- capture.output(status <- cli_compare(c(f, "--fail-on", "never")))
+  expect_identical(status, 0L)
+  b_line <- grep("^b ", out, value = TRUE)
+  expect_true(grepl("faster", b_line) == isTRUE(vb$significant))
+  expect_identical(cli_compare(c(f, "--replication", "bogus")), 2L)
+})
