@@ -441,6 +441,8 @@ add_replication <- function(v, info) {
     cav <- "replication = \"run\": the runs are treated as independent although processes group them"
   }
   if (info$unit == "process") {
+    v$plot_xlab <- "process (in recorded order)"
+    v$plot_ylab <- sprintf("per-process %s", if (v$test == "mean") "mean" else "median")
     v$advice <- sub("^perform more than 30 runs of (.*)$",
                     "run \\1 in more than 30 processes", v$advice)
     o <- info$optimal
@@ -589,6 +591,8 @@ timings_structure_lines <- function(t) {
 
 # ---- suites ------------------------------------------------------------------
 
+suite_single_caveat <- "each version ran in one process: the variation between processes cannot be seen (run each version in several processes)"
+
 # speedup_suite() on timings with structure columns: the benchmarks whose
 # processes or rounds change the analysis (rule 1, 2, 4, or a forced run
 # unit with processes) get the verdicts of run_structured() in place of the
@@ -615,10 +619,19 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust) {
     parts <- timings_pair(t, b, vers, NULL, TRUE)
     st <- structured_samples("median", parts, TRUE, replication, design)
     info <- st$info
-    special <- info$unit == "process" || st$pairing$paired ||
-      (info$kind == "single" && replication == "auto") ||
-      (replication == "run" && info$kind %in% c("single", "processes"))
-    if (!special) next
+    if (info$unit == "run" && !st$pairing$paired) {
+      if (info$kind == "single" && replication == "auto") {
+        # rule 2: the runs as given, never guaranteed
+        changed <- TRUE
+        for (p in c("mean", "median")) {
+          bm[[paste0(p, "_guaranteed")]][j] <- FALSE
+          cav <- bm[[paste0(p, "_caveats")]][j]
+          bm[[paste0(p, "_caveats")]][j] <- paste(c(if (nzchar(cav)) cav, suite_single_caveat),
+                                                  collapse = "; ")
+        }
+      }
+      next
+    }
     changed <- TRUE
     for (p in c("mean", "median")) {
       lev <- bm[[paste0(p, "_conf_level")]][j]

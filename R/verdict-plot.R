@@ -198,9 +198,9 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
   unit <- time_axis_unit(stats::median(times))
   xr <- range(c(pos$x, pos$y))
   graphics::plot.default(NA, xlim = xr, ylim = range(times), log = "y",
-                         xlab = if (pos$global) "position of the run in the recorded order"
-                                else "run (in recorded order)",
-                         ylab = sprintf("run time, %s (log scale)", unit$name),
+                         xlab = v$plot_xlab %||% (if (pos$global) "position of the run in the recorded order"
+                                else "run (in recorded order)"),
+                         ylab = sprintf("%s, %s (log scale)", v$plot_ylab %||% "run time", unit$name),
                          yaxt = "n", ...)
   yt <- log_axis_ticks(range(times))
   graphics::axis(2, at = yt, labels = format(yt / unit$scale, digits = 3,
@@ -304,7 +304,7 @@ verdict_plot_title <- function(v) {
 
 # "ratio of medians 1.40; 95% CI [1.12, 1.54] (Hodges-Lehmann on log times)"
 speedup_plot_label <- function(v) {
-  what <- if (v$test == "mean") "ratio of means" else "ratio of medians"
+  what <- v$speedup_what %||% (if (v$test == "mean") "ratio of means" else "ratio of medians")
   ci <- v$speedup_ci
   lev <- attr(ci, "conf.level")
   if (is.null(lev)) lev <- v$confidence

@@ -74,9 +74,14 @@ test_that("speedup_suite() on timings equals the suite on the same numbers as ve
   t <- read_timings(f)
   pairs <- lapply(split(t, t$benchmark)[unique(t$benchmark)], function(d)
     list(x = d$time[d$version == "gbench-base"], y = d$time[d$version == "gbench-faster"]))
-  s1 <- speedup_suite(t)
+  s1 <- speedup_suite(t, replication = "run")
   s2 <- speedup_suite(pairs)
   expect_equal(s1$benchmarks, s2$benchmarks)
+  # by default, one process per file: the same decisions, never guaranteed
+  s0 <- speedup_suite(t)
+  expect_identical(s0$benchmarks$median_decision, s2$benchmarks$median_decision)
+  expect_false(any(s0$benchmarks$median_guaranteed | s0$benchmarks$mean_guaranteed))
+  expect_true(all(grepl("one process", s0$benchmarks$median_caveats)))
   expect_identical(s1$versions, c("gbench-base", "gbench-faster"))
   # and each benchmark's median verdict is the protocol on the vectors
   for (b in names(pairs)) {
