@@ -101,6 +101,8 @@ cli_compare <- function(args = character()) {
       return(list(benchmark = b, direction = NA_character_, speedup = NA_real_,
                   ci = c(NA_real_, NA_real_), note = conditionMessage(r)))
     }
+    r$note <- paste(c(if (nzchar(r$note)) r$note, replicates_note(r$verdict)),
+                    collapse = "; ")
     c(list(benchmark = b), r)
   })
   cat(sprintf("%s (initial) -> %s: Speedup-Test for the %s, alpha = %s\n",
@@ -111,6 +113,8 @@ cli_compare <- function(args = character()) {
               if (opts$test == "median") "Hodges-Lehmann on log times" else "Fieller"))
   width <- min(40L, max(nchar(c(names(pairs), "benchmark"))))
   for (r in rows) cat(compare_line(r, width), "\n", sep = "")
+  single <- compare_single_note(rows)
+  if (length(single)) cat(strwrap(single, width = 79, exdent = 6), sep = "\n")
   skipped <- res$pairs$problems
   skipped <- skipped[skipped$severity == "error", , drop = FALSE]
   for (i in seq_len(nrow(skipped))) {

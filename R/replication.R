@@ -589,6 +589,34 @@ timings_structure_lines <- function(t) {
           indent = 2, exdent = 4)
 }
 
+# The replicates of a verdict in a few words, for one line of `compare`:
+# "paired by round, 31 rounds", "12 and 12 processes", "one process per
+# version: not guaranteed".
+replicates_note <- function(v) {
+  info <- v$replication
+  if (is.null(info)) return(character())
+  if (identical(v$design$design, "paired")) {
+    return(sprintf("paired by round, %d rounds", v$design$rounds))
+  }
+  if (info$unit == "process") {
+    return(sprintf("%d and %d processes", info$processes[1L], info$processes[2L]))
+  }
+  character()
+}
+
+# The note `compare` prints once when benchmarks ran in one process per
+# version (rule 2).
+compare_single_note <- function(rows) {
+  single <- vapply(rows, function(r) {
+    info <- r$verdict$replication
+    !is.null(info) && info$unit == "run" && info$kind == "single" &&
+      info$requested == "auto" && !identical(r$verdict$design$design, "paired")
+  }, logical(1))
+  if (!any(single)) return(character())
+  sprintf("note: %d benchmark%s ran in one process per version: the variation between processes cannot be seen, so no verdict is guaranteed; run each version in several processes.",
+          sum(single), if (sum(single) == 1L) "" else "s")
+}
+
 # ---- suites ------------------------------------------------------------------
 
 suite_single_caveat <- "each version ran in one process: the variation between processes cannot be seen (run each version in several processes)"

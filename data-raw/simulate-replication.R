@@ -2,15 +2,17 @@
 # simulation with fixed seeds, for vignettes/trust.Rmd ("The unit of
 # replication") and as the acceptance check of the processes-and-rounds
 # analyses.  Saves inst/extdata/replication-simulation.rds and prints the
-# table with a PASS/FAIL line per criterion.  A few minutes of CPU.
+# table with a PASS/FAIL line per criterion.  About 5 minutes of CPU.
 #
 #   Rscript data-raw/simulate-replication.R   (from the package root, with
 #                                               the package installed)
 #   REPLICATION_REPS=200 Rscript data-raw/simulate-replication.R   (quick)
 #
-# Every verdict comes from the package's own user-facing calls
-# (median_test() and mean_test() on speedup_timings), so the figures are
-# those a user gets.
+# The verdicts come from the package's user-facing calls (median_test() and
+# mean_test() on speedup_timings), so the figures are those a user gets;
+# the cells of section 1, with ten times the replicates, call the same C
+# entry points directly and check the first 200 replicates against the
+# user-facing calls.
 library(speeduptest)
 
 reps <- as.integer(Sys.getenv("REPLICATION_REPS", "1000"))
@@ -27,33 +29,66 @@ flags <- function(v) {
 # ---- 1. several processes per version: pooled runs against processes --------
 # A/A data: the same program in both versions.  Each process draws its own
 # level (log-normal, sd `between`, e.g. its memory layout); its runs vary
-# around that level (sd `within`).  Process labels are distinct.
-process_timings <- function(P, R, between, within, speedup = 1) {
-  n <- P * R
+# around that level (sd `within`).  Process labels are distinct.  These
+# cells use more replicates (`proc_reps`, default 10000: a Monte Carlo
+# standard error of 0.2 % at a rate of 5 %), so they call the protocols'
+# C entry points on the per-process summaries directly; the first 200
+# replicates of each cell are also analysed through median_test() and
+# mean_test() on the timings, and must give the same verdicts.
+proc_reps <- as.integer(Sys.getenv("REPLICATION_PROC_REPS", as.character(10L * reps)))
+ffi_median <- speeduptest:::ffi_median_test
+ffi_mean <- speeduptest:::ffi_mean_test
+
+process_runs <- function(P, R, between, within) {
   p <- rep(seq_len(P), each = R)
-  lx <- rnorm(P, 0, between)[p] + rnorm(n, 0, within)
-  ly <- rnorm(P, 0, between)[p] + rnorm(n, 0, within) - log(speedup)
-  as_timings(data.frame(version = rep(c("old", "new"), each = n),
-                        time = exp(c(lx, ly)),
-                        process = c(p, P + p)))
+  list(x = exp(rnorm(P, 0, between)[p] + rnorm(P * R, 0, within)),
+       y = exp(rnorm(P, 0, between)[p] + rnorm(P * R, 0, within)), p = p)
+}
+
+as_process_timings <- function(d, P) {
+  as_timings(data.frame(version = rep(c("old", "new"), each = length(d$x)),
+                        time = c(d$x, d$y), process = c(d$p, P + d$p)))
+}
+
+c_flags <- function(res) {
+  c(speedup = res$decision == 1L,
+    slowdown = res$decision == 0L && !is.na(res$p_value_slowdown) &&
+      res$p_value_slowdown <= alpha)
 }
 
 process_cell <- function(P, R, between, within, seed) {
   set.seed(seed)
-  out <- replicate(reps, {
-    t <- process_timings(P, R, between, within)
-    c(median_process = flags(median_test(t, alpha = alpha)),
-      median_pooled = flags(median_test(t, alpha = alpha, replication = "run",
-                                        rigorous = FALSE)),
-      mean_process = flags(mean_test(t, alpha = alpha, rigorous = FALSE)),
-      mean_pooled = flags(mean_test(t, alpha = alpha, replication = "run",
-                                    rigorous = FALSE)))
-  })
+  out <- vapply(seq_len(proc_reps), function(i) {
+    d <- process_runs(P, R, between, within)
+    mx <- as.vector(apply(matrix(d$x, nrow = R), 2L, stats::median))
+    my <- as.vector(apply(matrix(d$y, nrow = R), 2L, stats::median))
+    ax <- colMeans(matrix(d$x, nrow = R))
+    ay <- colMeans(matrix(d$y, nrow = R))
+    r <- c(median_process = c_flags(.Call(ffi_median, mx, my, alpha, TRUE, 7L)),
+           median_process_nonrigorous = c_flags(.Call(ffi_median, mx, my, alpha, FALSE, 7L)),
+           median_pooled = c_flags(.Call(ffi_median, d$x, d$y, alpha, TRUE, 7L)),
+           mean_process = c_flags(.Call(ffi_mean, ax, ay, alpha, TRUE)),
+           mean_process_nonrigorous = c_flags(.Call(ffi_mean, ax, ay, alpha, FALSE)),
+           mean_pooled = c_flags(.Call(ffi_mean, d$x, d$y, alpha, FALSE)))
+    if (i <= 200L) {
+      # the same verdicts through the user-facing calls on timings
+      t <- as_process_timings(d, P)
+      f <- function(v) c(isTRUE(v$significant), identical(v$direction, "slowdown"))
+      same <- c(f(median_test(t, alpha = alpha)),
+                f(median_test(t, alpha = alpha, rigorous = FALSE)),
+                f(median_test(t, alpha = alpha, replication = "run")),
+                f(mean_test(t, alpha = alpha)),
+                f(mean_test(t, alpha = alpha, rigorous = FALSE)),
+                f(mean_test(t, alpha = alpha, replication = "run", rigorous = FALSE)))
+      stopifnot(identical(unname(r), same))
+    }
+    r
+  }, logical(12))
   r <- rowMeans(out)
   parts <- do.call(rbind, strsplit(names(r), ".", fixed = TRUE))
   data.frame(design = sprintf("%d processes x %d runs", P, R),
              analysis = parts[, 1L], flag = parts[, 2L], rate = unname(r),
-             stringsAsFactors = FALSE)
+             reps = proc_reps, stringsAsFactors = FALSE)
 }
 
 multi <- rbind(
@@ -66,14 +101,14 @@ message(sprintf("processes done: %.0f s", proc.time()[["elapsed"]] - t0))
 # a version come from one process, whose level differs by chance.
 set.seed(20261127L)
 single_out <- replicate(reps, {
-  t <- process_timings(1L, 35L, 0.02, 0.005)
+  t <- as_process_timings(process_runs(1L, 35L, 0.02, 0.005), 1L)
   c(median = flags(median_test(t, alpha = alpha)),
     mean = flags(mean_test(t, alpha = alpha, rigorous = FALSE)))
 })
 r <- rowMeans(single_out)
 parts <- do.call(rbind, strsplit(names(r), ".", fixed = TRUE))
 single <- data.frame(design = "1 process x 35 runs", analysis = parts[, 1L],
-                     flag = parts[, 2L], rate = unname(r),
+                     flag = parts[, 2L], rate = unname(r), reps = reps,
                      stringsAsFactors = FALSE)
 message(sprintf("single process done: %.0f s", proc.time()[["elapsed"]] - t0))
 
@@ -111,14 +146,15 @@ drift_cell <- function(speedup, seed) {
   parts <- do.call(rbind, strsplit(names(r), ".", fixed = TRUE))
   data.frame(design = sprintf("31 rounds, true speedup %s", format(speedup)),
              analysis = parts[, 1L], flag = parts[, 2L], rate = unname(r),
-             stringsAsFactors = FALSE)
+             reps = reps, stringsAsFactors = FALSE)
 }
 
 drift <- rbind(drift_cell(1, 20261128L), drift_cell(1.005, 20261129L))
 message(sprintf("rounds done: %.0f s", proc.time()[["elapsed"]] - t0))
 
 rates <- rbind(multi, single, drift)
-rates$reps <- reps
+# the Monte Carlo standard error of each rate
+rates$se <- sqrt(rates$rate * (1 - rates$rate) / rates$reps)
 
 # ---- the acceptance criteria ---------------------------------------------------
 rate <- function(design, analysis, flag) {
@@ -159,7 +195,10 @@ checks$pass <- c(checks$value[1:8] <= alpha,
                  checks$value[11] >= 0.90,
                  checks$value[12:13] <= alpha)
 
-result <- list(rates = rates, checks = checks, reps = reps, alpha = alpha,
+checks$se <- sqrt(checks$value * (1 - checks$value) /
+                  c(rep(proc_reps, 8L), rep(reps, 5L)))
+result <- list(rates = rates, checks = checks, reps = reps, proc_reps = proc_reps,
+               alpha = alpha,
                seconds = proc.time()[["elapsed"]] - t0,
                r_version = R.version.string,
                package_version = tryCatch(as.character(utils::packageVersion("speeduptest")),
@@ -171,7 +210,7 @@ wide <- reshape(rates[rates$flag != "guaranteed", c("design", "analysis", "flag"
                 idvar = c("design", "analysis"), timevar = "flag", direction = "wide")
 print(wide, row.names = FALSE, digits = 3)
 for (i in seq_len(nrow(checks))) {
-  cat(sprintf("%s  %-68s %.3f\n", if (checks$pass[i]) "PASS" else "FAIL",
-              checks$criterion[i], checks$value[i]))
+  cat(sprintf("%s  %-66s %.4f (se %.4f)\n", if (checks$pass[i]) "PASS" else "FAIL",
+              checks$criterion[i], checks$value[i], checks$se[i]))
 }
 message(sprintf("total: %.0f s", proc.time()[["elapsed"]] - t0))
