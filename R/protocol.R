@@ -131,10 +131,17 @@ mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
 #' @rdname mean_test
 #' @export
 mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
-                              na_rm = FALSE, initial = NULL, ...) {
+                              na_rm = FALSE, initial = NULL, ..., replication = "auto",
+                              design = "auto") {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- split_formula(x, data, na_rm, initial)
+  if (!identical(design, "auto") || !identical(replication, "auto")) {
+    return(run_vectors("mean", parts$x, parts$y, alpha, rigorous, na_rm,
+                       parts$labels, generic_call(match.call()), replication,
+                       design, data_name = parts$data_name,
+                       baseline = parts$baseline))
+  }
   run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
                parts$labels, parts$data_name, generic_call(match.call()),
                baseline = parts$baseline)
@@ -238,10 +245,17 @@ median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
 #' @export
 median_test.formula <- function(x, data = NULL, alpha = 0.05,
                                 rigorous = TRUE, na_rm = FALSE,
-                                initial = NULL, ...) {
+                                initial = NULL, ..., replication = "auto",
+                                design = "auto") {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- split_formula(x, data, na_rm, initial)
+  if (!identical(design, "auto") || !identical(replication, "auto")) {
+    return(run_vectors("median", parts$x, parts$y, alpha, rigorous, na_rm,
+                       parts$labels, generic_call(match.call()), replication,
+                       design, data_name = parts$data_name,
+                       baseline = parts$baseline))
+  }
   run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
                parts$labels, parts$data_name, generic_call(match.call()),
                baseline = parts$baseline)
@@ -641,8 +655,8 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
   pos <- seq_along(time)
   ix <- ver == lev[1L]
   iy <- ver == lev[2L]
-  proc <- t$process[o]
-  rnd <- t$round[o]
+  proc <- t[["process"]][o]
+  rnd <- t[["round"]][o]
   list(x = time[ix], y = time[iy], labels = lev,
        data_name = sprintf("%s: %s vs %s", benchmark, lev[1L], lev[2L]),
        baseline = sprintf('"%s" (%s)', lev[1L], how),

@@ -125,16 +125,16 @@ check_choice <- function(x, choices, arg) {
 # by new_speedup_timings): `process` holds any labels (kept as they are,
 # NA = unknown); `round` whole numbers (NA = outside any round).
 check_structure_columns <- function(df) {
-  if (!is.null(df$process)) {
-    p <- df$process
+  if (!is.null(df[["process"]])) {
+    p <- df[["process"]]
     if (is.factor(p)) p <- as.character(p)
     if (!is.atomic(p) || is.logical(p) && !all(is.na(p))) {
       abort("The `process` column must hold process labels (numbers or text).")
     }
     df$process <- p
   }
-  if (!is.null(df$round)) {
-    r <- df$round
+  if (!is.null(df[["round"]])) {
+    r <- df[["round"]]
     if (is.logical(r) && all(is.na(r))) r <- as.integer(r)
     if (!is.numeric(r) || any(!is.na(r) & (r != round(r) | !is.finite(r)))) {
       abort("The `round` column must hold whole numbers (the interleaved round of each run).",
@@ -352,7 +352,9 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
 # The protocols on two vectors with `design` or `replication` given: the
 # vectors carry no processes; `design = "paired"` pairs x[i] with y[i].
 run_vectors <- function(test, x, y, alpha, rigorous, na_rm, labels, call,
-                        replication, design) {
+                        replication, design,
+                        data_name = paste(labels, collapse = " and "),
+                        baseline = sprintf("`%s` (first argument)", labels[1L])) {
   if (missing(y)) {
     abort("`y` is missing: give the run times of the transformed code.")
   }
@@ -368,9 +370,8 @@ run_vectors <- function(test, x, y, alpha, rigorous, na_rm, labels, call,
     x <- x[keep]
     y <- y[keep]
   }
-  parts <- list(x = x, y = y, labels = labels,
-                data_name = paste(labels, collapse = " and "),
-                baseline = sprintf("`%s` (first argument)", labels[1L]),
+  parts <- list(x = x, y = y, labels = labels, data_name = data_name,
+                baseline = baseline,
                 round = if (design == "paired") list(x = seq_along(x), y = seq_along(y)))
   run_structured(test, parts, alpha, rigorous, na_rm, call, replication, design)
 }
@@ -560,23 +561,23 @@ timings_structure_lines <- function(t) {
             what)
   }
   parts <- character()
-  if (!is.null(t$process) && !all(is.na(t$process))) {
+  if (!is.null(t[["process"]]) && !all(is.na(t[["process"]]))) {
     key <- paste(t$benchmark, as.integer(t$version), sep = "\r")
-    ok <- !is.na(t$process)
-    pk <- paste(t$benchmark, t$process, sep = "\r")
+    ok <- !is.na(t[["process"]])
+    pk <- paste(t$benchmark, t[["process"]], sep = "\r")
     shared <- tapply(as.integer(t$version)[ok], pk[ok], function(v) length(unique(v)) > 1L)
     if (any(shared)) {
       parts <- "versions share a process (runs are the replicates)"
     } else {
-      procs <- tapply(t$process[ok], key[ok], function(p) length(unique(p)))
+      procs <- tapply(t[["process"]][ok], key[ok], function(p) length(unique(p)))
       runs <- tapply(pk[ok], pk[ok], length)
       parts <- c(rng(procs, "processes per version"), rng(runs, "runs per process"))
     }
     if (any(!ok)) parts <- c(parts, sprintf("%d run(s) of unknown process", sum(!ok)))
   }
-  if (!is.null(t$round) && !all(is.na(t$round))) {
-    ok <- !is.na(t$round)
-    rk <- paste(t$benchmark, t$round, sep = "\r")[ok]
+  if (!is.null(t[["round"]]) && !all(is.na(t[["round"]]))) {
+    ok <- !is.na(t[["round"]])
+    rk <- paste(t$benchmark, t[["round"]], sep = "\r")[ok]
     nv <- length(levels(droplevels(t$version)))
     comp <- tapply(as.integer(t$version)[ok], rk, function(v)
       length(v) == nv && !anyDuplicated(v))
@@ -628,8 +629,8 @@ suite_single_caveat <- "each version ran in one process: the variation between p
 suite_structured <- function(s, t, replication, design, rigorous, p_adjust) {
   replication <- check_choice(replication, replication_choices, "replication")
   design <- check_choice(design, design_choices, "design")
-  has_p <- !is.null(t$process) && !all(is.na(t$process))
-  has_r <- !is.null(t$round) && !all(is.na(t$round))
+  has_p <- !is.null(t[["process"]]) && !all(is.na(t[["process"]]))
+  has_r <- !is.null(t[["round"]]) && !all(is.na(t[["round"]]))
   if (replication == "process" && !has_p) {
     abort("`replication = \"process\"` needs the process of every run (a `process` column in the timings).",
           class = c("argument", "input"))

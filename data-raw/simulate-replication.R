@@ -10,9 +10,9 @@
 #
 # The verdicts come from the package's user-facing calls (median_test() and
 # mean_test() on speedup_timings), so the figures are those a user gets;
-# the cells of section 1, with ten times the replicates, call the same C
-# entry points directly and check the first 200 replicates against the
-# user-facing calls.
+# the cells of section 1, with 40 times the replicates, go through the same
+# C core in one call per cell and check the first 200 replicates against
+# the user-facing calls.
 library(speeduptest)
 
 reps <- as.integer(Sys.getenv("REPLICATION_REPS", "1000"))
@@ -30,65 +30,95 @@ flags <- function(v) {
 # A/A data: the same program in both versions.  Each process draws its own
 # level (log-normal, sd `between`, e.g. its memory layout); its runs vary
 # around that level (sd `within`).  Process labels are distinct.  These
-# cells use more replicates (`proc_reps`, default 10000: a Monte Carlo
-# standard error of 0.2 % at a rate of 5 %), so they call the protocols'
-# C entry points on the per-process summaries directly; the first 200
+# cells use many replicates (`proc_reps`, default 40 times `reps`: a Monte
+# Carlo standard error of 0.1 % at a rate of 5 %), so the per-process
+# summaries are computed for all replicates at once and every replicate
+# goes through the protocols' C core in one call (the core of
+# speedup_suite(), one replicate per "benchmark"); the first 200
 # replicates of each cell are also analysed through median_test() and
 # mean_test() on the timings, and must give the same verdicts.
-proc_reps <- as.integer(Sys.getenv("REPLICATION_PROC_REPS", as.character(10L * reps)))
-ffi_median <- speeduptest:::ffi_median_test
-ffi_mean <- speeduptest:::ffi_mean_test
+proc_reps <- as.integer(Sys.getenv("REPLICATION_PROC_REPS", as.character(40L * reps)))
+ffi_core <- speeduptest:::ffi_suite_benchmarks
 
-process_runs <- function(P, R, between, within) {
+# Each column of m summarised (median or mean), vectorised.
+col_medians <- function(m) {
+  R <- nrow(m)
+  col <- rep(seq_len(ncol(m)), each = R)
+  s <- matrix(m[order(col, m)], nrow = R)
+  if (R %% 2L) s[(R + 1L) / 2L, ] else (s[R / 2L, ] + s[R / 2L + 1L, ]) / 2
+}
+
+# The verdicts of both protocols on samples x[, j] against y[, j] (one
+# replicate per column): logical matrices of claimed speedups and
+# slowdowns, for the mean and the median.
+core_flags <- function(xm, ym, rigorous) {
+  k <- ncol(xm)
+  n <- nrow(xm)
+  m <- nrow(ym)
+  values <- as.vector(rbind(xm, ym))
+  start <- (seq_len(k) - 1) * (n + m)
+  r <- .Call(ffi_core, values, as.double(start), as.double(rep(n, k)),
+             as.double(start + n), as.double(rep(m, k)),
+             rep(alpha, k), rigorous)
+  stopifnot(all(r$status == 0))
+  f <- function(p) {
+    dec <- r[[paste0(p, "_decision")]]
+    ps <- r[[paste0(p, "_p_value_slowdown")]]
+    cbind(speedup = dec == 1, slowdown = dec == 0 & !is.na(ps) & ps <= alpha)
+  }
+  list(mean = f("mean"), median = f("median"))
+}
+
+process_runs <- function(P, R, between, within, k = 1L) {
   p <- rep(seq_len(P), each = R)
-  list(x = exp(rnorm(P, 0, between)[p] + rnorm(P * R, 0, within)),
-       y = exp(rnorm(P, 0, between)[p] + rnorm(P * R, 0, within)), p = p)
+  lev <- function() matrix(rnorm(P * k, 0, between), nrow = P)[p, , drop = FALSE]
+  list(x = exp(lev() + matrix(rnorm(P * R * k, 0, within), nrow = P * R)),
+       y = exp(lev() + matrix(rnorm(P * R * k, 0, within), nrow = P * R)), p = p)
 }
 
-as_process_timings <- function(d, P) {
-  as_timings(data.frame(version = rep(c("old", "new"), each = length(d$x)),
-                        time = c(d$x, d$y), process = c(d$p, P + d$p)))
-}
-
-c_flags <- function(res) {
-  c(speedup = res$decision == 1L,
-    slowdown = res$decision == 0L && !is.na(res$p_value_slowdown) &&
-      res$p_value_slowdown <= alpha)
+as_process_timings <- function(x, y, p, P) {
+  as_timings(data.frame(version = rep(c("old", "new"), each = length(x)),
+                        time = c(x, y), process = c(p, P + p)))
 }
 
 process_cell <- function(P, R, between, within, seed) {
   set.seed(seed)
-  out <- vapply(seq_len(proc_reps), function(i) {
-    d <- process_runs(P, R, between, within)
-    mx <- as.vector(apply(matrix(d$x, nrow = R), 2L, stats::median))
-    my <- as.vector(apply(matrix(d$y, nrow = R), 2L, stats::median))
-    ax <- colMeans(matrix(d$x, nrow = R))
-    ay <- colMeans(matrix(d$y, nrow = R))
-    r <- c(median_process = c_flags(.Call(ffi_median, mx, my, alpha, TRUE, 7L)),
-           median_process_nonrigorous = c_flags(.Call(ffi_median, mx, my, alpha, FALSE, 7L)),
-           median_pooled = c_flags(.Call(ffi_median, d$x, d$y, alpha, TRUE, 7L)),
-           mean_process = c_flags(.Call(ffi_mean, ax, ay, alpha, TRUE)),
-           mean_process_nonrigorous = c_flags(.Call(ffi_mean, ax, ay, alpha, FALSE)),
-           mean_pooled = c_flags(.Call(ffi_mean, d$x, d$y, alpha, FALSE)))
-    if (i <= 200L) {
-      # the same verdicts through the user-facing calls on timings
-      t <- as_process_timings(d, P)
-      f <- function(v) c(isTRUE(v$significant), identical(v$direction, "slowdown"))
-      same <- c(f(median_test(t, alpha = alpha)),
-                f(median_test(t, alpha = alpha, rigorous = FALSE)),
-                f(median_test(t, alpha = alpha, replication = "run")),
-                f(mean_test(t, alpha = alpha)),
-                f(mean_test(t, alpha = alpha, rigorous = FALSE)),
-                f(mean_test(t, alpha = alpha, replication = "run", rigorous = FALSE)))
-      stopifnot(identical(unname(r), same))
-    }
-    r
-  }, logical(12))
-  r <- rowMeans(out)
-  parts <- do.call(rbind, strsplit(names(r), ".", fixed = TRUE))
-  data.frame(design = sprintf("%d processes x %d runs", P, R),
-             analysis = parts[, 1L], flag = parts[, 2L], rate = unname(r),
-             reps = proc_reps, stringsAsFactors = FALSE)
+  d <- process_runs(P, R, between, within, proc_reps)
+  k <- proc_reps
+  # per-process summaries: column j of d$x holds replicate j, process by
+  # process (R runs each)
+  by_process <- function(m, fun) matrix(fun(matrix(m, nrow = R)), nrow = P)
+  med_x <- by_process(d$x, col_medians)
+  med_y <- by_process(d$y, col_medians)
+  mean_x <- by_process(d$x, colMeans)
+  mean_y <- by_process(d$y, colMeans)
+  proc_med <- core_flags(med_x, med_y, TRUE)$median
+  proc_med_nr <- core_flags(med_x, med_y, FALSE)$median
+  proc_mean <- core_flags(mean_x, mean_y, TRUE)$mean
+  proc_mean_nr <- core_flags(mean_x, mean_y, FALSE)$mean
+  pooled <- core_flags(d$x, d$y, TRUE)
+  pooled_nr <- core_flags(d$x, d$y, FALSE)
+  res <- list(median_process = proc_med, median_process_nonrigorous = proc_med_nr,
+              median_pooled = pooled$median, mean_process = proc_mean,
+              mean_process_nonrigorous = proc_mean_nr, mean_pooled = pooled_nr$mean)
+  # the same verdicts through the user-facing calls on timings
+  f <- function(v) c(isTRUE(v$significant), identical(v$direction, "slowdown"))
+  for (j in seq_len(min(200L, k))) {
+    t <- as_process_timings(d$x[, j], d$y[, j], d$p, P)
+    user <- rbind(f(median_test(t, alpha = alpha)),
+                  f(median_test(t, alpha = alpha, rigorous = FALSE)),
+                  f(median_test(t, alpha = alpha, replication = "run")),
+                  f(mean_test(t, alpha = alpha)),
+                  f(mean_test(t, alpha = alpha, rigorous = FALSE)),
+                  f(mean_test(t, alpha = alpha, replication = "run", rigorous = FALSE)))
+    core <- do.call(rbind, lapply(res, function(r) unname(r[j, ])))
+    stopifnot(identical(unname(user), unname(core)))
+  }
+  do.call(rbind, lapply(names(res), function(a) {
+    data.frame(design = sprintf("%d processes x %d runs", P, R), analysis = a,
+               flag = c("speedup", "slowdown"), rate = colMeans(res[[a]]),
+               reps = k, row.names = NULL, stringsAsFactors = FALSE)
+  }))
 }
 
 multi <- rbind(
@@ -101,7 +131,8 @@ message(sprintf("processes done: %.0f s", proc.time()[["elapsed"]] - t0))
 # a version come from one process, whose level differs by chance.
 set.seed(20261127L)
 single_out <- replicate(reps, {
-  t <- as_process_timings(process_runs(1L, 35L, 0.02, 0.005), 1L)
+  d <- process_runs(1L, 35L, 0.02, 0.005)
+  t <- as_process_timings(d$x[, 1L], d$y[, 1L], d$p, 1L)
   c(median = flags(median_test(t, alpha = alpha)),
     mean = flags(mean_test(t, alpha = alpha, rigorous = FALSE)))
 })

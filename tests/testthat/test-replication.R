@@ -362,3 +362,15 @@ test_that("speedup_suite() and compare use the processes and the rounds", {
   out <- capture.output(cli_compare(c(f, "--design", "unpaired", "--fail-on", "never")))
   expect_false(any(grepl("paired by round", out, fixed = TRUE)))
 })
+
+test_that("formulas take the paired design too", {
+  set.seed(21)
+  y <- rlnorm(10, 0, 0.02)
+  x <- y * exp(rnorm(10, 0.02, 0.01))
+  d <- data.frame(time = c(x, y), v = rep(c("a", "b"), each = 10))
+  v <- median_test(time ~ v, data = d, design = "paired")
+  expect_equal(v$p_value, median_test(x, y, design = "paired")$p_value)
+  expect_identical(v$design$design, "paired")
+  expect_equal(as.numeric(highest_confidence(time ~ v, data = d, design = "paired")),
+               1 - v$p_value)
+})
