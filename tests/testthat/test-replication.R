@@ -349,7 +349,9 @@ test_that("speedup_suite() and compare use the processes and the rounds", {
   b_line <- grep("^b ", out, value = TRUE)
   expect_true(grepl("faster", b_line) == isTRUE(vb$significant))
   expect_true(grepl("10 and 10 processes", b_line, fixed = TRUE))
-  expect_identical(cli_compare(c(f, "--replication", "bogus")), 2L)
+  err <- capture.output(st <- cli_compare(c(f, "--replication", "bogus")), type = "message")
+  expect_identical(st, 2L)
+  expect_true(any(grepl("--replication must be", err, fixed = TRUE)))
   out <- capture.output(cli_compare(c(f, "--replication", "run", "--fail-on", "never")))
   expect_false(any(grepl("processes", out)))
   # interleaved rounds: the line names the design
