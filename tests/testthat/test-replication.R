@@ -376,3 +376,24 @@ test_that("formulas take the paired design too", {
   expect_equal(as.numeric(highest_confidence(time ~ v, data = d, design = "paired")),
                1 - v$p_value)
 })
+
+test_that("speedup_suite() pairs complete rounds, and searches levels on them", {
+  set.seed(22)
+  x <- rlnorm(12, 0.01, 0.005)
+  y <- rlnorm(12, 0, 0.005)
+  t <- round_timings(x, y)
+  s <- speedup_suite(t)
+  v <- median_test(t)
+  m <- mean_test(t)
+  expect_identical(s$benchmarks$n, 12L)
+  expect_equal(s$benchmarks$median_p_value, v$p_value, tolerance = 1e-12)
+  expect_equal(s$benchmarks$mean_p_value, m$p_value, tolerance = 1e-12)
+  expect_equal(s$benchmarks$median_ci_low, v$speedup_ci[1L], tolerance = 1e-12)
+  u <- speedup_suite(t, design = "unpaired")
+  expect_equal(u$benchmarks$median_p_value,
+               median_test(t, design = "unpaired")$p_value, tolerance = 1e-12)
+  h <- speedup_suite(t, conf_level = NA)
+  expect_equal(h$benchmarks$median_highest, as.numeric(highest_confidence(t)),
+               tolerance = 1e-12)
+  expect_error(speedup_suite(proc_timings(4, 2), design = "paired"), "round")
+})
