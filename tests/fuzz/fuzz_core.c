@@ -395,6 +395,29 @@ static void fuzz_protocol(reader *r)
         check_p(br.p_value[0]);
         check_p(br.p_value[1]);
     }
+    /* the paired protocols on the first min(n, m) values as rounds, and
+     * the variance components with a fuzzer-chosen grouping */
+    size_t k = n < m ? n : m;
+    for (int t = 0; t < 2; t++) {
+        st = t ? st_paired_median_protocol(x, y, k, alpha, &v)
+               : st_paired_mean_protocol(x, y, k, alpha, rigorous, &v);
+        if (st == ST_OK) {
+            check_p(v.p_value);
+            check_p(v.p_value_slowdown);
+            if (!isnan(v.speedup_ci[0]) && !isnan(v.speedup_ci[1]))
+                CHECK(v.speedup_ci[0] <= v.speedup_ci[1]);
+        } else {
+            CHECK(st == ST_ERR_DOMAIN);
+        }
+    }
+    int group[40];
+    for (size_t i = 0; i < n; i++) group[i] = 1 + rd_u8(r) % 5;
+    double vc[6];
+    st = st_variance_components(x, group, n, vc);
+    if (st == ST_OK) {
+        CHECK(isnan(vc[0]) || vc[0] >= 0);
+        CHECK(isnan(vc[1]) || vc[1] >= 0);
+    }
 }
 
 static void fuzz_hpt(reader *r)
