@@ -446,6 +446,9 @@ add_replication <- function(v, info) {
     v$plot_ylab <- sprintf("per-process %s", if (v$test == "mean") "mean" else "median")
     v$advice <- sub("^perform more than 30 runs of (.*)$",
                     "run \\1 in more than 30 processes", v$advice)
+    v$caveats <- sub("has ([0-9]+) run time\\(s\\); the protocol needs at least 3$",
+                     "ran in \\1 process(es); the protocol needs at least 3 processes",
+                     v$caveats)
     o <- info$optimal
     if (!is.null(o) && !is.na(o$runs)) {
       now <- info$runs_per_process

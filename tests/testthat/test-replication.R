@@ -397,3 +397,12 @@ test_that("speedup_suite() pairs complete rounds, and searches levels on them", 
                tolerance = 1e-12)
   expect_error(speedup_suite(proc_timings(4, 2), design = "paired"), "round")
 })
+
+test_that("replication = \"process\" on one process per version counts processes", {
+  set.seed(23)
+  v <- median_test(proc_timings(1, 20), replication = "process")
+  expect_identical(v$decision, "insufficient data")
+  expect_identical(c(v$n, v$m), c(1L, 1L))
+  expect_true(any(grepl("ran in 1 process(es); the protocol needs at least 3 processes",
+                        v$caveats, fixed = TRUE)))
+})
