@@ -6,23 +6,45 @@
 # "user" and "system" are the means over the runs (kept per run only when a
 # file stores one value per run).
 
-import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL) {
+import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL,
+                             src = NULL) {
   timings_metric(metric, "time", path, "hyperfine")
-  j <- timings_json(path)
+  j <- src$json %||% timings_json(path, src$sniff, simplify = TRUE)
   res <- j$results
-  if (!is.list(res) || (length(res) && is.null(res[[1L]]$times))) {
+  if (!is.list(res) || (length(res) &&
+      !any(vapply(res, function(r) is.list(r) && !is.null(r$times), NA)))) {
     abort(sprintf("'%s' is not a hyperfine export: it needs \"results\", each with \"times\".",
-                  path), class = c("format", "file"))
+                  safe_text(path)), class = c("format", "file"))
   }
   if (!length(res)) timings_empty(path, "the hyperfine export has no results")
-  cmd <- vapply(res, function(r) {
-    nm <- r$command_name %||% r$command
-    if (is.null(nm)) NA_character_ else as.character(nm)
+  problems <- empty_problems()
+  cmd <- vapply(seq_along(res), function(i) {
+    r <- res[[i]]
+    nm <- if (is.list(r)) r$command_name %||% r$command
+    if (is.character(nm) && length(nm) == 1L && !is.na(nm)) nm else
+      sprintf("command %d", i)
   }, character(1))
-  cmd[is.na(cmd)] <- paste0("command ", which(is.na(cmd)))
+  # a command whose entry, name or times cannot be read is left out
+  why <- vapply(seq_along(res), function(i) {
+    r <- res[[i]]
+    if (!is.list(r) || is.null(names(r))) return("its entry is not a JSON object")
+    nm <- r$command_name %||% r$command
+    if (!is.null(nm) && !(is.character(nm) && length(nm) == 1L)) {
+      return("its command (name) is not a string")
+    }
+    json_problem(r$times) %||% NA_character_
+  }, character(1))
+  for (i in which(!is.na(why))) {
+    problems <- import_skip(problems, path, sprintf("command \"%s\"", cmd[i]), why[i])
+  }
+  if (all(!is.na(why))) {
+    timings_all_skipped(path, problems, "command")
+  }
+  res <- res[is.na(why)]
+  cmd <- cmd[is.na(why)]
   if (anyDuplicated(cmd)) {
     abort(sprintf("'%s' repeats the command %s; name the commands apart (hyperfine -n).",
-                  path, paste0('"', unique(cmd[duplicated(cmd)]), '"', collapse = ", ")),
+                  safe_text(path), paste0('"', unique(cmd[duplicated(cmd)]), '"', collapse = ", ")),
           class = c("format", "file"))
   }
   rows <- lapply(seq_along(res), function(i) {
@@ -30,7 +52,7 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL) {
     times <- json_num(r$times)
     n <- length(times)
     per_run <- function(v) {
-      v <- if (is.list(v)) json_num(v) else NULL
+      v <- if (is.list(v) || (is.atomic(v) && is.null(names(v)))) json_num(v)
       if (length(v) == n) v else NULL
     }
     d <- data.frame(cmd = rep(cmd[i], n), time = times,
@@ -40,7 +62,7 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL) {
     e <- per_run(r$exit_codes)
     if (!is.null(u)) d$user <- u
     if (!is.null(s)) d$sys <- s
-    if (!is.null(e)) d$exit_status <- as.integer(e)
+    if (!is.null(e)) d$exit_status <- suppressWarnings(as.integer(e))
     d
   })
   cols <- unique(unlist(lapply(rows, names)))
@@ -61,5 +83,6 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL) {
                                       seq_len(nrow(all)), "global"),
                                  as.list(extras), list(named = !is.null(name))))
   }
+  if (nrow(problems)) attr(d, "problems") <- problems
   d
 }

@@ -265,10 +265,10 @@ suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
   nb <- length(suite$names)
   alpha <- as.double(1 - levels)
   chunks <- if (nb == 0L) list(integer()) else {
-    size <- suite_chunk_size(nb)
+    size <- suite_chunk_size(nb, length(suite$values))
     split(seq_len(nb), (seq_len(nb) - 1L) %/% size)
   }
-  parallel <- length(chunks) > 1L && suite_parallel()
+  parallel <- length(chunks) > 1L && suite_parallel(length(suite$values))
   # a chunk sent to a worker carries only its own values (starts made
   # relative to them); run here, it reads the suite's values in place
   args <- lapply(chunks, function(idx) {
@@ -315,12 +315,12 @@ suite_run_chunk <- function(a) {
         a$y_len, a$alpha, a$rigorous)
 }
 
-suite_chunk_size <- function(nb) {
+suite_chunk_size <- function(nb, nvalues = Inf) {
   size <- getOption("speeduptest.suite_chunk", 4096L)
   if (!is.numeric(size) || length(size) != 1L || is.na(size) || size < 1) {
     size <- 4096L
   }
-  if (suite_parallel()) {
+  if (suite_parallel(nvalues)) {
     # at least one chunk per worker
     workers <- future::nbrOfWorkers()
     size <- min(size, max(1L, ceiling(nb / workers)))
@@ -328,13 +328,19 @@ suite_chunk_size <- function(nb) {
   as.integer(size)
 }
 
-# TRUE when a future plan other than sequential is set and future.apply is
-# installed.
-suite_parallel <- function() {
-  requireNamespace("future.apply", quietly = TRUE) &&
+# TRUE when a future plan other than sequential is set, future.apply is
+# installed and the suite holds enough run times to pay for shipping its
+# chunks to the workers: getOption("speeduptest.suite_parallel_min"), the
+# break-even measured by bench/suite-future.R.
+suite_parallel <- function(nvalues) {
+  min <- getOption("speeduptest.suite_parallel_min", SUITE_PARALLEL_MIN)
+  if (!is.numeric(min) || length(min) != 1L || is.na(min)) min <- SUITE_PARALLEL_MIN
+  nvalues >= min &&
+    requireNamespace("future.apply", quietly = TRUE) &&
     requireNamespace("future", quietly = TRUE) &&
     !inherits(future::plan(), "sequential")
 }
+SUITE_PARALLEL_MIN <- Inf
 
 # ---- building the suite ------------------------------------------------------
 
