@@ -312,6 +312,21 @@ file_problem <- function(path, folder_ok = FALSE) {
     "is not a regular file")
 }
 
+# The bytes of a text file as UTF-8 (decoded from UTF-16 or UTF-32 when it
+# is in one of them, its byte-order mark dropped), or a string saying why
+# it cannot be read: for the plain-text readers.
+read_text_bytes <- function(path) {
+  raw <- read_file_bytes(path)
+  if (is.character(raw)) return(raw)
+  sn <- sniff_bytes(raw[seq_len(min(length(raw), 4096L))])
+  if (sn$encoding == "binary") return("is a binary file, not a text file")
+  if (sn$encoding == "UTF-8") return(raw)
+  body <- if (sn$bom) raw[-seq_len(sn$bom)] else raw
+  out <- iconv(list(body), sn$encoding, "UTF-8", toRaw = TRUE)[[1L]]
+  if (is.null(out)) return(sprintf("holds bytes that are not valid %s", sn$encoding))
+  out
+}
+
 # A classed error when `path` is not a readable regular file of bounded size.
 check_timings_file <- function(path, folder_ok = FALSE) {
   why <- file_problem(path, folder_ok = folder_ok)
@@ -334,6 +349,11 @@ timings_sniff <- function(path, n = 4096L) {
     readBin(con, "raw", n)
   }, error = function(e) NULL, warning = function(w) NULL)
   if (is.null(raw)) abort(sprintf("cannot read '%s'.", safe_text(path)), class = "file")
+  sniff_bytes(raw)
+}
+
+# The encoding of text from its first bytes (see timings_sniff()).
+sniff_bytes <- function(raw) {
   starts <- function(...) {
     b <- as.raw(c(...))
     length(raw) >= length(b) && all(raw[seq_along(b)] == b)

@@ -52,12 +52,12 @@ read_speedup_config <- function(file) {
     abort(sprintf("`file` must be a single path, not %s.", describe_value(file)))
   }
   shown <- safe_text(file)
-  raw <- read_file_bytes(file)
+  raw <- read_text_bytes(file)
   if (is.character(raw)) {
     abort(sprintf("cannot read the configuration file '%s': it %s.", shown, raw),
           class = "file")
   }
-  if (any(raw == as.raw(0L))) {
+  if (length(grepRaw(as.raw(0L), raw, fixed = TRUE))) {
     abort(sprintf("cannot read the configuration file '%s': it is a binary file, not a CSV file.",
                   shown), class = "file")
   }
@@ -199,12 +199,13 @@ safe_text <- function(x) {
   x
 }
 
-# The bytes of a file, or a string saying why they cannot be read.
+# The bytes of a file, or a string saying why they cannot be read.  What
+# the path is (a FIFO would block the read, a device never end) and its
+# size are checked before it is opened; the read stops at that size.
 read_file_bytes <- function(path) {
-  if (!file.exists(path)) return("does not exist")
-  if (dir.exists(path)) return("is a folder, not a file")
-  size <- file.size(path)
-  if (is.na(size)) return("cannot be read")
+  why <- file_problem(path)
+  if (!is.null(why)) return(why)
+  size <- path_kind(path)$size
   out <- tryCatch(suppressWarnings(readBin(path, "raw", n = max(size, 1))),
                   error = function(e) NULL)
   if (is.null(out)) return("cannot be read (permission denied?)")
@@ -231,9 +232,11 @@ resolve_sample_path <- function(path, base) {
 # The run times of one sample file (the first column of a headerless CSV
 # file), or a string saying what is wrong with it.
 read_sample_file <- function(path) {
-  raw <- read_file_bytes(path)
-  if (is.character(raw)) return(raw)
-  if (any(raw == as.raw(0L))) return("is a binary file, not a text file of run times")
+  raw <- read_text_bytes(path)
+  if (is.character(raw)) return(sub("text file$", "text file of run times", raw))
+  if (length(grepRaw(as.raw(0L), raw, fixed = TRUE))) {
+    return("is a binary file, not a text file of run times")
+  }
   lines <- split_lines(raw)
   if (length(lines)) lines[1L] <- sub("^\xef\xbb\xbf", "", lines[1L], useBytes = TRUE)
   if (!all(validUTF8(lines))) {
