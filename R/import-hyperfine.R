@@ -70,7 +70,11 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL,
     for (nm in setdiff(cols, names(d))) d[[nm]] <- NA
     d[cols]
   })
-  all <- do.call(rbind, rows)
+  # column by column (rbind() of data frames builds row names and checks
+  # each column's type, many times the cost of the values)
+  all <- as.data.frame(lapply(stats::setNames(cols, cols), function(nm) {
+    unlist(lapply(rows, `[[`, nm), use.names = FALSE)
+  }), stringsAsFactors = FALSE)
   if (!nrow(all)) timings_empty(path, "no command has times")
   extras <- all[setdiff(cols, c("cmd", "time", "within"))]
   if (multi) {

@@ -138,12 +138,14 @@ read_timings <- function(path, format = "auto", metric = NULL,
   run_order <- if (!multi) attr(parts[[1L]], "run_order") else "sample"
   select <- !is.null(benchmark) && !isTRUE(attr(parts[[1L]], "named"))
   problems <- do.call(rbind, lapply(parts, attr, "problems"))
-  keep_cols <- unique(unlist(lapply(parts, names)))
-  parts <- lapply(parts, function(d) {
-    for (nm in setdiff(keep_cols, names(d))) d[[nm]] <- NA
-    d[keep_cols]
-  })
-  all <- do.call(rbind, parts)
+  all <- if (length(parts) == 1L) parts[[1L]] else {
+    keep_cols <- unique(unlist(lapply(parts, names)))
+    parts <- lapply(parts, function(d) {
+      for (nm in setdiff(keep_cols, names(d))) d[[nm]] <- NA
+      d[keep_cols]
+    })
+    do.call(rbind, parts)
+  }
   version_levels <- if (multi) unique(labels) else unique(as.character(all$version))
   if (select) {
     miss <- setdiff(benchmark, all$benchmark)
