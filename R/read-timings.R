@@ -64,11 +64,37 @@
 #' A benchmark present in only some versions is kept here; the analyses
 #' report it and leave it out.
 #'
+#' **Reading.** Each path is checked before it is opened: it must be a
+#' regular file (or a criterion.rs folder) no larger than
+#' `getOption("speeduptest.max_file_size", 2^32)` bytes; a named pipe
+#' (FIFO), a device such as `/dev/urandom` or a socket is refused at once
+#' rather than read. The format is detected from the file's first 4096
+#' bytes (JSON or CSV, and for JSON the tool from the keys there, confirmed
+#' on the parse), and the file is parsed once, streamed from the disk. Text
+#' may be UTF-8 (with or without a byte-order mark) or UTF-16 / UTF-32
+#' (with a byte-order mark, or UTF-16 of ASCII text without one), which is
+#' decoded; other binary content is an error. In a CSV, text that is not
+#' valid UTF-8 (a Latin-1 benchmark name, say) is kept with each such byte
+#' written as R prints it (`"caf\\xe9"`), so that every name prints and
+#' different bytes stay different names.
+#'
+#' **Bad benchmarks.** A benchmark (a hyperfine command, a Google Benchmark
+#' or pyperf benchmark, a criterion.rs sample in a folder, a benchmark of a
+#' CSV) whose data cannot be read -- no `times`, a time that is `null`, a
+#' string or a number too large for a double, a unit that is not time, a
+#' name that is not a string -- is left out with a warning of class
+#' `speeduptest_warning_skipped` naming it and the reason; the other
+#' benchmarks are read, and the reasons are kept in the attribute
+#' `problems` of the result (a data frame: benchmark, where, severity,
+#' message). A file where every benchmark is left out is an error of class
+#' `speeduptest_error_format` giving the reasons.
+#'
 #' Errors are classed: `speeduptest_error_format` (a file that is none of
-#' the formats, malformed JSON, another tool's JSON), `speeduptest_error_empty`
-#' (no run in the file, or only Google Benchmark aggregates),
-#' `speeduptest_error_file` (cannot be read), `speeduptest_error_input`
-#' (a bad argument such as an unknown `metric`); the message names the file.
+#' the formats, malformed JSON, another tool's JSON, a binary file),
+#' `speeduptest_error_empty` (no run in the file, or only Google Benchmark
+#' aggregates), `speeduptest_error_file` (cannot be read: missing, not a
+#' regular file, too large), `speeduptest_error_input` (a bad argument such
+#' as an unknown `metric`); the message names the file.
 #'
 #' @return A `speedup_timings` data frame: `benchmark`, `version` (a factor,
 #'   the initial code first), `time` in seconds, `run` (the order of the runs

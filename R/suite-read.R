@@ -22,12 +22,20 @@
 #' * A sample file is read as the first column of a headerless CSV file:
 #'   empty fields and `NA` are dropped, blank lines and lines starting with
 #'   `#` are ignored.
+#' * The configuration and the sample files are checked before they are
+#'   opened: each must be a regular file no larger than
+#'   `getOption("speeduptest.max_file_size", 2^32)` bytes, so a named pipe
+#'   (FIFO) or a device is refused at once instead of blocking the read (an
+#'   error for the configuration, a skipped benchmark for a sample file).
+#'   Files in UTF-16 or UTF-32 (with a byte-order mark, or UTF-16 of ASCII
+#'   text without one) are decoded.
 #'
 #' A bad line or a bad sample file never stops the reading: a line that
 #' cannot be split into fields, has no name, repeats a name, lacks a sample
 #' file or has a `ConfLevel` that is not a number in (0, 1), and a sample
-#' file that does not exist, cannot be read, is binary, holds bytes that are
-#' not valid UTF-8, holds text or holds no usable run time, skips its
+#' file that does not exist, is not a regular file, cannot be read, is
+#' binary, holds bytes that are not valid UTF-8, holds text or holds no
+#' usable run time, skips its
 #' benchmark only, with a warning of class `speeduptest_warning_config` or
 #' `speeduptest_warning_file`. Bytes that are not valid UTF-8 in the
 #' configuration (a Latin-1 benchmark name, say) skip their line only; the
