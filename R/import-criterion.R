@@ -71,6 +71,9 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL,
 
 criterion_sample <- function(file, json = NULL) {
   j <- json %||% timings_json(file, simplify = TRUE)
+  if (is.list(j) && (json_maybe_boolean(j$times) || json_maybe_boolean(j$iters))) {
+    j <- timings_json(file, simplify = FALSE)
+  }
   if (!is.list(j) || is.null(j$iters) || is.null(j$times)) {
     abort(sprintf("'%s' is not a criterion.rs sample.json: it needs \"iters\" and \"times\".",
                   safe_text(file)), class = c("format", "file"))

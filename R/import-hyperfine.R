@@ -10,6 +10,11 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL,
                              src = NULL) {
   timings_metric(metric, "time", path, "hyperfine")
   j <- src$json %||% timings_json(path, src$sniff, simplify = TRUE)
+  if (is.list(j$results) && any(vapply(j$results, function(r) {
+    is.list(r) && json_maybe_boolean(r$times)
+  }, NA))) {
+    j <- timings_json(path, src$sniff, simplify = FALSE)
+  }
   res <- j$results
   if (!is.list(res) || (length(res) &&
       !any(vapply(res, function(r) is.list(r) && !is.null(r$times), NA)))) {
@@ -21,8 +26,12 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL,
   cmd <- vapply(seq_along(res), function(i) {
     r <- res[[i]]
     nm <- if (is.list(r)) r$command_name %||% r$command
-    if (is.character(nm) && length(nm) == 1L && !is.na(nm)) nm else
-      sprintf("command %d", i)
+    if (is.character(nm) && length(nm) == 1L && !is.na(nm)) return(nm)
+    shown <- if (is.atomic(nm) || is.list(nm)) {
+      txt <- vapply(utils::head(unlist(nm), 3L), function(v) safe_text(as.character(v)), "")
+      if (length(txt)) sprintf(" (%s)", paste(txt, collapse = ", "))
+    }
+    sprintf("command %d%s", i, if (is.null(shown)) "" else shown)
   }, character(1))
   # a command whose entry, name or times cannot be read is left out
   why <- vapply(seq_along(res), function(i) {

@@ -42,7 +42,8 @@ import_pyperf <- function(path, metric = NULL, multi = FALSE, name = NULL,
     if (is.null(why)) {
       for (k in seq_along(runs)) {
         v <- if (is.list(runs[[k]])) runs[[k]]$values else NA
-        if (is.null(v) || (is.list(v) && !length(v))) next  # a calibration run
+        # a calibration run has no values
+        if (is.null(v) || (is.list(v) && !length(v) && is.null(names(v)))) next
         bad <- json_problem(v, "values")
         if (!is.null(bad)) {
           why <- sprintf("run %d: %s", k, sub("^its ", "", bad))
@@ -63,13 +64,18 @@ import_pyperf <- function(path, metric = NULL, multi = FALSE, name = NULL,
       data.frame(value = v, process = k, loops = as.double(loops))
     })
     d <- do.call(rbind, vals)
-    if (is.null(d)) return(NULL)
+    if (is.null(d)) {
+      problems <<- import_skip(problems, path, sprintf("benchmark \"%s\"", bname),
+                               "no run has values (only warm-ups or calibration runs)")
+      return(NULL)
+    }
     d$benchmark <- as.character(bname)
     d
   })
   d <- do.call(rbind, parts)
   if (is.null(d) || !nrow(d)) {
-    if (nrow(problems)) timings_all_skipped(path, problems, "benchmark")
+    calibration <- grepl("only warm-ups or calibration runs", problems$message, fixed = TRUE)
+    if (!all(calibration)) timings_all_skipped(path, problems, "benchmark")
     timings_empty(path, "no run has values (only warm-ups or calibration runs)")
   }
   run <- stats::ave(seq_len(nrow(d)), d$benchmark, FUN = seq_along)

@@ -474,6 +474,13 @@ timings_json <- function(path, sniff = NULL, simplify = FALSE) {
   parse(con)
 }
 
+# jsonlite's simplification reads true and false among numbers as 1 and 0;
+# TRUE when a simplified array `x` (a numeric vector) holds a 0 or a 1, so
+# that the caller reads the file again as lists, which keep them apart.
+json_maybe_boolean <- function(x) {
+  is.numeric(x) && is.null(names(x)) && any(x == 0 | x == 1, na.rm = TRUE)
+}
+
 # The metric argument of a format with fixed choices.
 timings_metric <- function(metric, choices, path, tool) {
   if (is.null(metric)) return(choices[1L])
@@ -514,9 +521,10 @@ json_num <- function(x) {
 # Why a JSON array of run times cannot be read (NULL when every element is
 # a finite number): "3 of its 10 "times" are not finite numbers (null, "a")".
 json_problem <- function(x, what = "times") {
-  if (is.null(x) || !(is.list(x) || is.atomic(x)) || (!is.list(x) && !is.null(names(x)))) {
+  if (is.null(x) || !(is.list(x) || is.atomic(x)) || !is.null(names(x))) {
     return(sprintf("its \"%s\" is %s, not an array of numbers", what,
-                   if (is.null(x)) "missing" else describe_type(x)))
+                   if (is.null(x)) "missing" else if (is.list(x)) "an object"
+                   else describe_type(x)))
   }
   if (!length(x)) return(sprintf("its \"%s\" array is empty", what))
   v <- json_num(x)

@@ -42,7 +42,7 @@ test_that("empty results", {
   expect_file_error(read_timings(e3), "speeduptest_error_empty", e3, "no benchmark")
   e4 <- timings_tempfile('{"version": "1.0", "benchmarks": [{"metadata": {"name": "a"},
                           "runs": [{"warmups": [[1, 0.1]]}]}]}')
-  expect_file_error(read_timings(e4), "speeduptest_error_empty", e4, "warm-ups")
+  expect_file_error(suppressWarnings(read_timings(e4)), "speeduptest_error_empty", e4, "warm-ups")
   e5 <- timings_tempfile("benchmark,version,time", ".csv")
   expect_file_error(read_timings(e5), "speeduptest_error_empty", e5, "no rows")
   e6 <- timings_tempfile('{"results": [{"command": "a", "times": []}]}')
