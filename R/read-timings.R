@@ -75,7 +75,7 @@
 #' (with a byte-order mark, or UTF-16 of ASCII text without one), which is
 #' decoded; other binary content is an error. In a CSV, text that is not
 #' valid UTF-8 (a Latin-1 benchmark name, say) is kept with each such byte
-#' written as R prints it (`"caf\\xe9"`), so that every name prints and
+#' written as R prints it (`caf\xe9`), so that every name prints and
 #' different bytes stay different names.
 #'
 #' **Bad benchmarks.** A benchmark (a hyperfine command, a Google Benchmark

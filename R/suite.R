@@ -82,8 +82,18 @@
 #' computed from the per-benchmark results at the end, so the core never holds
 #' more than one chunk. With a [future][future::plan] plan other than
 #' sequential (and the future.apply package installed), the chunks run on the
-#' plan's workers, so the same call scales to a multicore machine or a
-#' cluster; the results are identical to a sequential run.
+#' plan's workers when the suite holds at least
+#' `getOption("speeduptest.suite_parallel_min")` run times; the results are
+#' identical to a sequential run. Shipping a chunk costs about as much as
+#' computing it: on a 2-core machine (`bench/suite-future.R`, 31 runs per
+#' version, 2 workers) a plan that always ships was slower than no plan at
+#' every size from 100 to 300,000 benchmarks (0.1 times the speed at 100,
+#' 0.4 to 0.8 at 10,000, 0.7 to 0.8 at 100,000, 0.9 at 300,000, with
+#' `multisession` and `multicore` alike), so the break-even lies beyond
+#' 300,000 benchmarks (18.6 million run times) and by default (`Inf`) the
+#' chunks stay in the session under any plan, which is then never slower
+#' than no plan. On a machine with idle cores, set the option to the number
+#' of run times from which the script shows a gain.
 #'
 #' **Bad benchmarks.** A benchmark whose data cannot be analysed (no run of a
 #' version, missing, infinite or non-positive times, a malformed element) is
@@ -315,7 +325,7 @@ suite_run_chunk <- function(a) {
         a$y_len, a$alpha, a$rigorous)
 }
 
-suite_chunk_size <- function(nb, nvalues = Inf) {
+suite_chunk_size <- function(nb, nvalues = 0) {
   size <- getOption("speeduptest.suite_chunk", 4096L)
   if (!is.numeric(size) || length(size) != 1L || is.na(size) || size < 1) {
     size <- 4096L
