@@ -359,9 +359,9 @@ test_that("a JSON file is parsed once", {
   calls <- new.env()
   calls$n <- 0L
   count <- function() calls$n <- calls$n + 1L
-  trace("parse_json", where = asNamespace("jsonlite"), print = FALSE,
-        tracer = bquote(.(count)()))
-  on.exit(untrace("parse_json", where = asNamespace("jsonlite")))
+  suppressMessages(trace("parse_json", where = asNamespace("jsonlite"), print = FALSE,
+                         tracer = bquote(.(count)())))
+  on.exit(suppressMessages(untrace("parse_json", where = asNamespace("jsonlite"))))
   for (f in c("hyperfine-slowdown.json", "gbench-base.json", "pyperf-base.json")) {
     calls$n <- 0L
     read_timings(timings_fixture(f))
