@@ -41,7 +41,11 @@ import_pyperf <- function(path, metric = NULL, multi = FALSE, name = NULL,
     if (is.null(why) && !is.list(runs)) why <- "its \"runs\" is not an array"
     if (is.null(why)) {
       for (k in seq_along(runs)) {
-        v <- if (is.list(runs[[k]])) runs[[k]]$values else NA
+        if (!is.list(runs[[k]]) || (length(runs[[k]]) && is.null(names(runs[[k]])))) {
+          why <- sprintf("run %d is not a JSON object", k)
+          break
+        }
+        v <- runs[[k]]$values
         # a calibration run has no values
         if (is.null(v) || (is.list(v) && !length(v) && is.null(names(v)))) next
         bad <- json_problem(v, "values")

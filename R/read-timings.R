@@ -539,8 +539,9 @@ json_problem <- function(x, what = "times") {
     else if (is.logical(e)) tolower(as.character(e))
     else safe_text(format(e))
   }, "")
-  sprintf("%d of its %d \"%s\" %s not finite numbers (%s)", sum(bad), length(x), what,
-          if (sum(bad) == 1L) "is" else "are", paste(unique(shown), collapse = ", "))
+  sprintf("%d of its %d \"%s\" %s (%s)", sum(bad), length(x), what,
+          if (sum(bad) == 1L) "is not a finite number" else "are not finite numbers",
+          paste(unique(shown), collapse = ", "))
 }
 
 # A benchmark (or command) left out of an importer's result, with its
