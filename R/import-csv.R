@@ -133,39 +133,17 @@ import_speedup_config <- function(path, metric = NULL, multi = FALSE, name = NUL
 }
 
 # A text column with strings that are not valid UTF-8 (a Latin-1 name, say):
-# each byte that is not part of a valid UTF-8 character is written as R
-# prints such bytes, \xe9, so the string is valid UTF-8 text that prints,
-# sorts and matches everywhere, and different bytes stay different names.
-# Other columns are returned as they are.
+# each byte that is not part of a valid UTF-8 character is written as <e9>,
+# as R's format() shows such bytes and as read_speedup_config() names such
+# benchmarks, so the string is valid UTF-8 text that prints, aligns, sorts
+# and matches everywhere, and different bytes stay different names.  Other
+# columns are returned as they are.
 bytes_safe <- function(x) {
   if (!is.character(x)) return(x)
   bad <- !is.na(x) & !validUTF8(x)
   if (any(bad)) {
-    x[bad] <- vapply(x[bad], escape_bytes, "", USE.NAMES = FALSE)
+    x[bad] <- safe_text(x[bad])
     Encoding(x[bad]) <- "UTF-8"
   }
   x
-}
-
-escape_bytes <- function(s) {
-  r <- charToRaw(s)
-  b <- as.integer(r)
-  out <- character()
-  i <- 1L
-  n <- length(r)
-  while (i <= n) {
-    len <- if (b[i] < 0x80) 1L else if (b[i] >= 0xc2 && b[i] < 0xe0) 2L else
-      if (b[i] >= 0xe0 && b[i] < 0xf0) 3L else if (b[i] >= 0xf0 && b[i] < 0xf5) 4L else 0L
-    if (len && i + len - 1L <= n) {
-      ch <- rawToChar(r[i:(i + len - 1L)])
-      if (validUTF8(ch)) {
-        out <- c(out, ch)
-        i <- i + len
-        next
-      }
-    }
-    out <- c(out, sprintf("\\x%02x", b[i]))
-    i <- i + 1L
-  }
-  paste(out, collapse = "")
 }

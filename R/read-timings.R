@@ -75,8 +75,9 @@
 #' (with a byte-order mark, or UTF-16 of ASCII text without one), which is
 #' decoded; other binary content is an error. In a CSV, text that is not
 #' valid UTF-8 (a Latin-1 benchmark name, say) is kept with each such byte
-#' written as R prints it (`caf\xe9`), so that every name prints and
-#' different bytes stay different names.
+#' written as R's `format()` shows it (`caf<e9>`), as
+#' [read_speedup_config()] does, so that every name prints and different
+#' bytes stay different names.
 #'
 #' **Bad benchmarks.** A benchmark (a hyperfine command, a Google Benchmark
 #' or pyperf benchmark, a criterion.rs sample in a folder, a benchmark of a
