@@ -24,7 +24,8 @@ prop_file <- function(fmt, good, bad) {
     n <- sample(3:6, 1L)
     times <- prop_times(n)
     kind <- if (broken) sample(1:4, 1L) else 0L
-    if (kind == 1L && fmt != "csv") times[sample(n, 1L)] <- prop_bad_value()
+    bi <- sample(n, 1L)
+    if (kind == 1L && fmt != "csv") times[bi] <- prop_bad_value()
     switch(fmt,
       hyperfine = {
         field <- sprintf('"times": [%s]', paste(times, collapse = ", "))
@@ -40,8 +41,9 @@ prop_file <- function(fmt, good, bad) {
         vapply(seq_len(n), function(i) {
           rt <- if (kind == 3L && i == 1L) prop_bad_value() else
             sprintf("%.6g", suppressWarnings(as.numeric(times[i])) * 1e9)
+          if (rt %in% c("NA", "Inf", "-Inf")) rt <- "null"
           if (kind == 4L && i == n) rt <- '"fast"'
-          if (kind == 1L && is.na(suppressWarnings(as.numeric(times[i])))) rt <- times[i]
+          if (kind == 1L && i == bi) rt <- times[i]
           sprintf('{"name": "%s", "run_name": "%s", "run_type": "iteration", "repetitions": %d, "repetition_index": %d, "iterations": 10, "real_time": %s, "cpu_time": 1, "time_unit": "%s"}',
                   name, name, n, i - 1L, rt, unit)
         }, "")
