@@ -47,9 +47,27 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
     timings_empty(path, if (any(failed)) "every benchmark reported an error" else
       "no iteration run")
   }
+  run_names <- function() {
+    nm <- text(field("run_name"), NA_character_)
+    nm[is.na(nm)] <- text(field("name"), NA_character_)[is.na(nm)]
+    nm
+  }
+  # a benchmark that reported an error (SkipWithError) is left out whole
+  gave_up <- character()
+  if (any(failed)) {
+    nm <- run_names()
+    msg <- text(field("error_message"), "")
+    for (bn in unique(nm[failed & !is.na(nm)])) {
+      m <- msg[failed & nm %in% bn][1L]
+      problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", bn),
+        sprintf("Google Benchmark reported an error%s",
+                if (!is.na(m) && nzchar(m)) sprintf(" (\"%s\")", safe_text(m)) else ""))
+    }
+    gave_up <- sub("_(mean|median|stddev|cv)$", "",
+                   sub("/repeats:[0-9]+$", "", unique(nm[failed & !is.na(nm)])))
+  }
   b <- b[it]
-  nm <- text(field("run_name"), NA_character_)
-  nm[is.na(nm)] <- text(field("name"), NA_character_)[is.na(nm)]
+  nm <- run_names()
   if (anyNA(nm)) {
     problems <- import_skip(problems, path, sprintf("%d run(s) without a name", sum(is.na(nm))),
                             "a run needs a \"name\" (or \"run_name\") string")
@@ -72,7 +90,7 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
     problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", bn),
                             why[!is.na(why) & nm == bn][1L])
   }
-  keep <- !is.na(nm) & !(nm %in% nm[!is.na(why)])
+  keep <- !is.na(nm) & !(nm %in% nm[!is.na(why)]) & !(nm %in% gave_up)
   if (!any(keep)) {
     timings_all_skipped(path, problems, "benchmark")
   }

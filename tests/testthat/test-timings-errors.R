@@ -368,3 +368,41 @@ test_that("a JSON file is parsed once", {
     expect_identical(calls$n, 1L, label = f)
   }
 })
+
+test_that("a Google Benchmark benchmark that reported an error is reported", {
+  g <- timings_fixture("gbench-base.json")
+  j <- jsonlite::read_json(g)
+  names_all <- vapply(j$benchmarks, `[[`, "", "run_name")
+  target <- names_all[1L]
+  k <- which(names_all == target)[1L]
+  j$benchmarks[[k]]$error_occurred <- TRUE
+  j$benchmarks[[k]]$error_message <- "out of memory"
+  f <- tempfile(fileext = ".json")
+  jsonlite::write_json(j, f, auto_unbox = TRUE, digits = NA)
+  r <- with_warnings(read_timings(f))
+  want <- read_timings(g)
+  expect_identical(sort(unique(r$value$benchmark)),
+                   sort(setdiff(unique(want$benchmark), target)))
+  expect_match(attr(r$value, "problems")$message, "out of memory", fixed = TRUE)
+})
+
+test_that("a criterion.rs folder with an unreadable sample keeps the others", {
+  src <- timings_fixture("criterion")
+  d <- tempfile()
+  dir.create(d)
+  file.copy(src, d, recursive = TRUE)
+  root <- file.path(d, "criterion")
+  samples <- list.files(root, "^sample\\.json$", recursive = TRUE, full.names = TRUE)
+  want <- read_timings(root)
+  writeLines('{"sampling_mode": "Linear", "iters": [1, 2], "times": [null, 5]}', samples[1L])
+  r <- with_warnings(read_timings(root))
+  p <- attr(r$value, "problems")
+  expect_identical(nrow(p), 1L)
+  expect_match(p$message, "null", fixed = TRUE)
+  # the damaged sample's runs only are missing
+  key_want <- paste(want$benchmark, want$version)
+  missing <- setdiff(unique(key_want), unique(paste(r$value$benchmark, r$value$version)))
+  expect_length(missing, 1L)
+  expect_match(missing, paste0(" ", basename(dirname(samples[1L])), "$"))
+  expect_equal(r$value$time, want$time[key_want != missing])
+})
