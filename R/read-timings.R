@@ -342,14 +342,15 @@ file_problem <- function(path, folder_ok = FALSE) {
 }
 
 # The bytes of a text file as UTF-8 (decoded from UTF-16 or UTF-32 when it
-# is in one of them, its byte-order mark dropped), or a string saying why
-# it cannot be read: for the plain-text readers.
+# is in one of them, its byte-order mark dropped; other bytes as they are),
+# or a string saying why it cannot be read: for the plain-text readers.
 read_text_bytes <- function(path) {
   raw <- read_file_bytes(path)
   if (is.character(raw)) return(raw)
   sn <- sniff_bytes(raw[seq_len(min(length(raw), 4096L))])
-  if (sn$encoding == "binary") return("is a binary file, not a text file")
-  if (sn$encoding == "UTF-8") return(raw)
+  # what is binary is the caller's to say (a control character in a line
+  # of a configuration skips that line only)
+  if (sn$encoding %in% c("UTF-8", "binary")) return(raw)
   body <- if (sn$bom) raw[-seq_len(sn$bom)] else raw
   out <- iconv(list(body), sn$encoding, "UTF-8", toRaw = TRUE)[[1L]]
   if (is.null(out)) return(sprintf("holds bytes that are not valid %s", sn$encoding))

@@ -241,7 +241,7 @@ resolve_sample_path <- function(path, base) {
 # file), or a string saying what is wrong with it.
 read_sample_file <- function(path) {
   raw <- read_text_bytes(path)
-  if (is.character(raw)) return(sub("text file$", "text file of run times", raw))
+  if (is.character(raw)) return(raw)
   if (length(grepRaw(as.raw(0L), raw, fixed = TRUE))) {
     return("is a binary file, not a text file of run times")
   }
