@@ -12,10 +12,11 @@ criterion_samples <- function(dir) {
   f[basename(dirname(f)) != "change"]
 }
 
-import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL) {
+import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL,
+                             src = NULL) {
   timings_metric(metric, "times", path, "criterion.rs")
   if (!dir.exists(path)) {
-    d <- criterion_sample(path)
+    d <- criterion_sample(path, src$json)
     bench <- name %||% criterion_name(dirname(path), dirname(dirname(path)))
     return(timings_part(bench, basename(dirname(path)), d$time, seq_len(nrow(d)),
                         "sample", iterations = d$iterations,
@@ -34,8 +35,15 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL) {
       substring(bench_dir[i], nchar(root) + 2L)
     criterion_name(dirname(files[i]), rel)
   }, character(1))
+  # a sample file that cannot be read skips that benchmark's baseline only
+  problems <- empty_problems()
   parts <- lapply(seq_along(files), function(i) {
-    d <- criterion_sample(files[i])
+    d <- tryCatch(criterion_sample(files[i]), speeduptest_error = function(e) {
+      problems <<- import_skip(problems, path, sprintf("benchmark \"%s\" (%s)", bench[i],
+                                                       version[i]), conditionMessage(e))
+      NULL
+    })
+    if (is.null(d)) return(NULL)
     d$benchmark <- bench[i]
     d$version <- version[i]
     d$run <- seq_len(nrow(d))
@@ -43,6 +51,9 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL) {
     d
   })
   d <- do.call(rbind, parts)
+  if (is.null(d)) {
+    timings_all_skipped(path, problems, "sample")
+  }
   # base (the earlier run) first, then new, then other saved baselines
   lev <- unique(c(intersect(c("base", "new"), version), sort(unique(version))))
   d <- d[order(match(d$version, lev)), , drop = FALSE]
@@ -53,15 +64,25 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL) {
     }
     d$version <- NA_character_
   }
-  timings_part(d$benchmark, d$version, d$time, d$run, "sample",
-               iterations = d$iterations, process = d$process, named = FALSE)
+  out <- timings_part(d$benchmark, d$version, d$time, d$run, "sample",
+                      iterations = d$iterations, process = d$process, named = FALSE)
+  if (nrow(problems)) attr(out, "problems") <- problems
+  out
 }
 
-criterion_sample <- function(file) {
-  j <- timings_json(file)
-  if (is.null(j$iters) || is.null(j$times)) {
+criterion_sample <- function(file, json = NULL) {
+  j <- json %||% timings_json(file, simplify = TRUE)
+  if (is.list(j) && (json_maybe_boolean(j$times) || json_maybe_boolean(j$iters))) {
+    j <- timings_json(file, simplify = FALSE)
+  }
+  if (!is.list(j) || is.null(j$iters) || is.null(j$times)) {
     abort(sprintf("'%s' is not a criterion.rs sample.json: it needs \"iters\" and \"times\".",
-                  file), class = c("format", "file"))
+                  safe_text(file)), class = c("format", "file"))
+  }
+  bad <- json_problem(j$times) %||% json_problem(j$iters, "iters")
+  if (!is.null(bad)) {
+    abort(sprintf("'%s': %s.", safe_text(file), sub("^its ", "", bad)),
+          class = c("format", "file"))
   }
   iters <- json_num(j$iters)
   times <- json_num(j$times)
@@ -81,8 +102,8 @@ criterion_sample <- function(file) {
 criterion_name <- function(sample_dir, fallback) {
   f <- file.path(sample_dir, "benchmark.json")
   if (file.exists(f)) {
-    j <- tryCatch(jsonlite::parse_json(timings_read_text(f)), error = function(e) NULL)
-    id <- j$full_id %||% j$title
+    j <- tryCatch(timings_json(f), error = function(e) NULL)
+    id <- if (is.list(j)) j$full_id %||% j$title
     if (is.character(id) && length(id) == 1L && nzchar(id)) return(id)
   }
   basename(fallback)

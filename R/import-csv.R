@@ -2,15 +2,34 @@
 # [, run]) and the configuration of the original SpeedupTest tool (read by
 # read_speedup_config() in suite-io.R).
 
-import_timings_csv <- function(path, metric = NULL, multi = FALSE, name = NULL) {
+import_timings_csv <- function(path, metric = NULL, multi = FALSE, name = NULL,
+                               src = NULL) {
+  check_timings_file(path)
+  sniff <- src$sniff %||% timings_sniff(path)
+  if (sniff$encoding == "binary") timings_binary(path)
+  input <- if (sniff$encoding == "UTF-8") list(file = path) else
+    list(text = timings_decode(path, sniff))
+  unreadable <- function(msg) {
+    abort(sprintf("'%s' is not a readable CSV: %s", safe_text(path), safe_text(msg)),
+          class = c("format", "file"))
+  }
   d <- tryCatch(
-    utils::read.csv(path, stringsAsFactors = FALSE, check.names = FALSE,
-                    strip.white = TRUE, comment.char = "#",
-                    encoding = "UTF-8"),
+    withCallingHandlers(
+      do.call(utils::read.csv, c(input, list(
+        stringsAsFactors = FALSE, check.names = FALSE, strip.white = TRUE,
+        comment.char = "#", encoding = "UTF-8"))),
+      warning = function(w) {
+        # a NUL byte past the first bytes: binary content, not text
+        if (grepl("nul", conditionMessage(w))) unreadable(conditionMessage(w))
+      }),
     error = function(e) {
-      abort(sprintf("'%s' is not a readable CSV: %s", path, conditionMessage(e)),
-            class = c("format", "file"))
+      if (inherits(e, "speeduptest_error")) stop(e)
+      unreadable(conditionMessage(e))
     })
+  # a UTF-8 byte-order mark left in the first column's name
+  names(d)[1L] <- sub("^\xef\xbb\xbf", "", names(d)[1L], useBytes = TRUE)
+  d[] <- lapply(d, bytes_safe)
+  names(d) <- safe_text(names(d))
   if (!nrow(d)) timings_empty(path, "the CSV has a header but no rows")
   low <- tolower(names(d))
   col <- function(nm) {
@@ -28,12 +47,32 @@ import_timings_csv <- function(path, metric = NULL, multi = FALSE, name = NULL) 
           class = c("format", "file"))
   }
   time <- d[[tcol]]
-  if (!is.numeric(time)) {
-    abort(sprintf("'%s': column \"%s\" must hold numbers (seconds), not text such as \"%s\".",
-                  path, tcol, as.character(time[!is.na(time)][1L])),
-          class = c("format", "file"))
-  }
+  problems <- empty_problems()
   bcol <- col("benchmark")
+  if (!is.numeric(time) || any(is.infinite(time))) {
+    # text (or a number too large for a double) in the time column: its
+    # benchmarks are left out, with the value that could not be read
+    num <- if (is.numeric(time)) time else
+      suppressWarnings(as.numeric(as.character(time)))
+    bad <- (is.na(num) & !is.na(time) & nzchar(trimws(as.character(time)))) | is.infinite(num)
+    bench_of <- if (is.null(bcol)) rep(name %||% file_stem(path), nrow(d)) else
+      as.character(d[[bcol]])
+    for (b in unique(bench_of[bad])) {
+      first <- which(bad & bench_of %in% b)[1L]
+      problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", safe_text(b)),
+        sprintf("line %d: column \"%s\" holds \"%s\", not a finite number of seconds",
+                first + 1L, tcol, safe_text(as.character(time[first]))))
+    }
+    keep <- !(bench_of %in% bench_of[bad])
+    if (!any(keep)) {
+      abort(sprintf("'%s': column \"%s\" must hold numbers (seconds), not text such as \"%s\".",
+                    safe_text(path), tcol, safe_text(as.character(time[bad][1L]))),
+            class = c("format", "file"))
+    }
+    d <- d[keep, , drop = FALSE]
+    time <- num[keep]
+    d[[tcol]] <- time
+  }
   vcol <- col("version")
   rcol <- col("run")
   bench <- if (is.null(bcol)) name %||% file_stem(path) else as.character(d[[bcol]])
@@ -57,13 +96,16 @@ import_timings_csv <- function(path, metric = NULL, multi = FALSE, name = NULL) 
                       FUN = seq_along)
   }
   extra <- d[setdiff(names(d), c(tcol, bcol, vcol, rcol))]
-  do.call(timings_part, c(list(bench, version, time, run, "sample"),
-                          as.list(extra),
-                          list(named = is.null(bcol) && !is.null(name))))
+  out <- do.call(timings_part, c(list(bench, version, time, run, "sample"),
+                                 as.list(extra),
+                                 list(named = is.null(bcol) && !is.null(name))))
+  if (nrow(problems)) attr(out, "problems") <- problems
+  out
 }
 
 # The SpeedupTest configuration: versions Sample1 (initial) and Sample2.
-import_speedup_config <- function(path, metric = NULL, multi = FALSE, name = NULL) {
+import_speedup_config <- function(path, metric = NULL, multi = FALSE, name = NULL,
+                                  src = NULL) {
   if (!is.null(metric)) {
     abort(sprintf("`metric` must be NULL for the SpeedupTest configuration '%s', not \"%s\".",
                   path, metric))
@@ -88,4 +130,20 @@ import_speedup_config <- function(path, metric = NULL, multi = FALSE, name = NUL
   out <- timings_part(d$benchmark, d$version, d$time, d$run, "sample")
   attr(out, "problems") <- attr(cfg, "problems")
   out
+}
+
+# A text column with strings that are not valid UTF-8 (a Latin-1 name, say):
+# each byte that is not part of a valid UTF-8 character is written as <e9>,
+# as R's format() shows such bytes and as read_speedup_config() names such
+# benchmarks, so the string is valid UTF-8 text that prints, aligns, sorts
+# and matches everywhere, and different bytes stay different names.  Other
+# columns are returned as they are.
+bytes_safe <- function(x) {
+  if (!is.character(x)) return(x)
+  bad <- !is.na(x) & !validUTF8(x)
+  if (any(bad)) {
+    x[bad] <- safe_text(x[bad])
+    Encoding(x[bad]) <- "UTF-8"
+  }
+  x
 }

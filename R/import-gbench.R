@@ -8,51 +8,99 @@
 
 gbench_units <- c(ns = 1e-9, us = 1e-6, ms = 1e-3, s = 1)
 
-import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL) {
+import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
+                          src = NULL) {
   metric <- timings_metric(metric, c("real_time", "cpu_time"), path,
                            "Google Benchmark")
-  j <- timings_json(path)
+  j <- src$json %||% timings_json(path, src$sniff)
   b <- j$benchmarks
   if (!is.list(b)) {
     abort(sprintf("'%s' is not a Google Benchmark file: it has no \"benchmarks\" array.",
-                  path), class = c("format", "file"))
+                  safe_text(path)), class = c("format", "file"))
   }
   if (!length(b)) timings_empty(path, "the Google Benchmark file lists no benchmark")
-  type <- vapply(b, function(x) as.character(x$run_type %||% "iteration"), character(1))
-  failed <- vapply(b, function(x) isTRUE(x$error_occurred), logical(1))
+  problems <- empty_problems()
+  # entries that are not objects cannot be attributed to a benchmark
+  is_rec <- vapply(b, is.list, NA)
+  if (!all(is_rec)) {
+    problems <- import_skip(problems, path, sprintf("%d entr%s of \"benchmarks\"",
+                            sum(!is_rec), if (sum(!is_rec) == 1L) "y" else "ies"),
+                            "not a JSON object")
+    b <- b[is_rec]
+  }
+  field <- function(key) lapply(b, `[[`, key)
+  text <- function(v, default) {
+    ok <- lengths(v) == 1L & vapply(v, is.character, NA)
+    out <- rep(NA_character_, length(v))
+    out[ok] <- unlist(v[ok], use.names = FALSE)
+    out[lengths(v) == 0L] <- default
+    out
+  }
+  type <- text(field("run_type"), "iteration")
+  failed <- vapply(field("error_occurred"), isTRUE, NA)
   it <- which(type == "iteration" & !failed)
   if (!length(it)) {
-    if (any(type == "aggregate")) {
+    if (any(type == "aggregate", na.rm = TRUE)) {
       abort(sprintf("'%s' holds only Google Benchmark aggregates (mean, median, ...), not the runs: run the benchmark with --benchmark_repetitions=N but without --benchmark_report_aggregates_only or --benchmark_display_aggregates_only.",
-                    path), class = c("aggregates", "empty", "data"))
+                    safe_text(path)), class = c("aggregates", "empty", "data"))
     }
     timings_empty(path, if (any(failed)) "every benchmark reported an error" else
       "no iteration run")
   }
-  rows <- b[it]
-  nm <- vapply(rows, function(x) as.character(x$run_name %||% x$name %||% NA), character(1))
+  run_names <- function() {
+    nm <- text(field("run_name"), NA_character_)
+    nm[is.na(nm)] <- text(field("name"), NA_character_)[is.na(nm)]
+    nm
+  }
+  # a benchmark that reported an error (SkipWithError) is left out whole
+  gave_up <- character()
+  if (any(failed)) {
+    nm <- run_names()
+    msg <- text(field("error_message"), "")
+    for (bn in unique(nm[failed & !is.na(nm)])) {
+      m <- msg[failed & nm %in% bn][1L]
+      problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", bn),
+        sprintf("Google Benchmark reported an error%s",
+                if (!is.na(m) && nzchar(m)) sprintf(" (\"%s\")", safe_text(m)) else ""))
+    }
+    gave_up <- sub("_(mean|median|stddev|cv)$", "",
+                   sub("/repeats:[0-9]+$", "", unique(nm[failed & !is.na(nm)])))
+  }
+  b <- b[it]
+  nm <- run_names()
   if (anyNA(nm)) {
-    abort(sprintf("'%s': %d benchmark run(s) have no name.", path, sum(is.na(nm))),
-          class = c("format", "file"))
+    problems <- import_skip(problems, path, sprintf("%d run(s) without a name", sum(is.na(nm))),
+                            "a run needs a \"name\" (or \"run_name\") string")
   }
   nm <- sub("/repeats:[0-9]+$", "", nm)
   nm <- sub("_(mean|median|stddev|cv)$", "", nm)
-  unit <- vapply(rows, function(x) as.character(x$time_unit %||% "ns"), character(1))
-  bad <- !(unit %in% names(gbench_units))
-  if (any(bad)) {
-    abort(sprintf("'%s': unknown time_unit %s (expected ns, us, ms or s).", path,
-                  paste0('"', unique(unit[bad]), '"', collapse = ", ")),
-          class = c("format", "file"))
+  unit <- text(field("time_unit"), "ns")
+  val <- field(metric)
+  time <- json_num(val)
+  iters <- json_num(field("iterations"))
+  # a benchmark with a run that cannot be read is left out whole
+  why <- ifelse(is.na(unit) | !(unit %in% names(gbench_units)),
+                sprintf("unknown time_unit %s (expected ns, us, ms or s)",
+                        ifelse(is.na(unit), "(not a string)", sprintf("\"%s\"", unit))),
+                ifelse(is.na(time), sprintf("a run's \"%s\" is missing or not a number", metric),
+                       ifelse(!is.finite(time), sprintf("a run's \"%s\" is not finite", metric),
+                              NA_character_)))
+  why[is.na(nm)] <- NA_character_
+  for (bn in unique(nm[!is.na(why)])) {
+    problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", bn),
+                            why[!is.na(why) & nm == bn][1L])
   }
-  val <- json_num(lapply(rows, `[[`, metric))
-  if (anyNA(val)) {
-    abort(sprintf("'%s': %d run(s) have no \"%s\".", path, sum(is.na(val)), metric),
-          class = c("format", "file"))
+  keep <- !is.na(nm) & !(nm %in% nm[!is.na(why)]) & !(nm %in% gave_up)
+  if (!any(keep)) {
+    timings_all_skipped(path, problems, "benchmark")
   }
-  time <- val * gbench_units[unit]
-  iters <- json_num(lapply(rows, `[[`, "iterations"))
+  nm <- nm[keep]
+  time <- time[keep] * gbench_units[unit[keep]]
+  iters <- iters[keep]
   run <- stats::ave(seq_along(nm), nm, FUN = seq_along)
   version <- if (multi) NA_character_ else file_stem(path)
-  timings_part(nm, version, time, run, "sample", iterations = iters,
-               process = rep(1L, length(time)))
+  d <- timings_part(nm, version, time, run, "sample", iterations = iters,
+                    process = rep(1L, length(time)))
+  if (nrow(problems)) attr(d, "problems") <- problems
+  d
 }

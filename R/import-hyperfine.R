@@ -6,23 +6,54 @@
 # "user" and "system" are the means over the runs (kept per run only when a
 # file stores one value per run).
 
-import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL) {
+import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL,
+                             src = NULL) {
   timings_metric(metric, "time", path, "hyperfine")
-  j <- timings_json(path)
+  j <- src$json %||% timings_json(path, src$sniff, simplify = TRUE)
+  if (is.list(j$results) && any(vapply(j$results, function(r) {
+    is.list(r) && json_maybe_boolean(r$times)
+  }, NA))) {
+    j <- timings_json(path, src$sniff, simplify = FALSE)
+  }
   res <- j$results
-  if (!is.list(res) || (length(res) && is.null(res[[1L]]$times))) {
+  if (!is.list(res) || (length(res) &&
+      !any(vapply(res, function(r) is.list(r) && !is.null(r$times), NA)))) {
     abort(sprintf("'%s' is not a hyperfine export: it needs \"results\", each with \"times\".",
-                  path), class = c("format", "file"))
+                  safe_text(path)), class = c("format", "file"))
   }
   if (!length(res)) timings_empty(path, "the hyperfine export has no results")
-  cmd <- vapply(res, function(r) {
-    nm <- r$command_name %||% r$command
-    if (is.null(nm)) NA_character_ else as.character(nm)
+  problems <- empty_problems()
+  cmd <- vapply(seq_along(res), function(i) {
+    r <- res[[i]]
+    nm <- if (is.list(r)) r$command_name %||% r$command
+    if (is.character(nm) && length(nm) == 1L && !is.na(nm)) return(nm)
+    shown <- if (is.atomic(nm) || is.list(nm)) {
+      txt <- vapply(utils::head(unlist(nm), 3L), function(v) safe_text(as.character(v)), "")
+      if (length(txt)) sprintf(" (%s)", paste(txt, collapse = ", "))
+    }
+    sprintf("command %d%s", i, if (is.null(shown)) "" else shown)
   }, character(1))
-  cmd[is.na(cmd)] <- paste0("command ", which(is.na(cmd)))
+  # a command whose entry, name or times cannot be read is left out
+  why <- vapply(seq_along(res), function(i) {
+    r <- res[[i]]
+    if (!is.list(r) || is.null(names(r))) return("its entry is not a JSON object")
+    nm <- r$command_name %||% r$command
+    if (!is.null(nm) && !(is.character(nm) && length(nm) == 1L)) {
+      return("its command (name) is not a string")
+    }
+    json_problem(r$times) %||% NA_character_
+  }, character(1))
+  for (i in which(!is.na(why))) {
+    problems <- import_skip(problems, path, sprintf("command \"%s\"", cmd[i]), why[i])
+  }
+  if (all(!is.na(why))) {
+    timings_all_skipped(path, problems, "command")
+  }
+  res <- res[is.na(why)]
+  cmd <- cmd[is.na(why)]
   if (anyDuplicated(cmd)) {
     abort(sprintf("'%s' repeats the command %s; name the commands apart (hyperfine -n).",
-                  path, paste0('"', unique(cmd[duplicated(cmd)]), '"', collapse = ", ")),
+                  safe_text(path), paste0('"', unique(cmd[duplicated(cmd)]), '"', collapse = ", ")),
           class = c("format", "file"))
   }
   rows <- lapply(seq_along(res), function(i) {
@@ -30,7 +61,7 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL) {
     times <- json_num(r$times)
     n <- length(times)
     per_run <- function(v) {
-      v <- if (is.list(v)) json_num(v) else NULL
+      v <- if (is.list(v) || (is.atomic(v) && is.null(names(v)))) json_num(v)
       if (length(v) == n) v else NULL
     }
     d <- data.frame(cmd = rep(cmd[i], n), time = times,
@@ -40,7 +71,7 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL) {
     e <- per_run(r$exit_codes)
     if (!is.null(u)) d$user <- u
     if (!is.null(s)) d$sys <- s
-    if (!is.null(e)) d$exit_status <- as.integer(e)
+    if (!is.null(e)) d$exit_status <- suppressWarnings(as.integer(e))
     d
   })
   cols <- unique(unlist(lapply(rows, names)))
@@ -48,7 +79,11 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL) {
     for (nm in setdiff(cols, names(d))) d[[nm]] <- NA
     d[cols]
   })
-  all <- do.call(rbind, rows)
+  # column by column (rbind() of data frames builds row names and checks
+  # each column's type, many times the cost of the values)
+  all <- as.data.frame(lapply(stats::setNames(cols, cols), function(nm) {
+    unlist(lapply(rows, `[[`, nm), use.names = FALSE)
+  }), stringsAsFactors = FALSE)
   if (!nrow(all)) timings_empty(path, "no command has times")
   extras <- all[setdiff(cols, c("cmd", "time", "within"))]
   if (multi) {
@@ -63,5 +98,6 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL) {
                                  as.list(extras), list(named = !is.null(name),
                                                        process = seq_len(nrow(all)))))
   }
+  if (nrow(problems)) attr(d, "problems") <- problems
   d
 }

@@ -7,41 +7,85 @@
 # calibration run.  The benchmark's name is in its metadata (or the suite's
 # common metadata).
 
-import_pyperf <- function(path, metric = NULL, multi = FALSE, name = NULL) {
+import_pyperf <- function(path, metric = NULL, multi = FALSE, name = NULL,
+                          src = NULL) {
   timings_metric(metric, "values", path, "pyperf")
-  j <- timings_json(path)
+  j <- src$json %||% timings_json(path, src$sniff)
   b <- j$benchmarks
   if (!is.list(b)) {
-    abort(sprintf("'%s' is not a pyperf file: it has no \"benchmarks\" array.", path),
-          class = c("format", "file"))
+    abort(sprintf("'%s' is not a pyperf file: it has no \"benchmarks\" array.",
+                  safe_text(path)), class = c("format", "file"))
   }
   if (!length(b)) timings_empty(path, "the pyperf file lists no benchmark")
-  common <- j$metadata %||% list()
+  common <- j$metadata
+  if (!is.list(common)) common <- list()
+  problems <- empty_problems()
   parts <- lapply(seq_along(b), function(i) {
     bi <- b[[i]]
-    meta <- utils::modifyList(common, bi$metadata %||% list())
-    bname <- meta$name %||% paste0("benchmark ", i)
+    if (!is.list(bi)) {
+      problems <<- import_skip(problems, path, sprintf("benchmark %d", i),
+                               "its entry is not a JSON object")
+      return(NULL)
+    }
+    own <- bi$metadata
+    meta <- utils::modifyList(common, if (is.list(own) && !is.null(names(own))) own else list())
+    bname <- meta$name
+    if (!(is.character(bname) && length(bname) == 1L)) bname <- paste0("benchmark ", i)
     unit <- meta$unit %||% "second"
-    if (!identical(unit, "second")) {
-      abort(sprintf("'%s': benchmark \"%s\" measures in \"%s\", not seconds; read_timings() reads times.",
-                    path, bname, unit), class = c("format", "file"))
+    why <- if (!identical(unit, "second")) {
+      sprintf("it measures in %s, not seconds; read_timings() reads times",
+              if (is.character(unit) && length(unit) == 1L) sprintf("\"%s\"", unit)
+              else "an unknown unit")
     }
     runs <- bi$runs %||% list()
+    if (is.null(why) && !is.list(runs)) why <- "its \"runs\" is not an array"
+    if (is.null(why)) {
+      for (k in seq_along(runs)) {
+        if (!is.list(runs[[k]]) || (length(runs[[k]]) && is.null(names(runs[[k]])))) {
+          why <- sprintf("run %d is not a JSON object", k)
+          break
+        }
+        v <- runs[[k]]$values
+        # a calibration run has no values
+        if (is.null(v) || (is.list(v) && !length(v) && is.null(names(v)))) next
+        bad <- json_problem(v, "values")
+        if (!is.null(bad)) {
+          why <- sprintf("run %d: %s", k, sub("^its ", "", bad))
+          break
+        }
+      }
+    }
+    if (!is.null(why)) {
+      problems <<- import_skip(problems, path, sprintf("benchmark \"%s\"", bname), why)
+      return(NULL)
+    }
     vals <- lapply(seq_along(runs), function(k) {
       v <- json_num(runs[[k]]$values %||% list())
       if (!length(v)) return(NULL)
-      loops <- runs[[k]]$metadata$loops %||% meta$loops %||% NA
+      md <- runs[[k]]$metadata
+      loops <- (if (is.list(md)) md$loops) %||% meta$loops %||% NA
+      if (!(is.numeric(loops) && length(loops) == 1L)) loops <- NA
       data.frame(value = v, process = k, loops = as.double(loops))
     })
     d <- do.call(rbind, vals)
-    if (is.null(d)) return(NULL)
+    if (is.null(d)) {
+      problems <<- import_skip(problems, path, sprintf("benchmark \"%s\"", bname),
+                               "no run has values (only warm-ups or calibration runs)")
+      return(NULL)
+    }
     d$benchmark <- as.character(bname)
     d
   })
   d <- do.call(rbind, parts)
-  if (is.null(d) || !nrow(d)) timings_empty(path, "no run has values (only warm-ups or calibration runs)")
+  if (is.null(d) || !nrow(d)) {
+    calibration <- grepl("only warm-ups or calibration runs", problems$message, fixed = TRUE)
+    if (!all(calibration)) timings_all_skipped(path, problems, "benchmark")
+    timings_empty(path, "no run has values (only warm-ups or calibration runs)")
+  }
   run <- stats::ave(seq_len(nrow(d)), d$benchmark, FUN = seq_along)
   version <- if (multi) NA_character_ else file_stem(path)
-  timings_part(d$benchmark, version, d$value, run, "sample",
-               process = as.integer(d$process), loops = d$loops)
+  out <- timings_part(d$benchmark, version, d$value, run, "sample",
+                      process = as.integer(d$process), loops = d$loops)
+  if (nrow(problems)) attr(out, "problems") <- problems
+  out
 }

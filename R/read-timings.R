@@ -64,11 +64,38 @@
 #' A benchmark present in only some versions is kept here; the analyses
 #' report it and leave it out.
 #'
+#' **Reading.** Each path is checked before it is opened: it must be a
+#' regular file (or a criterion.rs folder) no larger than
+#' `getOption("speeduptest.max_file_size", 2^32)` bytes; a named pipe
+#' (FIFO), a device such as `/dev/urandom` or a socket is refused at once
+#' rather than read. The format is detected from the file's first 4096
+#' bytes (JSON or CSV, and for JSON the tool from the keys there, confirmed
+#' on the parse), and the file is parsed once, streamed from the disk. Text
+#' may be UTF-8 (with or without a byte-order mark) or UTF-16 / UTF-32
+#' (with a byte-order mark, or UTF-16 of ASCII text without one), which is
+#' decoded; other binary content is an error. In a CSV, text that is not
+#' valid UTF-8 (a Latin-1 benchmark name, say) is kept with each such byte
+#' written as R's `format()` shows it (`caf<e9>`), as
+#' [read_speedup_config()] does, so that every name prints and different
+#' bytes stay different names.
+#'
+#' **Bad benchmarks.** A benchmark (a hyperfine command, a Google Benchmark
+#' or pyperf benchmark, a criterion.rs sample in a folder, a benchmark of a
+#' CSV) whose data cannot be read -- no `times`, a time that is `null`, a
+#' string or a number too large for a double, a unit that is not time, a
+#' name that is not a string -- is left out with a warning of class
+#' `speeduptest_warning_skipped` naming it and the reason; the other
+#' benchmarks are read, and the reasons are kept in the attribute
+#' `problems` of the result (a data frame: benchmark, where, severity,
+#' message). A file where every benchmark is left out is an error of class
+#' `speeduptest_error_format` giving the reasons.
+#'
 #' Errors are classed: `speeduptest_error_format` (a file that is none of
-#' the formats, malformed JSON, another tool's JSON), `speeduptest_error_empty`
-#' (no run in the file, or only Google Benchmark aggregates),
-#' `speeduptest_error_file` (cannot be read), `speeduptest_error_input`
-#' (a bad argument such as an unknown `metric`); the message names the file.
+#' the formats, malformed JSON, another tool's JSON, a binary file),
+#' `speeduptest_error_empty` (no run in the file, or only Google Benchmark
+#' aggregates), `speeduptest_error_file` (cannot be read: missing, not a
+#' regular file, too large), `speeduptest_error_input` (a bad argument such
+#' as an unknown `metric`); the message names the file.
 #'
 #' @return A `speedup_timings` data frame: `benchmark`, `version` (a factor,
 #'   the initial code first), `time` in seconds, `run` (the order of the runs
@@ -115,17 +142,14 @@ read_timings <- function(path, format = "auto", metric = NULL,
     abort(sprintf("`benchmark` must be NULL or benchmark names, not %s.",
                   describe_value(benchmark)))
   }
-  for (p in path) {
-    if (!file.exists(p)) {
-      abort(sprintf("cannot read '%s': no such file or folder.", p), class = "file")
-    }
-  }
+  for (p in path) check_timings_file(p, folder_ok = TRUE)
   multi <- length(path) > 1L
   labels <- timings_file_labels(path)
   parts <- vector("list", length(path))
   fmts <- character(length(path))
   for (i in seq_along(path)) {
-    fmt <- if (format == "auto") detect_timings_format(path[i]) else format
+    src <- if (format == "auto") detect_timings_format(path[i]) else list(format = format)
+    fmt <- src$format
     if (fmt == "criterion-sample") fmt <- "criterion"
     fmts[i] <- fmt
     reader <- switch(fmt,
@@ -133,7 +157,7 @@ read_timings <- function(path, format = "auto", metric = NULL,
       pyperf = import_pyperf, criterion = import_criterion,
       speeduptest = import_speedup_config, csv = import_timings_csv)
     one_name <- if (!multi && length(benchmark) == 1L) benchmark else NULL
-    d <- reader(path[i], metric = metric, multi = multi, name = one_name)
+    d <- reader(path[i], metric = metric, multi = multi, name = one_name, src = src)
     if (!nrow(d)) timings_empty(path[i], "no run was found")
     if (multi) d$version <- labels[i]
     parts[[i]] <- d
@@ -141,13 +165,15 @@ read_timings <- function(path, format = "auto", metric = NULL,
   run_order <- if (!multi) attr(parts[[1L]], "run_order") else "sample"
   select <- !is.null(benchmark) && !isTRUE(attr(parts[[1L]], "named"))
   problems <- do.call(rbind, lapply(parts, attr, "problems"))
-  keep_cols <- unique(unlist(lapply(parts, names)))
-  parts <- lapply(parts, function(d) {
-    for (nm in setdiff(keep_cols, names(d))) d[[nm]] <- NA
-    d[keep_cols]
-  })
-  if (multi && "process" %in% keep_cols) parts <- distinct_file_processes(parts)
-  all <- do.call(rbind, parts)
+  all <- if (length(parts) == 1L) parts[[1L]] else {
+    keep_cols <- unique(unlist(lapply(parts, names)))
+    parts <- lapply(parts, function(d) {
+      for (nm in setdiff(keep_cols, names(d))) d[[nm]] <- NA
+      d[keep_cols]
+    })
+    if (multi && "process" %in% keep_cols) parts <- distinct_file_processes(parts)
+    do.call(rbind, parts)
+  }
   version_levels <- if (multi) unique(labels) else unique(as.character(all$version))
   if (select) {
     miss <- setdiff(benchmark, all$benchmark)
@@ -199,83 +225,263 @@ file_stem <- function(path) {
 
 # ---- detection ---------------------------------------------------------------
 
-# The format of a file (or folder), from its content.
+# The format of a file (or folder), from its first bytes: list(format,
+# sniff, json).  A JSON file is parsed here once (json) and the parse handed
+# to the importer; the tool is guessed from the keys in the first bytes and
+# confirmed on the parse (a few look-ups), the parse's structure deciding
+# only when the guess fails.
 detect_timings_format <- function(path) {
   if (dir.exists(path)) {
-    if (length(criterion_samples(path))) return("criterion")
+    if (length(criterion_samples(path))) return(list(format = "criterion"))
     abort(sprintf("'%s' is a folder without criterion.rs samples (base/sample.json, new/sample.json); give a file.",
-                  path), class = c("format", "file"))
+                  safe_text(path)), class = c("format", "file"))
   }
-  head <- timings_read_text(path, n = 4096L)
-  txt <- sub("^\ufeff", "", trimws(head))
+  check_timings_file(path)
+  sniff <- timings_sniff(path)
+  if (sniff$encoding == "binary") timings_binary(path)
+  txt <- sub("^[[:space:]]+", "", sniff$head, useBytes = TRUE)
   if (!nzchar(txt)) {
-    abort(sprintf("'%s' is empty: no run times to read.", path),
+    abort(sprintf("'%s' is empty: no run times to read.", safe_text(path)),
           class = c("empty", "data"))
   }
   if (substr(txt, 1L, 1L) %in% c("{", "[")) {
-    j <- timings_json(path)
-    return(detect_json_format(j, path))
+    guess <- detect_json_guess(txt)
+    j <- timings_json(path, sniff, simplify = guess %in% c("hyperfine", "criterion-sample"))
+    return(list(format = detect_json_format(j, path, guess), sniff = sniff, json = j))
   }
-  first <- strsplit(txt, "\r?\n")[[1L]]
-  first <- first[nzchar(trimws(first)) & !grepl("^\\s*#", first)][1L]
+  lines <- strsplit(txt, "\r?\n", useBytes = TRUE)[[1L]]
+  lines <- lines[grepl("[^[:space:]]", lines, useBytes = TRUE) &
+                   !grepl("^[[:space:]]*#", lines, useBytes = TRUE)]
+  first <- if (length(lines)) safe_text(lines[1L]) else ""
   cols <- tolower(trimws(gsub("\"", "", strsplit(first, ",")[[1L]])))
-  if (all(c("name", "sample1", "sample2") %in% cols)) return("speeduptest")
-  if ("time" %in% cols || ("version" %in% cols && length(cols) >= 2L)) return("csv")
+  fmt <- if (all(c("name", "sample1", "sample2") %in% cols)) "speeduptest" else
+    if ("time" %in% cols || ("version" %in% cols && length(cols) >= 2L)) "csv"
+  if (!is.null(fmt)) return(list(format = fmt, sniff = sniff))
   abort(sprintf("'%s' is not a file format read_timings() knows: it is not JSON (hyperfine, Google Benchmark, pyperf, criterion.rs) and its first line \"%s\" is not the header of a SpeedupTest configuration (Name,Sample1,Sample2,...) or of a long CSV (benchmark,version,time).",
-                path, gsub("[[:cntrl:]]", "?", iconv(substr(first, 1L, 60L), "UTF-8", "ASCII", sub = "?"))),
+                safe_text(path), gsub("[[:cntrl:]]", "?", iconv(substr(first, 1L, 60L), "UTF-8", "ASCII", sub = "?"))),
         class = c("format", "file"))
 }
 
-detect_json_format <- function(j, path) {
-  if (is.list(j) && !is.null(names(j))) {
-    if (is.list(j$results) && length(j$results) &&
-        all(vapply(j$results, function(r) is.list(r) && !is.null(r$times), logical(1)))) {
-      return("hyperfine")
-    }
-    if (is.list(j$benchmarks) && (!is.null(j$context) ||
-        any(vapply(j$benchmarks, function(b) is.list(b) && !is.null(b$run_type), logical(1))))) {
-      return("google-benchmark")
-    }
-    if (is.list(j$benchmarks) && (!is.null(j$version) ||
-        any(vapply(j$benchmarks, function(b) is.list(b) && !is.null(b$runs), logical(1))))) {
-      return("pyperf")
-    }
-    if (!is.null(j$iters) && !is.null(j$times)) return("criterion-sample")
-    if (is.list(j$results) && !length(j$results)) {
-      abort(sprintf("'%s' is a hyperfine export without results: no run times to read.",
-                    path), class = c("empty", "data"))
-    }
+# The tool a JSON file comes from, guessed from the keys in its first bytes
+# (NA when they do not tell).
+detect_json_guess <- function(txt) {
+  key <- function(k) grepl(sprintf('"%s"[[:space:]]*:', k), txt, useBytes = TRUE)
+  if (key("results")) return("hyperfine")
+  if (key("context") || key("run_type")) return("google-benchmark")
+  if (key("benchmarks") && (key("runs") || key("version"))) return("pyperf")
+  if (key("iters") || key("sampling_mode")) return("criterion-sample")
+  NA_character_
+}
+
+# The format of parsed JSON: the guess when the structure confirms it (its
+# first elements), else the first format whose structure it has.
+detect_json_format <- function(j, path, guess = NA_character_) {
+  named <- is.list(j) && !is.null(names(j))
+  rec <- function(x, key) {
+    is.list(x) && length(x) && is.list(x[[1L]]) && !is.null(x[[1L]][[key]])
   }
-  keys <- if (is.null(names(j))) "an array" else
-    paste0("keys ", paste0('"', utils::head(names(j), 6L), '"', collapse = ", "))
+  has <- function(fmt) {
+    named && switch(fmt,
+      hyperfine = is.list(j$results) && length(j$results) &&
+        any(vapply(j$results, function(r) is.list(r) && !is.null(r$times), NA)),
+      "google-benchmark" = is.list(j$benchmarks) &&
+        (!is.null(j$context) || rec(j$benchmarks, "run_type")),
+      pyperf = is.list(j$benchmarks) && (!is.null(j$version) || rec(j$benchmarks, "runs")),
+      "criterion-sample" = !is.null(j$iters) && !is.null(j$times),
+      FALSE)
+  }
+  if (!is.na(guess) && has(guess)) return(guess)
+  for (fmt in c("hyperfine", "google-benchmark", "pyperf", "criterion-sample")) {
+    if (has(fmt)) return(fmt)
+  }
+  if (named && is.list(j$results) && !length(j$results)) {
+    abort(sprintf("'%s' is a hyperfine export without results: no run times to read.",
+                  safe_text(path)), class = c("empty", "data"))
+  }
+  keys <- if (!named) "an array" else
+    paste0("keys ", paste0('"', safe_text(utils::head(names(j), 6L)), '"', collapse = ", "))
   abort(sprintf("'%s' is JSON but not the output of a tool read_timings() knows (hyperfine, Google Benchmark, pyperf, criterion.rs): it has %s.",
-                path, keys), class = c("format", "file"))
+                safe_text(path), keys), class = c("format", "file"))
 }
 
 # ---- shared helpers of the importers ----------------------------------------
 
-timings_read_text <- function(path, n = -1L) {
-  out <- tryCatch({
-    con <- file(path, "rb")
-    on.exit(close(con))
-    raw <- readBin(con, "raw", if (n < 0L) file.info(path)$size else n)
-    rawToChar(raw[raw != as.raw(0)])
-  }, error = function(e) NULL)
-  if (is.null(out)) {
-    abort(sprintf("cannot read '%s'.", path), class = "file")
-  }
+# ---- opening files -------------------------------------------------------------
+
+# What each path is, from stat(2) before anything opens it (a FIFO blocks
+# its reader, a device never ends): kind and size in bytes.
+path_kind <- function(path) {
+  k <- .Call(ffi_path_kind, enc2native(as.character(path)))
+  kinds <- c("missing", "file", "folder", "fifo", "character device",
+             "block device", "socket", "other", "denied")
+  list(kind = kinds[k$kind + 1L], size = k$size)
+}
+
+# The largest file the readers take (bytes): getOption("speeduptest.max_file_size"),
+# 4 GiB by default.
+max_file_size <- function() {
+  lim <- getOption("speeduptest.max_file_size", 2^32)
+  if (!is.numeric(lim) || length(lim) != 1L || is.na(lim) || lim <= 0) 2^32 else lim
+}
+
+# Why `path` cannot be read as a regular file (NULL when it can).
+file_problem <- function(path, folder_ok = FALSE) {
+  k <- path_kind(path)
+  switch(k$kind,
+    file = if (k$size > max_file_size()) {
+      sprintf("is %.0f bytes, larger than the limit of %.0f bytes (option speeduptest.max_file_size)",
+              k$size, max_file_size())
+    },
+    folder = if (!folder_ok) "is a folder, not a file",
+    missing = "does not exist (no such file or folder)",
+    fifo = "is a named pipe (FIFO), not a regular file; save the data to a file first",
+    "character device" = , "block device" =
+      "is a device, not a regular file; save the data to a file first",
+    socket = "is a socket, not a regular file",
+    denied = "cannot be read (permission denied?)",
+    "is not a regular file")
+}
+
+# The bytes of a text file as UTF-8 (decoded from UTF-16 or UTF-32 when it
+# is in one of them, its byte-order mark dropped; other bytes as they are),
+# or a string saying why it cannot be read: for the plain-text readers.
+read_text_bytes <- function(path) {
+  raw <- read_file_bytes(path)
+  if (is.character(raw)) return(raw)
+  sn <- sniff_bytes(raw[seq_len(min(length(raw), 4096L))])
+  # what is binary is the caller's to say (a control character in a line
+  # of a configuration skips that line only)
+  if (sn$encoding %in% c("UTF-8", "binary")) return(raw)
+  body <- if (sn$bom) raw[-seq_len(sn$bom)] else raw
+  out <- iconv(list(body), sn$encoding, "UTF-8", toRaw = TRUE)[[1L]]
+  if (is.null(out)) return(sprintf("holds bytes that are not valid %s", sn$encoding))
   out
 }
 
-# Parsed JSON (lists, no simplification), or a classed error naming the file.
-timings_json <- function(path) {
-  txt <- timings_read_text(path)
-  tryCatch(jsonlite::parse_json(txt, simplifyVector = FALSE),
-           error = function(e) {
-             abort(sprintf("'%s' is not valid JSON: %s", path,
-                           trimws(conditionMessage(e))),
-                   class = c("format", "file"))
-           })
+# A classed error when `path` is not a readable regular file of bounded size.
+check_timings_file <- function(path, folder_ok = FALSE) {
+  why <- file_problem(path, folder_ok = folder_ok)
+  if (!is.null(why)) {
+    abort(sprintf("cannot read '%s': it %s.", safe_text(path), why), class = "file")
+  }
+  invisible(path)
+}
+
+# The first bytes of a regular file and what they say of its encoding:
+# list(encoding = "UTF-8", "UTF-16LE", "UTF-16BE", "UTF-32LE", "UTF-32BE"
+# or "binary", bom = length of the byte-order mark, head = the first bytes
+# as UTF-8 text without the mark, NA for a binary file).  UTF-16 without a
+# mark is recognised by the zero high bytes of ASCII text.  A file is binary
+# when its first bytes hold NUL or control characters that no text has.
+timings_sniff <- function(path, n = 4096L) {
+  raw <- tryCatch({
+    con <- file(path, "rb")
+    on.exit(close(con))
+    readBin(con, "raw", n)
+  }, error = function(e) NULL, warning = function(w) NULL)
+  if (is.null(raw)) abort(sprintf("cannot read '%s'.", safe_text(path)), class = "file")
+  sniff_bytes(raw)
+}
+
+# The encoding of text from its first bytes (see timings_sniff()).
+sniff_bytes <- function(raw) {
+  starts <- function(...) {
+    b <- as.raw(c(...))
+    length(raw) >= length(b) && all(raw[seq_along(b)] == b)
+  }
+  enc <- "UTF-8"
+  bom <- 0L
+  if (starts(0xef, 0xbb, 0xbf)) {
+    bom <- 3L
+  } else if (starts(0xff, 0xfe, 0, 0)) {
+    enc <- "UTF-32LE"; bom <- 4L
+  } else if (starts(0, 0, 0xfe, 0xff)) {
+    enc <- "UTF-32BE"; bom <- 4L
+  } else if (starts(0xff, 0xfe)) {
+    enc <- "UTF-16LE"; bom <- 2L
+  } else if (starts(0xfe, 0xff)) {
+    enc <- "UTF-16BE"; bom <- 2L
+  } else if (length(raw) >= 2L) {
+    m <- length(raw) %/% 2L * 2L
+    odd <- raw[seq.int(1L, m, by = 2L)]
+    even <- raw[seq.int(2L, m, by = 2L)]
+    if (all(even == as.raw(0)) && !any(odd == as.raw(0))) enc <- "UTF-16LE"
+    else if (all(odd == as.raw(0)) && !any(even == as.raw(0))) enc <- "UTF-16BE"
+  }
+  body <- if (bom) raw[-seq_len(bom)] else raw
+  if (enc != "UTF-8") {
+    unit <- if (startsWith(enc, "UTF-32")) 4L else 2L
+    body <- body[seq_len(length(body) %/% unit * unit)]
+    head <- iconv(list(body), enc, "UTF-8")
+    if (is.na(head)) {
+      # a character cut by the 4096-byte window: drop the last unit
+      head <- iconv(list(body[seq_len(max(0L, length(body) - unit))]), enc, "UTF-8")
+    }
+    if (is.na(head)) enc <- "binary"
+  } else {
+    # bytes 0-8, 14-31 and 127 but tab, newline, form feed, carriage
+    # return and escape
+    ctl <- body < as.raw(0x20) | body == as.raw(0x7f)
+    ctl <- ctl & !(body %in% as.raw(c(0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b)))
+    if (any(ctl)) {
+      enc <- "binary"
+    } else {
+      head <- rawToChar(body)
+      Encoding(head) <- "unknown"
+    }
+  }
+  list(encoding = enc, bom = bom, head = if (enc == "binary") NA_character_ else head)
+}
+
+# The error for a file whose first bytes are not text.
+timings_binary <- function(path) {
+  abort(sprintf("'%s' is a binary file, not the text of a timing file (JSON or CSV).",
+                safe_text(path)), class = c("format", "file"))
+}
+
+# The whole text of a file in UTF-16 or UTF-32, as UTF-8.
+timings_decode <- function(path, sniff) {
+  raw <- readBin(path, "raw", path_kind(path)$size)
+  if (sniff$bom) raw <- raw[-seq_len(sniff$bom)]
+  txt <- iconv(list(raw), sniff$encoding, "UTF-8")
+  if (is.na(txt)) {
+    abort(sprintf("'%s' looks like %s text but holds bytes that are not valid %s.",
+                  safe_text(path), sniff$encoding, sniff$encoding),
+          class = c("format", "file"))
+  }
+  Encoding(txt) <- "UTF-8"
+  txt
+}
+
+# Parsed JSON (lists; with `simplify`, arrays of scalars as vectors, which
+# is much faster for long arrays but slower for many small objects), or a
+# classed error naming the file.  A UTF-8 file is streamed from the connection (jsonlite reads it in
+# blocks, never holding its text in full); a UTF-16 file is decoded first.
+timings_json <- function(path, sniff = NULL, simplify = FALSE) {
+  check_timings_file(path)
+  if (is.null(sniff)) sniff <- timings_sniff(path)
+  if (sniff$encoding == "binary") timings_binary(path)
+  parse <- function(src) {
+    tryCatch(jsonlite::parse_json(src, simplifyVector = simplify,
+                                  simplifyDataFrame = FALSE, simplifyMatrix = FALSE),
+             error = function(e) {
+               abort(sprintf("'%s' is not valid JSON: %s", safe_text(path),
+                             safe_text(trimws(conditionMessage(e)))),
+                     class = c("format", "file"))
+             })
+  }
+  if (sniff$encoding != "UTF-8") return(parse(timings_decode(path, sniff)))
+  con <- file(path, "rb")
+  on.exit(close(con))
+  if (sniff$bom) readBin(con, "raw", sniff$bom)
+  parse(con)
+}
+
+# jsonlite's simplification reads true and false among numbers as 1 and 0;
+# TRUE when a simplified array `x` (a numeric vector) holds a 0 or a 1, so
+# that the caller reads the file again as lists, which keep them apart.
+json_maybe_boolean <- function(x) {
+  is.numeric(x) && is.null(names(x)) && any(x == 0 | x == 1, na.rm = TRUE)
 }
 
 # The metric argument of a format with fixed choices.
@@ -288,15 +494,65 @@ timings_metric <- function(metric, choices, path, tool) {
   metric
 }
 
+# Every benchmark of a file was skipped: the reasons, in one classed error.
+timings_all_skipped <- function(path, problems, what = "benchmark") {
+  abort(sprintf("'%s' holds no run times that can be read: every %s was skipped (%s).",
+                safe_text(path), what, paste(problems$message, collapse = " ")),
+        class = c("format", "empty", "data", "file"))
+}
+
 timings_empty <- function(path, what) {
-  abort(sprintf("'%s' holds no run times: %s.", path, what),
+  abort(sprintf("'%s' holds no run times: %s.", safe_text(path), what),
         class = c("empty", "data"))
 }
 
-# Numbers out of a JSON list (NULL -> NA).
+# Numbers out of a JSON array, parsed as a list or simplified to a vector:
+# NA where an element is not one number (null, a string, an array).
+# Infinite values (1e400 in the file) stay infinite: json_problem() reports
+# them.
 json_num <- function(x) {
-  vapply(x, function(v) if (is.null(v) || !is.numeric(v)) NA_real_ else as.double(v),
-         numeric(1))
+  if (is.null(x)) return(double())
+  if (is.numeric(x)) return(as.double(x))
+  if (is.character(x)) return(suppressWarnings(as.numeric(x)))
+  if (!is.list(x)) return(rep(NA_real_, length(x)))
+  ok <- lengths(x) == 1L & vapply(x, is.numeric, NA)
+  out <- rep(NA_real_, length(x))
+  if (any(ok)) out[ok] <- as.double(unlist(x[ok], use.names = FALSE))
+  out
+}
+
+# Why a JSON array of run times cannot be read (NULL when every element is
+# a finite number): "3 of its 10 "times" are not finite numbers (null, "a")".
+json_problem <- function(x, what = "times") {
+  if (is.null(x) || !(is.list(x) || is.atomic(x)) || !is.null(names(x))) {
+    return(sprintf("its \"%s\" is %s, not an array of numbers", what,
+                   if (is.null(x)) "missing" else if (is.list(x)) "an object"
+                   else describe_type(x)))
+  }
+  if (!length(x)) return(sprintf("its \"%s\" array is empty", what))
+  v <- json_num(x)
+  bad <- !is.finite(v)
+  if (!any(bad)) return(NULL)
+  shown <- vapply(utils::head(which(bad), 3L), function(i) {
+    e <- if (is.list(x)) x[[i]] else x[i]
+    if (is.null(e) || (length(e) == 1L && is.na(e))) "null"
+    else if (is.list(e) || length(e) != 1L) "an array or object"
+    else if (is.character(e)) sprintf("\"%s\"", safe_text(substr(e, 1L, 20L)))
+    else if (is.numeric(e) && is.infinite(e)) "a number too large for a double"
+    else if (is.logical(e)) tolower(as.character(e))
+    else safe_text(format(e))
+  }, "")
+  sprintf("%d of its %d \"%s\" %s (%s)", sum(bad), length(x), what,
+          if (sum(bad) == 1L) "is not a finite number" else "are not finite numbers",
+          paste(unique(shown), collapse = ", "))
+}
+
+# A benchmark (or command) left out of an importer's result, with its
+# reason: a warning of class speeduptest_warning_skipped and a row of the
+# problems data frame the caller keeps in attr(, "problems").
+import_skip <- function(problems, path, name, why) {
+  msg <- sprintf("'%s': %s skipped: %s.", safe_text(basename(path)), safe_text(name), why)
+  skip_benchmark(problems, safe_text(name), msg, where = "file")
 }
 
 # The data frame an importer returns; `named` says that the caller's

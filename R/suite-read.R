@@ -22,12 +22,20 @@
 #' * A sample file is read as the first column of a headerless CSV file:
 #'   empty fields and `NA` are dropped, blank lines and lines starting with
 #'   `#` are ignored.
+#' * The configuration and the sample files are checked before they are
+#'   opened: each must be a regular file no larger than
+#'   `getOption("speeduptest.max_file_size", 2^32)` bytes, so a named pipe
+#'   (FIFO) or a device is refused at once instead of blocking the read (an
+#'   error for the configuration, a skipped benchmark for a sample file).
+#'   Files in UTF-16 or UTF-32 (with a byte-order mark, or UTF-16 of ASCII
+#'   text without one) are decoded.
 #'
 #' A bad line or a bad sample file never stops the reading: a line that
 #' cannot be split into fields, has no name, repeats a name, lacks a sample
 #' file or has a `ConfLevel` that is not a number in (0, 1), and a sample
-#' file that does not exist, cannot be read, is binary, holds bytes that are
-#' not valid UTF-8, holds text or holds no usable run time, skips its
+#' file that does not exist, is not a regular file, cannot be read, is
+#' binary, holds bytes that are not valid UTF-8, holds text or holds no
+#' usable run time, skips its
 #' benchmark only, with a warning of class `speeduptest_warning_config` or
 #' `speeduptest_warning_file`. Bytes that are not valid UTF-8 in the
 #' configuration (a Latin-1 benchmark name, say) skip their line only; the
@@ -52,12 +60,12 @@ read_speedup_config <- function(file) {
     abort(sprintf("`file` must be a single path, not %s.", describe_value(file)))
   }
   shown <- safe_text(file)
-  raw <- read_file_bytes(file)
+  raw <- read_text_bytes(file)
   if (is.character(raw)) {
     abort(sprintf("cannot read the configuration file '%s': it %s.", shown, raw),
           class = "file")
   }
-  if (any(raw == as.raw(0L))) {
+  if (length(grepRaw(as.raw(0L), raw, fixed = TRUE))) {
     abort(sprintf("cannot read the configuration file '%s': it is a binary file, not a CSV file.",
                   shown), class = "file")
   }
@@ -199,12 +207,13 @@ safe_text <- function(x) {
   x
 }
 
-# The bytes of a file, or a string saying why they cannot be read.
+# The bytes of a file, or a string saying why they cannot be read.  What
+# the path is (a FIFO would block the read, a device never end) and its
+# size are checked before it is opened; the read stops at that size.
 read_file_bytes <- function(path) {
-  if (!file.exists(path)) return("does not exist")
-  if (dir.exists(path)) return("is a folder, not a file")
-  size <- file.size(path)
-  if (is.na(size)) return("cannot be read")
+  why <- file_problem(path)
+  if (!is.null(why)) return(why)
+  size <- path_kind(path)$size
   out <- tryCatch(suppressWarnings(readBin(path, "raw", n = max(size, 1))),
                   error = function(e) NULL)
   if (is.null(out)) return("cannot be read (permission denied?)")
@@ -231,9 +240,11 @@ resolve_sample_path <- function(path, base) {
 # The run times of one sample file (the first column of a headerless CSV
 # file), or a string saying what is wrong with it.
 read_sample_file <- function(path) {
-  raw <- read_file_bytes(path)
+  raw <- read_text_bytes(path)
   if (is.character(raw)) return(raw)
-  if (any(raw == as.raw(0L))) return("is a binary file, not a text file of run times")
+  if (length(grepRaw(as.raw(0L), raw, fixed = TRUE))) {
+    return("is a binary file, not a text file of run times")
+  }
   lines <- split_lines(raw)
   if (length(lines)) lines[1L] <- sub("^\xef\xbb\xbf", "", lines[1L], useBytes = TRUE)
   if (!all(validUTF8(lines))) {

@@ -89,8 +89,18 @@
 #' computed from the per-benchmark results at the end, so the core never holds
 #' more than one chunk. With a [future][future::plan] plan other than
 #' sequential (and the future.apply package installed), the chunks run on the
-#' plan's workers, so the same call scales to a multicore machine or a
-#' cluster; the results are identical to a sequential run.
+#' plan's workers when the suite holds at least
+#' `getOption("speeduptest.suite_parallel_min")` run times; the results are
+#' identical to a sequential run. Shipping a chunk costs about as much as
+#' computing it: on a 2-core machine (`bench/suite-future.R`, 31 runs per
+#' version, 2 workers) a plan that always ships was slower than no plan at
+#' every size from 100 to 300,000 benchmarks (0.1 times the speed at 100,
+#' 0.4 to 0.8 at 10,000, 0.7 to 0.8 at 100,000, 0.9 at 300,000, with
+#' `multisession` and `multicore` alike), so the break-even lies beyond
+#' 300,000 benchmarks (18.6 million run times) and by default (`Inf`) the
+#' chunks stay in the session under any plan, which is then never slower
+#' than no plan. On a machine with idle cores, set the option to the number
+#' of run times from which the script shows a gain.
 #'
 #' **Bad benchmarks.** A benchmark whose data cannot be analysed (no run of a
 #' version, missing, infinite or non-positive times, a malformed element) is
@@ -282,10 +292,10 @@ suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
   nb <- length(suite$names)
   alpha <- as.double(1 - levels)
   chunks <- if (nb == 0L) list(integer()) else {
-    size <- suite_chunk_size(nb)
+    size <- suite_chunk_size(nb, length(suite$values))
     split(seq_len(nb), (seq_len(nb) - 1L) %/% size)
   }
-  parallel <- length(chunks) > 1L && suite_parallel()
+  parallel <- length(chunks) > 1L && suite_parallel(length(suite$values))
   # a chunk sent to a worker carries only its own values (starts made
   # relative to them); run here, it reads the suite's values in place
   args <- lapply(chunks, function(idx) {
@@ -332,12 +342,12 @@ suite_run_chunk <- function(a) {
         a$y_len, a$alpha, a$rigorous)
 }
 
-suite_chunk_size <- function(nb) {
+suite_chunk_size <- function(nb, nvalues = 0) {
   size <- getOption("speeduptest.suite_chunk", 4096L)
   if (!is.numeric(size) || length(size) != 1L || is.na(size) || size < 1) {
     size <- 4096L
   }
-  if (suite_parallel()) {
+  if (suite_parallel(nvalues)) {
     # at least one chunk per worker
     workers <- future::nbrOfWorkers()
     size <- min(size, max(1L, ceiling(nb / workers)))
@@ -345,13 +355,19 @@ suite_chunk_size <- function(nb) {
   as.integer(size)
 }
 
-# TRUE when a future plan other than sequential is set and future.apply is
-# installed.
-suite_parallel <- function() {
-  requireNamespace("future.apply", quietly = TRUE) &&
+# TRUE when a future plan other than sequential is set, future.apply is
+# installed and the suite holds enough run times to pay for shipping its
+# chunks to the workers: getOption("speeduptest.suite_parallel_min"), the
+# break-even measured by bench/suite-future.R.
+suite_parallel <- function(nvalues) {
+  min <- getOption("speeduptest.suite_parallel_min", SUITE_PARALLEL_MIN)
+  if (!is.numeric(min) || length(min) != 1L || is.na(min)) min <- SUITE_PARALLEL_MIN
+  nvalues >= min &&
+    requireNamespace("future.apply", quietly = TRUE) &&
     requireNamespace("future", quietly = TRUE) &&
     !inherits(future::plan(), "sequential")
 }
+SUITE_PARALLEL_MIN <- Inf
 
 # ---- building the suite ------------------------------------------------------
 

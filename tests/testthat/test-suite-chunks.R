@@ -62,7 +62,8 @@ test_that("chunks on future workers give the same result", {
   local <- suppressWarnings(speedup_suite(suite))
   old_plan <- future::plan(future::multisession, workers = 2)
   on.exit(future::plan(old_plan), add = TRUE)
-  old <- options(speeduptest.suite_chunk = 8)
+  # chunks sent to the workers whatever the suite's size
+  old <- options(speeduptest.suite_chunk = 8, speeduptest.suite_parallel_min = 0)
   on.exit(options(old), add = TRUE)
   remote <- suppressWarnings(speedup_suite(suite))
   expect_identical(strip_call(remote), strip_call(local))
