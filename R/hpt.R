@@ -444,7 +444,7 @@ hpt_speedup <- function(a, b = NULL, confidence = 0.95,
   }
   res <- .Call(ffi_hpt_speedup, data$a, data$a_len, data$b, data$b_len,
                higher_is_better, alpha_bench, exact_ties, confidence,
-               precision)
+               precision, FALSE)
   if (res$status == 2L) {
     abort(paste0("hpt_speedup(): too many runs for ",
                  if (exact_ties) "the exact conditional distributions at every breakpoint; use `exact_ties = FALSE`."
