@@ -39,18 +39,22 @@
 #'   the exact null distributions conditional on the ties observed: the
 #'   permutation distribution of the mid-rank sum, and the distribution of
 #'   `R_B` when each non-zero d is negative with probability 1/2 (zeros
-#'   keep their half-ranks).  The exact tables are limited to about 300
-#'   pooled runs per benchmark and 4000 benchmarks.
+#'   keep their half-ranks).  These are the package's exact rank-sum and
+#'   signed-rank laws (those of [wilcoxon_test()] with `exact = TRUE`), with
+#'   their size limits (about 500 runs a side per benchmark with ties, 1000
+#'   benchmarks with a non-zero d); beyond them an error of class
+#'   `speeduptest_error_data` asks for `exact_ties = FALSE`.
 #' @param conf_level Confidence level used for the conclusion sentence.
 #' @param na_rm With `TRUE`, `NA` values are dropped (they pad a matrix of
-#'   ragged runs); with `FALSE` an `NA` is an error.
+#'   ragged runs); with `FALSE` a benchmark holding an `NA` is skipped.
 #' @param initial With run times read by [read_timings()] or [as_timings()]
 #'   as `a` (a `speedup_timings` object with two versions), the version of
 #'   the initial code (default: the first). A is then the other (the
 #'   transformed code) and B the initial code, so that the confidence is
 #'   that of "the transformed code is more than `speedup` times faster". A
 #'   benchmark with runs of only one version is left out, with a warning of
-#'   class `speeduptest_warning_unpaired`.
+#'   class `speeduptest_warning_unpaired`.  Any other `a` with `initial` is
+#'   an error.
 #'
 #' @details
 #' On benchmark i, two one-sided Wilcoxon rank-sum tests at level
@@ -67,6 +71,15 @@
 #' alternative.  The two sample sizes may differ; the normal approximations
 #' then use the general means and variances (na (N + 1) / 2 and
 #' na nb (N + 1) / 12), which are the paper's formulas when na = nb.
+#'
+#' **Bad benchmarks.** A benchmark that cannot be analysed -- a missing
+#' value (without `na_rm = TRUE`), an infinite value or one <= 0, fewer
+#' than 3 runs of a side, runs of one machine only, or (matrices or lists
+#' with names) a name in only one of `a` and `b` -- is skipped with a
+#' warning of class `speeduptest_warning_skipped` saying why, and a row in
+#' the result's `problems`; the others are analysed as if it were absent.
+#' Only when no benchmark is left is it an error (class
+#' `speeduptest_error_data`, giving the reasons).
 #'
 #' The d's are differences of medians in the units of the data: like the
 #' paper (which divides every benchmark by B's first run), normalise
@@ -86,7 +99,9 @@
 #'   `benchmark`, `median_a` (A's median, handicapped), `median_b`, `winner`
 #'   (`"A"`, `"B"` or `"tie"`), `d`, `rank`, `p_a`, `p_b` (one-sided
 #'   p-values), `w_a` (A's Mann-Whitney count, mid-ranks), `runs_a`,
-#'   `runs_b`.  It prints in the layout of the paper's Table 1.
+#'   `runs_b`; `problems`, one row per skipped benchmark (`benchmark`,
+#'   `where`, `severity` "error", `message`), as in [speedup_suite()].  It
+#'   prints in the layout of the paper's Table 1.
 #'
 #' @references
 #' Chen, T., Chen, Y., Guo, Q., Temam, O., Wu, Y. and Hu, W. (2012).
@@ -445,22 +460,36 @@ as.data.frame.speeduptest_hpt <- function(x, row.names = NULL,
 #' confidence stays above the level for every gamma (possible only when the
 #' per-benchmark tests can never be significant).
 #'
-#' The candidate gammas are about n^2 points (one or two per pair of
-#' benchmarks).  Between two gammas where some benchmark's decision changes,
-#' the winners are fixed and the confidence can only fall as gamma grows, so
-#' one sweep down the sorted points settles each such stretch with one
-#' evaluation (and a bisection in the stretch holding the supremum),
-#' repairing the order of the |d| incrementally: 1,000 benchmarks of 31
-#' runs take about 20 `hpt()` calls, and up to about 12,000 benchmarks are
-#' accepted.  With `exact_ties = TRUE` every breakpoint above 1 needs its own
-#' exact conditional distribution; when the total would exceed a fixed
-#' budget (about 7 benchmarks of 20 + 20 runs, or 400 of 10 + 10) an error of class
-#' `speeduptest_error_data` asks for `exact_ties = FALSE`.
+#' The points where the confidence can change are not listed (there are
+#' about n^2 of them).  In the classical test (`exact_ties = FALSE`) the
+#' decision on a benchmark changes at most twice as gamma grows, at two of
+#' its ratios of runs, found by counting the ratios above a value on the
+#' sorted runs (memory linear in the runs, however many pairs of runs
+#' there are).  Between two such changes the winners are fixed and R_B is
+#' the number of pairs of benchmarks whose d's sum below zero, which only
+#' grows with gamma; it is counted at any gamma by sorting the d's.  The
+#' search goes down the decision changes, skipping every stretch of gamma
+#' where a lower bound of R_B already fails, and in the stretch holding the
+#' supremum finds the pair of benchmarks where the confidence falls below
+#' the level by bisection.  Memory is linear in the data and the time about
+#' n log^2 n: 10,000 benchmarks of 31 runs take about 3 `hpt()` calls and
+#' 100,000 a few seconds (see `bench/README.md`).  The answer is the one the
+#' evaluation at every candidate point gives.  With `exact_ties = TRUE`
+#' the conditional null law of R_B depends on the ties of the |d|
+#' themselves, so every candidate point is evaluated (up to about 12,000
+#' benchmarks) and every breakpoint above 1 needs its own exact conditional
+#' distribution; when the total would exceed a fixed budget (about 7
+#' benchmarks of 20 + 20 runs, or 400 of 10 + 10) an error of class
+#' `speeduptest_error_data` asks for `exact_ties = FALSE`.  Benchmarks that
+#' cannot be analysed are skipped as in [hpt()].
 #'
 #' @return An object of class `speeduptest_hpt_speedup`: a list with
-#'   `speedup` (the r-Speedup floored to `precision`), `confidence` (r),
-#'   `supremum`, `attained`, `precision`, `labels` and `test`, the [hpt()]
-#'   result at `speedup` (`NULL` when `speedup` is not finite).
+#'   `speedup` (the r-Speedup floored to `precision`; `NA` when no gamma of
+#'   at least 1 reaches the confidence), `confidence` (r), `supremum` (`NA` in
+#'   the same case), `attained`, `precision`, `labels`, `n` (benchmarks
+#'   analysed), `problems` (the skipped ones, as in [hpt()]) and `test`,
+#'   the [hpt()] result at `speedup` (`NULL` when `speedup` is not
+#'   finite).
 #' @references
 #' Chen, T., Chen, Y., Guo, Q., Temam, O., Wu, Y. and Hu, W. (2012).
 #' Statistical performance comparisons of computers. *HPCA 2012*,

@@ -20,6 +20,23 @@
  * data: when A's scores were stored as a = fl(gamma x) and x == b, then
  * a == fl(gamma b) exactly, whereas fl(a / gamma) == b can fail.  Medians
  * and d are reported in the units of A divided by gamma.
+ *
+ * The exact conditional laws of exact_ties are the package's shared ones
+ * (st_ranksum_exact_tails in wilcoxon.c, st_signrank_exact_tails in
+ * signrank.c); the classical tables are Rmath's pwilcox and psignrank.
+ *
+ * The r-Speedup sup{gamma >= 1: confidence(gamma) >= r} is found without
+ * listing the ~n^2 points where the confidence can change: the classical
+ * decision of a benchmark changes at most twice in gamma (at two order
+ * statistics of its ratios of runs, selected by counting on the sorted
+ * runs), R_B is a Walsh count of the d's, non-decreasing in gamma while
+ * the winners are fixed, and a branch-and-bound search down the decision
+ * changes with a lower bound of R_B finds the stretch holding the
+ * supremum, then the crossing point inside it by bisection (see
+ * "classical test: the search over gamma" below).
+ *   Hodges, J. L. and Lehmann, E. L. (1963) for the Walsh averages behind
+ *   the count: Estimates of location based on rank tests.  Ann. Math.
+ *   Statist. 34, 598-611.
  */
 #include <float.h>
 #include <math.h>
@@ -380,13 +397,15 @@ int st_hpt(const st_hpt_input *in, double gamma, st_hpt_result *out)
  * (scores) or gamma (times), so the ranks of |d| and the signs change only
  * at the events, at the zero crossings median ratio, and where
  * |d_i| = |d_k| (one solution each of d_i = d_k and d_i = -d_k).  The
- * confidence is evaluated at every such point and once inside every open
- * interval between two consecutive points, from the top down: the first
- * point or interval reaching r gives the supremum (attained at a point, or
- * the open right end of an interval).  Nothing here assumes the confidence
- * is monotone in gamma (it is in the classical test when every significant
- * benchmark's medians agree with its winner, since every d then decreases
- * with gamma and R_B is a count of Walsh averages).
+ * supremum is the highest of these points, or of the open intervals
+ * between two consecutive ones, where the confidence reaches r (attained
+ * at a point, or the open right end of an interval).  With exact_ties the
+ * confidence is evaluated at every such point (sweep_candidates); the
+ * classical test searches them without listing them (search_below).
+ * Nothing assumes the confidence is monotone in gamma across decision
+ * changes (it is in the classical test when every significant benchmark's
+ * medians agree with its winner, since every d then decreases with gamma
+ * and R_B is a count of Walsh averages).
  */
 typedef struct {
     double g;
