@@ -1144,13 +1144,16 @@ static double pair_crossing(const hpt_bench *u, const hpt_bench *w,
  * zero, the band being eps (|x_p| + |x_q|) + B: *ord counts them, *self
  * the p = q among them.  When amb is given, the unordered pairs p < q in
  * the band are compared by their crossing points with gamma and those at
- * or below it counted in *amb. */
+ * or below it counted in *amb; ST_ERR_TOO_MANY when there are more than
+ * a budget of them (data with very many equal medians: the caller then
+ * counts by the signs alone). */
 static int walsh_pairs(const hpt_search *S, const hpt_item *it, size_t m,
                        double eps, double B, double gamma, double *ord,
                        double *self, double *amb)
 {
     size_t qn = m, qa = m;
-    double o = 0.0, sf = 0.0, am = 0.0, work = 0.0;
+    double o = 0.0, sf = 0.0, am = 0.0, work = 0.0, total = 0.0;
+    double budget = 16.0 * (double) m + 1e6;
     int higher = S->in->higher_is_better;
     for (size_t p = 0; p < m; p++) {
         double x = it[p].v;
@@ -1167,6 +1170,7 @@ static int walsh_pairs(const hpt_search *S, const hpt_item *it, size_t m,
             if (pair_crossing(&S->bk[it[p].i], &S->bk[it[q].i], higher) <=
                 gamma)
                 am += 1.0;
+            if (++total > budget) return ST_ERR_TOO_MANY;
             if (++work >= 1e7) {
                 work = 0.0;
                 if (st_check_interrupt()) return ST_ERR_INTERRUPTED;
@@ -1208,6 +1212,12 @@ static int segment_rb(hpt_search *S, double gamma, double *rb)
     double ord, self, amb;
     int st = walsh_pairs(S, S->items, m, 1e-12, 4e-12 * mag_max, gamma, &ord,
                          &self, &amb);
+    if (st == ST_ERR_TOO_MANY) {
+        /* too many sums near zero to compare their crossing points one by
+         * one: the signs of the sums as computed decide */
+        amb = 0.0;
+        st = walsh_pairs(S, S->items, m, 0.0, 0.0, gamma, &ord, &self, NULL);
+    }
     if (st != ST_OK) return st;
     *rb = (ord - self) / 2.0 + amb + (1.0 + z) * selfc + z * (z + 1.0) / 4.0;
     return ST_OK;
@@ -1336,6 +1346,46 @@ static int search_below(hpt_search *S, double limit, double *sup,
     return search_block(S, 0, S->np - 1, &found, sup, attained);
 }
 
+/* s itself when R_B can change at s (an event point or a crossing
+ * point), else the largest gamma below s where it can: an event point or
+ * the largest crossing point below s (found by bisection on the count). */
+static int last_change_below(hpt_search *S, double s, double *u)
+{
+    size_t lo_i = 0, hi_i = S->np;          /* first point >= s */
+    while (lo_i < hi_i) {
+        size_t mid = lo_i + (hi_i - lo_i) / 2;
+        if (S->pts[mid] < s) lo_i = mid + 1;
+        else hi_i = mid;
+    }
+    *u = s;
+    if (lo_i == 0 || (lo_i < S->np && S->pts[lo_i] == s)) return ST_OK;
+    double lo = S->pts[lo_i - 1];
+    double top = nextafter(s, 0.0);
+    if (!(top > lo)) {
+        *u = lo;
+        return ST_OK;
+    }
+    for (size_t i = 0; i < S->n; i++)
+        S->dec[i] = (signed char) lookup_after(&S->bk[i], lo);
+    double r_top, r_lo, r_s, r;
+    int st = segment_rb(S, top, &r_top);
+    if (st == ST_OK) st = segment_rb(S, s, &r_s);
+    if (st != ST_OK || r_s != r_top) return st;   /* a crossing at s */
+    *u = lo;
+    st = segment_rb(S, lo, &r_lo);
+    if (st != ST_OK || r_lo == r_top) return st;
+    uint64_t l = dbl_bits(lo), h = dbl_bits(top);  /* r(l) < r_top = r(h) */
+    while (h - l > 1) {
+        uint64_t m = l + (h - l) / 2;
+        st = segment_rb(S, bits_dbl(m), &r);
+        if (st != ST_OK) return st;
+        if (r < r_top) l = m;
+        else h = m;
+    }
+    *u = bits_dbl(h);
+    return ST_OK;
+}
+
 /* The largest attainable R_B (a multiple of 1/4) at which the classical
  * confidence reaches the level; -1 when even R_B = 0 does not. */
 static double rb_threshold(size_t n, double level)
@@ -1366,8 +1416,9 @@ typedef struct {
     hpt_search *S;            /* the search */
 } hpt_below;
 
-/* A gamma u < s such that no gamma in (u, s) reaches the level (NAN when
- * none below s does), after s itself failed. */
+/* A gamma u <= s such that no gamma in (u, s) reaches the level, or none
+ * but those where the confidence is the one at s (NAN when none below s
+ * does), after s itself failed. */
 static int passing_below(hpt_below *B, double s, double *u)
 {
     if (B->method == 1) {
@@ -1382,7 +1433,12 @@ static int passing_below(hpt_below *B, double s, double *u)
         return ST_OK;
     }
     int att;
-    return search_below(B->S, s, u, &att);
+    int st = search_below(B->S, s, u, &att);
+    if (st != ST_OK || isnan(*u) || *u < s) return st;
+    /* the search passes just below s where the evaluation at s itself
+     * fails (rounding at extreme gammas): like the sweep, skip to the last
+     * point below s where the confidence can change */
+    return last_change_below(B->S, s, u);
 }
 
 /*

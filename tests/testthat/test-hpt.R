@@ -386,7 +386,8 @@ test_that("ragged runs, unequal run counts and the alpha_bench default", {
   a <- rbind(p = c(1, 1.1, 1.2, NA), q = c(2, 2.1, 2.3, 2.2), r = c(3, 3.3, 3.1, NA))
   b <- rbind(p = c(1.5, 1.6, 1.7), q = c(2.6, 2.7, 2.8), r = c(3.6, 3.5, 3.9))
   # without na_rm the benchmarks holding NA are skipped, q is analysed
-  expect_warning(h1 <- hpt(a, b), class = "speeduptest_warning_skipped")
+  expect_warning(expect_warning(h1 <- hpt(a, b), '"p" skipped'), '"r" skipped',
+                 class = "speeduptest_warning_skipped")
   expect_equal(h1$benchmarks$benchmark, "q")
   expect_equal(h1$problems$benchmark, c("p", "r"))
   expect_match(h1$problems$message[1], "1 missing value.*`a`.*na_rm = TRUE")
