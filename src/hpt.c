@@ -1419,7 +1419,7 @@ typedef struct {
 /* A gamma u <= s such that no gamma in (u, s) reaches the level, or none
  * but those where the confidence is the one at s (NAN when none below s
  * does), after s itself failed. */
-static int passing_below(hpt_below *B, double s, double *u)
+static int passing_below(hpt_below *B, double s, int stuck, double *u)
 {
     if (B->method == 1) {
         *u = s;
@@ -1434,10 +1434,11 @@ static int passing_below(hpt_below *B, double s, double *u)
     }
     int att;
     int st = search_below(B->S, s, u, &att);
-    if (st != ST_OK || isnan(*u) || *u < s) return st;
-    /* the search passes just below s where the evaluation at s itself
-     * fails (rounding at extreme gammas): like the sweep, skip to the last
-     * point below s where the confidence can change */
+    if (st != ST_OK || isnan(*u) || *u < s || stuck < 2) return st;
+    /* the search has passed just below several failed multiples in a row
+     * (the evaluation at them and the search disagree: rounding at extreme
+     * gammas): like the sweep, skip to the last point below s where the
+     * confidence can change */
     return last_change_below(B->S, s, u);
 }
 
@@ -1458,6 +1459,7 @@ static int floor_walk(const st_hpt_input *in, double level, double precision,
     int whole = fabs(inv - nearbyint(inv)) < 1e-9 * inv;
     if (whole) inv = nearbyint(inv);
     double k = floor(sup / precision + 1e-9);
+    int stuck = 0;            /* failures in a row that skipped nothing */
     /* k - 1 rounds back to k beyond 2^53 (a supremum of 1e297): step to
      * the next double below then */
     for (long iter = 0; iter < 1000000;
@@ -1473,9 +1475,10 @@ static int floor_walk(const st_hpt_input *in, double level, double precision,
             break;
         }
         double u;
-        st = passing_below(B, s, &u);
+        st = passing_below(B, s, stuck, &u);
         if (st != ST_OK) return st;
         if (isnan(u)) break;
+        stuck = u < s ? 0 : stuck + 1;
         if (u < s) {
             double kn = whole ? floor(u * inv) : floor(u / precision);
             if (kn < k - 1.0) k = kn + 1.0 > kn ? kn + 1.0 : nextafter(kn, INFINITY);
