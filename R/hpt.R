@@ -404,7 +404,7 @@ hpt_long <- function(df, call = NULL) {
     unique(as.character(ben[!lost]))
   ben <- as.character(ben)
   split_one <- function(g) {
-    keep <- grp == levels(grp)[g]
+    keep <- which(grp == levels(grp)[g])
     out <- split(as.double(val[keep]), factor(ben[keep], levels = lev))
     out
   }

@@ -235,6 +235,12 @@ test_that("a bad benchmark is skipped with its reason, the others analysed", {
   expect_warning(hl <- hpt(long), "1 run with a missing benchmark",
                  class = "speeduptest_warning_skipped")
   expect_equal(hl$benchmarks$runs_a[1], 5L)
+  long$benchmark[1] <- "k1"
+  long$machine[8] <- NA            # a run of "old" in k1
+  expect_warning(hl <- hpt(long), "1 run with a missing benchmark or machine",
+                 class = "speeduptest_warning_skipped")
+  expect_equal(hl$benchmarks$runs_b[1], 5L)
+  expect_false(anyNA(hl$benchmarks$median_b))
 })
 
 test_that("arguments are checked before the data, naming the user's argument", {
