@@ -51,13 +51,15 @@
  * not be broken by the rounding of the scaling. */
 #define HPT_TOL 1e-9
 
-/* Most benchmarks squared for hpt_speedup(): its candidate gammas include
- * one or two points per pair of benchmarks (8 bytes each, twice while
- * they are sorted). */
+/* Most benchmarks squared for the candidate sweep of hpt_speedup() (with
+ * exact_ties, and the reference method): its candidate gammas include one
+ * or two points per pair of benchmarks (8 bytes each, twice while they are
+ * sorted).  The classical search lists none. */
 #define HPT_MAX_POINTS 1.6e8
 
-/* Most pairs of runs of one benchmark whose breakpoints hpt_speedup()
- * lists (32 bytes each while the benchmark is summarised). */
+/* Most pairs of runs of one benchmark whose breakpoints hpt_speedup() with
+ * exact_ties lists (checked for every benchmark before any is listed; the
+ * classical search lists none). */
 #define HPT_MAX_PAIRS 4000000.0
 
 /* ---- per-benchmark rank-sum level --------------------------------------- */
