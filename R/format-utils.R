@@ -9,6 +9,8 @@ fmt_confidence <- function(x, digits = 4L) {
     if (is.na(v)) return("NA")
     if (v == 1) return("1")
     if (round(v, digits) >= 1) return(sprintf("1 - %.1e", 1 - v))
+    if (v > 0 && round(v, digits) == 0) return(sprintf("%.1e", v))
+    if (v == 0) return("0")
     out <- formatC(v, format = "f", digits = digits)
     sub("0+$", "", sub("(\\.[0-9]*[1-9])0+$", "\\1", out))
   }, "")

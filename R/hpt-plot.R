@@ -75,12 +75,22 @@ hpt_plot <- function(x, gamma = NULL, r_speedup = NULL) {
   yy <- rev(seq_len(nb))
   d <- bm$d
   xr <- range(c(d, 0), na.rm = TRUE)
-  xr <- xr + c(-0.04, 0.04) * max(diff(xr), 1e-12)
+  if (diff(xr) == 0) {
+    # every d is 0 (all ties): an axis in the units of the medians
+    xr <- c(-0.1, 0.1) * max(abs(c(bm$median_a, bm$median_b)), 1e-300)
+  }
+  xr <- xr + c(-0.04, 0.04) * diff(xr)
   graphics::plot.default(NA, xlim = xr, ylim = c(0.4, nb + 0.6), yaxt = "n",
                          xlab = "", ylab = "")
   graphics::rect(pmin(0, d), yy - 0.38, pmax(0, d), yy + 0.38,
                  col = cols[bm$winner], border = NA)
   graphics::abline(v = 0, col = "grey20")
+  # a tie has d = 0: a mark on the axis, so that the benchmark is seen
+  tie <- d == 0
+  if (any(tie)) {
+    graphics::points(rep(0, sum(tie)), yy[tie], pch = 15, cex = 0.9,
+                     col = cols[["tie"]])
+  }
   graphics::axis(2, at = yy, labels = short, tick = FALSE,
                  cex.axis = min(lab_cex, row_label_cex(nb + 0.2)), line = -0.4)
   xl <- sprintf("Diff. (d): > 0 when %s wins", lab[1L])

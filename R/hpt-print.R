@@ -6,6 +6,14 @@ hpt_winner_names <- function(winner, labels) {
   ifelse(winner == "A", labels[1L], ifelse(winner == "B", labels[2L], "tie"))
 }
 
+# "1 benchmark", "12 benchmarks", and how many were skipped
+hpt_count_note <- function(n, problems) {
+  nskip <- if (is.null(problems)) 0L else sum(problems$severity == "error")
+  out <- sprintf("%d benchmark%s", n, if (n == 1L) "" else "s")
+  if (nskip > 0L) out <- sprintf("%s (%d skipped: see `$problems`)", out, nskip)
+  out
+}
+
 hpt_method_note <- function(x) {
   if (x$exact_ties) "exact, conditional on ties" else
     if (x$exact[["benchmarks"]]) "exact tables, no ties" else
@@ -42,8 +50,9 @@ format.speeduptest_hpt <- function(x, digits = 3, ...) {
     sprintf("Claim: %s (%s)", hpt_claim(lab, x$speedup),
             if (x$higher_is_better) "scores, higher is better" else
               "times, lower is better"),
-    sprintf("%d benchmarks; on each, rank-sum tests at level %s (%s)",
-            x$n, format(x$alpha_bench), hpt_method_note(x)),
+    sprintf("%s; on each, rank-sum tests at level %s (%s)",
+            hpt_count_note(x$n, x$problems), format(x$alpha_bench),
+            hpt_method_note(x)),
     "")
   tail <- c(
     "",
@@ -129,6 +138,8 @@ print.speeduptest_hpt_speedup <- function(x, ...) {
             format(x$confidence), lab[1L], lab[2L]),
     sprintf("(the largest speedup of %s over %s that holds with confidence %s)",
             lab[1L], lab[2L], format(x$confidence)),
+    if (NROW(x$problems) > 0L)
+      sprintf("Over %s.", hpt_count_note(x$n, x$problems)),
     "")
   lines <- c(lines, if (is.na(x$speedup)) {
     sprintf("No speedup >= 1 reaches confidence %s: %s is not shown faster than %s.",

@@ -39,18 +39,22 @@
 #'   the exact null distributions conditional on the ties observed: the
 #'   permutation distribution of the mid-rank sum, and the distribution of
 #'   `R_B` when each non-zero d is negative with probability 1/2 (zeros
-#'   keep their half-ranks).  The exact tables are limited to about 300
-#'   pooled runs per benchmark and 4000 benchmarks.
+#'   keep their half-ranks).  These are the package's exact rank-sum and
+#'   signed-rank laws (those of [wilcoxon_test()] with `exact = TRUE`), with
+#'   their size limits (about 500 runs a side per benchmark with ties, 1000
+#'   benchmarks with a non-zero d); beyond them an error of class
+#'   `speeduptest_error_data` asks for `exact_ties = FALSE`.
 #' @param conf_level Confidence level used for the conclusion sentence.
 #' @param na_rm With `TRUE`, `NA` values are dropped (they pad a matrix of
-#'   ragged runs); with `FALSE` an `NA` is an error.
+#'   ragged runs); with `FALSE` a benchmark holding an `NA` is skipped.
 #' @param initial With run times read by [read_timings()] or [as_timings()]
 #'   as `a` (a `speedup_timings` object with two versions), the version of
 #'   the initial code (default: the first). A is then the other (the
 #'   transformed code) and B the initial code, so that the confidence is
 #'   that of "the transformed code is more than `speedup` times faster". A
 #'   benchmark with runs of only one version is left out, with a warning of
-#'   class `speeduptest_warning_unpaired`.
+#'   class `speeduptest_warning_unpaired`.  Any other `a` with `initial` is
+#'   an error.
 #'
 #' @details
 #' On benchmark i, two one-sided Wilcoxon rank-sum tests at level
@@ -67,6 +71,15 @@
 #' alternative.  The two sample sizes may differ; the normal approximations
 #' then use the general means and variances (na (N + 1) / 2 and
 #' na nb (N + 1) / 12), which are the paper's formulas when na = nb.
+#'
+#' **Bad benchmarks.** A benchmark that cannot be analysed -- a missing
+#' value (without `na_rm = TRUE`), an infinite value or one <= 0, fewer
+#' than 3 runs of a side, runs of one machine only, or (matrices or lists
+#' with names) a name in only one of `a` and `b` -- is skipped with a
+#' warning of class `speeduptest_warning_skipped` saying why, and a row in
+#' the result's `problems`; the others are analysed as if it were absent.
+#' Only when no benchmark is left is it an error (class
+#' `speeduptest_error_data`, giving the reasons).
 #'
 #' The d's are differences of medians in the units of the data: like the
 #' paper (which divides every benchmark by B's first run), normalise
@@ -86,7 +99,9 @@
 #'   `benchmark`, `median_a` (A's median, handicapped), `median_b`, `winner`
 #'   (`"A"`, `"B"` or `"tie"`), `d`, `rank`, `p_a`, `p_b` (one-sided
 #'   p-values), `w_a` (A's Mann-Whitney count, mid-ranks), `runs_a`,
-#'   `runs_b`.  It prints in the layout of the paper's Table 1.
+#'   `runs_b`; `problems`, one row per skipped benchmark (`benchmark`,
+#'   `where`, `severity` "error", `message`), as in [speedup_suite()].  It
+#'   prints in the layout of the paper's Table 1.
 #'
 #' @references
 #' Chen, T., Chen, Y., Guo, Q., Temam, O., Wu, Y. and Hu, W. (2012).
@@ -118,21 +133,26 @@ hpt <- function(a, b = NULL, higher_is_better = FALSE, alpha_bench = NULL,
                 na_rm = FALSE, initial = NULL, ...) {
   check_dots_empty(...)
   call <- sys.call()
-  if (is_speedup_timings(a)) {
-    tp <- timings_pairs(a, initial, arg = "a", require = TRUE)
-    a <- data.frame(benchmark = tp$data$benchmark, time = tp$data$time,
-                    machine = factor(tp$data$version, levels = rev(tp$versions)))
-  }
-  data <- hpt_data(a, b, na_rm = check_flag(na_rm, "na_rm", call), call = call)
+  na_rm <- check_flag(na_rm, "na_rm", call)
   higher_is_better <- check_flag(higher_is_better, "higher_is_better", call)
   exact_ties <- check_flag(exact_ties, "exact_ties", call)
-  alpha_bench <- hpt_alpha(alpha_bench, data, call)
   speedup <- check_number(speedup, "speedup", call)
   if (speedup <= 0) {
     abort(sprintf("`speedup` must be positive, not %s.", describe_value(speedup)),
           call = call)
   }
   conf_level <- check_conf_level(conf_level, call = call)
+  if (!is.null(alpha_bench)) alpha_bench <- check_alpha(alpha_bench, "alpha_bench", call)
+  if (is_speedup_timings(a)) {
+    tp <- timings_pairs(a, initial, arg = "a", require = TRUE)
+    a <- data.frame(benchmark = tp$data$benchmark, time = tp$data$time,
+                    machine = factor(tp$data$version, levels = rev(tp$versions)))
+  } else if (!is.null(initial)) {
+    abort("`initial` applies to run times read by read_timings() or as_timings() only; `a` is not such timings.",
+          call = call)
+  }
+  data <- hpt_data(a, b, na_rm = na_rm, call = call)
+  alpha_bench <- hpt_alpha(alpha_bench, data, call)
   hpt_run(data, higher_is_better, alpha_bench, speedup, exact_ties,
           conf_level, call)
 }
@@ -141,6 +161,10 @@ hpt_run <- function(data, higher_is_better, alpha_bench, speedup, exact_ties,
                     conf_level, call = NULL) {
   res <- .Call(ffi_hpt, data$a, data$a_len, data$b, data$b_len,
                higher_is_better, alpha_bench, speedup, exact_ties)
+  if (exact_ties && res$status == 2L) {
+    abort("hpt(): the exact conditional distributions are too large for these runs or benchmarks; use `exact_ties = FALSE`.",
+          class = "data", call = call)
+  }
   check_status(res, "hpt()", call = call)
   benchmarks <- data.frame(
     benchmark = data$benchmarks,
@@ -171,6 +195,7 @@ hpt_run <- function(data, higher_is_better, alpha_bench, speedup, exact_ties,
     exact = c(benchmarks = res$exact_bench, overall = res$exact_overall),
     labels = data$labels,
     benchmarks = benchmarks,
+    problems = data$problems,
     data = data
   )
   out$conclusion <- hpt_conclusion(out)
@@ -206,17 +231,32 @@ hpt_alpha <- function(alpha_bench, data, call = NULL) {
 
 # ---- input ---------------------------------------------------------------
 
-# Returns list(benchmarks, labels, a, a_len, b, b_len): the runs of every
-# benchmark concatenated, in the benchmarks' order.
+# Returns list(benchmarks, labels, a, a_len, b, b_len, problems): the runs
+# of every benchmark that can be analysed concatenated, in the benchmarks'
+# order.  A benchmark that cannot be (missing, infinite or non-positive
+# values, fewer than 3 runs, runs of one side only) is skipped with a
+# warning of class `speeduptest_warning_skipped` and a row in `problems`;
+# an error only when none is left.
 hpt_data <- function(a, b, na_rm, call = NULL) {
   if (is.data.frame(a) && !is.null(b)) {
     abort("`b` must be NULL when `a` is a long data frame.", call = call)
+  }
+  problems <- empty_problems()
+  skip <- function(bench, why) {
+    msg <- sprintf("benchmark \"%s\" skipped: %s.", bench, why)
+    problems <<- add_problem(problems, bench, "data", "error", msg)
   }
   if (is.data.frame(a)) {
     parts <- hpt_long(a, call)
     la <- parts$a
     lb <- parts$b
     labels <- parts$labels
+    where <- sprintf("of %s (in `a`)", labels)
+    bench <- names(la)
+    for (j in which(lengths(la) == 0L | lengths(lb) == 0L)) {
+      skip(bench[j], sprintf("no runs of %s (in `a`)",
+                             labels[if (length(la[[j]]) == 0L) 1L else 2L]))
+    }
   } else {
     if (is.null(b)) {
       abort("`b` is missing: give B's runs, or a long data frame as `a`.",
@@ -225,21 +265,17 @@ hpt_data <- function(a, b, na_rm, call = NULL) {
     la <- hpt_rows(a, "a", call)
     lb <- hpt_rows(b, "b", call)
     labels <- c("A", "B")
+    where <- c("in `a`", "in `b`")
     na <- names(la)
     nb <- names(lb)
     if (!is.null(na) && !is.null(nb)) {
       if (anyDuplicated(na) || anyDuplicated(nb)) {
         abort("Benchmark names must be unique in `a` and `b`.", call = call)
       }
-      if (!setequal(na, nb)) {
-        only_a <- setdiff(na, nb)
-        only_b <- setdiff(nb, na)
-        abort(sprintf(
-          "`a` and `b` must hold the same benchmarks; only in `a`: %s; only in `b`: %s.",
-          if (length(only_a)) paste(only_a, collapse = ", ") else "none",
-          if (length(only_b)) paste(only_b, collapse = ", ") else "none"),
-          class = "mismatch", call = call)
-      }
+      for (x in setdiff(na, nb)) skip(x, "it is in `a` but not in `b`")
+      for (x in setdiff(nb, na)) skip(x, "it is in `b` but not in `a`")
+      na <- intersect(na, nb)
+      la <- la[na]
       lb <- lb[na]
     } else if (length(la) != length(lb)) {
       abort(sprintf("`a` has %d benchmarks but `b` has %d.", length(la),
@@ -247,41 +283,66 @@ hpt_data <- function(a, b, na_rm, call = NULL) {
     }
     if (is.null(na)) na <- if (is.null(nb)) as.character(seq_along(la)) else nb
     names(la) <- names(lb) <- na
+    bench <- na
   }
-  if (length(la) < 1L) {
+  if (length(la) < 1L && nrow(problems) == 0L) {
     abort("There must be at least one benchmark.", class = "data", call = call)
   }
-  clean <- function(v, who, bench) {
-    if (anyNA(v)) {
-      if (!na_rm) {
-        abort(sprintf("`%s` has missing values (benchmark %s); set `na_rm = TRUE` if they pad ragged runs.",
-                      who, bench), call = call)
-      }
-      v <- v[!is.na(v)]
+  # why the runs of one side of a benchmark cannot be analysed (NULL: they can)
+  why <- function(v, side) {
+    if (!length(v)) return(NULL)    # recorded above
+    out <- NULL
+    nmiss <- sum(is.na(v))
+    if (nmiss && !na_rm) {
+      out <- c(out, sprintf("%d missing value(s) %s (`na_rm = TRUE` drops them)",
+                            nmiss, where[side]))
     }
+    v <- v[!is.na(v)]
     if (any(!is.finite(v))) {
-      abort(sprintf("`%s` must hold finite values (benchmark %s).", who, bench),
-            call = call)
+      out <- c(out, sprintf("%d infinite value(s) %s", sum(!is.finite(v)),
+                            where[side]))
     }
-    if (any(v <= 0)) {
-      abort(sprintf("`%s` must hold positive values (benchmark %s has %d value(s) <= 0).",
-                    who, bench, sum(v <= 0)), call = call)
+    if (any(v <= 0, na.rm = TRUE)) {
+      out <- c(out, sprintf("%d value(s) <= 0 %s", sum(v <= 0), where[side]))
     }
     if (length(v) < 3L) {
-      abort(sprintf("Every benchmark needs at least 3 runs; `%s` has %d for benchmark %s.",
-                    who, length(v), bench), class = "data", call = call)
+      out <- c(out, sprintf("%d run%s %s (at least 3 are needed)", length(v),
+                            if (length(v) == 1L) "" else "s", where[side]))
     }
-    v
+    out
   }
-  bench <- names(la)
-  la <- Map(clean, la, labels[1L], bench)
-  lb <- Map(clean, lb, labels[2L], bench)
+  keep <- logical(length(la))
+  for (j in seq_along(la)) {
+    if (!length(la[[j]]) || !length(lb[[j]])) next
+    w <- c(why(la[[j]], 1L), why(lb[[j]], 2L))
+    if (length(w)) {
+      skip(bench[j], paste(w, collapse = "; "))
+    } else {
+      keep[j] <- TRUE
+    }
+  }
+  if (!any(keep)) {
+    shown <- utils::head(problems$message, 3L)
+    abort(sprintf("No benchmark can be analysed: %s%s",
+                  paste(sub("\\.$", "", shown), collapse = "; "),
+                  if (nrow(problems) > 3L)
+                    sprintf("; and %d more.", nrow(problems) - 3L) else "."),
+          class = "data", call = call)
+  }
+  for (j in seq_len(nrow(problems))) {
+    warn(problems$message[j], class = "skipped",
+         benchmark = problems$benchmark[j], call = call)
+  }
+  drop_na <- function(v) v[!is.na(v)]
+  la <- lapply(la[keep], drop_na)
+  lb <- lapply(lb[keep], drop_na)
   list(
-    benchmarks = bench, labels = labels,
+    benchmarks = bench[keep], labels = labels,
     a = as.double(unlist(la, use.names = FALSE)),
     a_len = as.integer(lengths(la)),
     b = as.double(unlist(lb, use.names = FALSE)),
-    b_len = as.integer(lengths(lb))
+    b_len = as.integer(lengths(lb)),
+    problems = problems
   )
 }
 
@@ -332,24 +393,23 @@ hpt_long <- function(df, call = NULL) {
                   gcol, nlevels(grp)), call = call)
   }
   ben <- df[[bcol]]
-  lev <- if (is.factor(ben)) levels(droplevels(ben)) else unique(as.character(ben))
+  lost <- is.na(ben) | is.na(grp)
+  if (any(lost)) {
+    # runs that belong to no benchmark or no machine cannot be analysed
+    warn(sprintf("%d run%s with a missing benchmark or machine left out (column `%s` or `%s` of `a`).",
+                 sum(lost), if (sum(lost) == 1L) "" else "s", bcol, gcol),
+         class = "skipped", call = call)
+  }
+  lev <- if (is.factor(ben)) levels(droplevels(ben[!lost])) else
+    unique(as.character(ben[!lost]))
   ben <- as.character(ben)
   split_one <- function(g) {
-    keep <- grp == levels(grp)[g]
+    keep <- which(grp == levels(grp)[g])
     out <- split(as.double(val[keep]), factor(ben[keep], levels = lev))
     out
   }
   a <- split_one(1L)
   b <- split_one(2L)
-  miss_a <- lev[lengths(a) == 0L]
-  miss_b <- lev[lengths(b) == 0L]
-  if (length(miss_a) || length(miss_b)) {
-    abort(sprintf(
-      "Both machines must run the same benchmarks; no runs of %s for: %s.",
-      if (length(miss_a)) levels(grp)[1L] else levels(grp)[2L],
-      paste(if (length(miss_a)) miss_a else miss_b, collapse = ", ")),
-      class = "mismatch", call = call)
-  }
   list(a = a, b = b, labels = levels(grp))
 }
 
@@ -400,22 +460,36 @@ as.data.frame.speeduptest_hpt <- function(x, row.names = NULL,
 #' confidence stays above the level for every gamma (possible only when the
 #' per-benchmark tests can never be significant).
 #'
-#' The candidate gammas are about n^2 points (one or two per pair of
-#' benchmarks).  Between two gammas where some benchmark's decision changes,
-#' the winners are fixed and the confidence can only fall as gamma grows, so
-#' one sweep down the sorted points settles each such stretch with one
-#' evaluation (and a bisection in the stretch holding the supremum),
-#' repairing the order of the |d| incrementally: 1,000 benchmarks of 31
-#' runs take about 20 `hpt()` calls, and up to about 12,000 benchmarks are
-#' accepted.  With `exact_ties = TRUE` every breakpoint above 1 needs its own
-#' exact conditional distribution; when the total would exceed a fixed
-#' budget (about 7 benchmarks of 20 + 20 runs, or 400 of 10 + 10) an error of class
-#' `speeduptest_error_data` asks for `exact_ties = FALSE`.
+#' The points where the confidence can change are not listed (there are
+#' about n^2 of them).  In the classical test (`exact_ties = FALSE`) the
+#' decision on a benchmark changes at most twice as gamma grows, at two of
+#' its ratios of runs, found by counting the ratios above a value on the
+#' sorted runs (memory linear in the runs, however many pairs of runs
+#' there are).  Between two such changes the winners are fixed and R_B is
+#' the number of pairs of benchmarks whose d's sum below zero, which only
+#' grows with gamma; it is counted at any gamma by sorting the d's.  The
+#' search goes down the decision changes, skipping every stretch of gamma
+#' where a lower bound of R_B already fails, and in the stretch holding the
+#' supremum finds the pair of benchmarks where the confidence falls below
+#' the level by bisection.  Memory is linear in the data and the time about
+#' n log^2 n: 10,000 benchmarks of 31 runs take about 3 `hpt()` calls and
+#' 100,000 a few seconds (see `bench/README.md`).  The answer is the one the
+#' evaluation at every candidate point gives.  With `exact_ties = TRUE`
+#' the conditional null law of R_B depends on the ties of the |d|
+#' themselves, so every candidate point is evaluated (up to about 12,000
+#' benchmarks) and every breakpoint above 1 needs its own exact conditional
+#' distribution; when the total would exceed a fixed budget (about 7
+#' benchmarks of 20 + 20 runs, or 400 of 10 + 10) an error of class
+#' `speeduptest_error_data` asks for `exact_ties = FALSE`.  Benchmarks that
+#' cannot be analysed are skipped as in [hpt()].
 #'
 #' @return An object of class `speeduptest_hpt_speedup`: a list with
-#'   `speedup` (the r-Speedup floored to `precision`), `confidence` (r),
-#'   `supremum`, `attained`, `precision`, `labels` and `test`, the [hpt()]
-#'   result at `speedup` (`NULL` when `speedup` is not finite).
+#'   `speedup` (the r-Speedup floored to `precision`; `NA` when no gamma of
+#'   at least 1 reaches the confidence), `confidence` (r), `supremum` (`NA` in
+#'   the same case), `attained`, `precision`, `labels`, `n` (benchmarks
+#'   analysed), `problems` (the skipped ones, as in [hpt()]) and `test`,
+#'   the [hpt()] result at `speedup` (`NULL` when `speedup` is not
+#'   finite).
 #' @references
 #' Chen, T., Chen, Y., Guo, Q., Temam, O., Wu, Y. and Hu, W. (2012).
 #' Statistical performance comparisons of computers. *HPCA 2012*,
@@ -432,26 +506,31 @@ hpt_speedup <- function(a, b = NULL, confidence = 0.95,
                         exact_ties = FALSE, precision = 0.01, na_rm = FALSE, ...) {
   check_dots_empty(...)
   call <- sys.call()
-  data <- hpt_data(a, b, na_rm = check_flag(na_rm, "na_rm", call), call = call)
+  na_rm <- check_flag(na_rm, "na_rm", call)
   higher_is_better <- check_flag(higher_is_better, "higher_is_better", call)
   exact_ties <- check_flag(exact_ties, "exact_ties", call)
-  alpha_bench <- hpt_alpha(alpha_bench, data, call)
   confidence <- check_conf_level(confidence, "confidence", call)
+  if (!is.null(alpha_bench)) alpha_bench <- check_alpha(alpha_bench, "alpha_bench", call)
   precision <- check_number(precision, "precision", call)
   if (precision <= 0 || precision > 1) {
     abort(sprintf("`precision` must be in (0, 1], not %s.",
                   describe_value(precision)), call = call)
   }
+  data <- hpt_data(a, b, na_rm = na_rm, call = call)
+  alpha_bench <- hpt_alpha(alpha_bench, data, call)
   res <- .Call(ffi_hpt_speedup, data$a, data$a_len, data$b, data$b_len,
                higher_is_better, alpha_bench, exact_ties, confidence,
-               precision)
+               precision, FALSE)
   if (res$status == 2L) {
     abort(paste0("hpt_speedup(): too many runs for ",
                  if (exact_ties) "the exact conditional distributions at every breakpoint; use `exact_ties = FALSE`."
-                 else "an exact supremum (a benchmark with more than 4e6 pairs of runs, or more than about 12,000 benchmarks)."),
+                 else "an exact supremum."),
           class = "data", call = call)
   }
   check_status(res, "hpt_speedup()", call = call)
+  # no gamma reaches the level: NA, not the C core's NaN
+  if (is.nan(res$speedup)) res$speedup <- NA_real_
+  if (is.nan(res$supremum)) res$supremum <- NA_real_
   test <- if (is.finite(res$speedup)) {
     hpt_run(data, higher_is_better, alpha_bench, res$speedup, exact_ties,
             confidence, call)
@@ -463,6 +542,8 @@ hpt_speedup <- function(a, b = NULL, confidence = 0.95,
     attained = res$attained,
     precision = precision,
     labels = data$labels,
+    n = length(data$benchmarks),
+    problems = data$problems,
     test = test
   ), class = "speeduptest_hpt_speedup")
 }

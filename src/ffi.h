@@ -56,7 +56,7 @@ SEXP ffi_hpt(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,
              SEXP alpha_bench, SEXP gamma, SEXP exact_ties);
 SEXP ffi_hpt_speedup(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,
                      SEXP alpha_bench, SEXP exact_ties, SEXP level,
-                     SEXP precision);
+                     SEXP precision, SEXP method);
 SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
                        SEXP y_len, SEXP alpha, SEXP rigorous, SEXP weights,
                        SEXP custom, SEXP prop_conf_level, SEXP prop_method,

@@ -20,7 +20,25 @@
  * data: when A's scores were stored as a = fl(gamma x) and x == b, then
  * a == fl(gamma b) exactly, whereas fl(a / gamma) == b can fail.  Medians
  * and d are reported in the units of A divided by gamma.
+ *
+ * The exact conditional laws of exact_ties are the package's shared ones
+ * (st_ranksum_exact_tails in wilcoxon.c, st_signrank_exact_tails in
+ * signrank.c); the classical tables are Rmath's pwilcox and psignrank.
+ *
+ * The r-Speedup sup{gamma >= 1: confidence(gamma) >= r} is found without
+ * listing the ~n^2 points where the confidence can change: the classical
+ * decision of a benchmark changes at most twice in gamma (at two order
+ * statistics of its ratios of runs, selected by counting on the sorted
+ * runs), R_B is a Walsh count of the d's, non-decreasing in gamma while
+ * the winners are fixed, and a branch-and-bound search down the decision
+ * changes with a lower bound of R_B finds the stretch holding the
+ * supremum, then the crossing point inside it by bisection (see
+ * "classical test: the search over gamma" below).
+ *   Hodges, J. L. and Lehmann, E. L. (1963) for the Walsh averages behind
+ *   the count: Estimates of location based on rank tests.  Ann. Math.
+ *   Statist. 34, 598-611.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,16 +51,15 @@
  * not be broken by the rounding of the scaling. */
 #define HPT_TOL 1e-9
 
-/* Largest DP table (entries) for the exact conditional distributions. */
-#define HPT_MAX_TABLE 20000000.0
-
-/* Most benchmarks squared for hpt_speedup(): its candidate gammas include
- * one or two points per pair of benchmarks (8 bytes each, twice while
- * they are sorted). */
+/* Most benchmarks squared for the candidate sweep of hpt_speedup() (with
+ * exact_ties, and the reference method): its candidate gammas include one
+ * or two points per pair of benchmarks (8 bytes each, twice while they are
+ * sorted).  The classical search lists none. */
 #define HPT_MAX_POINTS 1.6e8
 
-/* Most pairs of runs of one benchmark whose breakpoints hpt_speedup()
- * lists (32 bytes each while the benchmark is summarised). */
+/* Most pairs of runs of one benchmark whose breakpoints hpt_speedup() with
+ * exact_ties lists (checked for every benchmark before any is listed; the
+ * classical search lists none). */
 #define HPT_MAX_PAIRS 4000000.0
 
 /* ---- per-benchmark rank-sum level --------------------------------------- */
@@ -77,98 +94,6 @@ static void ranksum_p_classical(double w, size_t na, size_t nb, double *p_a,
 }
 
 /*
- * Exact conditional null distribution of a mid-rank sum.  Under H0 the k
- * values of one sample are a random k-subset of the N pooled values, so
- * with tie groups of sizes t_g and doubled mid-ranks q_g (integers) the
- * number of subsets with doubled sum s satisfies the recursion over groups
- *   f_g(j, s) = sum_c C(t_g, c) f_{g-1}(j - c, s - c q_g).
- * Counts are kept as doubles (exact up to 2^53, then relative error of
- * order 1e-16) and divided by C(N, k) at the end.  Returns
- * P(S >= s_obs) in *upper and P(S <= s_obs) in *lower.
- */
-static int ranksum_conditional(const double *rank, const int *in_sample,
-                               size_t N, size_t k, double *upper,
-                               double *lower)
-{
-    long *q = malloc((N ? N : 1) * sizeof(long));
-    if (!q) return ST_ERR_ALLOC;
-    long s_obs = 0, s_max = 0;
-    for (size_t i = 0; i < N; i++) {
-        q[i] = lround(2.0 * rank[i]);
-        if (in_sample[i]) s_obs += q[i];
-        s_max += q[i];
-    }
-    /* sort doubled ranks (insertion sort is enough for the sizes allowed) */
-    for (size_t i = 1; i < N; i++) {
-        long v = q[i];
-        size_t j = i;
-        while (j > 0 && q[j - 1] > v) {
-            q[j] = q[j - 1];
-            j--;
-        }
-        q[j] = v;
-    }
-    double cells = ((double) k + 1.0) * ((double) s_max + 1.0);
-    if (cells > HPT_MAX_TABLE) {
-        free(q);
-        return ST_ERR_TOO_MANY;
-    }
-    size_t width = (size_t) s_max + 1;
-    double *f = calloc((k + 1) * width, sizeof(double));
-    double *binom = malloc((N + 1) * sizeof(double));
-    if (!f || !binom) {
-        free(q);
-        free(f);
-        free(binom);
-        return ST_ERR_ALLOC;
-    }
-    f[0] = 1.0;
-    long reach = 0;             /* largest sum reachable so far */
-    size_t seen = 0;            /* values processed so far      */
-    size_t g = 0;
-    while (g < N) {
-        size_t h = g + 1;
-        while (h < N && q[h] == q[g]) h++;
-        size_t t = h - g;
-        long qg = q[g];
-        binom[0] = 1.0;
-        for (size_t c = 1; c <= t; c++)
-            binom[c] = binom[c - 1] * (double) (t - c + 1) / (double) c;
-        size_t jmax = seen + t < k ? seen + t : k;
-        for (size_t jj = jmax + 1; jj-- > 0;) {
-            double *row = f + jj * width;
-            size_t cmax = t < jj ? t : jj;
-            for (long s = reach + (long) cmax * qg; s >= 0; s--) {
-                double acc = row[s];
-                for (size_t c = 1; c <= cmax; c++) {
-                    long ss = s - (long) c * qg;
-                    if (ss < 0) break;
-                    acc += binom[c] * f[(jj - c) * width + (size_t) ss];
-                }
-                row[s] = acc;
-            }
-        }
-        reach += (long) t * qg;
-        if (reach > s_max) reach = s_max;
-        seen += t;
-        g = h;
-    }
-    double total = 0.0, up = 0.0, lo = 0.0;
-    const double *last = f + k * width;
-    for (long s = 0; s <= s_max; s++) {
-        total += last[s];
-        if (s >= s_obs) up += last[s];
-        if (s <= s_obs) lo += last[s];
-    }
-    *upper = fmin(1.0, up / total);
-    *lower = fmin(1.0, lo / total);
-    free(q);
-    free(f);
-    free(binom);
-    return ST_OK;
-}
-
-/*
  * One benchmark from its pooled oriented values v (A's first, then B's;
  * larger = better).  *w = Mann-Whitney count of A with mid-ranks.
  */
@@ -177,45 +102,32 @@ static int bench_test(const double *v, size_t na, size_t nb, int exact_ties,
 {
     size_t N = na + nb;
     double *rank = malloc(N * sizeof(double));
-    int *in_a = malloc(N * sizeof(int));
-    if (!rank || !in_a) {
-        free(rank);
-        free(in_a);
-        return ST_ERR_ALLOC;
-    }
+    if (!rank) return ST_ERR_ALLOC;
     double tie_term = 0.0;
     int st = st_midranks(v, N, rank, &tie_term);
     if (st != ST_OK) {
         free(rank);
-        free(in_a);
         return st;
     }
     double ra = 0.0;
     for (size_t i = 0; i < na; i++) ra += rank[i];
     *w = ra - (double) na * (double) (na + 1) / 2.0;
-    if (exact_ties && tie_term > 0) {
-        /* the smaller sample is the subset whose sum is enumerated;
-         * B's sum large is A's sum small */
-        int use_a = na <= nb;
-        for (size_t i = 0; i < N; i++) in_a[i] = use_a ? (i < na) : (i >= na);
-        double up, lo;
-        st = ranksum_conditional(rank, in_a, N, use_a ? na : nb, &up, &lo);
+    if (exact_ties) {
+        /* the shared exact law of the rank sum, conditional on the ties
+         * (without ties, the classical law): A's doubled mid-rank sum is
+         * large when A is better */
+        for (size_t i = 0; i < N; i++) rank[i] *= 2.0;
+        double le, ge;
+        st = st_ranksum_exact_tails(rank, N, na, 2.0 * ra, &le, &ge);
         if (st == ST_OK) {
-            *p_a = use_a ? up : lo;
-            *p_b = use_a ? lo : up;
+            *p_a = ge;
+            *p_b = le;
             *exact = 1;
         }
-    } else if (exact_ties) {
-        /* without ties the conditional law is the no-ties law */
-        *p_a = pwilcox(*w - 1.0, (double) na, (double) nb, 0, 0);
-        *p_b = pwilcox((double) na * (double) nb - *w - 1.0, (double) nb,
-                       (double) na, 0, 0);
-        *exact = 1;
     } else {
         ranksum_p_classical(*w, na, nb, p_a, p_b, exact);
     }
     free(rank);
-    free(in_a);
     return st;
 }
 
@@ -313,38 +225,33 @@ static int signed_ranks(size_t n, const double *d, double *rank, double *r_a,
  * Exact conditional distribution of R_B given the |d| pattern: under H0
  * each non-zero d is negative with probability 1/2 independently, the
  * zeros add their fixed half-ranks to R_B whatever happens.  So
- * P(R_B* <= R_B) = P(T <= T_obs) with T the sum of the doubled ranks q_i
- * of the negative non-zero d's, distributed by the DP
- *   P_i(s) = (P_{i-1}(s) + P_{i-1}(s - q_i)) / 2.
+ * P(R_B* <= R_B) = P(T <= T_obs) with T the sum of the ranks of the
+ * negative non-zero d's, whose law (the sign-flip law of their mid-ranks,
+ * symmetric in the two signs) is the package's exact signed-rank law.
  */
 static int overall_conditional(size_t n, const double *d, const double *rank,
                                double *p_lower)
 {
-    long total = 0, t_obs = 0;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) m += d[i] != 0;
+    if (m == 0) {
+        *p_lower = 1.0;
+        return ST_OK;
+    }
+    double *rank2 = malloc(m * sizeof(double));
+    if (!rank2) return ST_ERR_ALLOC;
+    double t2 = 0.0;
+    size_t j = 0;
     for (size_t i = 0; i < n; i++) {
         if (d[i] == 0) continue;
-        long q = lround(2.0 * rank[i]);
-        total += q;
-        if (d[i] < 0) t_obs += q;
+        rank2[j++] = 2.0 * rank[i];
+        if (d[i] < 0) t2 += 2.0 * rank[i];
     }
-    if ((double) total + 1.0 > HPT_MAX_TABLE) return ST_ERR_TOO_MANY;
-    double *p = calloc((size_t) total + 1, sizeof(double));
-    if (!p) return ST_ERR_ALLOC;
-    p[0] = 1.0;
-    long reach = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (d[i] == 0) continue;
-        long q = lround(2.0 * rank[i]);
-        for (long s = reach + q; s >= 0; s--) {
-            double inc = s >= q ? p[s - q] : 0.0;
-            p[s] = (p[s] + inc) / 2.0;
-        }
-        reach += q;
-    }
-    double acc = 0.0;
-    for (long s = 0; s <= t_obs && s <= total; s++) acc += p[s];
-    *p_lower = fmin(1.0, acc);
-    free(p);
+    double le, ge;
+    int st = st_signrank_exact_tails(rank2, m, t2, &le, &ge);
+    free(rank2);
+    if (st != ST_OK) return st;
+    *p_lower = fmin(1.0, le);
     return ST_OK;
 }
 
@@ -492,13 +399,15 @@ int st_hpt(const st_hpt_input *in, double gamma, st_hpt_result *out)
  * (scores) or gamma (times), so the ranks of |d| and the signs change only
  * at the events, at the zero crossings median ratio, and where
  * |d_i| = |d_k| (one solution each of d_i = d_k and d_i = -d_k).  The
- * confidence is evaluated at every such point and once inside every open
- * interval between two consecutive points, from the top down: the first
- * point or interval reaching r gives the supremum (attained at a point, or
- * the open right end of an interval).  Nothing here assumes the confidence
- * is monotone in gamma (it is in the classical test when every significant
- * benchmark's medians agree with its winner, since every d then decreases
- * with gamma and R_B is a count of Walsh averages).
+ * supremum is the highest of these points, or of the open intervals
+ * between two consecutive ones, where the confidence reaches r (attained
+ * at a point, or the open right end of an interval).  With exact_ties the
+ * confidence is evaluated at every such point (sweep_candidates); the
+ * classical test searches them without listing them (search_below).
+ * Nothing assumes the confidence is monotone in gamma across decision
+ * changes (it is in the classical test when every significant benchmark's
+ * medians agree with its winner, since every d then decreases with gamma
+ * and R_B is a count of Walsh averages).
  */
 typedef struct {
     double g;
@@ -522,53 +431,11 @@ static int cmp_double_asc(const void *x, const void *y)
  * exact_ties (DP cells summed over all breakpoints of all benchmarks). */
 #define HPT_MAX_WORK 2e9
 
-/* The classical per-benchmark decision is a function of the Mann-Whitney
- * count W (a multiple of 1/2 in [0, na nb]) and the sizes only, so
- * hpt_speedup() keeps it in a table by 2 W for the sizes last seen: the
- * benchmarks of a suite usually share their sizes, and each decision is
- * then computed once instead of once per breakpoint of every benchmark.
- * The entries are the same function at the same W, so nothing changes. */
-typedef struct {
-    size_t na, nb, len;
-    signed char *dec;         /* 2 = not yet computed */
-} hpt_dec_cache;
-
-static int classical_decision(hpt_dec_cache *dc, double w, size_t na,
-                              size_t nb, double alpha)
-{
-    double pa, pb;
-    int ex;
-    size_t i = (size_t) (2.0 * w);
-    if (dc && dc->dec && dc->na == na && dc->nb == nb && i < dc->len &&
-        (double) i == 2.0 * w) {
-        if (dc->dec[i] == 2) {
-            ranksum_p_classical(w, na, nb, &pa, &pb, &ex);
-            dc->dec[i] = (signed char) decide(pa, pb, alpha);
-        }
-        return dc->dec[i];
-    }
-    ranksum_p_classical(w, na, nb, &pa, &pb, &ex);
-    return decide(pa, pb, alpha);
-}
-
-static int dec_cache_prepare(hpt_dec_cache *dc, size_t na, size_t nb)
-{
-    if (dc->dec && dc->na == na && dc->nb == nb) return ST_OK;
-    free(dc->dec);
-    dc->dec = NULL;
-    size_t len = 2 * na * nb + 1;
-    dc->dec = malloc(len);
-    if (!dc->dec) return ST_ERR_ALLOC;
-    memset(dc->dec, 2, len);
-    dc->na = na;
-    dc->nb = nb;
-    dc->len = len;
-    return ST_OK;
-}
-
+/* The events of one benchmark with exact_ties, from its sorted
+ * breakpoints: the decision at every breakpoint and inside every interval
+ * between two, each from its own exact conditional distribution. */
 static int bench_events(const st_hpt_input *in, const double *a, size_t na,
-                        const double *b, size_t nb, double *v, hpt_bench *bk,
-                        hpt_dec_cache *dc)
+                        const double *b, size_t nb, double *v, hpt_bench *bk)
 {
     int higher = in->higher_is_better;
     double cells = (double) na * (double) nb;
@@ -579,22 +446,17 @@ static int bench_events(const st_hpt_input *in, const double *a, size_t na,
     for (size_t i = 0; i < na; i++)
         for (size_t j = 0; j < nb; j++) g[i * nb + j] = pair_ratio(a[i], b[j], higher);
     qsort(g, K, sizeof(double), cmp_double_asc);
-    /* distinct values in place, with multiplicities */
-    size_t *cnt = malloc(K * sizeof(size_t));
+    /* distinct values in place */
     hpt_event *ev = malloc(K * sizeof(hpt_event));
-    if (!cnt || !ev) {
+    if (!ev) {
         free(g);
-        free(cnt);
-        free(ev);
         return ST_ERR_ALLOC;
     }
     size_t U = 0;
     for (size_t k = 0; k < K;) {
         size_t h = k + 1;
         while (h < K && g[h] == g[k]) h++;
-        g[U] = g[k];
-        cnt[U] = h - k;
-        U++;
+        g[U++] = g[k];
         k = h;
     }
     int st = ST_OK, ex;
@@ -604,46 +466,33 @@ static int bench_events(const st_hpt_input *in, const double *a, size_t na,
         st = ST_ERR_ALLOC;
         goto out;
     }
-    /* interval u is (g[u-1], g[u]); W = # ratios above it; at the point
-     * g[u] the cnt[u] equal ratios count one half each */
-    double above = (double) K, w, pa, pb;
-    /* with exact_ties the decisions below gamma = 1 are never asked for and
-     * are not computed: they are set afterwards to the decision of the
-     * first interval that is, so that they create no event */
+    /* interval u is (g[u-1], g[u]), each decided at its middle.  The
+     * decisions below gamma = 1 are never asked for and are not computed:
+     * they are set afterwards to the decision of the first interval that
+     * is, so that they create no event */
+    double w, pa, pb;
     size_t first = U;
     for (size_t u = 0; u <= U; u++) {
-        int need_iv = !in->exact_ties || u == U || g[u] > 1.0;
-        int need_pt = u < U && (!in->exact_ties || g[u] >= 1.0);
+        int need_iv = u == U || g[u] > 1.0;
+        int need_pt = u < U && g[u] >= 1.0;
         if (need_iv && first == U) first = u;
         if (need_iv) {
-            if (in->exact_ties) {
-                double rep = U == 0 ? 1.0
-                           : u == 0 ? g[0] / 2.0
-                           : u == U ? g[U - 1] * 2.0
-                           : g[u - 1] + (g[u] - g[u - 1]) / 2.0;
-                bench_values(a, na, b, nb, higher, rep, 0, v);
-                st = bench_test(v, na, nb, 1, &w, &pa, &pb, &ex);
-                if (st != ST_OK) goto out;
-                dec_iv[u] = (signed char) decide(pa, pb, in->alpha_bench);
-            } else {
-                dec_iv[u] = (signed char) classical_decision(
-                    dc, above, na, nb, in->alpha_bench);
-            }
+            double rep = U == 0 ? 1.0
+                       : u == 0 ? g[0] / 2.0
+                       : u == U ? g[U - 1] * 2.0
+                       : g[u - 1] + (g[u] - g[u - 1]) / 2.0;
+            bench_values(a, na, b, nb, higher, rep, 0, v);
+            st = bench_test(v, na, nb, 1, &w, &pa, &pb, &ex);
+            if (st != ST_OK) goto out;
+            dec_iv[u] = (signed char) decide(pa, pb, in->alpha_bench);
         }
         if (u == U) break;
         if (need_pt) {
-            if (in->exact_ties) {
-                bench_values(a, na, b, nb, higher, g[u], 1, v);
-                st = bench_test(v, na, nb, 1, &w, &pa, &pb, &ex);
-                if (st != ST_OK) goto out;
-                dec_pt[u] = (signed char) decide(pa, pb, in->alpha_bench);
-            } else {
-                dec_pt[u] = (signed char) classical_decision(
-                    dc, above - (double) cnt[u] / 2.0, na, nb,
-                    in->alpha_bench);
-            }
+            bench_values(a, na, b, nb, higher, g[u], 1, v);
+            st = bench_test(v, na, nb, 1, &w, &pa, &pb, &ex);
+            if (st != ST_OK) goto out;
+            dec_pt[u] = (signed char) decide(pa, pb, in->alpha_bench);
         }
-        above -= (double) cnt[u];
     }
     for (size_t u = 0; u < first; u++) {
         dec_iv[u] = dec_iv[first];
@@ -660,7 +509,6 @@ static int bench_events(const st_hpt_input *in, const double *a, size_t na,
     }
 out:
     free(g);
-    free(cnt);
     free(dec_iv);
     free(dec_pt);
     if (st != ST_OK) {
@@ -842,21 +690,31 @@ static int sort_positive(double *x, size_t n)
     return ST_OK;
 }
 
-int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
-                   double *speedup, double *supremum, int *attained)
+/* ---- exact_ties: every candidate point ------------------------------------ */
+
+/*
+ * The sweep over every candidate point: 1, the events, the zero crossings
+ * median ratios and, for every pair of benchmarks, the points where
+ * |d_i| = |d_k| (one or two per pair, so about n^2 points).  With
+ * exact_ties the conditional null law of R_B depends on the ties of the
+ * |d| themselves, so every point is evaluated on its own; between two
+ * decision events the winners are fixed and the confidence of the
+ * classical test can only fall as gamma grows, which the sweep uses to
+ * settle each stretch with one evaluation (the classical test is reached
+ * here only as the reference the faster search is checked against).  On
+ * success *pts holds the U sorted distinct points.
+ */
+static int sweep_candidates(const st_hpt_input *in, hpt_bench *bk,
+                            double level, double *sup_out, int *attained,
+                            double **pts_out, size_t *U_out)
 {
-    *speedup = *supremum = NAN;
+    size_t n = in->n;
+    *sup_out = NAN;
     *attained = 0;
-    int st = check_input(in);
-    if (st != ST_OK) return st;
-    if (!(level > 0 && level < 1) || !(precision > 0 && precision <= 1))
-        return ST_ERR_DOMAIN;
-    size_t n = in->n, mr = max_runs(in);
-    double n_pairs = (double) n * (double) n;
-    if (n_pairs > HPT_MAX_POINTS) return ST_ERR_TOO_MANY;
-    hpt_bench *bk = calloc(n, sizeof(hpt_bench));
-    double *v = malloc(mr * sizeof(double));
-    double *work = malloc(mr * sizeof(double));
+    *pts_out = NULL;
+    *U_out = 0;
+    if ((double) n * (double) n > HPT_MAX_POINTS) return ST_ERR_TOO_MANY;
+    int st = ST_OK;
     double *d = malloc(n * sizeof(double));
     double *rank = malloc(n * sizeof(double));
     double *absd = malloc(n * sizeof(double));
@@ -864,51 +722,12 @@ int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
     hpt_item *items = malloc(n * sizeof(hpt_item));
     double *pts = NULL;
     unsigned char *is_event = NULL;
-    hpt_dec_cache dc = {0, 0, 0, NULL};
-    if (!bk || !v || !work || !d || !rank || !absd || !perm || !items) {
+    if (!d || !rank || !absd || !perm || !items) {
         st = ST_ERR_ALLOC;
         goto done;
     }
-    size_t oa = 0, ob = 0, n_ev = 0;
-    if (in->exact_ties) {
-        /* refuse up front when the exact conditional decisions at every
-         * breakpoint >= 1 would take too long: one DP of about
-         * N k N (N + 1) / 2 cells per breakpoint (the intervals without
-         * ties use the no-ties law and cost nothing) */
-        double dp_work = 0.0;
-        for (size_t i = 0; i < n; i++) {
-            size_t na = in->a_len[i], nb = in->b_len[i];
-            const double *a = in->a + oa, *b = in->b + ob;
-            double pts_ge1 = 0.0, N = (double) (na + nb);
-            double k = (double) (na < nb ? na : nb);
-            for (size_t x = 0; x < na; x++)
-                for (size_t y = 0; y < nb; y++)
-                    pts_ge1 += pair_ratio(a[x], b[y], in->higher_is_better) >= 1.0;
-            dp_work += pts_ge1 * N * k * N * (N + 1.0) / 2.0;
-            oa += na;
-            ob += nb;
-        }
-        if (dp_work > HPT_MAX_WORK) {
-            st = ST_ERR_TOO_MANY;
-            goto done;
-        }
-        oa = ob = 0;
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t na = in->a_len[i], nb = in->b_len[i];
-        const double *a = in->a + oa, *b = in->b + ob;
-        bk[i].ma = median_of(a, na, work);
-        bk[i].mb = median_of(b, nb, work);
-        if (!in->exact_ties) {
-            st = dec_cache_prepare(&dc, na, nb);
-            if (st != ST_OK) goto done;
-        }
-        st = bench_events(in, a, na, b, nb, v, &bk[i], &dc);
-        if (st != ST_OK) goto done;
-        n_ev += bk[i].n_ev;
-        oa += na;
-        ob += nb;
-    }
+    size_t n_ev = 0;
+    for (size_t i = 0; i < n; i++) n_ev += bk[i].n_ev;
     /* candidate points: 1, events, zero crossings, |d_i| = |d_k| */
     size_t cap = 1 + n_ev + n + n * (n - 1);
     pts = malloc(cap * sizeof(double));
@@ -976,10 +795,8 @@ int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
     double c;
     st = scan_confidence(&sc, pts[U - 1] * 2.0, 0, &c);
     if (st != ST_OK) goto done;
-    double sup = NAN;
     if (c >= level) {
-        *supremum = INFINITY;
-        *speedup = INFINITY;
+        *sup_out = INFINITY;
         *attained = 1;
         goto done;
     }
@@ -1046,64 +863,13 @@ int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
         pos = 2 * ke;
     }
     if (found != (size_t) -1) {
-        sup = pts[(found + 1) / 2];
+        *sup_out = pts[(found + 1) / 2];
         *attained = found % 2 == 0;
     }
-    *supremum = sup;
-    if (isnan(sup)) goto done;
-    /*
-     * Report the largest multiple of precision, at most the supremum, at
-     * which st_hpt itself (as hpt(speedup = value) computes it) reaches
-     * the level.  When 1 / precision is an integer the value is k / inv,
-     * the double nearest the decimal, so that the printed number is the
-     * one checked.  The walk is bounded; it stops at gamma = 1.
-     */
-    double inv = 1.0 / precision;
-    int whole = fabs(inv - nearbyint(inv)) < 1e-9 * inv;
-    if (whole) inv = nearbyint(inv);
-    double k = floor(sup / precision + 1e-9);
-    /* k - 1 rounds back to k beyond 2^53 (a supremum of 1e297, found by
-     * fuzzing, walked a million times on the spot): step to the next
-     * double below then */
-    for (long iter = 0; iter < 1000000;
-         iter++, k = k - 1.0 < k ? k - 1.0 : nextafter(k, 0.0)) {
-        double s = whole ? k / inv : k * precision;
-        if (s > sup) continue;
-        if (s < 1.0) break;
-        if (st_check_interrupt()) {
-            st = ST_ERR_INTERRUPTED;
-            goto done;
-        }
-        st = direct_confidence(in, s, &c);
-        if (st != ST_OK) goto done;
-        if (c >= level) {
-            *speedup = s;
-            break;
-        }
-        /* the confidence is the same everywhere strictly between two
-         * consecutive candidate points (what the sweep relies on): skip
-         * the multiples left in the interval that holds s */
-        size_t lo = 0, hi = U;            /* first point >= s */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (pts[mid] < s) lo = mid + 1;
-            else hi = mid;
-        }
-        if (lo > 0 && lo < U && pts[lo] > s) {
-            double kn = whole ? floor(pts[lo - 1] * inv)
-                              : floor(pts[lo - 1] / precision);
-            if (kn < k - 1.0) k = kn + 1.0 > kn ? kn + 1.0 : nextafter(kn, INFINITY);
-        }
-    }
-    if (isnan(*speedup)) {
-        st = direct_confidence(in, 1.0, &c);
-        if (st != ST_OK) goto done;
-        if (c >= level) *speedup = 1.0;
-    }
+    *pts_out = pts;
+    *U_out = U;
+    pts = NULL;
 done:
-    free_benches(bk, n);
-    free(v);
-    free(work);
     free(d);
     free(rank);
     free(absd);
@@ -1111,8 +877,748 @@ done:
     free(items);
     free(pts);
     free(is_event);
-    free(dc.dec);
     return st;
+}
+
+/* The events of every benchmark with exact_ties, refused up front when the
+ * exact conditional decisions at every breakpoint >= 1 would take too
+ * long: one DP of about N k N (N + 1) / 2 cells per breakpoint. */
+static int exact_benches(const st_hpt_input *in, hpt_bench *bk, double *v)
+{
+    size_t n = in->n, oa = 0, ob = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((double) in->a_len[i] * (double) in->b_len[i] > HPT_MAX_PAIRS)
+            return ST_ERR_TOO_MANY;
+    double dp_work = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        size_t na = in->a_len[i], nb = in->b_len[i];
+        const double *a = in->a + oa, *b = in->b + ob;
+        double pts_ge1 = 0.0, N = (double) (na + nb);
+        double k = (double) (na < nb ? na : nb);
+        for (size_t x = 0; x < na; x++)
+            for (size_t y = 0; y < nb; y++)
+                pts_ge1 += pair_ratio(a[x], b[y], in->higher_is_better) >= 1.0;
+        dp_work += pts_ge1 * N * k * N * (N + 1.0) / 2.0;
+        oa += na;
+        ob += nb;
+    }
+    if (dp_work > HPT_MAX_WORK) return ST_ERR_TOO_MANY;
+    oa = ob = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t na = in->a_len[i], nb = in->b_len[i];
+        int st = bench_events(in, in->a + oa, na, in->b + ob, nb, v, &bk[i]);
+        if (st != ST_OK) return st;
+        oa += na;
+        ob += nb;
+        if (i % 16 == 15 && st_check_interrupt()) return ST_ERR_INTERRUPTED;
+    }
+    return ST_OK;
+}
+
+/* ---- classical test: events from the decision thresholds ------------------ */
+
+/*
+ * In the classical test the decision on a benchmark is a function of the
+ * Mann-Whitney count W alone (a multiple of 1/2 in [0, K], K = na nb), and
+ * a monotone one: p_a falls and p_b rises with W, so B wins below a first
+ * threshold, A from a second one on, and neither in between.  As gamma
+ * grows A's handicapped runs beat fewer of B's: W(gamma) = #{g_ij > gamma}
+ * + #{g_ij = gamma} / 2 over the K breakpoints g_ij falls from K to 0.  So
+ * the decision changes at most twice, each time at the breakpoint where
+ * W crosses a threshold h / 2: the ceil(h / 2)-th largest breakpoint.
+ * It is found without listing the K breakpoints: with both samples
+ * sorted, #{g_ij >= gamma} is counted in O(na + nb) (each ratio is
+ * monotone in both runs, also as rounded), and the breakpoint is the
+ * largest double at which that count still reaches ceil(h / 2), found by
+ * bisection on the bit patterns of positive doubles (which order like
+ * their values).  Memory is O(na + nb) whatever K.
+ */
+static int classical_dec(double w, size_t na, size_t nb, double alpha)
+{
+    double pa, pb;
+    int ex;
+    ranksum_p_classical(w, na, nb, &pa, &pb, &ex);
+    return decide(pa, pb, alpha);
+}
+
+/* Smallest h in [0, 2K] with a decision >= target at W = h / 2; 2K + 1
+ * when there is none. */
+static double dec_threshold(size_t na, size_t nb, double alpha, int target)
+{
+    double k2 = 2.0 * (double) na * (double) nb;
+    if (classical_dec(0.0, na, nb, alpha) >= target) return 0.0;
+    if (classical_dec(k2 / 2.0, na, nb, alpha) < target) return k2 + 1.0;
+    double lo = 0.0, hi = k2;            /* decision(lo) < target <= (hi) */
+    while (hi - lo > 1.0) {
+        double mid = floor(lo + (hi - lo) / 2.0);
+        if (classical_dec(mid / 2.0, na, nb, alpha) >= target) hi = mid;
+        else lo = mid;
+    }
+    return hi;
+}
+
+/* #{(i, j): num[j] / den[i] > gamma} (or >= gamma), num and den sorted
+ * ascending: the ratio grows with j and falls with i, so the first j
+ * passing moves right as i grows. */
+static double ratio_count(const double *num, size_t nn, const double *den,
+                          size_t nd, double gamma, int or_equal)
+{
+    double c = 0.0;
+    size_t j = 0;
+    for (size_t i = 0; i < nd; i++) {
+        while (j < nn && !(or_equal ? num[j] / den[i] >= gamma
+                                    : num[j] / den[i] > gamma))
+            j++;
+        c += (double) (nn - j);
+    }
+    return c;
+}
+
+static uint64_t dbl_bits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static double bits_dbl(uint64_t u)
+{
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* The c-th largest ratio num[j] / den[i] (1 <= c <= nn nd). */
+static double ratio_kth_largest(const double *num, size_t nn,
+                                const double *den, size_t nd, double c)
+{
+    double lo = num[0] / den[nd - 1], hi = num[nn - 1] / den[0];
+    if (ratio_count(num, nn, den, nd, hi, 1) >= c) return hi;
+    uint64_t l = dbl_bits(lo), h = dbl_bits(hi);  /* count(l) >= c > (h) */
+    while (h - l > 1) {
+        uint64_t m = l + (h - l) / 2;
+        if (ratio_count(num, nn, den, nd, bits_dbl(m), 1) >= c) l = m;
+        else h = m;
+    }
+    return bits_dbl(l);
+}
+
+/* thresholds of the last sizes seen (benchmarks usually share them) */
+typedef struct {
+    size_t na, nb;
+    double t_tie, t_a;
+} hpt_thresholds;
+
+static int classical_events(const st_hpt_input *in, const double *a,
+                            size_t na, const double *b, size_t nb,
+                            double *work, hpt_thresholds *tc, hpt_bench *bk)
+{
+    double *sa = work, *sb = work + na;
+    memcpy(sa, a, na * sizeof(double));
+    memcpy(sb, b, nb * sizeof(double));
+    st_sort(sa, na);
+    st_sort(sb, nb);
+    const double *num = in->higher_is_better ? sa : sb;
+    const double *den = in->higher_is_better ? sb : sa;
+    size_t nn = in->higher_is_better ? na : nb;
+    size_t nd = in->higher_is_better ? nb : na;
+    if (tc->na != na || tc->nb != nb) {
+        tc->na = na;
+        tc->nb = nb;
+        tc->t_tie = dec_threshold(na, nb, in->alpha_bench, 0);
+        tc->t_a = dec_threshold(na, nb, in->alpha_bench, 1);
+    }
+    double k2 = 2.0 * (double) na * (double) nb;
+    double th[2] = {tc->t_a, tc->t_tie};   /* the first at the smaller gamma */
+#define DEC2(h) ((h) >= tc->t_a ? 1 : ((h) >= tc->t_tie ? 0 : -1))
+    bk->initial = DEC2(k2);
+    bk->n_ev = 0;
+    bk->ev = malloc(2 * sizeof(hpt_event));
+    if (!bk->ev) return ST_ERR_ALLOC;
+    for (int t = 0; t < 2; t++) {
+        double h = th[t];
+        if (!(h > 0.0 && h <= k2)) continue;
+        double g = ratio_kth_largest(num, nn, den, nd, ceil(h / 2.0));
+        if (bk->n_ev > 0 && bk->ev[bk->n_ev - 1].g == g) continue;
+        double gt = ratio_count(num, nn, den, nd, g, 0);
+        double ge = ratio_count(num, nn, den, nd, g, 1);
+        bk->ev[bk->n_ev].g = g;
+        bk->ev[bk->n_ev].at = (signed char) DEC2(gt + ge);
+        bk->ev[bk->n_ev].after = (signed char) DEC2(2.0 * gt);
+        bk->n_ev++;
+    }
+#undef DEC2
+    return ST_OK;
+}
+
+/* ---- classical test: the search over gamma -------------------------------- */
+
+/*
+ * The classical confidence is a non-increasing function of R_B alone
+ * (given n), so confidence >= r exactly when R_B <= thr, thr the largest
+ * attainable R_B (a multiple of 1/4) that reaches r, found once by
+ * bisection.  R_B is the Walsh count: with d_i the benchmarks' d's,
+ *   R_B = #{i <= k: d_i + d_k < 0} + #{i <= k: d_i + d_k = 0} / 2,
+ * which is the sum of the mid-ranks of the negative d's plus half those of
+ * the zeros.  Between two consecutive decision events (a "segment") the
+ * winners are fixed; the z ties have d = 0 and every other benchmark has
+ * d_i(gamma) = m_a,i / gamma - m_b,i (scores) or m_b,i - gamma m_a,i
+ * (times), decreasing in gamma.  Then d_i + d_k < 0 exactly when gamma is
+ * above the pair's crossing point (m_b,i + m_b,k) / (m_a,i + m_a,k) for
+ * times (its inverse for scores; i = k gives the benchmark's median
+ * ratio), so in a segment
+ *   R_B(gamma) = #{pairs of winners crossing below gamma}
+ *              + (1 + z) #{winners crossing below gamma} + z (z + 1) / 4,
+ * a non-decreasing step function counted at any gamma in O(n log n) by
+ * sorting the d's and walking two pointers.  The count is exact as the
+ * crossing points are computed (in floating point): a pair whose d_i + d_k
+ * is too close to zero for its sign to be trusted is decided by comparing
+ * its crossing point itself with gamma.
+ *
+ * The supremum is then found from the top down without listing the
+ * crossing points.  A block of consecutive segments and event points is
+ * skipped when a lower bound of R_B over all of it exceeds thr: each d is
+ * at most max(0, d_i at the block's lowest gamma), 0 only when a tie
+ * occurs in the block (d_i decreases with gamma), and R_B is
+ * non-increasing in every d, so the Walsh count of these bounds (pairs
+ * surely negative only) is a lower bound.  A block that cannot be skipped
+ * is halved, the upper half searched first.  When every d moves down with
+ * gamma (the usual case: each winner's medians agree with its rank-sum
+ * verdict) the bound is R_B at the block's bottom and the search is a
+ * bisection over the events: O(n log n log n).  In a single segment, the
+ * bottom (just above the lower event) decides whether any gamma in it
+ * passes; if one does, the supremum is the smallest crossing point at
+ * which the count exceeds thr (attained when the confidence at the point
+ * itself, where that pair's d's tie, still reaches r), found by bisection
+ * on the bit patterns of the doubles, or the segment's open upper end.
+ * Event points and crossing points are evaluated exactly as st_hpt
+ * computes the confidence there.
+ */
+typedef struct {
+    const st_hpt_input *in;
+    hpt_bench *bk;
+    size_t n;
+    const double *pts;        /* 1, then the events > 1, ascending */
+    size_t np;
+    double level, thr;
+    double limit;             /* search gamma < limit only */
+    double big;               /* above every crossing point */
+    hpt_scan *sc;
+    hpt_item *items;
+    signed char *dec;         /* the winners of the segment searched */
+} hpt_search;
+
+/* the decision just above gamma */
+static int lookup_after(const hpt_bench *bk, double gamma)
+{
+    size_t lo = 0, hi = bk->n_ev;  /* first event with g > gamma */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (bk->ev[mid].g <= gamma) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo == 0 ? bk->initial : bk->ev[lo - 1].after;
+}
+
+/* d_i as bench_d computes it before rounding to zero, kept finite */
+static double raw_d(const hpt_bench *bk, int higher, double gamma,
+                    double *mag)
+{
+    double sa = higher ? bk->ma / gamma : gamma * bk->ma;
+    double d = higher ? sa - bk->mb : bk->mb - sa;
+    *mag = fabs(sa) + fabs(bk->mb);
+    const double cap = DBL_MAX / 8.0;
+    if (!(d > -cap)) d = -cap;    /* also a NaN */
+    if (d > cap) d = cap;
+    if (!(*mag < cap)) *mag = cap;
+    return d;
+}
+
+/* the crossing point of d_i + d_k as the candidate list has it */
+static double pair_crossing(const hpt_bench *u, const hpt_bench *w,
+                            int higher)
+{
+    double q = (u->mb + w->mb) / (u->ma + w->ma);
+    return higher ? 1.0 / q : q;
+}
+
+/* Ordered pairs (p, q) of the sorted items with x_p + x_q surely below
+ * zero, the band being eps (|x_p| + |x_q|) + B: *ord counts them, *self
+ * the p = q among them.  When amb is given, the unordered pairs p < q in
+ * the band are compared by their crossing points with gamma and those at
+ * or below it counted in *amb; ST_ERR_TOO_MANY when there are more than
+ * a budget of them (data with very many equal medians: the caller then
+ * counts by the signs alone). */
+static int walsh_pairs(const hpt_search *S, const hpt_item *it, size_t m,
+                       double eps, double B, double gamma, double *ord,
+                       double *self, double *amb)
+{
+    size_t qn = m, qa = m;
+    double o = 0.0, sf = 0.0, am = 0.0, work = 0.0, total = 0.0;
+    double budget = 16.0 * (double) m + 1e6;
+    int higher = S->in->higher_is_better;
+    for (size_t p = 0; p < m; p++) {
+        double x = it[p].v;
+        while (qn > 0 && !(x + it[qn - 1].v +
+                           eps * (fabs(x) + fabs(it[qn - 1].v)) + B < 0))
+            qn--;
+        o += (double) qn;
+        if (p < qn) sf += 1.0;
+        if (!amb) continue;
+        while (qa > 0 && !(x + it[qa - 1].v -
+                           eps * (fabs(x) + fabs(it[qa - 1].v)) - B <= 0))
+            qa--;
+        for (size_t q = qn > p + 1 ? qn : p + 1; q < qa; q++) {
+            if (pair_crossing(&S->bk[it[p].i], &S->bk[it[q].i], higher) <=
+                gamma)
+                am += 1.0;
+            if (++total > budget) return ST_ERR_TOO_MANY;
+            if (++work >= 1e7) {
+                work = 0.0;
+                if (st_check_interrupt()) return ST_ERR_INTERRUPTED;
+            }
+        }
+    }
+    *ord = o;
+    *self = sf;
+    if (amb) *amb = am;
+    return ST_OK;
+}
+
+/* R_B just above gamma with the winners in S->dec, gamma in the segment
+ * or at its lower end (the crossing points at gamma count as passed). */
+static int segment_rb(hpt_search *S, double gamma, double *rb)
+{
+    size_t n = S->n, m = 0;
+    double z = 0.0, selfc = 0.0, mag_max = 0.0;
+    int higher = S->in->higher_is_better;
+    for (size_t i = 0; i < n; i++) {
+        if (S->dec[i] == 0) {
+            z += 1.0;
+            continue;
+        }
+        if (pair_ratio(S->bk[i].ma, S->bk[i].mb, higher) <= gamma)
+            selfc += 1.0;
+        double mag;
+        S->items[m].v = raw_d(&S->bk[i], higher, gamma, &mag);
+        S->items[m].i = i;
+        if (mag > mag_max) mag_max = mag;
+        m++;
+    }
+    double M = (double) m;
+    if (gamma >= S->big) {
+        *rb = M * (M - 1.0) / 2.0 + (1.0 + z) * M + z * (z + 1.0) / 4.0;
+        return ST_OK;
+    }
+    qsort(S->items, m, sizeof(hpt_item), cmp_item);
+    double ord, self, amb;
+    int st = walsh_pairs(S, S->items, m, 1e-12, 4e-12 * mag_max, gamma, &ord,
+                         &self, &amb);
+    if (st == ST_ERR_TOO_MANY) {
+        /* too many sums near zero to compare their crossing points one by
+         * one: the signs of the sums as computed decide */
+        amb = 0.0;
+        st = walsh_pairs(S, S->items, m, 0.0, 0.0, gamma, &ord, &self, NULL);
+    }
+    if (st != ST_OK) return st;
+    *rb = (ord - self) / 2.0 + amb + (1.0 + z) * selfc + z * (z + 1.0) / 4.0;
+    return ST_OK;
+}
+
+/* A lower bound of R_B over the points pts[a..b] and the segments above
+ * them (gamma in [pts[a], pts[b + 1]) and below the limit). */
+static int block_bound(hpt_search *S, size_t a, size_t b, double *lb)
+{
+    size_t n = S->n;
+    double lo = S->pts[a];
+    double hi = b + 1 < S->np ? S->pts[b + 1] : INFINITY;
+    if (hi > S->limit) hi = S->limit;
+    int higher = S->in->higher_is_better;
+    double zt = 0.0, mb_max = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const hpt_bench *bk = &S->bk[i];
+        int seen[3] = {0, 0, 0};
+        seen[lookup_decision(bk, lo) + 1] = 1;
+        seen[lookup_after(bk, lo) + 1] = 1;
+        for (size_t e = 0; e < bk->n_ev; e++)
+            if (bk->ev[e].g > lo && bk->ev[e].g < hi) {
+                seen[bk->ev[e].at + 1] = 1;
+                seen[bk->ev[e].after + 1] = 1;
+            }
+        double v = 0.0, mag;
+        if (seen[0] || seen[2]) {
+            v = raw_d(bk, higher, lo, &mag);
+            if (seen[1] && v < 0) v = 0.0;
+        } else {
+            zt += 1.0;
+        }
+        S->items[i].v = v;
+        S->items[i].i = i;
+        if (fabs(bk->mb) > mb_max) mb_max = fabs(bk->mb);
+    }
+    qsort(S->items, n, sizeof(hpt_item), cmp_item);
+    double ord, self;
+    /* the band covers the rounding of a d to zero (1e-9 of the medians)
+     * and the tolerance of tied |d| (1e-9 relative) in st_hpt */
+    int st = walsh_pairs(S, S->items, n, 1e-8, 1e-8 * mb_max, lo, &ord, &self,
+                         NULL);
+    if (st != ST_OK) return st;
+    *lb = (ord - self) / 2.0 + self + zt * (zt + 1.0) / 4.0;
+    return ST_OK;
+}
+
+/* The segment above pts[a]: the supremum in it, if any gamma passes. */
+static int search_segment(hpt_search *S, size_t a, int *found, double *sup,
+                          int *attained)
+{
+    double lo = S->pts[a];
+    double hi = a + 1 < S->np ? S->pts[a + 1] : INFINITY;
+    if (hi > S->limit) hi = S->limit;
+    if (!(hi > lo)) return ST_OK;
+    for (size_t i = 0; i < S->n; i++) S->dec[i] = (signed char) lookup_after(&S->bk[i], lo);
+    double rb;
+    int st = segment_rb(S, lo, &rb);
+    if (st != ST_OK) return st;
+    if (rb > S->thr) return ST_OK;
+    /* the bottom passes: the smallest crossing point above which R_B
+     * exceeds thr, or the open upper end */
+    double top = isinf(hi) ? DBL_MAX : nextafter(hi, 0.0);
+    if (!(top > lo)) return ST_OK;        /* no double inside */
+    st = segment_rb(S, top, &rb);
+    if (st != ST_OK) return st;
+    *found = 1;
+    if (rb <= S->thr) {
+        *sup = hi;
+        *attained = isinf(hi);
+        return ST_OK;
+    }
+    uint64_t l = dbl_bits(lo), h = dbl_bits(top);   /* rb(l) <= thr < (h) */
+    while (h - l > 1) {
+        uint64_t m = l + (h - l) / 2;
+        st = segment_rb(S, bits_dbl(m), &rb);
+        if (st != ST_OK) return st;
+        if (rb <= S->thr) l = m;
+        else h = m;
+    }
+    *sup = bits_dbl(h);
+    double c;
+    st = scan_confidence(S->sc, *sup, 0, &c);
+    if (st != ST_OK) return st;
+    *attained = c >= S->level;
+    return ST_OK;
+}
+
+/* The highest position reaching the level among the points pts[a..b] and
+ * the segments above them, below the limit. */
+static int search_block(hpt_search *S, size_t a, size_t b, int *found,
+                        double *sup, int *attained)
+{
+    if (!(S->pts[a] < S->limit)) return ST_OK;
+    if (st_check_interrupt()) return ST_ERR_INTERRUPTED;
+    double lb;
+    int st = block_bound(S, a, b, &lb);
+    if (st != ST_OK || lb > S->thr) return st;
+    if (a == b) {
+        st = search_segment(S, a, found, sup, attained);
+        if (st != ST_OK || *found) return st;
+        double c;
+        st = scan_confidence(S->sc, S->pts[a], 0, &c);
+        if (st != ST_OK) return st;
+        if (c >= S->level) {
+            *found = 1;
+            *sup = S->pts[a];
+            *attained = 1;
+        }
+        return ST_OK;
+    }
+    size_t mid = a + (b - a + 1) / 2;
+    st = search_block(S, mid, b, found, sup, attained);
+    if (st != ST_OK || *found) return st;
+    return search_block(S, a, mid - 1, found, sup, attained);
+}
+
+static int search_below(hpt_search *S, double limit, double *sup,
+                        int *attained)
+{
+    *sup = NAN;
+    *attained = 0;
+    if (!(S->thr >= 0)) return ST_OK;      /* no R_B reaches the level */
+    S->limit = limit;
+    int found = 0;
+    return search_block(S, 0, S->np - 1, &found, sup, attained);
+}
+
+/* s itself when R_B can change at s (an event point or a crossing
+ * point), else the largest gamma below s where it can: an event point or
+ * the largest crossing point below s (found by bisection on the count). */
+static int last_change_below(hpt_search *S, double s, double *u)
+{
+    size_t lo_i = 0, hi_i = S->np;          /* first point >= s */
+    while (lo_i < hi_i) {
+        size_t mid = lo_i + (hi_i - lo_i) / 2;
+        if (S->pts[mid] < s) lo_i = mid + 1;
+        else hi_i = mid;
+    }
+    *u = s;
+    if (lo_i == 0 || (lo_i < S->np && S->pts[lo_i] == s)) return ST_OK;
+    double lo = S->pts[lo_i - 1];
+    double top = nextafter(s, 0.0);
+    if (!(top > lo)) {
+        *u = lo;
+        return ST_OK;
+    }
+    for (size_t i = 0; i < S->n; i++)
+        S->dec[i] = (signed char) lookup_after(&S->bk[i], lo);
+    double r_top, r_lo, r_s, r;
+    int st = segment_rb(S, top, &r_top);
+    if (st == ST_OK) st = segment_rb(S, s, &r_s);
+    if (st != ST_OK || r_s != r_top) return st;   /* a crossing at s */
+    *u = lo;
+    st = segment_rb(S, lo, &r_lo);
+    if (st != ST_OK || r_lo == r_top) return st;
+    uint64_t l = dbl_bits(lo), h = dbl_bits(top);  /* r(l) < r_top = r(h) */
+    while (h - l > 1) {
+        uint64_t m = l + (h - l) / 2;
+        st = segment_rb(S, bits_dbl(m), &r);
+        if (st != ST_OK) return st;
+        if (r < r_top) l = m;
+        else h = m;
+    }
+    *u = bits_dbl(h);
+    return ST_OK;
+}
+
+/* The largest attainable R_B (a multiple of 1/4) at which the classical
+ * confidence reaches the level; -1 when even R_B = 0 does not. */
+static double rb_threshold(size_t n, double level)
+{
+    double c;
+    int ex;
+    overall_confidence(n, NULL, NULL, 0.0, 0, &c, &ex);
+    if (!(c >= level)) return -1.0;
+    double top = 2.0 * (double) n * ((double) n + 1.0);  /* 4 n (n + 1) / 2 */
+    overall_confidence(n, NULL, NULL, top / 4.0, 0, &c, &ex);
+    if (c >= level) return top / 4.0;
+    double lo = 0.0, hi = top;
+    while (hi - lo > 1.0) {
+        double mid = floor(lo + (hi - lo) / 2.0);
+        overall_confidence(n, NULL, NULL, mid / 4.0, 0, &c, &ex);
+        if (c >= level) lo = mid;
+        else hi = mid;
+    }
+    return lo / 4.0;
+}
+
+/* ---- the r-Speedup ---------------------------------------------------------- */
+
+typedef struct {
+    int method;               /* 0: search, 1: candidate sweep */
+    const double *pts;        /* the sweep's points */
+    size_t U;
+    hpt_search *S;            /* the search */
+} hpt_below;
+
+/* A gamma u <= s such that no gamma in (u, s) reaches the level, or none
+ * but those where the confidence is the one at s (NAN when none below s
+ * does), after s itself failed. */
+static int passing_below(hpt_below *B, double s, int stuck, double *u)
+{
+    if (B->method == 1) {
+        *u = s;
+        size_t lo = 0, hi = B->U;            /* first point >= s */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (B->pts[mid] < s) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo > 0 && lo < B->U && B->pts[lo] > s) *u = B->pts[lo - 1];
+        return ST_OK;
+    }
+    int att;
+    int st = search_below(B->S, s, u, &att);
+    if (st != ST_OK || isnan(*u) || *u < s || stuck < 2) return st;
+    /* the search has passed just below several failed multiples in a row
+     * (the evaluation at them and the search disagree: rounding at extreme
+     * gammas): like the sweep, skip to the last point below s where the
+     * confidence can change */
+    return last_change_below(B->S, s, u);
+}
+
+/*
+ * Report the largest multiple of precision, at most the supremum, at which
+ * st_hpt itself (as hpt(speedup = value) computes it) reaches the level.
+ * When 1 / precision is an integer the value is k / inv, the double
+ * nearest the decimal, so that the printed number is the one checked.  A
+ * multiple that fails sends the walk to the largest multiple below the
+ * next gamma that can pass.  The walk is bounded; it stops at gamma = 1.
+ */
+static int floor_walk(const st_hpt_input *in, double level, double precision,
+                      double sup, hpt_below *B, double *speedup)
+{
+    double c;
+    int st;
+    double inv = 1.0 / precision;
+    int whole = fabs(inv - nearbyint(inv)) < 1e-9 * inv;
+    if (whole) inv = nearbyint(inv);
+    double k = floor(sup / precision + 1e-9);
+    int stuck = 0;            /* failures in a row that skipped nothing */
+    /* k - 1 rounds back to k beyond 2^53 (a supremum of 1e297): step to
+     * the next double below then */
+    for (long iter = 0; iter < 1000000;
+         iter++, k = k - 1.0 < k ? k - 1.0 : nextafter(k, 0.0)) {
+        double s = whole ? k / inv : k * precision;
+        if (s > sup) continue;
+        if (s < 1.0) break;
+        if (st_check_interrupt()) return ST_ERR_INTERRUPTED;
+        st = direct_confidence(in, s, &c);
+        if (st != ST_OK) return st;
+        if (c >= level) {
+            *speedup = s;
+            break;
+        }
+        double u;
+        st = passing_below(B, s, stuck, &u);
+        if (st != ST_OK) return st;
+        if (isnan(u)) break;
+        stuck = u < s ? 0 : stuck + 1;
+        if (u < s) {
+            double kn = whole ? floor(u * inv) : floor(u / precision);
+            if (kn < k - 1.0) k = kn + 1.0 > kn ? kn + 1.0 : nextafter(kn, INFINITY);
+        }
+    }
+    if (isnan(*speedup)) {
+        st = direct_confidence(in, 1.0, &c);
+        if (st != ST_OK) return st;
+        if (c >= level) *speedup = 1.0;
+    }
+    return ST_OK;
+}
+
+int st_hpt_speedup_method(const st_hpt_input *in, double level,
+                          double precision, int method, double *speedup,
+                          double *supremum, int *attained)
+{
+    *speedup = *supremum = NAN;
+    *attained = 0;
+    int st = check_input(in);
+    if (st != ST_OK) return st;
+    if (!(level > 0 && level < 1) || !(precision > 0 && precision <= 1))
+        return ST_ERR_DOMAIN;
+    if (in->exact_ties) method = 1;
+    size_t n = in->n, mr = max_runs(in);
+    if (method == 1 && (double) n * (double) n > HPT_MAX_POINTS)
+        return ST_ERR_TOO_MANY;
+    hpt_bench *bk = calloc(n, sizeof(hpt_bench));
+    double *work = malloc(mr * sizeof(double));
+    double *pts = NULL, *pts_sweep = NULL;
+    double *d = NULL, *rank = NULL, *absd = NULL;
+    size_t *perm = NULL;
+    hpt_item *items = NULL;
+    signed char *dec = NULL;
+    if (!bk || !work) {
+        st = ST_ERR_ALLOC;
+        goto done;
+    }
+    size_t oa = 0, ob = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t na = in->a_len[i], nb = in->b_len[i];
+        bk[i].ma = median_of(in->a + oa, na, work);
+        bk[i].mb = median_of(in->b + ob, nb, work);
+        oa += na;
+        ob += nb;
+    }
+    if (in->exact_ties) {
+        st = exact_benches(in, bk, work);
+    } else {
+        hpt_thresholds tc = {0, 0, 0.0, 0.0};
+        oa = ob = 0;
+        for (size_t i = 0; i < n && st == ST_OK; i++) {
+            size_t na = in->a_len[i], nb = in->b_len[i];
+            st = classical_events(in, in->a + oa, na, in->b + ob, nb, work,
+                                  &tc, &bk[i]);
+            oa += na;
+            ob += nb;
+            if (i % 256 == 255 && st_check_interrupt())
+                st = ST_ERR_INTERRUPTED;
+        }
+    }
+    if (st != ST_OK) goto done;
+    hpt_below B = {method, NULL, 0, NULL};
+    double sup;
+    if (method == 1) {
+        st = sweep_candidates(in, bk, level, &sup, attained, &pts_sweep,
+                              &B.U);
+        if (st != ST_OK) goto done;
+        B.pts = pts_sweep;
+    } else {
+        /* the points: 1 and the events above it */
+        size_t n_ev = 0;
+        for (size_t i = 0; i < n; i++) n_ev += bk[i].n_ev;
+        pts = malloc((n_ev + 1) * sizeof(double));
+        d = malloc(n * sizeof(double));
+        rank = malloc(n * sizeof(double));
+        absd = malloc(n * sizeof(double));
+        perm = malloc(n * sizeof(size_t));
+        items = malloc(n * sizeof(hpt_item));
+        dec = malloc(n);
+        if (!pts || !d || !rank || !absd || !perm || !items || !dec) {
+            st = ST_ERR_ALLOC;
+            goto done;
+        }
+        size_t np = 0;
+        double big = 0.0;
+        for (size_t i = 0; i < n; i++) {
+            for (size_t e = 0; e < bk[i].n_ev; e++)
+                if (bk[i].ev[e].g > 1.0) pts[np++] = bk[i].ev[e].g;
+            double z = pair_ratio(bk[i].ma, bk[i].mb, in->higher_is_better);
+            if (z > big) big = z;
+        }
+        qsort(pts, np, sizeof(double), cmp_double_asc);
+        size_t u = 0;
+        for (size_t k = 0; k < np; k++)
+            if (u == 0 || pts[k] != pts[u - 1]) pts[u++] = pts[k];
+        memmove(pts + 1, pts, u * sizeof(double));
+        pts[0] = 1.0;
+        for (size_t i = 0; i < n; i++) perm[i] = i;
+        hpt_scan sc = {in, bk, d, rank, absd, perm, items};
+        /* a crossing point is at most the larger median ratio of its
+         * pair (up to rounding) */
+        hpt_search S = {in, bk, n, pts, u + 1, level, rb_threshold(n, level),
+                        INFINITY, 4.0 * big, &sc, items, dec};
+        B.S = &S;
+        st = search_below(&S, INFINITY, &sup, attained);
+        if (st != ST_OK) goto done;
+        *supremum = sup;
+        if (!isnan(sup)) {
+            if (isinf(sup)) *speedup = INFINITY;
+            else st = floor_walk(in, level, precision, sup, &B, speedup);
+        }
+        goto done;
+    }
+    *supremum = sup;
+    if (!isnan(sup)) {
+        if (isinf(sup)) *speedup = INFINITY;
+        else st = floor_walk(in, level, precision, sup, &B, speedup);
+    }
+done:
+    free_benches(bk, n);
+    free(work);
+    free(pts);
+    free(pts_sweep);
+    free(d);
+    free(rank);
+    free(absd);
+    free(perm);
+    free(items);
+    free(dec);
+    return st;
+}
+
+int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
+                   double *speedup, double *supremum, int *attained)
+{
+    return st_hpt_speedup_method(in, level, precision, 0, speedup, supremum,
+                                 attained);
 }
 
 /* ---- R entry points ----------------------------------------------------- */
@@ -1193,7 +1699,7 @@ SEXP ffi_hpt(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,
 
 SEXP ffi_hpt_speedup(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,
                      SEXP alpha_bench, SEXP exact_ties, SEXP level,
-                     SEXP precision)
+                     SEXP precision, SEXP method)
 {
     st_hpt_input in;
     size_t *la, *lb;
@@ -1201,9 +1707,10 @@ SEXP ffi_hpt_speedup(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,
                   &la, &lb);
     double speedup, sup;
     int attained;
-    int st = st_hpt_speedup(&in, ffi_double(level, "confidence"),
-                            ffi_double(precision, "precision"), &speedup,
-                            &sup, &attained);
+    int st = st_hpt_speedup_method(&in, ffi_double(level, "confidence"),
+                                   ffi_double(precision, "precision"),
+                                   ffi_flag(method, "method"), &speedup,
+                                   &sup, &attained);
     SEXP vals[4];
     vals[0] = PROTECT(Rf_ScalarReal(speedup));
     vals[1] = PROTECT(Rf_ScalarReal(sup));

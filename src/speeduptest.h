@@ -630,6 +630,12 @@ int st_hpt(const st_hpt_input *in, double gamma, st_hpt_result *out);
  * of precision, <= the supremum, at which st_hpt reaches the level. */
 int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
                    double *speedup, double *supremum, int *attained);
+/* The same with method 0 (the search of st_hpt_speedup, near-linear in the
+ * benchmarks) or 1 (every candidate point, about n^2 of them: the
+ * reference the search is checked against; always used with exact_ties). */
+int st_hpt_speedup_method(const st_hpt_input *in, double level,
+                          double precision, int method, double *speedup,
+                          double *supremum, int *attained);
 
 /* Run order (run-order.c).  Mann-Kendall trend test of x against its
  * index: statistic = Kendall's S, estimate[0] = tau-b, two-sided p-value,
