@@ -548,9 +548,12 @@ typedef struct {
 } st_bench_result;
 
 /* Both protocols on one benchmark at level alpha; alpha = NAN searches
- * the highest confidence and reports it on the 0.01 grid (see suite.c). */
+ * the highest confidence and reports it on the 0.01 grid (see suite.c).
+ * tab (may be NULL): the exact rank-sum tables kept across the
+ * benchmarks (release with st_rank_table_free). */
 int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
-                   double alpha, int rigorous, st_bench_result *out);
+                   double alpha, int rigorous, st_bench_result *out,
+                   st_rank_table *tab);
 
 typedef struct {
     st_weights weights;         /* weights asked for                     */
@@ -570,31 +573,20 @@ typedef struct {
     double min_benchmarks[2];
 } st_suite_summary;
 
-/* Weights (nb x 3, column-major by centre, each column summing to 1 over
- * the analysed benchmarks), overall gains and speedups, proportions. */
-int st_suite_summarise(const st_bench_result *res, size_t nb,
-                       const double *custom, const st_suite_options *opt,
-                       double *weights, st_suite_summary *out);
-
-/* st_suite_bench with a cache of the exact rank-sum table kept across
- * the benchmarks (tab may be NULL; release with st_rank_table_free). */
-int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
-                       double alpha, int rigorous, st_bench_result *out,
-                       st_rank_table *tab);
-
 /* A suite streamed in chunks keeps per benchmark only these columns
- * (status, centres, decisions as doubles); st_suite_summarise_columns
- * gives the same summary as st_suite_summarise. */
+ * (status, centres, decisions as doubles). */
 typedef struct {
     size_t nb;
     const double *status;
     const double *centre_x[3], *centre_y[3];
     const double *decision[2];
 } st_suite_columns;
-int st_suite_summarise_columns(const st_suite_columns *cols,
-                               const double *custom,
-                               const st_suite_options *opt, double *weights,
-                               st_suite_summary *out);
+
+/* Weights (nb x 3, column-major by centre, each column summing to 1 over
+ * the analysed benchmarks), overall gains and speedups, proportions. */
+int st_suite_summarise(const st_suite_columns *cols, const double *custom,
+                       const st_suite_options *opt, double *weights,
+                       st_suite_summary *out);
 
 /* ---- HPT: the Hierarchical Performance Test (hpt.c) -------------------- */
 
