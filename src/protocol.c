@@ -199,11 +199,11 @@ static int shapiro_part(const double *x, const double *xs, size_t n,
  * only the steps of a verdict show; sorted (or NULL): x ascending, then y
  * ascending, for the Shapiro-Wilk tests; means (or NULL): st_mean of x
  * and of y, already computed; tab (may be NULL): the caller's cache. */
-static int mean_parts_run(const double *x, size_t n, const double *y,
-                          size_t m, const double *sorted,
-                          const double *means, double conf_level,
-                          double alpha, int with_ci, mean_parts *mp,
-                          st_rank_table *tab)
+static int mean_parts_compute(const double *x, size_t n, const double *y,
+                              size_t m, const double *sorted,
+                              const double *means, double conf_level,
+                              double alpha, int with_ci, mean_parts *mp,
+                              st_rank_table *tab)
 {
     mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
     mp->both_constant = 0;
@@ -246,6 +246,59 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
                       ST_LESS, 0.0, k, conf_level, with_ci, &mp->tl[k]);
     }
     return ST_OK;
+}
+
+/*
+ * The tests of the mean protocol are invariant under a change of unit
+ * (every statistic is a ratio of differences of the run times), but their
+ * arithmetic is not at every scale: Welch's degrees of freedom and
+ * Fieller's interval raise the variances to the second power, so times
+ * above about 2^128 (3e38) overflow, and below about 2^-510 (3e-154) the
+ * variance underflows to zero and the samples look constant.  Times whose
+ * largest value lies outside [2^-64, 2^64] are therefore multiplied by the
+ * power of two 2^s that brings it into [1, 2): exact for every value that
+ * stays a normal double, and the same verdict as for the times at that
+ * unit (the tests' arithmetic commutes with a power-of-two scaling far
+ * beyond 2^+-64).  Times within that range are used as they are.  The
+ * parts' means and variances stay in the scaled unit (only their ratios
+ * are read); the t-tests' estimates and intervals are scaled back.
+ */
+#define ST_MEAN_SCALE_LIMIT 64
+
+static int mean_parts_run(const double *x, size_t n, const double *y,
+                          size_t m, const double *sorted,
+                          const double *means, double conf_level,
+                          double alpha, int with_ci, mean_parts *mp,
+                          st_rank_table *tab)
+{
+    double top = 0.0;
+    if (sorted && n && m) {
+        top = sorted[n - 1] > sorted[n + m - 1] ? sorted[n - 1]
+                                                : sorted[n + m - 1];
+    } else {
+        for (size_t i = 0; i < n; i++) top = x[i] > top ? x[i] : top;
+        for (size_t i = 0; i < m; i++) top = y[i] > top ? y[i] : top;
+    }
+    int e = top > 0.0 && isfinite(top) ? ilogb(top) : 0;
+    if (e >= -ST_MEAN_SCALE_LIMIT && e <= ST_MEAN_SCALE_LIMIT)
+        return mean_parts_compute(x, n, y, m, sorted, means, conf_level,
+                                  alpha, with_ci, mp, tab);
+    double *xy = malloc((n + m ? n + m : 1) * sizeof(double));
+    if (!xy) return ST_ERR_ALLOC;
+    for (size_t i = 0; i < n; i++) xy[i] = ldexp(x[i], -e);
+    for (size_t i = 0; i < m; i++) xy[n + i] = ldexp(y[i], -e);
+    int s = mean_parts_compute(xy, n, xy + n, m, NULL, NULL, conf_level,
+                               alpha, with_ci, mp, tab);
+    free(xy);
+    for (int k = 0; k < 2; k++) {
+        st_result *r[2] = {&mp->t[k], &mp->tl[k]};
+        for (int j = 0; j < 2; j++)
+            for (int c = 0; c < 2; c++) {
+                r[j]->estimate[c] = ldexp(r[j]->estimate[c], e);
+                r[j]->conf_int[c] = ldexp(r[j]->conf_int[c], e);
+            }
+    }
+    return s;
 }
 
 /*
