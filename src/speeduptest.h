@@ -155,10 +155,6 @@ int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
                           size_t m, const uint64_t *ks, int cnt,
                           double *vals);
 
-/* 1 when the processor has AVX-512F (the vector paths of st_sort and of
- * the selections; their results are those of the scalar code). */
-int st_cpu_avx512(void);
-
 /* ---- component tests ---------------------------------------------------- */
 
 /* Shapiro-Wilk W (Royston 1995, AS R94), 3 <= n <= 5000.  Status
