@@ -460,65 +460,52 @@ typedef struct {
 int st_observed_speedups(const double *x, size_t n, const double *y,
                          size_t m, double speedups[3]);
 
-int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
-                     double alpha, int rigorous, st_verdict *out);
-/* The same for a suite: only the fields a suite reads (decision, branch,
- * guaranteed, caveats, p-values, speedup_mean and speedup_ci); sorted:
- * x ascending, then y ascending, n + m values; means: st_mean(x, n) and
- * st_mean(y, m); tab (may be NULL): the suite's cache. */
-int st_mean_protocol_suite(const double *x, size_t n, const double *y,
-                           size_t m, const double *sorted,
-                           const double means[2], double alpha, int rigorous,
-                           st_verdict *out, st_rank_table *tab);
-int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
-                       double alpha, int rigorous, st_verdict *out);
-/* The same verdict, and the Mann-Kendall trend test of each sample of at
- * least trend_min values in its recorded order (trend[0]: x, trend[1]: y;
- * ST_ERR_TOO_FEW below), whose merge sort sorts the data for the
- * protocol (st_sorted_pair_init_trend). */
-int st_median_protocol_trend(const double *x, size_t n, const double *y,
-                             size_t m, double alpha, int rigorous,
-                             size_t trend_min, st_verdict *out,
-                             st_result trend[2]);
-/* The median protocol of a suite (no Hodges-Lehmann shift) from the
- * samples x, y as given and their sorted copies (sorted: x ascending,
- * then y ascending, n + m values). */
-int st_median_protocol_presorted(const double *x, size_t n, const double *y,
-                                 size_t m, const double *sorted, double alpha,
-                                 int rigorous, st_verdict *out,
-                                 st_rank_table *tab);
 
-/* Largest 1 - alpha, alpha in (0, 0.5], at which the protocol (test = 0:
- * mean, 1: median) declares significance; *confidence = NAN if none. */
-int st_highest_confidence(const double *x, size_t n, const double *y,
-                          size_t m, int test, int rigorous,
-                          double *confidence);
-/* The same search returning the smallest significant alpha itself
- * (confidence = 1 - alpha loses the exact breakpoint in rounding);
- * *alpha = 0 when significance holds for every alpha > 0 (a p-value of
- * 0), NAN if none. */
-int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
-                                size_t m, int test, int rigorous,
-                                double *alpha);
+/* Protocols, in this order everywhere. */
+enum { ST_PROTO_MEAN = 0, ST_PROTO_MEDIAN = 1 };
 
-/* The same with a caller-held cache of the exact rank-sum null
- * distribution (st_rank_table; may be NULL), so that the benchmarks of a
- * suite with equal sample sizes build it once; shift = 0 skips the
- * Hodges-Lehmann interval of the shift (shift and shift_ci stay NAN),
- * which a suite does not report. */
-int st_median_protocol_tab(const double *x, size_t n, const double *y,
-                           size_t m, double alpha, int rigorous,
-                           st_verdict *out, st_rank_table *tab, int shift);
-int st_highest_confidence_tab(const double *x, size_t n, const double *y,
-                              size_t m, int test, int rigorous, double *alpha,
-                              st_rank_table *tab);
+/* Options of st_protocol; all zero (or a NULL pointer to them) for a
+ * verdict on x and y alone. */
+typedef struct {
+    /* x ascending, then y ascending (n + m values), or NULL: sorted here */
+    const double *sorted;
+    /* mean protocol: st_mean(x, n) and st_mean(y, m), or NULL */
+    const double *means;
+    /* the caller's cache across calls (may be NULL; release with
+     * st_rank_table_free) */
+    st_rank_table *tab;
+    /* 1: only the fields a suite reads (decision, branch, guaranteed,
+     * caveats, p-values, the speedup's interval; no sub-test intervals,
+     * no Hodges-Lehmann shift; the median protocol with `sorted` leaves
+     * speedup_mean to the caller) */
+    int suite;
+    /* median protocol without `sorted`: when trend_min > 0, the
+     * Mann-Kendall test of each sample of at least trend_min values in its
+     * recorded order goes to trend[0] (x) and trend[1] (y) (ST_ERR_TOO_FEW
+     * below), made by the merge sort that sorts the data */
+    size_t trend_min;
+    st_result *trend;
+} st_protocol_options;
+
+/* The verdict of protocol proto (ST_PROTO_MEAN or ST_PROTO_MEDIAN) at
+ * level 1 - alpha. */
+int st_protocol(int proto, const double *x, size_t n, const double *y,
+                size_t m, double alpha, int rigorous,
+                const st_protocol_options *opt, st_verdict *out);
+
+/* The smallest alpha in (0, 0.5] at which protocol `test` declares
+ * significance (the highest confidence is 1 - alpha; alpha itself keeps
+ * the exact breakpoint that rounding 1 - alpha would lose): 0 when
+ * significance holds for every alpha > 0 (a p-value of 0), NAN if none.
+ * tab: as in st_protocol_options. */
+int st_highest_alpha(int test, const double *x, size_t n, const double *y,
+                     size_t m, int rigorous, st_rank_table *tab,
+                     double *alpha);
 
 /* ---- suites of benchmarks (suite.c) ------------------------------------- */
 
 /* Centres of a sample, in this order everywhere. */
 enum { ST_CENTRE_MIN = 0, ST_CENTRE_MEAN = 1, ST_CENTRE_MEDIAN = 2 };
-/* Protocols, in this order everywhere. */
-enum { ST_PROTO_MEAN = 0, ST_PROTO_MEDIAN = 1 };
 
 typedef enum {
     ST_WEIGHTS_CUSTOM = 0,    /* user weights, one per benchmark        */

@@ -57,11 +57,12 @@ static int run_protocol(int proto, const double *x, size_t n, const double *y,
                         double alpha, int rigorous, st_verdict *v,
                         st_rank_table *tab)
 {
-    return proto == ST_PROTO_MEAN
-        ? st_mean_protocol_suite(x, n, y, m, sorted, means, alpha, rigorous,
-                                 v, tab)
-        : st_median_protocol_presorted(x, n, y, m, sorted, alpha, rigorous,
-                                       v, tab);
+    st_protocol_options opt = {0};
+    opt.sorted = sorted;
+    opt.means = proto == ST_PROTO_MEAN ? means : NULL;
+    opt.tab = tab;
+    opt.suite = 1;
+    return st_protocol(proto, x, n, y, m, alpha, rigorous, &opt, v);
 }
 
 /*
@@ -69,7 +70,7 @@ static int run_protocol(int proto, const double *x, size_t n, const double *y,
  * SpeedupTest tool tried the risks 0.01, 0.02, ..., 0.50 and kept the
  * first at which the speedup was declared, so it reported 1 - alpha with
  * alpha rounded up to the 0.01 grid within [0.01, 0.5].  The exact search
- * (st_highest_confidence) gives the smallest significant risk alpha*; no
+ * (st_highest_alpha) gives the smallest significant risk alpha*; no
  * grid point below alpha* can be significant, so the answer is the first
  * significant grid point from ceil(100 alpha*) on.  The flowchart is not
  * monotone in alpha in general (the normality and location checks get
@@ -85,9 +86,7 @@ static int searched_verdict(int proto, const double *x, size_t n,
                             st_rank_table *tab)
 {
     double a = NAN;
-    int st = st_highest_confidence_tab(x, n, y, m,
-                                       proto == ST_PROTO_MEAN ? 0 : 1,
-                                       rigorous, &a, tab);
+    int st = st_highest_alpha(proto, x, n, y, m, rigorous, tab, &a);
     double conf = isnan(a) ? NAN : 1 - a;
     if (st != ST_OK) return st;
     *highest = conf;

@@ -352,9 +352,10 @@ static void fuzz_protocol(reader *r)
     double alpha = (double) (rd_u8(r) % 50 + 1) / 100.0;
     int rigorous = rd_u8(r) & 1;
     st_verdict v;
-    int st = st_mean_protocol(x, n, y, m, alpha, rigorous, &v);
+    int st = st_protocol(ST_PROTO_MEAN, x, n, y, m, alpha, rigorous, NULL,
+                         &v);
     if (st == ST_OK) check_p(v.p_value);
-    st = st_median_protocol(x, n, y, m, alpha, rigorous, &v);
+    st = st_protocol(ST_PROTO_MEDIAN, x, n, y, m, alpha, rigorous, NULL, &v);
     if (st == ST_OK) {
         check_p(v.p_value);
         if (!isnan(v.shift_ci[0]) && !isnan(v.shift_ci[1]))
@@ -366,8 +367,11 @@ static void fuzz_protocol(reader *r)
         st_verdict vt;
         st_result trend[2];
         size_t tmin = 3 + rd_u8(r) % 8;
-        int stt = st_median_protocol_trend(x, n, y, m, alpha, rigorous, tmin,
-                                           &vt, trend);
+        st_protocol_options opt = {0};
+        opt.trend_min = tmin;
+        opt.trend = trend;
+        int stt = st_protocol(ST_PROTO_MEDIAN, x, n, y, m, alpha, rigorous,
+                              &opt, &vt);
         CHECK(stt == st);
         if (stt == ST_OK) {
             CHECK(vt.decision == v.decision && vt.branch == v.branch);
@@ -385,9 +389,9 @@ static void fuzz_protocol(reader *r)
             }
         }
     }
-    double conf;
-    st = st_highest_confidence(x, n, y, m, rd_u8(r) & 1, rigorous, &conf);
-    if (st == ST_OK) CHECK(isnan(conf) || (conf >= 0.5 && conf <= 1.0));
+    double a;
+    st = st_highest_alpha(rd_u8(r) & 1, x, n, y, m, rigorous, NULL, &a);
+    if (st == ST_OK) CHECK(isnan(a) || (a >= 0.0 && a <= 0.5));
     st_bench_result br;
     st = st_suite_bench(x, n, y, m, (rd_u8(r) & 1) ? NAN : alpha, rigorous,
                         &br, NULL);
@@ -1091,10 +1095,8 @@ static void fuzz_suite(reader *r)
                 CHECK(al == alpha);
             }
             st_verdict v;
-            int sv = p == ST_PROTO_MEAN
-                ? st_mean_protocol(xv[b], nx[b], yv[b], ny[b], al, rigorous, &v)
-                : st_median_protocol(xv[b], nx[b], yv[b], ny[b], al, rigorous,
-                                     &v);
+            int sv = st_protocol(p, xv[b], nx[b], yv[b], ny[b], al, rigorous,
+                                 NULL, &v);
             CHECK(sv == ST_OK);
             CHECK(v.decision == res[b].decision[p]);
             CHECK(v.guaranteed == res[b].guaranteed[p]);
