@@ -103,5 +103,24 @@ if (mode == "record") {
   stopifnot(identical(names(ref), names(out)))
   diff <- names(out)[!vapply(names(out), function(k) identical(ref[[k]], out[[k]]), NA)]
   cat(length(out), "suites,", length(diff), "differing\n")
-  if (length(diff)) cat("differing:", diff, "\n")
+  for (k in diff) {
+    a <- ref[[k]]
+    b <- out[[k]]
+    if (!is.list(a) || is.null(a$result) || is.null(b$result)) {
+      cat(k, ": the result itself (an error in one build)\n")
+      next
+    }
+    parts <- c(names(a$result)[!vapply(names(a$result), function(f) {
+      identical(a$result[[f]], b$result[[f]])
+    }, NA)], if (!identical(a$print, b$print)) "print",
+    if (!identical(a$files, b$files)) "files")
+    cols <- if (!identical(a$result$benchmarks, b$result$benchmarks)) {
+      bm <- names(a$result$benchmarks)
+      bm[!vapply(bm, function(cc) identical(a$result$benchmarks[[cc]],
+                                            b$result$benchmarks[[cc]]), NA)]
+    }
+    cat(k, ": ", paste(parts, collapse = ", "),
+        if (length(cols)) paste0(" (columns ", paste(cols, collapse = ", "), ")"),
+        "\n", sep = "")
+  }
 }
