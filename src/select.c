@@ -131,11 +131,13 @@ double st_select_kth(double *buf, size_t c, size_t k)
 /* One such pass: src[lo..hi-1] copied to dst[lo..hi-1], the values below
  * piv (or_equal: at most piv) from dst[lo] up, the others from dst[hi-1]
  * down; returns the end of the first part.  Only the split matters to
- * the selection, not the order within each part. */
+ * the selection, not the order within each part (the vector code of
+ * simd.c, when it applies, orders them otherwise). */
 static size_t split_copy(const double *src, double *dst, size_t lo,
                          size_t hi, double piv, int or_equal)
 {
     size_t l = lo, r = hi - 1;
+    if (st_simd_split(src, dst, lo, hi, piv, or_equal, &l)) return l;
     for (size_t i = lo; i < hi; i++) {
         double v = src[i];
         size_t below = or_equal ? v <= piv : v < piv;

@@ -155,6 +155,19 @@ int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
                           size_t m, const uint64_t *ks, int cnt,
                           double *vals);
 
+/* The vector code (simd.c): each returns 0 when it does not apply (no
+ * AVX-512, a size outside its measured range, a NaN) and the caller runs
+ * its scalar code; otherwise the scalar code's result.  st_simd_sort: the
+ * stable sort of x; st_simd_split: one split pass of select.c (*split:
+ * the end of the values below piv, or at most piv with or_equal);
+ * st_simd_kendall: Kendall's inversion count D, tie count T, tie term tv
+ * and whether there are ties. */
+int st_simd_sort(double *x, size_t n);
+int st_simd_split(const double *src, double *dst, size_t lo, size_t hi,
+                  double piv, int or_equal, size_t *split);
+int st_simd_kendall(const double *x, size_t n, double *D, double *T,
+                    double *tv, int *ties);
+
 /* ---- component tests ---------------------------------------------------- */
 
 /* Shapiro-Wilk W (Royston 1995, AS R94), 3 <= n <= 5000.  Status

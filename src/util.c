@@ -81,7 +81,8 @@ double st_var(const double *x, size_t n, double mean)
  * be passed (callers check).
  *
  *   - at most ST_SORT_SMALL values: insertion sort on the values
- *     themselves, which is stable (-0 and +0 keep their order);
+ *     themselves, which is stable (-0 and +0 keep their order), or the
+ *     vector code's counting sort with the same result (simd.c);
  *   - up to ST_SORT_LSD_MAX values: an LSD radix sort through a scratch
  *     array the size of the data (lsd_sort_keys);
  *   - beyond (or when the scratch array cannot be had): an in-place
@@ -192,6 +193,7 @@ void st_sort(double *x, size_t n)
 {
     if (n < 2) return;
     if (n <= ST_SORT_SMALL) {
+        if (st_simd_sort(x, n)) return;
         /* insertion sort on the values themselves (no NaN: callers check;
          * -0 and +0 compare equal and keep their order) */
         for (size_t i = 1; i < n; i++) {
