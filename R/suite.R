@@ -263,7 +263,7 @@ suite_p_adjust <- function(p_adjust) {
 # core at a time; with a future plan other than sequential (future.apply
 # installed), the chunks run on the plan's workers.  Each chunk returns the
 # per-benchmark columns; the summary is computed from them at the end
-# (st_suite_summarise_columns), with the same sums in the same order as in
+# (st_suite_summarise), with the same sums in the same order as in
 # one pass, so the result does not depend on the chunking.
 suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
                        method_code, precision) {

@@ -189,27 +189,19 @@ int st_var_test_var(double vx, size_t n, double vy, size_t m,
                     st_alternative alt, double ratio, double conf_level,
                     int with_ci, st_result *out);
 
-/* Two-sample t-test (Student pooled or Welch) from summary figures;
- * H0: mean_x - mean_y = mu.  estimate = (mean_x, mean_y). */
+/* Two-sample t-test (Student pooled or Welch); H0: mean_x - mean_y = mu;
+ * estimate = (mean_x, mean_y); the standard error of the difference, as
+ * t.test reports it, in *std_err (may be NULL; NAN on error).  From the
+ * data, y == NULL gives the one-sample test of mean(x) = mu (estimate[1] =
+ * NAN); a constant sample (standard error 0 or below 10 ulps of the means,
+ * as R) is ST_ERR_CONSTANT.  st_t_test_summary: from summary figures. */
+int st_t_test(const double *x, size_t n, const double *y, size_t m,
+              st_alternative alt, double mu, int var_equal, double conf_level,
+              st_result *out, double *std_err);
 int st_t_test_summary(double mean_x, double sd_x, double n_x,
                       double mean_y, double sd_y, double n_y,
                       st_alternative alt, double mu, int var_equal,
-                      double conf_level, st_result *out);
-int st_t_test(const double *x, size_t n, const double *y, size_t m,
-              st_alternative alt, double mu, int var_equal,
-              double conf_level, st_result *out);
-/* The same, also giving the standard error of the difference in
- * *std_err (may be NULL; NAN on error), as t.test reports it.  In
- * st_t_test(_se), y == NULL gives the one-sample test of mean(x) = mu
- * (estimate[1] = NAN); a constant sample (standard error 0 or below 10 ulps
- * of the means, as R) is ST_ERR_CONSTANT. */
-int st_t_test_se(const double *x, size_t n, const double *y, size_t m,
-                 st_alternative alt, double mu, int var_equal,
-                 double conf_level, st_result *out, double *std_err);
-int st_t_test_summary_se(double mean_x, double sd_x, double n_x,
-                         double mean_y, double sd_y, double n_y,
-                         st_alternative alt, double mu, int var_equal,
-                         double conf_level, st_result *out, double *std_err);
+                      double conf_level, st_result *out, double *std_err);
 /* The two-sample test from the means and variances (n - 1 divisor) of
  * samples of sizes n, m >= 2; with_ci = 0 leaves conf_int NAN. */
 int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,

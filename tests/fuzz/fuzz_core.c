@@ -272,7 +272,7 @@ static void fuzz_ks_t_f(reader *r)
         if (isnan(i < n ? x[i] : y[i - n]))
             CHECK(st == ST_ERR_DOMAIN || st == ST_ERR_TOO_FEW);
     st = st_t_test(x, n, (rd_u8(r) & 1) ? y : NULL, m, alt, 0.0,
-                   rd_u8(r) & 1, level, &out);
+                   rd_u8(r) & 1, level, &out, NULL);
     check_result(st, &out);
     st = st_var_test(x, n, y, m, alt, 1.0, level, &out);
     check_result(st, &out);
