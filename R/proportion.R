@@ -104,7 +104,8 @@ proportion_ci <- function(a, b, conf_level = 0.95,
 #'
 #' @param proportion the (observed or expected) proportion C, numbers in
 #'   \[0, 1\]; vectorised.
-#' @param precision the wanted half-width r of the interval, > 0.
+#' @param precision the wanted half-width r of the interval, strictly between
+#'   0 and 1 (as in [speedup_suite()]).
 #' @param conf_level confidence level, in (0, 1).
 #'
 #' @return A double vector of whole numbers, one for each `proportion`
@@ -142,11 +143,7 @@ min_benchmarks <- function(proportion, precision = 0.05, conf_level = 0.95, ...)
     abort(sprintf("`proportion` must be numbers between 0 and 1, not %s.",
                   describe_value(proportion)))
   }
-  precision <- check_number(precision, "precision")
-  if (precision <= 0) {
-    abort(sprintf("`precision` must be positive, not %s.",
-                  describe_value(precision)))
-  }
+  precision <- check_precision(precision)
   conf_level <- check_conf_level(conf_level)
   out <- .Call(ffi_min_benchmarks, as.double(unclass(proportion)), precision,
                conf_level)

@@ -1,5 +1,5 @@
 # The Speedup-Test protocols (paper Figures 1 and 2): thin wrappers around
-# st_mean_protocol / st_median_protocol / st_highest_confidence_alpha in
+# st_protocol / st_highest_alpha in
 # src/protocol.c.  The verdict object and its methods are in verdict.R.
 
 #' The Speedup-Test for the mean execution time

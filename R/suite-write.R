@@ -12,7 +12,9 @@
 #'   `Name, SpeedupMin, SpeedupMean, IsMeanSignificant, MeanConfLevel,
 #'   SpeedupMedian, IsMedianSignificant, MedianConfLevel, CoefMin, CoefMean,
 #'   CoefMedian`. Speedups are `round(1000 * s) / 1000`; a level is 1 - alpha
-#'   of the test applied (a searched level is on the 0.01 grid); "insufficient
+#'   of the test applied (a searched level is on the 0.01 grid; `NA`, as the
+#'   original tool wrote, when the search found no level because the
+#'   protocol asks for more runs even at alpha = 0.5); "insufficient
 #'   data" is written as not significant (`FALSE`, the reason is in the
 #'   `.warning` file). `Coef*` is the weight used for that centre, not
 #'   normalised: the `Coef` value (custom weights), 1 (equal weights) or the
@@ -98,14 +100,22 @@ suite_out_table <- function(suite) {
   r3 <- function(s) round(1000 * s) / 1000
   sig <- function(s) !is.na(s) & s
   coef <- suite_weights_used(suite)
+  # a searched level with "insufficient data" at every level up to
+  # alpha = 0.5 (the protocol asks for more runs): the original tool found
+  # no level and wrote NA
+  level <- function(p) {
+    lev <- bm[[paste0(p, "_conf_level")]]
+    lev[bm$searched & is.na(bm[[paste0(p, "_significant")]])] <- NA
+    lev
+  }
   data.frame(
     Name = bm$benchmark,
     SpeedupMin = r3(bm$speedup_min), SpeedupMean = r3(bm$speedup_mean),
     IsMeanSignificant = sig(bm$mean_significant),
-    MeanConfLevel = bm$mean_conf_level,
+    MeanConfLevel = level("mean"),
     SpeedupMedian = r3(bm$speedup_median),
     IsMedianSignificant = sig(bm$median_significant),
-    MedianConfLevel = bm$median_conf_level,
+    MedianConfLevel = level("median"),
     CoefMin = coef[, 1L], CoefMean = coef[, 2L], CoefMedian = coef[, 3L],
     stringsAsFactors = FALSE)
 }

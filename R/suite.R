@@ -46,7 +46,8 @@
 #' @param benchmark,version,time Column names of a data frame `data`.
 #' @param initial The version of the initial code in a data frame or
 #'   timings `data` (`NULL`: the first level of a factor version column, otherwise the first
-#'   version to appear in the data).
+#'   version to appear in the data). A list of benchmarks has its initial
+#'   code in `x`: `initial` must then be `NULL`.
 #' @param p_adjust Adjustment of the per-benchmark final p-values for
 #'   multiplicity before each decision, as [stats::p.adjust()]: `"none"` (the
 #'   paper's choice), `"holm"` (family-wise error) or `"BH"`
@@ -104,7 +105,13 @@
 #'
 #' **Bad benchmarks.** A benchmark whose data cannot be analysed (no run of a
 #' version, missing, infinite or non-positive times, a malformed element) is
-#' skipped with a warning of class `speeduptest_warning_skipped`; a benchmark
+#' skipped with a warning of class `speeduptest_warning_skipped`; so is, in
+#' a data frame, a benchmark with a run whose version is missing or is a
+#' third version (the suite's two versions are those met in the most
+#' benchmarks, `initial` being one of them), and a benchmark whose own
+#' level is invalid or varies over its runs (when the levels of the data are
+#' used) or whose weight varies over its runs (with custom weights); runs
+#' without a benchmark name are dropped with the same warning; a benchmark
 #' with fewer than 3 runs of a version is analysed (its decision is
 #' "insufficient data") with a warning of class `speeduptest_warning_few_runs`;
 #' illegal weights give `speeduptest_warning_weights`. Every such problem is
@@ -184,11 +191,7 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   na_rm <- check_flag(na_rm, "na_rm")
   significant_only <- check_flag(significant_only, "significant_only")
   prop_conf_level <- check_conf_level(prop_conf_level, "prop_conf_level")
-  precision <- check_number(precision, "precision")
-  if (precision <= 0 || precision >= 1) {
-    abort(sprintf("`precision` must be strictly between 0 and 1, not %s.",
-                  describe_value(precision)))
-  }
+  precision <- check_precision(precision)
   method_code <- suite_prop_method(prop_method)
   timings_problems <- NULL
   structured <- NULL
@@ -203,6 +206,7 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   suite <- if (is.data.frame(data)) {
     suite_from_frame(data, benchmark, version, time, na_rm, initial)
   } else if (is.list(data)) {
+    check_list_initial(initial)
     suite_from_list(data, na_rm)
   } else {
     abort(sprintf("`data` must be a data frame or a list of benchmarks, not %s.",
@@ -210,6 +214,7 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   }
 
   if (!is.null(timings_problems)) suite$problems <- rbind(timings_problems, suite$problems)
+  suite <- suite_drop_bad_fields(suite, conf_level, weights)
   levels <- suite_levels(conf_level, suite)
   if (p_adjust != "none" && anyNA(levels)) {
     abort(sprintf("`p_adjust = \"%s\"` needs a confidence level for every benchmark; searching the highest level (`conf_level = NA` or missing levels) cannot be adjusted.",
@@ -285,7 +290,7 @@ suite_p_adjust <- function(p_adjust) {
 # core at a time; with a future plan other than sequential (future.apply
 # installed), the chunks run on the plan's workers.  Each chunk returns the
 # per-benchmark columns; the summary is computed from them at the end
-# (st_suite_summarise_columns), with the same sums in the same order as in
+# (st_suite_summarise), with the same sums in the same order as in
 # one pass, so the result does not depend on the chunking.
 suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
                        method_code, precision) {
@@ -424,6 +429,7 @@ suite_from_list <- function(data, na_rm) {
   }
   xs <- ys <- vector("list", length(data))
   lev <- wt <- rep(NA_real_, length(data))
+  lev_problem <- rep(NA_character_, length(data))
   has_level <- has_weight <- FALSE
   # One pass in C (src/suite.c) counts the run times of the benchmarks
   # holding two clean samples (double, no missing, infinite or non-positive
@@ -459,7 +465,10 @@ suite_from_list <- function(data, na_rm) {
     }
     if (!is.null(el[["conf_level", exact = TRUE]])) {
       has_level <- TRUE
-      lev[j] <- suite_level_value(el[["conf_level", exact = TRUE]], nms[j])
+      lj <- el[["conf_level", exact = TRUE]]
+      why_level <- suite_level_problem(lj, nms[j])
+      if (is.null(why_level)) lev[j] <- as.double(lj)
+      else lev_problem[j] <- why_level
     }
     if (!is.null(el[["weight", exact = TRUE]])) {
       has_weight <- TRUE
@@ -474,15 +483,8 @@ suite_from_list <- function(data, na_rm) {
             else .Call(ffi_suite_list_pack, data, count, xs, ys, keep, na_rm)
   c(list(names = nms[keep]), packed,
     list(level = lev[keep], weight = wt[keep], has_level = has_level,
-         has_weight = has_weight, problems = problems, versions = c("x", "y")))
-}
-
-suite_level_value <- function(v, name) {
-  if (length(v) != 1L || (!is.na(v) && (!is.numeric(v) || v <= 0 || v >= 1))) {
-    abort(sprintf("the confidence level of benchmark \"%s\" must be NA or a number strictly between 0 and 1, not %s.",
-                  name, describe_value(v)))
-  }
-  as.double(v)
+         has_weight = has_weight, problems = problems, versions = c("x", "y"),
+         level_problem = lev_problem[keep]))
 }
 
 suite_pack <- function(names, xs, ys, lev, wt, has_level, has_weight,
@@ -501,8 +503,11 @@ suite_pack <- function(names, xs, ys, lev, wt, has_level, has_weight,
 
 suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
   global_order <- identical(attr(data, "run_order"), "global")
+  check_column_name(benchmark, "benchmark")
+  check_column_name(version, "version")
+  check_column_name(time, "time")
   for (col in c(benchmark, version, time)) {
-    if (!is.character(col) || length(col) != 1L || !(col %in% names(data))) {
+    if (!(col %in% names(data))) {
       abort(sprintf("`data` must have a column %s.", describe_value(col)))
     }
   }
@@ -515,13 +520,16 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
   }
   b <- if (is.factor(b)) droplevels(b) else factor(b, levels = unique(b[!is.na(b)]))
   v <- if (is.factor(v)) droplevels(v) else factor(v, levels = unique(v[!is.na(v)]))
-  if (anyNA(b) || anyNA(v)) {
-    abort(sprintf("columns `%s` and `%s` of `data` must not have missing values.",
-                  benchmark, version))
-  }
-  if (nlevels(v) != 2L) {
-    abort(sprintf("column `%s` of `data` must have exactly 2 versions (initial, transformed), not %d.",
-                  version, nlevels(v)))
+  problems <- empty_problems()
+  if (anyNA(b) || anyNA(v) || nlevels(v) != 2L) {
+    # runs without a benchmark or version, or of a third version: their
+    # benchmarks are skipped (suite-input.R)
+    rows <- suite_frame_rows(b, v, initial, benchmark, version, problems)
+    problems <- rows$problems
+    data <- data[rows$keep, , drop = FALSE]
+    b <- droplevels(b[rows$keep])
+    v <- factor(as.character(v[rows$keep]), levels = rows$versions)
+    t <- t[rows$keep]
   }
   if (!is.null(initial)) {
     if (length(initial) != 1L || !(as.character(initial) %in% levels(v))) {
@@ -531,7 +539,6 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
     }
     v <- stats::relevel(v, as.character(initial))
   }
-  problems <- empty_problems()
   t <- as.double(t)
   if (na_rm && anyNA(t)) {
     ok <- !is.na(t)
@@ -572,28 +579,8 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
       "benchmark \"%s\" skipped: %s.", levels(b)[j], paste(why, collapse = "; ")))
   }
 
-  per_bench <- function(col) {
-    if (!(col %in% names(data))) return(NULL)
-    val <- data[[col]]
-    if (!is.numeric(val) && !all(is.na(val))) {
-      abort(sprintf("column `%s` of `data` must be numeric, not %s.", col,
-                    describe_type(val)))
-    }
-    val <- as.double(val)
-    first <- match(seq_len(nb), bi)
-    out <- val[first]
-    same <- tapply(val, bi, function(u) length(unique(u)) <= 1L)
-    if (!all(same)) {
-      abort(sprintf("column `%s` of `data` must be constant within each benchmark; it varies for %s.",
-                    col, paste0('"', levels(b)[!same], '"', collapse = ", ")))
-    }
-    out
-  }
-  lev <- per_bench("conf_level")
-  if (!is.null(lev)) {
-    for (j in which(!is.na(lev))) suite_level_value(lev[j], levels(b)[j])
-  }
-  wt <- per_bench("weight")
+  lev <- suite_frame_per_bench(data, "conf_level", bi, levels(b))
+  wt <- suite_frame_per_bench(data, "weight", bi, levels(b))
   # global order known (timings with run_order "global", or timestamps):
   # the number of runs of the version labels within each benchmark
   runs <- NULL
@@ -608,10 +595,11 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
   list(names = levels(b)[keep], values = values, runs = runs[keep],
        x_start = starts[odd][keep], x_len = x_len[keep],
        y_start = starts[odd + 1L][keep], y_len = y_len[keep],
-       level = if (is.null(lev)) rep(NA_real_, sum(keep)) else lev[keep],
-       weight = if (is.null(wt)) rep(NA_real_, sum(keep)) else wt[keep],
+       level = if (is.null(lev)) rep(NA_real_, sum(keep)) else lev$value[keep],
+       weight = if (is.null(wt)) rep(NA_real_, sum(keep)) else wt$value[keep],
        has_level = !is.null(lev), has_weight = !is.null(wt),
-       problems = problems, versions = levels(v))
+       problems = problems, versions = levels(v),
+       level_problem = lev$problem[keep], weight_problem = wt$problem[keep])
 }
 
 # Per-benchmark levels; NA means "search the highest".

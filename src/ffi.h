@@ -57,10 +57,6 @@ SEXP ffi_hpt(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,
 SEXP ffi_hpt_speedup(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,
                      SEXP alpha_bench, SEXP exact_ties, SEXP level,
                      SEXP precision, SEXP method);
-SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
-                       SEXP y_len, SEXP alpha, SEXP rigorous, SEXP weights,
-                       SEXP custom, SEXP prop_conf_level, SEXP prop_method,
-                       SEXP precision);
 SEXP ffi_suite_list_read(SEXP data, SEXP na_rm);
 SEXP ffi_suite_list_pack(SEXP data, SEXP count, SEXP xs, SEXP ys,
                          SEXP keep, SEXP na_rm);

@@ -26,7 +26,6 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_observed_speedups, 2),
     CALLDEF(ffi_hpt, 8),
     CALLDEF(ffi_hpt_speedup, 10),
-    CALLDEF(ffi_speedup_suite, 12),
     CALLDEF(ffi_suite_benchmarks, 7),
     CALLDEF(ffi_suite_list_read, 2),
     CALLDEF(ffi_suite_list_pack, 6),

@@ -199,11 +199,11 @@ static int shapiro_part(const double *x, const double *xs, size_t n,
  * only the steps of a verdict show; sorted (or NULL): x ascending, then y
  * ascending, for the Shapiro-Wilk tests; means (or NULL): st_mean of x
  * and of y, already computed; tab (may be NULL): the caller's cache. */
-static int mean_parts_run(const double *x, size_t n, const double *y,
-                          size_t m, const double *sorted,
-                          const double *means, double conf_level,
-                          double alpha, int with_ci, mean_parts *mp,
-                          st_rank_table *tab)
+static int mean_parts_compute(const double *x, size_t n, const double *y,
+                              size_t m, const double *sorted,
+                              const double *means, double conf_level,
+                              double alpha, int with_ci, mean_parts *mp,
+                              st_rank_table *tab)
 {
     mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
     mp->both_constant = 0;
@@ -246,6 +246,59 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
                       ST_LESS, 0.0, k, conf_level, with_ci, &mp->tl[k]);
     }
     return ST_OK;
+}
+
+/*
+ * The tests of the mean protocol are invariant under a change of unit
+ * (every statistic is a ratio of differences of the run times), but their
+ * arithmetic is not at every scale: Welch's degrees of freedom and
+ * Fieller's interval raise the variances to the second power, so times
+ * above about 2^128 (3e38) overflow, and below about 2^-510 (3e-154) the
+ * variance underflows to zero and the samples look constant.  Times whose
+ * largest value lies outside [2^-64, 2^64] are therefore multiplied by the
+ * power of two 2^s that brings it into [1, 2): exact for every value that
+ * stays a normal double, and the same verdict as for the times at that
+ * unit (the tests' arithmetic commutes with a power-of-two scaling far
+ * beyond 2^+-64).  Times within that range are used as they are.  The
+ * parts' means and variances stay in the scaled unit (only their ratios
+ * are read); the t-tests' estimates and intervals are scaled back.
+ */
+#define ST_MEAN_SCALE_LIMIT 64
+
+static int mean_parts_run(const double *x, size_t n, const double *y,
+                          size_t m, const double *sorted,
+                          const double *means, double conf_level,
+                          double alpha, int with_ci, mean_parts *mp,
+                          st_rank_table *tab)
+{
+    double top = 0.0;
+    if (sorted && n && m) {
+        top = sorted[n - 1] > sorted[n + m - 1] ? sorted[n - 1]
+                                                : sorted[n + m - 1];
+    } else {
+        for (size_t i = 0; i < n; i++) top = x[i] > top ? x[i] : top;
+        for (size_t i = 0; i < m; i++) top = y[i] > top ? y[i] : top;
+    }
+    int e = top > 0.0 && isfinite(top) ? ilogb(top) : 0;
+    if (e >= -ST_MEAN_SCALE_LIMIT && e <= ST_MEAN_SCALE_LIMIT)
+        return mean_parts_compute(x, n, y, m, sorted, means, conf_level,
+                                  alpha, with_ci, mp, tab);
+    double *xy = malloc((n + m ? n + m : 1) * sizeof(double));
+    if (!xy) return ST_ERR_ALLOC;
+    for (size_t i = 0; i < n; i++) xy[i] = ldexp(x[i], -e);
+    for (size_t i = 0; i < m; i++) xy[n + i] = ldexp(y[i], -e);
+    int s = mean_parts_compute(xy, n, xy + n, m, NULL, NULL, conf_level,
+                               alpha, with_ci, mp, tab);
+    free(xy);
+    for (int k = 0; k < 2; k++) {
+        st_result *r[2] = {&mp->t[k], &mp->tl[k]};
+        for (int j = 0; j < 2; j++)
+            for (int c = 0; c < 2; c++) {
+                r[j]->estimate[c] = ldexp(r[j]->estimate[c], e);
+                r[j]->conf_int[c] = ldexp(r[j]->conf_int[c], e);
+            }
+    }
+    return s;
 }
 
 /*
@@ -430,21 +483,6 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
     return ST_OK;
 }
 
-int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
-                     double alpha, int rigorous, st_verdict *out)
-{
-    return mean_protocol_run(x, n, y, m, NULL, NULL, alpha, rigorous, 0, out,
-                             NULL);
-}
-
-int st_mean_protocol_suite(const double *x, size_t n, const double *y,
-                           size_t m, const double *sorted,
-                           const double means[2], double alpha, int rigorous,
-                           st_verdict *out, st_rank_table *tab)
-{
-    return mean_protocol_run(x, n, y, m, sorted, means, alpha, rigorous, 1,
-                             out, tab);
-}
 
 /* ---- the median (Fig. 2) --------------------------------------------------- */
 
@@ -616,61 +654,58 @@ static int median_protocol_pair(const double *x, const double *y,
     return s;
 }
 
-int st_median_protocol_tab(const double *x, size_t n, const double *y,
+/* The median protocol on x, y: sorted here (with the Mann-Kendall tests of
+ * each sample on the way when trend is not NULL, whose merge sort sorts
+ * the data), or from the caller's sorted copy (a suite: no Hodges-Lehmann
+ * shift, no mean speedup). */
+static int median_protocol(const double *x, size_t n, const double *y,
                            size_t m, double alpha, int rigorous,
-                           st_verdict *out, st_rank_table *tab, int shift)
+                           const st_protocol_options *opt, st_verdict *out)
 {
+    int suite = opt && opt->suite;
+    st_rank_table *tab = opt ? opt->tab : NULL;
+    st_result *trend = opt && opt->trend_min > 0 ? opt->trend : NULL;
+    if (trend) {
+        st_result_init(&trend[0]);
+        st_result_init(&trend[1]);
+    }
     verdict_init(out, alpha);
     if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
     int s = check_input(x, n, y, m);
     if (s != ST_OK) return s;
     st_sorted_pair P;
-    if ((s = st_sorted_pair_init(&P, x, n, 0.0, y, m)) != ST_OK) return s;
-    return median_protocol_pair(x, y, &P, alpha, rigorous, out, tab, shift);
-}
-
-int st_median_protocol_presorted(const double *x, size_t n, const double *y,
-                                 size_t m, const double *sorted, double alpha,
-                                 int rigorous, st_verdict *out,
-                                 st_rank_table *tab)
-{
-    verdict_init(out, alpha);
-    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
-    int s = check_input(x, n, y, m);
+    if (opt && opt->sorted) {
+        /* a copy: the interval of the speedup takes its logarithms in
+         * place */
+        P.xs = malloc((n + m) * sizeof(double));
+        if (!P.xs) return ST_ERR_ALLOC;
+        memcpy(P.xs, opt->sorted, (n + m) * sizeof(double));
+        P.ys = P.xs + n;
+        P.n = n;
+        P.m = m;
+        return median_protocol_pair(NULL, NULL, &P, alpha, rigorous, out, tab,
+                                    !suite);
+    }
+    s = trend ? st_sorted_pair_init_trend(&P, x, n, y, m, opt->trend_min,
+                                          trend)
+              : st_sorted_pair_init(&P, x, n, 0.0, y, m);
     if (s != ST_OK) return s;
-    /* a copy: the interval of the speedup takes its logarithms in place */
-    st_sorted_pair P;
-    P.xs = malloc((n + m) * sizeof(double));
-    if (!P.xs) return ST_ERR_ALLOC;
-    memcpy(P.xs, sorted, (n + m) * sizeof(double));
-    P.ys = P.xs + n;
-    P.n = n;
-    P.m = m;
-    return median_protocol_pair(NULL, NULL, &P, alpha, rigorous, out, tab, 0);
+    return median_protocol_pair(x, y, &P, alpha, rigorous, out, tab, !suite);
 }
 
-int st_median_protocol_trend(const double *x, size_t n, const double *y,
-                             size_t m, double alpha, int rigorous,
-                             size_t trend_min, st_verdict *out,
-                             st_result trend[2])
+int st_protocol(int proto, const double *x, size_t n, const double *y,
+                size_t m, double alpha, int rigorous,
+                const st_protocol_options *opt, st_verdict *out)
 {
-    st_result_init(&trend[0]);
-    st_result_init(&trend[1]);
-    verdict_init(out, alpha);
-    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
-    int s = check_input(x, n, y, m);
-    if (s != ST_OK) return s;
-    st_sorted_pair P;
-    if ((s = st_sorted_pair_init_trend(&P, x, n, y, m, trend_min, trend))
-        != ST_OK)
-        return s;
-    return median_protocol_pair(x, y, &P, alpha, rigorous, out, NULL, 1);
-}
-
-int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
-                       double alpha, int rigorous, st_verdict *out)
-{
-    return st_median_protocol_tab(x, n, y, m, alpha, rigorous, out, NULL, 1);
+    if (proto == ST_PROTO_MEDIAN)
+        return median_protocol(x, n, y, m, alpha, rigorous, opt, out);
+    if (proto != ST_PROTO_MEAN) {
+        verdict_init(out, alpha);
+        return ST_ERR_DOMAIN;
+    }
+    return mean_protocol_run(x, n, y, m, opt ? opt->sorted : NULL,
+                             opt ? opt->means : NULL, alpha, rigorous,
+                             opt ? opt->suite : 0, out, opt ? opt->tab : NULL);
 }
 
 /* ---- highest confidence ---------------------------------------------------- */
@@ -698,16 +733,9 @@ static int cmp_dbl(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
-int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
-                                size_t m, int test, int rigorous,
-                                double *alpha)
-{
-    return st_highest_confidence_tab(x, n, y, m, test, rigorous, alpha, NULL);
-}
-
-int st_highest_confidence_tab(const double *x, size_t n, const double *y,
-                              size_t m, int test, int rigorous, double *alpha,
-                              st_rank_table *tab)
+int st_highest_alpha(int test, const double *x, size_t n, const double *y,
+                     size_t m, int rigorous, st_rank_table *tab,
+                     double *alpha)
 {
     *alpha = NAN;
     if (test != 0 && test != 1) return ST_ERR_DOMAIN;
@@ -754,16 +782,6 @@ int st_highest_confidence_tab(const double *x, size_t n, const double *y,
         }
     }
     return ST_OK;
-}
-
-int st_highest_confidence(const double *x, size_t n, const double *y,
-                          size_t m, int test, int rigorous,
-                          double *confidence)
-{
-    double a;
-    int s = st_highest_confidence_alpha(x, n, y, m, test, rigorous, &a);
-    *confidence = isnan(a) ? NAN : 1 - a;
-    return s;
 }
 
 /* ---- R entry points -------------------------------------------------------- */
@@ -814,11 +832,7 @@ static SEXP verdict_list(const st_verdict *v, int status)
     return out;
 }
 
-typedef int (*protocol_fn)(const double *, size_t, const double *, size_t,
-                           double, int, st_verdict *);
-
-static SEXP run_protocol(protocol_fn protocol, SEXP x, SEXP y, SEXP alpha,
-                         SEXP rigorous)
+SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
 {
     size_t n, m;
     const double *xp = ffi_doubles(x, &n, "x");
@@ -826,13 +840,8 @@ static SEXP run_protocol(protocol_fn protocol, SEXP x, SEXP y, SEXP alpha,
     double a = ffi_double(alpha, "alpha");
     int rig = ffi_flag(rigorous, "rigorous");
     st_verdict v;
-    int s = protocol(xp, n, yp, m, a, rig, &v);
+    int s = st_protocol(ST_PROTO_MEAN, xp, n, yp, m, a, rig, NULL, &v);
     return verdict_list(&v, s);
-}
-
-SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
-{
-    return run_protocol(st_mean_protocol, x, y, alpha, rigorous);
 }
 
 /* The verdict list with a `trend` element: the Mann-Kendall tests of x
@@ -850,8 +859,10 @@ SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous,
     if (tmin < 3) Rf_error("`trend_min` must be at least 3.");
     st_verdict v;
     st_result trend[2];
-    int s = st_median_protocol_trend(xp, n, yp, m, a, rig, (size_t) tmin, &v,
-                                     trend);
+    st_protocol_options opt = {0};
+    opt.trend_min = (size_t) tmin;
+    opt.trend = trend;
+    int s = st_protocol(ST_PROTO_MEDIAN, xp, n, yp, m, a, rig, &opt, &v);
     SEXP out = PROTECT(verdict_list(&v, s));
     SEXP tr = PROTECT(ffi_trend_list(trend, 2));
     R_xlen_t len = Rf_xlength(out);
@@ -894,7 +905,7 @@ SEXP ffi_highest_confidence(SEXP x, SEXP y, SEXP test, SEXP rigorous)
     int t = ffi_int(test, "test");
     int rig = ffi_flag(rigorous, "rigorous");
     double a;
-    int s = st_highest_confidence_alpha(xp, n, yp, m, t, rig, &a);
+    int s = st_highest_alpha(t, xp, n, yp, m, rig, NULL, &a);
     static const char *names[] = {"status", "confidence", "alpha"};
     SEXP values[3];
     values[0] = PROTECT(Rf_ScalarInteger(s));

@@ -41,10 +41,6 @@
 #include <string.h>
 #include <Rmath.h>
 #include "speeduptest.h"
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(ST_NO_AVX512)
-#include <immintrin.h>
-#define ST_RUNORDER_AVX512 1
-#endif
 
 #define MK_EXACT_MAX 50   /* exact distribution below this size, no ties */
 
@@ -75,8 +71,8 @@
  * forth between the keys and one scratch array of n keys; the last pass
  * leaves the keys sorted in one of the two, and the tie blocks are read
  * off them.  O(n log n) time, 2n keys of memory (one sample at a time).
- * Samples of 8 to 64 values (a suite's benchmarks) are counted without a
- * sort on processors with AVX-512, all pairs at once (mk_pairs_avx512).
+ * Samples of 16 to 64 values (a suite's benchmarks) are counted from all
+ * pairs at once where the vector code applies (simd.c).
  */
 #ifndef MK_BLOCK
 #define MK_BLOCK 16384   /* keys merged block by block, in the cache */
@@ -363,55 +359,6 @@ static int mk_result(double D, double T, double tv, int ties, size_t n,
     return ST_OK;
 }
 
-#ifdef ST_RUNORDER_AVX512
-/*
- * Short samples (a suite's benchmarks) on processors with AVX-512: every
- * pair compared at once instead of the merge sort.  The sample (at most
- * MK_PAIRS values) sits in up to eight vector registers; for each value
- * x[i] two comparisons per register give the masks of the values below it
- * and equal to it.  The values below it after position i are its
- * inversions (D sums them), and c_i, the values equal to it (itself
- * included), gives the tie sums by value instead of by group: a group of
- * t equal values has t members with c_i = t, so
- *   sum_i (c_i - 1) / 2            = sum t (t - 1) / 2       = T,
- *   sum_i (c_i - 1) (2 c_i + 5)    = sum t (t - 1) (2t + 5)  = tv,
- * the same integers as from the sorted keys.  Comparisons of doubles
- * read -0 and +0 as equal, as the keys do.
- */
-#define MK_PAIRS 64
-__attribute__((target("avx512f")))
-static void mk_pairs_avx512(const double *x, size_t n, double *D, double *T,
-                            double *tv, int *ties)
-{
-    double in[MK_PAIRS];
-    size_t nv = (n + 7) / 8;
-    memcpy(in, x, n * sizeof(double));
-    for (size_t i = n; i < nv * 8; i++) in[i] = 0.0;
-    __m512d v[MK_PAIRS / 8];
-    for (size_t k = 0; k < nv; k++) v[k] = _mm512_loadu_pd(in + 8 * k);
-    uint64_t valid = n >= 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << n) - 1u);
-    uint64_t inv = 0, t2 = 0, tvs = 0;
-    for (size_t i = 0; i < n; i++) {
-        __m512d b = _mm512_set1_pd(in[i]);
-        uint64_t lt = 0, eq = 0;
-        for (size_t k = 0; k < nv; k++) {
-            lt |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_LT_OQ) << (8 * k);
-            eq |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_EQ_OQ) << (8 * k);
-        }
-        /* positions after i (i < 64, so the shift is defined) */
-        uint64_t after = valid & ~((((uint64_t) 1 << i) << 1) - 1u);
-        inv += (uint64_t) __builtin_popcountll(lt & after);
-        uint64_t c = (uint64_t) __builtin_popcountll(eq & valid);
-        t2 += c - 1;
-        tvs += (c - 1) * (2 * c + 5);
-    }
-    *D = (double) inv;
-    *T = (double) (t2 / 2);
-    *tv = (double) tvs;
-    *ties = t2 > 0;
-}
-#endif
-
 static int mann_kendall_tab(const double *x, size_t n, st_result *out,
                             mk_table *tab)
 {
@@ -419,14 +366,10 @@ static int mann_kendall_tab(const double *x, size_t n, st_result *out,
     if (n < 3) return st_result_fail(out, ST_ERR_TOO_FEW);
     for (size_t i = 0; i < n; i++)
         if (!isfinite(x[i])) return st_result_fail(out, ST_ERR_DOMAIN);
-#ifdef ST_RUNORDER_AVX512
-    if (n >= 8 && n <= MK_PAIRS && st_cpu_avx512()) {
-        double D, T, tv;
-        int ties;
-        mk_pairs_avx512(x, n, &D, &T, &tv, &ties);
+    double D, T, tv;
+    int ties;
+    if (st_simd_kendall(x, n, &D, &T, &tv, &ties))
         return mk_result(D, T, tv, ties, n, out, tab);
-    }
-#endif
     /* short samples' keys on the stack */
     uint64_t local[2 * 64];
     uint64_t *a = n <= 64 ? local : malloc(2 * n * sizeof(uint64_t));

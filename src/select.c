@@ -66,10 +66,6 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(ST_NO_AVX512)
-#include <immintrin.h>
-#define ST_SPLIT_AVX512 1
-#endif
 #include "speeduptest.h"
 
 /* ---- selection in an array ------------------------------------------------ */
@@ -135,11 +131,13 @@ double st_select_kth(double *buf, size_t c, size_t k)
 /* One such pass: src[lo..hi-1] copied to dst[lo..hi-1], the values below
  * piv (or_equal: at most piv) from dst[lo] up, the others from dst[hi-1]
  * down; returns the end of the first part.  Only the split matters to
- * the selection, not the order within each part. */
-static size_t split_copy_scalar(const double *src, double *dst, size_t lo,
-                                size_t hi, double piv, int or_equal)
+ * the selection, not the order within each part (the vector code of
+ * simd.c, when it applies, orders them otherwise). */
+static size_t split_copy(const double *src, double *dst, size_t lo,
+                         size_t hi, double piv, int or_equal)
 {
     size_t l = lo, r = hi - 1;
+    if (st_simd_split(src, dst, lo, hi, piv, or_equal, &l)) return l;
     for (size_t i = lo; i < hi; i++) {
         double v = src[i];
         size_t below = or_equal ? v <= piv : v < piv;
@@ -149,89 +147,6 @@ static size_t split_copy_scalar(const double *src, double *dst, size_t lo,
         r -= 1 - below;
     }
     return l;
-}
-
-#ifdef ST_SPLIT_AVX512
-/* The same, eight values at a time on processors with AVX-512.  Each
- * eight are permuted so that the values below come first (in their
- * order), then the others: perm_below[b] lists the lanes for the mask b
- * of the values below (one byte a lane).  The permuted eight are stored
- * once ending at the free end above (where its last lanes, the values
- * above, belong) and once starting at the free end below (its first
- * lanes): while at least sixteen places are free, the lanes that do not
- * belong at either end fall on free places the other store does not
- * need.  The last sixteen values or fewer go through the compress of
- * each side and a masked store above, then one at a time. */
-static uint64_t perm_below[256];
-static int perm_ready = 0;
-
-static void perm_init(void)
-{
-    for (unsigned b = 0; b < 256; b++) {
-        uint64_t v = 0;
-        unsigned k = 0;
-        for (unsigned pass = 0; pass < 2; pass++)
-            for (unsigned lane = 0; lane < 8; lane++)
-                if (((b >> lane) & 1u) == (pass == 0))
-                    v |= (uint64_t) lane << (8 * k++);
-        perm_below[b] = v;
-    }
-    perm_ready = 1;
-}
-
-__attribute__((target("avx512f")))
-static size_t split_copy_avx512(const double *src, double *dst, size_t lo,
-                                size_t hi, double piv, int or_equal)
-{
-    size_t l = lo, r = hi;                 /* free places: [l, r) */
-    size_t i = lo;
-    __m512d p = _mm512_set1_pd(piv);
-    if (!perm_ready) perm_init();
-    for (; i + 16 <= hi; i += 8) {         /* r - l = hi - i >= 16 */
-        __m512d v = _mm512_loadu_pd(src + i);
-        __mmask8 b = or_equal ? _mm512_cmp_pd_mask(v, p, _CMP_LE_OQ)
-                              : _mm512_cmp_pd_mask(v, p, _CMP_LT_OQ);
-        unsigned c = (unsigned) __builtin_popcount((unsigned) b);
-        __m512i idx = _mm512_cvtepu8_epi64(
-            _mm_cvtsi64_si128((long long) perm_below[b]));
-        __m512d w = _mm512_permutexvar_pd(idx, v);
-        _mm512_storeu_pd(dst + r - 8, w);
-        _mm512_storeu_pd(dst + l, w);
-        l += c;
-        r -= 8 - c;
-    }
-    for (; i + 8 <= hi; i += 8) {
-        __m512d v = _mm512_loadu_pd(src + i);
-        __mmask8 b = or_equal ? _mm512_cmp_pd_mask(v, p, _CMP_LE_OQ)
-                              : _mm512_cmp_pd_mask(v, p, _CMP_LT_OQ);
-        unsigned c = (unsigned) __builtin_popcount((unsigned) b);
-        _mm512_storeu_pd(dst + l, _mm512_maskz_compress_pd(b, v));
-        _mm512_mask_storeu_pd(dst + r - (8 - c), (__mmask8) ((1u << (8 - c)) - 1u),
-                              _mm512_maskz_compress_pd((__mmask8) ~b, v));
-        l += c;
-        r -= 8 - c;
-    }
-    for (; i < hi; i++) {
-        double v = src[i];
-        size_t below = or_equal ? v <= piv : v < piv;
-        dst[l] = v;
-        dst[r - 1] = v;
-        l += below;
-        r -= 1 - below;
-    }
-    return l;
-}
-
-#endif
-
-static size_t split_copy(const double *src, double *dst, size_t lo,
-                         size_t hi, double piv, int or_equal)
-{
-#ifdef ST_SPLIT_AVX512
-    if (hi - lo >= 16 && st_cpu_avx512())
-        return split_copy_avx512(src, dst, lo, hi, piv, or_equal);
-#endif
-    return split_copy_scalar(src, dst, lo, hi, piv, or_equal);
 }
 
 static double select_small(double *buf, size_t c, size_t k)

@@ -6,7 +6,7 @@
  * conditional distribution of the sum of positive mid-ranks when there are
  * ties or zeros, and selection of the k-th Walsh average without forming
  * the n (n + 1) / 2 averages (Monahan 1984; st_pairwise_kth in
- * wilcoxon.c).
+ * select.c).
  *
  * References
  *   Wilcoxon, F. (1945). Individual comparisons by ranking methods.

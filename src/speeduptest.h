@@ -155,9 +155,18 @@ int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
                           size_t m, const uint64_t *ks, int cnt,
                           double *vals);
 
-/* 1 when the processor has AVX-512F (the vector paths of st_sort and of
- * the selections; their results are those of the scalar code). */
-int st_cpu_avx512(void);
+/* The vector code (simd.c): each returns 0 when it does not apply (no
+ * AVX-512, a size outside its measured range, a NaN) and the caller runs
+ * its scalar code; otherwise the scalar code's result.  st_simd_sort: the
+ * stable sort of x; st_simd_split: one split pass of select.c (*split:
+ * the end of the values below piv, or at most piv with or_equal);
+ * st_simd_kendall: Kendall's inversion count D, tie count T, tie term tv
+ * and whether there are ties. */
+int st_simd_sort(double *x, size_t n);
+int st_simd_split(const double *src, double *dst, size_t lo, size_t hi,
+                  double piv, int or_equal, size_t *split);
+int st_simd_kendall(const double *x, size_t n, double *D, double *T,
+                    double *tv, int *ties);
 
 /* ---- component tests ---------------------------------------------------- */
 
@@ -180,27 +189,19 @@ int st_var_test_var(double vx, size_t n, double vy, size_t m,
                     st_alternative alt, double ratio, double conf_level,
                     int with_ci, st_result *out);
 
-/* Two-sample t-test (Student pooled or Welch) from summary figures;
- * H0: mean_x - mean_y = mu.  estimate = (mean_x, mean_y). */
+/* Two-sample t-test (Student pooled or Welch); H0: mean_x - mean_y = mu;
+ * estimate = (mean_x, mean_y); the standard error of the difference, as
+ * t.test reports it, in *std_err (may be NULL; NAN on error).  From the
+ * data, y == NULL gives the one-sample test of mean(x) = mu (estimate[1] =
+ * NAN); a constant sample (standard error 0 or below 10 ulps of the means,
+ * as R) is ST_ERR_CONSTANT.  st_t_test_summary: from summary figures. */
+int st_t_test(const double *x, size_t n, const double *y, size_t m,
+              st_alternative alt, double mu, int var_equal, double conf_level,
+              st_result *out, double *std_err);
 int st_t_test_summary(double mean_x, double sd_x, double n_x,
                       double mean_y, double sd_y, double n_y,
                       st_alternative alt, double mu, int var_equal,
-                      double conf_level, st_result *out);
-int st_t_test(const double *x, size_t n, const double *y, size_t m,
-              st_alternative alt, double mu, int var_equal,
-              double conf_level, st_result *out);
-/* The same, also giving the standard error of the difference in
- * *std_err (may be NULL; NAN on error), as t.test reports it.  In
- * st_t_test(_se), y == NULL gives the one-sample test of mean(x) = mu
- * (estimate[1] = NAN); a constant sample (standard error 0 or below 10 ulps
- * of the means, as R) is ST_ERR_CONSTANT. */
-int st_t_test_se(const double *x, size_t n, const double *y, size_t m,
-                 st_alternative alt, double mu, int var_equal,
-                 double conf_level, st_result *out, double *std_err);
-int st_t_test_summary_se(double mean_x, double sd_x, double n_x,
-                         double mean_y, double sd_y, double n_y,
-                         st_alternative alt, double mu, int var_equal,
-                         double conf_level, st_result *out, double *std_err);
+                      double conf_level, st_result *out, double *std_err);
 /* The two-sample test from the means and variances (n - 1 divisor) of
  * samples of sizes n, m >= 2; with_ci = 0 leaves conf_int NAN. */
 int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
@@ -464,65 +465,52 @@ typedef struct {
 int st_observed_speedups(const double *x, size_t n, const double *y,
                          size_t m, double speedups[3]);
 
-int st_mean_protocol(const double *x, size_t n, const double *y, size_t m,
-                     double alpha, int rigorous, st_verdict *out);
-/* The same for a suite: only the fields a suite reads (decision, branch,
- * guaranteed, caveats, p-values, speedup_mean and speedup_ci); sorted:
- * x ascending, then y ascending, n + m values; means: st_mean(x, n) and
- * st_mean(y, m); tab (may be NULL): the suite's cache. */
-int st_mean_protocol_suite(const double *x, size_t n, const double *y,
-                           size_t m, const double *sorted,
-                           const double means[2], double alpha, int rigorous,
-                           st_verdict *out, st_rank_table *tab);
-int st_median_protocol(const double *x, size_t n, const double *y, size_t m,
-                       double alpha, int rigorous, st_verdict *out);
-/* The same verdict, and the Mann-Kendall trend test of each sample of at
- * least trend_min values in its recorded order (trend[0]: x, trend[1]: y;
- * ST_ERR_TOO_FEW below), whose merge sort sorts the data for the
- * protocol (st_sorted_pair_init_trend). */
-int st_median_protocol_trend(const double *x, size_t n, const double *y,
-                             size_t m, double alpha, int rigorous,
-                             size_t trend_min, st_verdict *out,
-                             st_result trend[2]);
-/* The median protocol of a suite (no Hodges-Lehmann shift) from the
- * samples x, y as given and their sorted copies (sorted: x ascending,
- * then y ascending, n + m values). */
-int st_median_protocol_presorted(const double *x, size_t n, const double *y,
-                                 size_t m, const double *sorted, double alpha,
-                                 int rigorous, st_verdict *out,
-                                 st_rank_table *tab);
 
-/* Largest 1 - alpha, alpha in (0, 0.5], at which the protocol (test = 0:
- * mean, 1: median) declares significance; *confidence = NAN if none. */
-int st_highest_confidence(const double *x, size_t n, const double *y,
-                          size_t m, int test, int rigorous,
-                          double *confidence);
-/* The same search returning the smallest significant alpha itself
- * (confidence = 1 - alpha loses the exact breakpoint in rounding);
- * *alpha = 0 when significance holds for every alpha > 0 (a p-value of
- * 0), NAN if none. */
-int st_highest_confidence_alpha(const double *x, size_t n, const double *y,
-                                size_t m, int test, int rigorous,
-                                double *alpha);
+/* Protocols, in this order everywhere. */
+enum { ST_PROTO_MEAN = 0, ST_PROTO_MEDIAN = 1 };
 
-/* The same with a caller-held cache of the exact rank-sum null
- * distribution (st_rank_table; may be NULL), so that the benchmarks of a
- * suite with equal sample sizes build it once; shift = 0 skips the
- * Hodges-Lehmann interval of the shift (shift and shift_ci stay NAN),
- * which a suite does not report. */
-int st_median_protocol_tab(const double *x, size_t n, const double *y,
-                           size_t m, double alpha, int rigorous,
-                           st_verdict *out, st_rank_table *tab, int shift);
-int st_highest_confidence_tab(const double *x, size_t n, const double *y,
-                              size_t m, int test, int rigorous, double *alpha,
-                              st_rank_table *tab);
+/* Options of st_protocol; all zero (or a NULL pointer to them) for a
+ * verdict on x and y alone. */
+typedef struct {
+    /* x ascending, then y ascending (n + m values), or NULL: sorted here */
+    const double *sorted;
+    /* mean protocol: st_mean(x, n) and st_mean(y, m), or NULL */
+    const double *means;
+    /* the caller's cache across calls (may be NULL; release with
+     * st_rank_table_free) */
+    st_rank_table *tab;
+    /* 1: only the fields a suite reads (decision, branch, guaranteed,
+     * caveats, p-values, the speedup's interval; no sub-test intervals,
+     * no Hodges-Lehmann shift; the median protocol with `sorted` leaves
+     * speedup_mean to the caller) */
+    int suite;
+    /* median protocol without `sorted`: when trend_min > 0, the
+     * Mann-Kendall test of each sample of at least trend_min values in its
+     * recorded order goes to trend[0] (x) and trend[1] (y) (ST_ERR_TOO_FEW
+     * below), made by the merge sort that sorts the data */
+    size_t trend_min;
+    st_result *trend;
+} st_protocol_options;
+
+/* The verdict of protocol proto (ST_PROTO_MEAN or ST_PROTO_MEDIAN) at
+ * level 1 - alpha. */
+int st_protocol(int proto, const double *x, size_t n, const double *y,
+                size_t m, double alpha, int rigorous,
+                const st_protocol_options *opt, st_verdict *out);
+
+/* The smallest alpha in (0, 0.5] at which protocol `test` declares
+ * significance (the highest confidence is 1 - alpha; alpha itself keeps
+ * the exact breakpoint that rounding 1 - alpha would lose): 0 when
+ * significance holds for every alpha > 0 (a p-value of 0), NAN if none.
+ * tab: as in st_protocol_options. */
+int st_highest_alpha(int test, const double *x, size_t n, const double *y,
+                     size_t m, int rigorous, st_rank_table *tab,
+                     double *alpha);
 
 /* ---- suites of benchmarks (suite.c) ------------------------------------- */
 
 /* Centres of a sample, in this order everywhere. */
 enum { ST_CENTRE_MIN = 0, ST_CENTRE_MEAN = 1, ST_CENTRE_MEDIAN = 2 };
-/* Protocols, in this order everywhere. */
-enum { ST_PROTO_MEAN = 0, ST_PROTO_MEDIAN = 1 };
 
 typedef enum {
     ST_WEIGHTS_CUSTOM = 0,    /* user weights, one per benchmark        */
@@ -548,9 +536,12 @@ typedef struct {
 } st_bench_result;
 
 /* Both protocols on one benchmark at level alpha; alpha = NAN searches
- * the highest confidence and reports it on the 0.01 grid (see suite.c). */
+ * the highest confidence and reports it on the 0.01 grid (see suite.c).
+ * tab (may be NULL): the exact rank-sum tables kept across the
+ * benchmarks (release with st_rank_table_free). */
 int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
-                   double alpha, int rigorous, st_bench_result *out);
+                   double alpha, int rigorous, st_bench_result *out,
+                   st_rank_table *tab);
 
 typedef struct {
     st_weights weights;         /* weights asked for                     */
@@ -570,31 +561,20 @@ typedef struct {
     double min_benchmarks[2];
 } st_suite_summary;
 
-/* Weights (nb x 3, column-major by centre, each column summing to 1 over
- * the analysed benchmarks), overall gains and speedups, proportions. */
-int st_suite_summarise(const st_bench_result *res, size_t nb,
-                       const double *custom, const st_suite_options *opt,
-                       double *weights, st_suite_summary *out);
-
-/* st_suite_bench with a cache of the exact rank-sum table kept across
- * the benchmarks (tab may be NULL; release with st_rank_table_free). */
-int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
-                       double alpha, int rigorous, st_bench_result *out,
-                       st_rank_table *tab);
-
 /* A suite streamed in chunks keeps per benchmark only these columns
- * (status, centres, decisions as doubles); st_suite_summarise_columns
- * gives the same summary as st_suite_summarise. */
+ * (status, centres, decisions as doubles). */
 typedef struct {
     size_t nb;
     const double *status;
     const double *centre_x[3], *centre_y[3];
     const double *decision[2];
 } st_suite_columns;
-int st_suite_summarise_columns(const st_suite_columns *cols,
-                               const double *custom,
-                               const st_suite_options *opt, double *weights,
-                               st_suite_summary *out);
+
+/* Weights (nb x 3, column-major by centre, each column summing to 1 over
+ * the analysed benchmarks), overall gains and speedups, proportions. */
+int st_suite_summarise(const st_suite_columns *cols, const double *custom,
+                       const st_suite_options *opt, double *weights,
+                       st_suite_summary *out);
 
 /* ---- HPT: the Hierarchical Performance Test (hpt.c) -------------------- */
 

@@ -57,11 +57,12 @@ static int run_protocol(int proto, const double *x, size_t n, const double *y,
                         double alpha, int rigorous, st_verdict *v,
                         st_rank_table *tab)
 {
-    return proto == ST_PROTO_MEAN
-        ? st_mean_protocol_suite(x, n, y, m, sorted, means, alpha, rigorous,
-                                 v, tab)
-        : st_median_protocol_presorted(x, n, y, m, sorted, alpha, rigorous,
-                                       v, tab);
+    st_protocol_options opt = {0};
+    opt.sorted = sorted;
+    opt.means = proto == ST_PROTO_MEAN ? means : NULL;
+    opt.tab = tab;
+    opt.suite = 1;
+    return st_protocol(proto, x, n, y, m, alpha, rigorous, &opt, v);
 }
 
 /*
@@ -69,7 +70,7 @@ static int run_protocol(int proto, const double *x, size_t n, const double *y,
  * SpeedupTest tool tried the risks 0.01, 0.02, ..., 0.50 and kept the
  * first at which the speedup was declared, so it reported 1 - alpha with
  * alpha rounded up to the 0.01 grid within [0.01, 0.5].  The exact search
- * (st_highest_confidence) gives the smallest significant risk alpha*; no
+ * (st_highest_alpha) gives the smallest significant risk alpha*; no
  * grid point below alpha* can be significant, so the answer is the first
  * significant grid point from ceil(100 alpha*) on.  The flowchart is not
  * monotone in alpha in general (the normality and location checks get
@@ -85,9 +86,7 @@ static int searched_verdict(int proto, const double *x, size_t n,
                             st_rank_table *tab)
 {
     double a = NAN;
-    int st = st_highest_confidence_tab(x, n, y, m,
-                                       proto == ST_PROTO_MEAN ? 0 : 1,
-                                       rigorous, &a, tab);
+    int st = st_highest_alpha(proto, x, n, y, m, rigorous, tab, &a);
     double conf = isnan(a) ? NAN : 1 - a;
     if (st != ST_OK) return st;
     *highest = conf;
@@ -105,14 +104,8 @@ static int searched_verdict(int proto, const double *x, size_t n,
 }
 
 int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
-                   double alpha, int rigorous, st_bench_result *out)
-{
-    return st_suite_bench_tab(x, n, y, m, alpha, rigorous, out, NULL);
-}
-
-int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
-                       double alpha, int rigorous, st_bench_result *out,
-                       st_rank_table *tab)
+                   double alpha, int rigorous, st_bench_result *out,
+                   st_rank_table *tab)
 {
     bench_init(out);
     if (n == 0 || m == 0) {
@@ -165,53 +158,6 @@ int st_suite_bench_tab(const double *x, size_t n, const double *y, size_t m,
 }
 
 /*
- * Overall gain over the benchmarks with include[j] != 0 (eq. 2 of the
- * 2013 paper with weights W):  G = sum W (c(x) - c(y)) / sum W c(x), and
- * the overall speedup S = 1 / (1 - G) = sum W c(x) / sum W c(y).  G does
- * not change when every weight is multiplied by the same factor, so the
- * weights need not be normalised over the subset.  NAN when the subset is
- * empty or carries no weight.
- */
-static void overall(const st_bench_result *res, size_t nb, const double *w,
-                    int centre, const int *include, double *gain,
-                    double *speedup, size_t *used)
-{
-    long double num = 0.0L, den = 0.0L, rest = 0.0L;
-    size_t k = 0;
-    for (size_t j = 0; j < nb; j++) {
-        if (!include[j]) continue;
-        double cx = res[j].centre_x[centre], cy = res[j].centre_y[centre];
-        num += (long double) w[j] * (cx - cy);
-        den += (long double) w[j] * cx;
-        rest += (long double) w[j] * cy;
-        k++;
-    }
-    *used = k;
-    if (k == 0 || !(den > 0.0L)) {
-        *gain = *speedup = NAN;
-        return;
-    }
-    *gain = (double) (num / den);
-    /* S = 1 / (1 - G) = sum W c(x) / sum W c(y), formed from the sums
-     * themselves: den - num would lose sum W c(y) when it is below the
-     * rounding of den */
-    *speedup = (double) (den / rest);
-}
-
-static int custom_weights_legal(const st_bench_result *res, size_t nb,
-                                const double *custom)
-{
-    if (!custom) return 0;
-    double total = 0.0;
-    for (size_t j = 0; j < nb; j++) {
-        if (res[j].status != ST_OK) continue;
-        if (!isfinite(custom[j]) || custom[j] < 0.0) return 0;
-        total += custom[j];
-    }
-    return total > 0.0 && isfinite(total);
-}
-
-/*
  * Proportion of accelerated benchmarks (section 4 of the 2013 paper):
  * a[p] of the nok analysed benchmarks have a significant speedup under
  * protocol p.  The normal approximation behind the interval is trusted
@@ -240,79 +186,17 @@ static int summarise_proportions(const size_t a[2], size_t nok,
     return ST_OK;
 }
 
-/*
- * Weights.  "equal": W = 1.  "custom": the user's, when every analysed
- * benchmark has a finite non-negative weight and they do not all vanish;
- * otherwise equal weights (the original tool's fallback; out->weights
- * tells the caller).  "fraction": the 2009 report's time-proportional
- * weights W_j = c(x_j) / sum_i c(x_i), under each centre c.  Each column
- * is normalised to sum 1 over the analysed benchmarks (skipped ones get
- * NAN).
- */
-int st_suite_summarise(const st_bench_result *res, size_t nb,
-                       const double *custom, const st_suite_options *opt,
-                       double *weights, st_suite_summary *out)
-{
-    st_weights mode = opt->weights;
-    if (mode == ST_WEIGHTS_CUSTOM && !custom_weights_legal(res, nb, custom))
-        mode = ST_WEIGHTS_EQUAL;
-    out->weights = mode;
-
-    size_t nok = 0;
-    for (size_t j = 0; j < nb; j++) nok += res[j].status == ST_OK;
-    out->n_used = nok;
-
-    int *include = malloc((nb ? nb : 1) * sizeof(int));
-    if (!include) return ST_ERR_ALLOC;
-
-    for (int c = 0; c < 3; c++) {
-        double *w = weights + (size_t) c * nb;
-        long double total = 0.0L;
-        for (size_t j = 0; j < nb; j++) {
-            if (res[j].status != ST_OK) {
-                w[j] = NAN;
-                continue;
-            }
-            w[j] = mode == ST_WEIGHTS_CUSTOM ? custom[j]
-                 : mode == ST_WEIGHTS_FRACTION ? res[j].centre_x[c] : 1.0;
-            total += w[j];
-        }
-        for (size_t j = 0; j < nb; j++)
-            if (res[j].status == ST_OK) w[j] = (double) (w[j] / total);
-
-        size_t used;
-        for (size_t j = 0; j < nb; j++) include[j] = res[j].status == ST_OK;
-        overall(res, nb, w, c, include, &out->gain[c], &out->speedup[c], &used);
-
-        /* Significant only: the benchmarks whose speedup of this centre is
-         * declared; the minimum has no test of its own, so it keeps the
-         * benchmarks declared by both protocols. */
-        for (size_t j = 0; j < nb; j++) {
-            const st_bench_result *r = &res[j];
-            int sm = r->decision[ST_PROTO_MEAN] == ST_SIGNIFICANT;
-            int sd = r->decision[ST_PROTO_MEDIAN] == ST_SIGNIFICANT;
-            include[j] = r->status == ST_OK &&
-                (c == ST_CENTRE_MEAN ? sm : c == ST_CENTRE_MEDIAN ? sd : sm && sd);
-        }
-        overall(res, nb, w, c, include, &out->gain_sig[c], &out->speedup_sig[c],
-                &out->n_sig[c]);
-    }
-    free(include);
-
-    /* the proportion of accelerated benchmarks */
-    size_t a[2] = {0, 0};
-    for (int p = 0; p < 2; p++)
-        for (size_t j = 0; j < nb; j++)
-            a[p] += res[j].status == ST_OK && res[j].decision[p] == ST_SIGNIFICANT;
-    return summarise_proportions(a, nok, opt, out);
-}
-
-/* ---- a suite in chunks ----------------------------------------------------- */
+/* ---- the summary of a suite ---------------------------------------------- */
 
 /*
- * The same summary from the per-benchmark columns (a suite streamed
- * through st_suite_bench in chunks keeps only these), computed with the
- * same sums in the same order as st_suite_summarise.
+ * Overall gain over the benchmarks with include[j] != 0 (eq. 2 of the
+ * 2013 paper with weights W):  G = sum W (c(x) - c(y)) / sum W c(x), and
+ * the overall speedup S = 1 / (1 - G) = sum W c(x) / sum W c(y).  G does
+ * not change when every weight is multiplied by the same factor, so the
+ * weights need not be normalised over the subset.  NAN when the subset is
+ * empty or carries no weight.  The suite is streamed through
+ * st_suite_bench in chunks, which keep per benchmark only the columns
+ * read here.
  */
 static void overall_columns(const st_suite_columns *cl, const double *w,
                             int centre, const int *include, double *gain,
@@ -340,10 +224,19 @@ static void overall_columns(const st_suite_columns *cl, const double *w,
     *speedup = (double) (den / rest);
 }
 
-int st_suite_summarise_columns(const st_suite_columns *cl,
-                               const double *custom,
-                               const st_suite_options *opt, double *weights,
-                               st_suite_summary *out)
+/*
+ * Weights.  "equal": W = 1.  "custom": the user's, when every analysed
+ * benchmark has a finite non-negative weight and they do not all vanish;
+ * otherwise equal weights (the original tool's fallback; out->weights
+ * tells the caller).  "fraction": the 2009 report's time-proportional
+ * weights W_j = c(x_j) / sum_i c(x_i), under each centre c.  Each column
+ * is normalised to sum 1 over the analysed benchmarks (skipped ones get
+ * NAN).  The minimum has no test of its own: its significant-only gain
+ * keeps the benchmarks declared by both protocols.
+ */
+int st_suite_summarise(const st_suite_columns *cl, const double *custom,
+                       const st_suite_options *opt, double *weights,
+                       st_suite_summary *out)
 {
     size_t nb = cl->nb;
     st_weights mode = opt->weights;
@@ -408,10 +301,9 @@ static size_t index_value(double v, size_t limit, const char *arg)
     return (size_t) v;
 }
 
-/* The per-benchmark columns (a named list; `weights`, when not
- * R_NilValue, is appended as the last one). */
+/* The per-benchmark columns (a named list). */
 #define ST_BENCH_NCOL 30
-static const char *bench_names[ST_BENCH_NCOL + 1] = {
+static const char *bench_names[ST_BENCH_NCOL] = {
     "status", "min_x", "mean_x", "median_x", "min_y", "mean_y",
     "median_y", "speedup_min", "speedup_mean", "speedup_median",
     "searched", "mean_highest", "mean_alpha", "mean_decision",
@@ -419,7 +311,7 @@ static const char *bench_names[ST_BENCH_NCOL + 1] = {
     "mean_ci_high", "median_highest", "median_alpha", "median_decision",
     "median_guaranteed", "median_caveats", "median_p_value",
     "median_ci_low", "median_ci_high", "prob_greater",
-    "mean_p_value_slowdown", "median_p_value_slowdown", "weights"
+    "mean_p_value_slowdown", "median_p_value_slowdown"
 };
 
 static double bench_field(const st_bench_result *r, int c)
@@ -448,17 +340,15 @@ static double bench_field(const st_bench_result *r, int c)
     }
 }
 
-static SEXP bench_columns(const st_bench_result *res, size_t nb, SEXP weights)
+static SEXP bench_columns(const st_bench_result *res, size_t nb)
 {
-    int ncol = ST_BENCH_NCOL + (weights != R_NilValue);
-    SEXP cols[ST_BENCH_NCOL + 1];
+    SEXP cols[ST_BENCH_NCOL];
     for (int c = 0; c < ST_BENCH_NCOL; c++) {
         cols[c] = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
         double *out = REAL(cols[c]);
         for (size_t j = 0; j < nb; j++) out[j] = bench_field(&res[j], c);
     }
-    if (ncol > ST_BENCH_NCOL) cols[ST_BENCH_NCOL] = weights;
-    SEXP list = ffi_named_list(ncol, bench_names, cols);
+    SEXP list = ffi_named_list(ST_BENCH_NCOL, bench_names, cols);
     UNPROTECT(ST_BENCH_NCOL);
     return list;
 }
@@ -505,8 +395,8 @@ static SEXP summary_sexp(const st_suite_summary *sum)
 
 /* The packed samples of a suite as the R layer hands them over: all run
  * times in `values`, benchmark j's x at values[x_start[j] + 0..x_len[j]),
- * its y likewise, its risk alpha[j].  Checked here once for both entry
- * points (lengths agree, every slice lies inside `values`). */
+ * its y likewise, its risk alpha[j].  Checked here (lengths agree, every
+ * slice lies inside `values`). */
 typedef struct {
     const double *v, *xs, *xl, *ys, *yl, *al;
     size_t nv, nb;
@@ -539,56 +429,8 @@ static suite_input read_suite_input(SEXP values, SEXP x_start, SEXP x_len,
     return in;
 }
 
-SEXP ffi_speedup_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
-                       SEXP y_len, SEXP alpha, SEXP rigorous, SEXP weights,
-                       SEXP custom, SEXP prop_conf_level, SEXP prop_method,
-                       SEXP precision)
-{
-    suite_input in = read_suite_input(values, x_start, x_len, y_start, y_len,
-                                      alpha, rigorous);
-    const double *v = in.v, *xs = in.xs, *xl = in.xl, *ys = in.ys,
-                 *yl = in.yl, *al = in.al;
-    size_t nb = in.nb, k;
-    int rig = in.rig;
-    int wmode = ffi_int(weights, "weights");
-    if (wmode < 0 || wmode > 2) Rf_error("`weights` must be 0, 1 or 2.");
-    const double *cw = ffi_doubles(custom, &k, "custom");
-    if (k != nb && k != 0) Rf_error("`custom` has the wrong length.");
-    st_suite_options opt;
-    opt.weights = (st_weights) wmode;
-    opt.prop_conf_level = ffi_double(prop_conf_level, "prop_conf_level");
-    int pm = ffi_int(prop_method, "prop_method");
-    if (pm < 0 || pm > 4) Rf_error("`prop_method` must be between 0 and 4.");
-    opt.prop_method = (st_prop_method) pm;
-    opt.precision = ffi_double(precision, "precision");
-    if (nb > (size_t) INT_MAX)
-        Rf_error("too many benchmarks.");
-
-    st_bench_result *res = (st_bench_result *) R_alloc(nb ? nb : 1,
-                                                       sizeof(st_bench_result));
-    for (size_t j = 0; j < nb; j++) {
-        st_suite_bench(v + (size_t) xs[j], (size_t) xl[j],
-                       v + (size_t) ys[j], (size_t) yl[j], al[j], rig, &res[j]);
-        if (res[j].status == ST_ERR_ALLOC) Rf_error("out of memory.");
-    }
-
-    SEXP w = PROTECT(Rf_allocMatrix(REALSXP, (int) nb, 3));
-    st_suite_summary sum;
-    int st = st_suite_summarise(res, nb, k ? cw : NULL, &opt, REAL(w), &sum);
-    if (st == ST_ERR_ALLOC) Rf_error("out of memory.");
-
-    SEXP bench = PROTECT(bench_columns(res, nb, w));
-    SEXP summ = PROTECT(summary_sexp(&sum));
-
-    static const char *onames[] = {"benchmarks", "summary"};
-    SEXP ov[2] = {bench, summ};
-    SEXP out = ffi_named_list(2, onames, ov);
-    UNPROTECT(3);
-    return out;
-}
-
-/* One chunk of a suite: the per-benchmark columns of bench_columns (no
- * weights).  The exact rank-sum table is kept across the chunk. */
+/* One chunk of a suite: the per-benchmark columns of bench_columns.  The
+ * exact rank-sum table is kept across the chunk. */
 SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
                           SEXP y_start, SEXP y_len, SEXP alpha,
                           SEXP rigorous)
@@ -605,14 +447,14 @@ SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
     memset(&tab, 0, sizeof tab);
     int oom = 0;
     for (size_t j = 0; j < nb && !oom; j++) {
-        st_suite_bench_tab(v + (size_t) xs[j], (size_t) xl[j],
+        st_suite_bench(v + (size_t) xs[j], (size_t) xl[j],
                            v + (size_t) ys[j], (size_t) yl[j], al[j], rig,
                            &res[j], &tab);
         oom = res[j].status == ST_ERR_ALLOC;
     }
     st_rank_table_free(&tab);
     if (oom) Rf_error("out of memory.");
-    return bench_columns(res, nb, R_NilValue);
+    return bench_columns(res, nb);
 }
 
 /* The summary of a suite from its per-benchmark columns. */
@@ -651,7 +493,7 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
     if (nb > (size_t) INT_MAX) Rf_error("too many benchmarks.");
     SEXP w = PROTECT(Rf_allocMatrix(REALSXP, (int) nb, 3));
     st_suite_summary sum;
-    if (st_suite_summarise_columns(&cl, k ? cw : NULL, &opt, REAL(w), &sum)
+    if (st_suite_summarise(&cl, k ? cw : NULL, &opt, REAL(w), &sum)
         == ST_ERR_ALLOC)
         Rf_error("out of memory.");
     SEXP summ = PROTECT(summary_sexp(&sum));
@@ -725,7 +567,7 @@ static int list_samples(SEXP el, SEXP *x, SEXP *y)
  * *pos is left after them, whatever the answer. */
 static R_xlen_t clean_copy(SEXP v, int na_rm, double *out, R_xlen_t *pos)
 {
-    if (TYPEOF(v) != REALSXP || OBJECT(v)) return -1;
+    if (TYPEOF(v) != REALSXP || Rf_isObject(v)) return -1;
     const double *p = REAL(v);
     R_xlen_t len = XLENGTH(v), k = *pos;
     int ok = 1;
@@ -755,21 +597,6 @@ SEXP ffi_suite_list_read(SEXP data, SEXP na_rm)
     R_xlen_t nb = XLENGTH(data), room = 0;
     for (R_xlen_t j = 0; j < nb; j++) {
         SEXP x, y;
-        /* (the elements lie anywhere in memory: the ones a few steps
-         * ahead are fetched early) */
-        if (j + 24 < nb) __builtin_prefetch(VECTOR_ELT(data, j + 24));
-        if (j + 12 < nb) {
-            SEXP ahead = VECTOR_ELT(data, j + 12);
-            if (TYPEOF(ahead) == VECSXP && XLENGTH(ahead) >= 2) {
-                __builtin_prefetch(VECTOR_ELT(ahead, 0));
-                __builtin_prefetch(VECTOR_ELT(ahead, 1));
-                __builtin_prefetch(ATTRIB(ahead));
-            }
-        }
-        if (j + 6 < nb) {
-            SEXP at = ATTRIB(VECTOR_ELT(data, j + 6));
-            if (TYPEOF(at) == LISTSXP) __builtin_prefetch(CAR(at));
-        }
         if (list_samples(VECTOR_ELT(data, j), &x, &y) &&
             TYPEOF(x) == REALSXP && TYPEOF(y) == REALSXP)
             room += XLENGTH(x) + XLENGTH(y);
@@ -787,19 +614,6 @@ SEXP ffi_suite_list_read(SEXP data, SEXP na_rm)
     for (R_xlen_t j = 0; j < nb; j++) {
         SEXP x, y;
         R_xlen_t p0 = pos, cx = -1, cy = -1;
-        if (j + 8 < nb) {                  /* (the values a few steps ahead) */
-            SEXP ahead = VECTOR_ELT(data, j + 8);
-            if (TYPEOF(ahead) == VECSXP && XLENGTH(ahead) >= 2)
-                for (int e = 0; e < 2; e++) {
-                    SEXP v = VECTOR_ELT(ahead, e);
-                    if (TYPEOF(v) != REALSXP) continue;
-                    const double *pv = REAL_OR_NULL(v);
-                    if (!pv) continue;
-                    R_xlen_t len = XLENGTH(v);
-                    for (R_xlen_t t = 0; t < len && t < 64; t += 8)
-                        __builtin_prefetch(pv + t);
-                }
-        }
         if (list_samples(VECTOR_ELT(data, j), &x, &y) &&
             TYPEOF(x) == REALSXP && TYPEOF(y) == REALSXP &&
             XLENGTH(x) + XLENGTH(y) <= room - pos) {

@@ -113,9 +113,9 @@ static int all_finite(const double *x, size_t n)
     return 1;
 }
 
-int st_t_test_se(const double *x, size_t n, const double *y, size_t m,
-                 st_alternative alt, double mu, int var_equal,
-                 double conf_level, st_result *out, double *std_err)
+int st_t_test(const double *x, size_t n, const double *y, size_t m,
+              st_alternative alt, double mu, int var_equal, double conf_level,
+              st_result *out, double *std_err)
 {
     st_result_init(out);
     if (std_err) *std_err = NAN;
@@ -133,18 +133,10 @@ int st_t_test_se(const double *x, size_t n, const double *y, size_t m,
                           alt, mu, var_equal, conf_level, 1, out, std_err, 1);
 }
 
-int st_t_test(const double *x, size_t n, const double *y, size_t m,
-              st_alternative alt, double mu, int var_equal,
-              double conf_level, st_result *out)
-{
-    return st_t_test_se(x, n, y, m, alt, mu, var_equal, conf_level, out,
-                        NULL);
-}
-
-int st_t_test_summary_se(double mean_x, double sd_x, double n_x,
-                         double mean_y, double sd_y, double n_y,
-                         st_alternative alt, double mu, int var_equal,
-                         double conf_level, st_result *out, double *std_err)
+int st_t_test_summary(double mean_x, double sd_x, double n_x,
+                      double mean_y, double sd_y, double n_y,
+                      st_alternative alt, double mu, int var_equal,
+                      double conf_level, st_result *out, double *std_err)
 {
     st_result_init(out);
     if (std_err) *std_err = NAN;
@@ -212,15 +204,6 @@ int st_t_test_var_both(double mean_x, double var_x, size_t n, double mean_y,
     return ST_OK;
 }
 
-int st_t_test_summary(double mean_x, double sd_x, double n_x,
-                      double mean_y, double sd_y, double n_y,
-                      st_alternative alt, double mu, int var_equal,
-                      double conf_level, st_result *out)
-{
-    return st_t_test_summary_se(mean_x, sd_x, n_x, mean_y, sd_y, n_y, alt,
-                                mu, var_equal, conf_level, out, NULL);
-}
-
 /* ---- R entry points -------------------------------------------------- */
 #include "ffi.h"
 
@@ -255,7 +238,7 @@ SEXP ffi_t_test(SEXP x, SEXP y, SEXP alternative, SEXP mu, SEXP var_equal,
     double conf = ffi_double(conf_level, "conf_level");
     st_result r;
     double se;
-    st_t_test_se(px, n, py, m, (st_alternative) alt, mu0, veq, conf, &r, &se);
+    st_t_test(px, n, py, m, (st_alternative) alt, mu0, veq, conf, &r, &se);
     return t_result(&r, se);
 }
 
@@ -273,7 +256,7 @@ SEXP ffi_t_test_summary(SEXP mean_x, SEXP sd_x, SEXP n_x, SEXP mean_y,
     double conf = ffi_double(conf_level, "conf_level");
     st_result r;
     double se;
-    st_t_test_summary_se(mx, sx, nx, my, sy, ny, (st_alternative) alt, mu0,
+    st_t_test_summary(mx, sx, nx, my, sy, ny, (st_alternative) alt, mu0,
                          veq, conf, &r, &se);
     return t_result(&r, se);
 }

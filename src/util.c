@@ -17,10 +17,6 @@
 #include <string.h>
 #include <Rmath.h>
 #include "speeduptest.h"
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(ST_NO_AVX512)
-#include <immintrin.h>
-#define ST_UTIL_AVX512 1
-#endif
 
 /* The interrupt callback (one per process; the R layer sets it once when
  * the package is loaded). */
@@ -78,75 +74,26 @@ double st_var(const double *x, size_t n, double mean)
 }
 
 /*
- * Sorting.  st_sort is an in-place most-significant-digit radix sort
- * ("American flag sort": McIlroy, Bostic and McIlroy 1993) on the IEEE-754
- * bit patterns, so that large samples sort in O(n) passes without the
- * scratch copy an LSD radix sort needs (the median protocol sorts 1e7
- * values in a buffer it already holds).  Flipping all bits of a negative
- * number and the sign bit of the others makes the unsigned 64-bit order
- * the numeric order (-0 just before +0; they compare equal, so the blocks
- * of ties are the same).  Each level counts the values of one byte,
- * skips the level when they all share it, moves every value to its
- * bucket by following cycles, and recurses into the buckets; buckets of
- * at most ST_SORT_SMALL values are finished by insertion sort.  NaN must
- * not be passed (callers check).
+ * Sorting.  st_sort sorts the IEEE-754 bit patterns as unsigned 64-bit
+ * keys: flipping all bits of a negative number and the sign bit of the
+ * others makes the unsigned order the numeric order (-0 just before +0;
+ * they compare equal, so the blocks of ties are the same).  NaN must not
+ * be passed (callers check).
  *
- * Samples of at most ST_SORT_SMALL values are sorted by insertion, which
- * is stable: equal values (-0 and +0) keep their order.  On processors
- * with AVX-512 (checked at run time) those of 8 or more values are sorted
- * by counting instead, with the same result: the value at i goes to
- * place #{j : x[j] < x[i]} + #{j < i : x[j] == x[i]}, the place a stable
- * sort gives it, each count being a few vector comparisons of x[i]
- * against the whole sample held in registers.
+ *   - at most ST_SORT_SMALL values: insertion sort on the values
+ *     themselves, which is stable (-0 and +0 keep their order), or the
+ *     vector code's counting sort with the same result (simd.c);
+ *   - up to ST_SORT_LSD_MAX values: an LSD radix sort through a scratch
+ *     array the size of the data (lsd_sort_keys);
+ *   - beyond (or when the scratch array cannot be had): an in-place
+ *     most-significant-digit radix sort ("American flag sort": McIlroy,
+ *     Bostic and McIlroy 1993), so that the largest samples sort in O(n)
+ *     passes without a copy.  Each level counts the values of one byte,
+ *     skips the level when they all share it, moves every value to its
+ *     bucket by following cycles, and recurses into the buckets; buckets
+ *     of at most ST_SORT_SMALL keys are finished by insertion sort.
  */
 #define ST_SORT_SMALL 48
-
-int st_cpu_avx512(void)
-{
-#ifdef ST_UTIL_AVX512
-    static int has = -1;
-    if (has < 0) {
-        __builtin_cpu_init();
-        has = __builtin_cpu_supports("avx512f") != 0;
-    }
-    return has;
-#else
-    return 0;
-#endif
-}
-
-#ifdef ST_UTIL_AVX512
-/* The stable counting sort above for n <= 64 values without NaN (0 when
- * there is one: the caller sorts then by insertion). */
-__attribute__((target("avx512f")))
-static int rank_sort_avx512(double *x, size_t n)
-{
-    double in[64];
-    memcpy(in, x, n * sizeof(double));
-    size_t nv = (n + 7) / 8;
-    for (size_t i = n; i < nv * 8; i++) in[i] = 0.0;
-    __m512d v[8];
-    __mmask8 nan = 0;
-    for (size_t k = 0; k < nv; k++) {
-        v[k] = _mm512_loadu_pd(in + 8 * k);
-        nan |= _mm512_cmp_pd_mask(v[k], v[k], _CMP_UNORD_Q);
-    }
-    if (nan) return 0;
-    uint64_t valid = n >= 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << n) - 1u);
-    for (size_t i = 0; i < n; i++) {
-        __m512d b = _mm512_set1_pd(in[i]);
-        uint64_t lt = 0, eq = 0;
-        for (size_t k = 0; k < nv; k++) {
-            lt |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_LT_OQ) << (8 * k);
-            eq |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_EQ_OQ) << (8 * k);
-        }
-        uint64_t before = ((uint64_t) 1 << i) - 1u;
-        x[__builtin_popcountll((lt | (eq & before)) & valid)] = in[i];
-    }
-    return 1;
-}
-#endif
-
 
 static void insertion_sort_keys(uint64_t *a, size_t n)
 {
@@ -246,9 +193,7 @@ void st_sort(double *x, size_t n)
 {
     if (n < 2) return;
     if (n <= ST_SORT_SMALL) {
-#ifdef ST_UTIL_AVX512
-        if (n >= 8 && st_cpu_avx512() && rank_sort_avx512(x, n)) return;
-#endif
+        if (st_simd_sort(x, n)) return;
         /* insertion sort on the values themselves (no NaN: callers check;
          * -0 and +0 compare equal and keep their order) */
         for (size_t i = 1; i < n; i++) {
@@ -270,7 +215,7 @@ void st_sort(double *x, size_t n)
         uint64_t u = st_sort_key(v);
         memcpy(k + i, &u, sizeof u);
     }
-    if (n <= ST_SORT_SMALL || n > ST_SORT_LSD_MAX || !lsd_sort_keys(k, n))
+    if (n > ST_SORT_LSD_MAX || !lsd_sort_keys(k, n))
         radix_sort_keys(k, n, 56);
     for (size_t i = 0; i < n; i++) {
         uint64_t u;

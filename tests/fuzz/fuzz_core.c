@@ -272,7 +272,7 @@ static void fuzz_ks_t_f(reader *r)
         if (isnan(i < n ? x[i] : y[i - n]))
             CHECK(st == ST_ERR_DOMAIN || st == ST_ERR_TOO_FEW);
     st = st_t_test(x, n, (rd_u8(r) & 1) ? y : NULL, m, alt, 0.0,
-                   rd_u8(r) & 1, level, &out);
+                   rd_u8(r) & 1, level, &out, NULL);
     check_result(st, &out);
     st = st_var_test(x, n, y, m, alt, 1.0, level, &out);
     check_result(st, &out);
@@ -352,9 +352,10 @@ static void fuzz_protocol(reader *r)
     double alpha = (double) (rd_u8(r) % 50 + 1) / 100.0;
     int rigorous = rd_u8(r) & 1;
     st_verdict v;
-    int st = st_mean_protocol(x, n, y, m, alpha, rigorous, &v);
+    int st = st_protocol(ST_PROTO_MEAN, x, n, y, m, alpha, rigorous, NULL,
+                         &v);
     if (st == ST_OK) check_p(v.p_value);
-    st = st_median_protocol(x, n, y, m, alpha, rigorous, &v);
+    st = st_protocol(ST_PROTO_MEDIAN, x, n, y, m, alpha, rigorous, NULL, &v);
     if (st == ST_OK) {
         check_p(v.p_value);
         if (!isnan(v.shift_ci[0]) && !isnan(v.shift_ci[1]))
@@ -366,8 +367,11 @@ static void fuzz_protocol(reader *r)
         st_verdict vt;
         st_result trend[2];
         size_t tmin = 3 + rd_u8(r) % 8;
-        int stt = st_median_protocol_trend(x, n, y, m, alpha, rigorous, tmin,
-                                           &vt, trend);
+        st_protocol_options opt = {0};
+        opt.trend_min = tmin;
+        opt.trend = trend;
+        int stt = st_protocol(ST_PROTO_MEDIAN, x, n, y, m, alpha, rigorous,
+                              &opt, &vt);
         CHECK(stt == st);
         if (stt == ST_OK) {
             CHECK(vt.decision == v.decision && vt.branch == v.branch);
@@ -385,12 +389,12 @@ static void fuzz_protocol(reader *r)
             }
         }
     }
-    double conf;
-    st = st_highest_confidence(x, n, y, m, rd_u8(r) & 1, rigorous, &conf);
-    if (st == ST_OK) CHECK(isnan(conf) || (conf >= 0.5 && conf <= 1.0));
+    double a;
+    st = st_highest_alpha(rd_u8(r) & 1, x, n, y, m, rigorous, NULL, &a);
+    if (st == ST_OK) CHECK(isnan(a) || (a >= 0.0 && a <= 0.5));
     st_bench_result br;
     st = st_suite_bench(x, n, y, m, (rd_u8(r) & 1) ? NAN : alpha, rigorous,
-                        &br);
+                        &br, NULL);
     if (st == ST_OK) {
         check_p(br.p_value[0]);
         check_p(br.p_value[1]);
@@ -901,6 +905,159 @@ static double rd_time(reader *r)
 #define SUITE_NB 6
 #define SUITE_LEN 10
 
+/* ---- the suite's reference summary ---------------------------------------- */
+
+/*
+ * The summary of a suite computed from the whole per-benchmark results in
+ * one pass, as the package did before it streamed suites in chunks: the
+ * package's st_suite_summarise (from the columns) must agree with it
+ * exactly.
+ */
+/*
+ * Overall gain over the benchmarks with include[j] != 0 (eq. 2 of the
+ * 2013 paper with weights W):  G = sum W (c(x) - c(y)) / sum W c(x), and
+ * the overall speedup S = 1 / (1 - G) = sum W c(x) / sum W c(y).  G does
+ * not change when every weight is multiplied by the same factor, so the
+ * weights need not be normalised over the subset.  NAN when the subset is
+ * empty or carries no weight.
+ */
+static void ref_overall(const st_bench_result *res, size_t nb, const double *w,
+                    int centre, const int *include, double *gain,
+                    double *speedup, size_t *used)
+{
+    long double num = 0.0L, den = 0.0L, rest = 0.0L;
+    size_t k = 0;
+    for (size_t j = 0; j < nb; j++) {
+        if (!include[j]) continue;
+        double cx = res[j].centre_x[centre], cy = res[j].centre_y[centre];
+        num += (long double) w[j] * (cx - cy);
+        den += (long double) w[j] * cx;
+        rest += (long double) w[j] * cy;
+        k++;
+    }
+    *used = k;
+    if (k == 0 || !(den > 0.0L)) {
+        *gain = *speedup = NAN;
+        return;
+    }
+    *gain = (double) (num / den);
+    /* S = 1 / (1 - G) = sum W c(x) / sum W c(y), formed from the sums
+     * themselves: den - num would lose sum W c(y) when it is below the
+     * rounding of den */
+    *speedup = (double) (den / rest);
+}
+
+static int ref_custom_legal(const st_bench_result *res, size_t nb,
+                                const double *custom)
+{
+    if (!custom) return 0;
+    double total = 0.0;
+    for (size_t j = 0; j < nb; j++) {
+        if (res[j].status != ST_OK) continue;
+        if (!isfinite(custom[j]) || custom[j] < 0.0) return 0;
+        total += custom[j];
+    }
+    return total > 0.0 && isfinite(total);
+}
+
+/*
+ * Proportion of accelerated benchmarks (section 4 of the 2013 paper):
+ * a[p] of the nok analysed benchmarks have a significant speedup under
+ * protocol p.  The normal approximation behind the interval is trusted
+ * when a - a^2/b = a (1 - a/b) > 5; the minimal number of benchmarks for
+ * a precision r is ceil(z^2 C (1 - C) / r^2) with C = a / b.
+ */
+static int ref_proportions(const size_t a[2], size_t nok,
+                                 const st_suite_options *opt,
+                                 st_suite_summary *out)
+{
+    out->b = (double) nok;
+    for (int p = 0; p < 2; p++) {
+        out->a[p] = (double) a[p];
+        st_result_init(&out->prop[p]);
+        out->valid[p] = 0;
+        out->min_benchmarks[p] = NAN;
+        if (nok == 0) continue;
+        int st = st_proportion_ci(out->a[p], out->b, opt->prop_conf_level,
+                                  opt->prop_method, &out->prop[p]);
+        if (st == ST_ERR_ALLOC) return st;
+        double C = out->a[p] / out->b;
+        out->valid[p] = out->a[p] * (1.0 - C) > 5.0;
+        out->min_benchmarks[p] = st_min_benchmarks(C, opt->precision,
+                                                   opt->prop_conf_level);
+    }
+    return ST_OK;
+}
+
+/*
+ * Weights.  "equal": W = 1.  "custom": the user's, when every analysed
+ * benchmark has a finite non-negative weight and they do not all vanish;
+ * otherwise equal weights (the original tool's fallback; out->weights
+ * tells the caller).  "fraction": the 2009 report's time-proportional
+ * weights W_j = c(x_j) / sum_i c(x_i), under each centre c.  Each column
+ * is normalised to sum 1 over the analysed benchmarks (skipped ones get
+ * NAN).
+ */
+static int ref_suite_summarise(const st_bench_result *res, size_t nb,
+                               const double *custom,
+                               const st_suite_options *opt, double *weights,
+                               st_suite_summary *out)
+{
+    st_weights mode = opt->weights;
+    if (mode == ST_WEIGHTS_CUSTOM && !ref_custom_legal(res, nb, custom))
+        mode = ST_WEIGHTS_EQUAL;
+    out->weights = mode;
+
+    size_t nok = 0;
+    for (size_t j = 0; j < nb; j++) nok += res[j].status == ST_OK;
+    out->n_used = nok;
+
+    int *include = malloc((nb ? nb : 1) * sizeof(int));
+    if (!include) return ST_ERR_ALLOC;
+
+    for (int c = 0; c < 3; c++) {
+        double *w = weights + (size_t) c * nb;
+        long double total = 0.0L;
+        for (size_t j = 0; j < nb; j++) {
+            if (res[j].status != ST_OK) {
+                w[j] = NAN;
+                continue;
+            }
+            w[j] = mode == ST_WEIGHTS_CUSTOM ? custom[j]
+                 : mode == ST_WEIGHTS_FRACTION ? res[j].centre_x[c] : 1.0;
+            total += w[j];
+        }
+        for (size_t j = 0; j < nb; j++)
+            if (res[j].status == ST_OK) w[j] = (double) (w[j] / total);
+
+        size_t used;
+        for (size_t j = 0; j < nb; j++) include[j] = res[j].status == ST_OK;
+        ref_overall(res, nb, w, c, include, &out->gain[c], &out->speedup[c], &used);
+
+        /* Significant only: the benchmarks whose speedup of this centre is
+         * declared; the minimum has no test of its own, so it keeps the
+         * benchmarks declared by both protocols. */
+        for (size_t j = 0; j < nb; j++) {
+            const st_bench_result *r = &res[j];
+            int sm = r->decision[ST_PROTO_MEAN] == ST_SIGNIFICANT;
+            int sd = r->decision[ST_PROTO_MEDIAN] == ST_SIGNIFICANT;
+            include[j] = r->status == ST_OK &&
+                (c == ST_CENTRE_MEAN ? sm : c == ST_CENTRE_MEDIAN ? sd : sm && sd);
+        }
+        ref_overall(res, nb, w, c, include, &out->gain_sig[c], &out->speedup_sig[c],
+                &out->n_sig[c]);
+    }
+    free(include);
+
+    /* the proportion of accelerated benchmarks */
+    size_t a[2] = {0, 0};
+    for (int p = 0; p < 2; p++)
+        for (size_t j = 0; j < nb; j++)
+            a[p] += res[j].status == ST_OK && res[j].decision[p] == ST_SIGNIFICANT;
+    return ref_proportions(a, nok, opt, out);
+}
+
+
 static void fuzz_suite(reader *r)
 {
     size_t nb = rd_size(r, SUITE_NB);
@@ -917,12 +1074,12 @@ static void fuzz_suite(reader *r)
         ny[b] = rd_u8(r) % 2 ? nx[b] : rd_size(r, SUITE_LEN);
         for (size_t i = 0; i < nx[b]; i++) xv[b][i] = rd_time(r);
         for (size_t j = 0; j < ny[b]; j++) yv[b][j] = rd_time(r);
-        int st = st_suite_bench_tab(xv[b], nx[b], yv[b], ny[b], alpha,
-                                    rigorous, &res[b], &tab);
+        int st = st_suite_bench(xv[b], nx[b], yv[b], ny[b], alpha,
+                                rigorous, &res[b], &tab);
         CHECK(st == res[b].status);
         st_bench_result plain;
         int st2 = st_suite_bench(xv[b], nx[b], yv[b], ny[b], alpha, rigorous,
-                                 &plain);
+                                 &plain, NULL);
         CHECK(st2 == st);
         if (st != ST_OK) continue;
         /* the centres: minimum, mean and median of each sample */
@@ -961,10 +1118,8 @@ static void fuzz_suite(reader *r)
                 CHECK(al == alpha);
             }
             st_verdict v;
-            int sv = p == ST_PROTO_MEAN
-                ? st_mean_protocol(xv[b], nx[b], yv[b], ny[b], al, rigorous, &v)
-                : st_median_protocol(xv[b], nx[b], yv[b], ny[b], al, rigorous,
-                                     &v);
+            int sv = st_protocol(p, xv[b], nx[b], yv[b], ny[b], al, rigorous,
+                                 NULL, &v);
             CHECK(sv == ST_OK);
             CHECK(v.decision == res[b].decision[p]);
             CHECK(v.guaranteed == res[b].guaranteed[p]);
@@ -989,7 +1144,7 @@ static void fuzz_suite(reader *r)
     const double *cw = rd_u8(r) % 8 ? custom : NULL;
     double w1[3 * SUITE_NB + 1], w2[3 * SUITE_NB + 1];
     st_suite_summary s1, s2;
-    int st1 = st_suite_summarise(res, nb, cw, &opt, w1, &s1);
+    int st1 = ref_suite_summarise(res, nb, cw, &opt, w1, &s1);
     double status[SUITE_NB], cxs[3][SUITE_NB], cys[3][SUITE_NB],
            dec[2][SUITE_NB];
     st_suite_columns cols;
@@ -1008,7 +1163,7 @@ static void fuzz_suite(reader *r)
         cols.centre_y[c] = cys[c];
     }
     for (int p = 0; p < 2; p++) cols.decision[p] = dec[p];
-    int st2 = st_suite_summarise_columns(&cols, cw, &opt, w2, &s2);
+    int st2 = st_suite_summarise(&cols, cw, &opt, w2, &s2);
     CHECK(st1 == ST_OK && st2 == ST_OK);
     if (getenv("FUZZ_VERBOSE")) {
         for (size_t b = 0; b < nb; b++)

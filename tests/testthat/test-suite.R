@@ -275,11 +275,16 @@ test_that("conf_level: global, per benchmark, NA searches", {
     time = c(suite[[j]]$x, suite[[j]]$y), conf_level = c(0.8, NA, 0.9, 0.9)[j])))
   r <- speedup_suite(df)
   expect_equal(r$benchmarks$median_conf_level, c(0.8, 0.99, 0.9, 0.9))
+  # a level that varies within a benchmark, or an invalid one, skips that
+  # benchmark only
   df$conf_level[1] <- 0.7
-  expect_error(speedup_suite(df), "constant within each benchmark",
-               class = "speeduptest_error_input")
+  expect_warning(r <- speedup_suite(df), "varies over its runs",
+                 class = "speeduptest_warning_skipped")
+  expect_identical(r$benchmarks$benchmark, names(suite)[2:4])
   suite[[3]]$conf_level <- 1.5
-  expect_error(speedup_suite(suite), class = "speeduptest_error_input")
+  expect_warning(r <- speedup_suite(suite), "confidence level must be NA",
+                 class = "speeduptest_warning_skipped")
+  expect_identical(r$benchmarks$benchmark, names(suite)[-3])
 })
 
 test_that("illegal custom weights fall back to equal weights with a warning", {
