@@ -607,8 +607,6 @@ suite_weights_mode <- function(weights, suite) {
 
 # ---- the result ----------------------------------------------------------------
 
-suite_decisions <- c("insufficient data", "not significant", "significant")
-
 # Caveat bits of st_verdict (speeduptest.h) and their sentences.
 suite_caveat_text <- function(bits) {
   text <- c(
@@ -683,17 +681,20 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     significant <- dec == 1
     significant[dec < 0] <- NA
     cols <- list(
-      decision = suite_decisions[dec + 2L],
+      decision = decision_words(direction),
       significant = significant,
       direction = direction,
       conf_level = lev_used(alpha, searched),
-      highest = b[[paste0(p, "_highest")]],
+      highest = na_if_nan(b[[paste0(p, "_highest")]]),
       p_value = pv,
       p_adjusted = pa,
       p_value_slowdown = ps,
+      p_adjusted_slowdown = psa,
       guaranteed = b[[paste0(p, "_guaranteed")]] == 1 & !run_order$run_order_flag,
+      ci_estimate = na_if_nan(b[[paste0(p, "_ci_estimate")]]),
       ci_low = b[[paste0(p, "_ci_low")]],
       ci_high = b[[paste0(p, "_ci_high")]],
+      ci_level = interval_level(alpha),
       caveats = cav)
     names(cols) <- paste0(p, "_", names(cols))
     cols
@@ -748,7 +749,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   structure(list(
     benchmarks = benchmarks, overall = overall, proportion = proportion,
     p_adjust = p_adjust, multiplicity = multiplicity,
-    problems = problems, notes = suite_notes(benchmarks),
+    problems = problems, notes = suite_notes(benchmarks, p_adjust != "none"),
     weights = used, weights_requested = requested,
     weights_given = stats::setNames(suite$weight[!failed], suite$names[!failed]),
     significant_only = significant_only, rigorous = rigorous,
@@ -836,12 +837,12 @@ suite_multiplicity_lines <- function(suite) {
 }
 
 # Why a speedup was not declared, or why its level may be wrong.
-suite_notes <- function(bm) {
+suite_notes <- function(bm, adjusted = FALSE) {
   idx <- msgs <- list()
   for (p in c("mean", "median")) {
     dec <- bm[[paste0(p, "_decision")]]
     gua <- bm[[paste0(p, "_guaranteed")]]
-    show <- which(dec != "significant" | !gua)
+    show <- which(!(bm[[paste0(p, "_direction")]] %in% "speedup") | !gua)
     if (!length(show)) next
     # the sentences of the rows shown only (most benchmarks show none)
     dec <- dec[show]
@@ -857,32 +858,31 @@ suite_notes <- function(bm) {
       t
     }
     dirn <- bm[[paste0(p, "_direction")]][show]
-    slow <- !is.na(dirn) & dirn == "slowdown"
-    insufficient <- dec == "insufficient data"
-    not_sig <- dec == "not significant"
+    insufficient <- is.na(dirn)
+    not_sig <- !insufficient & dirn != "speedup"
     msg <- character(length(dec))
     i <- which(insufficient)
     if (length(i)) {
       msg[i] <- sprintf("%s: insufficient data%s", what, tail_cav(i, ": "))
     }
-    i <- which(not_sig & !slow)
+    # the p-value the decision used: adjusted when the suite adjusts
+    p_name <- if (adjusted) "adjusted p-value" else "p-value"
+    pa <- or_na(bm[[paste0(p, "_p_adjusted")]], bm[[paste0(p, "_p_value")]])
+    psa <- or_na(bm[[paste0(p, "_p_adjusted_slowdown")]],
+                 bm[[paste0(p, "_p_value_slowdown")]])
+    pd <- decision_p(dirn, pa[show], psa[show])
+    i <- which(not_sig)
     if (length(i)) {
-      pv <- bm[[paste0(p, "_p_value")]][show[i]]
-      msg[i] <- sprintf("%s = %s not significant at confidence %s (p-value %s)%s",
-                        what, fmt3(sp[i]), format_level(lev[i]), fmt3(pv),
+      msg[i] <- sprintf("%s = %s: %s at confidence %s (%s %s)%s",
+                        what, fmt3(sp[i]), decision_words(dirn[i]),
+                        format_level(lev[i]), p_name, fmt3(pd[i]),
                         tail_cav(i, "; "))
     }
     i <- which(!insufficient & !not_sig)
     if (length(i)) {
-      msg[i] <- sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
-                        what, fmt3(sp[i]), format_level(lev[i]), cav[i])
-    }
-    i <- which(slow)
-    if (length(i)) {
-      ps <- bm[[paste0(p, "_p_value_slowdown")]][show[i]]
-      msg[i] <- sprintf("%s = %s: a significant slowdown at confidence %s (p-value %s)%s",
-                        what, fmt3(sp[i]), format_level(lev[i]), fmt3(ps),
-                        tail_cav(i, "; "))
+      msg[i] <- sprintf("%s = %s: %s at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
+                        what, fmt3(sp[i]), decision_words(dirn[i]),
+                        format_level(lev[i]), cav[i])
     }
     idx[[p]] <- show
     msgs[[p]] <- msg

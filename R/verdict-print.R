@@ -2,20 +2,27 @@
 # a few lines within 80 columns, each interval beside the name of its
 # estimator.
 
-# The point estimate and the interval of the speedup, each named:
-#   speedup of the median: 1.20 (ratio of the medians)
-#   95% CI of the speedup: [1.09, 1.32] (Hodges-Lehmann on log times)
+# The speedup and its interval, each named: the interval's own estimate
+# beside the interval (always inside it), then the observed ratio of the
+# protocol's centre when it is another number:
+#   speedup: 1.19 [1.09, 1.32] (Hodges-Lehmann estimate on log times; 90%
+#       interval, each end a one-sided 95% bound)
+#   observed ratio of the medians: 1.20
 verdict_speedup_lines <- function(v, digits = 3L) {
   centre <- if (v$test == "mean") "mean" else "median"
-  out <- sprintf("  speedup of the %s: %s (ratio of the %ss)", centre,
-                 fmt_num(v$speedup, digits), centre)
+  ratio <- sprintf("ratio of the %ss", centre)
   ci <- v$speedup_ci
-  if (length(ci) == 2L && !anyNA(ci)) {
-    lev <- attr(ci, "conf.level")
-    if (is.null(lev)) lev <- v$confidence
-    txt <- sub("Inf]", "Inf)", fmt_ci(ci, digits), fixed = TRUE)
-    out <- c(out, sprintf("  %s CI of the speedup: %s (%s)", fmt_pct(lev), txt,
-                          attr(ci, "method")))
+  est <- attr(ci, "estimate")
+  if (length(ci) != 2L || anyNA(ci) || is.null(est) || is.na(est)) {
+    return(sprintf("  speedup of the %s: %s (%s; no interval)", centre,
+                   fmt_num(v$speedup, digits), ratio))
+  }
+  out <- sprintf("  speedup: %s (%s; %s, %s)",
+                 fmt_estimate_ci(est, ci, digits), attr(ci, "estimator"),
+                 interval_words(v$test, attr(ci, "conf.level")),
+                 interval_note(v$alpha))
+  if (fmt_num(est, digits) != fmt_num(v$speedup, digits)) {
+    out <- c(out, sprintf("  observed %s: %s", ratio, fmt_num(v$speedup, digits)))
   }
   out
 }
@@ -39,14 +46,11 @@ verdict_branch_words <- function(branch) {
 verdict_headline <- function(v) {
   title <- sprintf("Speedup-Test (%s): ", v$test)
   conf <- fmt_pct(v$confidence)
-  body <- switch(v$decision,
-    "significant" = sprintf("significant speedup at %s confidence (%s)", conf,
-                            if (v$confidence_guaranteed) "guaranteed" else "not guaranteed"),
-    "not significant" = if (identical(v$direction, "slowdown"))
-      sprintf("significant slowdown at %s confidence (%s)", conf,
-              if (v$confidence_guaranteed) "guaranteed" else "not guaranteed")
-    else sprintf("no significant speedup or slowdown at %s confidence", conf),
-    sprintf("insufficient data to conclude at %s confidence", conf))
+  body <- sprintf("%s at %s confidence", decision_words(v$direction), conf)
+  if (v$direction %in% c("speedup", "slowdown", "equivalent")) {
+    body <- sprintf("%s (%s)", body,
+                    if (v$confidence_guaranteed) "guaranteed" else "not guaranteed")
+  }
   paste0(title, body)
 }
 
@@ -202,8 +206,10 @@ as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
     confidence = v$confidence,
     confidence_guaranteed = v$confidence_guaranteed,
     speedup = v$speedup,
+    speedup_estimate = or_na(attr(v$speedup_ci, "estimate"), NA_real_),
     speedup_low = v$speedup_ci[1L],
     speedup_high = v$speedup_ci[2L],
+    interval_level = or_na(attr(v$speedup_ci, "conf.level"), NA_real_),
     speedup_min = v$speedups[["min"]],
     speedup_mean = v$speedups[["mean"]],
     speedup_median = v$speedups[["median"]],

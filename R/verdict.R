@@ -62,25 +62,29 @@ NULL
 
 new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
                         call, baseline = NULL, run_order = NULL) {
-  decision <- c("insufficient data", "not significant",
-                "significant")[res$decision + 2L]
+  outcome <- c("insufficient data", "not significant",
+               "significant")[res$decision + 2L]
   steps <- Map(make_step, res$steps, verdict_step_names[res$step_kinds + 1L],
                MoreArgs = list(alpha = alpha, labels = labels,
                                welch = res$branch %in% c(4L, 6L)))
   names(steps) <- verdict_step_names[res$step_kinds + 1L]
-  ci_method <- if (test == "mean") "Fieller" else "Hodges-Lehmann on log times"
   speedup_ci <- na_if_nan(res$speedup_ci)
-  speedup_ci <- structure(speedup_ci, conf.level = 1 - alpha,
-                          method = ci_method)
+  # the interval's own estimate: the ratio of the means (Fieller) or the
+  # exponential of the Hodges-Lehmann shift of the log times
+  ci_estimate <- na_if_nan(if (is.null(res$speedup_estimate)) NA_real_
+                           else res$speedup_estimate)
+  speedup_ci <- structure(speedup_ci, conf.level = interval_level(alpha),
+                          method = interval_method(test),
+                          estimate = ci_estimate,
+                          estimator = interval_estimator(test))
   p_slow <- na_if_nan(res$p_value_slowdown)
-  direction <- switch(decision, "significant" = "speedup",
-    "not significant" = if (!is.na(p_slow) && p_slow <= alpha) "slowdown" else "none",
-    NA_character_)
+  direction <- direction_from(outcome, p_slow, alpha)
+  decision <- decision_words(direction)
   if (is.null(baseline)) baseline <- sprintf("`%s` (first argument)", labels[1L])
   if (is.null(run_order)) run_order <- run_order_check(x, y, labels)
   out <- list(
     test = test,
-    significant = switch(decision, "significant" = TRUE,
+    significant = switch(outcome, "significant" = TRUE,
                          "not significant" = FALSE, NA),
     direction = direction,
     decision = decision,
