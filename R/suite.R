@@ -112,11 +112,17 @@
 #'     `as.data.frame()`): the sample sizes `n`, `m`, the centres
 #'     (`min_x`, ..., `median_y`), the observed speedups (`speedup_min`,
 #'     `speedup_mean`, `speedup_median`), `searched` (the level was searched),
-#'     and for each protocol (prefix `mean_` or `median_`) the `decision`,
-#'     `significant` (`NA` for "insufficient data"), the `conf_level` used,
-#'     the exact `highest` confidence found by the search, the `p_value`,
-#'     whether the level is `guaranteed`, the speedup's interval `ci_low`,
-#'     `ci_high` and the `caveats`; `prob_greater` (the estimate of
+#'     and for each protocol (prefix `mean_` or `median_`) the `decision`
+#'     in the words of every print ("significant speedup", "significant
+#'     slowdown", "no significant difference", "insufficient data"),
+#'     `significant` (a significant speedup; `NA` for "insufficient data"),
+#'     `direction`, the `conf_level` used, the exact `highest` confidence
+#'     found by the search (`NA` when none), the `p_value`, `p_adjusted`,
+#'     `p_value_slowdown` and `p_adjusted_slowdown` (the decisions use the
+#'     adjusted ones), whether the level is `guaranteed`, the speedup's
+#'     interval `ci_low`, `ci_high` (two-sided at `ci_level = 1 - 2 alpha`,
+#'     each end a one-sided `1 - alpha` bound) with its own estimate
+#'     `ci_estimate`, and the `caveats`; `prob_greater` (the estimate of
 #'     P\[X > Y\]); the normalised weights `weight_min`, `weight_mean`,
 #'     `weight_median`;
 #'   * `overall`: per centre the gain and speedup over all benchmarks and over

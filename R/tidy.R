@@ -35,15 +35,21 @@ verdict_final_step <- function(v) {
 #' `alternative`); the numbers are kept as numbers, unrounded.
 #'
 #' * A verdict ([mean_test()], [median_test()]): `tidy()` gives one row, the
-#'   speedup (`term`) with its interval, the p-value and statistic of the
-#'   final test (`method`) and the method of the interval
-#'   (`conf.method`); with `steps = TRUE`, one row per sub-test the flowchart
-#'   ran instead.  `glance()` gives one row: the `decision`, `significant`,
-#'   `direction` (`NA` when the verdict does not tell it), `confidence`,
-#'   whether it is `guaranteed`, the numbers of runs `n` and `m`, and more.
+#'   speedup (`term`): the interval's own `estimate` (inside `conf.low`,
+#'   `conf.high`; `estimator` names it), the interval's level (`1 - 2
+#'   alpha`) and method (`conf.method`), the `observed` ratio of the centres,
+#'   the `decision` in words, the statistic of the final test (`method`) and
+#'   the p-value the decision rests on (the mirrored test's for a slowdown,
+#'   with `alternative = "less"`); with `steps = TRUE`, one row per sub-test
+#'   the flowchart ran instead.  `glance()` gives one row: the `decision` in
+#'   words, the `direction` ("speedup", "slowdown", "none", "equivalent",
+#'   `NA`), `confidence`, whether it is `guaranteed`, the decision's
+#'   `p.value`, the numbers of runs `n` and `m`, and more.
 #' * A suite ([speedup_suite()]): `tidy()` gives one row per benchmark for
-#'   the protocol `which`; `glance()` one row with the overall gains and
-#'   speedups and the proportions of accelerated benchmarks.
+#'   the protocol `which`, as for a verdict, with `p.value` the p-value of
+#'   the decision (adjusted when the suite adjusts; `p.unadjusted` beside
+#'   it); `glance()` one row with the overall gains and speedups and the
+#'   proportions of accelerated benchmarks.
 #' * An HPT ([hpt()]): `tidy()` gives the per-benchmark table (the winner by
 #'   the machine's name); `glance()` one row with `R_A`, `R_B`, the
 #'   `confidence` and the claim.  For [hpt_speedup()], `glance()` gives the

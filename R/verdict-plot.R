@@ -155,10 +155,13 @@ run_positions <- function(v) {
 #' median for [median_test()]) as a dashed line; when the run-order checks
 #' flagged a trend or versions that were not interleaved, the flag is written
 #' above the runs and a smooth (lowess) curve follows each sample.  Below, the
-#' speedup on a log scale: the observed ratio of the centres as a point and
-#' the verdict's interval for the speedup as a bar, labelled with its
-#' confidence level and its method (Fieller for the mean, Hodges-Lehmann on
-#' log times for the median); the dotted line marks no change.
+#' speedup on a log scale: the verdict's interval for the speedup as a bar
+#' with its own estimate as a diamond (the ratio of the means for the mean,
+#' the Hodges-Lehmann estimate on log times for the median), the observed
+#' ratio of the centres as an open circle when it differs, labelled with the
+#' interval's level (`1 - 2 alpha`: each end a one-sided `1 - alpha` bound)
+#' and method; the dotted line marks no change.  The title is the decision,
+#' in the words of every print.
 #'
 #' @param x A `speedup_verdict` from [mean_test()] or [median_test()].
 #' @param main Title; `NULL` for the verdict's decision.

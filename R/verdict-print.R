@@ -137,7 +137,7 @@ summary.speedup_verdict <- function(object, ...) {
   structure(list(verdict = object), class = "summary.speedup_verdict")
 }
 
-step_line <- function(step, name, alpha, labels, digits) {
+step_line <- function(step, name, alpha, labels, digits, v = NULL) {
   stat <- if (!is.null(step$statistic) && !is.na(step$statistic)) {
     sprintf("%s = %s", names(step$statistic), fmt_num(step$statistic, digits))
   }
@@ -159,7 +159,20 @@ step_line <- function(step, name, alpha, labels, digits) {
       f_test = if (pass) "equal variances" else "unequal variances",
       ks_test = if (pass) "location model holds" else "location model rejected",
       t_test = , wilcoxon = if (pass) "not significant" else "significant")
-    sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a, what)
+    out <- sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a, what)
+    if (name %in% c("t_test", "wilcoxon") && !is.null(v)) {
+      # the final test: the decision in its words, with the mirrored
+      # test's p-value when it decided a slowdown
+      out <- if (v$direction %in% "slowdown") {
+        sprintf("p-value = %s > %s; mirrored test (slowdown) p-value = %s <= %s: %s",
+                fmt_p(p, digits), a, fmt_p(v$p_value_slowdown, digits), a,
+                decision_words(v$direction))
+      } else {
+        sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a,
+                decision_words(v$direction))
+      }
+    }
+    out
   }
   head <- sprintf("%s (%s)", step$method, step$data.name)
   detail <- paste(c(stat, par, outcome), collapse = ", ")
@@ -175,7 +188,7 @@ print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
                                 v$rigorous))
   if (!length(v$steps)) lines <- c(lines, "  none: the protocol could not start")
   for (i in seq_along(v$steps)) {
-    sl <- step_line(v$steps[[i]], names(v$steps)[i], v$alpha, v$labels, digits)
+    sl <- step_line(v$steps[[i]], names(v$steps)[i], v$alpha, v$labels, digits, v)
     lines <- c(lines, sprintf("  %d. %s", i, sl[1L]), sl[-1L])
   }
   if (v$test == "median" && !is.na(v$shift)) {
