@@ -213,7 +213,7 @@ plot.speedup_timings <- function(x, benchmarks = NULL, log = NULL, ncol = NULL,
   top <- graphics::grconvertY(1, "nic", "ndc") +
     1.2 * graphics::par("csi") / graphics::par("din")[2L]
   graphics::legend(0.5, graphics::grconvertY(top, "ndc", "user"),
-                   legend = g$versions, col = cols, pch = 16, pt.cex = 1.2,
+                   legend = paste0(g$versions, "  "), col = cols, pch = 16, pt.cex = 1.2,
                    horiz = TRUE, bty = "n", xjust = 0.5, yjust = 0.5, xpd = NA,
                    cex = 0.85, x.intersp = 0.6, text.width = NA)
   invisible(x)
