@@ -55,9 +55,11 @@ some_breaks <- function(lim) {
 #' @return A ggplot object.
 #' @name autoplot.speedup_timings
 #' @examplesIf requireNamespace("ggplot2", quietly = TRUE)
-#' ggplot2::autoplot(as_timings(cpu_runs), benchmarks = c("fft", "sort"))
+#' ggplot2::autoplot(as_timings(cpu_runs), benchmarks = "fft")
+#' \donttest{
 #' set.seed(4)
 #' ggplot2::autoplot(median_test(rlnorm(40, log(10), 0.1), rlnorm(40, log(9), 0.1)))
+#' }
 NULL
 
 #' @rdname autoplot.speedup_timings

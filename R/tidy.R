@@ -177,6 +177,7 @@ tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
     conf.high = col("ci_high"),
     conf.level = or_na(col("ci_level"), rep(NA_real_, nrow(bm))),
     conf.method = rep(interval_method(which), nrow(bm)),
+    estimator = rep(interval_estimator(which), nrow(bm)),
     observed = bm[[paste0("speedup_", which)]],
     # the p-value of the decision: the adjusted one when the suite adjusts
     p.value = if (adj) pa else pd,
