@@ -103,6 +103,8 @@ knit_print.speedup_suite <- function(x, ...) {
       if (is.na(col("ci_low")[i])) fmt_num(est[i])
       else fmt_estimate_ci(est[i], c(col("ci_low")[i], col("ci_high")[i]))
     }, "")
+    # kept on one line in HTML (no-break spaces)
+    ci <- gsub(" ", "\u00a0", ci, fixed = TRUE)
     dirn <- col("direction")
     pd <- if (adj) decision_p(dirn, col("p_adjusted"), col("p_adjusted_slowdown"))
           else decision_p(dirn, col("p_value"), col("p_value_slowdown"))
@@ -186,7 +188,7 @@ knit_print.speeduptest_hpt <- function(x, ...) {
 #' @exportS3Method knitr::knit_print
 knit_print.speeduptest_tidy <- function(x, ...) {
   df <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
-  is_p <- grepl("p[._]value", names(df))
+  is_p <- grepl("p[._]value|^p[.]unadjusted$", names(df))
   df[] <- Map(function(col, p) {
     if (p) md_pval(col)
     else if (is.double(col)) vapply(col, format, "", digits = 4)

@@ -82,6 +82,7 @@ test_that("a suite's estimates lie in their intervals, in tidy() and knit_print(
   md <- strsplit(knitr::knit_print(s), "\n")[[1L]]
   rows <- grep("^\\| b[0-9]+ \\|", md, value = TRUE)
   cells <- vapply(strsplit(rows, " | ", fixed = TRUE), `[`, "", 3L)
+  cells <- gsub("\u00a0", " ", cells, fixed = TRUE)
   parsed <- lapply(cells, parse_estimate_ci)
   parsed <- parsed[!vapply(parsed, is.null, NA)]
   expect_gt(length(parsed), 40L)
