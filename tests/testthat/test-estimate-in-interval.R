@@ -31,6 +31,9 @@ test_that("every printed estimate lies in its printed interval (1,000 random ver
   agree <- disagree <- 0L
   for (i in seq_len(1000L)) {
     v <- random_verdict()
+    # every direction the protocols return has its words
+    expect_true(v$direction %in% speeduptest:::decision_table$direction)
+    expect_identical(v$decision, speeduptest:::decision_words(v$direction))
     lines <- format(v)
     sp <- grep("^  speedup", lines, value = TRUE)
     expect_length(sp, 1L)
