@@ -12,6 +12,8 @@ pkgs <- setdiff(pkgs[nzchar(pkgs) & !is.na(pkgs)],
                 c("graphics", "grDevices", "stats", "utils", "tools", "methods",
                   "parallel", "grid"))
 if ("docs" %in% args) pkgs <- c(pkgs, "roxygen2")
+# "vignettes": what R CMD build needs to build the vignettes
+if ("vignettes" %in% args) pkgs <- c(pkgs, "knitr", "rmarkdown")
 if (!("runtime" %in% args)) pkgs <- c("testthat", pkgs)
 pkgs <- unique(pkgs)
 have <- function(p) requireNamespace(p, quietly = TRUE)
@@ -21,6 +23,7 @@ root <- identical(Sys.info()[["effective_user"]], "root")
 apt <- root && nzchar(Sys.which("apt-get"))
 programs <- if ("runtime" %in% args) character() else
   c(hyperfine = "hyperfine", "libbenchmark-dev" = "/usr/include/benchmark/benchmark.h")
+if ("vignettes" %in% args) programs <- c(programs, pandoc = "pandoc")
 need_prog <- names(programs)[!nzchar(Sys.which(programs)) & !file.exists(programs)]
 
 if (apt && (length(missing) || length(need_prog))) {
@@ -38,4 +41,9 @@ if (length(missing)) {
     repos <- c(CRAN = "https://cloud.r-project.org")
   }
   install.packages(missing, repos = repos)
+}
+if ("vignettes" %in% args && !nzchar(Sys.which("pandoc")) &&
+    !nzchar(Sys.getenv("RSTUDIO_PANDOC"))) {
+  stop("building the vignettes needs pandoc: install it (https://pandoc.org) and run again.",
+       call. = FALSE)
 }

@@ -41,13 +41,17 @@
 #'   [replication]): by default the processes are the unit where runs share
 #'   them, and interleaved rounds are paired.
 #'
-#' Each line gives the observed speedup of the protocol's centre (initial
-#' time / new time: above 1 is faster) with its two-sided `1 - alpha`
-#' interval, and the verdict: "faster" when the protocol declares the speedup
-#' at level alpha, "slower" when it declares the mirrored claim (the new
-#' code's times tend to be larger), "no significant change" otherwise, and
-#' "insufficient data" when the protocol asks for more runs (this never
-#' fails the job; the line says what to run).
+#' Each line gives the speedup (initial time / new time: above 1 is faster)
+#' as the estimate of its interval (the ratio of the means for the mean,
+#' the Hodges-Lehmann estimate on log times for the median) with the
+#' two-sided `1 - 2 alpha` interval, each end a one-sided `1 - alpha` bound,
+#' printed with the same digits as in R, and the decision in the words every
+#' print of the package uses: "significant speedup" when the protocol
+#' declares the speedup at level alpha, "significant slowdown" when it
+#' declares the mirrored claim (the new code's times tend to be larger), "no
+#' significant difference" otherwise, and "insufficient data" when the
+#' protocol asks for more runs (this never fails the job; the line says what
+#' to run).
 #'
 #' @param args The arguments after `compare` (a character vector).
 #' @return The exit status, invisibly: 0 (the `--fail-on` condition is not
@@ -107,10 +111,9 @@ cli_compare <- function(args = character()) {
   })
   cat(sprintf("%s (initial) -> %s: Speedup-Test for the %s, alpha = %s\n",
               versions[1L], versions[2L], opts$test, format(opts$alpha)))
-  cat(sprintf("speedup: %s, with its %s%% interval (%s)\n",
-              if (opts$test == "median") "ratio of the medians" else "ratio of the means",
-              format(100 * (1 - opts$alpha)),
-              if (opts$test == "median") "Hodges-Lehmann on log times" else "Fieller"))
+  cat(sprintf("speedup: %s [%s, %s]\n", interval_estimator(opts$test),
+              interval_words(opts$test, interval_level(opts$alpha)),
+              interval_note(opts$alpha)))
   width <- min(40L, max(nchar(c(names(pairs), "benchmark"))))
   for (r in rows) cat(compare_line(r, width), "\n", sep = "")
   single <- compare_single_note(rows)
@@ -134,10 +137,11 @@ cli_compare <- function(args = character()) {
                  change = n_slow + n_fast > 0L,
                  never = FALSE)
   status <- if (fail) 1L else 0L
-  cat(sprintf("%d benchmark%s: %d faster, %d slower, %d no significant change%s%s\n",
-              length(rows), if (length(rows) == 1L) "" else "s", n_fast, n_slow,
-              n_none,
-              if (n_na) sprintf(", %d insufficient data", n_na) else "",
+  cat(sprintf("%d benchmark%s: %d %s, %d %s, %d %s%s%s\n",
+              length(rows), if (length(rows) == 1L) "" else "s",
+              n_fast, decision_words("speedup"), n_slow, decision_words("slowdown"),
+              n_none, decision_words("none"),
+              if (n_na) sprintf(", %d %s", n_na, decision_words(NA)) else "",
               if (nrow(skipped)) sprintf(", %d skipped", nrow(skipped)) else ""))
   cat(sprintf("%s (--fail-on %s): exit %d\n", if (fail) "FAIL" else "pass",
               opts$fail_on, status))
@@ -162,6 +166,7 @@ compare_one <- function(test_fun, x, y, alpha) {
   }
   note <- if (is.na(dir)) paste(v$advice, collapse = "; ") else ""
   list(direction = as.character(dir), speedup = v$speedup,
+       estimate = or_na(attr(v$speedup_ci, "estimate"), NA_real_),
        ci = as.double(v$speedup_ci), note = note, verdict = v)
 }
 
@@ -186,14 +191,12 @@ compare_choice <- function(val, choices, key) {
 }
 
 compare_line <- function(r, width) {
-  verdict <- switch(r$direction %||% "NA", speedup = "faster", slowdown = "slower",
-                    none = "no significant change", "insufficient data")
-  if (is.na(r$direction)) verdict <- "insufficient data"
-  num <- function(v) if (is.na(v)) "NA" else if (is.infinite(v)) "Inf" else
-    formatC(v, digits = 3L, format = "f")
-  ci <- if (anyNA(r$ci)) "" else sprintf(" [%s, %s]", num(r$ci[1L]), num(r$ci[2L]))
-  line <- sprintf("%-*s  speedup %s%s  %s", width, trunc_text(r$benchmark, width),
-                  num(r$speedup), ci, verdict)
+  verdict <- decision_words(r$direction)
+  # the figures as R prints them (fmt_estimate_ci: the interval rounded
+  # outwards, its estimate inside it)
+  est <- if (anyNA(r$ci) || is.na(r$estimate %||% NA)) r$speedup else r$estimate
+  line <- sprintf("%-*s  speedup %s  %s", width, trunc_text(r$benchmark, width),
+                  fmt_estimate_ci(est, r$ci), verdict)
   if (nzchar(r$note %||% "")) line <- paste0(line, " (", r$note, ")")
   line
 }

@@ -70,8 +70,16 @@ check_conf_level <- function(conf_level, arg = "conf_level", call = NULL) {
   as.double(conf_level)
 }
 
+# A risk above 0.5 is most likely a confidence passed as the risk (alpha =
+# 0.95 for 95%): allowed, with a warning of class speeduptest_warning_alpha.
 check_alpha <- function(alpha, arg = "alpha", call = NULL) {
-  check_conf_level(alpha, arg = arg, call = call)
+  alpha <- check_conf_level(alpha, arg = arg, call = call)
+  if (alpha > 0.5) {
+    warn(sprintf("`%s` = %s is a risk above 0.5 (a confidence of %s): for a %s confidence, use `%s = %s`.",
+                 arg, format(alpha), fmt_pct(1 - alpha), fmt_pct(alpha), arg,
+                 format(1 - alpha)), class = "alpha", call = call)
+  }
+  alpha
 }
 
 check_flag <- function(x, arg, call = NULL) {

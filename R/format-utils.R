@@ -88,6 +88,17 @@ print.speeduptest_confidence <- function(x, digits = 4L, ...) {
   out <- format(x, digits = digits)
   if (!is.null(names(x))) names(out) <- names(x)
   print(noquote(out))
+  if (length(x) == 1L && is.na(plain_number(x))) {
+    slow <- attr(x, "slowdown")
+    cat(wrap_lines(if (is.null(slow)) {
+      "No confidence level declares a speedup."
+    } else if (is.na(plain_number(slow))) {
+      "No confidence level declares a speedup, nor a slowdown."
+    } else {
+      sprintf("No level declares a speedup: a %s, up to confidence %s.",
+              decision_words("slowdown"), format(slow, digits = digits))
+    }, exdent = 2L), sep = "\n")
+  }
   invisible(x)
 }
 

@@ -50,28 +50,31 @@ knit_print.speedup_verdict <- function(x, ...) {
   centre <- if (v$test == "mean") "mean" else "median"
   ci <- v$speedup_ci
   fin <- verdict_final_step(v)
-  sp <- fmt_num(v$speedup)
-  if (!anyNA(ci)) {
-    sp <- sprintf("%s; %s interval %s (%s)", sp,
-                  fmt_pct(or_na(attr(ci, "conf.level"), v$confidence)),
-                  fmt_ci(ci), or_na(attr(ci, "method"), "interval"))
-  }
-  stopped <- v$decision == "insufficient data"
+  est <- or_na(attr(ci, "estimate"), NA_real_)
+  sp <- if (anyNA(ci) || is.na(est)) sprintf("%s (ratio of the %ss; no interval)",
+                                             fmt_num(v$speedup), centre)
+  else sprintf("%s (%s; %s, %s)", fmt_estimate_ci(est, ci),
+               attr(ci, "estimator"), interval_words(v$test, attr(ci, "conf.level")),
+               interval_note(v$alpha))
+  observed <- sprintf("ratio of the %ss", centre)
+  stopped <- is.na(v$direction)
   path <- verdict_path(v)
+  pd <- decision_p(v$direction, v$p_value, v$p_value_slowdown)
   rows <- c(
     "decision" = v$decision,
-    "direction" = if (!is.null(v$direction) && !is.na(v$direction))
-      as.character(v$direction),
     "confidence" = if (stopped) sprintf("%s asked for", fmt_pct(v$confidence))
       else sprintf("%s (%s)", fmt_pct(v$confidence),
                    if (v$confidence_guaranteed) "guaranteed" else "not guaranteed"),
-    "p-value" = if (is.null(fin) || is.na(v$p_value))
+    "p-value" = if (is.null(fin) || is.na(pd))
       "none: the protocol stopped before its test"
-      else sprintf("%s (%s)", md_pval(v$p_value), fin$method),
-    stats::setNames(sp, sprintf("speedup of the %s", centre)),
+      else sprintf("%s (%s%s)", md_pval(pd), fin$method,
+                   if (v$direction %in% "slowdown") ", slowdown" else ""),
+    "speedup" = sp,
+    if (!anyNA(ci) && !is.na(est) && fmt_num(est) != fmt_num(v$speedup))
+      stats::setNames(fmt_num(v$speedup), sprintf("observed %s", observed)),
     "P[X > Y]" = if (v$test == "median" && !is.na(or_na(v$prob_greater)))
       fmt_num(v$prob_greater),
-    "observed speedups" = sprintf("min %s, mean %s, median %s",
+  "observed speedups" = sprintf("min %s, mean %s, median %s",
                                   fmt_num(v$speedups[["min"]]),
                                   fmt_num(v$speedups[["mean"]]),
                                   fmt_num(v$speedups[["median"]])),
@@ -91,26 +94,40 @@ knit_print.speedup_verdict <- function(x, ...) {
 #' @exportS3Method knitr::knit_print
 knit_print.speedup_suite <- function(x, ...) {
   bm <- x$benchmarks
+  adj <- !identical(or_na(x$p_adjust, "none"), "none")
   out <- character()
   for (p in c("median", "mean")) {
     col <- function(name) bm[[paste0(p, "_", name)]]
-    ci <- ifelse(is.na(col("ci_low")), "",
-                 vapply(seq_len(nrow(bm)), function(i)
-                   fmt_ci(c(col("ci_low")[i], col("ci_high")[i])), ""))
+    est <- or_na(col("ci_estimate"), rep(NA_real_, nrow(bm)))
+    ci <- vapply(seq_len(nrow(bm)), function(i) {
+      if (is.na(col("ci_low")[i])) fmt_num(est[i])
+      else fmt_estimate_ci(est[i], c(col("ci_low")[i], col("ci_high")[i]))
+    }, "")
+    # kept on one line in HTML (no-break spaces)
+    ci <- gsub(" ", "\u00a0", ci, fixed = TRUE)
+    dirn <- col("direction")
+    pd <- if (adj) decision_p(dirn, col("p_adjusted"), col("p_adjusted_slowdown"))
+          else decision_p(dirn, col("p_value"), col("p_value_slowdown"))
+    lev <- unique(col("ci_level")[!is.na(col("ci_level"))])
+    alpha <- unique(1 - col("conf_level"))
     tab <- data.frame(
       benchmark = bm$benchmark,
       runs = sprintf("%d / %d", bm$n, bm$m),
-      speedup = fmt_num(bm[[paste0("speedup_", p)]]),
-      interval = ci,
+      speedup = ci,
+      observed = fmt_num(bm[[paste0("speedup_", p)]]),
       level = vapply(col("conf_level"), fmt_pct, ""),
-      "p-value" = md_pval(col("p_value")),
+      "p-value" = md_pval(pd),
       decision = col("decision"),
       check.names = FALSE, stringsAsFactors = FALSE)
-    names(tab)[3L] <- sprintf("speedup of the %s", p)
-    out <- c(out, sprintf("**Speedup of the %s** (interval: %s)", p,
-                          if (p == "median") "Hodges-Lehmann on log times"
-                          else "Fieller"), "",
-             md_table(tab, c("l", "r", "r", "l", "r", "r", "l")), "")
+    names(tab)[3L] <- "speedup [interval]"
+    names(tab)[4L] <- sprintf("ratio of the %ss", p)
+    if (adj) names(tab)[6L] <- sprintf("p-value (%s)", x$p_adjust)
+    note <- if (length(lev) == 1L && length(alpha) == 1L)
+      sprintf("%s, %s", interval_words(p, lev), interval_note(alpha))
+    else "intervals of level 1 - 2 alpha, each end a one-sided 1 - alpha bound"
+    out <- c(out, sprintf("**Speedup of the %s** (%s: %s)", p,
+                          interval_estimator(p), note), "",
+             md_table(tab, c("l", "r", "r", "r", "r", "r", "l")), "")
   }
   ov <- x$overall
   pr <- x$proportion
@@ -171,7 +188,7 @@ knit_print.speeduptest_hpt <- function(x, ...) {
 #' @exportS3Method knitr::knit_print
 knit_print.speeduptest_tidy <- function(x, ...) {
   df <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
-  is_p <- grepl("p[._]value", names(df))
+  is_p <- grepl("p[._]value|^p[.]unadjusted$", names(df))
   df[] <- Map(function(col, p) {
     if (p) md_pval(col)
     else if (is.double(col)) vapply(col, format, "", digits = 4)

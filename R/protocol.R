@@ -40,14 +40,16 @@
 #' `versions`, `initial`, or the first version of the timings.  The verdict's
 #' `baseline` says which and how it was chosen, and the print shows it.
 #'
-#' The interval for the speedup mean(x) / mean(y) is Fieller's two-sided
-#' `1 - alpha` interval for a ratio of independent means: with pooled
-#' variances and n + m - 2 degrees of freedom on the Student branch (exact for
-#' normal samples), with separate variances and the Satterthwaite degrees of
-#' freedom (evaluated at the observed ratio) on the Welch branch.  When the
-#' mean of `y` is not clearly positive the interval is unbounded and reported
-#' as `[0, Inf)`.  Being two-sided, it can contain 1 while the one-sided test
-#' is significant.
+#' The interval for the speedup mean(x) / mean(y) is Fieller's interval for
+#' a ratio of independent means, two-sided at `1 - 2 alpha` so that each end
+#' is the one-sided `1 - alpha` bound that matches the one-sided decisions (a
+#' speedup and a slowdown are each decided by a one-sided test at `alpha`):
+#' with pooled variances and n + m - 2 degrees of freedom on the Student
+#' branch (exact for normal samples), with separate variances and the
+#' Satterthwaite degrees of freedom (evaluated at the observed ratio) on the
+#' Welch branch.  Its estimate is the ratio of the means, which it always
+#' contains.  When the mean of `y` is not clearly positive the interval is
+#' unbounded and reported as `[0, Inf)`; for `alpha >= 0.5` there is none.
 #'
 #' @param x Run times of the initial code (positive numbers) in the order
 #'   they were run, a formula `time ~ version` whose grouping variable has
@@ -183,10 +185,14 @@ mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 #' The verdict also reports `prob_greater`, the estimate U / (n m) of
 #' P\[X > Y\] (ties counting one half), the Hodges-Lehmann estimate of the
 #' shift `x - y` with its two-sided `1 - alpha` interval (`shift`,
-#' `shift_ci`), and a two-sided `1 - alpha` interval for the speedup
-#' median(x) / median(y) (`speedup_ci`): the Hodges-Lehmann interval of the
-#' shift of log times, mapped through `exp()` (a ratio interval, valid under
-#' the scale model `Y = X / theta`).  The
+#' `shift_ci`), and an interval for the speedup median(x) / median(y)
+#' (`speedup_ci`): the Hodges-Lehmann interval of the shift of log times,
+#' mapped through `exp()` (a ratio interval, valid under the scale model
+#' `Y = X / theta`), two-sided at `1 - 2 alpha` so that each end is the
+#' one-sided `1 - alpha` bound that matches the one-sided decisions, with
+#' its own estimate (the exponential of the Hodges-Lehmann shift of log
+#' times, attribute `estimate`; the print shows it beside the interval and
+#' the observed ratio of the medians apart when it differs).  The
 #' confidence is guaranteed only when the location model was not rejected.
 #'
 #' **Direction.**  On the same path, the mirrored one-sided test (Ha: Y tends
@@ -336,7 +342,17 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
   res <- .Call(ffi_highest_confidence, x, y, match(test, c("mean", "median")) - 1L,
                rigorous)
   check_status(res, "highest_confidence()")
-  new_confidence(res$confidence, res$alpha)
+  out <- new_confidence(res$confidence, res$alpha)
+  if (is.na(res$confidence) && length(x) && length(y)) {
+    # no level declares the speedup: the print says whether the mirrored
+    # claim (a slowdown) is declared, and up to which confidence
+    back <- .Call(ffi_highest_confidence, y, x,
+                  match(test, c("mean", "median")) - 1L, rigorous)
+    if (identical(back$status, 0L)) {
+      attr(out, "slowdown") <- new_confidence(back$confidence, back$alpha)
+    }
+  }
+  out
 }
 
 #' Observed speedups of the minimum, mean and median run times

@@ -2,16 +2,19 @@
 
 #' Plot the speedups of a suite
 #'
-#' Draws, per benchmark, the observed speedup of the median (or of the mean)
-#' as a point and, as a horizontal bar, the protocol's confidence interval
-#' for the speedup at the benchmark's level (Hodges-Lehmann on log times for
-#' the median, Fieller for the mean; none for "insufficient data"), on a log
-#' scale where a speedup and the slowdown of the same size lie at the same
-#' distance from the dotted line of no change.  A filled point marks a
-#' significant speedup (a filled square a significant slowdown, when the
-#' suite tells the direction), an open point a speedup not declared, a
-#' cross "insufficient data".  The legend above the panel says what the
-#' marks and the bars are.
+#' Draws, per benchmark, the speedup of the median (or of the mean) as a
+#' point and, as a horizontal bar, the protocol's interval for the speedup
+#' (Hodges-Lehmann on log times for the median, whose point is the
+#' Hodges-Lehmann estimate; Fieller for the mean, whose point is the ratio
+#' of the means; the observed ratio where there is no interval).  The
+#' interval is two-sided at 1 - 2 alpha: each end is the one-sided 1 - alpha
+#' bound that matches the one-sided decisions.  The log scale puts a speedup
+#' and the slowdown of the same size at the same distance from the dotted
+#' line of no change.  The mark of each point is its decision, in the words
+#' every print uses: a filled point a significant speedup, a filled square a
+#' significant slowdown, an open point no significant difference, a cross
+#' insufficient data.  The legend above the panel says what the marks and
+#' the bars are.
 #'
 #' @param x A [speedup_suite()] result.
 #' @param which The protocol whose speedups are shown: `"median"` or `"mean"`.
@@ -35,12 +38,12 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
   s <- bm[[paste0("speedup_", which)]]
   lo <- bm[[paste0(which, "_ci_low")]]
   hi <- bm[[paste0(which, "_ci_high")]]
-  dec <- bm[[paste0(which, "_decision")]]
+  # the point is the interval's own estimate where there is an interval
+  est <- bm[[paste0(which, "_ci_estimate")]]
+  if (!is.null(est)) s <- ifelse(is.na(est), s, est)
   dirn <- bm[[paste0(which, "_direction")]]
-  lev <- bm[[paste0(which, "_conf_level")]]
-  kind <- ifelse(dec == "significant", "speedup",
-                 ifelse(dec == "not significant", "not", "insufficient"))
-  if (!is.null(dirn)) kind[dirn %in% "slowdown"] <- "slowdown"
+  lev <- or_na(bm[[paste0(which, "_ci_level")]], bm[[paste0(which, "_conf_level")]])
+  kind <- ifelse(is.na(dirn), "insufficient", dirn)
   method <- if (which == "median") "Hodges-Lehmann on log times" else "Fieller"
   lev_txt <- if (length(unique(lev[!is.na(lev)])) == 1L) {
     fmt_pct(unique(lev[!is.na(lev)]))
@@ -78,10 +81,11 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
     graphics::arrows(lo[open_hi], yy[open_hi], rng[2L], yy[open_hi],
                      col = "grey35", lwd = 2, length = 0.06)
   }
-  pch <- c(speedup = 19, slowdown = 15, not = 21, insufficient = 4)
-  col <- c(speedup = "black", slowdown = unname(plot_colours[2L]),
-           not = "black", insufficient = "#B00000")
-  bg <- c(speedup = NA, slowdown = NA, not = "white", insufficient = NA)
+  keys <- c("speedup", "slowdown", "none", "equivalent", "insufficient")
+  dirs <- c("speedup", "slowdown", "none", "equivalent", NA)
+  pch <- stats::setNames(decision_pch(dirs), keys)
+  col <- stats::setNames(decision_colour(dirs), keys)
+  bg <- stats::setNames(ifelse(pch %in% 21:25, "white", NA), keys)
   graphics::points(s, yy, pch = pch[kind], col = col[kind], bg = bg[kind],
                    cex = 1.1)
   xl <- xlab
@@ -94,10 +98,8 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
                     cex = 0.75, col = "grey30")
   }
   # the legend sits in the top margin, where it hides no benchmark
-  order <- c("speedup", "slowdown", "not", "insufficient")
-  shown <- order[order %in% c("speedup", "not", kind)]
-  txt <- c(speedup = "significant speedup", slowdown = "significant slowdown",
-           not = "not significant", insufficient = "insufficient data")
+  shown <- keys[keys %in% c("speedup", "none", kind)]
+  txt <- stats::setNames(decision_words(dirs), keys)
   leg <- c(txt[shown], sprintf("%s interval (%s)", lev_txt, method))
   width <- graphics::par("din")[1L] - 0.3
   fitted_legend(fig_x_centre(), top_margin_y(0.15), width = width,

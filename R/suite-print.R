@@ -109,34 +109,31 @@ print.summary.speedup_suite <- function(x, ...) {
   lines <- suite_print_lines(s)
   bm <- nan_to_na(s$benchmarks)
   if (nrow(bm)) {
-    # significance from the direction when the suite has it: yes (a
-    # significant speedup), slower (a significant slowdown), no, n/a
-    sig <- function(p) {
-      d <- bm[[paste0(p, "_direction")]]
-      if (is.null(d)) {
-        dec <- bm[[paste0(p, "_decision")]]
-        return(unname(c("significant" = "yes", "not significant" = "no",
-                        "insufficient data" = "n/a")[dec]))
-      }
-      out <- unname(c(speedup = "yes", slowdown = "slower", none = "no")[d])
-      out[is.na(d)] <- "n/a"
-      out
-    }
+    # per protocol, a table of the speedup, the decision in its short
+    # words and the confidence; benchmark names cut to keep 80 columns
     conf <- fmt_confidence_column
+    name_w <- max(9L, min(max(nchar(bm$benchmark)), 80L - 48L))
+    names_cut <- trunc_text(bm$benchmark, name_w)
     lines <- c(lines, "", wrap_lines(paste(
-      "Per benchmark: the speedups S of the minimum, mean and median times;",
-      "for the mean and the median, whether the speedup is significant",
-      "(\"sig.\": yes; slower for a significant slowdown; n/a: insufficient",
-      "data) and at which confidence (\"conf.\", the highest found when the",
-      "level was searched):"), exdent = 0L),
-      text_table(list(bm$benchmark, format(bm$n), format(bm$m),
-                      fmt_num(bm$speedup_min),
-                      fmt_num(bm$speedup_mean), sig("mean"),
-                      conf(bm$mean_conf_level),
-                      fmt_num(bm$speedup_median), sig("median"),
-                      conf(bm$median_conf_level)),
-                 c("benchmark", "n", "m", "S(min)", "S(mean)", "sig.", "conf.",
-                   "S(median)", "sig.", "conf.")))
+      "Per benchmark: the observed speedups S (ratio of the minimum, mean or",
+      "median times); for the mean and the median, the decision (speedup:",
+      "significant speedup; slowdown: significant slowdown; none: no",
+      "significant difference; n/a: insufficient data) and at which",
+      "confidence (\"conf.\", the highest found when the level was",
+      "searched):"), exdent = 0L))
+    for (p in c("mean", "median")) {
+      cols <- list(names_cut, format(bm$n), format(bm$m))
+      head <- c("benchmark", "n", "m")
+      if (p == "mean") {
+        cols <- c(cols, list(fmt_num(bm$speedup_min)))
+        head <- c(head, "S(min)")
+      }
+      cols <- c(cols, list(fmt_num(bm[[paste0("speedup_", p)]]),
+                           decision_short(bm[[paste0(p, "_direction")]]),
+                           conf(bm[[paste0(p, "_conf_level")]])))
+      head <- c(head, sprintf("S(%s)", p), p, "conf.")
+      lines <- c(lines, "", text_table(cols, head))
+    }
   }
   if (nrow(s$notes)) {
     lines <- c(lines, "", "Notes:",

@@ -136,11 +136,17 @@
 #'     `as.data.frame()`): the sample sizes `n`, `m`, the centres
 #'     (`min_x`, ..., `median_y`), the observed speedups (`speedup_min`,
 #'     `speedup_mean`, `speedup_median`), `searched` (the level was searched),
-#'     and for each protocol (prefix `mean_` or `median_`) the `decision`,
-#'     `significant` (`NA` for "insufficient data"), the `conf_level` used,
-#'     the exact `highest` confidence found by the search, the `p_value`,
-#'     whether the level is `guaranteed`, the speedup's interval `ci_low`,
-#'     `ci_high` and the `caveats`; `prob_greater` (the estimate of
+#'     and for each protocol (prefix `mean_` or `median_`) the `decision`
+#'     in the words of every print ("significant speedup", "significant
+#'     slowdown", "no significant difference", "insufficient data"),
+#'     `significant` (a significant speedup; `NA` for "insufficient data"),
+#'     `direction`, the `conf_level` used, the exact `highest` confidence
+#'     found by the search (`NA` when none), the `p_value`, `p_adjusted`,
+#'     `p_value_slowdown` and `p_adjusted_slowdown` (the decisions use the
+#'     adjusted ones), whether the level is `guaranteed`, the speedup's
+#'     interval `ci_low`, `ci_high` (two-sided at `ci_level = 1 - 2 alpha`,
+#'     each end a one-sided `1 - alpha` bound) with its own estimate
+#'     `ci_estimate`, and the `caveats`; `prob_greater` (the estimate of
 #'     P\[X > Y\]); the normalised weights `weight_min`, `weight_mean`,
 #'     `weight_median`;
 #'   * `overall`: per centre the gain and speedup over all benchmarks and over
@@ -628,8 +634,6 @@ suite_weights_mode <- function(weights, suite) {
 
 # ---- the result ----------------------------------------------------------------
 
-suite_decisions <- c("insufficient data", "not significant", "significant")
-
 # Caveat bits of st_verdict (speeduptest.h) and their sentences.
 suite_caveat_text <- function(bits) {
   text <- c(
@@ -704,17 +708,20 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     significant <- dec == 1
     significant[dec < 0] <- NA
     cols <- list(
-      decision = suite_decisions[dec + 2L],
+      decision = decision_words(direction),
       significant = significant,
       direction = direction,
       conf_level = lev_used(alpha, searched),
-      highest = b[[paste0(p, "_highest")]],
+      highest = na_if_nan(b[[paste0(p, "_highest")]]),
       p_value = pv,
       p_adjusted = pa,
       p_value_slowdown = ps,
+      p_adjusted_slowdown = psa,
       guaranteed = b[[paste0(p, "_guaranteed")]] == 1 & !run_order$run_order_flag,
+      ci_estimate = na_if_nan(b[[paste0(p, "_ci_estimate")]]),
       ci_low = b[[paste0(p, "_ci_low")]],
       ci_high = b[[paste0(p, "_ci_high")]],
+      ci_level = interval_level(alpha),
       caveats = cav)
     names(cols) <- paste0(p, "_", names(cols))
     cols
@@ -769,7 +776,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   structure(list(
     benchmarks = benchmarks, overall = overall, proportion = proportion,
     p_adjust = p_adjust, multiplicity = multiplicity,
-    problems = problems, notes = suite_notes(benchmarks),
+    problems = problems, notes = suite_notes(benchmarks, p_adjust != "none"),
     weights = used, weights_requested = requested,
     weights_given = stats::setNames(suite$weight[!failed], suite$names[!failed]),
     significant_only = significant_only, rigorous = rigorous,
@@ -857,12 +864,12 @@ suite_multiplicity_lines <- function(suite) {
 }
 
 # Why a speedup was not declared, or why its level may be wrong.
-suite_notes <- function(bm) {
+suite_notes <- function(bm, adjusted = FALSE) {
   idx <- msgs <- list()
   for (p in c("mean", "median")) {
     dec <- bm[[paste0(p, "_decision")]]
     gua <- bm[[paste0(p, "_guaranteed")]]
-    show <- which(dec != "significant" | !gua)
+    show <- which(!(bm[[paste0(p, "_direction")]] %in% "speedup") | !gua)
     if (!length(show)) next
     # the sentences of the rows shown only (most benchmarks show none)
     dec <- dec[show]
@@ -878,32 +885,31 @@ suite_notes <- function(bm) {
       t
     }
     dirn <- bm[[paste0(p, "_direction")]][show]
-    slow <- !is.na(dirn) & dirn == "slowdown"
-    insufficient <- dec == "insufficient data"
-    not_sig <- dec == "not significant"
+    insufficient <- is.na(dirn)
+    not_sig <- !insufficient & dirn != "speedup"
     msg <- character(length(dec))
     i <- which(insufficient)
     if (length(i)) {
       msg[i] <- sprintf("%s: insufficient data%s", what, tail_cav(i, ": "))
     }
-    i <- which(not_sig & !slow)
+    # the p-value the decision used: adjusted when the suite adjusts
+    p_name <- if (adjusted) "adjusted p-value" else "p-value"
+    pa <- or_na(bm[[paste0(p, "_p_adjusted")]], bm[[paste0(p, "_p_value")]])
+    psa <- or_na(bm[[paste0(p, "_p_adjusted_slowdown")]],
+                 bm[[paste0(p, "_p_value_slowdown")]])
+    pd <- decision_p(dirn, pa[show], psa[show])
+    i <- which(not_sig)
     if (length(i)) {
-      pv <- bm[[paste0(p, "_p_value")]][show[i]]
-      msg[i] <- sprintf("%s = %s not significant at confidence %s (p-value %s)%s",
-                        what, fmt3(sp[i]), format_level(lev[i]), fmt3(pv),
+      msg[i] <- sprintf("%s = %s: %s at confidence %s (%s %s)%s",
+                        what, fmt3(sp[i]), decision_words(dirn[i]),
+                        format_level(lev[i]), p_name, fmt3(pd[i]),
                         tail_cav(i, "; "))
     }
     i <- which(!insufficient & !not_sig)
     if (length(i)) {
-      msg[i] <- sprintf("%s = %s significant at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
-                        what, fmt3(sp[i]), format_level(lev[i]), cav[i])
-    }
-    i <- which(slow)
-    if (length(i)) {
-      ps <- bm[[paste0(p, "_p_value_slowdown")]][show[i]]
-      msg[i] <- sprintf("%s = %s: a significant slowdown at confidence %s (p-value %s)%s",
-                        what, fmt3(sp[i]), format_level(lev[i]), fmt3(ps),
-                        tail_cav(i, "; "))
+      msg[i] <- sprintf("%s = %s: %s at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
+                        what, fmt3(sp[i]), decision_words(dirn[i]),
+                        format_level(lev[i]), cav[i])
     }
     idx[[p]] <- show
     msgs[[p]] <- msg

@@ -35,15 +35,21 @@ verdict_final_step <- function(v) {
 #' `alternative`); the numbers are kept as numbers, unrounded.
 #'
 #' * A verdict ([mean_test()], [median_test()]): `tidy()` gives one row, the
-#'   speedup (`term`) with its interval, the p-value and statistic of the
-#'   final test (`method`) and the method of the interval
-#'   (`conf.method`); with `steps = TRUE`, one row per sub-test the flowchart
-#'   ran instead.  `glance()` gives one row: the `decision`, `significant`,
-#'   `direction` (`NA` when the verdict does not tell it), `confidence`,
-#'   whether it is `guaranteed`, the numbers of runs `n` and `m`, and more.
+#'   speedup (`term`): the interval's own `estimate` (inside `conf.low`,
+#'   `conf.high`; `estimator` names it), the interval's level (`1 - 2
+#'   alpha`) and method (`conf.method`), the `observed` ratio of the centres,
+#'   the `decision` in words, the statistic of the final test (`method`) and
+#'   the p-value the decision rests on (the mirrored test's for a slowdown,
+#'   with `alternative = "less"`); with `steps = TRUE`, one row per sub-test
+#'   the flowchart ran instead.  `glance()` gives one row: the `decision` in
+#'   words, the `direction` ("speedup", "slowdown", "none", "equivalent",
+#'   `NA`), `confidence`, whether it is `guaranteed`, the decision's
+#'   `p.value`, the numbers of runs `n` and `m`, and more.
 #' * A suite ([speedup_suite()]): `tidy()` gives one row per benchmark for
-#'   the protocol `which`; `glance()` one row with the overall gains and
-#'   speedups and the proportions of accelerated benchmarks.
+#'   the protocol `which`, as for a verdict, with `p.value` the p-value of
+#'   the decision (adjusted when the suite adjusts; `p.unadjusted` beside
+#'   it); `glance()` one row with the overall gains and speedups and the
+#'   proportions of accelerated benchmarks.
 #' * An HPT ([hpt()]): `tidy()` gives the per-benchmark table (the winner by
 #'   the machine's name); `glance()` one row with `R_A`, `R_B`, the
 #'   `confidence` and the claim.  For [hpt_speedup()], `glance()` gives the
@@ -76,18 +82,23 @@ tidy.speedup_verdict <- function(x, steps = FALSE, ...) {
   if (steps) return(tidy_verdict_steps(v))
   fin <- verdict_final_step(v)
   ci <- v$speedup_ci
-  lev <- or_na(attr(ci, "conf.level"), v$confidence)
+  lev <- or_na(attr(ci, "conf.level"), NA_real_)
+  slow <- v$direction %in% "slowdown"
   tidy_frame(data.frame(
     term = sprintf("speedup of the %s", v$test),
-    estimate = v$speedup,
+    estimate = or_na(attr(ci, "estimate"), NA_real_),
     conf.low = ci[1L],
     conf.high = ci[2L],
     conf.level = lev,
     conf.method = or_na(attr(ci, "method"), NA_character_),
+    estimator = or_na(attr(ci, "estimator"), NA_character_),
+    observed = v$speedup,
+    decision = v$decision,
     statistic = if (is.null(fin)) NA_real_ else unname(or_na(fin$statistic, NA_real_)),
-    p.value = v$p_value,
+    p.value = decision_p(v$direction, v$p_value, v$p_value_slowdown),
     method = if (is.null(fin)) NA_character_ else fin$method,
-    alternative = if (is.null(fin)) NA_character_ else or_na(fin$alternative, NA_character_),
+    alternative = if (is.null(fin)) NA_character_ else if (slow) "less"
+                  else or_na(fin$alternative, NA_character_),
     stringsAsFactors = FALSE
   ))
 }
@@ -131,11 +142,10 @@ glance.speedup_verdict <- function(x, ...) {
   tidy_frame(data.frame(
     test = v$test,
     decision = v$decision,
-    significant = v$significant,
     direction = as.character(or_na(v$direction, NA_character_)),
     confidence = v$confidence,
     guaranteed = v$confidence_guaranteed,
-    p.value = v$p_value,
+    p.value = decision_p(v$direction, v$p_value, v$p_value_slowdown),
     speedup = v$speedup,
     n = v$n,
     m = v$m,
@@ -155,17 +165,23 @@ tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
   bm <- nan_to_na(x$benchmarks)
   col <- function(name) bm[[paste0(which, "_", name)]]
   dirn <- col("direction")
+  adj <- !identical(or_na(x$p_adjust, "none"), "none")
+  pd <- decision_p(dirn, col("p_value"), col("p_value_slowdown"))
+  pa <- decision_p(dirn, or_na(col("p_adjusted"), col("p_value")),
+                   or_na(col("p_adjusted_slowdown"), col("p_value_slowdown")))
   tidy_frame(data.frame(
     benchmark = bm$benchmark,
     term = rep(sprintf("speedup of the %s", which), nrow(bm)),
-    estimate = bm[[paste0("speedup_", which)]],
+    estimate = or_na(col("ci_estimate"), rep(NA_real_, nrow(bm))),
     conf.low = col("ci_low"),
     conf.high = col("ci_high"),
-    conf.level = col("conf_level"),
-    conf.method = rep(if (which == "median") "Hodges-Lehmann on log times"
-                      else "Fieller", nrow(bm)),
-    p.value = col("p_value"),
-    p.adjusted = or_na(col("p_adjusted"), rep(NA_real_, nrow(bm))),
+    conf.level = or_na(col("ci_level"), rep(NA_real_, nrow(bm))),
+    conf.method = rep(interval_method(which), nrow(bm)),
+    estimator = rep(interval_estimator(which), nrow(bm)),
+    observed = bm[[paste0("speedup_", which)]],
+    # the p-value of the decision: the adjusted one when the suite adjusts
+    p.value = if (adj) pa else pd,
+    p.unadjusted = pd,
     decision = col("decision"),
     direction = if (is.null(dirn)) rep(NA_character_, nrow(bm)) else as.character(dirn),
     guaranteed = col("guaranteed"),

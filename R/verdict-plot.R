@@ -155,10 +155,13 @@ run_positions <- function(v) {
 #' median for [median_test()]) as a dashed line; when the run-order checks
 #' flagged a trend or versions that were not interleaved, the flag is written
 #' above the runs and a smooth (lowess) curve follows each sample.  Below, the
-#' speedup on a log scale: the observed ratio of the centres as a point and
-#' the verdict's interval for the speedup as a bar, labelled with its
-#' confidence level and its method (Fieller for the mean, Hodges-Lehmann on
-#' log times for the median); the dotted line marks no change.
+#' speedup on a log scale: the verdict's interval for the speedup as a bar
+#' with its own estimate as a diamond (the ratio of the means for the mean,
+#' the Hodges-Lehmann estimate on log times for the median), the observed
+#' ratio of the centres as an open circle when it differs, labelled with the
+#' interval's level (`1 - 2 alpha`: each end a one-sided `1 - alpha` bound)
+#' and method; the dotted line marks no change.  The title is the decision,
+#' in the words of every print.
 #'
 #' @param x A `speedup_verdict` from [mean_test()] or [median_test()].
 #' @param main Title; `NULL` for the verdict's decision.
@@ -241,12 +244,16 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
   # ---- the speedup ----
   graphics::par(mar = c(3.2, 4.3, 1.6, 1.2), mgp = c(2, 0.6, 0))
   ci <- v$speedup_ci
-  s <- v$speedup
   have_ci <- length(ci) == 2L && !anyNA(ci)
+  # the point drawn on the interval is the interval's own estimate; the
+  # observed ratio, when it differs, is an open circle
+  observed <- v$speedup
+  s <- if (have_ci && !is.na(or_na(attr(ci, "estimate"), NA_real_)))
+    attr(ci, "estimate") else observed
   # the finite, positive ends of the interval set the scale; an end at 0 or
   # Inf (Fieller's unbounded interval) is drawn as an arrow to the edge
   ends <- if (have_ci) ci[is.finite(ci) & ci > 0] else numeric()
-  vals <- c(s, ends, 1)
+  vals <- c(s, observed, ends, 1)
   vals <- vals[is.finite(vals) & vals > 0]
   rng <- range(vals)
   rng <- exp(log(rng) + c(-0.08, 0.08) * max(diff(log(rng)), 0.05))
@@ -275,6 +282,9 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
       }
     }
   }
+  if (is.finite(observed) && observed > 0 && !identical(observed, s)) {
+    graphics::points(observed, 0.45, pch = 1, cex = 1.3, col = "grey35")
+  }
   if (is.finite(s) && s > 0) graphics::points(s, 0.45, pch = 18, cex = 1.6)
   graphics::mtext(speedup_plot_label(v), side = 3, line = 0.4, at = fig_x_centre(),
                   cex = fit_cex(speedup_plot_label(v), width, cex = 0.85))
@@ -286,36 +296,28 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
 
 verdict_plot_title <- function(v) {
   what <- if (v$test == "mean") "Mean run time" else "Median run time"
-  dir <- v$direction
-  if (identical(dir, "slowdown")) {
-    found <- "significant slowdown"
-  } else {
-    found <- switch(v$decision,
-      "significant" = "significant speedup",
-      "not significant" = if (is.null(dir)) "no significant speedup"
-                          else "no significant speedup or slowdown",
-      v$decision)
-  }
-  if (v$decision == "insufficient data") return(sprintf("%s: %s", what, found))
-  sure <- grepl("^significant", found) && !isTRUE(v$confidence_guaranteed)
+  found <- decision_words(v$direction)
+  if (is.na(v$direction)) return(sprintf("%s: %s", what, found))
+  sure <- v$direction %in% c("speedup", "slowdown", "equivalent") &&
+    !isTRUE(v$confidence_guaranteed)
   sprintf("%s: %s (%s confidence%s)", what, found, fmt_pct(v$confidence),
           if (sure) ", not guaranteed" else "")
 }
 
-# "ratio of medians 1.40; 95% CI [1.12, 1.54] (Hodges-Lehmann on log times)"
+# "speedup 1.16 [1.11, 1.20] (Hodges-Lehmann on log times, 90% interval);
+#  observed ratio of the medians 1.15 (circle)"
 speedup_plot_label <- function(v) {
-  what <- v$speedup_what %||% (if (v$test == "mean") "ratio of means" else "ratio of medians")
+  what <- v$speedup_what %||% (if (v$test == "mean") "ratio of the means" else "ratio of the medians")
   ci <- v$speedup_ci
-  lev <- attr(ci, "conf.level")
-  if (is.null(lev)) lev <- v$confidence
-  method <- attr(ci, "method")
-  out <- sprintf("%s %s", what, fmt_num(v$speedup))
-  if (length(ci) == 2L && !anyNA(ci)) {
-    out <- sprintf("%s; %s interval %s%s", out, fmt_pct(lev),
-                   sub("Inf]", "Inf)", fmt_ci(ci), fixed = TRUE),
-                   if (is.null(method)) "" else sprintf(" (%s)", method))
-  } else {
-    out <- sprintf("%s; no interval", out)
+  est <- or_na(attr(ci, "estimate"), NA_real_)
+  if (length(ci) != 2L || anyNA(ci) || is.na(est)) {
+    return(sprintf("%s %s; no interval", what, fmt_num(v$speedup)))
+  }
+  out <- sprintf("speedup %s (%s; %s)", fmt_estimate_ci(est, ci),
+                 attr(ci, "estimator"),
+                 interval_words(v$test, attr(ci, "conf.level")))
+  if (fmt_num(est) != fmt_num(v$speedup)) {
+    out <- sprintf("%s; observed %s %s (circle)", out, what, fmt_num(v$speedup))
   }
   out
 }

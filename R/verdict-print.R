@@ -2,21 +2,27 @@
 # a few lines within 80 columns, each interval beside the name of its
 # estimator.
 
-# The point estimate and the interval of the speedup, each named:
-#   speedup of the median: 1.20 (ratio of the medians)
-#   95% CI of the speedup: [1.09, 1.32] (Hodges-Lehmann on log times)
+# The speedup and its interval, each named: the interval's own estimate
+# beside the interval (always inside it), then the observed ratio of the
+# protocol's centre when it is another number:
+#   speedup: 1.19 [1.09, 1.32] (Hodges-Lehmann estimate on log times; 90%
+#       interval, each end a one-sided 95% bound)
+#   observed ratio of the medians: 1.20
 verdict_speedup_lines <- function(v, digits = 3L) {
   centre <- if (v$test == "mean") "mean" else "median"
-  out <- sprintf("  speedup of the %s: %s (%s)", centre,
-                 fmt_num(v$speedup, digits),
-                 v$speedup_what %||% sprintf("ratio of the %ss", centre))
+  ratio <- v$speedup_what %||% sprintf("ratio of the %ss", centre)
   ci <- v$speedup_ci
-  if (length(ci) == 2L && !anyNA(ci)) {
-    lev <- attr(ci, "conf.level")
-    if (is.null(lev)) lev <- v$confidence
-    txt <- sub("Inf]", "Inf)", fmt_ci(ci, digits), fixed = TRUE)
-    out <- c(out, sprintf("  %s CI of the speedup: %s (%s)", fmt_pct(lev), txt,
-                          attr(ci, "method")))
+  est <- attr(ci, "estimate")
+  if (length(ci) != 2L || anyNA(ci) || is.null(est) || is.na(est)) {
+    return(sprintf("  speedup of the %s: %s (%s; no interval)", centre,
+                   fmt_num(v$speedup, digits), ratio))
+  }
+  out <- sprintf("  speedup: %s (%s; %s, %s)",
+                 fmt_estimate_ci(est, ci, digits), attr(ci, "estimator"),
+                 interval_words(v$test, attr(ci, "conf.level")),
+                 interval_note(v$alpha))
+  if (fmt_num(est, digits) != fmt_num(v$speedup, digits)) {
+    out <- c(out, sprintf("  observed %s: %s", ratio, fmt_num(v$speedup, digits)))
   }
   out
 }
@@ -43,14 +49,11 @@ verdict_branch_words <- function(branch) {
 verdict_headline <- function(v) {
   title <- sprintf("Speedup-Test (%s): ", v$test)
   conf <- fmt_pct(v$confidence)
-  body <- switch(v$decision,
-    "significant" = sprintf("significant speedup at %s confidence (%s)", conf,
-                            if (v$confidence_guaranteed) "guaranteed" else "not guaranteed"),
-    "not significant" = if (identical(v$direction, "slowdown"))
-      sprintf("significant slowdown at %s confidence (%s)", conf,
-              if (v$confidence_guaranteed) "guaranteed" else "not guaranteed")
-    else sprintf("no significant speedup or slowdown at %s confidence", conf),
-    sprintf("insufficient data to conclude at %s confidence", conf))
+  body <- sprintf("%s at %s confidence", decision_words(v$direction), conf)
+  if (v$direction %in% c("speedup", "slowdown", "equivalent")) {
+    body <- sprintf("%s (%s)", body,
+                    if (v$confidence_guaranteed) "guaranteed" else "not guaranteed")
+  }
   paste0(title, body)
 }
 
@@ -137,7 +140,7 @@ summary.speedup_verdict <- function(object, ...) {
   structure(list(verdict = object), class = "summary.speedup_verdict")
 }
 
-step_line <- function(step, name, alpha, labels, digits) {
+step_line <- function(step, name, alpha, labels, digits, v = NULL) {
   stat <- if (!is.null(step$statistic) && !is.na(step$statistic)) {
     sprintf("%s = %s", names(step$statistic), fmt_num(step$statistic, digits))
   }
@@ -159,7 +162,20 @@ step_line <- function(step, name, alpha, labels, digits) {
       f_test = if (pass) "equal variances" else "unequal variances",
       ks_test = if (pass) "location model holds" else "location model rejected",
       t_test = , wilcoxon = if (pass) "not significant" else "significant")
-    sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a, what)
+    out <- sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a, what)
+    if (name %in% c("t_test", "wilcoxon") && !is.null(v)) {
+      # the final test: the decision in its words, with the mirrored
+      # test's p-value when it decided a slowdown
+      out <- if (v$direction %in% "slowdown") {
+        sprintf("p-value = %s > %s; mirrored test (slowdown) p-value = %s <= %s: %s",
+                fmt_p(p, digits), a, fmt_p(v$p_value_slowdown, digits), a,
+                decision_words(v$direction))
+      } else {
+        sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a,
+                decision_words(v$direction))
+      }
+    }
+    out
   }
   head <- sprintf("%s (%s)", step$method, step$data.name)
   detail <- paste(c(stat, par, outcome), collapse = ", ")
@@ -175,7 +191,7 @@ print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
                                 v$rigorous))
   if (!length(v$steps)) lines <- c(lines, "  none: the protocol could not start")
   for (i in seq_along(v$steps)) {
-    sl <- step_line(v$steps[[i]], names(v$steps)[i], v$alpha, v$labels, digits)
+    sl <- step_line(v$steps[[i]], names(v$steps)[i], v$alpha, v$labels, digits, v)
     lines <- c(lines, sprintf("  %d. %s", i, sl[1L]), sl[-1L])
   }
   if (v$test == "median" && !is.na(v$shift)) {
@@ -206,8 +222,10 @@ as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
     confidence = v$confidence,
     confidence_guaranteed = v$confidence_guaranteed,
     speedup = v$speedup,
+    speedup_estimate = or_na(attr(v$speedup_ci, "estimate"), NA_real_),
     speedup_low = v$speedup_ci[1L],
     speedup_high = v$speedup_ci[2L],
+    interval_level = or_na(attr(v$speedup_ci, "conf.level"), NA_real_),
     speedup_min = v$speedups[["min"]],
     speedup_mean = v$speedups[["mean"]],
     speedup_median = v$speedups[["median"]],

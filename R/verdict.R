@@ -25,10 +25,22 @@ na_if_nan <- function(v) {
 #' Verdicts of the Speedup-Test protocols
 #'
 #' [mean_test()] and [median_test()] return a `speedup_verdict`; these
-#' methods show it.  `print()` tells the story in a few lines of at most 80
+#' methods show it.  Every surface (print, summary, as.data.frame, tidy and
+#' glance, knit_print, plot and autoplot, the command line) names the
+#' decision in the same words: "significant speedup", "significant
+#' slowdown", "no significant difference", "equivalent" or "insufficient
+#' data" (the `decision` field and columns; `direction` holds "speedup",
+#' "slowdown", "none", "equivalent" or `NA`; `significant` is `TRUE` for a
+#' significant speedup only).  The p-value shown beside a decision is the
+#' one it rests on: the mirrored test's for a slowdown.
+#'
+#' `print()` tells the story in a few lines of at most 80
 #' columns: the decision, the confidence and whether it is guaranteed, the
-#' observed speedup (the ratio of the means or of the medians) and, on its
-#' own line, the interval for the speedup with the method that gives it,
+#' speedup as the estimate of its interval beside the interval (two-sided at
+#' `1 - 2 alpha`, each end a one-sided `1 - alpha` bound matching the
+#' one-sided decisions; the printed interval is rounded outwards, so the
+#' printed estimate always lies inside it), the observed ratio of the means
+#' or medians on its own line when it differs,
 #' P\[X > Y\] for the median, the initial code, the path through the
 #' flowchart, the caveats and the advice.  `summary()` adds every sub-test
 #' with its statistic, p-value and conclusion, and the route through the
@@ -48,7 +60,9 @@ na_if_nan <- function(v) {
 #'   invisibly; `summary()` an object of class `summary.speedup_verdict`;
 #'   `as.data.frame()` a one-row data frame with the columns `test`,
 #'   `decision`, `significant`, `branch`, `p_value`, `alpha`, `confidence`,
-#'   `confidence_guaranteed`, `speedup`, `speedup_low`, `speedup_high`,
+#'   `confidence_guaranteed`, `speedup` (the observed ratio),
+#'   `speedup_estimate` (the interval's own estimate), `speedup_low`,
+#'   `speedup_high`, `interval_level`,
 #'   `speedup_min`, `speedup_mean`, `speedup_median`, `prob_greater`, `n`,
 #'   `m`, `rigorous` and `caveats` (the sentences joined by "; ").
 #' @name speedup_verdict
@@ -62,25 +76,29 @@ NULL
 
 new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
                         call, baseline = NULL, run_order = NULL) {
-  decision <- c("insufficient data", "not significant",
-                "significant")[res$decision + 2L]
+  outcome <- c("insufficient data", "not significant",
+               "significant")[res$decision + 2L]
   steps <- Map(make_step, res$steps, verdict_step_names[res$step_kinds + 1L],
                MoreArgs = list(alpha = alpha, labels = labels,
                                welch = res$branch %in% c(4L, 6L)))
   names(steps) <- verdict_step_names[res$step_kinds + 1L]
-  ci_method <- if (test == "mean") "Fieller" else "Hodges-Lehmann on log times"
   speedup_ci <- na_if_nan(res$speedup_ci)
-  speedup_ci <- structure(speedup_ci, conf.level = 1 - alpha,
-                          method = ci_method)
+  # the interval's own estimate: the ratio of the means (Fieller) or the
+  # exponential of the Hodges-Lehmann shift of the log times
+  ci_estimate <- na_if_nan(if (is.null(res$speedup_estimate)) NA_real_
+                           else res$speedup_estimate)
+  speedup_ci <- structure(speedup_ci, conf.level = interval_level(alpha),
+                          method = interval_method(test),
+                          estimate = ci_estimate,
+                          estimator = interval_estimator(test))
   p_slow <- na_if_nan(res$p_value_slowdown)
-  direction <- switch(decision, "significant" = "speedup",
-    "not significant" = if (!is.na(p_slow) && p_slow <= alpha) "slowdown" else "none",
-    NA_character_)
+  direction <- direction_from(outcome, p_slow, alpha)
+  decision <- decision_words(direction)
   if (is.null(baseline)) baseline <- sprintf("`%s` (first argument)", labels[1L])
   if (is.null(run_order)) run_order <- run_order_check(x, y, labels)
   out <- list(
     test = test,
-    significant = switch(decision, "significant" = TRUE,
+    significant = switch(outcome, "significant" = TRUE,
                          "not significant" = FALSE, NA),
     direction = direction,
     decision = decision,

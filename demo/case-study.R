@@ -37,11 +37,20 @@ for (name in names(suites)) {
   s <- suites[[name]]
   cat(strrep("=", 78), "\n", name, "\n", strrep("=", 78), "\n", sep = "")
   print(s)
-  b <- s$benchmarks
-  print(data.frame(pair = b$benchmark,
-                   speedup_mean = round(b$speedup_mean, 3), mean = b$mean_decision,
-                   speedup_median = round(b$speedup_median, 3), median = b$median_decision),
-        row.names = FALSE)
+  # per protocol, each pair's speedup with its interval (rounded outwards,
+  # so the estimate stays inside) and the decision, in the package's words
+  for (p in c("mean", "median")) {
+    td <- tidy(s, which = p)
+    cat(sprintf("\nSpeedup of the %s (%s; %s%% interval%s):\n", p,
+                td$estimator[1], format(100 * td$conf.level[1]),
+                if (p == "mean") ", Fieller" else ""))
+    print(data.frame(pair = td$benchmark,
+                     speedup = sprintf("%.3f [%.3f, %.3f]", round(td$estimate, 3),
+                                       floor(td$conf.low * 1000) / 1000,
+                                       ceiling(td$conf.high * 1000) / 1000),
+                     decision = td$decision),
+          row.names = FALSE, right = FALSE)
+  }
   cat("\n")
 }
 

@@ -64,6 +64,7 @@ static void verdict_init(st_verdict *v, double alpha)
     v->speedup = NAN;
     v->speedup_min = v->speedup_mean = v->speedup_median = NAN;
     v->speedup_ci[0] = v->speedup_ci[1] = NAN;
+    v->speedup_estimate = NAN;
     v->prob_greater = NAN;
     v->shift = NAN;
     v->shift_ci[0] = v->shift_ci[1] = NAN;
@@ -375,7 +376,9 @@ static void mean_path(const mean_parts *mp, size_t n, size_t m, double alpha,
  * a, b of variances v11, v22, the pivot (a - rho b) / sqrt(v11 + rho^2 v22)
  * follows a t distribution, so the set of rho with
  *   (a - rho b)^2 <= t^2 (v11 + rho^2 v22)
- * is a 1 - alpha confidence set.  The quadratic
+ * is a 1 - alpha confidence set (here two-sided at 1 - 2 alpha, so that
+ * each end is the one-sided 1 - alpha bound that matches the one-sided
+ * decisions; t is the 1 - alpha quantile).  The quadratic
  *   (b^2 - t^2 v22) rho^2 - 2 a b rho + (a^2 - t^2 v11) <= 0
  * has the roots (a b +- t sqrt(D)) / (b^2 - t^2 v22) with
  *   D = a^2 v22 + b^2 v11 - t^2 v11 v22,
@@ -386,7 +389,8 @@ static void mean_path(const mean_parts *mp, size_t n, size_t m, double alpha,
  * Welch branch uses s_x^2 / n, s_y^2 / m and the Satterthwaite degrees of
  * freedom of a - rho b evaluated at rho = a / b (an approximation).  The
  * ratio of positive times cannot be negative, so the lower end is clamped
- * at 0.
+ * at 0.  The ratio a / b lies inside: the quadratic is -t^2 (v11 + r^2
+ * v22) <= 0 there.
  */
 /* tab (may be NULL) keeps the last quantile of t asked (a suite's pooled
  * intervals ask the same level and degrees of freedom again and again). */
@@ -410,11 +414,15 @@ static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
         double den = v11 * v11 / (dn - 1) + r * r * r * r * v22 * v22 / (dm - 1);
         df = den > 0 ? num * num / den : INFINITY;
     }
+    if (!(alpha < 0.5)) {       /* no interval of level 1 - 2 alpha > 0 */
+        ci[0] = ci[1] = NAN;
+        return;
+    }
     if (!(v11 > 0) && !(v22 > 0)) {
         ci[0] = ci[1] = r;
         return;
     }
-    double pr = 1 - alpha / 2, t;
+    double pr = 1 - alpha, t;
     if (tab && tab->qt_set && tab->qt_p == pr && tab->qt_df == df) {
         t = tab->qt_q;
     } else {
@@ -480,6 +488,8 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
     out->p_value = mp.t[p.final].p_value;
     out->p_value_slowdown = mp.tl[p.final].p_value;
     fieller_interval(&mp, n, m, p.final, alpha, out->speedup_ci, tab);
+    if (!isnan(out->speedup_ci[0]))
+        out->speedup_estimate = mp.mean[0] / mp.mean[1];
     return ST_OK;
 }
 
@@ -564,13 +574,16 @@ static void median_path(const median_parts *mp, size_t n, size_t m,
 }
 
 /*
- * Intervals of the median protocol, two-sided at 1 - alpha:
- *   - the Hodges-Lehmann shift of the times with its interval;
+ * Intervals of the median protocol:
+ *   - the Hodges-Lehmann shift of the times with its interval, two-sided
+ *     at 1 - alpha (a sub-test's interval);
  *   - the speedup: under the scale model Y = X / theta (a location shift
- *     of log times by log theta) the Hodges-Lehmann interval of the shift
- *     of log(x) against log(y) maps through exp() to an interval for
- *     theta, the ratio of the medians (only the interval is read: its
- *     middle ranks are not selected).
+ *     of log times by log theta) the Hodges-Lehmann estimate and interval
+ *     of the shift of log(x) against log(y) map through exp() to an
+ *     estimate and an interval for theta, the ratio of the medians.  The
+ *     interval is two-sided at 1 - 2 alpha: each end is the one-sided
+ *     1 - alpha bound that matches the one-sided decisions (the rank-sum
+ *     statistic is the same on log times, a monotone transform).
  * The second one takes the logarithms of the sorted pair in place, so it
  * comes last.  A failure other than memory leaves the fields NAN.
  */
@@ -588,13 +601,15 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
         v->shift_ci[0] = r.conf_int[0];
         v->shift_ci[1] = r.conf_int[1];
     }
+    if (!(alpha < 0.5)) return ST_OK;   /* no level 1 - 2 alpha > 0 */
     if (st_sorted_pair_log(P) != ST_OK) return ST_OK;
-    s = st_hodges_lehmann_ci_sorted(P, ST_TWO_SIDED, -1, 1, conf_of(alpha),
-                                    &r, tab);
+    s = st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1, 1 - 2 * alpha, &r,
+                                 NULL, NULL, tab);
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
         v->speedup_ci[0] = exp(r.conf_int[0]);
         v->speedup_ci[1] = exp(r.conf_int[1]);
+        v->speedup_estimate = exp(r.estimate[0]);
     }
     return ST_OK;
 }
@@ -801,9 +816,9 @@ static SEXP verdict_list(const st_verdict *v, int status)
         "status", "decision", "branch", "guaranteed", "alpha", "p_value",
         "speedup", "speedup_min", "speedup_mean", "speedup_median",
         "speedup_ci", "prob_greater", "shift", "shift_ci", "caveats",
-        "step_kinds", "steps", "p_value_slowdown"
+        "step_kinds", "steps", "p_value_slowdown", "speedup_estimate"
     };
-    SEXP values[18];
+    SEXP values[19];
     values[0] = PROTECT(Rf_ScalarInteger(status));
     values[1] = PROTECT(Rf_ScalarInteger((int) v->decision));
     values[2] = PROTECT(Rf_ScalarInteger(v->branch));
@@ -827,8 +842,9 @@ static SEXP verdict_list(const st_verdict *v, int status)
         SET_VECTOR_ELT(values[16], i, ffi_result(&v->steps[i]));
     }
     values[17] = PROTECT(Rf_ScalarReal(v->p_value_slowdown));
-    SEXP out = ffi_named_list(18, names, values);
-    UNPROTECT(18);
+    values[18] = PROTECT(Rf_ScalarReal(v->speedup_estimate));
+    SEXP out = ffi_named_list(19, names, values);
+    UNPROTECT(19);
     return out;
 }
 

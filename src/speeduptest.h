@@ -446,11 +446,17 @@ typedef struct {
                                  same path (Ha: y tends to be larger)    */
     double speedup;           /* ratio of the protocol's centre           */
     double speedup_min, speedup_mean, speedup_median;
-    double speedup_ci[2];     /* two-sided 1 - alpha interval for the
-                                 speedup itself: Fieller (mean), exp of
-                                 the Hodges-Lehmann interval of the shift
-                                 of log times (median); NAN if the final
-                                 test was not reached                     */
+    double speedup_ci[2];     /* two-sided 1 - 2 alpha interval for the
+                                 speedup itself, each end a one-sided
+                                 1 - alpha bound (the decisions are
+                                 one-sided at alpha): Fieller (mean), exp
+                                 of the Hodges-Lehmann interval of the
+                                 shift of log times (median); NAN if the
+                                 final test was not reached or alpha is
+                                 0.5 or more                              */
+    double speedup_estimate;  /* the interval's own estimate: the ratio of
+                                 the means (mean), exp of the Hodges-
+                                 Lehmann shift of log times (median)     */
     double prob_greater;      /* median protocol: estimate of P[X > Y]    */
     double shift;             /* median protocol: Hodges-Lehmann shift    */
     double shift_ci[2];       /*   and its two-sided 1 - alpha interval   */
@@ -532,6 +538,7 @@ typedef struct {
     double p_value[2];
     double p_value_slowdown[2]; /* mirrored final test (slowdown)       */
     double speedup_ci[2][2];
+    double speedup_estimate[2]; /* the intervals' own estimates          */
     double prob_greater;        /* median protocol's estimate of P[X > Y] */
 } st_bench_result;
 

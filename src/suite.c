@@ -33,6 +33,7 @@ static void bench_init(st_bench_result *r)
         r->guaranteed[p] = 0;
         r->caveats[p] = 0;
         r->speedup_ci[p][0] = r->speedup_ci[p][1] = NAN;
+        r->speedup_estimate[p] = NAN;
     }
 }
 
@@ -151,6 +152,7 @@ int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
         out->p_value_slowdown[p] = v.p_value_slowdown;
         out->speedup_ci[p][0] = v.speedup_ci[0];
         out->speedup_ci[p][1] = v.speedup_ci[1];
+        out->speedup_estimate[p] = v.speedup_estimate;
         if (p == ST_PROTO_MEDIAN) out->prob_greater = v.prob_greater;
     }
     if (sorted != local) free(sorted);
@@ -302,7 +304,7 @@ static size_t index_value(double v, size_t limit, const char *arg)
 }
 
 /* The per-benchmark columns (a named list). */
-#define ST_BENCH_NCOL 30
+#define ST_BENCH_NCOL 32
 static const char *bench_names[ST_BENCH_NCOL] = {
     "status", "min_x", "mean_x", "median_x", "min_y", "mean_y",
     "median_y", "speedup_min", "speedup_mean", "speedup_median",
@@ -311,7 +313,8 @@ static const char *bench_names[ST_BENCH_NCOL] = {
     "mean_ci_high", "median_highest", "median_alpha", "median_decision",
     "median_guaranteed", "median_caveats", "median_p_value",
     "median_ci_low", "median_ci_high", "prob_greater",
-    "mean_p_value_slowdown", "median_p_value_slowdown"
+    "mean_p_value_slowdown", "median_p_value_slowdown",
+    "mean_ci_estimate", "median_ci_estimate"
 };
 
 static double bench_field(const st_bench_result *r, int c)
@@ -323,6 +326,7 @@ static double bench_field(const st_bench_result *r, int c)
     case 7: case 8: case 9: return r->speedup[c - 7];
     case 10: return r->searched;
     case 28: case 29: return r->p_value_slowdown[c - 28];
+    case 30: case 31: return r->speedup_estimate[c - 30];
     default: {
         int p = c < 19 ? 0 : 1;
         switch (c - (p ? 19 : 11)) {

@@ -31,3 +31,13 @@ null_tails <- function(null, observed, eps = 1e-9) {
   ge <- mean(null >= observed - eps)
   c(less = le, greater = ge, two.sided = min(1, 2 * min(le, ge)))
 }
+
+# The Speedup-Test's own three outcomes of a verdict (the question "is the
+# speedup significant?"), from the fields the verdicts keep: "significant",
+# "not significant" (a slowdown included) or "insufficient data".  The
+# verdict's `decision` says more (the direction, in words).
+outcome <- function(v) {
+  s <- if (is.list(v)) v$significant else v
+  ifelse(is.na(s), "insufficient data",
+         ifelse(s, "significant", "not significant"))
+}

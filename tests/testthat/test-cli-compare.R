@@ -13,17 +13,18 @@ test_that("compare exits 1 on a real slowdown and 0 on a real speedup (hyperfine
   r <- compare(timings_fixture("hyperfine-slowdown.json"))
   expect_identical(r$status, 1L)
   expect_identical(r$out[2],
-                   "speedup: ratio of the medians, with its 95% interval (Hodges-Lehmann on log times)")
-  expect_match(r$out[3], "hyperfine-slowdown\\s+speedup 0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]\\s+slower")
-  expect_match(r$out[length(r$out) - 1L], "1 benchmark: 0 faster, 1 slower", fixed = TRUE)
+                   "speedup: Hodges-Lehmann estimate on log times [90% interval, each end a one-sided 95% bound]")
+  expect_match(r$out[3], "hyperfine-slowdown\\s+speedup 0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]\\s+significant slowdown")
+  expect_match(r$out[length(r$out) - 1L],
+               "1 benchmark: 0 significant speedup, 1 significant slowdown", fixed = TRUE)
   expect_identical(r$out[length(r$out)], "FAIL (--fail-on slowdown): exit 1")
   r <- compare(timings_fixture("hyperfine-speedup.json"))
   expect_identical(r$status, 0L)
-  expect_match(r$out[3], "faster$")
+  expect_match(r$out[3], "significant speedup$")
   # one file per version: "small" is slower on the branch, "large" unchanged
   r <- compare(timings_fixture(c("hyperfine-main.json", "hyperfine-branch.json")))
   expect_identical(r$status, 1L)
-  expect_match(grep("^small", r$out, value = TRUE), "slower$")
+  expect_match(grep("^small", r$out, value = TRUE), "significant slowdown$")
   expect_identical(compare(timings_fixture(c("hyperfine-main.json", "hyperfine-branch.json")),
                            "--fail-on", "never")$status, 0L)
 })
@@ -32,11 +33,11 @@ test_that("compare exits 1 on a real slowdown and 0 on a real speedup (Google Be
   g <- timings_fixture(c("gbench-base.json", "gbench-slower.json", "gbench-faster.json"))
   r <- compare(g[1], g[2])
   expect_identical(r$status, 1L)
-  expect_length(grep("slower$", r$out), 3L)
+  expect_length(grep("significant slowdown$", r$out), 3L)
   r <- compare(g[1], g[3])
   expect_identical(r$status, 0L)
-  expect_length(grep("slower$", r$out), 0L)
-  expect_gte(length(grep("faster$", r$out)), 2L)
+  expect_length(grep("significant slowdown$", r$out), 0L)
+  expect_gte(length(grep("significant speedup$", r$out)), 2L)
   # --fail-on change fails on a significant speedup too
   expect_identical(compare(g[1], g[3], "--fail-on=change")$status, 1L)
   # the CPU time and the mean protocol
@@ -52,12 +53,16 @@ test_that("each line is the protocol's verdict on the same numbers as vectors", 
     y <- t$time[t$benchmark == b & t$version == "gbench-faster"]
     v <- median_test(x, y, alpha = 0.01)
     w <- median_test(y, x, alpha = 0.01)
-    expected <- if (isTRUE(v$significant)) "faster" else if (isTRUE(w$significant)) "slower" else
-      "no significant change"
+    expected <- if (isTRUE(v$significant)) "significant speedup" else
+      if (isTRUE(w$significant)) "significant slowdown" else "no significant difference"
+    # the line's words are the verdict's own, and so are its figures: the
+    # same text as R's print
+    expect_identical(expected, v$decision)
     line <- grep(paste0("^", b, " "), r$out, value = TRUE)
     expect_match(line, paste0(expected, "$"))
-    expect_match(line, sprintf("speedup %.3f [%.3f, %.3f]", v$speedup, v$speedup_ci[1],
-                               v$speedup_ci[2]), fixed = TRUE)
+    shown <- sub("^  speedup: ([^(]*) \\(.*$", "\\1",
+                 grep("^  speedup: ", format(v), value = TRUE))
+    expect_match(line, paste0("speedup ", shown, "  "), fixed = TRUE)
   }
 })
 

@@ -84,8 +84,8 @@ test_that("per-benchmark verdicts and levels match the stats flowcharts", {
     pd <- attr(rd$decision, "p")
     if (!is.null(pm)) expect_equal(bm$mean_p_value[j], pm, tolerance = 1e-10)
     if (!is.null(pd)) expect_equal(bm$median_p_value[j], pd, tolerance = 1e-10)
-    expect_identical(bm$mean_decision[j], as.vector(rm$decision), info = names(suite)[j])
-    expect_identical(bm$median_decision[j], as.vector(rd$decision), info = names(suite)[j])
+    expect_identical(outcome(bm$mean_significant[j]), as.vector(rm$decision), info = names(suite)[j])
+    expect_identical(outcome(bm$median_significant[j]), as.vector(rd$decision), info = names(suite)[j])
     expect_equal(bm$mean_conf_level[j], rm$level, info = names(suite)[j])
     expect_equal(bm$median_conf_level[j], rd$level, info = names(suite)[j])
     expect_equal(bm$speedup_min[j], min(x) / min(y), tolerance = 1e-12)
@@ -93,11 +93,11 @@ test_that("per-benchmark verdicts and levels match the stats flowcharts", {
     expect_equal(bm$speedup_median[j], median(x) / median(y), tolerance = 1e-12)
   }
   # the suite exercises every outcome
-  expect_true(all(c("significant", "not significant") %in% bm$mean_decision))
+  expect_true(all(c("significant", "not significant") %in% outcome(bm$mean_significant)))
   expect_true(all(c("significant", "not significant", "insufficient data") %in%
-                    bm$median_decision))
+                    outcome(bm$median_significant)))
   expect_true(any(bm$searched & bm$mean_conf_level < 0.99 &
-                    bm$mean_decision == "significant"))
+                    outcome(bm$mean_significant) == "significant"))
 })
 
 test_that("the suite agrees with the package's own protocols", {
@@ -137,16 +137,16 @@ test_that("overall gains and proportions match the formulas on random suites", {
       expect_equal(bm[[c("weight_min", "weight_mean", "weight_median")[c]]],
                    unname(wc / sum(wc)), tolerance = 1e-12)
       sig <- switch(c,
-        bm$mean_decision == "significant" & bm$median_decision == "significant",
-        bm$mean_decision == "significant",
-        bm$median_decision == "significant")
+        outcome(bm$mean_significant) == "significant" & outcome(bm$median_significant) == "significant",
+        outcome(bm$mean_significant) == "significant",
+        outcome(bm$median_significant) == "significant")
       expect_equal(unname(ref_overall(cx[c, sig], cy[c, sig], wc[sig])),
                    c(res$overall$gain_significant[c],
                      res$overall$speedup_significant[c]), tolerance = 1e-12)
       expect_equal(res$overall$n_significant[c], sum(sig))
     }
     for (p in c("mean", "median")) {
-      a <- sum(bm[[paste0(p, "_decision")]] == "significant")
+      a <- sum(outcome(bm[[paste0(p, "_significant")]]) == "significant")
       pr <- res$proportion[res$proportion$protocol == p, ]
       ref <- prop.test(a, 30, conf.level = 0.9)
       expect_equal(pr$a, a)
@@ -261,7 +261,7 @@ test_that("conf_level: global, per benchmark, NA searches", {
   expect_true(all(r$benchmarks$searched))
   # clear speedups: the highest level on the grid is 0.99
   expect_equal(r$benchmarks$mean_conf_level, c(0.99, 0.99, 0.99, 0.5))
-  expect_identical(r$benchmarks$mean_decision[4], "not significant")
+  expect_identical(outcome(r$benchmarks$mean_significant[4]), "not significant")
   suite[[1]]$conf_level <- 0.8
   suite[[2]]$conf_level <- NA
   r <- speedup_suite(suite)
@@ -335,7 +335,7 @@ test_that("bad benchmarks are skipped with classed warnings, never silently", {
   expect_match(pr$message[pr$benchmark == "neg"], "<= 0")
   expect_match(pr$message[pr$benchmark == "empty"], "no run times")
   expect_match(pr$message[pr$benchmark == "text"], "not numbers")
-  expect_identical(res$benchmarks$mean_decision[4], "insufficient data")
+  expect_identical(outcome(res$benchmarks$mean_significant[4]), "insufficient data")
   expect_true(is.na(res$benchmarks$mean_significant[4]))
   expect_match(res$notes$message[res$notes$benchmark == "two"], "fewer than 3 runs")
   # na_rm keeps the benchmark with a missing time
@@ -432,7 +432,7 @@ test_that("p_adjust adjusts the final p-values as p.adjust() and re-decides", {
       pv <- bm[[paste0(p, "_p_value")]]
       expect_equal(pv, s0$benchmarks[[paste0(p, "_p_value")]])
       expect_equal(bm[[paste0(p, "_p_adjusted")]], stats::p.adjust(pv, adj))
-      tested <- bm[[paste0(p, "_decision")]] != "insufficient data"
+      tested <- outcome(bm[[paste0(p, "_significant")]]) != "insufficient data"
       expect_identical(bm[[paste0(p, "_significant")]][tested],
                        stats::p.adjust(pv, adj)[tested] <= 0.05)
       slow <- stats::p.adjust(bm[[paste0(p, "_p_value_slowdown")]], adj) <= 0.05

@@ -71,12 +71,13 @@ test_that("as.data.frame gives one row", {
   expect_identical(nrow(d), 1L)
   expect_named(d, c("test", "decision", "significant", "direction", "branch",
                     "p_value", "p_value_slowdown", "alpha",
-                    "confidence", "confidence_guaranteed", "speedup", "speedup_low",
-                    "speedup_high", "speedup_min", "speedup_mean", "speedup_median",
+                    "confidence", "confidence_guaranteed", "speedup",
+                    "speedup_estimate", "speedup_low", "speedup_high",
+                    "interval_level", "speedup_min", "speedup_mean", "speedup_median",
                     "prob_greater", "n", "m", "rigorous", "run_order_flag",
                     "baseline", "caveats"))
   expect_identical(d$direction, "speedup")
-  expect_identical(d$decision, "significant")
+  expect_identical(d$decision, "significant speedup")
   expect_equal(as.numeric(d$p_value), v$p_value)
   expect_true(d$p_value <= 0.05)
   expect_equal(d$speedup_low, v$speedup_ci[[1]])
