@@ -1,37 +1,51 @@
 /*
- * measure.c -- running and timing one shell command (measure()).
+ * measure.c -- running and timing one command (measure()), and splitting a
+ * command line into words when it needs no shell.
  *
- * A run is `/bin/sh -c CMD`, started with posix_spawn() in a process group of
- * its own (so that a timeout or an interrupt can stop the command and every
- * process it started), with standard input from /dev/null and standard
- * output and error to /dev/null or appended to a file.  Wall time is read
- * from CLOCK_MONOTONIC just before the spawn and just after the child is
- * reaped; user and system CPU time and the peak resident set size come from
- * wait4() (the rusage of the shell and of every descendant it waited for;
- * Linux reports ru_maxrss in KiB, macOS in bytes).
+ * A run is a program started with its words as argv (a simple command, the
+ * way `hyperfine -N` runs it) or `/bin/sh -c CMD` (a command that needs the
+ * shell: pipes, redirections, variables, globbing, quoting beyond the plain
+ * kinds, reserved words and builtins).  It is started with posix_spawn() in
+ * a process group of its own (so that a timeout or an interrupt can stop the
+ * command and every process it started), with standard input from /dev/null
+ * and standard output and error to /dev/null or appended to a file.  When
+ * the command has ended, whatever it left running in its process group
+ * (background jobs, `cmd &`) is killed with SIGKILL before the group leader
+ * is reaped, so nothing of a run outlives it.
  *
  * Peak memory and the launcher: Linux records the peak of the memory a
  * process leaves at exec() in its ru_maxrss, and a child spawned here leaves
  * the caller's (R's) memory, so its ru_maxrss is at least the caller's own
  * peak (getrusage(RUSAGE_SELF) just before the spawn, returned as
- * rss_floor).  So the shell is not spawned directly but through a small
- * program, the launcher (src/launcher/st-launch.c): its own ru_maxrss is
- * inflated, but the shell it forks leaves only the launcher's few hundred
- * kilobytes at exec(), so the status, user and sys times and ru_maxrss the
- * launcher reads with wait4() and writes back through a pipe (fd given on
- * its command line) are the shell's own and exact.  The launcher is what
- * gets the process group; the shell stays in it.  Without a launcher (none
- * installed, or a run that ended without its report) the figures of the
- * spawned process itself are used and only a max_rss above rss_floor is the
+ * rss_floor).  So the command is not spawned directly but through a small
+ * program, the launcher (src/launcher/st-launch.c), which spawns it, times
+ * it around the child alone (posix_spawn, exec, wait4: the spawn floor) and
+ * writes the status, wall time, user and sys times and ru_maxrss of the
+ * command back through a pipe (fd given on its command line): the
+ * launcher's own start-up is not in the time.  The launcher is what gets the
+ * process group; the command stays in it.  Without a launcher (none
+ * installed, or a run that ended without its report) the wall time is taken
+ * here around the spawned process and only a max_rss above rss_floor is the
  * command's own peak.
  *
  * Waiting: on Linux a pidfd (pidfd_open(2), Linux >= 5.3) is poll()ed, so
- * the parent wakes as soon as the child exits and the wall time carries no
- * polling delay; elsewhere (or when pidfd_open fails) waitpid(WNOHANG) is
- * polled with sleeps growing from 20 microseconds to 2 ms.  Either way the
- * parent wakes at least every 100 ms to ask the caller's callback whether the
- * user interrupted, and to enforce the timeout.  Stopping a run sends SIGTERM
- * to the whole process group, then SIGKILL after 0.5 s if it is still alive.
+ * the parent wakes as soon as the child exits; elsewhere (or when
+ * pidfd_open fails) waitid(WNOHANG) is polled with sleeps growing from 20
+ * microseconds to 2 ms.  Either way the parent wakes at least every 100 ms
+ * to ask the caller's callback whether the user interrupted, and to enforce
+ * the timeout.  Stopping a run sends SIGTERM to the whole process group,
+ * then SIGKILL after 0.5 s if it is still alive.
+ *
+ * Splitting (st_split_command): the words of a command line with no shell
+ * syntax in it.  Words are separated by blanks; '...' quotes anything but a
+ * quote, "..." anything but $, ` and \ (which need the shell's expansions).
+ * Anything else the shell would read specially -- | & ; < > ( ) $ ` \ * ? [
+ * ] { } ~ ! a newline, # at the start of a word, = in the first word (an
+ * assignment), an unterminated quote, a reserved word or a builtin with no
+ * program of its name as the first word -- makes the command a shell
+ * command.  The check errs on the side of the shell: a command it sends to
+ * the shell still runs as written, only with the shell's start-up around
+ * it, which measure() then measures and subtracts.
  *
  * Timer: the resolution is what clock_getres() reports and the smallest
  * nonzero difference seen between consecutive clock readings (the blog post
@@ -132,16 +146,25 @@ static int open_pidfd(pid_t pid)
 }
 
 /* Reaps the child if it has exited: 1 when reaped, 0 when still running,
- * -1 on error. */
+ * -1 on error.  Before the child (the process group's leader) is reaped,
+ * what is left in its process group is killed: the zombie keeps the group's
+ * number from being reused until then. */
 static int try_reap(pid_t pid, int *wstatus, struct rusage *ru)
 {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    int w;
+    do {
+        w = waitid(P_PID, (id_t) pid, &info, WEXITED | WNOHANG | WNOWAIT);
+    } while (w < 0 && errno == EINTR);
+    if (w < 0) return -1;
+    if (info.si_pid != pid) return 0;
+    kill(-pid, SIGKILL);
     pid_t r;
     do {
-        r = wait4(pid, wstatus, WNOHANG, ru);
+        r = wait4(pid, wstatus, 0, ru);
     } while (r < 0 && errno == EINTR);
-    if (r == pid) return 1;
-    if (r == 0) return 0;
-    return -1;
+    return r == pid ? 1 : -1;
 }
 
 /* Waits up to `seconds` for the child to exit (returns as in try_reap). */
@@ -173,15 +196,12 @@ static int wait_child(pid_t pid, int pidfd, double seconds, double *sleep_step,
 }
 
 /* Stops the whole process group: SIGTERM, then SIGKILL after 0.5 s; reaps
- * the child. */
+ * the child (try_reap kills what is left of the group). */
 static void stop_group(pid_t pid, int pidfd, int *wstatus, struct rusage *ru)
 {
     double step = 20e-6;
     kill(-pid, SIGTERM);
-    if (wait_child(pid, pidfd, 0.5, &step, wstatus, ru) == 1) {
-        kill(-pid, SIGKILL);   /* descendants that outlived the shell */
-        return;
-    }
+    if (wait_child(pid, pidfd, 0.5, &step, wstatus, ru) == 1) return;
     kill(-pid, SIGKILL);
     while (try_reap(pid, wstatus, ru) == 0) sleep_seconds(1e-3);
 }
@@ -243,17 +263,18 @@ static int read_report(int fd, st_run *res)
     buf[len] = '\0';
     char kind = 0;
     int code = 0;
-    long long user = 0, sys = 0, rss = 0;
-    int got = sscanf(buf, "st-launch 1 %c %d %lld %lld %lld", &kind, &code, &user, &sys,
-                     &rss);
+    long long user = 0, sys = 0, rss = 0, wall = 0;
+    int got = sscanf(buf, "st-launch 2 %c %d %lld %lld %lld %lld", &kind, &code, &user,
+                     &sys, &rss, &wall);
     if (got >= 2 && kind == 'e') {
         res->error = code;
         return 1;
     }
-    if (got != 5 || (kind != 'x' && kind != 's')) return 0;
+    if (got != 6 || (kind != 'x' && kind != 's') || wall < 0) return 0;
     res->user = 1e-6 * (double) user;
     res->sys = 1e-6 * (double) sys;
     res->max_rss = (double) rss;
+    res->wall = 1e-9 * (double) wall;
     if (kind == 'x') {
         res->exit_status = code;
         res->signal = 0;
@@ -265,9 +286,9 @@ static int read_report(int fd, st_run *res)
     return 1;
 }
 
-int st_run_command(const char *cmd, const char *output, double timeout,
-                   const char *launcher, st_interrupt_fn interrupted, void *data,
-                   st_run *res)
+int st_run_command(const char *path, char *const *args, const char *output,
+                   double timeout, const char *launcher, st_interrupt_fn interrupted,
+                   void *data, st_run *res)
 {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
@@ -276,13 +297,28 @@ int st_run_command(const char *cmd, const char *output, double timeout,
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
     st_run_init(res);
+    if (!args || !args[0]) {
+        res->error = EINVAL;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    size_t nargs = 0;
+    while (args[nargs]) nargs++;
 
+    /* The argument vector of what is spawned: the launcher's (up to 4 words
+     * before the command's) or the command's own. */
+    char **argv = (char **) calloc(nargs + 6, sizeof(char *));
+    if (!argv) {
+        res->error = ENOMEM;
+        return ST_RUN_SPAWN_FAILED;
+    }
     if (posix_spawn_file_actions_init(&fa) != 0) {
+        free(argv);
         res->error = errno ? errno : ENOMEM;
         return ST_RUN_SPAWN_FAILED;
     }
     if (posix_spawnattr_init(&attr) != 0) {
         posix_spawn_file_actions_destroy(&fa);
+        free(argv);
         res->error = errno ? errno : ENOMEM;
         return ST_RUN_SPAWN_FAILED;
     }
@@ -330,17 +366,30 @@ int st_run_command(const char *cmd, const char *output, double timeout,
             snprintf(fdarg, sizeof fdarg, "%d", rep[1]);
         }
     }
-    char *argv[4];
+    const char *prog;
+    size_t k = 0;
     if (use_launcher) {
-        argv[0] = (char *) "st-launch";
-        argv[1] = fdarg;
-        argv[2] = (char *) cmd;
+        prog = launcher;
+        argv[k++] = (char *) "st-launch";
+        argv[k++] = fdarg;
+        if (path) {
+            argv[k++] = (char *) "exec";
+            argv[k++] = (char *) path;
+            for (size_t i = 0; i < nargs; i++) argv[k++] = args[i];
+        } else {
+            argv[k++] = (char *) "sh";
+            argv[k++] = args[0];
+        }
+    } else if (path) {
+        prog = path;
+        for (size_t i = 0; i < nargs; i++) argv[k++] = args[i];
     } else {
-        argv[0] = (char *) "sh";
-        argv[1] = (char *) "-c";
-        argv[2] = (char *) cmd;
+        prog = "/bin/sh";
+        argv[k++] = (char *) "sh";
+        argv[k++] = (char *) "-c";
+        argv[k++] = args[0];
     }
-    argv[3] = NULL;
+    argv[k] = NULL;
 
     struct rusage self;
     if (getrusage(RUSAGE_SELF, &self) == 0) {
@@ -354,10 +403,10 @@ int st_run_command(const char *cmd, const char *output, double timeout,
     pid_t pid;
     res->start_time = realtime_now();
     double t0 = st_monotonic_now();
-    int rc = posix_spawn(&pid, use_launcher ? launcher : "/bin/sh", &fa, &attr, argv,
-                         environ);
+    int rc = posix_spawn(&pid, prog, &fa, &attr, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
+    free(argv);
     if (use_launcher) close(rep[1]);
     if (rc != 0) {
         if (use_launcher) close(rep[0]);
@@ -414,9 +463,13 @@ int st_run_command(const char *cmd, const char *output, double timeout,
     }
     if (use_launcher) {
         /* The launcher exits 0 after reporting; without a report (it was
-         * killed, or could not run) the figures above are the fallback. */
+         * killed, or could not run) the figures above are the fallback.  A
+         * run stopped here keeps the wall time taken here (the time until
+         * it was stopped). */
+        double own_wall = res->wall;
         int reported = read_report(rep[0], res);
         close(rep[0]);
+        if (status != ST_RUN_OK) res->wall = own_wall;
         if (status == ST_RUN_OK && res->error != 0) {
             status = ST_RUN_SPAWN_FAILED;
         } else if (status == ST_RUN_OK && !reported && WIFEXITED(wstatus)) {
@@ -467,11 +520,11 @@ void st_run_init(st_run *r)
     r->launched = 0;
 }
 
-int st_run_command(const char *cmd, const char *output, double timeout,
-                   const char *launcher, st_interrupt_fn interrupted, void *data,
-                   st_run *res)
+int st_run_command(const char *path, char *const *args, const char *output,
+                   double timeout, const char *launcher, st_interrupt_fn interrupted,
+                   void *data, st_run *res)
 {
-    (void) cmd; (void) output; (void) timeout; (void) launcher; (void) interrupted;
+    (void) path; (void) args; (void) output; (void) timeout; (void) launcher; (void) interrupted;
     (void) data;
     st_run_init(res);
     res->error = 38; /* ENOSYS */
@@ -479,6 +532,80 @@ int st_run_command(const char *cmd, const char *output, double timeout,
 }
 
 #endif /* _WIN32 */
+
+/* ---- splitting a command line --------------------------------------------- */
+
+#include <string.h>
+
+/* Words that only the shell understands as the first word of a command:
+ * reserved words and builtins that have no program of their own. */
+static const char *const shell_words[] = {
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until",
+    "do", "done", "in", "function", "select", "time", "{", "}", "[[", "]]", "!",
+    ".", ":", "source", "cd", "exec", "exit", "export", "readonly", "return",
+    "set", "shift", "trap", "unset", "eval", "alias", "unalias", "umask",
+    "ulimit", "wait", "jobs", "fg", "bg", "command", "type", "hash", "read",
+    "getopts", "local", "times", "break", "continue", "let", "declare",
+    "typeset", "builtin", NULL
+};
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* Characters that mean something to the shell outside quotes. */
+static int is_special(char c)
+{
+    return strchr("|&;<>()$`\\*?[]{}~!\n\r", c) != NULL;
+}
+
+int st_split_command(const char *cmd, char *out, size_t out_size, int *starts,
+                     int max_words)
+{
+    size_t len = strlen(cmd);
+    if (out_size < len + 1) return -1;
+    size_t o = 0;
+    int n = 0;
+    size_t i = 0;
+    for (;;) {
+        while (i < len && is_blank(cmd[i])) i++;
+        if (i >= len) break;
+        if (n >= max_words) return -1;
+        starts[n] = (int) o;
+        size_t word_start = i;
+        while (i < len && !is_blank(cmd[i])) {
+            char c = cmd[i];
+            if (c == '\'') {
+                size_t j = i + 1;
+                while (j < len && cmd[j] != '\'') out[o++] = cmd[j++];
+                if (j >= len) return -1;           /* unterminated */
+                i = j + 1;
+            } else if (c == '"') {
+                size_t j = i + 1;
+                while (j < len && cmd[j] != '"') {
+                    if (cmd[j] == '$' || cmd[j] == '`' || cmd[j] == '\\') return -1;
+                    out[o++] = cmd[j++];
+                }
+                if (j >= len) return -1;
+                i = j + 1;
+            } else if (is_special(c) || (c == '#' && i == word_start) ||
+                       (c == '=' && n == 0)) {
+                return -1;
+            } else {
+                out[o++] = c;
+                i++;
+            }
+        }
+        out[o++] = '\0';
+        n++;
+    }
+    if (n == 0) return -1;
+    for (int w = 0; shell_words[w]; w++) {
+        if (strcmp(out + starts[0], shell_words[w]) == 0) return -1;
+    }
+    return n;
+}
 
 /* ---- .Call entry points ------------------------------------------------- */
 
@@ -507,16 +634,27 @@ static const char *optional_string(SEXP x)
     return NULL;
 }
 
-SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout, SEXP launcher)
+/* path: NULL or NA for a shell command (args its one string), else the
+ * program to run with argv args. */
+SEXP ffi_run_command(SEXP path, SEXP args, SEXP output, SEXP timeout, SEXP launcher)
 {
-    if (TYPEOF(cmd) != STRSXP || XLENGTH(cmd) != 1 || STRING_ELT(cmd, 0) == NA_STRING)
-        Rf_error("`cmd` must be a single string.");
+    if (TYPEOF(args) != STRSXP || XLENGTH(args) < 1 || XLENGTH(args) > 1000000)
+        Rf_error("`args` must be a character vector.");
+    R_xlen_t na = XLENGTH(args);
+    for (R_xlen_t i = 0; i < na; i++) {
+        if (STRING_ELT(args, i) == NA_STRING) Rf_error("`args` must not hold NA.");
+    }
+    const char *prog = optional_string(path);
+    if (!prog && na != 1) Rf_error("A shell command is a single string.");
     const char *out = optional_string(output);
     const char *lau = optional_string(launcher);
     double to = ffi_double(timeout, "timeout");
+    char **argv = (char **) R_alloc((size_t) na + 1, sizeof(char *));
+    for (R_xlen_t i = 0; i < na; i++)
+        argv[i] = (char *) Rf_translateChar(STRING_ELT(args, i));
+    argv[na] = NULL;
     st_run r;
-    int status = st_run_command(Rf_translateChar(STRING_ELT(cmd, 0)), out, to, lau,
-                                r_interrupted, NULL, &r);
+    int status = st_run_command(prog, argv, out, to, lau, r_interrupted, NULL, &r);
 
     static const char *names[] = {
         "status", "wall", "user", "sys", "max_rss", "exit_status", "signal",
@@ -556,5 +694,23 @@ SEXP ffi_clock_info(SEXP tries)
     values[1] = PROTECT(Rf_ScalarReal(st_clock_tick((long) ffi_int(tries, "tries"))));
     SEXP res = ffi_named_list(2, names, values);
     UNPROTECT(2);
+    return res;
+}
+
+/* The words of a command that needs no shell, or NULL. */
+SEXP ffi_split_command(SEXP cmd)
+{
+    if (TYPEOF(cmd) != STRSXP || XLENGTH(cmd) != 1 || STRING_ELT(cmd, 0) == NA_STRING)
+        Rf_error("`cmd` must be a single string.");
+    const char *c = Rf_translateChar(STRING_ELT(cmd, 0));
+    size_t len = strlen(c);
+    char *buf = R_alloc(len + 1, 1);
+    int max_words = (int) (len / 2 + 1);
+    int *starts = (int *) R_alloc((size_t) max_words, sizeof(int));
+    int n = st_split_command(c, buf, len + 1, starts, max_words);
+    if (n < 0) return R_NilValue;
+    SEXP res = PROTECT(Rf_allocVector(STRSXP, n));
+    for (int i = 0; i < n; i++) SET_STRING_ELT(res, i, Rf_mkCharCE(buf + starts[i], CE_NATIVE));
+    UNPROTECT(1);
     return res;
 }

@@ -22,7 +22,7 @@ declares_speedup <- function(slower, faster) {
 }
 
 test_that("sleep 0.02 against sleep 0.01: speedup one way, slowdown the other", {
-  t <- quiet_short(measure(slow = "sleep 0.02", fast = "sleep 0.01", runs = 15))
+  t <- quiet_short(measure(slow = "sleep 0.02", fast = "sleep 0.01", .runs = 15))
   expect_s3_class(t, "speedup_timings")
   expect_identical(attr(t, "run_order"), "global")
   expect_identical(levels(t$version), c("slow", "fast"))
@@ -48,7 +48,7 @@ test_that("the recorded order is the one asked for", {
   for (ord in c("interleaved", "random", "blocks")) {
     set.seed(11)
     t <- quiet_short(measure(a = function() NULL, b = function() 1, c = function() 2,
-                             runs = 6, order = ord))
+                             .runs = 6, .order = ord))
     expect_identical(attr(t, "order"), ord)
     expect_identical(t$run, seq_len(18L))
     expect_equal(as.vector(table(t$version)), c(6L, 6L, 6L))
@@ -72,7 +72,7 @@ test_that("CPU time and peak memory are sane", {
   skip_if(is.na(measure_launcher()), "the launcher st-launch is not installed")
   burn <- "awk 'BEGIN{for(i=0;i<3e6;i++)s+=i}'"
   t <- quiet_short(measure(burn = burn, idle = "sleep 0.01", nothing = "true",
-                           runs = 3, warmup = 0))
+                           .runs = 3, .warmup = 0))
   expect_identical(attr(t, "timer")$launcher, measure_launcher())
   b <- t[t$version == "burn", ]
   i <- t[t$version == "idle", ]
@@ -93,26 +93,29 @@ test_that("CPU time and peak memory are sane", {
 
   # a buffer of 2e8 bytes filled by read(): the peak is about that
   alloc <- "dd if=/dev/zero of=/dev/null bs=200000000 count=1"
-  a <- quiet_short(measure(alloc = alloc, runs = 2, warmup = 0))
+  a <- quiet_short(measure(alloc = alloc, .runs = 2, .warmup = 0))
   expect_true(all(abs(a$max_rss / 2e8 - 1) < 0.15),
               info = paste(format(a$max_rss), collapse = " "))
 })
 
 test_that("without the launcher, peaks below R's own are unknown", {
-  r <- .Call(ffi_run_command, "true", NULL, Inf, NULL)
+  r <- .Call(ffi_run_command, NULL, "true", NULL, Inf, NULL)
   expect_identical(r$status, 0L)
   expect_false(r$launched)
   # the kernel's figure is at least R's own peak
   expect_gte(r$max_rss, 0.99 * r$rss_floor)
-  r <- .Call(ffi_run_command, "exit 3", NULL, Inf, file.path(tempdir(), "no-launcher"))
+  r <- .Call(ffi_run_command, NULL, "exit 3", NULL, Inf, file.path(tempdir(), "no-launcher"))
   expect_false(r$launched)
   expect_identical(r$exit_status, 3L)
-  v <- list(kind = "command", what = "true")
+  v <- list(kind = "command", what = "true", launch = "shell", path = NULL, args = "true")
   ctx <- list(output = NULL, timeout = Inf, timer = list(launcher = NA_character_))
   expect_true(is.na(measure_run_version(v, ctx)$max_rss))
+  # a program run directly, without the launcher
+  r <- .Call(ffi_run_command, Sys.which("sh"), c("sh", "-c", "exit 4"), NULL, Inf, NULL)
+  expect_identical(c(r$status, r$exit_status), c(0L, 4L))
   # a launcher that does not report: the run could not be started
   if (file.exists("/bin/true")) {
-    r <- .Call(ffi_run_command, "true", NULL, Inf, "/bin/true")
+    r <- .Call(ffi_run_command, NULL, "true", NULL, Inf, "/bin/true")
     expect_identical(r$status, 3L)
     expect_match(r$error, "did not report", fixed = TRUE)
   }
@@ -121,7 +124,7 @@ test_that("without the launcher, peaks below R's own are unknown", {
 test_that("the launcher reports the shell's status and signal", {
   launcher <- measure_launcher()
   skip_if(is.na(launcher), "the launcher st-launch is not installed")
-  run <- function(cmd, timeout = Inf) .Call(ffi_run_command, cmd, NULL, timeout, launcher)
+  run <- function(cmd, timeout = Inf) .Call(ffi_run_command, NULL, cmd, NULL, timeout, launcher)
   r <- run("exit 3")
   expect_true(r$launched)
   expect_identical(c(r$status, r$exit_status, r$signal), c(0L, 3L, 0L))
@@ -135,14 +138,22 @@ test_that("the launcher reports the shell's status and signal", {
   expect_true(r$launched)
   expect_identical(r$signal, 15L)
   expect_lt(r$wall, 0.6)
+  # a program run directly: its status, and a program that cannot be run
+  r <- .Call(ffi_run_command, Sys.which("sh"), c("sh", "-c", "exit 5"), NULL, Inf, launcher)
+  expect_true(r$launched)
+  expect_identical(c(r$status, r$exit_status), c(0L, 5L))
+  r <- .Call(ffi_run_command, file.path(tempdir(), "no-such-program"), "x", NULL, Inf,
+             launcher)
+  expect_identical(r$status, 3L)
+  expect_match(r$error, "No such file", fixed = TRUE)
 })
 
 test_that("a failing command stops with a classed error naming command, run and status", {
   f <- tempfile()
   on.exit(unlink(f))
   cmd <- sprintf("echo x >> %s; test $(wc -l < %s) -le 4", f, f)
-  err <- tryCatch(measure(ok = "true", bad = cmd, runs = 10, order = "blocks",
-                          warmup = 1),
+  err <- tryCatch(measure(ok = "true", bad = cmd, .runs = 10, .order = "blocks",
+                          .warmup = 1),
                   error = function(e) e)
   expect_s3_class(err, "speeduptest_error_command")
   expect_s3_class(err, "speeduptest_error")
@@ -160,7 +171,7 @@ test_that("a failing command stops with a classed error naming command, run and 
 })
 
 test_that("a missing command and a timeout give their own classed errors", {
-  err <- tryCatch(measure(x = "no_such_command_speeduptest_xyz", warmup = 0, runs = 2),
+  err <- tryCatch(measure(x = "no_such_command_speeduptest_xyz", .warmup = 0, .runs = 2),
                   error = function(e) e)
   expect_s3_class(err, "speeduptest_error_command_not_found")
   expect_s3_class(err, "speeduptest_error_command")
@@ -172,7 +183,7 @@ test_that("a missing command and a timeout give their own classed errors", {
   # the shell starts a background sleep: the whole process group must go
   cmd <- sprintf("sleep 30 & echo $! > %s; wait", pidfile)
   t0 <- Sys.time()
-  err <- tryCatch(measure(x = cmd, warmup = 0, runs = 2, timeout = 0.3),
+  err <- tryCatch(measure(x = cmd, .warmup = 0, .runs = 2, .timeout = 0.3),
                   error = function(e) e)
   elapsed <- as.double(difftime(Sys.time(), t0, units = "secs"))
   expect_s3_class(err, "speeduptest_error_timeout")
@@ -183,13 +194,13 @@ test_that("a missing command and a timeout give their own classed errors", {
   expect_false(file.exists(file.path("/proc", pid)) &&
                  !any(grepl("^State:\\s+Z", readLines(file.path("/proc", pid, "status")))))
 
-  err <- tryCatch(measure(x = while (TRUE) NULL, warmup = 0, runs = 2, timeout = 0.2),
+  err <- tryCatch(measure(x = while (TRUE) NULL, .warmup = 0, .runs = 2, .timeout = 0.2),
                   error = function(e) e)
   expect_s3_class(err, "speeduptest_error_timeout")
 })
 
 test_that("R expressions and functions are timed; their errors are classed", {
-  t <- measure(expr = Sys.sleep(0.03), fun = function() Sys.sleep(0.01), runs = 3)
+  t <- measure(expr = Sys.sleep(0.03), fun = function() Sys.sleep(0.01), .runs = 3)
   e <- t$time[t$version == "expr"]
   f <- t$time[t$version == "fun"]
   expect_true(all(e >= 0.03 & e < 1))
@@ -199,7 +210,7 @@ test_that("R expressions and functions are timed; their errors are classed", {
 
   # a variable holding a function, and the list form with a quoted expression
   g <- function() Sys.sleep(0.01)
-  t <- measure(list(g = g, q = quote(Sys.sleep(0.02)), cmd = "sleep 0.01"), runs = 2)
+  t <- measure(list(g = g, q = quote(Sys.sleep(0.02)), cmd = "sleep 0.01"), .runs = 2)
   expect_identical(levels(t$version), c("g", "q", "cmd"))
   expect_true(all(t$time[t$version == "q"] >= 0.02))
   expect_match(attr(t, "versions")[["cmd"]], "^command")
@@ -210,13 +221,13 @@ test_that("R expressions and functions are timed; their errors are classed", {
     calls <<- calls + 1L
     Sys.sleep(0.01)
   }
-  t <- measure(counter(), runs = 2, warmup = 1)
+  t <- measure(counter(), .runs = 2, .warmup = 1)
   expect_identical(calls, 3L)
   expect_identical(levels(t$version), "counter()")
   cmds <- c(a = "sleep 0.01", b = "sleep 0.01")
-  expect_identical(levels(measure(cmds, runs = 1)$version), c("a", "b"))
+  expect_identical(levels(measure(cmds, .runs = 1)$version), c("a", "b"))
 
-  err <- tryCatch(measure(x = stop("boom"), runs = 2), error = function(e) e)
+  err <- tryCatch(measure(x = stop("boom"), .runs = 2), error = function(e) e)
   expect_s3_class(err, "speeduptest_error_expression")
   expect_match(conditionMessage(err), "boom", fixed = TRUE)
 })
@@ -226,20 +237,20 @@ test_that("setup and cleanup run around every run, untimed", {
   seen <- character()
   f <- tempfile()
   on.exit(unlink(f))
-  t <- quiet_short(measure(a = "true", b = "true", runs = 3, warmup = 1,
-                           setup = function(version) {
+  t <- quiet_short(measure(a = "true", b = "true", .runs = 3, .warmup = 1,
+                           .setup = function(version) {
                              n_setup <<- n_setup + 1L
                              seen <<- c(seen, version)
                            },
-                           cleanup = sprintf("echo done >> %s", f)))
+                           .cleanup = sprintf("echo done >> %s", f)))
   expect_identical(n_setup, 8L)
   expect_identical(sort(unique(seen)), c("a", "b"))
   expect_length(readLines(f), 8L)
   # the setup is not timed
-  t <- measure(a = "sleep 0.01", runs = 3, setup = function() Sys.sleep(0.1))
+  t <- measure(a = "sleep 0.01", .runs = 3, .setup = function() Sys.sleep(0.1))
   expect_lt(median(t$time), 0.09)
 
-  err <- tryCatch(measure(a = "true", runs = 2, setup = "exit 4"), error = function(e) e)
+  err <- tryCatch(measure(a = "true", .runs = 2, .setup = "exit 4"), error = function(e) e)
   expect_s3_class(err, "speeduptest_error_command")
   expect_match(conditionMessage(err), "setup", fixed = TRUE)
 })
@@ -247,13 +258,13 @@ test_that("setup and cleanup run around every run, untimed", {
 test_that("output is discarded, or appended to a file", {
   f <- tempfile()
   on.exit(unlink(f))
-  t <- quiet_short(measure(a = "echo hello; echo err >&2", runs = 3, output = f))
+  t <- quiet_short(measure(a = "echo hello; echo err >&2", .runs = 3, .output = f))
   expect_identical(readLines(f), rep(c("hello", "err"), 4L))
-  expect_error(measure(a = "true", output = tempdir()), class = "speeduptest_error_file")
+  expect_error(measure(a = "true", .output = tempdir()), class = "speeduptest_error_file")
 })
 
 test_that("the timer and the machine are recorded and printed", {
-  t <- quiet_short(measure(a = "true", b = function() NULL, runs = 2))
+  t <- quiet_short(measure(a = "true", b = function() NULL, .runs = 2))
   tm <- attr(t, "timer")
   expect_gt(tm$resolution, 0)
   expect_lt(tm$resolution, 0.01)
@@ -279,12 +290,12 @@ test_that("the timer and the machine are recorded and printed", {
 test_that("the progress bar does not get in the way", {
   withr_opts <- options(cli.progress_show_after = 0)
   on.exit(options(withr_opts))
-  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", runs = 3, progress = TRUE))
+  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", .runs = 3, .progress = TRUE))
   expect_identical(nrow(t), 6L)
-  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", progress = TRUE,
-                           until = "decided", max_runs = 10))
+  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", .progress = TRUE,
+                           .until = "decided", .max_runs = 10))
   expect_identical(nrow(t), 20L)
-  expect_error(measure(a = "true", progress = NA), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .progress = NA), class = "speeduptest_error_input")
 })
 
 test_that("runs too short to time give a classed warning with the advice", {
@@ -307,27 +318,27 @@ test_that("runs too short to time give a classed warning with the advice", {
   expect_no_match(conditionMessage(w), "`cmd`", fixed = TRUE)
   expect_match(conditionMessage(w), "inside each run", fixed = TRUE)
   # and for real: a run of a few microseconds on a clock of a microsecond
-  t <- suppressWarnings(measure(f = function() NULL, runs = 3))
+  t <- suppressWarnings(measure(f = function() NULL, .runs = 3))
   expect_warning(check_short_runs(t, list(timer = list(resolution = 1e-6, tick = NA,
                                                         overhead_r = NA_real_),
                                           versions = list(list(name = "f", kind = "function")))),
                  class = "speeduptest_warning_short_runs")
-  expect_no_warning(measure(s = Sys.sleep(0.01), runs = 2))
+  expect_no_warning(measure(s = Sys.sleep(0.01), .runs = 2))
 })
 
 test_that("bad arguments are classed input errors", {
   expect_error(measure(), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", runs = 0), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", runs = 2.5), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", order = "sorted"), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", timeout = -1), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .runs = 0), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .runs = 2.5), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .order = "sorted"), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .timeout = -1), class = "speeduptest_error_input")
   expect_error(measure(a = "true", a = "false"), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", b = "true", c = "true", until = "decided"),
+  expect_error(measure(a = "true", b = "true", c = "true", .until = "decided"),
                class = "speeduptest_error_input")
-  expect_error(measure(a = "true", b = "true", until = "decided", order = "blocks"),
+  expect_error(measure(a = "true", b = "true", .until = "decided", .order = "blocks"),
                class = "speeduptest_error_input")
   expect_error(measure(a = 3), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", setup = 3), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .setup = 3), class = "speeduptest_error_input")
 })
 
 # ---- interrupts ---------------------------------------------------------------
@@ -379,8 +390,8 @@ test_that("SIGINT to an R process measuring a command returns the runs so far", 
     'library(speeduptest)',
     sprintf('writeLines(as.character(Sys.getpid()), "%s")', pidfile),
     'w <- NULL',
-    't <- withCallingHandlers(speeduptest::measure(a = "sleep 0.05", runs = 1000, warmup = 0,',
-    sprintf('  setup = function() if (!file.exists("%s")) file.create("%s")),', started, started),
+    't <- withCallingHandlers(speeduptest::measure(a = "sleep 0.05", .runs = 1000, .warmup = 0,',
+    sprintf('  .setup = function() if (!file.exists("%s")) file.create("%s")),', started, started),
     '  warning = function(cnd) { w <<- class(cnd); invokeRestart("muffleWarning") })',
     sprintf('saveRDS(list(t = t, w = w), "%s")', rds)), script)
   lib <- paste(.libPaths(), collapse = .Platform$path.sep)
@@ -417,7 +428,7 @@ test_that("the sequential looks and levels spend alpha exactly", {
 
 test_that("sequential mode stops when the difference is clear", {
   t <- quiet_short(measure(slow = "sleep 0.04", fast = "sleep 0.01",
-                           until = "decided", max_runs = 40))
+                           .until = "decided", .max_runs = 40))
   sq <- attr(t, "sequential")
   rule <- sequential_rule(sequential_looks(40L), 40L, 0.05, "median")
   expect_identical(sq$decision, "speedup")
@@ -430,7 +441,7 @@ test_that("sequential mode stops when the difference is clear", {
   expect_true(declares_speedup(t$time[t$version == "slow"], t$time[t$version == "fast"]))
 
   t <- quiet_short(measure(fast = "sleep 0.01", slow = "sleep 0.04",
-                           until = "decided", max_runs = 40, test = "mean"))
+                           .until = "decided", .max_runs = 40, .test = "mean"))
   expect_identical(attr(t, "sequential")$decision, "slowdown")
   expect_output(print(t), "Sequential (mean test", fixed = TRUE)
 })
