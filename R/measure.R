@@ -538,11 +538,7 @@ measure_command_launch <- function(cmd, shell = "auto", name = NULL) {
     return(as_shell)
   }
   prog <- words[1L]
-  path <- if (grepl("/", prog, fixed = TRUE)) {
-    if (file.exists(prog) && !dir.exists(prog)) prog else ""
-  } else {
-    unname(Sys.which(prog))
-  }
+  path <- measure_find_program(prog)
   if (!nzchar(path)) {
     # not found: the shell reports it (exit status 127)
     if (shell == "never") {
@@ -552,6 +548,22 @@ measure_command_launch <- function(cmd, shell = "auto", name = NULL) {
     return(as_shell)
   }
   list(launch = "direct", path = path, args = words)
+}
+
+# The file a program name stands for, as execvp() would find it: a name
+# with a slash as it is, else the first executable file of that name in the
+# directories of PATH (an empty entry is the working directory); "" when
+# there is none.
+measure_find_program <- function(prog) {
+  if (!nzchar(prog) || nchar(prog, "bytes") > 4096L) return("")
+  ok <- function(f) file.exists(f) && !dir.exists(f) && file.access(f, 1L) == 0L
+  if (grepl("/", prog, fixed = TRUE)) return(if (ok(prog)) prog else "")
+  dirs <- strsplit(Sys.getenv("PATH"), ":", fixed = TRUE)[[1L]]
+  for (d in dirs) {
+    f <- if (nzchar(d)) file.path(d, prog) else prog
+    if (ok(f)) return(f)
+  }
+  ""
 }
 
 measure_launch <- function(versions, shell) {
@@ -1004,7 +1016,7 @@ measure_timer <- function(versions, output) {
 # medians of `sh -c ''` and of a direct `true`, run alternately (30 each
 # after 3 warm-ups), and their differences, never below 0.
 measure_calibrate <- function(launcher, shell) {
-  true_path <- unname(Sys.which("true"))
+  true_path <- measure_find_program("true")
   direct <- if (nzchar(true_path)) {
     list(path = true_path, args = "true")
   } else {

@@ -638,7 +638,7 @@ static const char *optional_string(SEXP x)
  * program to run with argv args. */
 SEXP ffi_run_command(SEXP path, SEXP args, SEXP output, SEXP timeout, SEXP launcher)
 {
-    if (TYPEOF(args) != STRSXP || XLENGTH(args) < 1 || XLENGTH(args) > 1000000)
+    if (TYPEOF(args) != STRSXP || XLENGTH(args) < 1 || XLENGTH(args) > 100000000)
         Rf_error("`args` must be a character vector.");
     R_xlen_t na = XLENGTH(args);
     for (R_xlen_t i = 0; i < na; i++) {
