@@ -55,14 +55,16 @@
 #' shell, `.shell = "never"` refuses commands that need it.  How each
 #' version was run is in `attr(, "launch")`.
 #'
-#' When some version runs through the shell, `measure()` first measures the
+#' When some version runs through the shell, `measure()` measures the
 #' shell's start-up, as hyperfine does: 30 runs of `/bin/sh -c ''`
-#' alternating with 30 direct runs of `true` (after 3 of each to warm up).
-#' The difference of their medians, the time the shell adds to a command, is
-#' subtracted from the wall time of every run of such a version (and the
-#' differences of the CPU times from `user` and `sys`); it is kept in the
-#' column `correction` (0 for the other runs) and in `attr(, "timer")`, and
-#' printed.  hyperfine subtracts the whole time of `sh -c ''`, start of a
+#' alternating with 30 direct runs of `true` (after 3 of each to warm up)
+#' before the measurement, and one more of each before every measured run of
+#' such a version, so that the calibration sees the same load of the machine
+#' as the runs.  The difference of their medians, the time the shell adds to
+#' a command, is subtracted from the wall time of every run of such a version
+#' (and the differences of the CPU times from `user` and `sys`); it is kept
+#' in the column `correction` (0 for the other runs) and in
+#' `attr(, "timer")$shell`, and printed.  hyperfine subtracts the whole time of `sh -c ''`, start of a
 #' process included, so its shell figures read lower than its `-N` figures;
 #' subtracting only the shell's share keeps a command's time the same
 #' whether or not it went through the shell.  A corrected time is never set
@@ -333,8 +335,19 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
   cleanup <- measure_launch_hook(cleanup)
 
   machine <- measure_machine()
-  timer <- measure_timer(versions, output)
-  ctx <- list(versions = versions, setup = setup, cleanup = cleanup,
+  # the launcher, started once as a server that runs every command
+  server <- NULL
+  launcher <- NA_character_
+  hooks <- list(setup, cleanup)
+  if (any(vapply(c(versions, hooks), function(v) identical(v$kind, "command"), TRUE))) {
+    launcher <- measure_launcher()
+    if (!is.na(launcher)) {
+      server <- .Call(ffi_launcher_start, launcher)
+      if (!is.null(server)) on.exit(.Call(ffi_launcher_stop, server), add = TRUE)
+    }
+  }
+  timer <- measure_timer(versions, output, launcher, server)
+  ctx <- list(versions = versions, setup = setup, cleanup = cleanup, server = server,
               timeout = as.double(timeout), output = output, env = env,
               name = name, machine = machine, timer = timer, order = order,
               warmup = warmup, until = until)
@@ -666,6 +679,9 @@ sequential_look <- function(x, y, level, test) {
 # Runs a command as measure_command_launch() decided: the result of
 # ffi_run_command.
 measure_spawn <- function(v, ctx) {
+  if (!is.null(ctx$server)) {
+    return(.Call(ffi_launcher_run, ctx$server, v$path, v$args, ctx$output, ctx$timeout))
+  }
   .Call(ffi_run_command, v$path, v$args, ctx$output, ctx$timeout, ctx$timer$launcher)
 }
 
@@ -690,19 +706,9 @@ measure_run_version <- function(v, ctx) {
     time <- r$wall
     user <- r$user
     sys <- r$sys
-    correction <- 0
-    shell <- ctx$timer$shell
-    if (identical(v$launch, "shell") && !is.null(shell) && !is.na(shell$wall)) {
-      floor <- max(ctx$timer$resolution, 1e-9, na.rm = TRUE)
-      correction <- min(shell$wall, time - floor)
-      if (!is.finite(correction) || correction < 0) correction <- 0
-      time <- time - correction
-      user <- max(user - shell$user, 0)
-      sys <- max(sys - shell$sys, 0)
-    }
     return(list(time = time, user = user, sys = sys, max_rss = max_rss,
                 exit_status = r$exit_status, start = r$start_time, status = status,
-                message = r$error, correction = correction))
+                message = r$error))
   }
   measure_run_r(v, ctx)
 }
@@ -741,8 +747,7 @@ measure_run_r <- function(v, ctx, arg = NULL) {
   }
   list(time = t1 - t0, user = unname(p1[["user.self"]] - p0[["user.self"]]),
        sys = unname(p1[["sys.self"]] - p0[["sys.self"]]), max_rss = NA_real_,
-       exit_status = NA_integer_, start = start, status = status, condition = cnd,
-       correction = 0)
+       exit_status = NA_integer_, start = start, status = status, condition = cnd)
 }
 
 measure_run_hook <- function(hook, version_name, ctx) {
@@ -758,7 +763,9 @@ new_measure_state <- function(total) {
   st$n <- 0L
   st$version <- integer(total)
   st$time <- st$user <- st$sys <- st$max_rss <- st$start <- double(total)
-  st$correction <- double(total)
+  # the shell's calibration runs (see measure_calibrate()): wall, user and
+  # sys of `sh -c ''` and of a direct `true`, one row per run
+  st$cal_shell <- st$cal_direct <- matrix(numeric(), 0L, 3L)
   st$exit_status <- integer(total)
   st$looks <- list()
   st$decision <- NA_character_
@@ -776,8 +783,57 @@ measure_record <- function(st, i, r) {
   st$max_rss[n] <- r$max_rss
   st$exit_status[n] <- r$exit_status
   st$start[n] <- r$start
-  st$correction[n] <- r$correction %||% 0
   st$n <- n
+}
+
+# One calibration pair, `sh -c ''` and a direct `true` in random order,
+# recorded in st; FALSE when interrupted.
+measure_calibration_pair <- function(st, ctx) {
+  for (what in sample(c("shell", "direct"))) {
+    v <- ctx$timer$shell$spawn[[what]]
+    if (is.null(v)) next
+    r <- measure_spawn(v, ctx)
+    if (identical(r$status, 2L)) return(FALSE)
+    if (identical(r$status, 0L) && identical(r$exit_status, 0L)) {
+      row <- c(r$wall, r$user, r$sys)
+      if (what == "shell") st$cal_shell <- rbind(st$cal_shell, row) else
+        st$cal_direct <- rbind(st$cal_direct, row)
+    }
+  }
+  TRUE
+}
+
+# The shell's share of a run from all the calibration runs so far (the
+# difference of the medians, not below 0), and the times of the runs so far
+# with it subtracted from the runs of the versions run by the shell:
+# list(time, user, sys, correction, shell).
+measure_corrected <- function(st, ctx) {
+  k <- seq_len(st$n)
+  time <- st$time[k]
+  user <- st$user[k]
+  sys <- st$sys[k]
+  correction <- numeric(length(k))
+  sh <- ctx$timer$shell
+  if (!is.null(sh)) sh$samples <- sh$spawn <- NULL
+  if (is.null(sh) || !nrow(st$cal_shell)) {
+    return(list(time = time, user = user, sys = sys, correction = correction, shell = sh))
+  }
+  med <- function(m, j) if (nrow(m)) stats::median(m[, j]) else 0
+  share <- vapply(1:3, function(j) max(med(st$cal_shell, j) - med(st$cal_direct, j), 0), 1)
+  sh$wall <- share[1L]
+  sh$user <- share[2L]
+  sh$sys <- share[3L]
+  sh$shell_wall <- med(st$cal_shell, 1L)
+  sh$direct_wall <- if (nrow(st$cal_direct)) med(st$cal_direct, 1L) else NA_real_
+  sh$runs <- nrow(st$cal_shell)
+  launch <- vapply(ctx$versions, function(v) v$launch %||% "R", "")
+  by_shell <- launch[st$version[k]] == "shell"
+  floor <- max(ctx$timer$resolution, 1e-9, na.rm = TRUE)
+  correction[by_shell] <- pmax(pmin(share[1L], time[by_shell] - floor), 0)
+  time[by_shell] <- time[by_shell] - correction[by_shell]
+  user[by_shell] <- pmax(user[by_shell] - share[2L], 0)
+  sys[by_shell] <- pmax(sys[by_shell] - share[3L], 0)
+  list(time = time, user = user, sys = sys, correction = correction, shell = sh)
 }
 
 # Runs the plan; `runner(version, ctx)` runs one version (replaceable in the
@@ -786,6 +842,11 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
                          progress = NULL) {
   st <- new_measure_state(plan$total)
   versions <- ctx$versions
+  cal <- ctx$timer$shell
+  if (!is.null(cal$samples)) {
+    st$cal_shell <- cal$samples$shell
+    st$cal_direct <- cal$samples$direct
+  }
   if (!is.null(progress)) on.exit(progress$done(), add = TRUE)
   done <- 0L
   run_in_batch <- function(b) {
@@ -796,6 +857,9 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
       h <- measure_run_hook(ctx$setup, v$name, ctx)
       if (h$status == "interrupted") return(FALSE)
       if (h$status != "ok") measure_fail(st, ctx, v, h, "setup")
+      if (!b$warmup && identical(v$launch, "shell") && !is.null(cal)) {
+        if (!measure_calibration_pair(st, ctx)) return(FALSE)
+      }
       r <- runner(v, ctx)
       if (r$status == "interrupted") return(FALSE)
       if (r$status != "ok") measure_fail(st, ctx, v, r, "run", warmup = b$warmup)
@@ -816,7 +880,7 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
         break
       }
       if (!is.null(seq_rule) && !is.na(b$look)) {
-        if (sequential_step(st, seq_rule, b$look)) break
+        if (sequential_step(st, seq_rule, b$look, ctx)) break
       }
     }
     finished
@@ -833,9 +897,9 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
   out
 }
 
-sequential_step <- function(st, rule, j) {
+sequential_step <- function(st, rule, j, ctx = NULL) {
   idx <- st$version[seq_len(st$n)]
-  tm <- st$time[seq_len(st$n)]
+  tm <- if (is.null(ctx)) st$time[seq_len(st$n)] else measure_corrected(st, ctx)$time
   x <- tm[idx == 1L]
   y <- tm[idx == 2L]
   look <- sequential_look(x, y, rule$levels[j], rule$test)
@@ -891,7 +955,10 @@ measure_timings <- function(st, ctx, seq_rule) {
   machine <- ctx$machine
   machine$load_after <- measure_loadavg()
   machine$finished <- Sys.time()
-  attrs <- list(machine = machine, timer = ctx$timer, order = ctx$order,
+  cor <- measure_corrected(st, ctx)
+  timer <- ctx$timer
+  if (!is.null(timer$shell)) timer$shell <- cor$shell
+  attrs <- list(machine = machine, timer = timer, order = ctx$order,
                 warmup = ctx$warmup,
                 versions = stats::setNames(
                   vapply(ctx$versions, function(v) paste0(v$kind, ": ", v$label), ""), nms))
@@ -916,10 +983,10 @@ measure_timings <- function(st, ctx, seq_rule) {
   # each run of a command is a process of its own; R code runs in the session
   process <- ifelse(attrs$launch[st$version[k]] == "R", 0L, k)
   new_speedup_timings(
-    benchmark = rep(ctx$name, n), version = version, time = st$time[k],
-    run = k, round = round, process = as.integer(process), user = st$user[k],
-    sys = st$sys[k], max_rss = st$max_rss[k], exit_status = st$exit_status[k],
-    correction = st$correction[k],
+    benchmark = rep(ctx$name, n), version = version, time = cor$time,
+    run = k, round = round, process = as.integer(process), user = cor$user,
+    sys = cor$sys, max_rss = st$max_rss[k], exit_status = st$exit_status[k],
+    correction = cor$correction,
     timestamp = as.POSIXct(st$start[k], origin = "1970-01-01"),
     source = "measure", run_order = "global", attrs = attrs)
 }
@@ -984,17 +1051,15 @@ measure_launcher <- function() {
   path
 }
 
-measure_timer <- function(versions, output) {
+measure_timer <- function(versions, output, launcher = measure_launcher(), server = NULL) {
   clock <- .Call(ffi_clock_info, 100000L)
   kinds <- vapply(versions, `[[`, "", "kind")
   launch <- vapply(versions, function(v) v$launch %||% "R", "")
   over_cmd <- NA_real_
   floor <- NA_real_
-  launcher <- NA_character_
   shell <- NULL
   if (any(kinds == "command")) {
-    launcher <- measure_launcher()
-    cal <- measure_calibrate(launcher, shell = any(launch == "shell"))
+    cal <- measure_calibrate(launcher, shell = any(launch == "shell"), server = server)
     over_cmd <- cal$floor
     floor <- cal$rss_floor
     shell <- cal$shell
@@ -1008,14 +1073,15 @@ measure_timer <- function(versions, output) {
   }
   list(clock = "CLOCK_MONOTONIC", resolution = clock$resolution, tick = clock$tick,
        overhead_command = over_cmd, overhead_r = over_r, rss_floor = floor,
-       launcher = launcher, shell = shell)
+       launcher = if (any(kinds == "command")) launcher else NA_character_,
+       server = !is.null(server), shell = shell)
 }
 
 # The spawn floor (median wall time of a direct run of `true`) and, when
 # some version runs through the shell, the shell's share of a run: the
 # medians of `sh -c ''` and of a direct `true`, run alternately (30 each
 # after 3 warm-ups), and their differences, never below 0.
-measure_calibrate <- function(launcher, shell) {
+measure_calibrate <- function(launcher, shell, server = NULL) {
   true_path <- measure_find_program("true")
   direct <- if (nzchar(true_path)) {
     list(path = true_path, args = "true")
@@ -1023,7 +1089,8 @@ measure_calibrate <- function(launcher, shell) {
     list(path = NULL, args = "")     # no `true` program: the shell's own
   }
   sh <- list(path = NULL, args = "")
-  ctx <- list(output = NULL, timeout = Inf, timer = list(launcher = launcher))
+  ctx <- list(output = NULL, timeout = Inf, timer = list(launcher = launcher),
+              server = server)
   n <- if (shell) 33L else 11L
   warm <- if (shell) 3L else 1L
   one <- function(v) {
@@ -1044,22 +1111,30 @@ measure_calibrate <- function(launcher, shell) {
     if (all(is.na(x))) NA_real_ else stats::median(x, na.rm = TRUE)
   }
   out <- list(floor = med(d, "wall"),
-              rss_floor = max(vapply(d, `[[`, 1, "rss_floor"), na.rm = TRUE),
+              rss_floor = suppressWarnings(max(vapply(d, `[[`, 1, "rss_floor"),
+                                               na.rm = TRUE)),
               shell = NULL)
+  if (!is.finite(out$rss_floor)) out$rss_floor <- NA_real_
   if (shell) {
-    sh_wall <- med(s, "wall")
-    sh_user <- med(s, "user")
-    sh_sys <- med(s, "sys")
-    base <- if (nzchar(true_path)) {
-      c(med(d, "wall"), med(d, "user"), med(d, "sys"))
-    } else {
-      c(0, 0, 0)
+    keep <- function(runs) {
+      runs <- runs[-seq_len(warm)]
+      ok <- vapply(runs, function(r) identical(r$status, 0L) && identical(r$exit_status, 0L),
+                   TRUE)
+      m <- matrix(vapply(runs[ok], function(r) c(r$wall, r$user, r$sys), numeric(3)),
+                  ncol = 3L, byrow = TRUE)
+      m
     }
+    samples <- list(shell = keep(s), direct = if (nzchar(true_path)) keep(d) else
+      matrix(numeric(), 0L, 3L))
+    med <- function(m, j) if (nrow(m)) stats::median(m[, j]) else 0
+    share <- vapply(1:3, function(j) max(med(samples$shell, j) - med(samples$direct, j), 0), 1)
     out$shell <- list(
-      wall = max(sh_wall - base[1L], 0), user = max(sh_user - base[2L], 0),
-      sys = max(sh_sys - base[3L], 0), shell_wall = sh_wall, direct_wall = base[1L],
-      runs = n - warm, command = "/bin/sh -c ''",
-      direct = if (nzchar(true_path)) true_path else NA_character_)
+      wall = share[1L], user = share[2L], sys = share[3L],
+      shell_wall = med(samples$shell, 1L), direct_wall = med(samples$direct, 1L),
+      runs = nrow(samples$shell), command = "/bin/sh -c ''",
+      direct = if (nzchar(true_path)) true_path else NA_character_,
+      samples = samples,
+      spawn = list(shell = sh, direct = if (nzchar(true_path)) direct else NULL))
   }
   out
 }

@@ -66,6 +66,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -480,6 +481,252 @@ int st_run_command(const char *path, char *const *args, const char *output,
     return status;
 }
 
+/* ---- the launcher as a server -------------------------------------------- */
+
+/* Writes all of buf to fd (blocking); 0, or -1 with errno. */
+static int write_all_fd(int fd, const char *buf, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, buf, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        buf += w;
+        n -= (size_t) w;
+    }
+    return 0;
+}
+
+int st_server_start(const char *launcher, st_server *s)
+{
+    s->pid = -1;
+    s->req = s->rep = -1;
+    if (!launcher || !launcher[0] || access(launcher, X_OK) != 0) return ENOENT;
+    int req[2], rep[2];
+    if (pipe(req) != 0) return errno;
+    if (keep_above_stdio(req) != 0) return EMFILE;
+    if (pipe(rep) != 0 || keep_above_stdio(rep) != 0) {
+        int e = errno ? errno : EMFILE;
+        close(req[0]);
+        close(req[1]);
+        return e;
+    }
+    /* this process keeps the write end of the requests and the read end of
+     * the reports; neither goes to the commands it runs itself */
+    fcntl(req[1], F_SETFD, FD_CLOEXEC);
+    fcntl(rep[0], F_SETFD, FD_CLOEXEC);
+    signal(SIGPIPE, SIG_IGN);
+
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawnattr_init(&attr);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawn_file_actions_addclose(&fa, req[1]);
+    posix_spawn_file_actions_addclose(&fa, rep[0]);
+    sigset_t none, dflt;
+    sigemptyset(&none);
+    sigemptyset(&dflt);
+    sigaddset(&dflt, SIGTERM);
+    sigaddset(&dflt, SIGCHLD);
+    sigaddset(&dflt, SIGUSR1);
+    sigaddset(&dflt, SIGUSR2);
+    sigaddset(&dflt, SIGALRM);
+    sigaddset(&dflt, SIGXCPU);
+    sigaddset(&dflt, SIGXFSZ);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &dflt);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                    POSIX_SPAWN_SETSIGDEF);
+    char a1[24], a2[24];
+    snprintf(a1, sizeof a1, "%d", req[0]);
+    snprintf(a2, sizeof a2, "%d", rep[1]);
+    char *argv[5] = {(char *) "st-launch", (char *) "serve", a1, a2, NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, launcher, &fa, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    close(req[0]);
+    close(rep[1]);
+    if (rc != 0) {
+        close(req[1]);
+        close(rep[0]);
+        return rc;
+    }
+    s->pid = pid;
+    s->req = req[1];
+    s->rep = rep[0];
+    return 0;
+}
+
+void st_server_stop(st_server *s)
+{
+    if (s->req >= 0) close(s->req);
+    if (s->rep >= 0) close(s->rep);
+    s->req = s->rep = -1;
+    if (s->pid > 0) {
+        /* end of file on its requests ends the server; give it a second */
+        int status;
+        double end = st_monotonic_now() + 1.0;
+        pid_t r;
+        while ((r = waitpid(s->pid, &status, WNOHANG)) == 0 && st_monotonic_now() < end)
+            sleep_seconds(1e-3);
+        if (r == 0) {
+            kill(s->pid, SIGKILL);
+            while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR) {}
+        }
+    }
+    s->pid = -1;
+}
+
+/* Reads the server's report line into buf (at most size - 1 bytes, up to the
+ * newline), waking every 100 ms to ask `interrupted`; on an interrupt sends
+ * one byte (stop the run) and goes on waiting for the report.  Returns 1
+ * when a line was read, 0 at end of file, -1 on error; *asked is set when a
+ * stop was sent. */
+static int read_server_line(st_server *s, char *buf, size_t size,
+                            st_interrupt_fn interrupted, void *data, int *asked)
+{
+    size_t len = 0;
+    for (;;) {
+        struct pollfd p;
+        p.fd = s->rep;
+        p.events = POLLIN;
+        p.revents = 0;
+        int r = poll(&p, 1, 100);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (r == 0) {
+            if (!*asked && interrupted && interrupted(data)) {
+                char c = 'k';
+                if (write_all_fd(s->req, &c, 1) != 0) return -1;
+                *asked = 1;
+            }
+            continue;
+        }
+        ssize_t n = read(s->rep, buf + len, size - 1 - len);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (n == 0) return 0;
+        len += (size_t) n;
+        buf[len] = '\0';
+        if (memchr(buf, '\n', len) || len >= size - 1) return 1;
+    }
+}
+
+int st_server_run(st_server *s, const char *path, char *const *args, const char *output,
+                  double timeout, st_interrupt_fn interrupted, void *data, st_run *res)
+{
+    st_run_init(res);
+    if (s->req < 0 || s->rep < 0) {
+        res->error = EBADF;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    if (!args || !args[0]) {
+        res->error = EINVAL;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    /* the request: length, timeout, flags, count, then the strings */
+    size_t nargs = 0, bytes = 0;
+    while (args[nargs]) bytes += strlen(args[nargs++]) + 1;
+    const char *out = output ? output : "";
+    const char *prog = path ? path : "";
+    bytes += strlen(out) + 1 + strlen(prog) + 1;
+    size_t head = sizeof(double) + 2 * sizeof(uint32_t);
+    size_t len = head + bytes;
+    if (len > (1u << 30) || nargs + 2 > UINT32_MAX) {
+        res->error = E2BIG;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    char *msg = (char *) malloc(sizeof(uint32_t) + len);
+    if (!msg) {
+        res->error = ENOMEM;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    uint32_t len32 = (uint32_t) len, flags = path ? 0u : 1u,
+             nstr = (uint32_t) (nargs + 2);
+    double to = (timeout > 0 && isfinite(timeout)) ? timeout : 0.0;
+    char *p = msg;
+    memcpy(p, &len32, sizeof len32);
+    p += sizeof len32;
+    memcpy(p, &to, sizeof to);
+    p += sizeof to;
+    memcpy(p, &flags, sizeof flags);
+    p += sizeof flags;
+    memcpy(p, &nstr, sizeof nstr);
+    p += sizeof nstr;
+    size_t k = strlen(out) + 1;
+    memcpy(p, out, k);
+    p += k;
+    k = strlen(prog) + 1;
+    memcpy(p, prog, k);
+    p += k;
+    for (size_t i = 0; i < nargs; i++) {
+        k = strlen(args[i]) + 1;
+        memcpy(p, args[i], k);
+        p += k;
+    }
+    struct rusage self;
+    if (getrusage(RUSAGE_SELF, &self) == 0) {
+#ifdef __APPLE__
+        res->rss_floor = (double) self.ru_maxrss;
+#else
+        res->rss_floor = 1024.0 * (double) self.ru_maxrss;
+#endif
+    }
+    res->start_time = realtime_now();
+    int w = write_all_fd(s->req, msg, sizeof(uint32_t) + len);
+    free(msg);
+    if (w != 0) {
+        res->error = errno;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    char line[256];
+    int asked = 0;
+    int r = read_server_line(s, line, sizeof line, interrupted, data, &asked);
+    if (r != 1) {
+        res->error = r == 0 ? ST_ERR_NO_REPORT : errno;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    char kind = 0;
+    int code = 0, timed_out = 0, stopped = 0;
+    long long user = 0, sys = 0, rss = 0, wall = 0;
+    int got = sscanf(line, "st-launch 3 %c %d %lld %lld %lld %lld %d %d", &kind, &code,
+                     &user, &sys, &rss, &wall, &timed_out, &stopped);
+    if (got >= 2 && kind == 'e') {
+        res->error = code;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    if (got != 8 || (kind != 'x' && kind != 's')) {
+        res->error = ST_ERR_NO_REPORT;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    res->user = 1e-6 * (double) user;
+    res->sys = 1e-6 * (double) sys;
+    res->max_rss = (double) rss;
+    res->wall = 1e-9 * (double) wall;
+    if (kind == 'x') {
+        res->exit_status = code;
+    } else {
+        res->signal = code;
+        res->exit_status = 128 + code;
+    }
+    res->launched = 1;
+    res->timed_out = timed_out;
+    res->interrupted = stopped;
+    if (timed_out) return ST_RUN_TIMEOUT;
+    if (stopped) return ST_RUN_INTERRUPTED;
+    return ST_RUN_OK;
+}
+
 #else /* _WIN32: no POSIX processes; measure() runs R code only there */
 
 #include <math.h>
@@ -526,6 +773,30 @@ int st_run_command(const char *path, char *const *args, const char *output,
 {
     (void) path; (void) args; (void) output; (void) timeout; (void) launcher; (void) interrupted;
     (void) data;
+    st_run_init(res);
+    res->error = 38; /* ENOSYS */
+    return ST_RUN_SPAWN_FAILED;
+}
+
+int st_server_start(const char *launcher, st_server *s)
+{
+    (void) launcher;
+    s->pid = -1;
+    s->req = s->rep = -1;
+    return 38; /* ENOSYS */
+}
+
+void st_server_stop(st_server *s)
+{
+    s->pid = -1;
+    s->req = s->rep = -1;
+}
+
+int st_server_run(st_server *s, const char *path, char *const *args, const char *output,
+                  double timeout, st_interrupt_fn interrupted, void *data, st_run *res)
+{
+    (void) s; (void) path; (void) args; (void) output; (void) timeout;
+    (void) interrupted; (void) data;
     st_run_init(res);
     res->error = 38; /* ENOSYS */
     return ST_RUN_SPAWN_FAILED;
@@ -609,6 +880,7 @@ int st_split_command(const char *cmd, char *out, size_t out_size, int *starts,
 
 /* ---- .Call entry points ------------------------------------------------- */
 
+#include <stdlib.h>
 #include <string.h>
 #include "ffi.h"
 #include <R_ext/Utils.h>
@@ -634,9 +906,36 @@ static const char *optional_string(SEXP x)
     return NULL;
 }
 
-/* path: NULL or NA for a shell command (args its one string), else the
- * program to run with argv args. */
-SEXP ffi_run_command(SEXP path, SEXP args, SEXP output, SEXP timeout, SEXP launcher)
+/* The list ffi_run_command and ffi_launcher_run return. */
+static SEXP run_result(int status, const st_run *r)
+{
+    static const char *names[] = {
+        "status", "wall", "user", "sys", "max_rss", "exit_status", "signal",
+        "timed_out", "interrupted", "error", "start_time", "rss_floor", "launched"
+    };
+    const char *err = r->error == ST_ERR_NO_REPORT ? "the launcher st-launch did not report" :
+        r->error ? strerror(r->error) : "";
+    SEXP values[13];
+    values[0] = PROTECT(Rf_ScalarInteger(status));
+    values[1] = PROTECT(Rf_ScalarReal(r->wall));
+    values[2] = PROTECT(Rf_ScalarReal(r->user));
+    values[3] = PROTECT(Rf_ScalarReal(r->sys));
+    values[4] = PROTECT(Rf_ScalarReal(r->max_rss));
+    values[5] = PROTECT(Rf_ScalarInteger(r->exit_status));
+    values[6] = PROTECT(Rf_ScalarInteger(r->signal));
+    values[7] = PROTECT(Rf_ScalarLogical(r->timed_out));
+    values[8] = PROTECT(Rf_ScalarLogical(r->interrupted));
+    values[9] = PROTECT(Rf_mkString(err));
+    values[10] = PROTECT(Rf_ScalarReal(r->start_time));
+    values[11] = PROTECT(Rf_ScalarReal(r->rss_floor));
+    values[12] = PROTECT(Rf_ScalarLogical(r->launched));
+    SEXP res = ffi_named_list(13, names, values);
+    UNPROTECT(13);
+    return res;
+}
+
+/* The argv of a run from R: a character vector without NA. */
+static char **run_args(SEXP args, SEXP path)
 {
     if (TYPEOF(args) != STRSXP || XLENGTH(args) < 1 || XLENGTH(args) > 100000000)
         Rf_error("`args` must be a character vector.");
@@ -644,41 +943,73 @@ SEXP ffi_run_command(SEXP path, SEXP args, SEXP output, SEXP timeout, SEXP launc
     for (R_xlen_t i = 0; i < na; i++) {
         if (STRING_ELT(args, i) == NA_STRING) Rf_error("`args` must not hold NA.");
     }
-    const char *prog = optional_string(path);
-    if (!prog && na != 1) Rf_error("A shell command is a single string.");
-    const char *out = optional_string(output);
-    const char *lau = optional_string(launcher);
-    double to = ffi_double(timeout, "timeout");
+    if (!optional_string(path) && na != 1) Rf_error("A shell command is a single string.");
     char **argv = (char **) R_alloc((size_t) na + 1, sizeof(char *));
     for (R_xlen_t i = 0; i < na; i++)
         argv[i] = (char *) Rf_translateChar(STRING_ELT(args, i));
     argv[na] = NULL;
+    return argv;
+}
+
+/* path: NULL or NA for a shell command (args its one string), else the
+ * program to run with argv args. */
+SEXP ffi_run_command(SEXP path, SEXP args, SEXP output, SEXP timeout, SEXP launcher)
+{
+    char **argv = run_args(args, path);
+    const char *prog = optional_string(path);
+    const char *out = optional_string(output);
+    const char *lau = optional_string(launcher);
+    double to = ffi_double(timeout, "timeout");
     st_run r;
     int status = st_run_command(prog, argv, out, to, lau, r_interrupted, NULL, &r);
+    return run_result(status, &r);
+}
 
-    static const char *names[] = {
-        "status", "wall", "user", "sys", "max_rss", "exit_status", "signal",
-        "timed_out", "interrupted", "error", "start_time", "rss_floor", "launched"
-    };
-    const char *err = r.error == ST_ERR_NO_REPORT ? "the launcher st-launch did not report" :
-        r.error ? strerror(r.error) : "";
-    SEXP values[13];
-    values[0] = PROTECT(Rf_ScalarInteger(status));
-    values[1] = PROTECT(Rf_ScalarReal(r.wall));
-    values[2] = PROTECT(Rf_ScalarReal(r.user));
-    values[3] = PROTECT(Rf_ScalarReal(r.sys));
-    values[4] = PROTECT(Rf_ScalarReal(r.max_rss));
-    values[5] = PROTECT(Rf_ScalarInteger(r.exit_status));
-    values[6] = PROTECT(Rf_ScalarInteger(r.signal));
-    values[7] = PROTECT(Rf_ScalarLogical(r.timed_out));
-    values[8] = PROTECT(Rf_ScalarLogical(r.interrupted));
-    values[9] = PROTECT(Rf_mkString(err));
-    values[10] = PROTECT(Rf_ScalarReal(r.start_time));
-    values[11] = PROTECT(Rf_ScalarReal(r.rss_floor));
-    values[12] = PROTECT(Rf_ScalarLogical(r.launched));
-    SEXP res = ffi_named_list(13, names, values);
-    UNPROTECT(13);
-    return res;
+static void server_finalize(SEXP xp)
+{
+    st_server *s = (st_server *) R_ExternalPtrAddr(xp);
+    if (!s) return;
+    st_server_stop(s);
+    free(s);
+    R_ClearExternalPtr(xp);
+}
+
+/* Starts the launcher as a server: an external pointer, or NULL when it
+ * could not be started. */
+SEXP ffi_launcher_start(SEXP launcher)
+{
+    const char *lau = optional_string(launcher);
+    if (!lau) return R_NilValue;
+    st_server *s = (st_server *) malloc(sizeof(st_server));
+    if (!s) return R_NilValue;
+    if (st_server_start(lau, s) != 0) {
+        free(s);
+        return R_NilValue;
+    }
+    SEXP xp = PROTECT(R_MakeExternalPtr(s, R_NilValue, R_NilValue));
+    R_RegisterCFinalizerEx(xp, server_finalize, TRUE);
+    UNPROTECT(1);
+    return xp;
+}
+
+SEXP ffi_launcher_run(SEXP xp, SEXP path, SEXP args, SEXP output, SEXP timeout)
+{
+    if (TYPEOF(xp) != EXTPTRSXP || !R_ExternalPtrAddr(xp))
+        Rf_error("The launcher is not running.");
+    char **argv = run_args(args, path);
+    const char *prog = optional_string(path);
+    const char *out = optional_string(output);
+    double to = ffi_double(timeout, "timeout");
+    st_run r;
+    int status = st_server_run((st_server *) R_ExternalPtrAddr(xp), prog, argv, out, to,
+                               r_interrupted, NULL, &r);
+    return run_result(status, &r);
+}
+
+SEXP ffi_launcher_stop(SEXP xp)
+{
+    if (TYPEOF(xp) == EXTPTRSXP) server_finalize(xp);
+    return R_NilValue;
 }
 
 SEXP ffi_monotonic_now(void)

@@ -55,6 +55,23 @@ int st_run_command(const char *path, char *const *args, const char *output,
                    double timeout, const char *launcher, st_interrupt_fn interrupted,
                    void *data, st_run *res);
 
+/* The launcher as a server (st-launch serve): started once, it runs and
+ * times every command of a measurement (see src/launcher/st-launch.c). */
+typedef struct {
+    int pid;   /* the server's process, -1 when none */
+    int req;   /* write end of its requests */
+    int rep;   /* read end of its reports */
+} st_server;
+
+/* Starts the server; 0, or an errno value. */
+int st_server_start(const char *launcher, st_server *s);
+/* Runs one command through the server, as st_run_command(); the timeout is
+ * enforced by the server, an interrupt is passed on to it. */
+int st_server_run(st_server *s, const char *path, char *const *args, const char *output,
+                  double timeout, st_interrupt_fn interrupted, void *data, st_run *res);
+/* Ends the server (end of file on its requests; SIGKILL after a second). */
+void st_server_stop(st_server *s);
+
 /* Splits a command line that needs no shell into words: writes them, each
  * ended by a NUL, to out (out_size >= strlen(cmd) + 1) and their offsets in
  * out to starts; returns the number of words, or -1 when the command needs
