@@ -9,18 +9,21 @@
 #   sleep 0.01    a 10 ms command that waits
 #   busy          a 10 ms command that computes (a C loop of fixed work,
 #                 compiled here; its length depends on the machine)
-# and, for the shell: measure() of `sleep 0.01; :` (run by /bin/sh -c, the
-# shell's share subtracted) against `hyperfine -N 'sleep 0.01'`.
+# and, for the shell: measure() of `sleep 0.01 >/dev/null` (run by
+# /bin/sh -c for its redirection, the shell's share subtracted) against
+# `hyperfine -N 'sleep 0.01'` (the command's own time), and against hyperfine
+# running the same line by its shell (it subtracts the whole of `sh -c ''`,
+# the spawn included, so it reads lower than its own -N figure).
 #
 # Usage (from the package root, package installed, hyperfine on the PATH):
 #     Rscript bench/measure.R [repeats] [runs]
-# Defaults: 11 repeats of 40 runs (3 warm-ups); about a minute of wall time,
-# mostly waiting.
+# Defaults: 21 repeats of 20 runs (3 warm-ups); about a minute and a half of
+# wall time, mostly waiting.
 
 library(speeduptest)
 args <- commandArgs(trailingOnly = TRUE)
-reps <- if (length(args) >= 1L) as.integer(args[1L]) else 11L
-runs <- if (length(args) >= 2L) as.integer(args[2L]) else 40L
+reps <- if (length(args) >= 1L) as.integer(args[1L]) else 21L
+runs <- if (length(args) >= 2L) as.integer(args[2L]) else 20L
 warm <- 3L
 if (!nzchar(Sys.which("hyperfine"))) stop("hyperfine is not on the PATH")
 
@@ -38,18 +41,19 @@ writeLines(c(
   "}"), src)
 busy <- file.path(dir, "busy")
 if (system2("gcc", c("-O1", "-o", busy, src)) != 0L) stop("gcc failed")
-# calibrate the work to about 10 ms (medians of 15 runs)
+# calibrate the work to about 10 ms when the machine is idle (the fastest of
+# 15 runs: a busy machine only makes runs longer)
 iters <- 1e7
 for (i in 1:3) {
   cmd <- paste(busy, format(iters, scientific = FALSE))
-  t <- stats::median(suppressWarnings(measure(x = cmd, .runs = 15))$time)
+  t <- min(suppressWarnings(measure(x = cmd, .runs = 15))$time)
   iters <- round(iters * 0.010 / t)
 }
 busy_cmd <- paste(busy, format(iters, scientific = FALSE))
 
-hf_median <- function(cmd) {
+hf_median <- function(cmd, shell = FALSE) {
   f <- tempfile(fileext = ".json", tmpdir = dir)
-  st <- system2("hyperfine", c("-N", "--runs", runs, "--warmup", warm, "--style", "none",
+  st <- system2("hyperfine", c(if (!shell) "-N", "--runs", runs, "--warmup", warm, "--style", "none",
                                "--export-json", f, shQuote(cmd)),
                 stdout = FALSE, stderr = FALSE)
   if (st != 0L) stop("hyperfine failed on ", cmd)
@@ -63,8 +67,11 @@ st_median <- function(cmd) {
 cases <- list(
   list(label = "true", ours = "true", theirs = "true"),
   list(label = "sleep 0.01", ours = "sleep 0.01", theirs = "sleep 0.01"),
-  list(label = "busy (about 10 ms)", ours = busy_cmd, theirs = busy_cmd),
-  list(label = "sleep 0.01 by the shell", ours = "sleep 0.01; :", theirs = "sleep 0.01"))
+  list(label = "busy (10 ms when idle)", ours = busy_cmd, theirs = busy_cmd),
+  list(label = "sleep 0.01 >/dev/null", ours = "sleep 0.01 >/dev/null",
+       theirs = "sleep 0.01"),
+  list(label = "the same, hyperfine by shell", ours = "sleep 0.01 >/dev/null",
+       theirs = "sleep 0.01 >/dev/null", shell = TRUE))
 
 cat(sprintf("%d repeats of %d runs (%d warm-ups) per tool and command; load %s\n", reps,
             runs, warm, paste(readLines("/proc/loadavg", warn = FALSE), collapse = "")))
@@ -75,11 +82,11 @@ for (r in seq_len(reps)) {
   for (j in seq_along(cases)) {
     cs <- cases[[j]]
     if ((r + j) %% 2L == 1L) {
-      theirs[r, j] <- hf_median(cs$theirs)
+      theirs[r, j] <- hf_median(cs$theirs, isTRUE(cs$shell))
       ours[r, j] <- st_median(cs$ours)
     } else {
       ours[r, j] <- st_median(cs$ours)
-      theirs[r, j] <- hf_median(cs$theirs)
+      theirs[r, j] <- hf_median(cs$theirs, isTRUE(cs$shell))
     }
   }
 }
@@ -94,7 +101,7 @@ for (j in seq_along(cases)) {
     ratio_min = min(ratio), ratio_max = max(ratio))
 }
 res <- do.call(rbind, rows)
-cat("\n| command | hyperfine -N (median of medians) | measure() | ratio (median; range) |\n")
+cat("\n| command | hyperfine (median of medians) | measure() | ratio (median; range) |\n")
 cat("|---|---|---|---|\n")
 cat(sprintf("| `%s` | %.3f ms | %.3f ms | **%.3f** (%.3f-%.3f) |\n", res$command,
             res$hyperfine_ms, res$measure_ms, res$ratio, res$ratio_min, res$ratio_max),
