@@ -68,7 +68,12 @@
 #' process included, so its shell figures read lower than its `-N` figures;
 #' subtracting only the shell's share keeps a command's time the same
 #' whether or not it went through the shell.  A corrected time is never set
-#' below the clock's resolution.
+#' below the clock's resolution.  What the shell does beyond starting stays
+#' in the time, as with hyperfine: the shell runs the last command of the
+#' line in its own process (no extra cost) only when nothing follows it and
+#' it has no redirection; otherwise it starts a process for it and waits (a
+#' pipe, `cmd > file`, `a; b`), which costs about one more start of a
+#' process per command.
 #'
 #' @section Order of the runs:
 #' * `"interleaved"` (default): `.runs` rounds; every round runs each

@@ -22,8 +22,14 @@
  * it around the child alone (posix_spawn, exec, wait4: the spawn floor) and
  * writes the status, wall time, user and sys times and ru_maxrss of the
  * command back through a pipe (fd given on its command line): the
- * launcher's own start-up is not in the time.  The launcher is what gets the
- * process group; the command stays in it.  Without a launcher (none
+ * launcher's own start-up is not in the time.  measure() starts the launcher
+ * once, as a server (st_server_start(), st_server_run()): requests go to it
+ * over a socket, reports come back over a pipe, and it gives each command a
+ * process group of its own, enforces the timeout and stops a run when asked;
+ * a long-lived server is woken at once when its command exits, where a new
+ * launcher per run (st_run_command() with a launcher, the fallback) is woken
+ * late on a busy machine.  With st_run_command() the launcher is what gets
+ * the process group; the command stays in it.  Without a launcher (none
  * installed, or a run that ended without its report) the wall time is taken
  * here around the spawned process and only a max_rss above rss_floor is the
  * command's own peak.
@@ -71,6 +77,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -483,11 +490,17 @@ int st_run_command(const char *path, char *const *args, const char *output,
 
 /* ---- the launcher as a server -------------------------------------------- */
 
-/* Writes all of buf to fd (blocking); 0, or -1 with errno. */
+/* Writes all of buf to the request socket (blocking); 0, or -1 with errno.
+ * send() with MSG_NOSIGNAL: a server that has died gives EPIPE, not a
+ * SIGPIPE to this process (whose handling of SIGPIPE is R's). */
 static int write_all_fd(int fd, const char *buf, size_t n)
 {
     while (n > 0) {
+#ifdef MSG_NOSIGNAL
+        ssize_t w = send(fd, buf, n, MSG_NOSIGNAL);
+#else
         ssize_t w = write(fd, buf, n);
+#endif
         if (w < 0) {
             if (errno == EINTR) continue;
             return -1;
@@ -504,8 +517,12 @@ int st_server_start(const char *launcher, st_server *s)
     s->req = s->rep = -1;
     if (!launcher || !launcher[0] || access(launcher, X_OK) != 0) return ENOENT;
     int req[2], rep[2];
-    if (pipe(req) != 0) return errno;
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, req) != 0) return errno;
     if (keep_above_stdio(req) != 0) return EMFILE;
+#if !defined(MSG_NOSIGNAL) && defined(SO_NOSIGPIPE)
+    int one = 1;
+    setsockopt(req[1], SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
     if (pipe(rep) != 0 || keep_above_stdio(rep) != 0) {
         int e = errno ? errno : EMFILE;
         close(req[0]);
@@ -516,7 +533,6 @@ int st_server_start(const char *launcher, st_server *s)
      * the reports; neither goes to the commands it runs itself */
     fcntl(req[1], F_SETFD, FD_CLOEXEC);
     fcntl(rep[0], F_SETFD, FD_CLOEXEC);
-    signal(SIGPIPE, SIG_IGN);
 
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;

@@ -25,14 +25,15 @@
  *     st-launch 3 x|s CODE USER_US SYS_US MAXRSS_BYTES WALL_NS TIMED_OUT STOPPED
  *     st-launch 3 e ERRNO
  *
- * until REQ_FD is closed.  A request (native byte order) is a 32-bit length
- * L, then L bytes: the timeout in seconds (a double; not above 0 or not
- * finite: none), a 32-bit flag (1: run `/bin/sh -c ARG0`), a 32-bit count of
- * strings, and the strings, each ended by a NUL: the output file ("": to
- * /dev/null), the program's path ("" for the shell), and its argv.  While a
- * command runs, any byte arriving on REQ_FD asks to stop it (the caller
- * sends one when the user interrupts, and no request after it); end of file
- * there stops it and ends the server.  A stopped run (timeout or request)
+ * until REQ_FD (a pipe or a socket) is closed.  A request (native byte
+ * order) is a 32-bit length L, then L bytes: the timeout in seconds (a
+ * double; not above 0 or not finite: none), a 32-bit flag (1: run
+ * `/bin/sh -c ARG0`), a 32-bit count of strings, and the strings, each
+ * ended by a NUL: the output file ("": to /dev/null), the program's path
+ * ("" for the shell), and its argv.  While a command runs, any byte
+ * arriving on REQ_FD asks to stop it (the caller sends one when the user
+ * interrupts, and no request after it); end of file there stops it and ends
+ * the server.  A stopped run (timeout or request)
  * gets SIGTERM in its whole process group, then SIGKILL 0.5 s later.
  *
  * Why a server: a process that has just started is placed behind the
