@@ -388,10 +388,12 @@ measure_old_options <- function(dots, caller) {
       values[i] <- list(eval(e, caller))
       next
     }
-    val <- if (is.symbol(e)) {
-      tryCatch(eval(e, caller), error = function(err) NULL)
+    if (is.symbol(e)) {
+      found <- tryCatch(list(eval(e, caller)), error = function(err) NULL)
+      if (is.null(found)) next   # not a variable of the caller's: a version
+      val <- found[[1L]]
     } else if (is.atomic(e) || is.null(e)) {
-      e
+      val <- e
     } else {
       next
     }

@@ -2,9 +2,11 @@
 #
 # For each command, each repeat runs `hyperfine -N` (no shell) and
 # measure() in turn (the order alternating from one repeat to the next),
-# with the same number of runs and warm-ups, and takes each tool's median
-# wall time; the ratio measure() / hyperfine of each repeat is printed and
-# the median of the ratios is the figure.  The commands:
+# with the same number of runs and warm-ups.  The figure is the ratio of the
+# medians of all the runs of each tool (measure() / hyperfine); the median
+# and the range of the ratios of the repeats' medians are printed beside it.
+# Short repeats (10 runs) interleave the tools finely, so a busy period of
+# the machine falls on both.  The commands:
 #   true          the spawn floor: creating, exec'ing and reaping a process
 #   sleep 0.01    a 10 ms command that waits
 #   busy          a 10 ms command that computes (a C loop of fixed work,
@@ -17,13 +19,13 @@
 #
 # Usage (from the package root, package installed, hyperfine on the PATH):
 #     Rscript bench/measure.R [repeats] [runs]
-# Defaults: 21 repeats of 20 runs (3 warm-ups); about a minute and a half of
-# wall time, mostly waiting.
+# Defaults: 41 repeats of 10 runs (3 warm-ups); about two minutes of wall
+# time, mostly waiting.
 
 library(speeduptest)
 args <- commandArgs(trailingOnly = TRUE)
-reps <- if (length(args) >= 1L) as.integer(args[1L]) else 21L
-runs <- if (length(args) >= 2L) as.integer(args[2L]) else 20L
+reps <- if (length(args) >= 1L) as.integer(args[1L]) else 41L
+runs <- if (length(args) >= 2L) as.integer(args[2L]) else 10L
 warm <- 3L
 if (!nzchar(Sys.which("hyperfine"))) stop("hyperfine is not on the PATH")
 
@@ -57,11 +59,10 @@ hf_median <- function(cmd, shell = FALSE) {
                                "--export-json", f, shQuote(cmd)),
                 stdout = FALSE, stderr = FALSE)
   if (st != 0L) stop("hyperfine failed on ", cmd)
-  stats::median(read_timings(f, format = "hyperfine")$time)
+  read_timings(f, format = "hyperfine")$time
 }
 st_median <- function(cmd) {
-  t <- suppressWarnings(measure(x = cmd, .runs = runs, .warmup = warm))
-  stats::median(t$time)
+  suppressWarnings(measure(x = cmd, .runs = runs, .warmup = warm))$time
 }
 
 cases <- list(
@@ -77,33 +78,35 @@ cat(sprintf("%d repeats of %d runs (%d warm-ups) per tool and command; load %s\n
             runs, warm, paste(readLines("/proc/loadavg", warn = FALSE), collapse = "")))
 # Rounds outside, commands inside, the tools' order alternating: a slow
 # period of the machine falls on both tools and on every command.
-ours <- theirs <- matrix(NA_real_, reps, length(cases))
+ours <- theirs <- matrix(list(), reps, length(cases))
 for (r in seq_len(reps)) {
   for (j in seq_along(cases)) {
     cs <- cases[[j]]
     if ((r + j) %% 2L == 1L) {
-      theirs[r, j] <- hf_median(cs$theirs, isTRUE(cs$shell))
-      ours[r, j] <- st_median(cs$ours)
+      theirs[[r, j]] <- hf_median(cs$theirs, isTRUE(cs$shell))
+      ours[[r, j]] <- st_median(cs$ours)
     } else {
-      ours[r, j] <- st_median(cs$ours)
-      theirs[r, j] <- hf_median(cs$theirs, isTRUE(cs$shell))
+      ours[[r, j]] <- st_median(cs$ours)
+      theirs[[r, j]] <- hf_median(cs$theirs, isTRUE(cs$shell))
     }
   }
 }
 rows <- list()
 for (j in seq_along(cases)) {
-  ratio <- ours[, j] / theirs[, j]
-  cat(sprintf("%-24s ratios %s\n", cases[[j]]$label,
-              paste(sprintf("%.3f", ratio), collapse = " ")))
+  ratio <- vapply(ours[, j], stats::median, 1) / vapply(theirs[, j], stats::median, 1)
+  all_ours <- unlist(ours[, j])
+  all_theirs <- unlist(theirs[, j])
   rows[[j]] <- data.frame(
-    command = cases[[j]]$label, hyperfine_ms = 1e3 * stats::median(theirs[, j]),
-    measure_ms = 1e3 * stats::median(ours[, j]), ratio = stats::median(ratio),
-    ratio_min = min(ratio), ratio_max = max(ratio))
+    command = cases[[j]]$label, hyperfine_ms = 1e3 * stats::median(all_theirs),
+    measure_ms = 1e3 * stats::median(all_ours),
+    ratio = stats::median(all_ours) / stats::median(all_theirs),
+    ratio_med = stats::median(ratio), ratio_min = min(ratio), ratio_max = max(ratio))
 }
 res <- do.call(rbind, rows)
-cat("\n| command | hyperfine (median of medians) | measure() | ratio (median; range) |\n")
-cat("|---|---|---|---|\n")
-cat(sprintf("| `%s` | %.3f ms | %.3f ms | **%.3f** (%.3f-%.3f) |\n", res$command,
-            res$hyperfine_ms, res$measure_ms, res$ratio, res$ratio_min, res$ratio_max),
-    sep = "")
+cat(sprintf("\n%d x %d runs per tool and command\n", reps, runs))
+cat("| command | hyperfine (median) | measure() (median) | ratio | repeats' ratios: median (range) |\n")
+cat("|---|---|---|---|---|\n")
+cat(sprintf("| `%s` | %.3f ms | %.3f ms | **%.3f** | %.3f (%.3f-%.3f) |\n", res$command,
+            res$hyperfine_ms, res$measure_ms, res$ratio, res$ratio_med, res$ratio_min,
+            res$ratio_max), sep = "")
 unlink(dir, recursive = TRUE)
