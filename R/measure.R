@@ -825,14 +825,9 @@ measure_corrected <- function(st, ctx) {
   if (is.null(sh) || !nrow(st$cal_shell)) {
     return(list(time = time, user = user, sys = sys, correction = correction, shell = sh))
   }
-  med <- function(m, j) if (nrow(m)) stats::median(m[, j]) else 0
-  share <- vapply(1:3, function(j) max(med(st$cal_shell, j) - med(st$cal_direct, j), 0), 1)
-  sh$wall <- share[1L]
-  sh$user <- share[2L]
-  sh$sys <- share[3L]
-  sh$shell_wall <- med(st$cal_shell, 1L)
-  sh$direct_wall <- if (nrow(st$cal_direct)) med(st$cal_direct, 1L) else NA_real_
-  sh$runs <- nrow(st$cal_shell)
+  now <- measure_shell_share(st$cal_shell, st$cal_direct)
+  sh[names(now)] <- now
+  share <- c(now$wall, now$user, now$sys)
   launch <- vapply(ctx$versions, function(v) v$launch %||% "R", "")
   by_shell <- launch[st$version[k]] == "shell"
   floor <- max(ctx$timer$resolution, 1e-9, na.rm = TRUE)
@@ -1133,17 +1128,26 @@ measure_calibrate <- function(launcher, shell, server = NULL) {
     }
     samples <- list(shell = keep(s), direct = if (nzchar(true_path)) keep(d) else
       matrix(numeric(), 0L, 3L))
-    med <- function(m, j) if (nrow(m)) stats::median(m[, j]) else 0
-    share <- vapply(1:3, function(j) max(med(samples$shell, j) - med(samples$direct, j), 0), 1)
-    out$shell <- list(
-      wall = share[1L], user = share[2L], sys = share[3L],
-      shell_wall = med(samples$shell, 1L), direct_wall = med(samples$direct, 1L),
-      runs = nrow(samples$shell), command = "/bin/sh -c ''",
-      direct = if (nzchar(true_path)) true_path else NA_character_,
-      samples = samples,
-      spawn = list(shell = sh, direct = if (nzchar(true_path)) direct else NULL))
+    out$shell <- c(
+      measure_shell_share(samples$shell, samples$direct),
+      list(command = "/bin/sh -c ''",
+           direct = if (nzchar(true_path)) true_path else NA_character_,
+           samples = samples,
+           spawn = list(shell = sh, direct = if (nzchar(true_path)) direct else NULL)))
   }
   out
+}
+
+# The shell's share of a run from the calibration runs (matrices of wall,
+# user and sys, one row per run): the differences of the medians of `sh -c
+# ''` and of a direct `true`, never below 0.
+measure_shell_share <- function(shell, direct) {
+  col_median <- function(m, j) if (nrow(m)) stats::median(m[, j]) else 0
+  share <- vapply(1:3, function(j) max(col_median(shell, j) - col_median(direct, j), 0), 1)
+  list(wall = share[1L], user = share[2L], sys = share[3L],
+       shell_wall = col_median(shell, 1L),
+       direct_wall = if (nrow(direct)) col_median(direct, 1L) else NA_real_,
+       runs = nrow(shell))
 }
 
 # An interrupt the C core consumed before any run was made: signalled again
