@@ -294,32 +294,34 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
                  paste0("`.", old, "`", collapse = ", ")),
          class = "deprecated")
   }
+  # errors name the argument as the user wrote it
+  arg <- function(nm) if (nm %in% names(split$options)) nm else paste0(".", nm)
   env <- opts$env
   if (!is.environment(env)) {
-    abort(sprintf("`.env` must be an environment, not %s.", describe_type(env)))
+    abort(sprintf("`%s` must be an environment, not %s.", arg("env"), describe_type(env)))
   }
   shell <- measure_choice(.shell, c("auto", "always", "never"), ".shell")
   versions <- measure_versions(split$versions, env)
-  order <- measure_choice(opts$order, c("interleaved", "random", "blocks"), ".order")
-  until <- measure_choice(opts$until, c("fixed", "decided"), ".until")
-  test <- measure_choice(opts$test, c("median", "mean"), ".test")
-  runs <- measure_whole(opts$runs, ".runs", min = 1L)
-  warmup <- measure_whole(opts$warmup, ".warmup", min = 0L)
-  max_runs <- measure_whole(opts$max_runs, ".max_runs", min = 3L)
-  alpha <- check_alpha(opts$alpha, arg = ".alpha")
-  progress <- check_flag(opts$progress, ".progress")
+  order <- measure_choice(opts$order, c("interleaved", "random", "blocks"), arg("order"))
+  until <- measure_choice(opts$until, c("fixed", "decided"), arg("until"))
+  test <- measure_choice(opts$test, c("median", "mean"), arg("test"))
+  runs <- measure_whole(opts$runs, arg("runs"), min = 1L)
+  warmup <- measure_whole(opts$warmup, arg("warmup"), min = 0L)
+  max_runs <- measure_whole(opts$max_runs, arg("max_runs"), min = 3L)
+  alpha <- check_alpha(opts$alpha, arg = arg("alpha"))
+  progress <- check_flag(opts$progress, arg("progress"))
   timeout <- opts$timeout
   if (!is.numeric(timeout) || length(timeout) != 1L || is.na(timeout) || timeout <= 0) {
-    abort(sprintf("`.timeout` must be a single positive number of seconds (Inf for none), not %s.",
-                  describe_value(timeout)))
+    abort(sprintf("`%s` must be a single positive number of seconds (Inf for none), not %s.",
+                  arg("timeout"), describe_value(timeout)))
   }
   name <- opts$name
   if (!is.character(name) || length(name) != 1L || is.na(name)) {
-    abort(sprintf("`.name` must be a single string, not %s.", describe_value(name)))
+    abort(sprintf("`%s` must be a single string, not %s.", arg("name"), describe_value(name)))
   }
-  output <- measure_output_file(opts$output)
-  setup <- measure_hook(opts$setup, ".setup")
-  cleanup <- measure_hook(opts$cleanup, ".cleanup")
+  output <- measure_output_file(opts$output, arg("output"))
+  setup <- measure_hook(opts$setup, arg("setup"))
+  cleanup <- measure_hook(opts$cleanup, arg("cleanup"))
   if (until == "decided") {
     if (length(versions) != 2L) {
       abort(sprintf("`.until = \"decided\"` compares two versions; %d were given.",
@@ -430,19 +432,19 @@ measure_whole <- function(x, arg, min = 0L, max = 1e6) {
   as.integer(x)
 }
 
-measure_output_file <- function(output) {
+measure_output_file <- function(output, arg = ".output") {
   if (is.null(output)) return(NULL)
   if (!is.character(output) || length(output) != 1L || is.na(output) || !nzchar(output)) {
-    abort(sprintf("`.output` must be NULL (discard) or a file name, not %s.",
+    abort(sprintf("`%s` must be NULL (discard) or a file name, not %s.", arg,
                   describe_value(output)))
   }
   output <- normalizePath(output, mustWork = FALSE)
   if (!dir.exists(dirname(output))) {
-    abort(sprintf("`.output`: the directory of \"%s\" does not exist.", output),
+    abort(sprintf("`%s`: the directory of \"%s\" does not exist.", arg, output),
           class = "file")
   }
   if (dir.exists(output)) {
-    abort(sprintf("`.output` must be a file, not the directory \"%s\".", output),
+    abort(sprintf("`%s` must be a file, not the directory \"%s\".", arg, output),
           class = "file")
   }
   output

@@ -689,6 +689,12 @@ test_that("the former option names still work, with a warning", {
   expect_identical(unique(t$benchmark), "old")
   expect_setequal(readLines(f), c("one", "two"))
   expect_error(measure(a = "true", runs = 2, .runs = 3), class = "speeduptest_error_input")
+  # errors name the argument as written
+  err <- tryCatch(suppressWarnings(measure(a = "true", runs = 1e300)), error = function(e) e)
+  expect_s3_class(err, "speeduptest_error_input")
+  expect_match(conditionMessage(err), "^`runs` must be")
+  err <- tryCatch(measure(a = "true", .runs = 1e300), error = function(e) e)
+  expect_match(conditionMessage(err), "^`.runs` must be")
 })
 
 # ---- what a person sees ------------------------------------------------------------
