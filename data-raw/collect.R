@@ -117,8 +117,8 @@ for (g in names(groups)) {
   cmds <- vapply(cfgs, run_command, "")
   names(cmds) <- vapply(cfgs, `[[`, "", "version")
   outfile <- tempfile(fileext = ".txt")
-  t <- measure(cmds, runs = n_runs, warmup = 1L, order = "interleaved", output = outfile,
-               name = cfgs[[1]]$benchmark, progress = FALSE)
+  t <- measure(cmds, .runs = n_runs, .warmup = 1L, .order = "interleaved",
+               .output = outfile, .name = cfgs[[1]]$benchmark, .progress = FALSE)
   out <- readLines(outfile)
   get <- function(key) sub(paste0("^", key, " "), "", grep(paste0("^", key, " "), out, value = TRUE))
   kt <- as.numeric(get("time"))

@@ -68,7 +68,11 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
                        SEXP prop_conf_level, SEXP prop_method,
                        SEXP precision);
 
-SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout, SEXP launcher);
+SEXP ffi_run_command(SEXP path, SEXP args, SEXP output, SEXP timeout, SEXP launcher);
+SEXP ffi_split_command(SEXP cmd);
+SEXP ffi_launcher_start(SEXP launcher);
+SEXP ffi_launcher_run(SEXP xp, SEXP path, SEXP args, SEXP output, SEXP timeout);
+SEXP ffi_launcher_stop(SEXP xp);
 SEXP ffi_monotonic_now(void);
 SEXP ffi_clock_info(SEXP tries);
 SEXP ffi_all_positive_finite(SEXP x);

@@ -1,37 +1,57 @@
 /*
- * measure.c -- running and timing one shell command (measure()).
+ * measure.c -- running and timing one command (measure()), and splitting a
+ * command line into words when it needs no shell.
  *
- * A run is `/bin/sh -c CMD`, started with posix_spawn() in a process group of
- * its own (so that a timeout or an interrupt can stop the command and every
- * process it started), with standard input from /dev/null and standard
- * output and error to /dev/null or appended to a file.  Wall time is read
- * from CLOCK_MONOTONIC just before the spawn and just after the child is
- * reaped; user and system CPU time and the peak resident set size come from
- * wait4() (the rusage of the shell and of every descendant it waited for;
- * Linux reports ru_maxrss in KiB, macOS in bytes).
+ * A run is a program started with its words as argv (a simple command, the
+ * way `hyperfine -N` runs it) or `/bin/sh -c CMD` (a command that needs the
+ * shell: pipes, redirections, variables, globbing, quoting beyond the plain
+ * kinds, reserved words and builtins).  It is started with posix_spawn() in
+ * a process group of its own (so that a timeout or an interrupt can stop the
+ * command and every process it started), with standard input from /dev/null
+ * and standard output and error to /dev/null or appended to a file.  When
+ * the command has ended, whatever it left running in its process group
+ * (background jobs, `cmd &`) is killed with SIGKILL before the group leader
+ * is reaped, so nothing of a run outlives it.
  *
  * Peak memory and the launcher: Linux records the peak of the memory a
  * process leaves at exec() in its ru_maxrss, and a child spawned here leaves
  * the caller's (R's) memory, so its ru_maxrss is at least the caller's own
  * peak (getrusage(RUSAGE_SELF) just before the spawn, returned as
- * rss_floor).  So the shell is not spawned directly but through a small
- * program, the launcher (src/launcher/st-launch.c): its own ru_maxrss is
- * inflated, but the shell it forks leaves only the launcher's few hundred
- * kilobytes at exec(), so the status, user and sys times and ru_maxrss the
- * launcher reads with wait4() and writes back through a pipe (fd given on
- * its command line) are the shell's own and exact.  The launcher is what
- * gets the process group; the shell stays in it.  Without a launcher (none
- * installed, or a run that ended without its report) the figures of the
- * spawned process itself are used and only a max_rss above rss_floor is the
+ * rss_floor).  So the command is not spawned directly but through a small
+ * program, the launcher (src/launcher/st-launch.c), which spawns it, times
+ * it around the child alone (posix_spawn, exec, wait4: the spawn floor) and
+ * writes the status, wall time, user and sys times and ru_maxrss of the
+ * command back through a pipe (fd given on its command line): the
+ * launcher's own start-up is not in the time.  measure() starts the launcher
+ * once, as a server (st_server_start(), st_server_run()): requests go to it
+ * over a socket, reports come back over a pipe, and it gives each command a
+ * process group of its own, enforces the timeout and stops a run when asked;
+ * a long-lived server is woken at once when its command exits, where a new
+ * launcher per run (st_run_command() with a launcher, the fallback) is woken
+ * late on a busy machine.  With st_run_command() the launcher is what gets
+ * the process group; the command stays in it.  Without a launcher (none
+ * installed, or a run that ended without its report) the wall time is taken
+ * here around the spawned process and only a max_rss above rss_floor is the
  * command's own peak.
  *
  * Waiting: on Linux a pidfd (pidfd_open(2), Linux >= 5.3) is poll()ed, so
- * the parent wakes as soon as the child exits and the wall time carries no
- * polling delay; elsewhere (or when pidfd_open fails) waitpid(WNOHANG) is
- * polled with sleeps growing from 20 microseconds to 2 ms.  Either way the
- * parent wakes at least every 100 ms to ask the caller's callback whether the
- * user interrupted, and to enforce the timeout.  Stopping a run sends SIGTERM
- * to the whole process group, then SIGKILL after 0.5 s if it is still alive.
+ * the parent wakes as soon as the child exits; elsewhere (or when
+ * pidfd_open fails) waitid(WNOHANG) is polled with sleeps growing from 20
+ * microseconds to 2 ms.  Either way the parent wakes at least every 100 ms
+ * to ask the caller's callback whether the user interrupted, and to enforce
+ * the timeout.  Stopping a run sends SIGTERM to the whole process group,
+ * then SIGKILL after 0.5 s if it is still alive.
+ *
+ * Splitting (st_split_command): the words of a command line with no shell
+ * syntax in it.  Words are separated by blanks; '...' quotes anything but a
+ * quote, "..." anything but $, ` and \ (which need the shell's expansions).
+ * Anything else the shell would read specially -- | & ; < > ( ) $ ` \ * ? [
+ * ] { } ~ ! a newline, # at the start of a word, = in the first word (an
+ * assignment), an unterminated quote, a reserved word or a builtin with no
+ * program of its name as the first word -- makes the command a shell
+ * command.  The check errs on the side of the shell: a command it sends to
+ * the shell still runs as written, only with the shell's start-up around
+ * it, which measure() then measures and subtracts.
  *
  * Timer: the resolution is what clock_getres() reports and the smallest
  * nonzero difference seen between consecutive clock readings (the blog post
@@ -52,10 +72,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -132,16 +154,25 @@ static int open_pidfd(pid_t pid)
 }
 
 /* Reaps the child if it has exited: 1 when reaped, 0 when still running,
- * -1 on error. */
+ * -1 on error.  Before the child (the process group's leader) is reaped,
+ * what is left in its process group is killed: the zombie keeps the group's
+ * number from being reused until then. */
 static int try_reap(pid_t pid, int *wstatus, struct rusage *ru)
 {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    int w;
+    do {
+        w = waitid(P_PID, (id_t) pid, &info, WEXITED | WNOHANG | WNOWAIT);
+    } while (w < 0 && errno == EINTR);
+    if (w < 0) return -1;
+    if (info.si_pid != pid) return 0;
+    kill(-pid, SIGKILL);
     pid_t r;
     do {
-        r = wait4(pid, wstatus, WNOHANG, ru);
+        r = wait4(pid, wstatus, 0, ru);
     } while (r < 0 && errno == EINTR);
-    if (r == pid) return 1;
-    if (r == 0) return 0;
-    return -1;
+    return r == pid ? 1 : -1;
 }
 
 /* Waits up to `seconds` for the child to exit (returns as in try_reap). */
@@ -173,15 +204,12 @@ static int wait_child(pid_t pid, int pidfd, double seconds, double *sleep_step,
 }
 
 /* Stops the whole process group: SIGTERM, then SIGKILL after 0.5 s; reaps
- * the child. */
+ * the child (try_reap kills what is left of the group). */
 static void stop_group(pid_t pid, int pidfd, int *wstatus, struct rusage *ru)
 {
     double step = 20e-6;
     kill(-pid, SIGTERM);
-    if (wait_child(pid, pidfd, 0.5, &step, wstatus, ru) == 1) {
-        kill(-pid, SIGKILL);   /* descendants that outlived the shell */
-        return;
-    }
+    if (wait_child(pid, pidfd, 0.5, &step, wstatus, ru) == 1) return;
     kill(-pid, SIGKILL);
     while (try_reap(pid, wstatus, ru) == 0) sleep_seconds(1e-3);
 }
@@ -243,17 +271,18 @@ static int read_report(int fd, st_run *res)
     buf[len] = '\0';
     char kind = 0;
     int code = 0;
-    long long user = 0, sys = 0, rss = 0;
-    int got = sscanf(buf, "st-launch 1 %c %d %lld %lld %lld", &kind, &code, &user, &sys,
-                     &rss);
+    long long user = 0, sys = 0, rss = 0, wall = 0;
+    int got = sscanf(buf, "st-launch 2 %c %d %lld %lld %lld %lld", &kind, &code, &user,
+                     &sys, &rss, &wall);
     if (got >= 2 && kind == 'e') {
         res->error = code;
         return 1;
     }
-    if (got != 5 || (kind != 'x' && kind != 's')) return 0;
+    if (got != 6 || (kind != 'x' && kind != 's') || wall < 0) return 0;
     res->user = 1e-6 * (double) user;
     res->sys = 1e-6 * (double) sys;
     res->max_rss = (double) rss;
+    res->wall = 1e-9 * (double) wall;
     if (kind == 'x') {
         res->exit_status = code;
         res->signal = 0;
@@ -265,9 +294,9 @@ static int read_report(int fd, st_run *res)
     return 1;
 }
 
-int st_run_command(const char *cmd, const char *output, double timeout,
-                   const char *launcher, st_interrupt_fn interrupted, void *data,
-                   st_run *res)
+int st_run_command(const char *path, char *const *args, const char *output,
+                   double timeout, const char *launcher, st_interrupt_fn interrupted,
+                   void *data, st_run *res)
 {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
@@ -276,13 +305,28 @@ int st_run_command(const char *cmd, const char *output, double timeout,
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
     st_run_init(res);
+    if (!args || !args[0]) {
+        res->error = EINVAL;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    size_t nargs = 0;
+    while (args[nargs]) nargs++;
 
+    /* The argument vector of what is spawned: the launcher's (up to 4 words
+     * before the command's) or the command's own. */
+    char **argv = (char **) calloc(nargs + 6, sizeof(char *));
+    if (!argv) {
+        res->error = ENOMEM;
+        return ST_RUN_SPAWN_FAILED;
+    }
     if (posix_spawn_file_actions_init(&fa) != 0) {
+        free(argv);
         res->error = errno ? errno : ENOMEM;
         return ST_RUN_SPAWN_FAILED;
     }
     if (posix_spawnattr_init(&attr) != 0) {
         posix_spawn_file_actions_destroy(&fa);
+        free(argv);
         res->error = errno ? errno : ENOMEM;
         return ST_RUN_SPAWN_FAILED;
     }
@@ -330,17 +374,30 @@ int st_run_command(const char *cmd, const char *output, double timeout,
             snprintf(fdarg, sizeof fdarg, "%d", rep[1]);
         }
     }
-    char *argv[4];
+    const char *prog;
+    size_t k = 0;
     if (use_launcher) {
-        argv[0] = (char *) "st-launch";
-        argv[1] = fdarg;
-        argv[2] = (char *) cmd;
+        prog = launcher;
+        argv[k++] = (char *) "st-launch";
+        argv[k++] = fdarg;
+        if (path) {
+            argv[k++] = (char *) "exec";
+            argv[k++] = (char *) path;
+            for (size_t i = 0; i < nargs; i++) argv[k++] = args[i];
+        } else {
+            argv[k++] = (char *) "sh";
+            argv[k++] = args[0];
+        }
+    } else if (path) {
+        prog = path;
+        for (size_t i = 0; i < nargs; i++) argv[k++] = args[i];
     } else {
-        argv[0] = (char *) "sh";
-        argv[1] = (char *) "-c";
-        argv[2] = (char *) cmd;
+        prog = "/bin/sh";
+        argv[k++] = (char *) "sh";
+        argv[k++] = (char *) "-c";
+        argv[k++] = args[0];
     }
-    argv[3] = NULL;
+    argv[k] = NULL;
 
     struct rusage self;
     if (getrusage(RUSAGE_SELF, &self) == 0) {
@@ -354,10 +411,10 @@ int st_run_command(const char *cmd, const char *output, double timeout,
     pid_t pid;
     res->start_time = realtime_now();
     double t0 = st_monotonic_now();
-    int rc = posix_spawn(&pid, use_launcher ? launcher : "/bin/sh", &fa, &attr, argv,
-                         environ);
+    int rc = posix_spawn(&pid, prog, &fa, &attr, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
+    free(argv);
     if (use_launcher) close(rep[1]);
     if (rc != 0) {
         if (use_launcher) close(rep[0]);
@@ -414,9 +471,13 @@ int st_run_command(const char *cmd, const char *output, double timeout,
     }
     if (use_launcher) {
         /* The launcher exits 0 after reporting; without a report (it was
-         * killed, or could not run) the figures above are the fallback. */
+         * killed, or could not run) the figures above are the fallback.  A
+         * run stopped here keeps the wall time taken here (the time until
+         * it was stopped). */
+        double own_wall = res->wall;
         int reported = read_report(rep[0], res);
         close(rep[0]);
+        if (status != ST_RUN_OK) res->wall = own_wall;
         if (status == ST_RUN_OK && res->error != 0) {
             status = ST_RUN_SPAWN_FAILED;
         } else if (status == ST_RUN_OK && !reported && WIFEXITED(wstatus)) {
@@ -425,6 +486,261 @@ int st_run_command(const char *cmd, const char *output, double timeout,
         }
     }
     return status;
+}
+
+/* ---- the launcher as a server -------------------------------------------- */
+
+/* Writes all of buf to the request socket (blocking); 0, or -1 with errno.
+ * send() with MSG_NOSIGNAL: a server that has died gives EPIPE, not a
+ * SIGPIPE to this process (whose handling of SIGPIPE is R's). */
+static int write_all_fd(int fd, const char *buf, size_t n)
+{
+    while (n > 0) {
+#ifdef MSG_NOSIGNAL
+        ssize_t w = send(fd, buf, n, MSG_NOSIGNAL);
+#else
+        ssize_t w = write(fd, buf, n);
+#endif
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        buf += w;
+        n -= (size_t) w;
+    }
+    return 0;
+}
+
+int st_server_start(const char *launcher, st_server *s)
+{
+    s->pid = -1;
+    s->req = s->rep = -1;
+    if (!launcher || !launcher[0] || access(launcher, X_OK) != 0) return ENOENT;
+    int req[2], rep[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, req) != 0) return errno;
+    if (keep_above_stdio(req) != 0) return EMFILE;
+#if !defined(MSG_NOSIGNAL) && defined(SO_NOSIGPIPE)
+    int one = 1;
+    setsockopt(req[1], SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
+    if (pipe(rep) != 0 || keep_above_stdio(rep) != 0) {
+        int e = errno ? errno : EMFILE;
+        close(req[0]);
+        close(req[1]);
+        return e;
+    }
+    /* this process keeps the write end of the requests and the read end of
+     * the reports; neither goes to the commands it runs itself */
+    fcntl(req[1], F_SETFD, FD_CLOEXEC);
+    fcntl(rep[0], F_SETFD, FD_CLOEXEC);
+
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawnattr_init(&attr);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawn_file_actions_addclose(&fa, req[1]);
+    posix_spawn_file_actions_addclose(&fa, rep[0]);
+    sigset_t none, dflt;
+    sigemptyset(&none);
+    sigemptyset(&dflt);
+    sigaddset(&dflt, SIGTERM);
+    sigaddset(&dflt, SIGCHLD);
+    sigaddset(&dflt, SIGUSR1);
+    sigaddset(&dflt, SIGUSR2);
+    sigaddset(&dflt, SIGALRM);
+    sigaddset(&dflt, SIGXCPU);
+    sigaddset(&dflt, SIGXFSZ);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &dflt);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                    POSIX_SPAWN_SETSIGDEF);
+    char a1[24], a2[24];
+    snprintf(a1, sizeof a1, "%d", req[0]);
+    snprintf(a2, sizeof a2, "%d", rep[1]);
+    char *argv[5] = {(char *) "st-launch", (char *) "serve", a1, a2, NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, launcher, &fa, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    close(req[0]);
+    close(rep[1]);
+    if (rc != 0) {
+        close(req[1]);
+        close(rep[0]);
+        return rc;
+    }
+    s->pid = pid;
+    s->req = req[1];
+    s->rep = rep[0];
+    return 0;
+}
+
+void st_server_stop(st_server *s)
+{
+    if (s->req >= 0) close(s->req);
+    if (s->rep >= 0) close(s->rep);
+    s->req = s->rep = -1;
+    if (s->pid > 0) {
+        /* end of file on its requests ends the server; give it a second */
+        int status;
+        double end = st_monotonic_now() + 1.0;
+        pid_t r;
+        while ((r = waitpid(s->pid, &status, WNOHANG)) == 0 && st_monotonic_now() < end)
+            sleep_seconds(1e-3);
+        if (r == 0) {
+            kill(s->pid, SIGKILL);
+            while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR) {}
+        }
+    }
+    s->pid = -1;
+}
+
+/* Reads the server's report line into buf (at most size - 1 bytes, up to the
+ * newline), waking every 100 ms to ask `interrupted`; on an interrupt sends
+ * one byte (stop the run) and goes on waiting for the report.  Returns 1
+ * when a line was read, 0 at end of file, -1 on error; *asked is set when a
+ * stop was sent. */
+static int read_server_line(st_server *s, char *buf, size_t size,
+                            st_interrupt_fn interrupted, void *data, int *asked)
+{
+    size_t len = 0;
+    for (;;) {
+        struct pollfd p;
+        p.fd = s->rep;
+        p.events = POLLIN;
+        p.revents = 0;
+        int r = poll(&p, 1, 100);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (r == 0) {
+            if (!*asked && interrupted && interrupted(data)) {
+                char c = 'k';
+                if (write_all_fd(s->req, &c, 1) != 0) return -1;
+                *asked = 1;
+            }
+            continue;
+        }
+        ssize_t n = read(s->rep, buf + len, size - 1 - len);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (n == 0) return 0;
+        len += (size_t) n;
+        buf[len] = '\0';
+        if (memchr(buf, '\n', len) || len >= size - 1) return 1;
+    }
+}
+
+int st_server_run(st_server *s, const char *path, char *const *args, const char *output,
+                  double timeout, st_interrupt_fn interrupted, void *data, st_run *res)
+{
+    st_run_init(res);
+    if (s->req < 0 || s->rep < 0) {
+        res->error = EBADF;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    if (!args || !args[0]) {
+        res->error = EINVAL;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    /* the request: length, timeout, flags, count, then the strings */
+    size_t nargs = 0, bytes = 0;
+    while (args[nargs]) bytes += strlen(args[nargs++]) + 1;
+    const char *out = output ? output : "";
+    const char *prog = path ? path : "";
+    bytes += strlen(out) + 1 + strlen(prog) + 1;
+    size_t head = sizeof(double) + 2 * sizeof(uint32_t);
+    size_t len = head + bytes;
+    if (len > (1u << 30) || nargs + 2 > UINT32_MAX) {
+        res->error = E2BIG;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    char *msg = (char *) malloc(sizeof(uint32_t) + len);
+    if (!msg) {
+        res->error = ENOMEM;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    uint32_t len32 = (uint32_t) len, flags = path ? 0u : 1u,
+             nstr = (uint32_t) (nargs + 2);
+    double to = (timeout > 0 && isfinite(timeout)) ? timeout : 0.0;
+    char *p = msg;
+    memcpy(p, &len32, sizeof len32);
+    p += sizeof len32;
+    memcpy(p, &to, sizeof to);
+    p += sizeof to;
+    memcpy(p, &flags, sizeof flags);
+    p += sizeof flags;
+    memcpy(p, &nstr, sizeof nstr);
+    p += sizeof nstr;
+    size_t k = strlen(out) + 1;
+    memcpy(p, out, k);
+    p += k;
+    k = strlen(prog) + 1;
+    memcpy(p, prog, k);
+    p += k;
+    for (size_t i = 0; i < nargs; i++) {
+        k = strlen(args[i]) + 1;
+        memcpy(p, args[i], k);
+        p += k;
+    }
+    struct rusage self;
+    if (getrusage(RUSAGE_SELF, &self) == 0) {
+#ifdef __APPLE__
+        res->rss_floor = (double) self.ru_maxrss;
+#else
+        res->rss_floor = 1024.0 * (double) self.ru_maxrss;
+#endif
+    }
+    res->start_time = realtime_now();
+    int w = write_all_fd(s->req, msg, sizeof(uint32_t) + len);
+    free(msg);
+    if (w != 0) {
+        res->error = errno;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    char line[256];
+    int asked = 0;
+    int r = read_server_line(s, line, sizeof line, interrupted, data, &asked);
+    if (r != 1) {
+        res->error = r == 0 ? ST_ERR_NO_REPORT : errno;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    char kind = 0;
+    int code = 0, timed_out = 0, stopped = 0;
+    long long user = 0, sys = 0, rss = 0, wall = 0;
+    int got = sscanf(line, "st-launch 3 %c %d %lld %lld %lld %lld %d %d", &kind, &code,
+                     &user, &sys, &rss, &wall, &timed_out, &stopped);
+    if (got >= 2 && kind == 'e') {
+        res->error = code;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    if (got != 8 || (kind != 'x' && kind != 's')) {
+        res->error = ST_ERR_NO_REPORT;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    res->user = 1e-6 * (double) user;
+    res->sys = 1e-6 * (double) sys;
+    res->max_rss = (double) rss;
+    res->wall = 1e-9 * (double) wall;
+    if (kind == 'x') {
+        res->exit_status = code;
+    } else {
+        res->signal = code;
+        res->exit_status = 128 + code;
+    }
+    res->launched = 1;
+    res->timed_out = timed_out;
+    res->interrupted = stopped;
+    if (timed_out) return ST_RUN_TIMEOUT;
+    if (stopped) return ST_RUN_INTERRUPTED;
+    return ST_RUN_OK;
 }
 
 #else /* _WIN32: no POSIX processes; measure() runs R code only there */
@@ -467,12 +783,36 @@ void st_run_init(st_run *r)
     r->launched = 0;
 }
 
-int st_run_command(const char *cmd, const char *output, double timeout,
-                   const char *launcher, st_interrupt_fn interrupted, void *data,
-                   st_run *res)
+int st_run_command(const char *path, char *const *args, const char *output,
+                   double timeout, const char *launcher, st_interrupt_fn interrupted,
+                   void *data, st_run *res)
 {
-    (void) cmd; (void) output; (void) timeout; (void) launcher; (void) interrupted;
+    (void) path; (void) args; (void) output; (void) timeout; (void) launcher; (void) interrupted;
     (void) data;
+    st_run_init(res);
+    res->error = 38; /* ENOSYS */
+    return ST_RUN_SPAWN_FAILED;
+}
+
+int st_server_start(const char *launcher, st_server *s)
+{
+    (void) launcher;
+    s->pid = -1;
+    s->req = s->rep = -1;
+    return 38; /* ENOSYS */
+}
+
+void st_server_stop(st_server *s)
+{
+    s->pid = -1;
+    s->req = s->rep = -1;
+}
+
+int st_server_run(st_server *s, const char *path, char *const *args, const char *output,
+                  double timeout, st_interrupt_fn interrupted, void *data, st_run *res)
+{
+    (void) s; (void) path; (void) args; (void) output; (void) timeout;
+    (void) interrupted; (void) data;
     st_run_init(res);
     res->error = 38; /* ENOSYS */
     return ST_RUN_SPAWN_FAILED;
@@ -480,8 +820,83 @@ int st_run_command(const char *cmd, const char *output, double timeout,
 
 #endif /* _WIN32 */
 
+/* ---- splitting a command line --------------------------------------------- */
+
+#include <string.h>
+
+/* Words that only the shell understands as the first word of a command:
+ * reserved words and builtins that have no program of their own. */
+static const char *const shell_words[] = {
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until",
+    "do", "done", "in", "function", "select", "time", "{", "}", "[[", "]]", "!",
+    ".", ":", "source", "cd", "exec", "exit", "export", "readonly", "return",
+    "set", "shift", "trap", "unset", "eval", "alias", "unalias", "umask",
+    "ulimit", "wait", "jobs", "fg", "bg", "command", "type", "hash", "read",
+    "getopts", "local", "times", "break", "continue", "let", "declare",
+    "typeset", "builtin", NULL
+};
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* Characters that mean something to the shell outside quotes. */
+static int is_special(char c)
+{
+    return strchr("|&;<>()$`\\*?[]{}~!\n\r", c) != NULL;
+}
+
+int st_split_command(const char *cmd, char *out, size_t out_size, int *starts,
+                     int max_words)
+{
+    size_t len = strlen(cmd);
+    if (out_size < len + 1) return -1;
+    size_t o = 0;
+    int n = 0;
+    size_t i = 0;
+    for (;;) {
+        while (i < len && is_blank(cmd[i])) i++;
+        if (i >= len) break;
+        if (n >= max_words) return -1;
+        starts[n] = (int) o;
+        size_t word_start = i;
+        while (i < len && !is_blank(cmd[i])) {
+            char c = cmd[i];
+            if (c == '\'') {
+                size_t j = i + 1;
+                while (j < len && cmd[j] != '\'') out[o++] = cmd[j++];
+                if (j >= len) return -1;           /* unterminated */
+                i = j + 1;
+            } else if (c == '"') {
+                size_t j = i + 1;
+                while (j < len && cmd[j] != '"') {
+                    if (cmd[j] == '$' || cmd[j] == '`' || cmd[j] == '\\') return -1;
+                    out[o++] = cmd[j++];
+                }
+                if (j >= len) return -1;
+                i = j + 1;
+            } else if (is_special(c) || (c == '#' && i == word_start) ||
+                       (c == '=' && n == 0)) {
+                return -1;
+            } else {
+                out[o++] = c;
+                i++;
+            }
+        }
+        out[o++] = '\0';
+        n++;
+    }
+    if (n == 0) return -1;
+    for (int w = 0; shell_words[w]; w++) {
+        if (strcmp(out + starts[0], shell_words[w]) == 0) return -1;
+    }
+    return n;
+}
+
 /* ---- .Call entry points ------------------------------------------------- */
 
+#include <stdlib.h>
 #include <string.h>
 #include "ffi.h"
 #include <R_ext/Utils.h>
@@ -507,40 +922,110 @@ static const char *optional_string(SEXP x)
     return NULL;
 }
 
-SEXP ffi_run_command(SEXP cmd, SEXP output, SEXP timeout, SEXP launcher)
+/* The list ffi_run_command and ffi_launcher_run return. */
+static SEXP run_result(int status, const st_run *r)
 {
-    if (TYPEOF(cmd) != STRSXP || XLENGTH(cmd) != 1 || STRING_ELT(cmd, 0) == NA_STRING)
-        Rf_error("`cmd` must be a single string.");
-    const char *out = optional_string(output);
-    const char *lau = optional_string(launcher);
-    double to = ffi_double(timeout, "timeout");
-    st_run r;
-    int status = st_run_command(Rf_translateChar(STRING_ELT(cmd, 0)), out, to, lau,
-                                r_interrupted, NULL, &r);
-
     static const char *names[] = {
         "status", "wall", "user", "sys", "max_rss", "exit_status", "signal",
         "timed_out", "interrupted", "error", "start_time", "rss_floor", "launched"
     };
-    const char *err = r.error == ST_ERR_NO_REPORT ? "the launcher st-launch did not report" :
-        r.error ? strerror(r.error) : "";
+    const char *err = r->error == ST_ERR_NO_REPORT ? "the launcher st-launch did not report" :
+        r->error ? strerror(r->error) : "";
     SEXP values[13];
     values[0] = PROTECT(Rf_ScalarInteger(status));
-    values[1] = PROTECT(Rf_ScalarReal(r.wall));
-    values[2] = PROTECT(Rf_ScalarReal(r.user));
-    values[3] = PROTECT(Rf_ScalarReal(r.sys));
-    values[4] = PROTECT(Rf_ScalarReal(r.max_rss));
-    values[5] = PROTECT(Rf_ScalarInteger(r.exit_status));
-    values[6] = PROTECT(Rf_ScalarInteger(r.signal));
-    values[7] = PROTECT(Rf_ScalarLogical(r.timed_out));
-    values[8] = PROTECT(Rf_ScalarLogical(r.interrupted));
+    values[1] = PROTECT(Rf_ScalarReal(r->wall));
+    values[2] = PROTECT(Rf_ScalarReal(r->user));
+    values[3] = PROTECT(Rf_ScalarReal(r->sys));
+    values[4] = PROTECT(Rf_ScalarReal(r->max_rss));
+    values[5] = PROTECT(Rf_ScalarInteger(r->exit_status));
+    values[6] = PROTECT(Rf_ScalarInteger(r->signal));
+    values[7] = PROTECT(Rf_ScalarLogical(r->timed_out));
+    values[8] = PROTECT(Rf_ScalarLogical(r->interrupted));
     values[9] = PROTECT(Rf_mkString(err));
-    values[10] = PROTECT(Rf_ScalarReal(r.start_time));
-    values[11] = PROTECT(Rf_ScalarReal(r.rss_floor));
-    values[12] = PROTECT(Rf_ScalarLogical(r.launched));
+    values[10] = PROTECT(Rf_ScalarReal(r->start_time));
+    values[11] = PROTECT(Rf_ScalarReal(r->rss_floor));
+    values[12] = PROTECT(Rf_ScalarLogical(r->launched));
     SEXP res = ffi_named_list(13, names, values);
     UNPROTECT(13);
     return res;
+}
+
+/* The argv of a run from R: a character vector without NA. */
+static char **run_args(SEXP args, SEXP path)
+{
+    if (TYPEOF(args) != STRSXP || XLENGTH(args) < 1 || XLENGTH(args) > 100000000)
+        Rf_error("`args` must be a character vector.");
+    R_xlen_t na = XLENGTH(args);
+    for (R_xlen_t i = 0; i < na; i++) {
+        if (STRING_ELT(args, i) == NA_STRING) Rf_error("`args` must not hold NA.");
+    }
+    if (!optional_string(path) && na != 1) Rf_error("A shell command is a single string.");
+    char **argv = (char **) R_alloc((size_t) na + 1, sizeof(char *));
+    for (R_xlen_t i = 0; i < na; i++)
+        argv[i] = (char *) Rf_translateChar(STRING_ELT(args, i));
+    argv[na] = NULL;
+    return argv;
+}
+
+/* path: NULL or NA for a shell command (args its one string), else the
+ * program to run with argv args. */
+SEXP ffi_run_command(SEXP path, SEXP args, SEXP output, SEXP timeout, SEXP launcher)
+{
+    char **argv = run_args(args, path);
+    const char *prog = optional_string(path);
+    const char *out = optional_string(output);
+    const char *lau = optional_string(launcher);
+    double to = ffi_double(timeout, "timeout");
+    st_run r;
+    int status = st_run_command(prog, argv, out, to, lau, r_interrupted, NULL, &r);
+    return run_result(status, &r);
+}
+
+static void server_finalize(SEXP xp)
+{
+    st_server *s = (st_server *) R_ExternalPtrAddr(xp);
+    if (!s) return;
+    st_server_stop(s);
+    free(s);
+    R_ClearExternalPtr(xp);
+}
+
+/* Starts the launcher as a server: an external pointer, or NULL when it
+ * could not be started. */
+SEXP ffi_launcher_start(SEXP launcher)
+{
+    const char *lau = optional_string(launcher);
+    if (!lau) return R_NilValue;
+    st_server *s = (st_server *) malloc(sizeof(st_server));
+    if (!s) return R_NilValue;
+    if (st_server_start(lau, s) != 0) {
+        free(s);
+        return R_NilValue;
+    }
+    SEXP xp = PROTECT(R_MakeExternalPtr(s, R_NilValue, R_NilValue));
+    R_RegisterCFinalizerEx(xp, server_finalize, TRUE);
+    UNPROTECT(1);
+    return xp;
+}
+
+SEXP ffi_launcher_run(SEXP xp, SEXP path, SEXP args, SEXP output, SEXP timeout)
+{
+    if (TYPEOF(xp) != EXTPTRSXP || !R_ExternalPtrAddr(xp))
+        Rf_error("The launcher is not running.");
+    char **argv = run_args(args, path);
+    const char *prog = optional_string(path);
+    const char *out = optional_string(output);
+    double to = ffi_double(timeout, "timeout");
+    st_run r;
+    int status = st_server_run((st_server *) R_ExternalPtrAddr(xp), prog, argv, out, to,
+                               r_interrupted, NULL, &r);
+    return run_result(status, &r);
+}
+
+SEXP ffi_launcher_stop(SEXP xp)
+{
+    if (TYPEOF(xp) == EXTPTRSXP) server_finalize(xp);
+    return R_NilValue;
 }
 
 SEXP ffi_monotonic_now(void)
@@ -556,5 +1041,23 @@ SEXP ffi_clock_info(SEXP tries)
     values[1] = PROTECT(Rf_ScalarReal(st_clock_tick((long) ffi_int(tries, "tries"))));
     SEXP res = ffi_named_list(2, names, values);
     UNPROTECT(2);
+    return res;
+}
+
+/* The words of a command that needs no shell, or NULL. */
+SEXP ffi_split_command(SEXP cmd)
+{
+    if (TYPEOF(cmd) != STRSXP || XLENGTH(cmd) != 1 || STRING_ELT(cmd, 0) == NA_STRING)
+        Rf_error("`cmd` must be a single string.");
+    const char *c = Rf_translateChar(STRING_ELT(cmd, 0));
+    size_t len = strlen(c);
+    char *buf = R_alloc(len + 1, 1);
+    int max_words = (int) (len / 2 + 1);
+    int *starts = (int *) R_alloc((size_t) max_words, sizeof(int));
+    int n = st_split_command(c, buf, len + 1, starts, max_words);
+    if (n < 0) return R_NilValue;
+    SEXP res = PROTECT(Rf_allocVector(STRSXP, n));
+    for (int i = 0; i < n; i++) SET_STRING_ELT(res, i, Rf_mkCharCE(buf + starts[i], CE_NATIVE));
+    UNPROTECT(1);
     return res;
 }

@@ -5,6 +5,8 @@
 #ifndef SPEEDUPTEST_MEASURE_H
 #define SPEEDUPTEST_MEASURE_H
 
+#include <stddef.h>
+
 /* Outcome of st_run_command(). */
 enum {
     ST_RUN_OK = 0,            /* the command ran and exited (any status)   */
@@ -42,13 +44,39 @@ double st_monotonic_now(void);
 double st_clock_resolution(void);
 double st_clock_tick(long tries);
 void st_run_init(st_run *r);
-/* Runs `/bin/sh -c cmd` with output discarded (output NULL or "") or
- * appended to the file `output`; timeout in seconds (<= 0 or infinite: none);
- * `launcher` (NULL or "": none) is the path of st-launch, which starts the
- * shell and reports its exact peak memory; `interrupted` (may be NULL) is
- * called at least every 100 ms. */
-int st_run_command(const char *cmd, const char *output, double timeout,
-                   const char *launcher, st_interrupt_fn interrupted, void *data,
-                   st_run *res);
+/* Runs the program `path` with argv `args` (NULL-terminated) or, when path
+ * is NULL, `/bin/sh -c args[0]`, with output discarded (output NULL or "")
+ * or appended to the file `output`; timeout in seconds (<= 0 or infinite:
+ * none); `launcher` (NULL or "": none) is the path of st-launch, which
+ * starts and times the command and reports its exact peak memory;
+ * `interrupted` (may be NULL) is called at least every 100 ms.  What the
+ * command leaves in its process group is killed when it ends. */
+int st_run_command(const char *path, char *const *args, const char *output,
+                   double timeout, const char *launcher, st_interrupt_fn interrupted,
+                   void *data, st_run *res);
+
+/* The launcher as a server (st-launch serve): started once, it runs and
+ * times every command of a measurement (see src/launcher/st-launch.c). */
+typedef struct {
+    int pid;   /* the server's process, -1 when none */
+    int req;   /* write end of its requests */
+    int rep;   /* read end of its reports */
+} st_server;
+
+/* Starts the server; 0, or an errno value. */
+int st_server_start(const char *launcher, st_server *s);
+/* Runs one command through the server, as st_run_command(); the timeout is
+ * enforced by the server, an interrupt is passed on to it. */
+int st_server_run(st_server *s, const char *path, char *const *args, const char *output,
+                  double timeout, st_interrupt_fn interrupted, void *data, st_run *res);
+/* Ends the server (end of file on its requests; SIGKILL after a second). */
+void st_server_stop(st_server *s);
+
+/* Splits a command line that needs no shell into words: writes them, each
+ * ended by a NUL, to out (out_size >= strlen(cmd) + 1) and their offsets in
+ * out to starts; returns the number of words, or -1 when the command needs
+ * the shell (or has more than max_words words, or none). */
+int st_split_command(const char *cmd, char *out, size_t out_size, int *starts,
+                     int max_words);
 
 #endif

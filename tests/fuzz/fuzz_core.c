@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "speeduptest.h"
+#include "measure.h"
 
 #ifndef FUZZ_TARGET
 #define FUZZ_TARGET all
@@ -1283,6 +1284,65 @@ static void fuzz_suite(reader *r)
     }
 }
 
+/* st_split_command on arbitrary bytes: -1 or 1..max_words words, each ended
+ * inside the buffer, none holding a character the shell reads specially
+ * unless quoted; and on lines of plain characters and blanks, the words of splitting at
+ * the blanks (the reference). */
+static void fuzz_split(reader *r)
+{
+    size_t len = rd_size(r, 200);
+    char *cmd = (char *) malloc(len + 1);
+    for (size_t i = 0; i < len; i++) {
+        uint8_t c = rd_u8(r);
+        cmd[i] = c == 0 ? ' ' : (char) c;
+    }
+    cmd[len] = '\0';
+    int plain = 1;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char) cmd[i];
+        if (!(c == ' ' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) plain = 0;
+    }
+    char *out = (char *) malloc(len + 1);
+    int max_words = (int) (len / 2 + 1);
+    int *starts = (int *) malloc(sizeof(int) * (size_t) max_words);
+    int n = st_split_command(cmd, out, len + 1, starts, max_words);
+    CHECK(n == -1 || (n >= 1 && n <= max_words));
+    for (int w = 0; w < n; w++) {
+        CHECK(starts[w] >= 0 && (size_t) starts[w] < len + 1);
+        size_t wl = strnlen(out + starts[w], len + 1 - (size_t) starts[w]);
+        CHECK((size_t) starts[w] + wl < len + 1);
+        /* unquoted, no word holds a character the shell reads specially */
+        if (!memchr(cmd, '\'', len) && !memchr(cmd, '"', len)) {
+            for (size_t i = 0; i < wl; i++)
+                CHECK(strchr("|&;<>()$`\\\n*?[]{}~!", out[starts[w] + i]) == NULL);
+        }
+    }
+    if (plain) {
+        /* the reference: words between blanks */
+        int m = 0;
+        size_t i = 0;
+        while (i < len) {
+            while (i < len && cmd[i] == ' ') i++;
+            if (i >= len) break;
+            size_t j = i;
+            while (j < len && cmd[j] != ' ') j++;
+            if (n > 0) {
+                CHECK(m < n);
+                CHECK(strlen(out + starts[m]) == j - i);
+                CHECK(memcmp(out + starts[m], cmd + i, j - i) == 0);
+            }
+            m++;
+            i = j;
+        }
+        /* plain lines need no shell unless empty or a shell word first */
+        if (n > 0) CHECK(m == n);
+        if (m == 0) CHECK(n == -1);
+    }
+    free(starts);
+    free(out);
+    free(cmd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size};
@@ -1302,5 +1362,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((all && pick == 10) || strcmp(t, "select") == 0) fuzz_select(&r);
     if ((all && pick == 11) || strcmp(t, "runorder") == 0) fuzz_runorder(&r);
     if ((all && pick == 12) || strcmp(t, "suite") == 0) fuzz_suite(&r);
+    if (strcmp(t, "split") == 0) fuzz_split(&r);
     return 0;
 }

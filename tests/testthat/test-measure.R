@@ -22,7 +22,7 @@ declares_speedup <- function(slower, faster) {
 }
 
 test_that("sleep 0.02 against sleep 0.01: speedup one way, slowdown the other", {
-  t <- quiet_short(measure(slow = "sleep 0.02", fast = "sleep 0.01", runs = 15))
+  t <- quiet_short(measure(slow = "sleep 0.02", fast = "sleep 0.01", .runs = 15))
   expect_s3_class(t, "speedup_timings")
   expect_identical(attr(t, "run_order"), "global")
   expect_identical(levels(t$version), c("slow", "fast"))
@@ -48,7 +48,7 @@ test_that("the recorded order is the one asked for", {
   for (ord in c("interleaved", "random", "blocks")) {
     set.seed(11)
     t <- quiet_short(measure(a = function() NULL, b = function() 1, c = function() 2,
-                             runs = 6, order = ord))
+                             .runs = 6, .order = ord))
     expect_identical(attr(t, "order"), ord)
     expect_identical(t$run, seq_len(18L))
     expect_equal(as.vector(table(t$version)), c(6L, 6L, 6L))
@@ -72,7 +72,7 @@ test_that("CPU time and peak memory are sane", {
   skip_if(is.na(measure_launcher()), "the launcher st-launch is not installed")
   burn <- "awk 'BEGIN{for(i=0;i<3e6;i++)s+=i}'"
   t <- quiet_short(measure(burn = burn, idle = "sleep 0.01", nothing = "true",
-                           runs = 3, warmup = 0))
+                           .runs = 3, .warmup = 0))
   expect_identical(attr(t, "timer")$launcher, measure_launcher())
   b <- t[t$version == "burn", ]
   i <- t[t$version == "idle", ]
@@ -93,26 +93,29 @@ test_that("CPU time and peak memory are sane", {
 
   # a buffer of 2e8 bytes filled by read(): the peak is about that
   alloc <- "dd if=/dev/zero of=/dev/null bs=200000000 count=1"
-  a <- quiet_short(measure(alloc = alloc, runs = 2, warmup = 0))
+  a <- quiet_short(measure(alloc = alloc, .runs = 2, .warmup = 0))
   expect_true(all(abs(a$max_rss / 2e8 - 1) < 0.15),
               info = paste(format(a$max_rss), collapse = " "))
 })
 
 test_that("without the launcher, peaks below R's own are unknown", {
-  r <- .Call(ffi_run_command, "true", NULL, Inf, NULL)
+  r <- .Call(ffi_run_command, NULL, "true", NULL, Inf, NULL)
   expect_identical(r$status, 0L)
   expect_false(r$launched)
   # the kernel's figure is at least R's own peak
   expect_gte(r$max_rss, 0.99 * r$rss_floor)
-  r <- .Call(ffi_run_command, "exit 3", NULL, Inf, file.path(tempdir(), "no-launcher"))
+  r <- .Call(ffi_run_command, NULL, "exit 3", NULL, Inf, file.path(tempdir(), "no-launcher"))
   expect_false(r$launched)
   expect_identical(r$exit_status, 3L)
-  v <- list(kind = "command", what = "true")
+  v <- list(kind = "command", what = "true", launch = "shell", path = NULL, args = "true")
   ctx <- list(output = NULL, timeout = Inf, timer = list(launcher = NA_character_))
   expect_true(is.na(measure_run_version(v, ctx)$max_rss))
+  # a program run directly, without the launcher
+  r <- .Call(ffi_run_command, Sys.which("sh"), c("sh", "-c", "exit 4"), NULL, Inf, NULL)
+  expect_identical(c(r$status, r$exit_status), c(0L, 4L))
   # a launcher that does not report: the run could not be started
   if (file.exists("/bin/true")) {
-    r <- .Call(ffi_run_command, "true", NULL, Inf, "/bin/true")
+    r <- .Call(ffi_run_command, NULL, "true", NULL, Inf, "/bin/true")
     expect_identical(r$status, 3L)
     expect_match(r$error, "did not report", fixed = TRUE)
   }
@@ -121,7 +124,7 @@ test_that("without the launcher, peaks below R's own are unknown", {
 test_that("the launcher reports the shell's status and signal", {
   launcher <- measure_launcher()
   skip_if(is.na(launcher), "the launcher st-launch is not installed")
-  run <- function(cmd, timeout = Inf) .Call(ffi_run_command, cmd, NULL, timeout, launcher)
+  run <- function(cmd, timeout = Inf) .Call(ffi_run_command, NULL, cmd, NULL, timeout, launcher)
   r <- run("exit 3")
   expect_true(r$launched)
   expect_identical(c(r$status, r$exit_status, r$signal), c(0L, 3L, 0L))
@@ -135,14 +138,22 @@ test_that("the launcher reports the shell's status and signal", {
   expect_true(r$launched)
   expect_identical(r$signal, 15L)
   expect_lt(r$wall, 0.6)
+  # a program run directly: its status, and a program that cannot be run
+  r <- .Call(ffi_run_command, Sys.which("sh"), c("sh", "-c", "exit 5"), NULL, Inf, launcher)
+  expect_true(r$launched)
+  expect_identical(c(r$status, r$exit_status), c(0L, 5L))
+  r <- .Call(ffi_run_command, file.path(tempdir(), "no-such-program"), "x", NULL, Inf,
+             launcher)
+  expect_identical(r$status, 3L)
+  expect_match(r$error, "No such file", fixed = TRUE)
 })
 
 test_that("a failing command stops with a classed error naming command, run and status", {
   f <- tempfile()
   on.exit(unlink(f))
   cmd <- sprintf("echo x >> %s; test $(wc -l < %s) -le 4", f, f)
-  err <- tryCatch(measure(ok = "true", bad = cmd, runs = 10, order = "blocks",
-                          warmup = 1),
+  err <- tryCatch(measure(ok = "true", bad = cmd, .runs = 10, .order = "blocks",
+                          .warmup = 1),
                   error = function(e) e)
   expect_s3_class(err, "speeduptest_error_command")
   expect_s3_class(err, "speeduptest_error")
@@ -160,7 +171,7 @@ test_that("a failing command stops with a classed error naming command, run and 
 })
 
 test_that("a missing command and a timeout give their own classed errors", {
-  err <- tryCatch(measure(x = "no_such_command_speeduptest_xyz", warmup = 0, runs = 2),
+  err <- tryCatch(measure(x = "no_such_command_speeduptest_xyz", .warmup = 0, .runs = 2),
                   error = function(e) e)
   expect_s3_class(err, "speeduptest_error_command_not_found")
   expect_s3_class(err, "speeduptest_error_command")
@@ -172,7 +183,7 @@ test_that("a missing command and a timeout give their own classed errors", {
   # the shell starts a background sleep: the whole process group must go
   cmd <- sprintf("sleep 30 & echo $! > %s; wait", pidfile)
   t0 <- Sys.time()
-  err <- tryCatch(measure(x = cmd, warmup = 0, runs = 2, timeout = 0.3),
+  err <- tryCatch(measure(x = cmd, .warmup = 0, .runs = 2, .timeout = 0.3),
                   error = function(e) e)
   elapsed <- as.double(difftime(Sys.time(), t0, units = "secs"))
   expect_s3_class(err, "speeduptest_error_timeout")
@@ -183,13 +194,13 @@ test_that("a missing command and a timeout give their own classed errors", {
   expect_false(file.exists(file.path("/proc", pid)) &&
                  !any(grepl("^State:\\s+Z", readLines(file.path("/proc", pid, "status")))))
 
-  err <- tryCatch(measure(x = while (TRUE) NULL, warmup = 0, runs = 2, timeout = 0.2),
+  err <- tryCatch(measure(x = while (TRUE) NULL, .warmup = 0, .runs = 2, .timeout = 0.2),
                   error = function(e) e)
   expect_s3_class(err, "speeduptest_error_timeout")
 })
 
 test_that("R expressions and functions are timed; their errors are classed", {
-  t <- measure(expr = Sys.sleep(0.03), fun = function() Sys.sleep(0.01), runs = 3)
+  t <- measure(expr = Sys.sleep(0.03), fun = function() Sys.sleep(0.01), .runs = 3)
   e <- t$time[t$version == "expr"]
   f <- t$time[t$version == "fun"]
   expect_true(all(e >= 0.03 & e < 1))
@@ -199,7 +210,7 @@ test_that("R expressions and functions are timed; their errors are classed", {
 
   # a variable holding a function, and the list form with a quoted expression
   g <- function() Sys.sleep(0.01)
-  t <- measure(list(g = g, q = quote(Sys.sleep(0.02)), cmd = "sleep 0.01"), runs = 2)
+  t <- measure(list(g = g, q = quote(Sys.sleep(0.02)), cmd = "sleep 0.01"), .runs = 2)
   expect_identical(levels(t$version), c("g", "q", "cmd"))
   expect_true(all(t$time[t$version == "q"] >= 0.02))
   expect_match(attr(t, "versions")[["cmd"]], "^command")
@@ -210,13 +221,13 @@ test_that("R expressions and functions are timed; their errors are classed", {
     calls <<- calls + 1L
     Sys.sleep(0.01)
   }
-  t <- measure(counter(), runs = 2, warmup = 1)
+  t <- measure(counter(), .runs = 2, .warmup = 1)
   expect_identical(calls, 3L)
   expect_identical(levels(t$version), "counter()")
   cmds <- c(a = "sleep 0.01", b = "sleep 0.01")
-  expect_identical(levels(measure(cmds, runs = 1)$version), c("a", "b"))
+  expect_identical(levels(measure(cmds, .runs = 1)$version), c("a", "b"))
 
-  err <- tryCatch(measure(x = stop("boom"), runs = 2), error = function(e) e)
+  err <- tryCatch(measure(x = stop("boom"), .runs = 2), error = function(e) e)
   expect_s3_class(err, "speeduptest_error_expression")
   expect_match(conditionMessage(err), "boom", fixed = TRUE)
 })
@@ -226,20 +237,20 @@ test_that("setup and cleanup run around every run, untimed", {
   seen <- character()
   f <- tempfile()
   on.exit(unlink(f))
-  t <- quiet_short(measure(a = "true", b = "true", runs = 3, warmup = 1,
-                           setup = function(version) {
+  t <- quiet_short(measure(a = "true", b = "true", .runs = 3, .warmup = 1,
+                           .setup = function(version) {
                              n_setup <<- n_setup + 1L
                              seen <<- c(seen, version)
                            },
-                           cleanup = sprintf("echo done >> %s", f)))
+                           .cleanup = sprintf("echo done >> %s", f)))
   expect_identical(n_setup, 8L)
   expect_identical(sort(unique(seen)), c("a", "b"))
   expect_length(readLines(f), 8L)
   # the setup is not timed
-  t <- measure(a = "sleep 0.01", runs = 3, setup = function() Sys.sleep(0.1))
+  t <- measure(a = "sleep 0.01", .runs = 3, .setup = function() Sys.sleep(0.1))
   expect_lt(median(t$time), 0.09)
 
-  err <- tryCatch(measure(a = "true", runs = 2, setup = "exit 4"), error = function(e) e)
+  err <- tryCatch(measure(a = "true", .runs = 2, .setup = "exit 4"), error = function(e) e)
   expect_s3_class(err, "speeduptest_error_command")
   expect_match(conditionMessage(err), "setup", fixed = TRUE)
 })
@@ -247,13 +258,13 @@ test_that("setup and cleanup run around every run, untimed", {
 test_that("output is discarded, or appended to a file", {
   f <- tempfile()
   on.exit(unlink(f))
-  t <- quiet_short(measure(a = "echo hello; echo err >&2", runs = 3, output = f))
+  t <- quiet_short(measure(a = "echo hello; echo err >&2", .runs = 3, .output = f))
   expect_identical(readLines(f), rep(c("hello", "err"), 4L))
-  expect_error(measure(a = "true", output = tempdir()), class = "speeduptest_error_file")
+  expect_error(measure(a = "true", .output = tempdir()), class = "speeduptest_error_file")
 })
 
 test_that("the timer and the machine are recorded and printed", {
-  t <- quiet_short(measure(a = "true", b = function() NULL, runs = 2))
+  t <- quiet_short(measure(a = "true", b = function() NULL, .runs = 2))
   tm <- attr(t, "timer")
   expect_gt(tm$resolution, 0)
   expect_lt(tm$resolution, 0.01)
@@ -279,12 +290,12 @@ test_that("the timer and the machine are recorded and printed", {
 test_that("the progress bar does not get in the way", {
   withr_opts <- options(cli.progress_show_after = 0)
   on.exit(options(withr_opts))
-  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", runs = 3, progress = TRUE))
+  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", .runs = 3, .progress = TRUE))
   expect_identical(nrow(t), 6L)
-  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", progress = TRUE,
-                           until = "decided", max_runs = 10))
+  t <- quiet_short(measure(a = "sleep 0.01", b = "sleep 0.01", .progress = TRUE,
+                           .until = "decided", .max_runs = 10))
   expect_identical(nrow(t), 20L)
-  expect_error(measure(a = "true", progress = NA), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .progress = NA), class = "speeduptest_error_input")
 })
 
 test_that("runs too short to time give a classed warning with the advice", {
@@ -307,27 +318,27 @@ test_that("runs too short to time give a classed warning with the advice", {
   expect_no_match(conditionMessage(w), "`cmd`", fixed = TRUE)
   expect_match(conditionMessage(w), "inside each run", fixed = TRUE)
   # and for real: a run of a few microseconds on a clock of a microsecond
-  t <- suppressWarnings(measure(f = function() NULL, runs = 3))
+  t <- suppressWarnings(measure(f = function() NULL, .runs = 3))
   expect_warning(check_short_runs(t, list(timer = list(resolution = 1e-6, tick = NA,
                                                         overhead_r = NA_real_),
                                           versions = list(list(name = "f", kind = "function")))),
                  class = "speeduptest_warning_short_runs")
-  expect_no_warning(measure(s = Sys.sleep(0.01), runs = 2))
+  expect_no_warning(measure(s = Sys.sleep(0.01), .runs = 2))
 })
 
 test_that("bad arguments are classed input errors", {
   expect_error(measure(), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", runs = 0), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", runs = 2.5), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", order = "sorted"), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", timeout = -1), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .runs = 0), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .runs = 2.5), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .order = "sorted"), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .timeout = -1), class = "speeduptest_error_input")
   expect_error(measure(a = "true", a = "false"), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", b = "true", c = "true", until = "decided"),
+  expect_error(measure(a = "true", b = "true", c = "true", .until = "decided"),
                class = "speeduptest_error_input")
-  expect_error(measure(a = "true", b = "true", until = "decided", order = "blocks"),
+  expect_error(measure(a = "true", b = "true", .until = "decided", .order = "blocks"),
                class = "speeduptest_error_input")
   expect_error(measure(a = 3), class = "speeduptest_error_input")
-  expect_error(measure(a = "true", setup = 3), class = "speeduptest_error_input")
+  expect_error(measure(a = "true", .setup = 3), class = "speeduptest_error_input")
 })
 
 # ---- interrupts ---------------------------------------------------------------
@@ -379,8 +390,8 @@ test_that("SIGINT to an R process measuring a command returns the runs so far", 
     'library(speeduptest)',
     sprintf('writeLines(as.character(Sys.getpid()), "%s")', pidfile),
     'w <- NULL',
-    't <- withCallingHandlers(speeduptest::measure(a = "sleep 0.05", runs = 1000, warmup = 0,',
-    sprintf('  setup = function() if (!file.exists("%s")) file.create("%s")),', started, started),
+    't <- withCallingHandlers(speeduptest::measure(a = "sleep 0.05", .runs = 1000, .warmup = 0,',
+    sprintf('  .setup = function() if (!file.exists("%s")) file.create("%s")),', started, started),
     '  warning = function(cnd) { w <<- class(cnd); invokeRestart("muffleWarning") })',
     sprintf('saveRDS(list(t = t, w = w), "%s")', rds)), script)
   lib <- paste(.libPaths(), collapse = .Platform$path.sep)
@@ -417,7 +428,7 @@ test_that("the sequential looks and levels spend alpha exactly", {
 
 test_that("sequential mode stops when the difference is clear", {
   t <- quiet_short(measure(slow = "sleep 0.04", fast = "sleep 0.01",
-                           until = "decided", max_runs = 40))
+                           .until = "decided", .max_runs = 40))
   sq <- attr(t, "sequential")
   rule <- sequential_rule(sequential_looks(40L), 40L, 0.05, "median")
   expect_identical(sq$decision, "speedup")
@@ -430,7 +441,7 @@ test_that("sequential mode stops when the difference is clear", {
   expect_true(declares_speedup(t$time[t$version == "slow"], t$time[t$version == "fast"]))
 
   t <- quiet_short(measure(fast = "sleep 0.01", slow = "sleep 0.04",
-                           until = "decided", max_runs = 40, test = "mean"))
+                           .until = "decided", .max_runs = 40, .test = "mean"))
   expect_identical(attr(t, "sequential")$decision, "slowdown")
   expect_output(print(t), "Sequential (mean test", fixed = TRUE)
 })
@@ -454,4 +465,275 @@ test_that("sequential mode runs to max_runs when nothing differs (simulated)", {
   expect_identical(sq$looks$runs, c(10L, 15L, 22L, 33L, 50L))
   expect_identical(nrow(t), 100L)
   expect_identical(sq$looks$rigorous, c(FALSE, FALSE, FALSE, TRUE, TRUE))
+})
+
+# ---- commands: direct or by the shell ------------------------------------------
+
+test_that("a command line is split into words only when it needs no shell", {
+  split <- function(cmd) .Call(ffi_split_command, cmd)
+  expect_identical(split("sleep 0.01"), c("sleep", "0.01"))
+  expect_identical(split("  ./prog\t--n=3   x  "), c("./prog", "--n=3", "x"))
+  expect_identical(split("prog 'a b' \"c d\" '' x'y'z"), c("prog", "a b", "c d", "", "xyz"))
+  expect_identical(split("prog 'it''s $HOME'"), c("prog", "its $HOME"))
+  for (cmd in c("a | b", "a > f", "a < f", "a; b", "a && b", "a &", "echo $HOME",
+                "echo `date`", "ls *.c", "ls ?", "ls [ab]", "echo {a,b}", "ls ~",
+                "a \\ b", "X=1 prog", "prog # comment", "cd /tmp", ": x", "exit 3",
+                "if true", "! prog", "prog \"$x\"", "prog 'open", "prog \"open",
+                "a\nb", "", "   ", "(a)", "export A=1", ". file")) {
+    expect_null(split(cmd), label = cmd)
+  }
+  # `=` after the first word and `#` inside a word are plain characters
+  expect_identical(split("prog a=b c#d"), c("prog", "a=b", "c#d"))
+})
+
+test_that("the words of a split command are those the shell passes", {
+  # random command lines over letters, blanks, quotes and shell characters;
+  # every one the splitter accepts must give the words `sh` gives printf
+  set.seed(23)
+  alphabet <- c(letters[1:3], " ", " ", " ", "'", "\"", "=", "-", ".", "$", "|", "#", "*")
+  accepted <- 0L
+  for (i in seq_len(300L)) {
+    cmd <- paste0("printf %s: ", paste(sample(alphabet, sample(1:10, 1L), TRUE),
+                                       collapse = ""))
+    words <- .Call(ffi_split_command, cmd)
+    if (is.null(words)) next
+    accepted <- accepted + 1L
+    got <- paste(system2("sh", c("-c", shQuote(cmd)), stdout = TRUE), collapse = "\n")
+    args <- words[-(1:2)]
+    expect_identical(if (length(args)) paste0(args, ":", collapse = "") else ":", got,
+                     label = cmd)
+  }
+  expect_gt(accepted, 50L)
+})
+
+test_that("simple commands run directly, the others by the shell, as asked", {
+  t <- quiet_short(measure(d = "true", s = "true | true", .runs = 2, .warmup = 0))
+  expect_identical(attr(t, "launch"), c(d = "direct", s = "shell"))
+  t <- quiet_short(measure(d = "true", f = function() 1, .runs = 2, .warmup = 0,
+                           .shell = "always"))
+  expect_identical(attr(t, "launch"), c(d = "shell", f = "R"))
+  expect_error(measure(s = "true | true", .shell = "never"),
+               class = "speeduptest_error_input")
+  expect_error(measure(d = "true", .shell = "sometimes"), class = "speeduptest_error_input")
+  # a program that is not there goes to the shell, which says so
+  err <- tryCatch(measure(x = "no_such_program_speeduptest_q 1", .runs = 1, .warmup = 0),
+                  error = function(e) e)
+  expect_s3_class(err, "speeduptest_error_command_not_found")
+  expect_error(measure(x = "no_such_program_speeduptest_q", .shell = "never"),
+               class = "speeduptest_error_command_not_found")
+})
+
+test_that("the shell's start-up is measured, subtracted, kept and printed", {
+  # `exec`: the shell replaces itself by sleep, so what it adds is its start
+  t <- quiet_short(measure(direct = "sleep 0.02", shell = "exec sleep 0.02", .runs = 15))
+  sh <- attr(t, "timer")$shell
+  expect_type(sh$wall, "double")
+  expect_gte(sh$wall, 0)
+  expect_equal(sh$wall, max(sh$shell_wall - sh$direct_wall, 0))
+  # 30 runs before, one more before each of the 15 measured runs by the shell
+  expect_identical(sh$runs, 45L)
+  corr <- split(t$correction, t$version)
+  expect_true(all(corr$direct == 0))
+  expect_true(all(corr$shell == sh$wall | t$time[t$version == "shell"] <= 1e-6))
+  # with the shell's share taken off, the two read alike (generous bounds:
+  # the machine may be loaded)
+  med <- tapply(t$time, t$version, median)
+  expect_gt(med[["shell"]] / med[["direct"]], 0.75)
+  expect_lt(med[["shell"]] / med[["direct"]], 1.33)
+  out <- capture.output(print(t))
+  expect_true(any(grepl("Shell start-up subtracted from each run of `shell`", out,
+                        fixed = TRUE)))
+  expect_true(any(grepl("`direct` run directly; `shell` run by /bin/sh -c", out,
+                        fixed = TRUE)))
+  expect_true(all(nchar(out) <= 80L))
+  # no shell version, no calibration
+  t <- quiet_short(measure(d = "true", .runs = 2, .warmup = 0))
+  expect_null(attr(t, "timer")$shell)
+  expect_true(all(t$correction == 0))
+})
+
+test_that("a command's time is its own: near hyperfine -N's for `true` and 10 ms", {
+  skip_on_cran()
+  skip_if_not(nzchar(Sys.which("hyperfine")), "hyperfine is not installed")
+  hf <- function(cmd) {
+    f <- tempfile(fileext = ".json")
+    on.exit(unlink(f))
+    system2("hyperfine", c("-N", "--runs", "10", "--warmup", "2", "--style", "none",
+                           "--export-json", f, shQuote(cmd)), stdout = FALSE, stderr = FALSE)
+    read_timings(f, format = "hyperfine")$time
+  }
+  ours <- function(cmd) quiet_short(measure(x = cmd, .runs = 10, .warmup = 2))$time
+  # the two tools in turn, 7 times 10 runs each: a busy period of the machine
+  # falls on both; the ratio of the medians of all runs
+  ratio <- function(cmd) {
+    a <- b <- list()
+    for (i in 1:7) {
+      if (i %% 2L) {
+        a[[i]] <- ours(cmd)
+        b[[i]] <- hf(cmd)
+      } else {
+        b[[i]] <- hf(cmd)
+        a[[i]] <- ours(cmd)
+      }
+    }
+    median(unlist(a)) / median(unlist(b))
+  }
+  r_true <- ratio("true")
+  r_sleep <- ratio("sleep 0.01")
+  # the acceptance figures (1.3 and 2 %) are measured by bench/measure.R;
+  # here bounds that hold at a load of 15 on 2 cores, where a sleeping
+  # command's time is mostly the scheduler's wake-up (the previous design
+  # read 2.4 times hyperfine's `true`)
+  expect_lt(r_true, 2)
+  expect_gt(r_sleep, 0.5)
+  expect_lt(r_sleep, 1.5)
+})
+
+# ---- structure columns -------------------------------------------------------------
+
+test_that("rounds and processes are recorded", {
+  t <- quiet_short(measure(a = "true", b = "true", c = function() NULL, .runs = 4))
+  expect_identical(t$round, rep(1:4, each = 3L))
+  for (r in 1:4) expect_setequal(as.character(t$version[t$round == r]), c("a", "b", "c"))
+  cmd <- t$version != "c"
+  expect_identical(t$process[cmd], t$run[cmd])
+  expect_true(all(t$process[!cmd] == 0L))
+  t <- quiet_short(measure(a = "true", b = "true", .runs = 3, .order = "random"))
+  expect_true(all(is.na(t$round)))
+  t <- quiet_short(measure(a = "true", b = "true", .runs = 3, .order = "blocks"))
+  expect_true(all(is.na(t$round)))
+})
+
+# ---- nothing left behind, no bad input unchecked ------------------------------------
+
+test_that("what a command leaves in the background does not outlive its run", {
+  skip_if_not(dir.exists("/proc/self"), "no /proc")
+  f <- tempfile()
+  on.exit(unlink(f))
+  bg <- sprintf("sleep 7.25 & echo $! >> %s", f)
+  elapsed <- system.time(quiet_short(measure(bg, .runs = 2, .warmup = 0)))[["elapsed"]]
+  expect_lt(elapsed, 6)
+  pids <- readLines(f)
+  expect_length(pids, 2L)
+  gone <- function(pid) {
+    st <- suppressWarnings(tryCatch(readLines(sprintf("/proc/%s/stat", pid)),
+                                    error = function(e) character()))
+    !length(st) || grepl("^[0-9]+ \\([^)]*\\) Z", st[1L])
+  }
+  deadline <- Sys.time() + 5
+  while (!all(vapply(pids, gone, TRUE)) && Sys.time() < deadline) Sys.sleep(0.05)
+  expect_true(all(vapply(pids, gone, TRUE)), info = paste(pids, collapse = " "))
+})
+
+test_that("the timeout holds for R code that R cannot interrupt", {
+  el <- system.time(err <- tryCatch(
+    measure(s = Sys.sleep(1.5), .runs = 1, .warmup = 0, .timeout = 0.3),
+    error = function(e) e))[["elapsed"]]
+  expect_s3_class(err, "speeduptest_error_timeout")
+  expect_match(conditionMessage(err), "not recorded", fixed = TRUE)
+  expect_identical(nrow(err$timings), 0L)
+  expect_lt(el, 10)
+  # a run within the timeout is recorded
+  t <- quiet_short(measure(s = Sys.sleep(0.01), .runs = 2, .warmup = 0, .timeout = 5))
+  expect_identical(nrow(t), 2L)
+})
+
+test_that("a command that cannot be started gives a classed error", {
+  big <- strrep("a", 3e6)
+  err <- tryCatch(measure(big, .runs = 1, .warmup = 0), error = function(e) e)
+  expect_s3_class(err, "speeduptest_error_spawn")
+  expect_s3_class(err, "speeduptest_error_command")
+  expect_match(conditionMessage(err), "could not be started", fixed = TRUE)
+  big <- paste("true", strrep("a ", 1.5e6))
+  err <- tryCatch(measure(big, .runs = 1, .warmup = 0), error = function(e) e)
+  expect_s3_class(err, "speeduptest_error_spawn")
+})
+
+test_that("options are checked before anything runs", {
+  expect_error(measure(a = no_such_variable_speeduptest, .env = 3),
+               class = "speeduptest_error_input", regexp = ".env", fixed = TRUE)
+  for (arg in list(list(.runs = 1e300), list(.runs = 1e7), list(.warmup = 1e300),
+                   list(.max_runs = Inf), list(.runs = NA))) {
+    expect_error(do.call(measure, c(list(a = "true"), arg)),
+                 class = "speeduptest_error_input", label = names(arg))
+  }
+})
+
+# ---- options and versions ---------------------------------------------------------
+
+test_that("versions may be named like measure()'s options", {
+  x <- c(3, 1, 2)
+  t <- quiet_short(measure(sort = sort(x), order = x[order(x)], runs = sum(x),
+                           .runs = 2, .warmup = 0))
+  expect_identical(levels(t$version), c("sort", "order", "runs"))
+  expect_identical(nrow(t), 6L)
+})
+
+test_that("the former option names still work, with a warning", {
+  expect_warning(t <- quiet_short(measure(a = "true", runs = 2, warmup = 0L)),
+                 class = "speeduptest_warning_deprecated")
+  expect_identical(nrow(t), 2L)
+  n <- 3L
+  expect_warning(t <- quiet_short(measure(a = "true", b = "true", runs = n,
+                                          order = "blocks", warmup = 0)),
+                 class = "speeduptest_warning_deprecated")
+  expect_identical(attr(t, "order"), "blocks")
+  expect_identical(nrow(t), 6L)
+  # the list form: every former option name is an option
+  f <- tempfile()
+  on.exit(unlink(f))
+  cmds <- c(a = "echo one", b = "echo two")
+  expect_warning(t <- quiet_short(measure(cmds, runs = 1, warmup = 0, output = f,
+                                          name = "old")),
+                 class = "speeduptest_warning_deprecated")
+  expect_identical(unique(t$benchmark), "old")
+  expect_setequal(readLines(f), c("one", "two"))
+  expect_error(measure(a = "true", runs = 2, .runs = 3), class = "speeduptest_error_input")
+  # errors name the argument as written
+  err <- tryCatch(suppressWarnings(measure(a = "true", runs = 1e300)), error = function(e) e)
+  expect_s3_class(err, "speeduptest_error_input")
+  expect_match(conditionMessage(err), "^`runs` must be")
+  err <- tryCatch(measure(a = "true", .runs = 1e300), error = function(e) e)
+  expect_match(conditionMessage(err), "^`.runs` must be")
+})
+
+# ---- what a person sees ------------------------------------------------------------
+
+test_that("the progress line fits in 80 columns", {
+  widths <- c(
+    nchar(measure_progress_line(0L, 62L, 0)),
+    nchar(measure_progress_line(999999L, 1000000L, 86399,
+                                "| look 12: undecided (p 0.00012/0.00034)")),
+    nchar(measure_progress_line(5L, 10L, 3, strrep("x", 200))))
+  expect_true(all(widths <= 79L), info = paste(widths, collapse = " "))
+  line <- measure_progress_line(31L, 62L, 10, "| look 1: undecided (p 0.5/0.5)")
+  expect_match(line, "31/62 runs", fixed = TRUE)
+  expect_match(line, "ETA 10s", fixed = TRUE)
+  expect_match(line, "look 1: undecided", fixed = TRUE)
+  old <- options(width = 50)
+  on.exit(options(old))
+  expect_lte(nchar(measure_progress_line(999999L, 1000000L, 86399, strrep("x", 99))), 49L)
+})
+
+test_that("printing a measurement shows the speedup and a verdict", {
+  t <- quiet_short(measure(slow = function() Sys.sleep(0.02),
+                           fast = function() Sys.sleep(0.005), .runs = 12))
+  out <- capture.output(print(t))
+  expect_true(all(nchar(out) <= 80L), info = out[nchar(out) > 80L])
+  med <- tapply(t$time, t$version, median)
+  expect_true(any(grepl(sprintf("Speedup over `slow` (ratio of the medians): `fast` %s",
+                                fmt_num(med[["slow"]] / med[["fast"]], 3L)),
+                        out, fixed = TRUE)))
+  v <- median_test(t)
+  verdict <- grep("^Verdict", out)
+  expect_length(verdict, 1L)
+  expect_match(paste(trimws(out[verdict:length(out)]), collapse = " "),
+               verdict_headline(v), fixed = TRUE)
+  # sequential mode: the decision of the looks
+  t <- quiet_short(measure(slow = function() Sys.sleep(0.02),
+                           fast = function() Sys.sleep(0.005), .until = "decided",
+                           .max_runs = 40))
+  out <- capture.output(print(t))
+  expect_true(any(grepl("Verdict (sequential median test, overall risk 0.05): significant speedup of `fast`",
+                        paste(trimws(out), collapse = " "), fixed = TRUE)))
 })
