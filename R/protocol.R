@@ -68,6 +68,10 @@
 #' @param benchmark With timings holding several benchmarks, the one to test.
 #' @param versions With timings, the two versions to compare,
 #'   `c(initial, transformed)` (needed when there are more than two).
+#' @param min_speedup The tolerance `s0 >= 1`: a speedup (or slowdown) is
+#'   declared only beyond the factor `s0`, and with `s0 > 1` the versions
+#'   may be declared `"equivalent"` (within `s0` of each other); 1, the
+#'   default, is the paper's test.  See [tolerance].
 #' @param ... Not used; must be empty.
 #' @return A `speedup_verdict` object (a list of class
 #'   `c("speedup_verdict_mean", "speedup_verdict")`) with the elements
@@ -77,7 +81,13 @@
 #'   `confidence_guaranteed`, `speedup`, `speedup_ci`, `speedups`
 #'   (named `min`, `mean`, `median`), `steps` (the sub-tests as `htest`
 #'   objects in the order the flowchart ran them), `caveats`, `advice`, `n`,
-#'   `m`, `rigorous`, `call` and the data.  See [print.speedup_verdict()].
+#'   `m`, `rigorous`, `call` and the data, `min_speedup`,
+#'   `p_value_equivalence` (the larger p-value of the two one-sided tests of
+#'   equivalence, `NA` without a tolerance) and `detectable` (when the
+#'   direction is `"none"`, the smallest speedup the protocol would have
+#'   declared with probability 0.8; see [tolerance]).  `direction` is
+#'   `"speedup"`, `"slowdown"`, `"equivalent"` (only with `min_speedup > 1`)
+#'   or `"none"`.  See [print.speedup_verdict()].
 #' @references
 #' Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test: a
 #' statistical methodology for programme speedup analysis and computation.
@@ -101,37 +111,41 @@ mean_test <- function(x, ...) UseMethod("mean_test")
 #' @rdname mean_test
 #' @export
 mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
-                              na_rm = FALSE, ...) {
+                              na_rm = FALSE, min_speedup = 1, ...) {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   run_protocol("mean", x, y, alpha, rigorous, na_rm, labels,
                paste(labels, collapse = " and "), generic_call(match.call()),
-               baseline = sprintf("`%s` (first argument)", labels[1L]))
+               baseline = sprintf("`%s` (first argument)", labels[1L]),
+               min_speedup = min_speedup)
 }
 
 #' @rdname mean_test
 #' @export
 mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
-                              na_rm = FALSE, initial = NULL, ...) {
+                              na_rm = FALSE, initial = NULL, min_speedup = 1,
+                              ...) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- split_formula(x, data, na_rm, initial)
   run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
                parts$labels, parts$data_name, generic_call(match.call()),
-               baseline = parts$baseline)
+               baseline = parts$baseline, min_speedup = min_speedup)
 }
 
 #' @rdname mean_test
 #' @export
 mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
-                                     rigorous = TRUE, na_rm = FALSE, ...) {
+                                     rigorous = TRUE, na_rm = FALSE,
+                                     min_speedup = 1, ...) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
   run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
                parts$labels, parts$data_name, generic_call(match.call()),
-               baseline = parts$baseline, positions = parts$positions)
+               baseline = parts$baseline, positions = parts$positions,
+               min_speedup = min_speedup)
 }
 
 #' The Speedup-Test for the median execution time
@@ -202,38 +216,41 @@ median_test <- function(x, ...) UseMethod("median_test")
 #' @rdname median_test
 #' @export
 median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
-                                na_rm = FALSE, ...) {
+                                na_rm = FALSE, min_speedup = 1, ...) {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   run_protocol("median", x, y, alpha, rigorous, na_rm, labels,
                paste(labels, collapse = " and "), generic_call(match.call()),
-               baseline = sprintf("`%s` (first argument)", labels[1L]))
+               baseline = sprintf("`%s` (first argument)", labels[1L]),
+               min_speedup = min_speedup)
 }
 
 #' @rdname median_test
 #' @export
 median_test.formula <- function(x, data = NULL, alpha = 0.05,
                                 rigorous = TRUE, na_rm = FALSE,
-                                initial = NULL, ...) {
+                                initial = NULL, min_speedup = 1, ...) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- split_formula(x, data, na_rm, initial)
   run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
                parts$labels, parts$data_name, generic_call(match.call()),
-               baseline = parts$baseline)
+               baseline = parts$baseline, min_speedup = min_speedup)
 }
 
 #' @rdname median_test
 #' @export
 median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
-                                     rigorous = TRUE, na_rm = FALSE, ...) {
+                                     rigorous = TRUE, na_rm = FALSE,
+                                     min_speedup = 1, ...) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
   run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
                parts$labels, parts$data_name, generic_call(match.call()),
-               baseline = parts$baseline, positions = parts$positions)
+               baseline = parts$baseline, positions = parts$positions,
+               min_speedup = min_speedup)
 }
 
 #' Highest confidence at which a Speedup-Test declares a speedup
@@ -256,6 +273,10 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 #'
 #' @inheritParams mean_test
 #' @param test `"median"` (default) or `"mean"`.
+#' @param min_speedup The tolerance (see [tolerance]): the highest confidence
+#'   at which a speedup beyond `min_speedup` is declared.  The candidates are
+#'   then the sub-tests' p-values and the tolerance tests' p-values (for
+#'   Student's and Welch's branch), and the protocol is evaluated at each.
 #' @param data With a formula `x`, the data frame holding its variables.
 #' @param initial,benchmark,versions With a formula or timings `x`, as in
 #'   [mean_test()].
@@ -274,7 +295,7 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
                                rigorous = TRUE, na_rm = FALSE, data = NULL,
                                initial = NULL, benchmark = NULL,
-                               versions = NULL) {
+                               versions = NULL, min_speedup = 1) {
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- pair_samples(x, y, data, na_rm, initial, benchmark, versions)
   x <- parts$x
@@ -283,6 +304,10 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
   rigorous <- check_flag(rigorous, "rigorous")
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 0L, positive = TRUE)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 0L, positive = TRUE)
+  min_speedup <- check_min_speedup(min_speedup)
+  if (min_speedup != 1) {
+    return(highest_confidence_tolerance(x, y, test, rigorous, min_speedup))
+  }
   res <- .Call(ffi_highest_confidence, x, y, match(test, c("mean", "median")) - 1L,
                rigorous)
   check_status(res, "highest_confidence()")
@@ -402,7 +427,8 @@ argument_hint <- function(name, formals) {
 }
 
 run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
-                         data_name, call, baseline, positions = NULL) {
+                         data_name, call, baseline, positions = NULL,
+                         min_speedup = 1) {
   if (missing(y)) {
     abort("`y` is missing: give the run times of the transformed code.")
   }
@@ -418,6 +444,7 @@ run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
   }
   alpha <- check_alpha(alpha)
   rigorous <- check_flag(rigorous, "rigorous")
+  min_speedup <- check_min_speedup(min_speedup)
   # the median protocol makes the trend tests of the run-order checks
   # with the sort it needs anyway
   res <- if (test == "mean") {
@@ -426,10 +453,11 @@ run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
     .Call(ffi_median_test, x, y, alpha, rigorous, run_order_min_runs)
   }
   check_status(res, sprintf("%s_test()", test))
-  new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
-              baseline = baseline,
-              run_order = run_order_check(x, y, labels, positions,
-                                          trend = res$trend))
+  v <- new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
+                   baseline = baseline,
+                   run_order = run_order_check(x, y, labels, positions,
+                                               trend = res$trend))
+  apply_tolerance(v, min_speedup)
 }
 
 # TRUE when x is already what check_sample(positive = TRUE) would return

@@ -39,6 +39,8 @@ verdict_branch_words <- function(branch) {
 verdict_headline <- function(v) {
   title <- sprintf("Speedup-Test (%s): ", v$test)
   conf <- fmt_pct(v$confidence)
+  tol <- tolerance_headline(v, conf, isTRUE(v$confidence_guaranteed))
+  if (!is.null(tol)) return(paste0(title, tol))
   body <- switch(v$decision,
     "significant" = sprintf("significant speedup at %s confidence (%s)", conf,
                             if (v$confidence_guaranteed) "guaranteed" else "not guaranteed"),
@@ -115,6 +117,7 @@ format.speedup_verdict <- function(x, digits = 3L, ...) {
   if (!is.null(v$baseline)) lines <- c(lines, paste0("  initial code: ", v$baseline))
   path <- verdict_path(v)
   if (length(path) && nzchar(path)) lines <- c(lines, paste0("  path: ", path))
+  lines <- c(lines, tolerance_lines(v, digits))
   if (length(v$caveats)) lines <- c(lines, paste0("  caveat: ", v$caveats))
   if (length(v$advice)) lines <- c(lines, paste0("  advice: ", v$advice))
   wrap_lines(lines)
@@ -211,6 +214,9 @@ as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
     n = v$n,
     m = v$m,
     rigorous = v$rigorous,
+    min_speedup = if (is.null(v$min_speedup)) 1 else v$min_speedup,
+    p_value_equivalence = if (is.null(v$p_value_equivalence)) NA_real_ else v$p_value_equivalence,
+    detectable = if (is.null(v$detectable)) NA_real_ else v$detectable,
     run_order_flag = isTRUE(v$run_order$trend),
     baseline = if (is.null(v$baseline)) NA_character_ else v$baseline,
     caveats = paste(v$caveats, collapse = "; "),

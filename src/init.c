@@ -37,6 +37,10 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_mann_kendall, 3),
     CALLDEF(ffi_all_positive_finite, 1),
     CALLDEF(ffi_runs_test, 3),
+    CALLDEF(ffi_tolerance_tests, 5),
+    CALLDEF(ffi_tolerance_suite, 8),
+    CALLDEF(ffi_decide, 6),
+    CALLDEF(ffi_power_sim, 12),
     {NULL, NULL, 0}
 };
 
