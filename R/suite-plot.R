@@ -41,6 +41,7 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
   kind <- ifelse(dec == "significant", "speedup",
                  ifelse(dec == "not significant", "not", "insufficient"))
   if (!is.null(dirn)) kind[dirn %in% "slowdown"] <- "slowdown"
+  if (!is.null(dirn)) kind[dirn %in% "equivalent"] <- "equivalent"
   method <- if (which == "median") "Hodges-Lehmann on log times" else "Fieller"
   lev_txt <- if (length(unique(lev[!is.na(lev)])) == 1L) {
     fmt_pct(unique(lev[!is.na(lev)]))
@@ -78,10 +79,16 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
     graphics::arrows(lo[open_hi], yy[open_hi], rng[2L], yy[open_hi],
                      col = "grey35", lwd = 2, length = 0.06)
   }
-  pch <- c(speedup = 19, slowdown = 15, not = 21, insufficient = 4)
+  pch <- c(speedup = 19, slowdown = 15, equivalent = 23, not = 21,
+           insufficient = 4)
   col <- c(speedup = "black", slowdown = unname(plot_colours[2L]),
-           not = "black", insufficient = "#B00000")
-  bg <- c(speedup = NA, slowdown = NA, not = "white", insufficient = NA)
+           equivalent = "grey25", not = "black", insufficient = "#B00000")
+  bg <- c(speedup = NA, slowdown = NA, equivalent = "grey70", not = "white",
+          insufficient = NA)
+  s0 <- x$min_speedup
+  if (!is.null(s0) && s0 > 1) {
+    graphics::abline(v = c(1 / s0, s0), lty = 2, col = "grey55")
+  }
   graphics::points(s, yy, pch = pch[kind], col = col[kind], bg = bg[kind],
                    cex = 1.1)
   xl <- xlab
@@ -94,9 +101,10 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
                     cex = 0.75, col = "grey30")
   }
   # the legend sits in the top margin, where it hides no benchmark
-  order <- c("speedup", "slowdown", "not", "insufficient")
+  order <- c("speedup", "slowdown", "equivalent", "not", "insufficient")
   shown <- order[order %in% c("speedup", "not", kind)]
   txt <- c(speedup = "significant speedup", slowdown = "significant slowdown",
+           equivalent = "equivalent (within the tolerance)",
            not = "not significant", insufficient = "insufficient data")
   leg <- c(txt[shown], sprintf("%s interval (%s)", lev_txt, method))
   width <- graphics::par("din")[1L] - 0.3

@@ -74,6 +74,7 @@ suite_print_lines <- function(x) {
                               as.integer(pr$slowdowns[1L]),
                               as.integer(pr$slowdowns[2L])))
   }
+  lines <- c(lines, suite_tolerance_lines(x))
   nro <- sum(bm$run_order_flag %in% TRUE)
   if (nro) {
     lines <- c(lines, wrap_lines(sprintf(
@@ -118,7 +119,8 @@ print.summary.speedup_suite <- function(x, ...) {
         return(unname(c("significant" = "yes", "not significant" = "no",
                         "insufficient data" = "n/a")[dec]))
       }
-      out <- unname(c(speedup = "yes", slowdown = "slower", none = "no")[d])
+      out <- unname(c(speedup = "yes", slowdown = "slower", none = "no",
+                      equivalent = "equiv.")[d])
       out[is.na(d)] <- "n/a"
       out
     }
@@ -126,7 +128,8 @@ print.summary.speedup_suite <- function(x, ...) {
     lines <- c(lines, "", wrap_lines(paste(
       "Per benchmark: the speedups S of the minimum, mean and median times;",
       "for the mean and the median, whether the speedup is significant",
-      "(\"sig.\": yes; slower for a significant slowdown; n/a: insufficient",
+      "(\"sig.\": yes; slower for a significant slowdown; equiv.: equivalent",
+      "within the tolerance; n/a: insufficient",
       "data) and at which confidence (\"conf.\", the highest found when the",
       "level was searched):"), exdent = 0L),
       text_table(list(bm$benchmark, format(bm$n), format(bm$m),

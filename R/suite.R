@@ -158,10 +158,12 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                           significant_only = FALSE, na_rm = FALSE,
                           benchmark = "benchmark", version = "version",
                           time = "time", initial = NULL,
-                          p_adjust = c("none", "holm", "BH"), ...) {
+                          p_adjust = c("none", "holm", "BH"),
+                          min_speedup = 1, ...) {
   check_dots_empty(...)
   call <- match.call()
   p_adjust <- suite_p_adjust(p_adjust)
+  min_speedup <- check_min_speedup(min_speedup)
   rigorous <- check_flag(rigorous, "rigorous")
   na_rm <- check_flag(na_rm, "na_rm")
   significant_only <- check_flag(significant_only, "significant_only")
@@ -194,6 +196,9 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   if (p_adjust != "none" && anyNA(levels)) {
     abort(sprintf("`p_adjust = \"%s\"` needs a confidence level for every benchmark; searching the highest level (`conf_level = NA` or missing levels) cannot be adjusted.",
                   p_adjust))
+  }
+  if (min_speedup != 1 && anyNA(levels)) {
+    abort("`min_speedup` needs a confidence level for every benchmark; searching the highest level (`conf_level = NA` or missing levels) is done without a tolerance.")
   }
   run_order <- suite_run_order(suite)
   requested <- suite_weights_mode(weights, suite)
@@ -235,7 +240,8 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
 
   new_speedup_suite(res, suite, levels, problems, mode, requested,
                     prop_conf_level, prop_method, precision, significant_only,
-                    rigorous, call, run_order = run_order, p_adjust = p_adjust)
+                    rigorous, call, run_order = run_order, p_adjust = p_adjust,
+                    min_speedup = min_speedup)
 }
 
 suite_p_adjust <- function(p_adjust) {
@@ -635,7 +641,8 @@ suite_caveat_text <- function(bits) {
 new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
                               prop_conf_level, prop_method, precision,
                               significant_only, rigorous, call,
-                              run_order = NULL, p_adjust = "none") {
+                              run_order = NULL, p_adjust = "none",
+                              min_speedup = 1) {
   b <- res$benchmarks
   nb <- length(suite$names)
   w <- matrix(b$weights, nrow = nb, ncol = 3L)
@@ -664,14 +671,25 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     ps <- na_if_nan(b[[paste0(p, "_p_value_slowdown")]])
     pv[!ok] <- NA
     ps[!ok] <- NA
+    peq <- rep(NA_real_, length(pv))
+    if (min_speedup != 1) {
+      # the final tests against the tolerance (src/tolerance.c)
+      tol <- suite_tolerance(suite, p, alpha, min_speedup)
+      reached <- dec >= 0 & ok
+      pv[reached] <- tol[reached, 1L]
+      ps[reached] <- tol[reached, 2L]
+      peq[reached] <- pmax(tol[reached, 3L], tol[reached, 4L])
+    }
     # adjusted over the benchmarks that reached the final test
     pa <- stats::p.adjust(pv, method = p_adjust)
     psa <- stats::p.adjust(ps, method = p_adjust)
+    peqa <- stats::p.adjust(peq, method = p_adjust)
     tested <- dec >= 0 & !is.na(pa)
     dec[tested] <- as.integer(pa[tested] <= alpha[tested])
     # (indexing, not nested ifelse(): the same values at a fraction of
     # the cost on long suites)
     direction <- c("none", "slowdown")[(!is.na(psa) & psa <= alpha) + 1L]
+    direction[which(direction == "none" & !is.na(peqa) & peqa <= alpha)] <- "equivalent"
     direction[which(dec == 1)] <- "speedup"
     direction[which(dec < 0)] <- NA_character_
     cav <- suite_caveat_text(b[[paste0(p, "_caveats")]])
@@ -691,9 +709,11 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
       p_value = pv,
       p_adjusted = pa,
       p_value_slowdown = ps,
+      p_value_equivalence = peq,
       guaranteed = b[[paste0(p, "_guaranteed")]] == 1 & !run_order$run_order_flag,
       ci_low = b[[paste0(p, "_ci_low")]],
       ci_high = b[[paste0(p, "_ci_high")]],
+      detectable = suite_detectable(suite, p, b, direction, alpha, min_speedup),
       caveats = cav)
     names(cols) <- paste0(p, "_", names(cols))
     cols
@@ -732,7 +752,9 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
 
   proportion$slowdowns <- c(sum(benchmarks$mean_direction %in% "slowdown"),
                            sum(benchmarks$median_direction %in% "slowdown"))
-  if (p_adjust != "none") {
+  proportion$equivalent <- c(sum(benchmarks$mean_direction %in% "equivalent"),
+                            sum(benchmarks$median_direction %in% "equivalent"))
+  if (p_adjust != "none" || min_speedup != 1) {
     re <- suite_resummarise(benchmarks, overall, proportion)
     overall <- re$overall
     proportion <- re$proportion
@@ -748,6 +770,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   structure(list(
     benchmarks = benchmarks, overall = overall, proportion = proportion,
     p_adjust = p_adjust, multiplicity = multiplicity,
+    min_speedup = min_speedup,
     problems = problems, notes = suite_notes(benchmarks),
     weights = used, weights_requested = requested,
     weights_given = stats::setNames(suite$weight[!failed], suite$names[!failed]),
@@ -865,7 +888,15 @@ suite_notes <- function(bm) {
     if (length(i)) {
       msg[i] <- sprintf("%s: insufficient data%s", what, tail_cav(i, ": "))
     }
-    i <- which(not_sig & !slow)
+    equiv <- !is.na(dirn) & dirn == "equivalent"
+    i <- which(equiv)
+    if (length(i)) {
+      pe <- bm[[paste0(p, "_p_value_equivalence")]][show[i]]
+      msg[i] <- sprintf("%s = %s: equivalent (within the tolerance) at confidence %s (p-value %s)%s",
+                        what, fmt3(sp[i]), format_level(lev[i]), fmt3(pe),
+                        tail_cav(i, "; "))
+    }
+    i <- which(not_sig & !slow & !equiv)
     if (length(i)) {
       pv <- bm[[paste0(p, "_p_value")]][show[i]]
       msg[i] <- sprintf("%s = %s not significant at confidence %s (p-value %s)%s",

@@ -229,3 +229,55 @@ highest_confidence_tolerance <- function(x, y, test, rigorous, s0) {
   }
   new_confidence(NA_real_, NA_real_)
 }
+
+# The tolerance's four p-values of every benchmark of a packed suite for
+# protocol p ("mean" or "median"): a matrix, one row per benchmark.
+suite_tolerance <- function(suite, p, alpha, s0) {
+  .Call(ffi_tolerance_suite, as.double(suite$values), as.double(suite$x_start),
+        as.double(suite$x_len), as.double(suite$y_start),
+        as.double(suite$y_len), if (p == "mean") 0L else 1L,
+        as.double(alpha), s0)
+}
+
+# `detectable` of the suite's benchmarks whose direction is "none" (NA for
+# the others), as verdict_detectable() gives it for one verdict.
+suite_detectable <- function(suite, p, b, direction, alpha, s0, power = 0.8) {
+  out <- rep(NA_real_, length(direction))
+  idx <- which(direction == "none")
+  if (!length(idx)) return(out)
+  n <- suite$x_len[idx]
+  m <- suite$y_len[idx]
+  a <- alpha[idx]
+  if (p == "median") {
+    lo <- b$median_ci_low[idx]
+    hi <- b$median_ci_high[idx]
+    se <- (log(hi) - log(lo)) / (2 * stats::qnorm(1 - a / 2))
+    se[!is.finite(se) | se <= 0] <- NA_real_
+    out[idx] <- s0 * exp((stats::qnorm(1 - a) + stats::qnorm(power)) * se)
+    return(out)
+  }
+  vals <- suite$values
+  one <- function(start, len) vals[start + seq_len(len)]
+  out[idx] <- vapply(seq_along(idx), function(k) {
+    j <- idx[k]
+    x <- one(suite$x_start[j], suite$x_len[j])
+    y <- one(suite$y_start[j], suite$y_len[j])
+    if (length(x) < 2L || length(y) < 2L) return(NA_real_)
+    se <- sqrt(stats::var(x) / length(x) + s0^2 * stats::var(y) / length(y))
+    if (!is.finite(se) || se <= 0) return(NA_real_)
+    df <- length(x) + length(y) - 2
+    r <- (stats::qt(1 - a[k], df) + stats::qt(power, df)) * se / mean(x)
+    if (r >= 1) Inf else s0 / (1 - r)
+  }, 0)
+  out
+}
+
+# The print lines of a suite analysed with a tolerance.
+suite_tolerance_lines <- function(x) {
+  s0 <- x$min_speedup
+  if (is.null(s0) || s0 == 1) return(character())
+  eq <- x$proportion$equivalent
+  wrap_lines(sprintf(
+    "Tolerance %s: speedups and slowdowns declared only beyond it; equivalent within it (two one-sided tests): %d (mean), %d (median)",
+    fmt_change(s0), as.integer(eq[1L]), as.integer(eq[2L])), exdent = 2L)
+}
