@@ -107,8 +107,8 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
   if (power <= alpha || power >= 1) {
     abort(sprintf("`power` must be between alpha and 1, not %s.", describe_value(power)))
   }
-  reps <- check_count(reps, "reps", 20)
-  max_runs <- check_count(max_runs, "max_runs", 3)
+  reps <- check_whole(reps, "reps", 20)
+  max_runs <- check_whole(max_runs, "max_runs", 3)
   seed <- check_number(seed, "seed")
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 2L, positive = TRUE)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 2L, positive = TRUE)
@@ -175,7 +175,7 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
             class = "speedup_plan")
 }
 
-check_count <- function(v, arg, min) {
+check_whole <- function(v, arg, min) {
   if (!is.numeric(v) || length(v) != 1L || is.na(v) || !is.finite(v) ||
       v < min || v != round(v)) {
     abort(sprintf("`%s` must be a whole number of at least %s, not %s.", arg,

@@ -39,8 +39,10 @@ verdict_final_step <- function(v) {
 #'   final test (`method`) and the method of the interval
 #'   (`conf.method`); with `steps = TRUE`, one row per sub-test the flowchart
 #'   ran instead.  `glance()` gives one row: the `decision`, `significant`,
-#'   `direction` (`NA` when the verdict does not tell it), `confidence`,
-#'   whether it is `guaranteed`, the numbers of runs `n` and `m`, and more.
+#'   `direction` (`"speedup"`, `"slowdown"`, `"equivalent"`, `"none"`;
+#'   `NA` when the verdict does not tell it), `confidence`, whether it is
+#'   `guaranteed`, the numbers of runs `n` and `m`, the tolerance
+#'   `min_speedup`, the `detectable` speedup, and more.
 #' * A suite ([speedup_suite()]): `tidy()` gives one row per benchmark for
 #'   the protocol `which`; `glance()` one row with the overall gains and
 #'   speedups and the proportions of accelerated benchmarks.
@@ -77,6 +79,11 @@ tidy.speedup_verdict <- function(x, steps = FALSE, ...) {
   fin <- verdict_final_step(v)
   ci <- v$speedup_ci
   lev <- or_na(attr(ci, "conf.level"), v$confidence)
+  if (!is.null(fin) && !is.null(v$min_speedup) && v$min_speedup != 1) {
+    # the final test was made against the tolerance (see ?tolerance)
+    fin$method <- sprintf("%s of x against %s y", fin$method, format(v$min_speedup))
+    fin$statistic <- NA_real_
+  }
   tidy_frame(data.frame(
     term = sprintf("speedup of the %s", v$test),
     estimate = v$speedup,
@@ -141,6 +148,8 @@ glance.speedup_verdict <- function(x, ...) {
     m = v$m,
     rigorous = v$rigorous,
     run_order_flagged = if (is.null(ro)) NA else isTRUE(ro$trend),
+    min_speedup = or_na(v$min_speedup, 1),
+    detectable = or_na(v$detectable, NA_real_),
     caveats = length(v$caveats),
     stringsAsFactors = FALSE
   ))
