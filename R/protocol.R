@@ -111,7 +111,7 @@ mean_test <- function(x, ...) UseMethod("mean_test")
 #' @rdname mean_test
 #' @export
 mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
-                              na_rm = FALSE, min_speedup = 1, ...) {
+                              na_rm = FALSE, ..., min_speedup = 1) {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   run_protocol("mean", x, y, alpha, rigorous, na_rm, labels,
@@ -123,8 +123,8 @@ mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
 #' @rdname mean_test
 #' @export
 mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
-                              na_rm = FALSE, initial = NULL, min_speedup = 1,
-                              ...) {
+                              na_rm = FALSE, initial = NULL, ...,
+                              min_speedup = 1) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- split_formula(x, data, na_rm, initial)
@@ -137,8 +137,8 @@ mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
 #' @export
 mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
-                                     rigorous = TRUE, na_rm = FALSE,
-                                     min_speedup = 1, ...) {
+                                     rigorous = TRUE, na_rm = FALSE, ...,
+                                     min_speedup = 1) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
@@ -216,7 +216,7 @@ median_test <- function(x, ...) UseMethod("median_test")
 #' @rdname median_test
 #' @export
 median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
-                                na_rm = FALSE, min_speedup = 1, ...) {
+                                na_rm = FALSE, ..., min_speedup = 1) {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   run_protocol("median", x, y, alpha, rigorous, na_rm, labels,
@@ -229,7 +229,7 @@ median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
 #' @export
 median_test.formula <- function(x, data = NULL, alpha = 0.05,
                                 rigorous = TRUE, na_rm = FALSE,
-                                initial = NULL, min_speedup = 1, ...) {
+                                initial = NULL, ..., min_speedup = 1) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- split_formula(x, data, na_rm, initial)
@@ -242,8 +242,8 @@ median_test.formula <- function(x, data = NULL, alpha = 0.05,
 #' @export
 median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
-                                     rigorous = TRUE, na_rm = FALSE,
-                                     min_speedup = 1, ...) {
+                                     rigorous = TRUE, na_rm = FALSE, ...,
+                                     min_speedup = 1) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
