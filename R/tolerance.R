@@ -210,7 +210,6 @@ highest_confidence_tolerance <- function(x, y, test, rigorous, s0) {
   v <- fun(x, y, alpha = 0.5, rigorous = rigorous)
   cand <- vapply(v$steps, function(s) as.double(s$p.value), 0)
   if (test == "mean") {
-    mx <- mean(x); my <- mean(y)
     cand <- c(cand, f_test(x, y)$p.value,
               tolerance_p_values(x, y, "mean", TRUE, s0)[1L],
               tolerance_p_values(x, y, "mean", FALSE, s0)[1L])
