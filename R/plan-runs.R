@@ -10,9 +10,12 @@
 #' `speedup` with probability at least `power`.
 #'
 #' The power at a number of runs is found by simulation from the observed
-#' samples: each replicate draws the runs with replacement from the relative
-#' run times `x / centre(x)` and `y / centre(y)` (the centre of the
-#' protocol: the median or the mean), divides the new code's by `speedup`,
+#' samples: each replicate draws the runs with replacement from the observed
+#' run times of each version, brought to one location (for the mean
+#' protocol, `x / mean(x)` and `y / mean(y)`; for the median protocol, whose
+#' rank test sees the shift of the whole distribution, `y` is moved by the
+#' Hodges-Lehmann estimate of the shift of the log times onto `x`), divides
+#' the new code's by `speedup`,
 #' and runs the whole protocol (its checks, its rigorous stop and its final
 #' test against the tolerance) on them.  The search doubles the number of
 #' runs until the power is reached, then bisects; every number of runs is
@@ -128,9 +131,9 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
       unit <- "process"
     }
   }
-  centre <- if (test == "median") stats::median else mean
-  rx <- x / centre(x)
-  ry <- y / centre(y)
+  r <- plan_samples(x, y, test)
+  rx <- r$x
+  ry <- r$y
   want <- if (speedup > 1) 1L else 2L
   sim <- function(k) {
     k <- as.double(k)
@@ -173,6 +176,18 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
                  seed = seed, n = n_obs, m = m_obs, unit = unit,
                  max_runs = max_runs, runs_per_process = per_process),
             class = "speedup_plan")
+}
+
+# The two samples the simulation resamples, brought to one location as the
+# protocol's final test sees location: the mean protocol by the means; the
+# median protocol (a rank test) by the Hodges-Lehmann shift of the log
+# times, so that the resampled versions differ by exactly the speedup asked
+# for (centring each sample on its own median would leave a spurious shift
+# between them of the order of the noise / sqrt(runs)).
+plan_samples <- function(x, y, test) {
+  if (test == "mean") return(list(x = x / mean(x), y = y / mean(y)))
+  hl <- wilcoxon_test(log(x), log(y), conf_int = TRUE)$estimate[[1L]]
+  list(x = x / stats::median(x), y = y * exp(hl) / stats::median(x))
 }
 
 check_whole <- function(v, arg, min) {

@@ -47,6 +47,13 @@
 #' @param initial The version of the initial code in a data frame or
 #'   timings `data` (`NULL`: the first level of a factor version column, otherwise the first
 #'   version to appear in the data).
+#' @param min_speedup The tolerance `s0 >= 1` (see [tolerance]): each
+#'   benchmark's speedup or slowdown is declared only beyond `s0`, and with
+#'   `s0 > 1` a benchmark may be declared `"equivalent"` (direction column);
+#'   the columns `mean_p_value_equivalence`, `median_p_value_equivalence`
+#'   and, for the benchmarks that declare nothing, `mean_detectable`,
+#'   `median_detectable` (the speedup each protocol would have declared with
+#'   probability 0.8).  Needs a level for every benchmark.
 #' @param p_adjust Adjustment of the per-benchmark final p-values for
 #'   multiplicity before each decision, as [stats::p.adjust()]: `"none"` (the
 #'   paper's choice), `"holm"` (family-wise error) or `"BH"`
