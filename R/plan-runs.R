@@ -68,7 +68,7 @@
 #' set.seed(7)
 #' old <- rlnorm(40, log(10), 0.02)
 #' new <- rlnorm(40, log(10), 0.02)
-#' plan_runs(old, new, speedup = 1.01)
+#' plan_runs(old, new, speedup = 1.02, reps = 200)
 #' @export
 plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
                       test = c("median", "mean"), alpha = 0.05,
