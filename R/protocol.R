@@ -408,6 +408,10 @@ argument_hint <- function(name, formals) {
     return(sprintf("use `%s` (this package spells arguments with underscores)",
                    underscored))
   }
+  if (name %in% c("margin", "threshold", "tolerance", "min_effect", "delta",
+                  "min.speedup") && has("min_speedup")) {
+    return("give the smallest speedup that matters as a factor: `min_speedup = 1.01` for 1 %")
+  }
   if (name == "p.adjust.method" && has("p_adjust")) {
     return("use `p_adjust`")
   }

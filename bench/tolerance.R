@@ -101,8 +101,8 @@ for (test in c("median", "mean")) {
 # `pilot` runs of each version is drawn from the true distribution;
 # plan_runs() answers n for the speedup `target` at power 0.8; the power at
 # n is then measured on `jobs` fresh experiments (a) from the true
-# distribution and (b) resampled from the pilot (the model plan_runs()
-# assumes, with other random numbers than its own).  Over several pilots
+# distribution and (b) resampled from the pilot as plan_runs() resamples it
+# (its model, with R's random numbers instead of its own).  Over several pilots
 # (the pilot's spread is itself uncertain) the mean power is compared with
 # 0.8.
 power_check <- function(test, draw, pilot, target, pilots = 8L) {
@@ -113,8 +113,9 @@ power_check <- function(test, draw, pilot, target, pilots = 8L) {
     p <- plan_runs(x, y, speedup = target, power = 0.8, test = test)
     n <- p$runs
     true <- mean(replicate(jobs, isTRUE(fun(draw(n), draw(n) / target)$significant)))
-    boot <- mean(replicate(jobs, isTRUE(fun(sample(x, n, TRUE),
-                                            sample(y, n, TRUE) / target)$significant)))
+    r <- ns$plan_samples(x, y, test)      # the pilot as plan_runs() resamples it
+    boot <- mean(replicate(jobs, isTRUE(fun(sample(r$x, n, TRUE),
+                                            sample(r$y, n, TRUE) / target)$significant)))
     c(n, true, boot)
   }, c(0, 0, 0))
 }

@@ -106,6 +106,8 @@ test_that("bad tolerances are classed errors naming the argument", {
     expect_error(median_test(1:5 + 10, 1:5 + 10, min_speedup = bad),
                  class = "speeduptest_error_input", regexp = "min_speedup")
   }
+  expect_error(median_test(1:5 + 10, 1:5 + 10, margin = 0.01),
+               class = "speeduptest_error_argument", regexp = "min_speedup = 1.01")
   expect_error(speedup_suite(list(a = list(x = 1:5 + 10, y = 1:5 + 11)),
                              conf_level = NA, min_speedup = 1.01),
                class = "speeduptest_error_input", regexp = "min_speedup")
