@@ -184,6 +184,11 @@ print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
   }
   lines <- c(lines, sprintf("Route through the flowchart: %s",
                             verdict_branch_words(v$branch)))
+  if (!is.null(v$p_value_tolerance)) {
+    lines <- c(lines, sprintf(
+      "Decided against the tolerance: the final test of x against %s y, of y against %s x, and the two one-sided tests of equivalence (see ?tolerance)",
+      format(v$min_speedup), format(v$min_speedup)))
+  }
   cat(wrap_lines(lines), sep = "\n")
   invisible(x)
 }
