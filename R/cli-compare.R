@@ -15,22 +15,25 @@
 #' speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A]
 #'                     [--test median|mean] [--fail-on slowdown|change|never]
 #'                     [--replication auto|process|run] [--design auto|unpaired|paired]
+#'                     [--tolerance P] [--p-adjust holm|BH|none]
+#'                     [--output text|markdown|json] [--baseline V]
 #' speeduptest compare FILE [options]
 #' ```
 #'
-#' With one `FILE`, the file holds both versions (a hyperfine export with two
-#' commands, a criterion.rs benchmark folder with `base` and `new`, a CSV
-#' with a `version` column, a SpeedupTest configuration); the first is the
-#' initial code. With `OLD NEW`, each file holds one version, and the
-#' benchmarks are matched by name: a benchmark found in only one file is
-#' reported as skipped.
+#' With one `FILE`, the file holds the versions (a hyperfine export with two
+#' or more commands, a criterion.rs benchmark folder with `base` and `new`, a
+#' CSV with a `version` column, a SpeedupTest configuration); the first is
+#' the initial code (the baseline) unless `--baseline` names another, and
+#' every other version is compared with it. With `OLD NEW`, each file holds
+#' one version, and the benchmarks are matched by name: a benchmark found in
+#' only one file is reported as skipped.
 #'
 #' Options:
 #' * `--format F`: the format of the files, as in [read_timings()]
 #'   (default `auto`).
 #' * `--metric M`: the measurement, as in [read_timings()] (e.g. `cpu_time`
 #'   for Google Benchmark).
-#' * `--alpha A`: the risk of each decision (default 0.05).
+#' * `--alpha A`: the risk level (default 0.05).
 #' * `--test median|mean`: the protocol, [median_test()] (default) or
 #'   [mean_test()].
 #' * `--fail-on slowdown|change|never`: when to exit with status 1: a
@@ -40,18 +43,43 @@
 #'   the unit of replication and the design, as in [median_test()] (see
 #'   [replication]): by default the processes are the unit where runs share
 #'   them, and interleaved rounds are paired.
+#' * `--tolerance P`: changes smaller than `P` percent do not matter
+#'   (default 1, the noise threshold criterion.rs also uses): the protocol
+#'   runs with `min_speedup = 1 + P/100` (see [tolerance]), so a speedup or
+#'   a slowdown is declared only beyond it, and two versions within it may
+#'   be declared equivalent. `--tolerance 0` is the paper's test.
+#' * `--p-adjust holm|BH|none`: the adjustment of the p-values over all the
+#'   comparisons of the job (the speedup, the slowdown and the equivalence
+#'   p-values each adjusted separately, as [stats::p.adjust()]). With `holm`
+#'   (the default) a job whose benchmarks did not change fails with
+#'   probability at most alpha; `BH` controls the false discovery rate
+#'   (and, when nothing changed, the same risk); `none` decides each
+#'   benchmark at alpha (the paper's choice: a suite of 30 unchanged
+#'   benchmarks then fails about 1 - 0.95^30 = 79 % of jobs).
+#' * `--output text|markdown|json`: one line per benchmark and a summary
+#'   (text); a Markdown table with the same figures for a pull-request
+#'   comment; or a JSON document holding every figure (speedups, intervals,
+#'   raw and adjusted p-values, detectable speedups, counts, the risk and
+#'   the exit status) for other tools.
+#' * `--baseline V`: with more than two versions, the version every other
+#'   is compared with (default: the first).
 #'
 #' Each line gives the speedup (initial time / new time: above 1 is faster)
 #' as the estimate of its interval (the ratio of the means for the mean,
 #' the Hodges-Lehmann estimate on log times for the median) with the
 #' two-sided `1 - 2 alpha` interval, each end a one-sided `1 - alpha` bound,
 #' printed with the same digits as in R, and the decision in the words every
-#' print of the package uses: "significant speedup" when the protocol
-#' declares the speedup at level alpha, "significant slowdown" when it
-#' declares the mirrored claim (the new code's times tend to be larger), "no
-#' significant difference" otherwise, and "insufficient data" when the
-#' protocol asks for more runs (this never fails the job; the line says what
-#' to run).
+#' print of the package uses, against the tolerance: "significant speedup
+#' beyond 1 %" when the protocol declares a speedup larger than the
+#' tolerance (after the adjustment), "significant slowdown beyond 1 %" for a
+#' slowdown larger than it, "equivalent within 1 %" when the two one-sided
+#' tests place the change inside the tolerance, "no significant difference
+#' at 1 %" otherwise, with the smallest speedup the data could have detected
+#' (probability 0.8, at the level Holm asks of the first test), and
+#' "insufficient data" when the protocol asks for more runs (this never
+#' fails the job; the line says what to run). With `--tolerance 0` the
+#' words carry no tolerance. The summary counts the verdicts and states the
+#' job's risk: the probability that a job with no real change fails.
 #'
 #' @param args The arguments after `compare` (a character vector).
 #' @return The exit status, invisibly: 0 (the `--fail-on` condition is not
@@ -80,125 +108,28 @@ cli_compare <- function(args = character()) {
         read_timings(compare_labels(opts$files), format = opts$format,
                      metric = opts$metric)
       }
-      pairs <- timings_pairs(t, arg = "the files")
-      list(t = t, pairs = pairs)
+      list(t = t, run = compare_run(t, opts))
     }, warning = function(w) {
       problems <<- c(problems, conditionMessage(w))
       invokeRestart("muffleWarning")
     }),
     error = function(e) e)
   if (inherits(res, "error")) return(compare_fail(conditionMessage(res)))
-  pairs <- res$pairs$pairs
-  versions <- res$pairs$versions
-  if (!length(pairs)) {
+  run <- res$run
+  if (!nrow(run$rows)) {
     for (p in problems) cat(p, "\n", sep = "", file = stderr())
-    return(compare_fail(sprintf("no benchmark has runs of both \"%s\" and \"%s\".",
-                                versions[1L], versions[2L])))
+    return(compare_fail(sprintf("no benchmark has runs of both \"%s\" and another version.",
+                                run$baseline)))
   }
-  test_fun <- if (opts$test == "mean") mean_test else median_test
-  rows <- lapply(names(pairs), function(b) {
-    p <- pairs[[b]]
-    r <- tryCatch(compare_one(compare_structured(test_fun, res$t, b, versions, opts),
-                              p$x, p$y, opts$alpha),
-                  error = function(e) e)
-    if (inherits(r, "error")) {
-      return(list(benchmark = b, direction = NA_character_, speedup = NA_real_,
-                  ci = c(NA_real_, NA_real_), note = conditionMessage(r)))
-    }
-    r$note <- paste(c(if (nzchar(r$note)) r$note, replicates_note(r$verdict)),
-                    collapse = "; ")
-    c(list(benchmark = b), r)
-  })
-  cat(sprintf("%s (initial) -> %s: Speedup-Test for the %s, alpha = %s\n",
-              versions[1L], versions[2L], opts$test, format(opts$alpha)))
-  cat(sprintf("speedup: %s [%s, %s]\n", interval_estimator(opts$test),
-              interval_words(opts$test, interval_level(opts$alpha)),
-              interval_note(opts$alpha)))
-  width <- min(40L, max(nchar(c(names(pairs), "benchmark"))))
-  for (r in rows) cat(compare_line(r, width), "\n", sep = "")
-  single <- compare_single_note(rows)
-  if (length(single)) cat(strwrap(single, width = 79, exdent = 6), sep = "\n")
-  skipped <- res$pairs$problems
-  skipped <- skipped[skipped$severity == "error", , drop = FALSE]
-  for (i in seq_len(nrow(skipped))) {
-    cat(sprintf("%-*s  skipped: %s\n", width,
-                trunc_text(if (is.na(skipped$benchmark[i])) "-" else skipped$benchmark[i], width),
-                sub("^benchmark \"[^\"]*\" skipped: ", "", skipped$message[i])))
-  }
-  other <- setdiff(problems, skipped$message)
+  status <- if (compare_fails(run$rows, opts$fail_on)) 1L else 0L
+  other <- setdiff(problems, run$skipped$message)
   for (p in other) cat("note: ", p, "\n", sep = "", file = stderr())
-  dir <- vapply(rows, function(r) r$direction, character(1))
-  n_fast <- sum(dir %in% "speedup")
-  n_slow <- sum(dir %in% "slowdown")
-  n_none <- sum(dir %in% "none")
-  n_na <- sum(is.na(dir))
-  fail <- switch(opts$fail_on,
-                 slowdown = n_slow > 0L,
-                 change = n_slow + n_fast > 0L,
-                 never = FALSE)
-  status <- if (fail) 1L else 0L
-  cat(sprintf("%d benchmark%s: %d %s, %d %s, %d %s%s%s\n",
-              length(rows), if (length(rows) == 1L) "" else "s",
-              n_fast, decision_words("speedup"), n_slow, decision_words("slowdown"),
-              n_none, decision_words("none"),
-              if (n_na) sprintf(", %d %s", n_na, decision_words(NA)) else "",
-              if (nrow(skipped)) sprintf(", %d skipped", nrow(skipped)) else ""))
-  cat(sprintf("%s (--fail-on %s): exit %d\n", if (fail) "FAIL" else "pass",
-              opts$fail_on, status))
+  out <- switch(opts$output,
+                text = compare_text(run, opts, status, other),
+                markdown = compare_markdown(run, opts, status),
+                json = compare_json(run, opts, status, other))
+  cat(out, sep = "\n")
   invisible(status)
-}
-
-# The verdict on one benchmark: the protocol's speedup with its interval and
-# the direction.  A verdict that carries `direction` (both one-sided claims
-# decided on the same flowchart path) is used as it is; otherwise the
-# protocol is run a second time with the versions swapped: a significant
-# result there is a slowdown.
-compare_one <- function(test_fun, x, y, alpha) {
-  v <- test_fun(x, y, alpha = alpha)
-  dir <- v$direction
-  if (is.null(dir)) {
-    dir <- if (is.na(v$significant)) NA_character_ else if (isTRUE(v$significant)) {
-      "speedup"
-    } else {
-      w <- test_fun(y, x, alpha = alpha)
-      if (isTRUE(w$significant)) "slowdown" else "none"
-    }
-  }
-  note <- if (is.na(dir)) paste(v$advice, collapse = "; ") else ""
-  list(direction = as.character(dir), speedup = v$speedup,
-       estimate = or_na(attr(v$speedup_ci, "estimate"), NA_real_),
-       ci = as.double(v$speedup_ci), note = note, verdict = v)
-}
-
-# The protocol on benchmark b of the timings, with the processes and rounds
-# the timings carry, in the form compare_one() calls (x, y, alpha); its
-# verdicts carry their direction, so it is never called with the versions
-# swapped.
-compare_structured <- function(test_fun, t, b, versions, opts) {
-  force(b)
-  function(x, y, alpha) {
-    test_fun(t, benchmark = b, versions = versions, alpha = alpha,
-             replication = opts$replication, design = opts$design)
-  }
-}
-
-compare_choice <- function(val, choices, key) {
-  if (!(val %in% choices)) {
-    abort(sprintf("%s must be %s, not \"%s\".", key,
-                  paste(choices, collapse = ", "), val))
-  }
-  val
-}
-
-compare_line <- function(r, width) {
-  verdict <- decision_words(r$direction)
-  # the figures as R prints them (fmt_estimate_ci: the interval rounded
-  # outwards, its estimate inside it)
-  est <- if (anyNA(r$ci) || is.na(r$estimate %||% NA)) r$speedup else r$estimate
-  line <- sprintf("%-*s  speedup %s  %s", width, trunc_text(r$benchmark, width),
-                  fmt_estimate_ci(est, r$ci), verdict)
-  if (nzchar(r$note %||% "")) line <- paste0(line, " (", r$note, ")")
-  line
 }
 
 # Two files: the versions are named after the files (their folders when the
@@ -211,7 +142,7 @@ compare_labels <- function(files) {
 
 compare_fail <- function(message) {
   cat("speeduptest compare: ", message, "\n", sep = "", file = stderr())
-  cat("Usage: speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A] [--test median|mean] [--fail-on slowdown|change|never]\n",
+  cat("Usage: speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A] [--test median|mean] [--fail-on slowdown|change|never] [--tolerance P] [--p-adjust holm|BH|none] [--output text|markdown|json] [--baseline V]\n",
       file = stderr())
   invisible(2L)
 }
@@ -234,6 +165,15 @@ compare_usage <- function() {
     "                 or run (every run an independent replicate)",
     "  --design D     auto (default: paired by round when rounds are complete),",
     "                 unpaired or paired",
+    "  --tolerance P  changes smaller than P % do not count (default 1);",
+    "                 within P % the versions may be declared equivalent",
+    "  --p-adjust M   holm (default), BH or none: the adjustment of the",
+    "                 p-values over all benchmarks, so that a job with no",
+    "                 real change fails with probability at most alpha",
+    "  --output O     text (default), markdown (a table for a pull-request",
+    "                 comment) or json (every figure, for tools)",
+    "  --baseline V   with more than two versions, the one every other",
+    "                 version is compared with (default: the first)",
     "",
     "Exit status: 1 when --fail-on is met, 0 otherwise, 2 on bad input.")
 }
@@ -244,9 +184,11 @@ compare_parse_args <- function(args) {
   }
   opts <- list(format = "auto", metric = NULL, alpha = 0.05, test = "median",
                fail_on = "slowdown", files = character(), help = FALSE,
-               replication = "auto", design = "auto")
+               replication = "auto", design = "auto",
+               p_adjust = "holm", s0 = 1.01, output = "text", baseline = NULL)
   with_value <- c("--format", "--metric", "--alpha", "--test", "--fail-on",
-                  "--replication", "--design")
+                  "--replication", "--design", "--p-adjust", "--tolerance", "--output",
+                  "--baseline")
   i <- 1L
   while (i <= length(args)) {
     a <- args[i]
@@ -289,7 +231,27 @@ compare_parse_args <- function(args) {
           opts$fail_on <- val
         },
         "--replication" = opts$replication <- compare_choice(val, replication_choices, key),
-        "--design" = opts$design <- compare_choice(val, design_choices, key))
+        "--design" = opts$design <- compare_choice(val, design_choices, key),
+        "--p-adjust" = {
+          if (!(val %in% c("holm", "BH", "none"))) {
+            abort(sprintf("--p-adjust must be holm, BH or none, not \"%s\".", val))
+          }
+          opts$p_adjust <- val
+        },
+        "--tolerance" = {
+          tol <- suppressWarnings(as.numeric(sub("%$", "", val)))
+          if (is.na(tol) || tol < 0 || !is.finite(tol)) {
+            abort(sprintf("--tolerance must be a percentage >= 0 (1 for 1 %%), not \"%s\".", val))
+          }
+          opts$s0 <- 1 + tol / 100
+        },
+        "--output" = {
+          if (!(val %in% c("text", "markdown", "json"))) {
+            abort(sprintf("--output must be text, markdown or json, not \"%s\".", val))
+          }
+          opts$output <- val
+        },
+        "--baseline" = opts$baseline <- val)
     } else {
       opts$files <- c(opts$files, a)
     }

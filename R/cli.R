@@ -30,7 +30,19 @@
 #' `--name=value` is the same as `--name value`.
 #'
 #' `speeduptest compare ...` compares two sets of timings for continuous
-#' integration (see `cli_compare()` when this build of the package has it).
+#' integration (see `cli_compare()` when this build of the package has it):
+#' by default with a 1 % tolerance (`--tolerance`) and Holm's adjustment
+#' over the benchmarks (`--p-adjust`), so that a job with no real change
+#' fails with probability at most alpha; `--output markdown|json`,
+#' `--baseline NAME` for files with more than two versions.
+#'
+#' @section The command on the PATH:
+#' One step puts `speeduptest` on the `PATH`: [install_cli()] writes a
+#' launcher into a folder of your choosing,
+#' `Rscript -e 'speeduptest::install_cli("~/.local/bin")'` (then, if that
+#' folder is not on the `PATH` yet, `export PATH="$HOME/.local/bin:$PATH"`).
+#' The launcher runs this R's `Rscript` on the installed script, so it works
+#' in a fresh shell.
 #'
 #' Problems with single benchmarks (a sample file that is missing, unreadable,
 #' empty, binary, not valid UTF-8 or holding text; a bad line of the

@@ -70,6 +70,10 @@
 #' @param benchmark With timings holding several benchmarks, the one to test.
 #' @param versions With timings, the two versions to compare,
 #'   `c(initial, transformed)` (needed when there are more than two).
+#' @param min_speedup The tolerance `s0 >= 1`: a speedup (or slowdown) is
+#'   declared only beyond the factor `s0`, and with `s0 > 1` the versions
+#'   may be declared `"equivalent"` (within `s0` of each other); 1, the
+#'   default, is the paper's test.  See [tolerance].
 #' @param ... Not used; must be empty.
 #' @param replication With timings, the unit of replication: `"auto"`
 #'   (default) uses the per-process means (medians for [median_test()]) when
@@ -90,10 +94,15 @@
 #'   `confidence_guaranteed`, `speedup`, `speedup_ci`, `speedups`
 #'   (named `min`, `mean`, `median`), `steps` (the sub-tests as `htest`
 #'   objects in the order the flowchart ran them), `caveats`, `advice`, `n`,
-#'   `m`, `rigorous`, `call` and the data, and for timings `replication`
-#'   (the unit, processes, runs, variance components and the optimal runs
-#'   per process) and `design` (paired or unpaired, rounds used and
-#'   dropped).  See [print.speedup_verdict()].
+#'   `m`, `rigorous`, `call` and the data, `min_speedup`,
+#'   `p_value_equivalence` (the larger p-value of the two one-sided tests of
+#'   equivalence, `NA` without a tolerance) and `detectable` (when the
+#'   direction is `"none"`, the smallest speedup the protocol would have
+#'   declared with probability 0.8; see [tolerance]), and for timings
+#'   `replication` (the unit, processes, runs, variance components and the
+#'   optimal runs per process) and `design` (paired or unpaired, rounds used
+#'   and dropped).  `direction` is `"speedup"`, `"slowdown"`, `"equivalent"`
+#'   (only with `min_speedup > 1`) or `"none"`.  See [print.speedup_verdict()].
 #' @references
 #' Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test: a
 #' statistical methodology for programme speedup analysis and computation.
@@ -118,23 +127,25 @@ mean_test <- function(x, ...) UseMethod("mean_test")
 #' @export
 mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
                               na_rm = FALSE, ..., replication = "auto",
-                              design = "auto") {
+                              design = "auto", min_speedup = 1) {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   if (!identical(design, "auto") || !identical(replication, "auto")) {
     return(run_vectors("mean", x, y, alpha, rigorous, na_rm, labels,
-                       generic_call(match.call()), replication, design))
+                       generic_call(match.call()), replication, design,
+                       min_speedup = min_speedup))
   }
   run_protocol("mean", x, y, alpha, rigorous, na_rm, labels,
                paste(labels, collapse = " and "), generic_call(match.call()),
-               baseline = sprintf("`%s` (first argument)", labels[1L]))
+               baseline = sprintf("`%s` (first argument)", labels[1L]),
+               min_speedup = min_speedup)
 }
 
 #' @rdname mean_test
 #' @export
 mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
                               na_rm = FALSE, initial = NULL, ..., replication = "auto",
-                              design = "auto") {
+                              design = "auto", min_speedup = 1) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- split_formula(x, data, na_rm, initial)
@@ -142,11 +153,11 @@ mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
     return(run_vectors("mean", parts$x, parts$y, alpha, rigorous, na_rm,
                        parts$labels, generic_call(match.call()), replication,
                        design, data_name = parts$data_name,
-                       baseline = parts$baseline))
+                       baseline = parts$baseline, min_speedup = min_speedup))
   }
   run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
                parts$labels, parts$data_name, generic_call(match.call()),
-               baseline = parts$baseline)
+               baseline = parts$baseline, min_speedup = min_speedup)
 }
 
 #' @rdname mean_test
@@ -154,12 +165,13 @@ mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
 mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
                                      rigorous = TRUE, na_rm = FALSE, ...,
-                                     replication = "auto", design = "auto") {
+                                     replication = "auto", design = "auto", min_speedup = 1) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
   run_structured("mean", parts, alpha, rigorous, na_rm,
-                 generic_call(match.call()), replication, design)
+                 generic_call(match.call()), replication, design,
+                 min_speedup = min_speedup)
 }
 
 #' The Speedup-Test for the median execution time
@@ -235,16 +247,18 @@ median_test <- function(x, ...) UseMethod("median_test")
 #' @export
 median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
                               na_rm = FALSE, ..., replication = "auto",
-                              design = "auto") {
+                              design = "auto", min_speedup = 1) {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
   if (!identical(design, "auto") || !identical(replication, "auto")) {
     return(run_vectors("median", x, y, alpha, rigorous, na_rm, labels,
-                       generic_call(match.call()), replication, design))
+                       generic_call(match.call()), replication, design,
+                       min_speedup = min_speedup))
   }
   run_protocol("median", x, y, alpha, rigorous, na_rm, labels,
                paste(labels, collapse = " and "), generic_call(match.call()),
-               baseline = sprintf("`%s` (first argument)", labels[1L]))
+               baseline = sprintf("`%s` (first argument)", labels[1L]),
+               min_speedup = min_speedup)
 }
 
 #' @rdname median_test
@@ -252,7 +266,7 @@ median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
 median_test.formula <- function(x, data = NULL, alpha = 0.05,
                                 rigorous = TRUE, na_rm = FALSE,
                                 initial = NULL, ..., replication = "auto",
-                                design = "auto") {
+                                design = "auto", min_speedup = 1) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- split_formula(x, data, na_rm, initial)
@@ -260,11 +274,11 @@ median_test.formula <- function(x, data = NULL, alpha = 0.05,
     return(run_vectors("median", parts$x, parts$y, alpha, rigorous, na_rm,
                        parts$labels, generic_call(match.call()), replication,
                        design, data_name = parts$data_name,
-                       baseline = parts$baseline))
+                       baseline = parts$baseline, min_speedup = min_speedup))
   }
   run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
                parts$labels, parts$data_name, generic_call(match.call()),
-               baseline = parts$baseline)
+               baseline = parts$baseline, min_speedup = min_speedup)
 }
 
 #' @rdname median_test
@@ -272,12 +286,13 @@ median_test.formula <- function(x, data = NULL, alpha = 0.05,
 median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
                                      rigorous = TRUE, na_rm = FALSE, ...,
-                                     replication = "auto", design = "auto") {
+                                     replication = "auto", design = "auto", min_speedup = 1) {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
   run_structured("median", parts, alpha, rigorous, na_rm,
-                 generic_call(match.call()), replication, design)
+                 generic_call(match.call()), replication, design,
+                 min_speedup = min_speedup)
 }
 
 #' Highest confidence at which a Speedup-Test declares a speedup
@@ -305,6 +320,10 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 #'   signed-rank (median) or paired t (mean) p-value, the latter only when
 #'   the differences are shown normal or there are more than 30 rounds
 #'   (rigorous mode).
+#' @param min_speedup The tolerance (see [tolerance]): the highest confidence
+#'   at which a speedup beyond `min_speedup` is declared.  The candidates are
+#'   then the sub-tests' p-values and the tolerance tests' p-values (for
+#'   Student's and Welch's branch), and the protocol is evaluated at each.
 #' @param data With a formula `x`, the data frame holding its variables.
 #' @param initial,benchmark,versions With a formula or timings `x`, as in
 #'   [mean_test()].
@@ -324,7 +343,7 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
                                rigorous = TRUE, na_rm = FALSE, data = NULL,
                                initial = NULL, benchmark = NULL,
                                versions = NULL, replication = "auto",
-                               design = "auto") {
+                               design = "auto", min_speedup = 1) {
   na_rm <- check_flag(na_rm, "na_rm")
   structured <- inherits(x, "speedup_timings") || !identical(design, "auto") ||
     !identical(replication, "auto")
@@ -333,12 +352,16 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
   rigorous <- check_flag(rigorous, "rigorous")
   if (structured) {
     return(structured_confidence(test, parts, rigorous, na_rm, replication,
-                                 design))
+                                 design, min_speedup))
   }
   x <- parts$x
   y <- parts$y
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 0L, positive = TRUE)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 0L, positive = TRUE)
+  min_speedup <- check_min_speedup(min_speedup)
+  if (min_speedup != 1) {
+    return(highest_confidence_tolerance(x, y, test, rigorous, min_speedup))
+  }
   res <- .Call(ffi_highest_confidence, x, y, match(test, c("mean", "median")) - 1L,
                rigorous)
   check_status(res, "highest_confidence()")
@@ -449,6 +472,10 @@ argument_hint <- function(name, formals) {
     return(sprintf("use `%s` (this package spells arguments with underscores)",
                    underscored))
   }
+  if (name %in% c("margin", "threshold", "tolerance", "min_effect", "delta",
+                  "min.speedup") && has("min_speedup")) {
+    return("give the smallest speedup that matters as a factor: `min_speedup = 1.01` for 1 %")
+  }
   if (name == "p.adjust.method" && has("p_adjust")) {
     return("use `p_adjust`")
   }
@@ -468,7 +495,8 @@ argument_hint <- function(name, formals) {
 }
 
 run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
-                         data_name, call, baseline, positions = NULL) {
+                         data_name, call, baseline, positions = NULL,
+                         min_speedup = 1) {
   if (missing(y)) {
     abort("`y` is missing: give the run times of the transformed code.")
   }
@@ -484,6 +512,7 @@ run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
   }
   alpha <- check_alpha(alpha)
   rigorous <- check_flag(rigorous, "rigorous")
+  min_speedup <- check_min_speedup(min_speedup)
   # the median protocol makes the trend tests of the run-order checks
   # with the sort it needs anyway
   res <- if (test == "mean") {
@@ -492,10 +521,11 @@ run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
     .Call(ffi_median_test, x, y, alpha, rigorous, run_order_min_runs)
   }
   check_status(res, sprintf("%s_test()", test))
-  new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
-              baseline = baseline,
-              run_order = run_order_check(x, y, labels, positions,
-                                          trend = res$trend))
+  v <- new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
+                   baseline = baseline,
+                   run_order = run_order_check(x, y, labels, positions,
+                                               trend = res$trend))
+  apply_tolerance(v, min_speedup)
 }
 
 # TRUE when x is already what check_sample(positive = TRUE) would return

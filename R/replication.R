@@ -257,16 +257,19 @@ optimal_runs <- function(s2_within, s2_between, excess, c_r) {
 # timings_pair) with the unit of replication and the design the structure
 # and the arguments call for.
 run_structured <- function(test, parts, alpha, rigorous, na_rm, call,
-                           replication, design) {
+                           replication, design, min_speedup = 1) {
+  min_speedup <- check_min_speedup(min_speedup)
   st <- structured_samples(test, parts, na_rm, replication, design)
   pairing <- st$pairing
   v <- if (pairing$paired) {
-    run_paired(test, pairing$x, pairing$y, alpha, rigorous, parts$labels,
-               parts$data_name, call, parts$baseline, pairing)
+    apply_tolerance(run_paired(test, pairing$x, pairing$y, alpha, rigorous,
+                               parts$labels, parts$data_name, call,
+                               parts$baseline, pairing),
+                    min_speedup, paired = pairing)
   } else {
     run_protocol(test, st$x, st$y, alpha, rigorous, FALSE, parts$labels,
                  parts$data_name, call, baseline = parts$baseline,
-                 positions = st$positions)
+                 positions = st$positions, min_speedup = min_speedup)
   }
   v$design <- pairing[c("design", "rounds", "dropped", "note")]
   add_replication(v, st$info)
@@ -354,7 +357,8 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
 run_vectors <- function(test, x, y, alpha, rigorous, na_rm, labels, call,
                         replication, design,
                         data_name = paste(labels, collapse = " and "),
-                        baseline = sprintf("`%s` (first argument)", labels[1L])) {
+                        baseline = sprintf("`%s` (first argument)", labels[1L]),
+                        min_speedup = 1) {
   if (missing(y)) {
     abort("`y` is missing: give the run times of the transformed code.")
   }
@@ -373,7 +377,8 @@ run_vectors <- function(test, x, y, alpha, rigorous, na_rm, labels, call,
   parts <- list(x = x, y = y, labels = labels, data_name = data_name,
                 baseline = baseline,
                 round = if (design == "paired") list(x = seq_along(x), y = seq_along(y)))
-  run_structured(test, parts, alpha, rigorous, na_rm, call, replication, design)
+  run_structured(test, parts, alpha, rigorous, na_rm, call, replication, design,
+                 min_speedup)
 }
 
 # The complete rounds of units with rounds rx, ry: the paired samples when
@@ -531,7 +536,8 @@ verdict_units_line <- function(v) {
 # highest_confidence() with the structure of timings, or a design or
 # replication given for vectors.
 structured_confidence <- function(test, parts, rigorous, na_rm, replication,
-                                  design) {
+                                  design, min_speedup = 1) {
+  min_speedup <- check_min_speedup(min_speedup)
   if (is.null(parts$labels)) parts$labels <- c("x", "y")
   design <- check_choice(design, design_choices, "design")
   if (is.null(parts$round) && design == "paired") {
@@ -543,7 +549,15 @@ structured_confidence <- function(test, parts, rigorous, na_rm, replication,
   }
   st <- structured_samples(test, parts, na_rm, replication, design)
   if (st$pairing$paired) {
+    if (min_speedup != 1) {
+      abort("`min_speedup` with the paired design: the highest confidence is searched for the unpaired protocols only; give `design = \"unpaired\"`.",
+            class = c("argument", "input"))
+    }
     return(paired_highest_confidence(test, st$pairing$x, st$pairing$y, rigorous))
+  }
+  if (min_speedup != 1) {
+    return(highest_confidence_tolerance(as.double(st$x), as.double(st$y), test,
+                                        rigorous, min_speedup))
   }
   res <- .Call(ffi_highest_confidence, as.double(st$x), as.double(st$y),
                match(test, c("mean", "median")) - 1L, rigorous)
@@ -629,7 +643,8 @@ suite_single_caveat <- "each version ran in one process: the variation between p
 # processes or rounds change the analysis (rule 1, 2, 4, or a forced run
 # unit with processes) get the verdicts of run_structured() in place of the
 # unpaired runs' ones, and the suite's proportions are summarised again.
-suite_structured <- function(s, t, replication, design, rigorous, p_adjust) {
+suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
+                             min_speedup = 1) {
   replication <- check_choice(replication, replication_choices, "replication")
   design <- check_choice(design, design_choices, "design")
   has_p <- !is.null(t[["process"]]) && !all(is.na(t[["process"]]))
@@ -672,7 +687,8 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust) {
         a <- if (is.na(h)) 0.5 else 1 - as.double(h)
         min(0.5, max(0.01, ceiling(round(100 * a, 10)) / 100))
       } else 1 - lev
-      v <- run_structured(p, parts, alpha, rigorous, TRUE, NULL, replication, design)
+      v <- run_structured(p, parts, alpha, rigorous, TRUE, NULL, replication, design,
+                          min_speedup)
       if (isTRUE(bm$searched[j])) {
         bm[[paste0(p, "_conf_level")]][j] <- round(1 - alpha, 2)
         bm[[paste0(p, "_highest")]][j] <- as.double(
@@ -686,6 +702,15 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust) {
       bm[[paste0(p, "_guaranteed")]][j] <- v$confidence_guaranteed
       bm[[paste0(p, "_ci_low")]][j] <- v$speedup_ci[1L]
       bm[[paste0(p, "_ci_high")]][j] <- v$speedup_ci[2L]
+      if (!is.null(bm[[paste0(p, "_ci_estimate")]])) {
+        bm[[paste0(p, "_ci_estimate")]][j] <- or_na(attr(v$speedup_ci, "estimate"), NA_real_)
+      }
+      if (!is.null(bm[[paste0(p, "_p_value_equivalence")]])) {
+        bm[[paste0(p, "_p_value_equivalence")]][j] <- or_na(v$p_value_equivalence, NA_real_)
+      }
+      if (!is.null(bm[[paste0(p, "_detectable")]])) {
+        bm[[paste0(p, "_detectable")]][j] <- or_na(v$detectable, NA_real_)
+      }
       bm[[paste0(p, "_caveats")]][j] <- paste(c(v$caveats, v$notes), collapse = "; ")
       bm[[paste0("speedup_", p)]][j] <- v$speedup
       if (p == "median") {
@@ -705,14 +730,17 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust) {
     bm[[paste0(p, "_p_adjusted")]] <- pa
     if (p_adjust != "none") {
       alpha <- 1 - bm[[paste0(p, "_conf_level")]]
-      tested <- !is.na(pa) & bm[[paste0(p, "_decision")]] != "insufficient data"
+      old_dir <- bm[[paste0(p, "_direction")]]
+      tested <- !is.na(pa) & !is.na(old_dir)
       sig <- tested & pa <= alpha
-      bm[[paste0(p, "_decision")]][tested] <- ifelse(sig[tested], "significant",
-                                                     "not significant")
       bm[[paste0(p, "_significant")]][tested] <- sig[tested]
       psa <- stats::p.adjust(bm[[paste0(p, "_p_value_slowdown")]], method = p_adjust)
-      dir <- ifelse(sig, "speedup", ifelse(!is.na(psa) & psa <= alpha, "slowdown", "none"))
+      bm[[paste0(p, "_p_adjusted_slowdown")]] <- psa
+      dir <- ifelse(sig, "speedup", ifelse(!is.na(psa) & psa <= alpha, "slowdown",
+                                           ifelse(old_dir %in% "equivalent", "equivalent",
+                                                  "none")))
       bm[[paste0(p, "_direction")]][tested] <- dir[tested]
+      bm[[paste0(p, "_decision")]][tested] <- decision_words(dir[tested])
     }
   }
   s$benchmarks <- bm
@@ -722,7 +750,7 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust) {
   s$overall <- re$overall
   s$proportion <- re$proportion
   s$multiplicity$tested <- c(sum(!is.na(bm$mean_p_value)), sum(!is.na(bm$median_p_value)))
-  s$notes <- suite_notes(bm)
+  s$notes <- suite_notes(bm, p_adjust != "none")
   s$replication <- list(replication = replication, design = design)
   s
 }

@@ -86,6 +86,10 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
   pch <- stats::setNames(decision_pch(dirs), keys)
   col <- stats::setNames(decision_colour(dirs), keys)
   bg <- stats::setNames(ifelse(pch %in% 21:25, "white", NA), keys)
+  s0 <- x$min_speedup
+  if (!is.null(s0) && s0 > 1) {
+    graphics::abline(v = c(1 / s0, s0), lty = 2, col = "grey55")
+  }
   graphics::points(s, yy, pch = pch[kind], col = col[kind], bg = bg[kind],
                    cex = 1.1)
   xl <- xlab

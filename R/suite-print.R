@@ -74,6 +74,7 @@ suite_print_lines <- function(x) {
                               as.integer(pr$slowdowns[1L]),
                               as.integer(pr$slowdowns[2L])))
   }
+  lines <- c(lines, suite_tolerance_lines(x))
   nro <- sum(bm$run_order_flag %in% TRUE)
   if (nro) {
     lines <- c(lines, wrap_lines(sprintf(

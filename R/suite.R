@@ -48,6 +48,13 @@
 #'   timings `data` (`NULL`: the first level of a factor version column, otherwise the first
 #'   version to appear in the data). A list of benchmarks has its initial
 #'   code in `x`: `initial` must then be `NULL`.
+#' @param min_speedup The tolerance `s0 >= 1` (see [tolerance]): each
+#'   benchmark's speedup or slowdown is declared only beyond `s0`, and with
+#'   `s0 > 1` a benchmark may be declared `"equivalent"` (direction column);
+#'   the columns `mean_p_value_equivalence`, `median_p_value_equivalence`
+#'   and, for the benchmarks that declare nothing, `mean_detectable`,
+#'   `median_detectable` (the speedup each protocol would have declared with
+#'   probability 0.8).  Needs a level for every benchmark.
 #' @param p_adjust Adjustment of the per-benchmark final p-values for
 #'   multiplicity before each decision, as [stats::p.adjust()]: `"none"` (the
 #'   paper's choice), `"holm"` (family-wise error) or `"BH"`
@@ -188,11 +195,13 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                           significant_only = FALSE, na_rm = FALSE,
                           benchmark = "benchmark", version = "version",
                           time = "time", initial = NULL,
-                          p_adjust = c("none", "holm", "BH"), ...,
-                          replication = "auto", design = "auto") {
+                          p_adjust = c("none", "holm", "BH"),
+                          min_speedup = 1, ..., replication = "auto",
+                          design = "auto") {
   check_dots_empty(...)
   call <- match.call()
   p_adjust <- suite_p_adjust(p_adjust)
+  min_speedup <- check_min_speedup(min_speedup)
   rigorous <- check_flag(rigorous, "rigorous")
   na_rm <- check_flag(na_rm, "na_rm")
   significant_only <- check_flag(significant_only, "significant_only")
@@ -225,6 +234,9 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   if (p_adjust != "none" && anyNA(levels)) {
     abort(sprintf("`p_adjust = \"%s\"` needs a confidence level for every benchmark; searching the highest level (`conf_level = NA` or missing levels) cannot be adjusted.",
                   p_adjust))
+  }
+  if (min_speedup != 1 && anyNA(levels)) {
+    abort("`min_speedup` needs a confidence level for every benchmark; searching the highest level (`conf_level = NA` or missing levels) is done without a tolerance.")
   }
   run_order <- suite_run_order(suite)
   requested <- suite_weights_mode(weights, suite)
@@ -266,9 +278,11 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
 
   out <- new_speedup_suite(res, suite, levels, problems, mode, requested,
                            prop_conf_level, prop_method, precision, significant_only,
-                           rigorous, call, run_order = run_order, p_adjust = p_adjust)
+                           rigorous, call, run_order = run_order, p_adjust = p_adjust,
+                           min_speedup = min_speedup)
   if (!is.null(structured)) {
-    out <- suite_structured(out, structured, replication, design, rigorous, p_adjust)
+    out <- suite_structured(out, structured, replication, design, rigorous, p_adjust,
+                            min_speedup)
   } else if (!identical(replication, "auto") || !identical(design, "auto")) {
     check_choice(replication, replication_choices, "replication")
     check_choice(design, design_choices, "design")
@@ -660,7 +674,8 @@ suite_caveat_text <- function(bits) {
 new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
                               prop_conf_level, prop_method, precision,
                               significant_only, rigorous, call,
-                              run_order = NULL, p_adjust = "none") {
+                              run_order = NULL, p_adjust = "none",
+                              min_speedup = 1) {
   b <- res$benchmarks
   nb <- length(suite$names)
   w <- matrix(b$weights, nrow = nb, ncol = 3L)
@@ -689,14 +704,25 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     ps <- na_if_nan(b[[paste0(p, "_p_value_slowdown")]])
     pv[!ok] <- NA
     ps[!ok] <- NA
+    peq <- rep(NA_real_, length(pv))
+    if (min_speedup != 1) {
+      # the final tests against the tolerance (src/tolerance.c)
+      tol <- suite_tolerance(suite, p, alpha, min_speedup)
+      reached <- dec >= 0 & ok
+      pv[reached] <- tol[reached, 1L]
+      ps[reached] <- tol[reached, 2L]
+      peq[reached] <- pmax(tol[reached, 3L], tol[reached, 4L])
+    }
     # adjusted over the benchmarks that reached the final test
     pa <- stats::p.adjust(pv, method = p_adjust)
     psa <- stats::p.adjust(ps, method = p_adjust)
+    peqa <- stats::p.adjust(peq, method = p_adjust)
     tested <- dec >= 0 & !is.na(pa)
     dec[tested] <- as.integer(pa[tested] <= alpha[tested])
     # (indexing, not nested ifelse(): the same values at a fraction of
     # the cost on long suites)
     direction <- c("none", "slowdown")[(!is.na(psa) & psa <= alpha) + 1L]
+    direction[which(direction == "none" & !is.na(peqa) & peqa <= alpha)] <- "equivalent"
     direction[which(dec == 1)] <- "speedup"
     direction[which(dec < 0)] <- NA_character_
     cav <- suite_caveat_text(b[[paste0(p, "_caveats")]])
@@ -717,11 +743,13 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
       p_adjusted = pa,
       p_value_slowdown = ps,
       p_adjusted_slowdown = psa,
+      p_value_equivalence = peq,
       guaranteed = b[[paste0(p, "_guaranteed")]] == 1 & !run_order$run_order_flag,
       ci_estimate = na_if_nan(b[[paste0(p, "_ci_estimate")]]),
       ci_low = b[[paste0(p, "_ci_low")]],
       ci_high = b[[paste0(p, "_ci_high")]],
       ci_level = interval_level(alpha),
+      detectable = suite_detectable(suite, p, b, direction, alpha, min_speedup),
       caveats = cav)
     names(cols) <- paste0(p, "_", names(cols))
     cols
@@ -760,7 +788,9 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
 
   proportion$slowdowns <- c(sum(benchmarks$mean_direction %in% "slowdown"),
                            sum(benchmarks$median_direction %in% "slowdown"))
-  if (p_adjust != "none") {
+  proportion$equivalent <- c(sum(benchmarks$mean_direction %in% "equivalent"),
+                            sum(benchmarks$median_direction %in% "equivalent"))
+  if (p_adjust != "none" || min_speedup != 1) {
     re <- suite_resummarise(benchmarks, overall, proportion)
     overall <- re$overall
     proportion <- re$proportion
@@ -776,6 +806,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   structure(list(
     benchmarks = benchmarks, overall = overall, proportion = proportion,
     p_adjust = p_adjust, multiplicity = multiplicity,
+    min_speedup = min_speedup,
     problems = problems, notes = suite_notes(benchmarks, p_adjust != "none"),
     weights = used, weights_requested = requested,
     weights_given = stats::setNames(suite$weight[!failed], suite$names[!failed]),
@@ -898,6 +929,11 @@ suite_notes <- function(bm, adjusted = FALSE) {
     psa <- or_na(bm[[paste0(p, "_p_adjusted_slowdown")]],
                  bm[[paste0(p, "_p_value_slowdown")]])
     pd <- decision_p(dirn, pa[show], psa[show])
+    equiv <- !is.na(dirn) & dirn == "equivalent"
+    if (any(equiv)) {
+      pe <- bm[[paste0(p, "_p_value_equivalence")]]
+      if (!is.null(pe)) pd[equiv] <- pe[show][equiv]
+    }
     i <- which(not_sig)
     if (length(i)) {
       msg[i] <- sprintf("%s = %s: %s at confidence %s (%s %s)%s",

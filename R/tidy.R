@@ -44,7 +44,8 @@ verdict_final_step <- function(v) {
 #'   the flowchart ran instead.  `glance()` gives one row: the `decision` in
 #'   words, the `direction` ("speedup", "slowdown", "none", "equivalent",
 #'   `NA`), `confidence`, whether it is `guaranteed`, the decision's
-#'   `p.value`, the numbers of runs `n` and `m`, and more.
+#'   `p.value`, the numbers of runs `n` and `m`, the tolerance
+#'   `min_speedup`, the `detectable` speedup, and more.
 #' * A suite ([speedup_suite()]): `tidy()` gives one row per benchmark for
 #'   the protocol `which`, as for a verdict, with `p.value` the p-value of
 #'   the decision (adjusted when the suite adjusts; `p.unadjusted` beside
@@ -84,6 +85,11 @@ tidy.speedup_verdict <- function(x, steps = FALSE, ...) {
   ci <- v$speedup_ci
   lev <- or_na(attr(ci, "conf.level"), NA_real_)
   slow <- v$direction %in% "slowdown"
+  if (!is.null(fin) && !is.null(v$min_speedup) && v$min_speedup != 1) {
+    # the final test was made against the tolerance (see ?tolerance)
+    fin$method <- sprintf("%s of x against %s y", fin$method, format(v$min_speedup))
+    fin$statistic <- NA_real_
+  }
   tidy_frame(data.frame(
     term = sprintf("speedup of the %s", v$test),
     estimate = or_na(attr(ci, "estimate"), NA_real_),
@@ -151,6 +157,8 @@ glance.speedup_verdict <- function(x, ...) {
     m = v$m,
     rigorous = v$rigorous,
     run_order_flagged = if (is.null(ro)) NA else isTRUE(ro$trend),
+    min_speedup = or_na(v$min_speedup, 1),
+    detectable = or_na(v$detectable, NA_real_),
     caveats = length(v$caveats),
     stringsAsFactors = FALSE
   ))

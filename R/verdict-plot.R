@@ -253,7 +253,8 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
   # the finite, positive ends of the interval set the scale; an end at 0 or
   # Inf (Fieller's unbounded interval) is drawn as an arrow to the edge
   ends <- if (have_ci) ci[is.finite(ci) & ci > 0] else numeric()
-  vals <- c(s, observed, ends, 1)
+  s0 <- if (is.null(v$min_speedup)) 1 else v$min_speedup
+  vals <- c(s, observed, ends, 1, if (s0 > 1) c(1 / s0, s0))
   vals <- vals[is.finite(vals) & vals > 0]
   rng <- range(vals)
   rng <- exp(log(rng) + c(-0.08, 0.08) * max(diff(log(rng)), 0.05))
@@ -261,6 +262,13 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
                          xlab = sprintf("speedup of the %s (log scale)",
                                         centre_name), ylab = "")
   graphics::abline(v = 1, lty = 3, col = "grey40")
+  if (s0 > 1) {
+    # the tolerance: changes inside these lines do not matter
+    graphics::rect(1 / s0, -1, s0, 2, col = "#00000010", border = NA)
+    graphics::abline(v = c(1 / s0, s0), lty = 2, col = "grey55")
+    graphics::text(s0, 0.15, sprintf("tolerance %s", fmt_change(s0)),
+                   cex = 0.7, col = "grey35", pos = 4, offset = 0.2)
+  }
   right_half <- log(1) > mean(log(rng))
   graphics::text(1, 0.85, "no change", cex = 0.75, col = "grey40",
                  pos = if (right_half) 2 else 4, offset = 0.2)
@@ -296,7 +304,8 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
 
 verdict_plot_title <- function(v) {
   what <- if (v$test == "mean") "Mean run time" else "Median run time"
-  found <- decision_words(v$direction)
+  s0 <- if (is.null(v$min_speedup)) 1 else v$min_speedup
+  found <- compare_words(v$direction, s0)
   if (is.na(v$direction)) return(sprintf("%s: %s", what, found))
   sure <- v$direction %in% c("speedup", "slowdown", "equivalent") &&
     !isTRUE(v$confidence_guaranteed)

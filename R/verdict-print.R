@@ -49,6 +49,8 @@ verdict_branch_words <- function(branch) {
 verdict_headline <- function(v) {
   title <- sprintf("Speedup-Test (%s): ", v$test)
   conf <- fmt_pct(v$confidence)
+  tol <- tolerance_headline(v, conf, isTRUE(v$confidence_guaranteed))
+  if (!is.null(tol)) return(paste0(title, tol))
   body <- sprintf("%s at %s confidence", decision_words(v$direction), conf)
   if (v$direction %in% c("speedup", "slowdown", "equivalent")) {
     body <- sprintf("%s (%s)", body,
@@ -122,6 +124,7 @@ format.speedup_verdict <- function(x, digits = 3L, ...) {
   if (!is.null(v$baseline)) lines <- c(lines, paste0("  initial code: ", v$baseline))
   path <- verdict_path(v)
   if (length(path) && nzchar(path)) lines <- c(lines, paste0("  path: ", path))
+  lines <- c(lines, tolerance_lines(v, digits))
   if (length(v$caveats)) lines <- c(lines, paste0("  caveat: ", v$caveats))
   if (length(v$advice)) lines <- c(lines, paste0("  advice: ", v$advice))
   wrap_lines(lines)
@@ -201,6 +204,11 @@ print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
   }
   lines <- c(lines, sprintf("Route through the flowchart: %s",
                             verdict_branch_words(v$branch)))
+  if (!is.null(v$p_value_tolerance)) {
+    lines <- c(lines, sprintf(
+      "Decided against the tolerance: the final test of x against %s y, of y against %s x, and the two one-sided tests of equivalence (see ?tolerance)",
+      format(v$min_speedup), format(v$min_speedup)))
+  }
   cat(wrap_lines(lines), sep = "\n")
   invisible(x)
 }
@@ -233,6 +241,9 @@ as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
     n = v$n,
     m = v$m,
     rigorous = v$rigorous,
+    min_speedup = if (is.null(v$min_speedup)) 1 else v$min_speedup,
+    p_value_equivalence = if (is.null(v$p_value_equivalence)) NA_real_ else v$p_value_equivalence,
+    detectable = if (is.null(v$detectable)) NA_real_ else v$detectable,
     run_order_flag = isTRUE(v$run_order$trend),
     baseline = if (is.null(v$baseline)) NA_character_ else v$baseline,
     caveats = paste(v$caveats, collapse = "; "),

@@ -43,6 +43,10 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_runs_test, 3),
     CALLDEF(ffi_paired_test, 5),
     CALLDEF(ffi_variance_components, 2),
+    CALLDEF(ffi_tolerance_tests, 5),
+    CALLDEF(ffi_tolerance_suite, 8),
+    CALLDEF(ffi_decide, 6),
+    CALLDEF(ffi_power_sim, 12),
     {NULL, NULL, 0}
 };
 

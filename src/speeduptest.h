@@ -658,5 +658,24 @@ int st_paired_mean_protocol(const double *x, const double *y, size_t n,
  * out = s2_within, s2_between (truncated at 0), MSW, MSB, n0, groups. */
 int st_variance_components(const double *v, const int *group, size_t n,
                            double out[6]);
+/* Tolerance and equivalence (tolerance.c).  p[4]: the one-sided final
+ * tests at the factor s0 -- speedup beyond s0, slowdown beyond s0, not
+ * more than s0 faster, not more than s0 slower (the last two together:
+ * equivalence within s0). */
+int st_tolerance_pooled(const double *x, size_t n, const double *y, size_t m,
+                        double alpha);
+int st_tolerance_mean(const double *x, size_t n, const double *y, size_t m,
+                      int pooled, double s0, double p[4]);
+int st_tolerance_median(const double *x, size_t n, const double *y,
+                        size_t m, double s0, double p[4]);
+/* -1 NA, 0 none, 1 speedup, 2 slowdown, 3 equivalent. */
+int st_tolerance_direction(const double p[4], double alpha, double s0);
+int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
+              double alpha, int rigorous, double s0, int *direction,
+              st_rank_table *tab);
+int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
+                 double speedup, int test, double alpha, int rigorous,
+                 double s0, int want, const double *n, const double *m,
+                 size_t k, size_t reps, uint64_t seed, double *power);
 
 #endif

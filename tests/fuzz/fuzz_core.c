@@ -423,6 +423,23 @@ static void fuzz_protocol(reader *r)
         CHECK(isnan(vc[0]) || vc[0] >= 0);
         CHECK(isnan(vc[1]) || vc[1] >= 0);
     }
+    /* the tolerance (tolerance.c): p-values in [0, 1], a direction code,
+     * a power in [0, 1] */
+    double s0 = 1.0 + (double) (rd_u8(r) % 8) / 100.0, p[4];
+    int pooled = rd_u8(r) & 1;
+    if (st_tolerance_mean(x, n, y, m, pooled, s0, p) == ST_OK)
+        for (int k = 0; k < 4; k++) check_p(p[k]);
+    if (st_tolerance_median(x, n, y, m, s0, p) == ST_OK)
+        for (int k = 0; k < 4; k++) check_p(p[k]);
+    int dir;
+    st = st_decide(x, n, y, m, rd_u8(r) & 1, alpha, rigorous, s0, &dir, NULL);
+    if (st == ST_OK) CHECK(dir >= -1 && dir <= 3);
+    if (n > 0 && m > 0 && all_finite(x, n) && all_finite(y, m)) {
+        double nk = (double) (3 + rd_u8(r) % 6), pw;
+        st = st_power_sim(x, n, y, m, 1.01, rd_u8(r) & 1, alpha, rigorous, s0,
+                          1, &nk, &nk, 1, 3, rd_u8(r), &pw);
+        if (st == ST_OK) CHECK(pw >= 0.0 && pw <= 1.0);
+    }
 }
 
 static void fuzz_hpt(reader *r)

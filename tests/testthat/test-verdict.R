@@ -74,7 +74,8 @@ test_that("as.data.frame gives one row", {
                     "confidence", "confidence_guaranteed", "speedup",
                     "speedup_estimate", "speedup_low", "speedup_high",
                     "interval_level", "speedup_min", "speedup_mean", "speedup_median",
-                    "prob_greater", "n", "m", "rigorous", "run_order_flag",
+                    "prob_greater", "n", "m", "rigorous", "min_speedup",
+                    "p_value_equivalence", "detectable", "run_order_flag",
                     "baseline", "caveats"))
   expect_identical(d$direction, "speedup")
   expect_identical(d$decision, "significant speedup")

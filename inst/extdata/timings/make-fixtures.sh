@@ -19,6 +19,11 @@ hyperfine -N --warmup 3 --runs 35 --export-json hyperfine-main.json \
   -n small "$tmp/busy 2000000" -n large "$tmp/busy 5000000"
 hyperfine -N --warmup 3 --runs 35 --export-json hyperfine-branch.json \
   -n small "$tmp/busy 3000000" -n large "$tmp/busy 5000000"
+# three commands in one file (compare's --baseline): two do the same work,
+# the third twice as much
+hyperfine -N --warmup 3 --runs 31 --export-json hyperfine-three.json \
+  -n base "$tmp/busy 3000000" -n same "$tmp/busy 3000000" \
+  -n double "$tmp/busy 6000000"
 
 # Google Benchmark: WORK = 100 (base), 140 (slower), 70 (faster)
 for v in base:100 slower:140 faster:70; do

@@ -1,0 +1,301 @@
+# Changes that matter (SPEC section 10): the tolerance `min_speedup` of the
+# protocols, the equivalence verdict, and what the data could have seen
+# (`detectable`).  The tests themselves are in src/tolerance.c.
+
+#' A tolerance for the Speedup-Test: changes that matter, and equivalence
+#'
+#' With `min_speedup = s0` (default 1, the paper's test), [mean_test()],
+#' [median_test()], [highest_confidence()] and [speedup_suite()] declare a
+#' speedup only when it is larger than the factor `s0`, and a slowdown only
+#' when it is larger than `s0` the other way; with `s0 > 1` they may also
+#' declare the two versions **equivalent**: within a factor `s0` of each
+#' other at confidence `1 - alpha`.
+#'
+#' The flowchart is the protocol's own (the normality, variance and
+#' location-model checks on the samples as given, the rigorous stop); only
+#' its final test changes:
+#' * median protocol: the one-sided Wilcoxon-Mann-Whitney test of `x`
+#'   against `s0 * y` (a speedup beyond `s0`) and of `y` against `s0 * x`
+#'   (a slowdown beyond `s0`).  Under the scale model `Y = X / theta` of the
+#'   protocol's interval, `s0 * Y` has the law of `X` when `theta = s0`, so
+#'   the test keeps its exact level;
+#' * mean protocol: the one-sided t-test of `mean(x) - s0 * mean(y)` (and
+#'   of `mean(y) - s0 * mean(x)`), with the standard error
+#'   `s_p sqrt(1/n + s0^2/m)` of the pooled variance on Student's branch,
+#'   and `sqrt(v_x/n + s0^2 v_y/m)` with Satterthwaite's degrees of freedom
+#'   on Welch's branch (Welch's test of `x` against `s0 * y`).
+#'
+#' **Equivalence** (two one-sided tests, Schuirmann 1987): when neither
+#' change is declared and both "the new code is more than `s0` faster"
+#' (the test of `x` against `s0 * y`, other tail) and "more than `s0`
+#' slower" are rejected at `alpha`, `direction` is `"equivalent"`.  Each
+#' one-sided test is made at `alpha` (not `alpha / 2`): the two together
+#' are a level-`alpha` test of non-equivalence.  The verdict's
+#' `p_value_equivalence` is the larger of the two p-values.
+#'
+#' **What the data could have seen.** A verdict that declares nothing
+#' (direction `"none"`) reports `detectable`: the smallest speedup the same
+#' protocol would declare with probability 0.8 at `alpha` given the spread
+#' it observed, from the normal approximation of its final test (median:
+#' the standard error of the log-shift read off the Hodges-Lehmann interval
+#' of the speedup; mean: the standard error of `mean(x) - s0 mean(y)`).
+#' [plan_runs()] finds the runs needed for a given speedup by simulation.
+#'
+#' @name tolerance
+#' @references
+#' Schuirmann, D. J. (1987). A comparison of the two one-sided tests
+#' procedure and the power approach for assessing the equivalence of average
+#' bioavailability. *Journal of Pharmacokinetics and Biopharmaceutics*,
+#' 15(6), 657-680.
+#' @seealso [plan_runs()]
+#' @examples
+#' set.seed(5)
+#' old <- rnorm(100, 10, 0.1)
+#' new <- rnorm(100, 10, 0.1)
+#' median_test(old, new, min_speedup = 1.02)   # equivalent within 2 %
+#' faster <- rnorm(100, 9.9, 0.1)              # 1 % faster
+#' median_test(old, faster)                    # a significant speedup
+#' median_test(old, faster, min_speedup = 1.02)  # but not beyond 2 %
+NULL
+
+check_min_speedup <- function(s0, arg = "min_speedup") {
+  if (!is.numeric(s0) || length(s0) != 1L || is.na(s0) || !is.finite(s0) ||
+      s0 < 1) {
+    abort(sprintf("`%s` must be a single number >= 1 (1 + the smallest change that matters), not %s.",
+                  arg, describe_value(s0)))
+  }
+  as.double(s0)
+}
+
+# The tolerance's p-values: speedup, slowdown, and the two one-sided tests
+# of equivalence.  test "mean" or "median"; pooled: Student's branch.
+tolerance_p_values <- function(x, y, test, pooled, s0) {
+  res <- .Call(ffi_tolerance_tests, as.double(x), as.double(y),
+               if (test == "mean") 0L else 1L, isTRUE(pooled), s0)
+  p <- res$p_values
+  p[is.nan(p)] <- NA_real_
+  if (res$status != 0L) p[] <- NA_real_
+  p
+}
+
+# The same four p-values in the paired design (SPEC section 10): the
+# signed-rank test of the per-round log ratios d shifted by log(s0)
+# (median), the one-sample t-test of x - s0 y or y - s0 x by round (mean).
+paired_tolerance_p_values <- function(x, y, test, s0) {
+  if (test == "median") {
+    d <- log(x) - log(y)
+    ls0 <- log(s0)
+    sr <- function(v, alt) signed_rank_test(v, alternative = alt)$p.value
+    p <- c(sr(d - ls0, "greater"), sr(d + ls0, "less"),
+           sr(d - ls0, "less"), sr(d + ls0, "greater"))
+  } else {
+    tt <- function(v, alt) {
+      if (stats::sd(v) == 0) return(NA_real_)
+      t_test(v, alternative = alt)$p.value
+    }
+    p <- c(tt(x - s0 * y, "greater"), tt(y - s0 * x, "greater"),
+           tt(x - s0 * y, "less"), tt(y - s0 * x, "less"))
+  }
+  as.double(p)
+}
+
+# The direction from the four p-values (as st_tolerance_direction).
+tolerance_direction <- function(p, alpha, s0) {
+  if (is.na(p[1L])) return(NA_character_)
+  if (p[1L] <= alpha) return("speedup")
+  if (!is.na(p[2L]) && p[2L] <= alpha) return("slowdown")
+  if (s0 > 1 && !anyNA(p[3:4]) && all(p[3:4] <= alpha)) return("equivalent")
+  "none"
+}
+
+# The verdict of a protocol with the tolerance s0 applied to its final
+# test, and `detectable` when it declares nothing.
+apply_tolerance <- function(v, s0, paired = NULL) {
+  v$min_speedup <- s0
+  v$p_value_equivalence <- NA_real_
+  if (s0 != 1 && !is.na(v$significant)) {
+    p <- if (!is.null(paired)) {
+      paired_tolerance_p_values(paired$x, paired$y, v$test, s0)
+    } else {
+      pooled <- v$branch %in% c("student_normal", "student_not_normal")
+      tolerance_p_values(v$x, v$y, v$test, pooled, s0)
+    }
+    if (!is.na(p[1L])) {
+      v$p_value_tolerance <- stats::setNames(p, c("speedup", "slowdown",
+        "not_faster", "not_slower"))
+      v$p_value <- p[1L]
+      v$p_value_slowdown <- p[2L]
+      v$p_value_equivalence <- max(p[3:4])
+      v$direction <- tolerance_direction(p, v$alpha, s0)
+      v$significant <- v$direction == "speedup"
+      v$decision <- decision_words(v$direction)
+    }
+  }
+  v$detectable <- if (identical(v$direction, "none")) verdict_detectable(v) else NA_real_
+  v
+}
+
+# The smallest speedup the verdict's protocol declares with probability
+# `power` at its alpha, from the normal approximation of its final test:
+#   median: the log-shift estimate has the standard error read off the
+#     Hodges-Lehmann interval of the speedup (two-sided 1 - alpha), or
+#     when there is none, sd(log times) sqrt(pi/3) sqrt(1/n + 1/m) (the
+#     rank-sum test's efficiency against the t-test under normality);
+#     declared when log(theta / s0) >= (z_{1-alpha} + z_power) se.
+#   mean: mean(x) - s0 mean(y) = mu_x (1 - s0 / theta) against the
+#     standard error sqrt(v_x/n + s0^2 v_y/m), t quantiles with n + m - 2
+#     degrees of freedom; Inf when no speedup can be declared.
+verdict_detectable <- function(v, power = 0.8, alpha = v$alpha) {
+  s0 <- if (is.null(v$min_speedup)) 1 else v$min_speedup
+  n <- v$n
+  m <- v$m
+  if (n < 2L || m < 2L) return(NA_real_)
+  if (v$test == "median") {
+    ci <- as.double(v$speedup_ci)
+    se <- NA_real_
+    if (length(ci) == 2L && !anyNA(ci) && all(is.finite(ci)) && ci[1L] > 0 &&
+        ci[2L] > ci[1L]) {
+      conf <- attr(v$speedup_ci, "conf.level")
+      if (is.null(conf)) conf <- 1 - v$alpha
+      se <- (log(ci[2L]) - log(ci[1L])) / (2 * stats::qnorm((1 + conf) / 2))
+    }
+    if (is.na(se) || se <= 0) {
+      s <- sqrt(((n - 1) * stats::var(log(v$x)) + (m - 1) * stats::var(log(v$y))) /
+                  (n + m - 2))
+      se <- s * sqrt(pi / 3) * sqrt(1 / n + 1 / m)
+    }
+    if (!is.finite(se) || se <= 0) return(NA_real_)
+    k <- stats::qnorm(1 - alpha) + stats::qnorm(power)
+    return(s0 * exp(k * se))
+  }
+  mx <- mean(v$x)
+  se <- sqrt(stats::var(v$x) / n + s0^2 * stats::var(v$y) / m)
+  if (!is.finite(se) || se <= 0) return(NA_real_)
+  df <- n + m - 2
+  k <- stats::qt(1 - alpha, df) + stats::qt(power, df)
+  r <- k * se / mx
+  if (r >= 1) Inf else s0 / (1 - r)
+}
+
+# "2 %" for a factor 1.02 (the tolerance or a change, in percent).
+fmt_change <- function(s, digits = 2L) {
+  if (is.na(s)) return("NA")
+  if (is.infinite(s)) return("any")
+  paste0(trimws(formatC(100 * (s - 1), digits = digits, format = "fg")), " %")
+}
+
+# The headline's words for a direction with the tolerance s0 (NULL when
+# the tolerance is 1 and the direction is not "equivalent": the protocol's
+# own words apply).
+tolerance_headline <- function(v, conf, guaranteed) {
+  s0 <- v$min_speedup
+  if (is.null(s0) || (s0 == 1 && !identical(v$direction, "equivalent"))) return(NULL)
+  if (is.na(v$direction)) return(NULL)
+  g <- if (guaranteed) "guaranteed" else "not guaranteed"
+  body <- sprintf("%s at %s confidence", compare_words(v$direction, s0), conf)
+  if (v$direction == "none") body else sprintf("%s (%s)", body, g)
+}
+
+# The lines a verdict adds for its tolerance and for what it could have
+# detected (print and format).
+tolerance_lines <- function(v, digits = 3L) {
+  out <- character()
+  s0 <- v$min_speedup
+  if (!is.null(s0) && s0 != 1 && !is.null(v$p_value_tolerance)) {
+    p <- v$p_value_tolerance
+    out <- c(out, sprintf(
+      "  tolerance %s: speedup beyond it p = %s, slowdown beyond it p = %s, within it (two one-sided tests) p = %s",
+      fmt_change(s0), fmt_p(p[[1L]]), fmt_p(p[[2L]]),
+      fmt_p(max(p[[3L]], p[[4L]]))))
+  }
+  d <- v$detectable
+  if (!is.null(d) && !is.na(d)) {
+    out <- c(out, sprintf("  detectable: a speedup of %s or more would have been declared with probability 0.8",
+                          if (is.finite(d)) fmt_change(d) else "any size"))
+    adv <- plan_advice(v)
+    if (length(adv)) out <- c(out, paste0("  advice: ", adv))
+  }
+  out
+}
+
+# highest_confidence() with a tolerance: the decision is piecewise
+# constant in alpha and changes only at the p-values the flowchart compares
+# with alpha (Shapiro-Wilk, F, Kolmogorov-Smirnov, and the final test at
+# s0 on either branch), so the smallest significant alpha is one of them;
+# the protocol is run at each candidate up to 0.5.
+highest_confidence_tolerance <- function(x, y, test, rigorous, s0) {
+  if (length(x) < 3L || length(y) < 3L) return(new_confidence(NA_real_, NA_real_))
+  fun <- if (test == "mean") mean_test.default else median_test.default
+  v <- fun(x, y, alpha = 0.5, rigorous = rigorous)
+  cand <- vapply(v$steps, function(s) as.double(s$p.value), 0)
+  if (test == "mean") {
+    cand <- c(cand, f_test(x, y)$p.value,
+              tolerance_p_values(x, y, "mean", TRUE, s0)[1L],
+              tolerance_p_values(x, y, "mean", FALSE, s0)[1L])
+  } else {
+    cand <- c(cand, tolerance_p_values(x, y, "median", FALSE, s0)[1L])
+  }
+  cand <- sort(unique(cand[!is.na(cand) & cand <= 0.5]))
+  for (a in cand) {
+    if (a <= 0) next
+    w <- fun(x, y, alpha = a, rigorous = rigorous, min_speedup = s0)
+    if (isTRUE(w$significant)) return(new_confidence(1 - a, a))
+  }
+  if (any(cand == 0)) {
+    w <- fun(x, y, alpha = 1e-300, rigorous = rigorous, min_speedup = s0)
+    if (isTRUE(w$significant)) return(new_confidence(1, 0))
+  }
+  new_confidence(NA_real_, NA_real_)
+}
+
+# The tolerance's four p-values of every benchmark of a packed suite for
+# protocol p ("mean" or "median"): a matrix, one row per benchmark.
+suite_tolerance <- function(suite, p, alpha, s0) {
+  .Call(ffi_tolerance_suite, as.double(suite$values), as.double(suite$x_start),
+        as.double(suite$x_len), as.double(suite$y_start),
+        as.double(suite$y_len), if (p == "mean") 0L else 1L,
+        as.double(alpha), s0)
+}
+
+# `detectable` of the suite's benchmarks whose direction is "none" (NA for
+# the others), as verdict_detectable() gives it for one verdict.
+suite_detectable <- function(suite, p, b, direction, alpha, s0, power = 0.8) {
+  out <- rep(NA_real_, length(direction))
+  idx <- which(direction == "none")
+  if (!length(idx)) return(out)
+  n <- suite$x_len[idx]
+  m <- suite$y_len[idx]
+  a <- alpha[idx]
+  if (p == "median") {
+    lo <- b$median_ci_low[idx]
+    hi <- b$median_ci_high[idx]
+    se <- (log(hi) - log(lo)) / (2 * stats::qnorm(1 - a / 2))
+    se[!is.finite(se) | se <= 0] <- NA_real_
+    out[idx] <- s0 * exp((stats::qnorm(1 - a) + stats::qnorm(power)) * se)
+    return(out)
+  }
+  vals <- suite$values
+  one <- function(start, len) vals[start + seq_len(len)]
+  out[idx] <- vapply(seq_along(idx), function(k) {
+    j <- idx[k]
+    x <- one(suite$x_start[j], suite$x_len[j])
+    y <- one(suite$y_start[j], suite$y_len[j])
+    if (length(x) < 2L || length(y) < 2L) return(NA_real_)
+    se <- sqrt(stats::var(x) / length(x) + s0^2 * stats::var(y) / length(y))
+    if (!is.finite(se) || se <= 0) return(NA_real_)
+    df <- length(x) + length(y) - 2
+    r <- (stats::qt(1 - a[k], df) + stats::qt(power, df)) * se / mean(x)
+    if (r >= 1) Inf else s0 / (1 - r)
+  }, 0)
+  out
+}
+
+# The print lines of a suite analysed with a tolerance.
+suite_tolerance_lines <- function(x) {
+  s0 <- x$min_speedup
+  if (is.null(s0) || s0 == 1) return(character())
+  eq <- x$proportion$equivalent
+  wrap_lines(sprintf(
+    "Tolerance %s: speedups and slowdowns declared only beyond it; equivalent within it (two one-sided tests): %d (mean), %d (median)",
+    fmt_change(s0), as.integer(eq[1L]), as.integer(eq[2L])), exdent = 2L)
+}

@@ -1,0 +1,421 @@
+/*
+ * tolerance.c -- changes that matter: the Speedup-Test's final tests
+ * against a factor s0 >= 1 (a speedup is declared only beyond s0, a
+ * slowdown only beyond s0), the two one-sided tests of equivalence within
+ * s0 (Schuirmann 1987), the decision of a whole protocol with a tolerance,
+ * and the power of a protocol by simulation from observed samples (for the
+ * number of runs needed to see a given change).
+ *
+ * The four one-sided tests at a factor s0 (theta = the true speedup, the
+ * ratio of the protocol's centres of x and y):
+ *   [0] speedup:   H0 theta <= s0,     Ha theta > s0
+ *   [1] slowdown:  H0 1/theta <= s0,   Ha 1/theta > s0
+ *   [2] not much faster:  H0 theta >= s0,   Ha theta < s0
+ *   [3] not much slower:  H0 1/theta >= s0, Ha 1/theta < s0
+ * Equivalence within s0 is declared when [2] and [3] are both rejected at
+ * alpha: the interval theta in (1/s0, s0) then holds at confidence
+ * 1 - alpha (the intersection-union test; each test at alpha, not alpha/2).
+ *
+ * Mean protocol: the t-test of mean(x) - s0 mean(y) (and of
+ * mean(y) - s0 mean(x) for the mirrored tests).  On Student's branch (the
+ * protocol's F-test found equal variances) the pooled variance s_p^2 of x
+ * and y gives the standard error s_p sqrt(1/n + s0^2/m) with n + m - 2
+ * degrees of freedom, exact for normal samples of one variance; on Welch's
+ * branch sqrt(v_x/n + s0^2 v_y/m) with Satterthwaite's degrees of freedom,
+ * which is Welch's test of x against s0 y.  s0 = 1 gives the protocol's
+ * own t-tests.
+ *
+ * Median protocol: the Wilcoxon-Mann-Whitney rank-sum test of x against
+ * s0 y (and of y against s0 x).  Under the scale model Y = X / theta that
+ * the protocol's interval of the speedup assumes, s0 Y has the law of X
+ * exactly when theta = s0, so the test keeps its exact level (the exact
+ * conditional distribution with ties, as the protocol chooses it).
+ *
+ * The flowchart's path (normality, equal variances, the location model,
+ * the rigorous stop) is the protocol's own, on the samples as given; only
+ * the final tests change.
+ *
+ * Power: the samples are resampled with replacement from the observed
+ * relative run times (x / centre(x), y / centre(y)), y divided by the
+ * speedup to detect, and the protocol decides each replicate; the share of
+ * replicates declaring the change is the power.  The random numbers are the
+ * package's own (xoshiro256**, seeded by splitmix64 from a given seed), so
+ * that R's random number stream is left untouched and every call with the
+ * same seed sees the same replicates (common random numbers across the
+ * sizes compared).
+ *
+ * References:
+ *   Schuirmann, D. J. (1987). A comparison of the two one-sided tests
+ *     procedure and the power approach for assessing the equivalence of
+ *     average bioavailability. Journal of Pharmacokinetics and
+ *     Biopharmaceutics 15(6), 657-680.
+ *   Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test.
+ *     Concurrency and Computation: Practice and Experience 25(10).
+ *   Blackman, D. and Vigna, S. (2021). Scrambled linear pseudorandom
+ *     number generators. ACM Transactions on Mathematical Software 47(4).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <Rmath.h>
+#include "speeduptest.h"
+
+/* ---- the four tests -------------------------------------------------------- */
+
+/* 1 when the protocol's F-test at alpha finds equal variances (Student's
+ * branch), as the mean protocol decides it. */
+int st_tolerance_pooled(const double *x, size_t n, const double *y, size_t m,
+                        double alpha)
+{
+    if (n < 2 || m < 2) return 0;
+    double mx = st_mean(x, n), my = st_mean(y, m);
+    st_result f;
+    st_var_test_var(st_var(x, n, mx), n, st_var(y, m, my), m, ST_TWO_SIDED,
+                    1.0, 0.95, 0, &f);
+    return f.status == ST_OK && f.p_value > alpha;
+}
+
+/* t statistic and degrees of freedom of mean(a) - s0 mean(b). */
+static int t_scaled(double ma, double va, size_t na, double mb, double vb,
+                    size_t nb, double s0, int pooled, double *t, double *df)
+{
+    double dn = (double) na, dm = (double) nb, se;
+    if (pooled) {
+        double sp2 = ((dn - 1) * va + (dm - 1) * vb) / (dn + dm - 2);
+        se = sqrt(sp2 * (1 / dn + s0 * s0 / dm));
+        *df = dn + dm - 2;
+    } else {
+        double a = va / dn, b = s0 * s0 * vb / dm;
+        se = sqrt(a + b);
+        double den = a * a / (dn - 1) + b * b / (dm - 1);
+        *df = den > 0 ? (a + b) * (a + b) / den : INFINITY;
+    }
+    if (!(se > 0) || !isfinite(se)) return ST_ERR_CONSTANT;
+    *t = (ma - s0 * mb) / se;
+    return ST_OK;
+}
+
+int st_tolerance_mean(const double *x, size_t n, const double *y, size_t m,
+                      int pooled, double s0, double p[4])
+{
+    p[0] = p[1] = p[2] = p[3] = NAN;
+    if (n < 2 || m < 2) return ST_ERR_TOO_FEW;
+    if (!(s0 > 0) || !isfinite(s0)) return ST_ERR_DOMAIN;
+    double mx = st_mean(x, n), my = st_mean(y, m);
+    double vx = st_var(x, n, mx), vy = st_var(y, m, my);
+    double t, df;
+    int s = t_scaled(mx, vx, n, my, vy, m, s0, pooled, &t, &df);
+    if (s != ST_OK) return s;
+    p[0] = pt(t, df, 0, 0);
+    p[2] = pt(t, df, 1, 0);
+    s = t_scaled(my, vy, m, mx, vx, n, s0, pooled, &t, &df);
+    if (s != ST_OK) return s;
+    p[1] = pt(t, df, 0, 0);
+    p[3] = pt(t, df, 1, 0);
+    return ST_OK;
+}
+
+/* The rank-sum tests from the sorted samples xs, ys (ascending). */
+static int tolerance_median_sorted(const double *xs, size_t n,
+                                   const double *ys, size_t m, double s0,
+                                   double p[4], st_rank_table *tab)
+{
+    p[0] = p[1] = p[2] = p[3] = NAN;
+    double *buf = malloc((n + m) * sizeof(double));
+    if (!buf) return ST_ERR_ALLOC;
+    /* x against s0 y */
+    for (size_t j = 0; j < m; j++) buf[j] = s0 * ys[j];
+    st_sorted_pair P = {(double *) xs, buf, n, m};
+    st_result g, l;
+    int s = st_wilcoxon_sorted_both(&P, -1, 1, &g, &l, tab);
+    if (s == ST_OK) {
+        p[0] = g.p_value;
+        p[2] = l.p_value;
+        /* y against s0 x */
+        for (size_t i = 0; i < n; i++) buf[i] = s0 * xs[i];
+        st_sorted_pair Q = {(double *) ys, buf, m, n};
+        s = st_wilcoxon_sorted_both(&Q, -1, 1, &g, &l, tab);
+        if (s == ST_OK) {
+            p[1] = g.p_value;
+            p[3] = l.p_value;
+        }
+    }
+    free(buf);
+    return s;
+}
+
+int st_tolerance_median(const double *x, size_t n, const double *y,
+                        size_t m, double s0, double p[4])
+{
+    p[0] = p[1] = p[2] = p[3] = NAN;
+    if (n < 1 || m < 1) return ST_ERR_TOO_FEW;
+    if (!(s0 > 0) || !isfinite(s0)) return ST_ERR_DOMAIN;
+    st_sorted_pair P;
+    int s = st_sorted_pair_init(&P, x, n, 0.0, y, m);
+    if (s != ST_OK) return s;
+    st_rank_table tab;
+    memset(&tab, 0, sizeof tab);
+    s = tolerance_median_sorted(P.xs, n, P.ys, m, s0, p, &tab);
+    st_rank_table_free(&tab);
+    st_sorted_pair_free(&P);
+    return s;
+}
+
+/* ---- the decision ------------------------------------------------------------ */
+
+/* Directions, as R's verdicts name them. */
+enum { DIR_NA = -1, DIR_NONE = 0, DIR_SPEEDUP = 1, DIR_SLOWDOWN = 2,
+       DIR_EQUIVALENT = 3 };
+
+/* The direction from the four p-values of the final tests at alpha;
+ * equivalence only with s0 > 1. */
+int st_tolerance_direction(const double p[4], double alpha, double s0)
+{
+    if (isnan(p[0])) return DIR_NA;
+    if (p[0] <= alpha) return DIR_SPEEDUP;
+    if (!isnan(p[1]) && p[1] <= alpha) return DIR_SLOWDOWN;
+    if (s0 > 1 && !isnan(p[2]) && !isnan(p[3]) && p[2] <= alpha &&
+        p[3] <= alpha)
+        return DIR_EQUIVALENT;
+    return DIR_NONE;
+}
+
+/* The whole protocol (test 0: mean, 1: median) with the tolerance s0:
+ * the flowchart's path, then the final tests at s0 (the protocol's own
+ * final tests when s0 = 1, and no equivalence).  *direction: DIR_*. */
+int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
+              double alpha, int rigorous, double s0, int *direction,
+              st_rank_table *tab)
+{
+    *direction = DIR_NA;
+    st_verdict v;
+    st_protocol_options opt = {0};
+    opt.tab = tab;
+    opt.suite = 1;
+    int s = st_protocol(test == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, x, n, y,
+                        m, alpha, rigorous, &opt, &v);
+    if (s != ST_OK) return s;
+    if (v.decision == ST_INSUFFICIENT) return ST_OK;
+    double p[4] = {v.p_value, v.p_value_slowdown, NAN, NAN};
+    if (s0 != 1) {
+        if (test == 0) {
+            int pooled = v.branch == ST_BRANCH_STUDENT_NORMAL ||
+                         v.branch == ST_BRANCH_STUDENT_NOT_NORMAL;
+            s = st_tolerance_mean(x, n, y, m, pooled, s0, p);
+        } else {
+            s = st_tolerance_median(x, n, y, m, s0, p);
+        }
+        if (s == ST_ERR_ALLOC) return s;
+        if (s != ST_OK) return ST_OK;   /* no variability: NA */
+    }
+    *direction = st_tolerance_direction(p, alpha, s0);
+    return ST_OK;
+}
+
+/* ---- power by simulation --------------------------------------------------- */
+
+typedef struct { uint64_t s[4]; } rng_t;
+
+static uint64_t splitmix64(uint64_t *z)
+{
+    uint64_t r = (*z += 0x9e3779b97f4a7c15ULL);
+    r = (r ^ (r >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    r = (r ^ (r >> 27)) * 0x94d049bb133111ebULL;
+    return r ^ (r >> 31);
+}
+
+static void rng_seed(rng_t *g, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++) g->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(rng_t *g)
+{
+    uint64_t *s = g->s;
+    uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return r;
+}
+
+/* A uniform index in [0, k) (Lemire's multiply-shift; the bias is below
+ * k / 2^32 for the sample sizes of run times). */
+static size_t rng_index(rng_t *g, size_t k)
+{
+    return (size_t) (((rng_next(g) >> 32) * (uint64_t) k) >> 32);
+}
+
+/*
+ * Power of the protocol with tolerance s0 at alpha, for each of the k
+ * sizes (n[i] runs of x, m[i] runs of y): reps replicates, each drawing
+ * n[i] values from rx and m[i] from ry / speedup (with replacement).
+ * want: the direction counted as a detection (DIR_*).  The replicates of
+ * each size start from the same seed.
+ */
+int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
+                 double speedup, int test, double alpha, int rigorous,
+                 double s0, int want, const double *n, const double *m,
+                 size_t k, size_t reps, uint64_t seed, double *power)
+{
+    if (nx < 1 || ny < 1) return ST_ERR_TOO_FEW;
+    if (!(speedup > 0) || !isfinite(speedup)) return ST_ERR_DOMAIN;
+    size_t most = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!(n[i] >= 1 && m[i] >= 1)) return ST_ERR_DOMAIN;
+        size_t t = (size_t) n[i] + (size_t) m[i];
+        if (t > most) most = t;
+    }
+    double *buf = malloc((most > 0 ? most : 1) * sizeof(double));
+    if (!buf) return ST_ERR_ALLOC;
+    st_rank_table tab;
+    memset(&tab, 0, sizeof tab);
+    int s = ST_OK;
+    for (size_t i = 0; i < k && s == ST_OK; i++) {
+        size_t a = (size_t) n[i], b = (size_t) m[i], hits = 0;
+        rng_t g;
+        rng_seed(&g, seed);
+        for (size_t r = 0; r < reps; r++) {
+            if ((r & 63) == 0 && st_check_interrupt()) {
+                s = ST_ERR_INTERRUPTED;
+                break;
+            }
+            for (size_t j = 0; j < a; j++) buf[j] = rx[rng_index(&g, nx)];
+            for (size_t j = 0; j < b; j++)
+                buf[a + j] = ry[rng_index(&g, ny)] / speedup;
+            int dir;
+            s = st_decide(buf, a, buf + a, b, test, alpha, rigorous, s0, &dir,
+                          &tab);
+            if (s != ST_OK) break;
+            hits += dir == want;
+        }
+        power[i] = (double) hits / (double) reps;
+    }
+    st_rank_table_free(&tab);
+    free(buf);
+    return s;
+}
+
+/* ---- R entry points -------------------------------------------------------- */
+#include "ffi.h"
+
+static SEXP p4_list(const double p[4], int status)
+{
+    static const char *names[] = {"status", "p_values"};
+    SEXP values[2];
+    values[0] = PROTECT(Rf_ScalarInteger(status));
+    values[1] = PROTECT(Rf_allocVector(REALSXP, 4));
+    for (int i = 0; i < 4; i++) REAL(values[1])[i] = p[i];
+    SEXP out = ffi_named_list(2, names, values);
+    UNPROTECT(2);
+    return out;
+}
+
+/* test 0 (mean, pooled: 1 Student, 0 Welch) or 1 (median). */
+SEXP ffi_tolerance_tests(SEXP x, SEXP y, SEXP test, SEXP pooled, SEXP s0)
+{
+    size_t n, m;
+    const double *xp = ffi_doubles(x, &n, "x");
+    const double *yp = ffi_doubles(y, &m, "y");
+    int t = ffi_int(test, "test");
+    int pool = ffi_flag(pooled, "pooled");
+    double f = ffi_double(s0, "s0");
+    double p[4];
+    int s = t == 0 ? st_tolerance_mean(xp, n, yp, m, pool, f, p)
+                   : st_tolerance_median(xp, n, yp, m, f, p);
+    return p4_list(p, s);
+}
+
+/* The four p-values of every benchmark of a packed suite (as
+ * ffi_suite_benchmarks takes it), for the protocol `test`, with the mean's
+ * branch from the F-test at each benchmark's alpha: a k x 4 matrix
+ * (column-major), NA where the tests cannot run. */
+SEXP ffi_tolerance_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
+                         SEXP y_len, SEXP test, SEXP alpha, SEXP s0)
+{
+    size_t nv, k, k2, k3, k4, ka;
+    const double *v = ffi_doubles(values, &nv, "values");
+    const double *xs = ffi_doubles(x_start, &k, "x_start");
+    const double *xl = ffi_doubles(x_len, &k2, "x_len");
+    const double *ys = ffi_doubles(y_start, &k3, "y_start");
+    const double *yl = ffi_doubles(y_len, &k4, "y_len");
+    const double *al = ffi_doubles(alpha, &ka, "alpha");
+    int t = ffi_int(test, "test");
+    double f = ffi_double(s0, "s0");
+    if (k2 != k || k3 != k || k4 != k || ka != k)
+        Rf_error("the benchmark columns must have the same length.");
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) k, 4));
+    double *o = REAL(out);
+    for (size_t i = 0; i < k; i++) {
+        size_t a = (size_t) xs[i], na = (size_t) xl[i];
+        size_t b = (size_t) ys[i], nb = (size_t) yl[i];
+        double p[4] = {NAN, NAN, NAN, NAN};
+        if (a + na <= nv && b + nb <= nv) {
+            int s = t == 0
+                ? st_tolerance_mean(v + a, na, v + b, nb,
+                                    st_tolerance_pooled(v + a, na, v + b, nb,
+                                                        al[i]), f, p)
+                : st_tolerance_median(v + a, na, v + b, nb, f, p);
+            if (s == ST_ERR_ALLOC) {
+                UNPROTECT(1);
+                Rf_error("out of memory.");
+            }
+        }
+        for (int j = 0; j < 4; j++)
+            o[i + j * k] = isnan(p[j]) ? NA_REAL : p[j];
+        if ((i & 255) == 0 && st_check_interrupt()) {
+            UNPROTECT(1);
+            Rf_error("interrupted.");
+        }
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* The direction code of the protocol with a tolerance (for tests). */
+SEXP ffi_decide(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous,
+                SEXP s0)
+{
+    size_t n, m;
+    const double *xp = ffi_doubles(x, &n, "x");
+    const double *yp = ffi_doubles(y, &m, "y");
+    int dir;
+    int s = st_decide(xp, n, yp, m, ffi_int(test, "test"),
+                      ffi_double(alpha, "alpha"), ffi_flag(rigorous, "rigorous"),
+                      ffi_double(s0, "s0"), &dir, NULL);
+    if (s != ST_OK) Rf_error("the protocol failed (status %d).", s);
+    return Rf_ScalarInteger(dir);
+}
+
+SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,
+                   SEXP rigorous, SEXP s0, SEXP want, SEXP n, SEXP m,
+                   SEXP reps, SEXP seed)
+{
+    size_t nx, ny, k, k2;
+    const double *xp = ffi_doubles(rx, &nx, "rx");
+    const double *yp = ffi_doubles(ry, &ny, "ry");
+    const double *np = ffi_doubles(n, &k, "n");
+    const double *mp = ffi_doubles(m, &k2, "m");
+    if (k2 != k) Rf_error("`n` and `m` must have the same length.");
+    double r = ffi_double(reps, "reps"), sd = ffi_double(seed, "seed");
+    if (!(r >= 1)) Rf_error("`reps` must be at least 1.");
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    int s = st_power_sim(xp, nx, yp, ny, ffi_double(speedup, "speedup"),
+                         ffi_int(test, "test"), ffi_double(alpha, "alpha"),
+                         ffi_flag(rigorous, "rigorous"), ffi_double(s0, "s0"),
+                         ffi_int(want, "want"), np, mp, k, (size_t) r,
+                         (uint64_t) (int64_t) sd, REAL(out));
+    UNPROTECT(1);
+    if (s == ST_ERR_INTERRUPTED) Rf_error("interrupted.");
+    if (s != ST_OK) Rf_error("the simulation failed (status %d).", s);
+    return out;
+}
