@@ -24,8 +24,8 @@ test_that("the decisions are the protocol's at the tolerance, adjusted by Holm",
   ps <- p.adjust(vapply(vs, `[[`, 0, "p_value"), "holm")
   pl <- p.adjust(vapply(vs, `[[`, 0, "p_value_slowdown"), "holm")
   for (i in seq_along(bs)) {
-    word <- if (ps[i] <= 0.05) "beyond 1 %: faster" else if (pl[i] <= 0.05)
-      "beyond 1 %: slower" else "(within|at) 1 %"
+    word <- if (ps[i] <= 0.05) "significant speedup beyond 1 %" else if (pl[i] <= 0.05)
+      "significant slowdown beyond 1 %" else "(within|at) 1 %"
     line <- grep(paste0("^", bs[i], " "), r$out, value = TRUE)
     expect_match(line, word)
   }
@@ -49,10 +49,10 @@ test_that("a slowdown inside the tolerance does not fail the job; beyond it, it 
   big <- f(1 / 1.03)
   r <- compare_run_cli(big, "--tolerance", "1")
   expect_identical(r$status, 1L)
-  expect_match(grep("^b ", r$out, value = TRUE), "beyond 1 %: slower")
+  expect_match(grep("^b ", r$out, value = TRUE), "significant slowdown beyond 1 %")
   r <- compare_run_cli(big, "--tolerance", "5")
   expect_identical(r$status, 0L)
-  expect_match(grep("^b ", r$out, value = TRUE), "within 5 %: equivalent")
+  expect_match(grep("^b ", r$out, value = TRUE), "equivalent within 5 %")
   expect_match(r$out[length(r$out) - 1L], "1 equivalent", fixed = TRUE)
 })
 
@@ -67,7 +67,7 @@ test_that("a file with three versions compares each with the baseline", {
   expect_match(r$out[length(r$out) - 1L], "^2 benchmarks: ")
   r <- compare_run_cli(h, "--baseline", "double")
   expect_identical(r$status, 0L)          # both others are faster
-  expect_match(r$out[length(r$out) - 1L], "2 faster, 0 slower", fixed = TRUE)
+  expect_match(r$out[length(r$out) - 1L], "2 significant speedup, 0 significant slowdown", fixed = TRUE)
   r <- compare_run_cli(h, "--baseline", "nope")
   expect_identical(r$status, 2L)
   expect_match(r$err[1], "--baseline must be one of", fixed = TRUE)
@@ -96,7 +96,7 @@ test_that("the Markdown output renders as a table (pandoc)", {
   expect_match(html, "<table>", fixed = TRUE)
   rows <- gregexpr("<tr", html, fixed = TRUE)[[1]]
   expect_length(rows, 1L + 3L)   # the header and the three benchmarks
-  expect_match(html, "<strong>beyond 1 %: slower</strong>", fixed = TRUE)
+  expect_match(html, "<strong>significant slowdown beyond 1\\s+%</strong>")
   expect_match(html, "speeduptest compare: FAIL", fixed = TRUE)
 })
 
@@ -112,8 +112,8 @@ test_that("the JSON output parses and holds every figure of the text output", {
   num <- function(v) formatC(v, digits = 3L, format = "f")
   for (cmp in j$comparisons) {
     line <- grep(paste0("^", cmp$benchmark, " "), txt$out, value = TRUE)
-    expect_match(line, sprintf("speedup %s [%s, %s]", num(cmp$speedup),
-                               num(cmp$interval[[1]]), num(cmp$interval[[2]])), fixed = TRUE)
+    expect_match(line, sprintf("speedup %s  ", speeduptest:::fmt_estimate_ci(
+      cmp$estimate, c(cmp$interval[[1]], cmp$interval[[2]]))), fixed = TRUE)
     expect_match(line, cmp$words, fixed = TRUE)
     if (!is.null(cmp$detectable)) {
       expect_match(line, sprintf("could detect a speedup of %s",
@@ -121,7 +121,7 @@ test_that("the JSON output parses and holds every figure of the text output", {
     }
   }
   s <- j$summary
-  expect_true(any(grepl(sprintf("%d benchmarks: %d faster, %d slower, %d equivalent, %d no significant change",
+  expect_true(any(grepl(sprintf("%d benchmarks: %d significant speedup, %d significant slowdown, %d equivalent, %d no significant difference",
                                 s$benchmarks, s$faster, s$slower, s$equivalent,
                                 s$no_significant_change), txt$out, fixed = TRUE)))
   risk <- paste(txt$out[grep("^risk:", txt$out):(length(txt$out) - 2L)], collapse = " ")
@@ -163,7 +163,7 @@ test_that("install_cli() puts a working `speeduptest` on the PATH", {
   }
   out <- run("compare", shQuote(timings_fixture("hyperfine-slowdown.json")))
   expect_identical(attr(out, "status"), 1L)
-  expect_true(any(grepl("beyond 1 %: slower", out, fixed = TRUE)))
+  expect_true(any(grepl("significant slowdown beyond 1 %", out, fixed = TRUE)))
   out <- run("compare", shQuote(timings_fixture("hyperfine-speedup.json")))
   expect_null(attr(out, "status"))
   out <- run("compare", "--help")
@@ -203,7 +203,7 @@ test_that("the vignette's hyperfine recipe runs as written", {
   r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "2000000"))),
                             paste0("CHANGE_CMD=", shQuote(paste(exe, "6000000")))))
   expect_identical(r$status, 1L)
-  expect_true(any(grepl("beyond 1 %: slower", r$out, fixed = TRUE)))
+  expect_true(any(grepl("significant slowdown beyond 1 %", r$out, fixed = TRUE)))
   md <- grep("speedup-report.md$", r$files, value = TRUE)
   expect_length(md, 1L)
   expect_match(readLines(md)[1], "**speeduptest compare: FAIL**", fixed = TRUE)
@@ -211,7 +211,7 @@ test_that("the vignette's hyperfine recipe runs as written", {
   r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "6000000"))),
                             paste0("CHANGE_CMD=", shQuote(paste(exe, "2000000")))))
   expect_identical(r$status, 0L)
-  expect_true(any(grepl("beyond 1 %: faster", r$out, fixed = TRUE)))
+  expect_true(any(grepl("significant speedup beyond 1 %", r$out, fixed = TRUE)))
 })
 
 test_that("the vignette's Google Benchmark recipe runs as written", {
@@ -232,7 +232,7 @@ test_that("the vignette's Google Benchmark recipe runs as written", {
   recipe <- system.file("ci", "ci-gbench.sh", package = "speeduptest")
   r <- run_recipe(recipe, c(paste0("BASE_BENCH=", base), paste0("CHANGE_BENCH=", slower)))
   expect_identical(r$status, 1L)
-  expect_gte(length(grep("beyond 1 %: slower", r$out, fixed = TRUE)), 2L)
+  expect_gte(length(grep("significant slowdown beyond 1 %", r$out, fixed = TRUE)), 2L)
   js <- grep("speedup-report.json$", r$files, value = TRUE)
   expect_length(js, 1L)
   j <- jsonlite::fromJSON(js)

@@ -20,11 +20,11 @@ test_that("compare exits 1 on a real slowdown and 0 on a real speedup (hyperfine
   expect_identical(r$out[length(r$out)], "FAIL (--fail-on slowdown): exit 1")
   r <- compare(timings_fixture("hyperfine-speedup.json"))
   expect_identical(r$status, 0L)
-  expect_match(r$out[3], "significant speedup$")
+  expect_match(r$out[3], "significant speedup beyond 1 %$")
   # one file per version: "small" is slower on the branch, "large" unchanged
   r <- compare(timings_fixture(c("hyperfine-main.json", "hyperfine-branch.json")))
   expect_identical(r$status, 1L)
-  expect_match(grep("^small", r$out, value = TRUE), "significant slowdown$")
+  expect_match(grep("^small", r$out, value = TRUE), "significant slowdown beyond 1 %$")
   expect_identical(compare(timings_fixture(c("hyperfine-main.json", "hyperfine-branch.json")),
                            "--fail-on", "never")$status, 0L)
 })
@@ -33,11 +33,11 @@ test_that("compare exits 1 on a real slowdown and 0 on a real speedup (Google Be
   g <- timings_fixture(c("gbench-base.json", "gbench-slower.json", "gbench-faster.json"))
   r <- compare(g[1], g[2])
   expect_identical(r$status, 1L)
-  expect_length(grep("significant slowdown$", r$out), 3L)
+  expect_length(grep("significant slowdown beyond 1 %$", r$out), 3L)
   r <- compare(g[1], g[3])
   expect_identical(r$status, 0L)
-  expect_length(grep("significant slowdown$", r$out), 0L)
-  expect_gte(length(grep("significant speedup$", r$out)), 2L)
+  expect_length(grep("significant slowdown beyond 1 %$", r$out), 0L)
+  expect_gte(length(grep("significant speedup beyond 1 %$", r$out)), 2L)
   # --fail-on change fails on a significant speedup too
   expect_identical(compare(g[1], g[3], "--fail-on=change")$status, 1L)
   # the CPU time and the mean protocol
