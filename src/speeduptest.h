@@ -269,6 +269,9 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
 #define ST_RANKSUM_MAX_CELLS ((size_t) 1 << 26)
 #define ST_RANKSUM_MAX_WORK 4.0e10
 #define ST_RANKSUM_MAX_SCAN 1.0e8
+/* The exact no-ties table (wilcoxon.c) holds about k (N - k) / 2 counts of
+ * log2 choose(N, k) / 64 + 2 limbs (8 bytes each); at most this many. */
+#define ST_RANKSUM_MAX_LIMBS 3.3554432e7
 int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
                            double s2, double *p_le, double *p_ge);
 int st_signrank_exact_tails(const double *rank2, size_t n, double s2,
