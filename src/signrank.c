@@ -134,6 +134,11 @@ static int signrank_null_probs(size_t n, double **prob, size_t *len)
     return ST_OK;
 }
 
+int st_signrank_null_probs(size_t n, double **prob, size_t *len)
+{
+    return signrank_null_probs(n, prob, len);
+}
+
 /* ------------------------------------------------------------------------
  * The test.
  * ---------------------------------------------------------------------- */

@@ -274,6 +274,15 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
 #define ST_RANKSUM_MAX_LIMBS 3.3554432e7
 int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
                            double s2, double *p_le, double *p_ge);
+/* The exact null distributions without ties, as new arrays (free them):
+ * prob[w] = P[W = w], w = 0 .. n m, for the rank sum of samples of sizes
+ * n, m >= 1 (what dwilcox gives; exact counts, so correctly rounded to a
+ * few ulps at every size, below 2^-1074 as 0), and P[V = v],
+ * v = 0 .. n (n + 1) / 2, for the signed rank of n values (what dsignrank
+ * gives).  Return ST_OK, ST_ERR_ALLOC, ST_ERR_INTERRUPTED, ST_ERR_DOMAIN
+ * or ST_ERR_TOO_MANY (the same size limits as the tests' exact = 1). */
+int st_ranksum_null_probs(size_t n, size_t m, double **prob, size_t *len);
+int st_signrank_null_probs(size_t n, double **prob, size_t *len);
 int st_signrank_exact_tails(const double *rank2, size_t n, double s2,
                             double *p_le, double *p_ge);
 int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,

@@ -588,6 +588,11 @@ static int wilcox_null_probs(size_t n, size_t m, double **prob, size_t *len)
     return ST_OK;
 }
 
+int st_ranksum_null_probs(size_t n, size_t m, double **prob, size_t *len)
+{
+    return wilcox_null_probs(n, m, prob, len);
+}
+
 /* P[W <= w] and P[W >= w] from the probabilities, each summed over its own
  * tail so that small tails keep their relative accuracy. */
 static void prob_tails(const double *prob, size_t len, double w,
@@ -1290,4 +1295,44 @@ SEXP ffi_wilcoxon_test(SEXP x, SEXP y, SEXP alternative, SEXP mu, SEXP exact,
     st_wilcoxon_test_ci(px, n, py, m, (st_alternative) alt, dmu, ex, corr, ci,
                         cl, &r, &level, &warn);
     return rank_result_sexp(&r, level, warn);
+}
+
+/* Internal entry points for the tests: the exact null distributions
+ * themselves.  ffi_ranksum_null(n, m): the probabilities of W = 0 .. n m
+ * without ties, or the status (an integer) on failure.
+ * ffi_exact_tails(rank2, n, s2): c(status, P[S2 <= s2], P[S2 >= s2]) of
+ * st_ranksum_exact_tails (n >= 0) or st_signrank_exact_tails (n < 0). */
+SEXP ffi_ranksum_null(SEXP n, SEXP m)
+{
+    int in = ffi_int(n, "n"), im = ffi_int(m, "m");
+    if (in < 1 || im < 1) return Rf_ScalarInteger(ST_ERR_DOMAIN);
+    double *prob;
+    size_t len;
+    int status = st_ranksum_null_probs((size_t) in, (size_t) im, &prob, &len);
+    if (status != ST_OK) return Rf_ScalarInteger(status);
+    SEXP out = Rf_allocVector(REALSXP, (R_xlen_t) len);
+    memcpy(REAL(out), prob, len * sizeof(double));
+    free(prob);
+    return out;
+}
+
+SEXP ffi_exact_tails(SEXP rank2, SEXP n, SEXP s2)
+{
+    size_t N;
+    const double *r2 = ffi_doubles(rank2, &N, "rank2");
+    int in = ffi_int(n, "n");
+    double s = ffi_double(s2, "s2");
+    double le = NAN, ge = NAN;
+    int status;
+    if (in >= 0) {
+        status = (size_t) in > N ? ST_ERR_DOMAIN
+                 : st_ranksum_exact_tails(r2, N, (size_t) in, s, &le, &ge);
+    } else {
+        status = st_signrank_exact_tails(r2, N, s, &le, &ge);
+    }
+    SEXP out = Rf_allocVector(REALSXP, 3);
+    REAL(out)[0] = status;
+    REAL(out)[1] = le;
+    REAL(out)[2] = ge;
+    return out;
 }
