@@ -509,10 +509,42 @@ static long double big_ld(const uint64_t *a, size_t L)
     return t > 3 ? ldexpl(v, (int) (64 * (t - 3))) : v;
 }
 
-/* Limbs for integers up to choose(a, b) (with one to spare). */
+/* Limbs for integers up to choose(a, b) (a bit to spare for the rounding
+ * of lchoose). */
 static size_t big_limbs(size_t a, size_t b)
 {
-    return (size_t) (lchoose((double) a, (double) b) / M_LN2 / 64.0) + 2;
+    return (size_t) ((lchoose((double) a, (double) b) / M_LN2 + 1.0) / 64.0)
+           + 1;
+}
+
+/* Harding's steps for counts below 2^128 (samples of up to about 65 values
+ * each, the automatic exact range): two limbs held in fixed positions. */
+static void harding_two_limbs(uint64_t *c, size_t k, size_t r, size_t cells)
+{
+    for (size_t i = 1; i <= k; i++) {
+        size_t Di = i * r, Hi = Di / 2;
+        for (size_t j = i; j <= Hi; j++) {
+            uint64_t *a = c + 2 * j;
+            const uint64_t *b = c + 2 * (j - i);
+            uint64_t lo = a[0] + b[0];
+            a[1] += b[1] + (lo < b[0]);
+            a[0] = lo;
+        }
+        for (size_t j = Hi; j >= r + i && j <= Hi; j--) {
+            uint64_t *a = c + 2 * j;
+            const uint64_t *b = c + 2 * (j - r - i);
+            uint64_t borrow = a[0] < b[0];
+            a[0] -= b[0];
+            a[1] -= b[1] + borrow;
+        }
+        size_t top = (Di + r) / 2;
+        if (top > Di) top = Di;
+        if (top > cells - 1) top = cells - 1;
+        for (size_t j = Hi + 1; j <= top; j++) {
+            c[2 * j] = c[2 * (Di - j)];
+            c[2 * j + 1] = c[2 * (Di - j) + 1];
+        }
+    }
 }
 
 /* Null probabilities of W = 0 .. n m without ties (what dwilcox gives):
@@ -539,7 +571,22 @@ static int wilcox_null_probs(size_t n, size_t m, double **prob, size_t *len)
     }
     c[0] = 1;
     double since = 0.0;
-    for (size_t i = 1; i <= k; i++) {
+    if (L <= 2) {
+        if (L == 1) {           /* (two limbs per cell in that layout) */
+            uint64_t *c2 = calloc(cells * 2, sizeof(uint64_t));
+            if (!c2) {
+                free(c);
+                free(p);
+                return ST_ERR_ALLOC;
+            }
+            free(c);
+            c = c2;
+            c[0] = 1;
+            L = 2;
+        }
+        harding_two_limbs(c, k, r, cells);
+    }
+    for (size_t i = 1; L > 2 && i <= k; i++) {
         size_t Di = i * r, Hi = Di / 2;
         size_t Li = big_limbs(i + r, i);
         if (Li > L) Li = L;
