@@ -253,7 +253,7 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
  * ST_ERR_DOMAIN (rank2 not positive integers), ST_ERR_INTERRUPTED or
  * ST_ERR_TOO_MANY (the counting table would exceed ST_RANKSUM_MAX_* for the
  * rank sum, ST_EXACT_MAX_CELLS cells or ST_EXACT_MAX_WORK additions for the
- * signed rank, which also needs n <= 1000).  The tests above
+ * signed rank).  The tests above
  * with exact = 1 return ST_ERR_TOO_MANY in the same cases (never with the
  * automatic choice, which stays below 50 values per sample).  Without
  * ties the two-sample counts match pwilcox and the one-sample ones
