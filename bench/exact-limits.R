@@ -61,8 +61,9 @@ if (length(args) && args[1] == "--case") {
   f <- cases[[args[2]]](as.integer(args[3]))
   reps <- as.integer(args[4])
   base <- hwm_mb()
+  res <- NULL
   t <- vapply(seq_len(reps), function(i) {
-    s <- system.time(res <- f())
+    s <- system.time(res <<- f())
     s[["user.self"]] + s[["sys.self"]]
   }, numeric(1))
   p <- if (is.list(res)) res$p.value else as.numeric(res)
