@@ -44,8 +44,9 @@
 #' exact test requested for larger samples fails with an error of class
 #' `speeduptest_error_exact_too_large` (pointing to `exact = FALSE`, the
 #' normal approximation) when the counting table would exceed about 67
-#' million cells or 4e10 additions: about `n = m = 600` with ties, `n = m =
-#' 813` without (where each takes some 20 seconds).
+#' million cells or 4e10 additions: about `n = m = 600` to `650` with ties
+#' (depending on the tie pattern; there about 13 seconds and 512 MB), `n = m
+#' = 813` without (7 seconds, 74 MB).
 #'
 #' **Normal approximation** (the default from 50 values on): as
 #' `wilcox.test()`, with the tie correction of the variance and, with
