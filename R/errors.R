@@ -7,6 +7,9 @@
 #                            not have, e.g. spelled the base R way (na.rm)
 #   speeduptest_error_data   the data cannot support the computation
 #                            (too few values, constant sample, ...)
+#   speeduptest_error_exact_too_large  (also _data) an exact test asked for
+#                            samples whose exact distribution would take
+#                            too much time or memory
 #   speeduptest_error_file   a file cannot be read or written
 # The message always names the argument at fault.
 

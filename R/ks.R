@@ -75,7 +75,8 @@ ks_test <- function(x, y, alternative = c("two.sided", "less", "greater"),
   if (ex == 1L && as.double(length(x)) * length(y) > 1e8) {
     abort(sprintf(paste0("`exact = TRUE` needs length(x) * length(y) <= 1e8, ",
                          "not %.0f; use `exact = FALSE`."),
-                  as.double(length(x)) * length(y)))
+                  as.double(length(x)) * length(y)),
+          class = c("exact_too_large", "input"))
   }
   res <- .Call(ffi_ks_test, x, y, alt, ex)
   check_status(res, "ks_test()")

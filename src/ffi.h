@@ -40,6 +40,8 @@ SEXP ffi_t_test_summary(SEXP mean_x, SEXP sd_x, SEXP n_x, SEXP mean_y,
                         SEXP sd_y, SEXP n_y, SEXP alternative, SEXP mu,
                         SEXP var_equal, SEXP conf_level);
 SEXP ffi_ks_test(SEXP x, SEXP y, SEXP alternative, SEXP exact);
+SEXP ffi_ranksum_null(SEXP n, SEXP m);
+SEXP ffi_exact_tails(SEXP rank2, SEXP n, SEXP s2);
 SEXP ffi_wilcoxon_test(SEXP x, SEXP y, SEXP alternative, SEXP mu,
                        SEXP exact, SEXP correct, SEXP conf_int,
                        SEXP conf_level);

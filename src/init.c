@@ -18,6 +18,8 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_ks_test, 4),
     CALLDEF(ffi_wilcoxon_test, 8),
     CALLDEF(ffi_signed_rank_test, 7),
+    CALLDEF(ffi_ranksum_null, 2),
+    CALLDEF(ffi_exact_tails, 3),
     CALLDEF(ffi_proportion_ci, 4),
     CALLDEF(ffi_min_benchmarks, 3),
     CALLDEF(ffi_mean_test, 4),

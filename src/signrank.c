@@ -32,16 +32,25 @@
  * units a_i (doubled mid-ranks divided by their gcd) the number of sign
  * patterns with sum s obeys c_i(s) = c_{i-1}(s) + c_{i-1}(s - a_i),
  * updated in place with s descending; the table has sum(a) + 1 cells
- * (n (n + 1) / 2 + 1 without ties).  Counts stay below 2^n, exact while
- * n <= 53 and with relative error ~ n eps beyond; n is limited to 1000 so
- * that 2^n stays finite.
+ * (n (n + 1) / 2 + 1 without ties).  Every operation adds non-negative
+ * numbers, so the relative error of any count or tail sum stays below
+ * about n eps.  Counts stay below 2^n: up to n = 1000 they are kept as
+ * counts (exact while n <= 53); beyond, each step also halves the table,
+ * which then holds the probabilities c_i(s) / 2^i -- the same numbers
+ * scaled by an exact power of two, finite at every size, with only the
+ * probabilities below 2^-1074 (patterns of n > 1074 values with almost
+ * all signs forced) underflowing to 0.  The size limits are those of
+ * time and memory: ST_EXACT_MAX_CELLS cells and ST_EXACT_MAX_WORK
+ * additions (about n = 2000 without ties).
  * ---------------------------------------------------------------------- */
+
+/* Counts above 2^1000 would come near the end of the double range. */
+#define ST_SIGNRANK_COUNT_MAX_N 1000
 
 static int sign_sum_counts(const uint64_t *a, size_t n, double **counts,
                            size_t *len)
 {
     *counts = NULL;
-    if (n > 1000) return ST_ERR_TOO_MANY;
     uint64_t T = 0;
     for (size_t i = 0; i < n; i++) {
         T += a[i];
@@ -53,9 +62,18 @@ static int sign_sum_counts(const uint64_t *a, size_t n, double **counts,
     if (!f) return ST_ERR_ALLOC;
     f[0] = 1.0;
     size_t top = 0;
+    int halve = n > ST_SIGNRANK_COUNT_MAX_N;
     for (size_t i = 0; i < n; i++) {
         size_t ai = (size_t) a[i];
-        for (size_t s = top + 1; s-- > 0;) f[s + ai] += f[s];
+        if (halve) {
+            for (size_t s = top + 1; s-- > 0;) {
+                f[s + ai] = 0.5 * (f[s + ai] + f[s]);
+                if (s < ai) f[s] *= 0.5;
+            }
+            /* the cells between top + 1 and ai - 1 held 0 and stay 0 */
+        } else {
+            for (size_t s = top + 1; s-- > 0;) f[s + ai] += f[s];
+        }
         top += ai;
         if (i % 64 == 63 && st_check_interrupt()) {
             free(f);
@@ -72,7 +90,6 @@ int st_signrank_exact_tails(const double *rank2, size_t n, double s2,
 {
     *p_le = *p_ge = NAN;
     if (!isfinite(s2)) return ST_ERR_DOMAIN;
-    if (n > 1000) return ST_ERR_TOO_MANY;
     uint64_t *a, g;
     int st = st_rank_units(rank2, n, &a, &g);
     if (st != ST_OK) return st;
@@ -109,10 +126,17 @@ static int signrank_null_probs(size_t n, double **prob, size_t *len)
     /* R's psignrank / qsignrank scale the counts by exp(-n log 2), which
      * is not always exactly 2^-n; the same factor keeps knife-edge cases
      * (R's signif() of an achieved level) identical. */
-    double f = exp(-(double) n * M_LN2);
-    for (size_t i = 0; i < *len; i++) c[i] *= f;
+    if (n <= ST_SIGNRANK_COUNT_MAX_N) {
+        double f = exp(-(double) n * M_LN2);
+        for (size_t i = 0; i < *len; i++) c[i] *= f;
+    }
     *prob = c;
     return ST_OK;
+}
+
+int st_signrank_null_probs(size_t n, double **prob, size_t *len)
+{
+    return signrank_null_probs(n, prob, len);
 }
 
 /* ------------------------------------------------------------------------

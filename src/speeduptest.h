@@ -254,7 +254,7 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
  * ST_ERR_DOMAIN (rank2 not positive integers), ST_ERR_INTERRUPTED or
  * ST_ERR_TOO_MANY (the counting table would exceed ST_RANKSUM_MAX_* for the
  * rank sum, ST_EXACT_MAX_CELLS cells or ST_EXACT_MAX_WORK additions for the
- * signed rank, which also needs n <= 1000).  The tests above
+ * signed rank).  The tests above
  * with exact = 1 return ST_ERR_TOO_MANY in the same cases (never with the
  * automatic choice, which stays below 50 values per sample).  Without
  * ties the two-sample counts match pwilcox and the one-sample ones
@@ -270,8 +270,20 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
 #define ST_RANKSUM_MAX_CELLS ((size_t) 1 << 26)
 #define ST_RANKSUM_MAX_WORK 4.0e10
 #define ST_RANKSUM_MAX_SCAN 1.0e8
+/* The exact no-ties table (wilcoxon.c) holds about k (N - k) / 2 counts of
+ * log2 choose(N, k) / 64 + 2 limbs (8 bytes each); at most this many. */
+#define ST_RANKSUM_MAX_LIMBS 3.3554432e7
 int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
                            double s2, double *p_le, double *p_ge);
+/* The exact null distributions without ties, as new arrays (free them):
+ * prob[w] = P[W = w], w = 0 .. n m, for the rank sum of samples of sizes
+ * n, m >= 1 (what dwilcox gives; exact counts, so correctly rounded to a
+ * few ulps at every size, below 2^-1074 as 0), and P[V = v],
+ * v = 0 .. n (n + 1) / 2, for the signed rank of n values (what dsignrank
+ * gives).  Return ST_OK, ST_ERR_ALLOC, ST_ERR_INTERRUPTED, ST_ERR_DOMAIN
+ * or ST_ERR_TOO_MANY (the same size limits as the tests' exact = 1). */
+int st_ranksum_null_probs(size_t n, size_t m, double **prob, size_t *len);
+int st_signrank_null_probs(size_t n, double **prob, size_t *len);
 int st_signrank_exact_tails(const double *rank2, size_t n, double s2,
                             double *p_le, double *p_ge);
 int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,

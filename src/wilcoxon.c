@@ -405,7 +405,7 @@ int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
     return ST_OK;
 }
 /* ------------------------------------------------------------------------
- * Exact null distribution without ties (Harding 1984).
+ * Exact null distribution without ties (Harding 1984), in exact integers.
  *
  * Without ties the counts of the Mann-Whitney statistic W = 0 .. n m over
  * the choose(n + m, n) splits are the coefficients of the Gaussian
@@ -418,12 +418,22 @@ int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
  * all instead of the subset-sum table's O(k n m (n + m)).  Coefficient j
  * of the result only depends on coefficients <= j of the input, so each
  * step is computed on j <= D_i / 2 only, and the upper half is filled by
- * the symmetry G_{i,r}[j] = G_{i,r}[D_i - j]: the subtractions then stay
- * in the lower half, where the running sum being reduced is at most a
- * few times the result, so no cancellation spoils the relative accuracy
- * of the small tail counts (which are exact integers below 2^53; the
- * tail j < r + i never subtracts at all).  The counts stay below
- * choose(n + m, k), finite for every size the limits below admit.
+ * the symmetry G_{i,r}[j] = G_{i,r}[D_i - j] as far as the next step
+ * reads it.
+ *
+ * The subtraction is what makes this recurrence fragile in floating point:
+ * the running sums exceed the coefficients they reduce to, so relative
+ * rounding errors are amplified at every step and, from about
+ * n = m = 300, the small tail counts (and then every count) are lost, even
+ * turning negative.  Here the counts are exact unsigned integers of as
+ * many 64-bit limbs as choose(i + r, i) needs at step i (the running sums
+ * are partial sums of G_{i-1,r}, whose total is below that bound), so
+ * every subtraction is exact.  The probabilities are the counts divided
+ * by their total, each correctly rounded to long double before the
+ * division: relative error below 1e-18, or an underflow below 2^-1074 to
+ * a subnormal or 0 (counts < choose(N, k) ~ 1e300 for N ~ 1000).  Work is
+ * O(k^2 r L) limb additions, L ~ log2 choose(N, k) / 64; memory
+ * (k r / 2 + r) L limbs.
  *
  *   Harding, E. F. (1984). An efficient, minimal-storage procedure for
  *     calculating the Mann-Whitney U, generalized U and similar
@@ -432,18 +442,23 @@ int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
 
 /* The size limits of the tied count (band_size_ok) for the units 1 .. N
  * and a k-subset, so that exact = TRUE fails with ST_ERR_TOO_MANY in the
- * same cases whichever algorithm runs. */
+ * same cases whichever algorithm runs, and the limit of the exact-integer
+ * table (ST_RANKSUM_MAX_LIMBS). */
 static int noties_size_ok(size_t N, size_t k)
 {
     if ((double) N * (double) (k + 1) > ST_RANKSUM_MAX_SCAN) return 0;
+    /* Harding's table has k (N - k) + 1 cells */
+    if ((double) k * (double) (N - k) > (double) ST_RANKSUM_MAX_CELLS)
+        return 0;
+    double limbs = ((double) k * (double) (N - k) / 2 + (double) (N - k) + 2)
+                   * (lchoose((double) N, (double) k) / M_LN2 / 64 + 2);
+    if (limbs > ST_RANKSUM_MAX_LIMBS) return 0;
     int64_t *P = malloc((N + 1) * sizeof(int64_t));
     int64_t *base = malloc((k + 1) * sizeof(int64_t));
     size_t *cap = malloc((k + 1) * sizeof(size_t));
     size_t *off = malloc((k + 1) * sizeof(size_t));
     int ok = 0;
-    /* Harding's table has k (N - k) + 1 cells */
-    if ((double) k * (double) (N - k) > (double) ST_RANKSUM_MAX_CELLS) ok = -1;
-    if (!ok && P && base && cap && off) {
+    if (P && base && cap && off) {
         P[0] = 0;
         for (size_t t = 0; t < N; t++) P[t + 1] = P[t] + (int64_t) (t + 1);
         ok = band_size_ok(P, N, k, base, cap, off);
@@ -455,8 +470,85 @@ static int noties_size_ok(size_t N, size_t k)
     return ok > 0;
 }
 
+/* a += b and a -= b on the lowest L limbs (little-endian, base 2^64); the
+ * caller guarantees that the results fit in (and for -, are >= 0). */
+static void big_add(uint64_t *restrict a, const uint64_t *restrict b,
+                    size_t L)
+{
+    uint64_t carry = 0;
+    for (size_t l = 0; l < L; l++) {
+        uint64_t s = a[l] + carry;
+        carry = s < carry;
+        uint64_t t = s + b[l];
+        carry += t < s;
+        a[l] = t;
+    }
+}
+
+static void big_sub(uint64_t *restrict a, const uint64_t *restrict b,
+                    size_t L)
+{
+    uint64_t borrow = 0;
+    for (size_t l = 0; l < L; l++) {
+        uint64_t s = a[l] - borrow;
+        borrow = a[l] < borrow;
+        borrow += s < b[l];
+        a[l] = s - b[l];
+    }
+}
+
+/* The value of an L-limb integer as a long double: the top three
+ * non-zero limbs, relative error below 2^-63. */
+static long double big_ld(const uint64_t *a, size_t L)
+{
+    size_t t = L;
+    while (t > 0 && a[t - 1] == 0) t--;
+    long double v = 0.0L;
+    for (size_t l = t; l-- > 0 && l + 3 >= t;)
+        v = v * 18446744073709551616.0L + (long double) a[l];
+    return t > 3 ? ldexpl(v, (int) (64 * (t - 3))) : v;
+}
+
+/* Limbs for integers up to choose(a, b) (a bit to spare for the rounding
+ * of lchoose). */
+static size_t big_limbs(size_t a, size_t b)
+{
+    return (size_t) ((lchoose((double) a, (double) b) / M_LN2 + 1.0) / 64.0)
+           + 1;
+}
+
+/* Harding's steps for counts below 2^128 (samples of up to about 65 values
+ * each, the automatic exact range): two limbs held in fixed positions. */
+static void harding_two_limbs(uint64_t *c, size_t k, size_t r, size_t cells)
+{
+    for (size_t i = 1; i <= k; i++) {
+        size_t Di = i * r, Hi = Di / 2;
+        for (size_t j = i; j <= Hi; j++) {
+            uint64_t *a = c + 2 * j;
+            const uint64_t *b = c + 2 * (j - i);
+            uint64_t lo = a[0] + b[0];
+            a[1] += b[1] + (lo < b[0]);
+            a[0] = lo;
+        }
+        for (size_t j = Hi; j >= r + i && j <= Hi; j--) {
+            uint64_t *a = c + 2 * j;
+            const uint64_t *b = c + 2 * (j - r - i);
+            uint64_t borrow = a[0] < b[0];
+            a[0] -= b[0];
+            a[1] -= b[1] + borrow;
+        }
+        size_t top = (Di + r) / 2;
+        if (top > Di) top = Di;
+        if (top > cells - 1) top = cells - 1;
+        for (size_t j = Hi + 1; j <= top; j++) {
+            c[2 * j] = c[2 * (Di - j)];
+            c[2 * j + 1] = c[2 * (Di - j) + 1];
+        }
+    }
+}
+
 /* Null probabilities of W = 0 .. n m without ties (what dwilcox gives):
- * the counts above divided by their sum. */
+ * the exact counts above divided by their sum. */
 static int wilcox_null_probs(size_t n, size_t m, double **prob, size_t *len)
 {
     *prob = NULL;
@@ -464,27 +556,88 @@ static int wilcox_null_probs(size_t n, size_t m, double **prob, size_t *len)
     if (n == 0 || m == 0 || n > SIZE_MAX - m) return ST_ERR_DOMAIN;
     size_t k = n < m ? n : m, r = n < m ? m : n;
     if (!noties_size_ok(n + m, k)) return ST_ERR_TOO_MANY;
-    /* k r <= k (N - k) <= ST_EXACT_MAX_CELLS: no overflow below */
-    size_t D = k * r;
-    double *c = calloc(D + 1, sizeof(double));
-    if (!c) return ST_ERR_ALLOC;
-    c[0] = 1.0;
-    for (size_t i = 1; i <= k; i++) {
-        size_t Di = i * r, Hi = Di / 2;
-        for (size_t j = i; j <= Hi; j++) c[j] += c[j - i];
-        for (size_t j = Hi; j >= r + i && j <= Hi; j--) c[j] -= c[j - r - i];
-        /* upper half by symmetry, as far as the next step reads it */
-        size_t top = i == k ? D : (Di + r) / 2;
-        if (top > Di) top = Di;
-        for (size_t j = Hi + 1; j <= top; j++) c[j] = c[Di - j];
+    /* k r <= ST_RANKSUM_MAX_CELLS: no overflow below */
+    size_t D = k * r, H = D / 2;
+    size_t L = big_limbs(k + r, k);
+    /* cells 0 .. H + r: the lower half of every step and what the next
+     * step reads of its upper half */
+    size_t cells = H + r + 1;
+    uint64_t *c = calloc(cells * L, sizeof(uint64_t));
+    double *p = malloc((D + 1) * sizeof(double));
+    if (!c || !p) {
+        free(c);
+        free(p);
+        return ST_ERR_ALLOC;
     }
-    long double tot = 0.0L;
-    for (size_t j = 0; j <= D; j++) tot += c[j];
-    double dtot = (double) tot;
-    for (size_t j = 0; j <= D; j++) c[j] /= dtot;
-    *prob = c;
+    c[0] = 1;
+    double since = 0.0;
+    if (L <= 2) {
+        if (L == 1) {           /* (two limbs per cell in that layout) */
+            uint64_t *c2 = calloc(cells * 2, sizeof(uint64_t));
+            if (!c2) {
+                free(c);
+                free(p);
+                return ST_ERR_ALLOC;
+            }
+            free(c);
+            c = c2;
+            c[0] = 1;
+            L = 2;
+        }
+        harding_two_limbs(c, k, r, cells);
+    }
+    for (size_t i = 1; L > 2 && i <= k; i++) {
+        size_t Di = i * r, Hi = Di / 2;
+        size_t Li = big_limbs(i + r, i);
+        if (Li > L) Li = L;
+        for (size_t j = i; j <= Hi; j++)
+            big_add(c + j * L, c + (j - i) * L, Li);
+        for (size_t j = Hi; j >= r + i && j <= Hi; j--)
+            big_sub(c + j * L, c + (j - r - i) * L, Li);
+        /* upper half by symmetry, as far as the next step reads it */
+        size_t top = (Di + r) / 2;
+        if (top > Di) top = Di;
+        if (top > cells - 1) top = cells - 1;
+        for (size_t j = Hi + 1; j <= top; j++)
+            memcpy(c + j * L, c + (Di - j) * L, Li * sizeof(uint64_t));
+        since += (double) Di * (double) Li;
+        if (since > 1.0e8) {
+            since = 0.0;
+            if (st_check_interrupt()) {
+                free(c);
+                free(p);
+                return ST_ERR_INTERRUPTED;
+            }
+        }
+    }
+    /* the total, 2 sum_{j < D - j} c[j] (+ c[D / 2] when D is even), is
+     * choose(n + m, k); summed in limbs as well */
+    uint64_t *tot = calloc(L + 1, sizeof(uint64_t));
+    if (!tot) {
+        free(c);
+        free(p);
+        return ST_ERR_ALLOC;
+    }
+    for (size_t j = 0; 2 * j < D; j++) big_add(tot, c + j * L, L);
+    for (size_t l = L; l-- > 0;)        /* doubled */
+        tot[l] = (tot[l] << 1) | (l ? tot[l - 1] >> 63 : 0);
+    if (D % 2 == 0) big_add(tot, c + H * L, L);
+    long double ltot = big_ld(tot, L);
+    for (size_t j = 0; j <= H; j++) {
+        double v = (double) (big_ld(c + j * L, L) / ltot);
+        p[j] = v;
+        p[D - j] = v;
+    }
+    free(tot);
+    free(c);
+    *prob = p;
     *len = D + 1;
     return ST_OK;
+}
+
+int st_ranksum_null_probs(size_t n, size_t m, double **prob, size_t *len)
+{
+    return wilcox_null_probs(n, m, prob, len);
 }
 
 /* P[W <= w] and P[W >= w] from the probabilities, each summed over its own
@@ -1189,4 +1342,44 @@ SEXP ffi_wilcoxon_test(SEXP x, SEXP y, SEXP alternative, SEXP mu, SEXP exact,
     st_wilcoxon_test_ci(px, n, py, m, (st_alternative) alt, dmu, ex, corr, ci,
                         cl, &r, &level, &warn);
     return rank_result_sexp(&r, level, warn);
+}
+
+/* Internal entry points for the tests: the exact null distributions
+ * themselves.  ffi_ranksum_null(n, m): the probabilities of W = 0 .. n m
+ * without ties, or the status (an integer) on failure.
+ * ffi_exact_tails(rank2, n, s2): c(status, P[S2 <= s2], P[S2 >= s2]) of
+ * st_ranksum_exact_tails (n >= 0) or st_signrank_exact_tails (n < 0). */
+SEXP ffi_ranksum_null(SEXP n, SEXP m)
+{
+    int in = ffi_int(n, "n"), im = ffi_int(m, "m");
+    if (in < 1 || im < 1) return Rf_ScalarInteger(ST_ERR_DOMAIN);
+    double *prob;
+    size_t len;
+    int status = st_ranksum_null_probs((size_t) in, (size_t) im, &prob, &len);
+    if (status != ST_OK) return Rf_ScalarInteger(status);
+    SEXP out = Rf_allocVector(REALSXP, (R_xlen_t) len);
+    memcpy(REAL(out), prob, len * sizeof(double));
+    free(prob);
+    return out;
+}
+
+SEXP ffi_exact_tails(SEXP rank2, SEXP n, SEXP s2)
+{
+    size_t N;
+    const double *r2 = ffi_doubles(rank2, &N, "rank2");
+    int in = ffi_int(n, "n");
+    double s = ffi_double(s2, "s2");
+    double le = NAN, ge = NAN;
+    int status;
+    if (in >= 0) {
+        status = (size_t) in > N ? ST_ERR_DOMAIN
+                 : st_ranksum_exact_tails(r2, N, (size_t) in, s, &le, &ge);
+    } else {
+        status = st_signrank_exact_tails(r2, N, s, &le, &ge);
+    }
+    SEXP out = Rf_allocVector(REALSXP, 3);
+    REAL(out)[0] = status;
+    REAL(out)[1] = le;
+    REAL(out)[2] = ge;
+    return out;
 }

@@ -223,6 +223,133 @@ static void fuzz_exact(reader *r)
     }
 }
 
+/* The exact distributions at large sizes (n = m = 200 to the refusal
+ * limits): p-values in [0, 1], tails consistent and monotone, the no-ties
+ * table a symmetric unimodal distribution whose smallest probabilities are
+ * the partition numbers over choose(n + m, n), and equal (1e-10 relative)
+ * to the tied counting algorithm on the ranks 1 .. N. */
+static size_t rd_u16(reader *r)
+{
+    size_t hi = rd_u8(r);
+    return hi << 8 | rd_u8(r);
+}
+
+static void fuzz_exact_large(reader *r)
+{
+    uint8_t kind = rd_u8(r) % 4;
+    if (kind == 0) {
+        size_t n = 1 + rd_u16(r) % 500, m = 1 + rd_u16(r) % 500;
+        if (n * m > 400 * 400) return;
+        double *p;
+        size_t len;
+        int st = st_ranksum_null_probs(n, m, &p, &len);
+        if (st != ST_OK) {
+            CHECK(st == ST_ERR_TOO_MANY);
+            return;
+        }
+        CHECK(len == n * m + 1);
+        long double tot = 0.0L;
+        size_t k = n < m ? n : m;
+        for (size_t j = 0; j < len; j++) {
+            check_p(p[j]);
+            CHECK(p[j] == p[len - 1 - j]);
+            if (2 * j + 2 <= len) CHECK(p[j] <= p[j + 1]);
+            tot += p[j];
+        }
+        CHECK(fabsl(tot - 1.0L) < 1e-13L);
+        /* P[W = j] = (partitions of j) P[W = 0] while j <= min(n, m) */
+        double part[41] = {1};
+        for (size_t q = 1; q <= 40; q++)
+            for (size_t j = q; j <= 40; j++) part[j] += part[j - q];
+        for (size_t j = 0; j <= k && j <= 40 && j < len; j++)
+            if (p[0] > 1e-290)
+                CHECK(fabs(p[j] / p[0] - part[j]) <= 1e-12 * part[j]);
+        /* a tail against the tied count on the ranks 2, 4, ..., 2N */
+        size_t N = n + m;
+        size_t w = (size_t) rd_u16(r) * (rd_u16(r) + 1) % len;
+        if ((double) k * (double) N <= 300.0 * 600.0) {
+            double *r2 = malloc(N * sizeof(double));
+            for (size_t i = 0; i < N; i++) r2[i] = 2.0 * (double) (i + 1);
+            double le, ge;
+            double s2 = 2.0 * ((double) w + (double) n * (n + 1) / 2);
+            st = st_ranksum_exact_tails(r2, N, n, s2, &le, &ge);
+            if (st == ST_OK) {
+                long double tl = 0.0L, tg = 0.0L;
+                for (size_t j = 0; j <= w; j++) tl += p[j];
+                for (size_t j = w; j < len; j++) tg += p[j];
+                CHECK(fabs(le - (double) tl) <= 1e-10 * le + 1e-300);
+                CHECK(fabs(ge - (double) tg) <= 1e-10 * ge + 1e-300);
+            }
+            free(r2);
+        }
+        free(p);
+        return;
+    }
+    /* values from a palette of up to 64 levels: ties of every size */
+    size_t levels = 1 + rd_u8(r) % 64;
+    size_t N = kind == 1 ? 2 + rd_u16(r) % 600 : kind == 2 ? 1 + rd_u16(r) % 2000
+                                                : 2 + rd_u16(r) % 4000;
+    uint8_t seed = rd_u8(r);
+    double *v = malloc(N * sizeof(double));
+    uint32_t h = seed * 2654435761u + 1;
+    for (size_t i = 0; i < N; i++) {
+        h = h * 1664525u + 1013904223u;
+        v[i] = (double) ((h >> 8) % levels) - (kind == 2 ? (double) levels / 3 : 0);
+    }
+    if (kind == 3) {
+        size_t n = 1 + rd_u16(r) % (N - 1), m = N - n;
+        st_result out;
+        int st = st_ks_test(v, n, v + n, m, (st_alternative) (rd_u8(r) % 3), 1,
+                            &out);
+        if (st == ST_OK) check_p(out.p_value);
+        free(v);
+        return;
+    }
+    /* doubled mid-ranks of v (kind 1) or of |v| without zeros (kind 2) */
+    size_t M = 0;
+    double *a = malloc(N * sizeof(double)), *r2 = malloc(N * sizeof(double));
+    int *pos = malloc(N * sizeof(int));
+    for (size_t i = 0; i < N; i++) {
+        if (kind == 2 && v[i] == 0) continue;
+        pos[M] = v[i] > 0;
+        a[M++] = kind == 2 ? fabs(v[i]) : v[i];
+    }
+    for (size_t i = 0; i < M; i++) {
+        size_t lt = 0, eq = 0;
+        for (size_t j = 0; j < M; j++) {
+            if (a[j] < a[i]) lt++;
+            else if (a[j] == a[i]) eq++;
+        }
+        r2[i] = (double) (2 * lt + eq + 1);
+    }
+    size_t n = kind == 1 && M ? 1 + rd_u16(r) % M : 0;
+    double s2 = 0;
+    for (size_t i = 0; i < M; i++)
+        if (kind == 1 ? i < n : pos[i]) s2 += r2[i];
+    double le, ge, le2, ge2;
+    int st = M == 0 ? ST_ERR_TOO_FEW
+             : kind == 1 ? st_ranksum_exact_tails(r2, M, n, s2, &le, &ge)
+                         : st_signrank_exact_tails(r2, M, s2, &le, &ge);
+    if (st == ST_OK) {
+        check_p(le);
+        check_p(ge);
+        CHECK(le + ge >= 1.0 - 1e-12);
+        /* monotone: one doubled unit further up */
+        int st2 = kind == 1 ? st_ranksum_exact_tails(r2, M, n, s2 + 1, &le2, &ge2)
+                            : st_signrank_exact_tails(r2, M, s2 + 1, &le2, &ge2);
+        if (st2 == ST_OK) {
+            CHECK(le2 >= le * (1 - 1e-12));
+            CHECK(ge2 <= ge * (1 + 1e-12));
+        }
+    } else {
+        CHECK(st == ST_ERR_TOO_MANY || st == ST_ERR_TOO_FEW);
+    }
+    free(v);
+    free(a);
+    free(r2);
+    free(pos);
+}
+
 static void fuzz_kth(reader *r)
 {
     size_t na = rd_size(r, 30), nb = rd_size(r, 30);
@@ -1380,5 +1507,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((all && pick == 11) || strcmp(t, "runorder") == 0) fuzz_runorder(&r);
     if ((all && pick == 12) || strcmp(t, "suite") == 0) fuzz_suite(&r);
     if (strcmp(t, "split") == 0) fuzz_split(&r);
+    /* (not in all: one input can take seconds) */
+    if (strcmp(t, "exactlarge") == 0) fuzz_exact_large(&r);
     return 0;
 }
