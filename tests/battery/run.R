@@ -202,6 +202,7 @@ cat(sprintf("speeduptest battery: %d cases, %s, %.0f s on %d cores, package %s f
             utils::packageVersion("speeduptest"), lib_path))
 counts <- as.data.frame.matrix(table(tab$fun, tab$outcome))
 counts <- rbind(counts, TOTAL = colSums(counts))
+options(width = 160)
 print(counts)
 bad <- tab[tab$outcome %in% failures, ]
 cat(sprintf("\n%d failing case(s)\n", nrow(bad)))
