@@ -38,3 +38,22 @@ test_that("bad input costs only itself (a sample of the battery)", {
            sprintf("%s: %s: %s\n  code: %s", k$id, o$outcome, o$msg, k$code))
   }
 })
+
+test_that("as_timings() on a data frame refuses a bad column choice by name", {
+  df <- data.frame(benchmark = rep(c("a", "b"), each = 10),
+                   version = rep(c("x", "y"), 10), time = 1 + (1:20) / 100,
+                   run = rep(1:5, 4))
+  for (v in list(NA, 1, c("a", "b"), list("benchmark"), sum)) {
+    expect_error(as_timings(df, benchmark = v), "`benchmark` must be the name",
+                 class = "speeduptest_error_input")
+    expect_error(as_timings(df, run = v), "`run` must be the name",
+                 class = "speeduptest_error_input")
+  }
+  # NULL: one benchmark, and the columns under the standard names are dropped
+  t1 <- as_timings(df, benchmark = NULL, run = NULL)
+  expect_identical(unique(t1$benchmark), "benchmark")
+  expect_identical(nrow(t1), 20L)
+  df$bench <- df$benchmark
+  expect_identical(unique(as_timings(df, benchmark = "bench")$benchmark), c("a", "b"))
+  expect_identical(unique(as_timings(df)$benchmark), c("a", "b"))
+})
