@@ -456,7 +456,7 @@ battery_cases <- function() {
     binary = "compare FIX/binary.bin", utf16 = "compare FIX/utf16.json",
     latin1 = "compare FIX/csv-bad-latin1.csv", trunc = "compare FIX/trunc.json",
     dir = "compare FIX/adir", three = "compare HF HF HF", cfg_fifo = "FIX/cfg-bad-fifo.csv -q -o OUT/f",
-    cfg_latin1 = "FIX/cfg-bad-latin1.csv -q -o OUT/l", cfg_missing = "/nonexistent.csv",
+    cfg_latin1 = "FIX/cfg-bad-latin1.csv -q -o OUT/l", cfg_missing = "FIX/nonexistent.csv",
     unknown = "--frobnicate", weight = "CFG --weight heavy -q -o OUT/w",
     level = "CFG --conf-level 3 -q -o OUT/w", prec = "CFG --precision -1 -q -o OUT/w",
     nonutf8 = "compare FIX/\xff.json")

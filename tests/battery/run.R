@@ -31,6 +31,11 @@ if (!is.na(match("--child", args))) {
   cat(sprintf("P\t%d\n", Sys.getpid()), file = con); flush(con)
   suppressPackageStartupMessages(library(speeduptest))
   env <- battery_fixture_env(fix)
+  # the command line writes PREFIX.error next to a bad configuration path:
+  # keep what the cases write out of the working directory
+  scratch <- file.path(fix, "cwd")
+  dir.create(scratch, showWarnings = FALSE)
+  setwd(scratch)
   for (case in batch) {
     cat(sprintf("B\t%s\t%.3f\n", case$id, as.numeric(Sys.time())), file = con); flush(con)
     set.seed(battery_seed)
@@ -72,6 +77,10 @@ script_cmd <- function(case) {
 
 run_script_case <- function(case) {
   so <- tempfile(); se <- tempfile()
+  scratch <- file.path(fix, "cwd")
+  dir.create(scratch, showWarnings = FALSE)
+  owd <- setwd(scratch)
+  on.exit(setwd(owd))
   t0 <- Sys.time()
   st <- suppressWarnings(system2("timeout", c("-s", "KILL", case$limit, "Rscript", script_path,
                                               shQuote(script_cmd(case))),
