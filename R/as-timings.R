@@ -70,6 +70,18 @@ as_timings.data.frame <- function(x, benchmark = "benchmark", version = "version
                     paste0('"', names(x), '"', collapse = ", ")))
     }
   }
+  for (a in list(list(benchmark, "benchmark"), list(run, "run"))) {
+    if (!is.null(a[[1L]]) && (!is.character(a[[1L]]) || length(a[[1L]]) != 1L ||
+                              is.na(a[[1L]]))) {
+      abort(sprintf("`%s` must be the name of a column of `x` or NULL, not %s.",
+                    a[[2L]], describe_value(a[[1L]])))
+    }
+    # a column under the standard name that is not the one chosen is not
+    # carried along (it would clash with the timings' own column)
+    if (!identical(a[[1L]], a[[2L]]) && !(a[[2L]] %in% c(version, time))) {
+      x[[a[[2L]]]] <- NULL
+    }
+  }
   tm <- x[[time]]
   if (!is.numeric(tm)) {
     abort(sprintf("column `%s` of `x` must be numeric (seconds), not %s.", time,

@@ -151,14 +151,26 @@ check_status <- function(res, what, call = NULL) {
 
 describe_type <- function(x) {
   if (is.null(x)) return("NULL")
-  if (is.object(x)) return(sprintf("an object of class <%s>", class(x)[1L]))
-  sprintf("a %s vector", typeof(x))
+  if (is.object(x)) return(sprintf("an object of class <%s>", safe_text(class(x)[1L])))
+  switch(typeof(x),
+    closure = , builtin = , special = "a function",
+    symbol = , language = "an R expression",
+    environment = "an environment",
+    sprintf("a %s vector", typeof(x)))
 }
 
 describe_value <- function(x) {
   if (is.null(x)) return("NULL")
   if (is.atomic(x) && length(x) == 1L) {
-    return(if (is.character(x)) sprintf('"%s"', x) else format(x))
+    # strings are shown byte-safe (bytes that are not UTF-8 as <xx>) and cut
+    if (is.character(x) && !is.na(x)) {
+      x <- safe_text(x)
+      if (nchar(x, type = "chars", allowNA = TRUE) %in% NA || nchar(x) > 60L) {
+        x <- paste0(substr(x, 1L, 57L), "...")
+      }
+      return(sprintf('"%s"', x))
+    }
+    return(format(x))
   }
   if (is.atomic(x)) return(sprintf("a %s vector of length %d", typeof(x), length(x)))
   describe_type(x)

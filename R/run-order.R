@@ -84,6 +84,10 @@ trend_test <- function(x) {
 #' @export
 interleaving_test <- function(version) {
   label <- deparse1(substitute(version))
+  if (!is.atomic(version) || is.null(version)) {
+    abort(sprintf("`version` must be a vector of version labels, not %s.",
+                  describe_type(version)))
+  }
   if (anyNA(version) || length(unique(version)) != 2L) {
     abort("`version` must hold exactly two distinct versions and no missing value.")
   }

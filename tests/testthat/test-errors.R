@@ -126,3 +126,17 @@ test_that("base R spellings get the package's spelling in a classed error", {
   expect_error(median_test(t ~ v, data = runs, na.rm = TRUE), "median_test\\(\\); use `na_rm`",
                class = "speeduptest_error_argument")
 })
+
+test_that("messages show strings byte-safe and cut, and name non-vectors", {
+  e <- tryCatch(t_test(1:5, alternative = "tw\xffo"), error = identity)
+  expect_s3_class(e, "speeduptest_error_input")
+  expect_true(validUTF8(conditionMessage(e)))
+  expect_match(conditionMessage(e), "tw<ff>o", fixed = TRUE)
+  e <- tryCatch(t_test(1:5, alternative = strrep("x", 1e6)), error = identity)
+  expect_lt(nchar(conditionMessage(e)), 200)
+  expect_match(conditionMessage(e), "...\"", fixed = TRUE)
+  expect_error(t_test(sum), "`x` must be a numeric vector, not a function",
+               class = "speeduptest_error_input")
+  expect_error(t_test(quote(a)), "not an R expression", class = "speeduptest_error_input")
+  expect_error(t_test(new.env()), "not an environment", class = "speeduptest_error_input")
+})

@@ -269,3 +269,10 @@ test_that("the suite reads the run order of timings, also after na_rm", {
   s2 <- speedup_suite(shuffled, na_rm = TRUE, initial = "old")
   expect_equal(s2$benchmarks$trend_p_x, s$benchmarks$trend_p_x)
 })
+
+test_that("interleaving_test() refuses what is not a vector of labels", {
+  for (v in list(sum, quote(x), new.env(), NULL)) {
+    expect_error(interleaving_test(v), class = "speeduptest_error_input",
+                 regexp = "`version` must be a vector")
+  }
+})
