@@ -263,3 +263,11 @@ compare_parse_args <- function(args) {
   }
   opts
 }
+
+compare_choice <- function(val, choices, key) {
+  if (!(val %in% choices)) {
+    abort(sprintf("%s must be %s, not \"%s\".", key,
+                  paste(choices, collapse = ", "), val))
+  }
+  val
+}
