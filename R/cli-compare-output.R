@@ -255,8 +255,10 @@ compare_text_line <- function(r, width, opts) {
                   fmt_estimate_ci(est, ci), compare_words(r$direction, opts$s0))
   note <- r$note
   if (identical(r$direction, "none") && !is.na(r$detectable)) {
-    note <- sprintf("could detect %s", if (is.finite(r$detectable))
-      sprintf("a speedup of %s", fmt_change(r$detectable)) else "no speedup")
+    note <- paste(c(if (nzchar(note %||% "")) note,
+                    sprintf("could detect %s", if (is.finite(r$detectable))
+                      sprintf("a speedup of %s", fmt_change(r$detectable)) else "no speedup")),
+                  collapse = "; ")
   }
   if (nzchar(note %||% "")) line <- paste0(line, " (", note, ")")
   line

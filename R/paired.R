@@ -67,10 +67,12 @@ new_paired_verdict <- function(res, test, x, y, alpha, rigorous, labels,
     v$shift <- NA_real_
     v$shift_ci <- structure(c(NA_real_, NA_real_), conf.level = 1 - alpha)
     attr(v$speedup_ci, "method") <- "Hodges-Lehmann on log ratios by round"
+    attr(v$speedup_ci, "estimator") <- "Hodges-Lehmann estimate on log ratios by round"
     v$speedup_what <- "median per-round ratio"
     v$plot_xlab <- "round"
   } else {
     attr(v$speedup_ci, "method") <- "paired Fieller"
+    attr(v$speedup_ci, "estimator") <- "ratio of the means, paired Fieller"
     v$plot_xlab <- "round"
   }
   v$rounds <- list(x = x, y = y, d = d)

@@ -21,7 +21,8 @@
  * (s_xx - 2 theta s_xy + theta^2 s_yy) / n, is within the t quantile:
  *
  *   (xb - theta yb)^2 <= q^2 (s_xx - 2 theta s_xy + theta^2 s_yy) / n,
- *   q = qt(1 - alpha / 2, n - 1),
+ *   q = qt(1 - a / 2, n - 1), with a = 2 alpha (the 1 - 2 alpha interval whose
+ *   ends are one-sided 1 - alpha bounds, as the one-sided decision),
  *
  * a quadratic a theta^2 - 2 b theta + c <= 0 with a = yb^2 - q^2 s_yy / n,
  * b = xb yb - q^2 s_xy / n, c = xb^2 - q^2 s_xx / n.  When a > 0 (the mean
@@ -63,6 +64,7 @@ static void verdict_reset(st_verdict *v, double alpha)
     v->p_value = v->p_value_slowdown = NAN;
     v->speedup = v->speedup_min = v->speedup_mean = v->speedup_median = NAN;
     v->speedup_ci[0] = v->speedup_ci[1] = NAN;
+    v->speedup_estimate = NAN;
     v->prob_greater = v->shift = NAN;
     v->shift_ci[0] = v->shift_ci[1] = NAN;
     v->n_steps = 0;
@@ -124,7 +126,10 @@ int st_paired_median_protocol(const double *x, const double *y, size_t n,
     st_result up, down, two;
     s = signed_rank(d, n, ST_GREATER, 0, 0.5, &up);
     if (s == ST_OK) s = signed_rank(d, n, ST_LESS, 0, 0.5, &down);
-    if (s == ST_OK) s = signed_rank(d, n, ST_TWO_SIDED, 1, 1 - alpha, &two);
+    /* the interval at 1 - 2 alpha: each end a one-sided 1 - alpha bound,
+     * matching the one-sided decisions (none for alpha >= 0.5) */
+    double lev = alpha < 0.5 ? 1 - 2 * alpha : 0.5;
+    if (s == ST_OK) s = signed_rank(d, n, ST_TWO_SIDED, 1, lev, &two);
     free(d);
     if (s != ST_OK) return s;
     out->branch = ST_BRANCH_PAIRED_SIGNED_RANK;
@@ -136,8 +141,9 @@ int st_paired_median_protocol(const double *x, const double *y, size_t n,
     out->shift_ci[0] = two.conf_int[0];
     out->shift_ci[1] = two.conf_int[1];
     out->speedup = exp(two.estimate[0]);
-    out->speedup_ci[0] = exp(two.conf_int[0]);
-    out->speedup_ci[1] = exp(two.conf_int[1]);
+    out->speedup_ci[0] = alpha < 0.5 ? exp(two.conf_int[0]) : NAN;
+    out->speedup_ci[1] = alpha < 0.5 ? exp(two.conf_int[1]) : NAN;
+    out->speedup_estimate = out->speedup;
     out->prob_greater = greater / (double) n;
     up.estimate[0] = two.estimate[0];
     out->n_steps = 1;
@@ -250,8 +256,14 @@ int st_paired_mean_protocol(const double *x, const double *y, size_t n,
     out->p_value_slowdown = pt(t, dn - 1, 1, 0);
     out->decision = tt.p_value <= alpha ? ST_SIGNIFICANT : ST_NOT_SIGNIFICANT;
     out->speedup = xb / yb;
-    paired_fieller(xb, yb, (double) (sxx / (dn - 1)), (double) (syy / (dn - 1)),
-                   (double) (sxy / (dn - 1)), n, alpha, out->speedup_ci);
+    out->speedup_estimate = out->speedup;
+    /* Fieller at 1 - 2 alpha (paired_fieller takes the two-sided risk) */
+    if (alpha < 0.5) {
+        paired_fieller(xb, yb, (double) (sxx / (dn - 1)), (double) (syy / (dn - 1)),
+                       (double) (sxy / (dn - 1)), n, 2 * alpha, out->speedup_ci);
+    } else {
+        out->speedup_ci[0] = out->speedup_ci[1] = NAN;
+    }
     return ST_OK;
 }
 
@@ -333,9 +345,9 @@ static SEXP paired_verdict_list(const st_verdict *v, int status)
         "status", "decision", "branch", "guaranteed", "alpha", "p_value",
         "speedup", "speedup_min", "speedup_mean", "speedup_median",
         "speedup_ci", "prob_greater", "shift", "shift_ci", "caveats",
-        "step_kinds", "steps", "p_value_slowdown"
+        "step_kinds", "steps", "p_value_slowdown", "speedup_estimate"
     };
-    SEXP values[18];
+    SEXP values[19];
     values[0] = PROTECT(Rf_ScalarInteger(status));
     values[1] = PROTECT(Rf_ScalarInteger((int) v->decision));
     values[2] = PROTECT(Rf_ScalarInteger(v->branch));
@@ -359,8 +371,9 @@ static SEXP paired_verdict_list(const st_verdict *v, int status)
         SET_VECTOR_ELT(values[16], i, ffi_result(&v->steps[i]));
     }
     values[17] = PROTECT(Rf_ScalarReal(v->p_value_slowdown));
-    SEXP out = ffi_named_list(18, names, values);
-    UNPROTECT(18);
+    values[18] = PROTECT(Rf_ScalarReal(v->speedup_estimate));
+    SEXP out = ffi_named_list(19, names, values);
+    UNPROTECT(19);
     return out;
 }
 
