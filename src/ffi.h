@@ -93,4 +93,7 @@ SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,
                    SEXP rigorous, SEXP s0, SEXP want, SEXP n, SEXP m,
                    SEXP reps, SEXP seed);
 
+/* protocol.c: a verdict as the list the R side reads */
+SEXP ffi_verdict_list(const st_verdict *v, int status);
+
 #endif

@@ -330,53 +330,6 @@ int st_variance_components(const double *v, const int *group, size_t n,
 /* ---- R entry points -------------------------------------------------------- */
 #include "ffi.h"
 
-static SEXP real2(const double v[2])
-{
-    SEXP out = Rf_allocVector(REALSXP, 2);
-    REAL(out)[0] = v[0];
-    REAL(out)[1] = v[1];
-    return out;
-}
-
-/* The same list as the unpaired protocols' entry points (protocol.c). */
-static SEXP paired_verdict_list(const st_verdict *v, int status)
-{
-    static const char *names[] = {
-        "status", "decision", "branch", "guaranteed", "alpha", "p_value",
-        "speedup", "speedup_min", "speedup_mean", "speedup_median",
-        "speedup_ci", "prob_greater", "shift", "shift_ci", "caveats",
-        "step_kinds", "steps", "p_value_slowdown", "speedup_estimate"
-    };
-    SEXP values[19];
-    values[0] = PROTECT(Rf_ScalarInteger(status));
-    values[1] = PROTECT(Rf_ScalarInteger((int) v->decision));
-    values[2] = PROTECT(Rf_ScalarInteger(v->branch));
-    values[3] = PROTECT(Rf_ScalarLogical(v->guaranteed));
-    values[4] = PROTECT(Rf_ScalarReal(v->alpha));
-    values[5] = PROTECT(Rf_ScalarReal(v->p_value));
-    values[6] = PROTECT(Rf_ScalarReal(v->speedup));
-    values[7] = PROTECT(Rf_ScalarReal(v->speedup_min));
-    values[8] = PROTECT(Rf_ScalarReal(v->speedup_mean));
-    values[9] = PROTECT(Rf_ScalarReal(v->speedup_median));
-    values[10] = PROTECT(real2(v->speedup_ci));
-    values[11] = PROTECT(Rf_ScalarReal(v->prob_greater));
-    values[12] = PROTECT(Rf_ScalarReal(v->shift));
-    values[13] = PROTECT(real2(v->shift_ci));
-    values[14] = PROTECT(Rf_ScalarInteger((int) v->caveats));
-    int ns = status == ST_OK ? v->n_steps : 0;
-    values[15] = PROTECT(Rf_allocVector(INTSXP, ns));
-    values[16] = PROTECT(Rf_allocVector(VECSXP, ns));
-    for (int i = 0; i < ns; i++) {
-        INTEGER(values[15])[i] = (int) v->step_kind[i];
-        SET_VECTOR_ELT(values[16], i, ffi_result(&v->steps[i]));
-    }
-    values[17] = PROTECT(Rf_ScalarReal(v->p_value_slowdown));
-    values[18] = PROTECT(Rf_ScalarReal(v->speedup_estimate));
-    SEXP out = ffi_named_list(19, names, values);
-    UNPROTECT(19);
-    return out;
-}
-
 SEXP ffi_paired_test(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous)
 {
     size_t n, m;
@@ -389,7 +342,7 @@ SEXP ffi_paired_test(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous)
     st_verdict v;
     int s = t == 0 ? st_paired_mean_protocol(xp, yp, n, a, rig, &v)
                    : st_paired_median_protocol(xp, yp, n, a, &v);
-    return paired_verdict_list(&v, s);
+    return ffi_verdict_list(&v, s);
 }
 
 SEXP ffi_variance_components(SEXP v, SEXP group)

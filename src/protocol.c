@@ -810,7 +810,9 @@ static SEXP real2(const double v[2])
     return out;
 }
 
-static SEXP verdict_list(const st_verdict *v, int status)
+/* A verdict as the named list the R side reads (also the paired
+ * protocols' result, paired.c). */
+SEXP ffi_verdict_list(const st_verdict *v, int status)
 {
     static const char *names[] = {
         "status", "decision", "branch", "guaranteed", "alpha", "p_value",
@@ -857,7 +859,7 @@ SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
     int rig = ffi_flag(rigorous, "rigorous");
     st_verdict v;
     int s = st_protocol(ST_PROTO_MEAN, xp, n, yp, m, a, rig, NULL, &v);
-    return verdict_list(&v, s);
+    return ffi_verdict_list(&v, s);
 }
 
 /* The verdict list with a `trend` element: the Mann-Kendall tests of x
@@ -879,7 +881,7 @@ SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous,
     opt.trend_min = (size_t) tmin;
     opt.trend = trend;
     int s = st_protocol(ST_PROTO_MEDIAN, xp, n, yp, m, a, rig, &opt, &v);
-    SEXP out = PROTECT(verdict_list(&v, s));
+    SEXP out = PROTECT(ffi_verdict_list(&v, s));
     SEXP tr = PROTECT(ffi_trend_list(trend, 2));
     R_xlen_t len = Rf_xlength(out);
     SEXP res = PROTECT(Rf_allocVector(VECSXP, len + 1));
