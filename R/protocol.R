@@ -365,11 +365,14 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
   res <- .Call(ffi_highest_confidence, x, y, match(test, c("mean", "median")) - 1L,
                rigorous)
   check_status(res, "highest_confidence()")
-  out <- new_confidence(res$confidence, res$alpha)
-  if (is.na(res$confidence) && length(x) && length(y)) {
-    # no level declares the speedup: the print says whether the mirrored
-    # claim (a slowdown) is declared, and up to which confidence
-    back <- .Call(ffi_highest_confidence, y, x,
+  with_slowdown(new_confidence(res$confidence, res$alpha), x, y, test, rigorous)
+}
+
+# When no level declares the speedup, the print says whether the mirrored
+# claim (a slowdown) is declared, and up to which confidence.
+with_slowdown <- function(out, x, y, test, rigorous) {
+  if (is.na(out) && length(x) && length(y)) {
+    back <- .Call(ffi_highest_confidence, as.double(y), as.double(x),
                   match(test, c("mean", "median")) - 1L, rigorous)
     if (identical(back$status, 0L)) {
       attr(out, "slowdown") <- new_confidence(back$confidence, back$alpha)

@@ -562,7 +562,8 @@ structured_confidence <- function(test, parts, rigorous, na_rm, replication,
   res <- .Call(ffi_highest_confidence, as.double(st$x), as.double(st$y),
                match(test, c("mean", "median")) - 1L, rigorous)
   check_status(res, "highest_confidence()")
-  new_confidence(res$confidence, res$alpha)
+  with_slowdown(new_confidence(res$confidence, res$alpha), st$x, st$y, test,
+                rigorous)
 }
 
 # The structure line(s) of print() of timings: processes per version, runs
