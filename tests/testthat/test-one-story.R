@@ -185,7 +185,8 @@ test_that("the command line reads each decision, and its figures, as R does", {
   }))
   f <- tempfile(fileext = ".csv")
   utils::write.csv(rows, f, row.names = FALSE)
-  out <- utils::capture.output(st <- speeduptest:::cli_compare(c(f, "--fail-on", "never")))
+  out <- utils::capture.output(st <- speeduptest:::cli_compare(c(f, "--fail-on", "never",
+                                                                    "--tolerance", "0", "--p-adjust", "none")))
   for (b in names(pairs)) {
     line <- grep(paste0("^", b, " "), out, value = TRUE)
     expect_length(line, 1L)
