@@ -306,13 +306,13 @@ test_that("importers and measure() fill the structure columns", {
   expect_identical(t$round, c(1L, 1L))
   # measure(): R code shares the R session; rounds in interleaved order
   m <- withCallingHandlers(
-    measure(a = function() NULL, b = function() 1, runs = 4, warmup = 0),
+    measure(a = function() NULL, b = function() 1, .runs = 4, .warmup = 0),
     speeduptest_warning_short_runs = function(w) invokeRestart("muffleWarning"))
   expect_identical(m$process, rep(0L, 8L))
   expect_identical(m$round, rep(1:4, each = 2L))
   expect_true(all(tapply(m$version, m$round, function(u) length(unique(u))) == 2L))
   mb <- withCallingHandlers(
-    measure(a = function() NULL, b = function() 1, runs = 3, warmup = 0, order = "blocks"),
+    measure(a = function() NULL, b = function() 1, .runs = 3, .warmup = 0, .order = "blocks"),
     speeduptest_warning_short_runs = function(w) invokeRestart("muffleWarning"))
   expect_true(all(is.na(mb$round)))
 })
