@@ -36,6 +36,7 @@ plot.speeduptest_hpt_speedup <- function(x, gamma = NULL, ...) {
 
 hpt_plot <- function(x, gamma = NULL, r_speedup = NULL) {
   bm <- x$benchmarks
+  if (!is.null(bm$benchmark)) bm$benchmark <- bytes_safe(as.character(bm$benchmark))
   data <- x$data
   lab <- x$labels
   if (is.null(gamma)) {

@@ -128,6 +128,13 @@ suite_frame_rows <- function(b, v, initial, benchmark, version, problems) {
 suite_frame_per_bench <- function(data, col, bi, names) {
   if (!(col %in% names(data))) return(NULL)
   val <- data[[col]]
+  text <- NULL
+  if ((is.character(val) || is.factor(val)) && !all(is.na(val))) {
+    # Text: each benchmark's value read as a number; a benchmark whose
+    # value is not one is skipped alone.
+    text <- as.character(val)
+    val <- suppressWarnings(as.numeric(text))
+  }
   if (!is.numeric(val) && !all(is.na(val))) {
     abort(sprintf("column `%s` of `data` must be numeric, not %s.", col,
                   describe_type(val)))
@@ -141,6 +148,14 @@ suite_frame_per_bench <- function(data, col, bi, names) {
   why <- rep(NA_character_, nb)
   why[!same] <- sprintf("benchmark \"%s\" skipped: column `%s` of `data` varies over its runs (it must be constant within a benchmark).",
                         names[!same], col)
+  if (!is.null(text)) {
+    nan <- tabulate(bi[is.na(val) & !is.na(text)], nb) > 0L & is.na(why)
+    why[nan] <- sprintf("benchmark \"%s\" skipped: its value in column `%s` of `data` is not a number: %s.",
+                        names[nan], col,
+                        vapply(which(nan), function(j) {
+                          describe_value(text[match(j, bi)])
+                        }, ""))
+  }
   if (col == "conf_level") {
     for (j in which(same)) {
       w <- suite_level_problem(out[j], names[j])

@@ -109,6 +109,7 @@ print.summary.speedup_suite <- function(x, ...) {
   s <- x$suite
   lines <- suite_print_lines(s)
   bm <- nan_to_na(s$benchmarks)
+  bm$benchmark <- bytes_safe(as.character(bm$benchmark))
   if (nrow(bm)) {
     # per protocol, a table of the speedup, the decision in its short
     # words and the confidence; benchmark names cut to keep 80 columns
