@@ -139,12 +139,13 @@ print.summary.speedup_suite <- function(x, ...) {
   }
   if (nrow(s$notes)) {
     lines <- c(lines, "", "Notes:",
-               wrap_lines(paste0("  ", s$notes$benchmark, ": ", s$notes$message)))
+               wrap_lines(bytes_safe(paste0("  ", s$notes$benchmark, ": ",
+                                            s$notes$message))))
   }
   if (nrow(s$problems)) {
     lines <- c(lines, "", "Problems:",
-               wrap_lines(paste0("  [", s$problems$severity, "] ",
-                                 s$problems$message)))
+               wrap_lines(bytes_safe(paste0("  [", s$problems$severity, "] ",
+                                            s$problems$message))))
   }
   cat(lines, sep = "\n")
   invisible(x)
