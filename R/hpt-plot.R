@@ -22,6 +22,7 @@
 #' plot(hpt(splash2_hpt, higher_is_better = TRUE))
 #' @export
 plot.speeduptest_hpt <- function(x, gamma = NULL, ...) {
+  check_object(x, "x")
   hpt_plot(x, gamma = gamma)
 }
 

@@ -29,6 +29,7 @@
 #' @export
 plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
                                xlab = NULL, ...) {
+  check_object(x)
   which <- match.arg(which)
   bm <- x$benchmarks
   if (!is.null(bm$benchmark)) bm$benchmark <- bytes_safe(as.character(bm$benchmark))

@@ -91,7 +91,10 @@ suite_print_lines <- function(x) {
 }
 
 #' @export
-format.speedup_suite <- function(x, ...) suite_print_lines(x)
+format.speedup_suite <- function(x, ...) {
+  check_object(x)
+  suite_print_lines(x)
+}
 
 #' @export
 print.speedup_suite <- function(x, ...) {
@@ -101,6 +104,7 @@ print.speedup_suite <- function(x, ...) {
 
 #' @export
 summary.speedup_suite <- function(object, ...) {
+  check_object(object, "object")
   structure(list(suite = object), class = "summary.speedup_suite")
 }
 

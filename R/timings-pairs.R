@@ -5,6 +5,7 @@
 # speeduptest_warning_unpaired, and a row of `problems`) and left out.
 
 timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE) {
+  check_object(t, arg)
   v <- droplevels(t$version)
   if (!is.null(initial)) {
     if (!is.character(initial) && !is.factor(initial) || length(initial) != 1L ||

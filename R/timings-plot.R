@@ -135,6 +135,7 @@ timings_plot_data <- function(x, benchmarks = NULL) {
 #' @export
 plot.speedup_timings <- function(x, benchmarks = NULL, log = NULL, ncol = NULL,
                                  main = NULL, ...) {
+  check_object(x)
   if (!nrow(x)) abort("Nothing to plot: the timings hold no run.", class = "data")
   if (!is.null(log)) log <- check_flag(log, "log")
   g <- timings_plot_data(x, benchmarks)

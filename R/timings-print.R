@@ -106,6 +106,7 @@ timings_unpaired <- function(t) {
 #' summary(t)
 #' @export
 print.speedup_timings <- function(x, n = 10L, ...) {
+  check_object(x, "x")
   shown <- x
   x <- timings_printable(x)
   cat(timings_header(x), sep = "\n")
@@ -134,6 +135,7 @@ print.speedup_timings <- function(x, n = 10L, ...) {
 #' @rdname print.speedup_timings
 #' @export
 summary.speedup_timings <- function(object, ...) {
+  check_object(object, "object")
   object <- timings_printable(object)
   s <- timings_samples(object)
   attr(s, "header") <- timings_header(object)

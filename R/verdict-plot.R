@@ -174,6 +174,7 @@ run_positions <- function(v) {
 #' plot(v)
 #' @export
 plot.speedup_verdict <- function(x, main = NULL, ...) {
+  check_object(x, "x")
   v <- x
   if (v$n + v$m == 0L) {
     abort("Nothing to plot: both samples are empty.", class = "data")
