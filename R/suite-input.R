@@ -50,7 +50,8 @@ suite_level_problem <- function(v, name) {
 suite_frame_versions <- function(v, b, initial) {
   lv <- levels(v)
   if (!is.null(initial) &&
-      (length(initial) != 1L || is.na(initial) ||
+      (!(is.character(initial) || is.factor(initial)) ||
+       length(initial) != 1L || is.na(initial) ||
        !(as.character(initial) %in% lv))) {
     abort(sprintf("`initial` must be one of the versions %s, not %s.",
                   paste0('"', lv, '"', collapse = ", "),

@@ -56,3 +56,9 @@ test_that("measure() refuses a command that is not valid UTF-8 with a classed er
                        .progress = FALSE),
                "`.setup`: the command is not valid UTF-8", class = "speeduptest_error")
 })
+
+test_that("read_timings() refuses a format that is not UTF-8 with a classed error", {
+  expect_error(read_timings(tempfile(), format = "\xff\xfe"),
+               "`format` must be one of .*, not \"<ff><fe>\"",
+               class = "speeduptest_error_input")
+})

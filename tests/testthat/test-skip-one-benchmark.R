@@ -75,3 +75,15 @@ test_that("speedup_suite() reads a text level column benchmark by benchmark", {
   s2 <- speedup_suite(d, conf_level = 0.95)
   expect_equal(nrow(s2$benchmarks), 4L)
 })
+
+test_that("an `initial` that is not a version name is a classed error", {
+  d <- skip_one_frame()
+  for (data in list(d, as_timings(d))) {
+    expect_error(speedup_suite(data, initial = function() 1),
+                 "`initial` must be one of the versions \"old\", \"new\", not a function",
+                 class = "speeduptest_error_input")
+  }
+  d3 <- rbind(d, data.frame(benchmark = "g1", version = "third", time = 1))
+  expect_error(suppressWarnings(speedup_suite(d3, initial = list("old"))),
+               "`initial` must be one of the versions", class = "speeduptest_error_input")
+})
