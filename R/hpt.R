@@ -589,3 +589,21 @@ hpt_speedup <- function(a, b = NULL, confidence = 0.95,
     test = test
   ), class = "speeduptest_hpt_speedup")
 }
+
+#' @rdname hpt_speedup
+#' @param row.names,optional Passed on by `as.data.frame()`; unused.
+#' @return `as.data.frame()`: one row with `speedup`, `confidence`,
+#'   `supremum`, `attained`, `precision` and `n`.
+#' @export
+as.data.frame.speeduptest_hpt_speedup <- function(x, row.names = NULL,
+                                                  optional = FALSE, ...) {
+  need <- c("speedup", "confidence", "supremum", "attained", "precision", "n")
+  one <- function(v) if (length(v) == 1L && is.atomic(v)) v else NA
+  if (!is.list(x) || !all(need %in% names(x))) {
+    abort(sprintf("`x` is not a complete `speeduptest_hpt_speedup` object: it lacks %s.",
+                  paste0("`", setdiff(need, names(x)), "`", collapse = ", ")))
+  }
+  data.frame(speedup = one(x$speedup), confidence = one(x$confidence),
+             supremum = one(x$supremum), attained = one(x$attained),
+             precision = one(x$precision), n = one(x$n))
+}

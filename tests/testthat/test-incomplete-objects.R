@@ -44,3 +44,16 @@ test_that("complete objects still print", {
   v <- mean_test(c(1.1, 1.2, 1.3, 1.25, 1.15), c(1, 1.05, 1.1, 1.02, 0.99))
   expect_no_error(capture.output(print(v), print(summary(v)), tidy(v), glance(v)))
 })
+
+test_that("as.data.frame() of an r-Speedup is its one-row summary", {
+  x <- splash2_hpt
+  x$score[x$machine == "X"] <- 1.76 * x$score[x$machine == "X"]
+  hs <- hpt_speedup(x, higher_is_better = TRUE)
+  d <- as.data.frame(hs)
+  expect_equal(nrow(d), 1L)
+  expect_equal(d$speedup, hs$speedup)
+  expect_equal(d$supremum, hs$supremum)
+  expect_equal(d$n, hs$n)
+  expect_error(as.data.frame(structure(list(), class = "speeduptest_hpt_speedup")),
+               "lacks `speedup`", class = "speeduptest_error_input")
+})
