@@ -174,11 +174,11 @@ run_positions <- function(v) {
 #' plot(v)
 #' @export
 plot.speedup_verdict <- function(x, main = NULL, ...) {
-  check_object(x, "x")
   v <- x
-  if (v$n + v$m == 0L) {
+  if (is.list(v) && isTRUE(v$n + v$m == 0L)) {
     abort("Nothing to plot: both samples are empty.", class = "data")
   }
+  check_object(x, "x")
   labels <- plot_sample_labels(v)
   cols <- unname(plot_colours)
   pos <- run_positions(v)
