@@ -119,7 +119,8 @@ as_timings.list <- function(x, versions = NULL, ...) {
   if (length(x) == 2L && is.numeric(x[[1L]]) && is.numeric(x[[2L]])) {
     x <- list(benchmark = x)
   }
-  if (!length(x) || !all(vapply(x, is_pair, logical(1)))) {
+  good <- vapply(x, is_pair, logical(1))
+  if (!length(x) || !any(good)) {
     abort("`x` must be a list of two numeric vectors list(x, y), or a named list of such pairs (one per benchmark).")
   }
   nms <- names(x)
@@ -129,6 +130,17 @@ as_timings.list <- function(x, versions = NULL, ...) {
     abort(sprintf("`x`: benchmark names must be unique; %s is repeated.",
                   paste0('"', unique(nms[duplicated(nms)]), '"', collapse = ", ")))
   }
+  # an element that is not a pair of numeric vectors: its benchmark is
+  # skipped alone, the reason kept in the attribute `problems`
+  problems <- empty_problems()
+  for (j in which(!good)) {
+    msg <- sprintf("benchmark \"%s\" skipped: it must be a list of two numeric vectors list(x, y), not %s.",
+                   nms[j], describe_type(x[[j]]))
+    warn(msg, class = "skipped", benchmark = nms[j])
+    problems <- add_problem(problems, nms[j], "data", "error", msg)
+  }
+  x <- x[good]
+  nms <- nms[good]
   if (is.null(versions)) {
     versions <- names(x[[1L]])
     if (is.null(versions) || any(!nzchar(versions)) || versions[1L] == versions[2L]) {
@@ -152,8 +164,10 @@ as_timings.list <- function(x, versions = NULL, ...) {
     tm <- c(tm, as.double(p[[1L]]), as.double(p[[2L]]))
     r <- c(r, seq_len(n1), seq_len(n2))
   }
-  new_speedup_timings(b, factor(v, levels = versions), tm, r,
-                      source = "list", run_order = "sample")
+  out <- new_speedup_timings(b, factor(v, levels = versions), tm, r,
+                             source = "list", run_order = "sample")
+  if (nrow(problems)) attr(out, "problems") <- problems
+  out
 }
 
 #' @rdname as_timings

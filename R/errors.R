@@ -175,3 +175,29 @@ describe_value <- function(x) {
   if (is.atomic(x)) return(sprintf("a %s vector of length %d", typeof(x), length(x)))
   describe_type(x)
 }
+
+# A result object (or timings) given to a method: its class promises the
+# parts the method reads.  An object built by hand or cut down that lacks
+# them is refused with a classed error naming the argument, rather than
+# failing deep inside the method.
+check_object <- function(x, arg = "x") {
+  need <- if (inherits(x, "speedup_timings")) {
+    c("benchmark", "version", "time")
+  } else if (inherits(x, "speedup_suite")) {
+    c("benchmarks", "overall", "problems", "weights")
+  } else if (inherits(x, "speeduptest_hpt")) {
+    c("confidence", "n", "benchmarks", "problems", "labels")
+  } else if (inherits(x, "speedup_verdict")) {
+    c("test", "direction", "decision", "p_value", "alpha", "n", "labels")
+  } else {
+    return(invisible(x))
+  }
+  miss <- if (is.list(x)) setdiff(need, names(x)) else need
+  if (length(miss)) {
+    what <- if (inherits(x, "speedup_timings")) "column" else "part"
+    abort(sprintf("`%s` is not a complete `%s` object: it lacks the %s%s %s.",
+                  arg, class(x)[1L], what, if (length(miss) == 1L) "" else "s",
+                  paste0("`", miss, "`", collapse = ", ")))
+  }
+  invisible(x)
+}

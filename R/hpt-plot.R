@@ -22,6 +22,7 @@
 #' plot(hpt(splash2_hpt, higher_is_better = TRUE))
 #' @export
 plot.speeduptest_hpt <- function(x, gamma = NULL, ...) {
+  check_object(x, "x")
   hpt_plot(x, gamma = gamma)
 }
 
@@ -36,6 +37,7 @@ plot.speeduptest_hpt_speedup <- function(x, gamma = NULL, ...) {
 
 hpt_plot <- function(x, gamma = NULL, r_speedup = NULL) {
   bm <- x$benchmarks
+  if (!is.null(bm$benchmark)) bm$benchmark <- bytes_safe(as.character(bm$benchmark))
   data <- x$data
   lab <- x$labels
   if (is.null(gamma)) {

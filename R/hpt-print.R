@@ -26,6 +26,7 @@ hpt_method_note <- function(x) {
 #' @param ... Unused.
 #' @export
 format.speeduptest_hpt <- function(x, digits = 3, ...) {
+  check_object(x, "x")
   bm <- x$benchmarks
   lab <- x$labels
   handicap <- if (x$speedup == 1) "" else
@@ -82,6 +83,7 @@ print.speeduptest_hpt <- function(x, digits = 3, ...) {
 #' @param object An object returned by `hpt()`.
 #' @export
 summary.speeduptest_hpt <- function(object, ...) {
+  check_object(object, "object")
   structure(list(
     benchmarks = object$benchmarks,
     statistics = c(R_A = object$R_A, R_B = object$R_B,

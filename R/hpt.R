@@ -143,6 +143,7 @@ hpt <- function(a, b = NULL, higher_is_better = FALSE, alpha_bench = NULL,
   }
   conf_level <- check_conf_level(conf_level, call = call)
   if (!is.null(alpha_bench)) alpha_bench <- check_alpha(alpha_bench, "alpha_bench", call)
+  tp <- NULL
   if (is_speedup_timings(a)) {
     tp <- timings_pairs(a, initial, arg = "a", require = TRUE)
     a <- data.frame(benchmark = tp$data$benchmark, time = tp$data$time,
@@ -152,6 +153,9 @@ hpt <- function(a, b = NULL, higher_is_better = FALSE, alpha_bench = NULL,
           call = call)
   }
   data <- hpt_data(a, b, na_rm = na_rm, call = call)
+  if (!is.null(tp) && nrow(tp$problems)) {
+    data$problems <- rbind(tp$problems, data$problems)
+  }
   alpha_bench <- hpt_alpha(alpha_bench, data, call)
   hpt_run(data, higher_is_better, alpha_bench, speedup, exact_ties,
           conf_level, call)
@@ -253,6 +257,9 @@ hpt_data <- function(a, b, na_rm, call = NULL) {
     labels <- parts$labels
     where <- sprintf("of %s (in `a`)", labels)
     bench <- names(la)
+    for (j in seq_along(parts$spoiled)) {
+      skip(names(parts$spoiled)[j], parts$spoiled[[j]])
+    }
     for (j in which(lengths(la) == 0L | lengths(lb) == 0L)) {
       skip(bench[j], sprintf("no runs of %s (in `a`)",
                              labels[if (length(la[[j]]) == 0L) 1L else 2L]))
@@ -313,6 +320,11 @@ hpt_data <- function(a, b, na_rm, call = NULL) {
   }
   keep <- logical(length(la))
   for (j in seq_along(la)) {
+    bad <- c(attr(la[[j]], "bad"), attr(lb[[j]], "bad"))
+    if (length(bad)) {
+      skip(bench[j], paste(bad, collapse = "; "))
+      next
+    }
     if (!length(la[[j]]) || !length(lb[[j]])) next
     w <- c(why(la[[j]], 1L), why(lb[[j]], 2L))
     if (length(w)) {
@@ -349,12 +361,19 @@ hpt_data <- function(a, b, na_rm, call = NULL) {
 # A matrix (rows = benchmarks) or a list of vectors -> named list of vectors.
 hpt_rows <- function(x, arg, call = NULL) {
   if (is.list(x) && !is.data.frame(x)) {
-    ok <- vapply(x, function(v) is.numeric(v) || all(is.na(v)), logical(1))
-    if (!all(ok)) {
+    ok <- vapply(x, function(v) {
+      (is.numeric(v) || all(is.na(v))) && is.null(dim(v)) && !is.list(v)
+    }, logical(1))
+    if (!any(ok) && length(x)) {
       abort(sprintf("Every element of `%s` must be a numeric vector.", arg),
             call = call)
     }
-    return(lapply(x, function(v) as.double(unclass(v))))
+    # an element that is not a numeric vector: its benchmark is skipped
+    return(lapply(seq_along(x), function(i) {
+      if (ok[i]) return(as.double(unclass(x[[i]])))
+      structure(numeric(), bad = sprintf("its runs in `%s` are not a numeric vector but %s",
+                                         arg, describe_type(x[[i]])))
+    }) |> stats::setNames(names(x)))
   }
   if (is.data.frame(x)) x <- as.matrix(x)
   if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, nrow = 1L)
@@ -387,12 +406,35 @@ hpt_long <- function(df, call = NULL) {
                   describe_type(val)), call = call)
   }
   grp <- df[[gcol]]
-  grp <- if (is.factor(grp)) droplevels(grp) else factor(grp, levels = unique(grp))
+  grp <- if (is.factor(grp)) droplevels(grp) else factor(grp, levels = unique(grp[!is.na(grp)]))
+  ben <- df[[bcol]]
+  spoiled <- NULL
+  if (nlevels(grp) > 2L) {
+    # the two machines met in the most benchmarks; a benchmark with runs
+    # of another one is skipped alone
+    bf <- factor(ben, levels = unique(ben[!is.na(ben)]))
+    two <- suite_frame_versions(grp[!is.na(grp) & !is.na(bf)],
+                                bf[!is.na(grp) & !is.na(bf)], NULL)
+    odd <- !is.na(grp) & !(grp %in% two) & !is.na(bf)
+    names_odd <- unique(as.character(bf[odd]))
+    if (length(names_odd) < nlevels(bf)) {
+      spoiled <- vapply(names_odd, function(nm) {
+        sprintf("runs of a %s other than %s: %s", gcol,
+                paste0('"', two, '"', collapse = " and "),
+                paste0('"', unique(as.character(grp[odd & bf == nm])), '"',
+                       collapse = ", "))
+      }, "")
+      keep <- !(as.character(ben) %in% names_odd)
+      df <- df[keep, , drop = FALSE]
+      val <- val[keep]
+      ben <- ben[keep]
+      grp <- factor(as.character(grp[keep]), levels = two)
+    }
+  }
   if (nlevels(grp) != 2L) {
     abort(sprintf("Column `%s` must have exactly two values (A and B), not %d.",
                   gcol, nlevels(grp)), call = call)
   }
-  ben <- df[[bcol]]
   lost <- is.na(ben) | is.na(grp)
   if (any(lost)) {
     # runs that belong to no benchmark or no machine cannot be analysed
@@ -410,7 +452,7 @@ hpt_long <- function(df, call = NULL) {
   }
   a <- split_one(1L)
   b <- split_one(2L)
-  list(a = a, b = b, labels = levels(grp))
+  list(a = a, b = b, labels = levels(grp), spoiled = spoiled)
 }
 
 # ---- methods: R/hpt-print.R, R/hpt-plot.R, R/tidy.R ----------------------------
@@ -546,4 +588,22 @@ hpt_speedup <- function(a, b = NULL, confidence = 0.95,
     problems = data$problems,
     test = test
   ), class = "speeduptest_hpt_speedup")
+}
+
+#' @rdname hpt_speedup
+#' @param row.names,optional Passed on by `as.data.frame()`; unused.
+#' @return `as.data.frame()`: one row with `speedup`, `confidence`,
+#'   `supremum`, `attained`, `precision` and `n`.
+#' @export
+as.data.frame.speeduptest_hpt_speedup <- function(x, row.names = NULL,
+                                                  optional = FALSE, ...) {
+  need <- c("speedup", "confidence", "supremum", "attained", "precision", "n")
+  one <- function(v) if (length(v) == 1L && is.atomic(v)) v else NA
+  if (!is.list(x) || !all(need %in% names(x))) {
+    abort(sprintf("`x` is not a complete `speeduptest_hpt_speedup` object: it lacks %s.",
+                  paste0("`", setdiff(need, names(x)), "`", collapse = ", ")))
+  }
+  data.frame(speedup = one(x$speedup), confidence = one(x$confidence),
+             supremum = one(x$supremum), attained = one(x$attained),
+             precision = one(x$precision), n = one(x$n))
 }

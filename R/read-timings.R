@@ -121,9 +121,11 @@ read_timings <- function(path, format = "auto", metric = NULL,
   }
   formats <- c("auto", "hyperfine", "google-benchmark", "pyperf", "criterion",
                "speeduptest", "csv")
-  if (!is.character(format) || length(format) != 1L || is.na(format)) {
+  if (!is.character(format) || length(format) != 1L || is.na(format) ||
+      !validUTF8(format)) {
     abort(sprintf("`format` must be one of %s, not %s.",
-                  paste0('"', formats, '"', collapse = ", "), describe_value(format)))
+                  paste0('"', formats, '"', collapse = ", "),
+                  describe_value(bytes_safe(format))))
   }
   format <- switch(tolower(format), gbench = , googlebenchmark = ,
                    "google benchmark" = "google-benchmark", config = "speeduptest",

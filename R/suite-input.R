@@ -50,7 +50,8 @@ suite_level_problem <- function(v, name) {
 suite_frame_versions <- function(v, b, initial) {
   lv <- levels(v)
   if (!is.null(initial) &&
-      (length(initial) != 1L || is.na(initial) ||
+      (!(is.character(initial) || is.factor(initial)) ||
+       length(initial) != 1L || is.na(initial) ||
        !(as.character(initial) %in% lv))) {
     abort(sprintf("`initial` must be one of the versions %s, not %s.",
                   paste0('"', lv, '"', collapse = ", "),
@@ -128,6 +129,13 @@ suite_frame_rows <- function(b, v, initial, benchmark, version, problems) {
 suite_frame_per_bench <- function(data, col, bi, names) {
   if (!(col %in% names(data))) return(NULL)
   val <- data[[col]]
+  text <- NULL
+  if ((is.character(val) || is.factor(val)) && !all(is.na(val))) {
+    # Text: each benchmark's value read as a number; a benchmark whose
+    # value is not one is skipped alone.
+    text <- as.character(val)
+    val <- suppressWarnings(as.numeric(text))
+  }
   if (!is.numeric(val) && !all(is.na(val))) {
     abort(sprintf("column `%s` of `data` must be numeric, not %s.", col,
                   describe_type(val)))
@@ -141,6 +149,14 @@ suite_frame_per_bench <- function(data, col, bi, names) {
   why <- rep(NA_character_, nb)
   why[!same] <- sprintf("benchmark \"%s\" skipped: column `%s` of `data` varies over its runs (it must be constant within a benchmark).",
                         names[!same], col)
+  if (!is.null(text)) {
+    nan <- tabulate(bi[is.na(val) & !is.na(text)], nb) > 0L & is.na(why)
+    why[nan] <- sprintf("benchmark \"%s\" skipped: its value in column `%s` of `data` is not a number: %s.",
+                        names[nan], col,
+                        vapply(which(nan), function(j) {
+                          describe_value(text[match(j, bi)])
+                        }, ""))
+  }
   if (col == "conf_level") {
     for (j in which(same)) {
       w <- suite_level_problem(out[j], names[j])

@@ -29,8 +29,10 @@
 #' @export
 plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
                                xlab = NULL, ...) {
+  check_object(x)
   which <- match.arg(which)
   bm <- x$benchmarks
+  if (!is.null(bm$benchmark)) bm$benchmark <- bytes_safe(as.character(bm$benchmark))
   nb <- nrow(bm)
   if (nb == 0L) {
     abort("the suite has no analysed benchmark to plot.", class = "data")

@@ -91,7 +91,10 @@ suite_print_lines <- function(x) {
 }
 
 #' @export
-format.speedup_suite <- function(x, ...) suite_print_lines(x)
+format.speedup_suite <- function(x, ...) {
+  check_object(x)
+  suite_print_lines(x)
+}
 
 #' @export
 print.speedup_suite <- function(x, ...) {
@@ -101,6 +104,7 @@ print.speedup_suite <- function(x, ...) {
 
 #' @export
 summary.speedup_suite <- function(object, ...) {
+  check_object(object, "object")
   structure(list(suite = object), class = "summary.speedup_suite")
 }
 
@@ -109,6 +113,7 @@ print.summary.speedup_suite <- function(x, ...) {
   s <- x$suite
   lines <- suite_print_lines(s)
   bm <- nan_to_na(s$benchmarks)
+  bm$benchmark <- bytes_safe(as.character(bm$benchmark))
   if (nrow(bm)) {
     # per protocol, a table of the speedup, the decision in its short
     # words and the confidence; benchmark names cut to keep 80 columns
@@ -138,12 +143,13 @@ print.summary.speedup_suite <- function(x, ...) {
   }
   if (nrow(s$notes)) {
     lines <- c(lines, "", "Notes:",
-               wrap_lines(paste0("  ", s$notes$benchmark, ": ", s$notes$message)))
+               wrap_lines(bytes_safe(paste0("  ", s$notes$benchmark, ": ",
+                                            s$notes$message))))
   }
   if (nrow(s$problems)) {
     lines <- c(lines, "", "Problems:",
-               wrap_lines(paste0("  [", s$problems$severity, "] ",
-                                 s$problems$message)))
+               wrap_lines(bytes_safe(paste0("  [", s$problems$severity, "] ",
+                                            s$problems$message))))
   }
   cat(lines, sep = "\n")
   invisible(x)

@@ -552,7 +552,8 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
     t <- t[rows$keep]
   }
   if (!is.null(initial)) {
-    if (length(initial) != 1L || !(as.character(initial) %in% levels(v))) {
+    if (!(is.character(initial) || is.factor(initial)) || length(initial) != 1L ||
+        !(as.character(initial) %in% levels(v))) {
       abort(sprintf("`initial` must be one of the versions %s, not %s.",
                     paste0('"', levels(v), '"', collapse = ", "),
                     describe_value(initial)))

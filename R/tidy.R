@@ -77,6 +77,7 @@ NULL
 #' @method tidy speedup_verdict
 #' @export
 tidy.speedup_verdict <- function(x, steps = FALSE, ...) {
+  check_object(x, "x")
   check_dots_empty(...)
   steps <- check_flag(steps, "steps")
   v <- x
@@ -142,6 +143,7 @@ tidy_verdict_steps <- function(v) {
 #' @method glance speedup_verdict
 #' @export
 glance.speedup_verdict <- function(x, ...) {
+  check_object(x, "x")
   check_dots_empty(...)
   v <- x
   ro <- v$run_order
@@ -168,6 +170,7 @@ glance.speedup_verdict <- function(x, ...) {
 #' @method tidy speedup_suite
 #' @export
 tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
+  check_object(x, "x")
   check_dots_empty(...)
   which <- match.arg(which)
   bm <- nan_to_na(x$benchmarks)
@@ -203,6 +206,7 @@ tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
 #' @method glance speedup_suite
 #' @export
 glance.speedup_suite <- function(x, ...) {
+  check_object(x, "x")
   check_dots_empty(...)
   ov <- nan_to_na(x$overall)
   pr <- nan_to_na(x$proportion)
@@ -238,6 +242,7 @@ glance.speedup_suite <- function(x, ...) {
 #' @method tidy speeduptest_hpt
 #' @export
 tidy.speeduptest_hpt <- function(x, ...) {
+  check_object(x, "x")
   check_dots_empty(...)
   bm <- x$benchmarks
   lab <- x$labels
@@ -261,6 +266,7 @@ tidy.speeduptest_hpt <- function(x, ...) {
 #' @method glance speeduptest_hpt
 #' @export
 glance.speeduptest_hpt <- function(x, ...) {
+  check_object(x, "x")
   check_dots_empty(...)
   tidy_frame(data.frame(
     machine_a = x$labels[1L],

@@ -5,6 +5,7 @@
 # speeduptest_warning_unpaired, and a row of `problems`) and left out.
 
 timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE) {
+  check_object(t, arg)
   v <- droplevels(t$version)
   if (!is.null(initial)) {
     if (!is.character(initial) && !is.factor(initial) || length(initial) != 1L ||
@@ -15,12 +16,35 @@ timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE) {
     }
     v <- stats::relevel(v, as.character(initial))
   }
+  problems <- attr(t, "problems")
+  if (is.null(problems)) problems <- empty_problems()
+  if (nlevels(v) > 2L) {
+    # A benchmark with runs of a third version is skipped alone; the two
+    # versions are those met in the most benchmarks.
+    bf <- factor(t$benchmark, levels = unique(t$benchmark))
+    two <- suite_frame_versions(v, bf, initial)
+    odd <- !(v %in% two)
+    spoiled <- unique(as.character(bf[odd]))
+    if (length(spoiled) < nlevels(bf)) {
+      for (nm in spoiled) {
+        other <- unique(as.character(v[odd & bf == nm]))
+        msg <- sprintf("benchmark \"%s\" skipped: runs of a version other than %s: %s.",
+                       nm, paste0('"', two, '"', collapse = " and "),
+                       paste0('"', other, '"', collapse = ", "))
+        warn(msg, class = "skipped", benchmark = nm)
+        problems <- add_problem(problems, nm, "data", "error", msg)
+      }
+      keep_rows <- !(as.character(bf) %in% spoiled)
+      ro <- attr(t, "run_order")
+      t <- t[keep_rows, , drop = FALSE]
+      v <- droplevels(v[keep_rows])
+      attr(t, "run_order") <- ro
+    }
+  }
   if (nlevels(v) != 2L) {
     abort(sprintf("`%s` holds %d version(s) (%s); the analysis compares two: keep two, e.g. %s[%s$version %%in%% c(\"a\", \"b\"), ].",
                   arg, nlevels(v), paste0('"', levels(v), '"', collapse = ", "), arg, arg))
   }
-  problems <- attr(t, "problems")
-  if (is.null(problems)) problems <- empty_problems()
   b <- t$benchmark
   bench <- unique(b)
   o <- order(factor(b, levels = bench), as.integer(v), t$run)

@@ -135,6 +135,7 @@ timings_plot_data <- function(x, benchmarks = NULL) {
 #' @export
 plot.speedup_timings <- function(x, benchmarks = NULL, log = NULL, ncol = NULL,
                                  main = NULL, ...) {
+  check_object(x)
   if (!nrow(x)) abort("Nothing to plot: the timings hold no run.", class = "data")
   if (!is.null(log)) log <- check_flag(log, "log")
   g <- timings_plot_data(x, benchmarks)
@@ -193,7 +194,7 @@ plot.speedup_timings <- function(x, benchmarks = NULL, log = NULL, ncol = NULL,
       q <- p[p$version == v, , drop = FALSE]
       graphics::points(q$x, q$time, pch = 16, cex = 0.7, col = cols[[v]])
     }
-    title <- sprintf("%s (%s)", b, unit$name)
+    title <- sprintf("%s (%s)", bytes_safe(b), unit$name)
     width <- graphics::par("pin")[1L]
     graphics::mtext(title, side = 3, line = 0.3, font = 2,
                     cex = fit_cex(title, width, cex = graphics::par("cex"),

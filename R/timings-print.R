@@ -19,6 +19,18 @@ trunc_text <- function(x, width) {
   x
 }
 
+# The timings with their benchmark and version names made printable: the
+# bytes that are not valid UTF-8 written as <e9> (see bytes_safe()).
+timings_printable <- function(t) {
+  t$benchmark <- bytes_safe(as.character(t$benchmark))
+  if (is.factor(t$version)) {
+    levels(t$version) <- bytes_safe(levels(t$version))
+  } else {
+    t$version <- bytes_safe(as.character(t$version))
+  }
+  t
+}
+
 # One row per (benchmark, version) sample, in the order of the benchmarks'
 # first appearance and of the version levels.
 timings_samples <- function(t) {
@@ -49,7 +61,9 @@ timings_header <- function(t) {
   nb <- length(unique(t$benchmark))
   files <- attr(t, "files")
   runs <- table(paste(t$benchmark, t$version))
-  runs_txt <- if (length(unique(as.vector(runs))) == 1L) {
+  runs_txt <- if (!length(runs)) {
+    "no runs"
+  } else if (length(unique(as.vector(runs))) == 1L) {
     sprintf("%d runs per sample", as.vector(runs)[1L])
   } else sprintf("%d to %d runs per sample", min(runs), max(runs))
   c(sprintf("<speedup_timings> %d run%s from %s", nrow(t),
@@ -57,7 +71,8 @@ timings_header <- function(t) {
     if (length(files)) strwrap(paste("files:", paste(basename(files), collapse = ", ")),
                                width = 78, indent = 2, exdent = 4),
     strwrap(sprintf("versions: %s",
-                    paste(c(if (length(vers)) paste0(vers[1L], " (initial)"), vers[-1L]),
+                    if (!length(vers)) "none" else
+                    paste(c(paste0(vers[1L], " (initial)"), vers[-1L]),
                           collapse = ", ")), width = 78, indent = 2, exdent = 4),
     sprintf("  %d benchmark%s, %s; run order: %s", nb, if (nb == 1L) "" else "s",
             runs_txt, attr(t, "run_order") %||% "sample"),
@@ -91,8 +106,11 @@ timings_unpaired <- function(t) {
 #' summary(t)
 #' @export
 print.speedup_timings <- function(x, n = 10L, ...) {
+  check_object(x, "x")
+  shown <- x
+  x <- timings_printable(x)
   cat(timings_header(x), sep = "\n")
-  if (!nrow(x)) return(invisible(x))
+  if (!nrow(x)) return(invisible(shown))
   s <- timings_samples(x)
   show <- utils::head(s, n)
   b <- trunc_text(show$benchmark, 36L)
@@ -111,12 +129,14 @@ print.speedup_timings <- function(x, n = 10L, ...) {
   }
   info <- format_machine(x)
   if (length(info)) cat(info, sep = "\n")
-  invisible(x)
+  invisible(shown)
 }
 
 #' @rdname print.speedup_timings
 #' @export
 summary.speedup_timings <- function(object, ...) {
+  check_object(object, "object")
+  object <- timings_printable(object)
   s <- timings_samples(object)
   attr(s, "header") <- timings_header(object)
   attr(s, "unpaired") <- timings_unpaired(object)

@@ -175,9 +175,10 @@ run_positions <- function(v) {
 #' @export
 plot.speedup_verdict <- function(x, main = NULL, ...) {
   v <- x
-  if (v$n + v$m == 0L) {
+  if (is.list(v) && isTRUE(v$n + v$m == 0L)) {
     abort("Nothing to plot: both samples are empty.", class = "data")
   }
+  check_object(x, "x")
   labels <- plot_sample_labels(v)
   cols <- unname(plot_colours)
   pos <- run_positions(v)

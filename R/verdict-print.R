@@ -109,6 +109,7 @@ slowdown_p <- function(v) {
 #' @rdname speedup_verdict
 #' @export
 format.speedup_verdict <- function(x, digits = 3L, ...) {
+  check_object(x, "x")
   v <- x
   lines <- verdict_headline(v)
   lines <- c(lines, verdict_speedup_lines(v, digits))
@@ -140,6 +141,7 @@ print.speedup_verdict <- function(x, digits = 3L, ...) {
 #' @rdname speedup_verdict
 #' @export
 summary.speedup_verdict <- function(object, ...) {
+  check_object(object, "object")
   structure(list(verdict = object), class = "summary.speedup_verdict")
 }
 
@@ -217,6 +219,7 @@ print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
 #' @export
 as.data.frame.speedup_verdict <- function(x, row.names = NULL, optional = FALSE,
                                           ...) {
+  check_object(x)
   v <- x
   classed_p_values(nan_to_na(data.frame(
     test = v$test,

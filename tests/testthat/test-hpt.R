@@ -426,7 +426,13 @@ test_that("bad input raises classed errors", {
   three <- splash2_hpt
   three$machine <- as.character(three$machine)
   three$machine[1] <- "Z"
-  expect_error(hpt(three), class = "speeduptest_error_input")
+  # a third machine in one benchmark skips that benchmark only
+  expect_warning(h3 <- hpt(three, higher_is_better = TRUE),
+                 sprintf('"%s" skipped: runs of a machine other than "X" and "Y": "Z"',
+                         three$benchmark[1]),
+                 class = "speeduptest_warning_skipped")
+  expect_false(three$benchmark[1] %in% h3$benchmarks$benchmark)
+  expect_equal(h3$n, length(unique(splash2_hpt$benchmark)) - 1L)
   expect_error(hpt(splash2_hpt, splash2_hpt), class = "speeduptest_error_input")
   expect_error(hpt(a, a, speedup = 0), class = "speeduptest_error_input")
   expect_error(hpt(a, a, alpha_bench = 1), class = "speeduptest_error_input")
