@@ -228,30 +228,6 @@ autoplot.speedup_suite <- function(object, which = c("median", "mean"), ...) {
                    panel.grid.minor = ggplot2::element_blank())
 }
 
-# The confidence of the HPT claim at each gamma (as plot() computes it).
-hpt_confidence_curve <- function(x, gamma = NULL) {
-  bm <- x$benchmarks
-  data <- x$data
-  if (is.null(gamma)) {
-    s <- x$speedup
-    raw_a <- if (x$higher_is_better) bm$median_a * s else bm$median_a / s
-    ratio <- if (x$higher_is_better) raw_a / bm$median_b else bm$median_b / raw_a
-    hi <- max(c(ratio, s, 1.1), na.rm = TRUE) * 1.1
-    gamma <- seq(1, hi, length.out = 200L)
-  } else {
-    gamma <- sort(as.double(gamma))
-    if (!length(gamma) || anyNA(gamma) || any(gamma <= 0)) {
-      abort("`gamma` must hold positive numbers.")
-    }
-  }
-  conf <- vapply(gamma, function(g) {
-    .Call(ffi_hpt, data$a, data$a_len, data$b, data$b_len,
-          x$higher_is_better, x$alpha_bench, as.double(g),
-          x$exact_ties)$confidence
-  }, numeric(1))
-  data.frame(gamma = gamma, confidence = conf)
-}
-
 #' @rdname autoplot.speedup_timings
 #' @exportS3Method ggplot2::autoplot
 autoplot.speeduptest_hpt <- function(object, gamma = NULL, ...) {

@@ -40,23 +40,9 @@ hpt_plot <- function(x, gamma = NULL, r_speedup = NULL) {
   if (!is.null(bm$benchmark)) bm$benchmark <- bytes_safe(as.character(bm$benchmark))
   data <- x$data
   lab <- x$labels
-  if (is.null(gamma)) {
-    s <- x$speedup
-    raw_a <- if (x$higher_is_better) bm$median_a * s else bm$median_a / s
-    ratio <- if (x$higher_is_better) raw_a / bm$median_b else bm$median_b / raw_a
-    hi <- max(c(ratio, s, 1.1), na.rm = TRUE) * 1.1
-    gamma <- seq(1, hi, length.out = 200L)
-  } else {
-    gamma <- sort(as.double(gamma))
-    if (!length(gamma) || anyNA(gamma) || any(gamma <= 0)) {
-      abort("`gamma` must hold positive numbers.")
-    }
-  }
-  conf <- vapply(gamma, function(g) {
-    .Call(ffi_hpt, data$a, data$a_len, data$b, data$b_len,
-          x$higher_is_better, x$alpha_bench, as.double(g),
-          x$exact_ties)$confidence
-  }, numeric(1))
+  curve <- hpt_confidence_curve(x, gamma)
+  gamma <- curve$gamma
+  conf <- curve$confidence
 
   op <- graphics::par(c("mai", "mgp", "las", "cex", "cex.axis", "mfrow"))
   on.exit(graphics::par(op))
@@ -166,4 +152,28 @@ fit_labels <- function(labels, width, cex) {
     }
     substr(l, 1L, 3L)
   }, "", USE.NAMES = FALSE)
+}
+
+# The confidence of the HPT claim at each gamma (drawn by plot() and autoplot()).
+hpt_confidence_curve <- function(x, gamma = NULL) {
+  bm <- x$benchmarks
+  data <- x$data
+  if (is.null(gamma)) {
+    s <- x$speedup
+    raw_a <- if (x$higher_is_better) bm$median_a * s else bm$median_a / s
+    ratio <- if (x$higher_is_better) raw_a / bm$median_b else bm$median_b / raw_a
+    hi <- max(c(ratio, s, 1.1), na.rm = TRUE) * 1.1
+    gamma <- seq(1, hi, length.out = 200L)
+  } else {
+    gamma <- sort(as.double(gamma))
+    if (!length(gamma) || anyNA(gamma) || any(gamma <= 0)) {
+      abort("`gamma` must hold positive numbers.")
+    }
+  }
+  conf <- vapply(gamma, function(g) {
+    .Call(ffi_hpt, data$a, data$a_len, data$b, data$b_len,
+          x$higher_is_better, x$alpha_bench, as.double(g),
+          x$exact_ties)$confidence
+  }, numeric(1))
+  data.frame(gamma = gamma, confidence = conf)
 }
