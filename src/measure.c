@@ -294,13 +294,41 @@ static int read_report(int fd, st_run *res)
     return 1;
 }
 
+/* A spawned child's own process group (so the whole group can be
+ * stopped), no blocked signals, and the signals this process handles or
+ * ignores back to their defaults; with `interactive`, also those a
+ * terminal or a pipe sends (INT, QUIT, PIPE, HUP). */
+static void spawn_attr_setup(posix_spawnattr_t *attr, int interactive)
+{
+    sigset_t none, dflt;
+    sigemptyset(&none);
+    sigemptyset(&dflt);
+    if (interactive) {
+        sigaddset(&dflt, SIGINT);
+        sigaddset(&dflt, SIGQUIT);
+        sigaddset(&dflt, SIGPIPE);
+        sigaddset(&dflt, SIGHUP);
+    }
+    sigaddset(&dflt, SIGTERM);
+    sigaddset(&dflt, SIGCHLD);
+    sigaddset(&dflt, SIGUSR1);
+    sigaddset(&dflt, SIGUSR2);
+    sigaddset(&dflt, SIGALRM);
+    sigaddset(&dflt, SIGXCPU);
+    sigaddset(&dflt, SIGXFSZ);
+    posix_spawnattr_setpgroup(attr, 0);
+    posix_spawnattr_setsigmask(attr, &none);
+    posix_spawnattr_setsigdefault(attr, &dflt);
+    posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                   POSIX_SPAWN_SETSIGDEF);
+}
+
 int st_run_command(const char *path, char *const *args, const char *output,
                    double timeout, const char *launcher, st_interrupt_fn interrupted,
                    void *data, st_run *res)
 {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
-    sigset_t none, dflt;
     int wstatus = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
@@ -341,24 +369,7 @@ int st_run_command(const char *path, char *const *args, const char *output,
 
     /* Own process group; no blocked signals; the signals R handles or
      * ignores back to their defaults in the child. */
-    sigemptyset(&none);
-    sigemptyset(&dflt);
-    sigaddset(&dflt, SIGINT);
-    sigaddset(&dflt, SIGQUIT);
-    sigaddset(&dflt, SIGTERM);
-    sigaddset(&dflt, SIGPIPE);
-    sigaddset(&dflt, SIGHUP);
-    sigaddset(&dflt, SIGCHLD);
-    sigaddset(&dflt, SIGUSR1);
-    sigaddset(&dflt, SIGUSR2);
-    sigaddset(&dflt, SIGALRM);
-    sigaddset(&dflt, SIGXCPU);
-    sigaddset(&dflt, SIGXFSZ);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &dflt);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                    POSIX_SPAWN_SETSIGDEF);
+    spawn_attr_setup(&attr, 1);
 
     /* The report pipe: the read end stays here (close-on-exec), the write
      * end is inherited by the launcher, which is told its number. */
@@ -543,21 +554,7 @@ int st_server_start(const char *launcher, st_server *s)
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
     posix_spawn_file_actions_addclose(&fa, req[1]);
     posix_spawn_file_actions_addclose(&fa, rep[0]);
-    sigset_t none, dflt;
-    sigemptyset(&none);
-    sigemptyset(&dflt);
-    sigaddset(&dflt, SIGTERM);
-    sigaddset(&dflt, SIGCHLD);
-    sigaddset(&dflt, SIGUSR1);
-    sigaddset(&dflt, SIGUSR2);
-    sigaddset(&dflt, SIGALRM);
-    sigaddset(&dflt, SIGXCPU);
-    sigaddset(&dflt, SIGXFSZ);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &dflt);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                    POSIX_SPAWN_SETSIGDEF);
+    spawn_attr_setup(&attr, 0);
     char a1[24], a2[24];
     snprintf(a1, sizeof a1, "%d", req[0]);
     snprintf(a2, sizeof a2, "%d", rep[1]);

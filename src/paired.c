@@ -105,17 +105,25 @@ static int signed_rank(const double *d, size_t n, st_alternative alt,
     return s;
 }
 
-int st_paired_median_protocol(const double *x, const double *y, size_t n,
-                              double alpha, st_verdict *out)
+/* What both paired protocols do first: reset the verdict, check the
+ * pairs, record the observed speedups; fewer than 3 rounds is too few
+ * (the caller stops when this returns an error or n < 3). */
+static int paired_start(const double *x, const double *y, size_t n,
+                        double alpha, st_verdict *out)
 {
     verdict_reset(out, alpha);
     int s = check_pair(x, y, n, alpha);
     if (s != ST_OK) return s;
     observed(x, y, n, out);
-    if (n < 3) {
-        out->caveats = ST_CAVEAT_TOO_FEW_VALUES;
-        return ST_OK;
-    }
+    if (n < 3) out->caveats = ST_CAVEAT_TOO_FEW_VALUES;
+    return ST_OK;
+}
+
+int st_paired_median_protocol(const double *x, const double *y, size_t n,
+                              double alpha, st_verdict *out)
+{
+    int s = paired_start(x, y, n, alpha, out);
+    if (s != ST_OK || n < 3) return s;
     double *d = malloc(n * sizeof(double));
     if (!d) return ST_ERR_ALLOC;
     double greater = 0;
@@ -176,14 +184,8 @@ static void paired_fieller(double xb, double yb, double sxx, double syy,
 int st_paired_mean_protocol(const double *x, const double *y, size_t n,
                             double alpha, int rigorous, st_verdict *out)
 {
-    verdict_reset(out, alpha);
-    int s = check_pair(x, y, n, alpha);
-    if (s != ST_OK) return s;
-    observed(x, y, n, out);
-    if (n < 3) {
-        out->caveats = ST_CAVEAT_TOO_FEW_VALUES;
-        return ST_OK;
-    }
+    int s = paired_start(x, y, n, alpha, out);
+    if (s != ST_OK || n < 3) return s;
     double *D = malloc(n * sizeof(double));
     if (!D) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) D[i] = x[i] - y[i];
