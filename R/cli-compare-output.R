@@ -231,7 +231,7 @@ compare_text <- function(res, opts, status, notes) {
   out <- c(out, strwrap(compare_risk_line(res, opts), width = 79, exdent = 2))
   n <- compare_counts(rows)
   nsk <- nrow(res$skipped)
-  out <- c(out, sprintf("%d benchmark%s: %d %s, %d %s, %s%d %s%s%s",
+  out <- c(out, strwrap(exdent = 2, width = 79, sprintf("%d benchmark%s: %d %s, %d %s, %s%d %s%s%s",
                         nrow(rows), if (nrow(rows) == 1L) "" else "s",
                         n[["faster"]], decision_words("speedup"),
                         n[["slower"]], decision_words("slowdown"),
@@ -240,7 +240,7 @@ compare_text <- function(res, opts, status, notes) {
                         n[["none"]], decision_words("none"),
                         if (n[["insufficient"]]) sprintf(", %d %s", n[["insufficient"]],
                                                          decision_words(NA)) else "",
-                        if (nsk) sprintf(", %d skipped", nsk) else ""))
+                        if (nsk) sprintf(", %d skipped", nsk) else "")))
   out <- c(out, sprintf("%s (--fail-on %s): exit %d", if (status == 1L) "FAIL" else "pass",
                         opts$fail_on, status))
   out
@@ -271,12 +271,11 @@ compare_md_escape <- function(s) gsub("|", "\\|", s, fixed = TRUE)
 compare_markdown <- function(res, opts, status) {
   rows <- res$rows
   n <- compare_counts(rows)
-  conf <- format(100 * (1 - opts$alpha))
   head <- sprintf("**speeduptest compare: %s** (Speedup-Test for the %s, alpha = %s, tolerance %s, p-values adjusted: %s; baseline `%s`)",
                   if (status == 1L) "FAIL" else "pass", opts$test, format(opts$alpha),
                   fmt_change(opts$s0), opts$p_adjust, res$baseline)
-  tab <- c(sprintf("| benchmark | version | speedup | %s%% interval | decision | p-value (adjusted) | detectable |",
-                   conf),
+  tab <- c(sprintf("| benchmark | version | speedup | %s interval | decision | p-value (adjusted) | detectable |",
+                   fmt_pct(interval_level(opts$alpha))),
            "|:---|:---|---:|:---:|:---|---:|---:|")
   for (i in seq_len(nrow(rows))) {
     r <- rows[i, ]

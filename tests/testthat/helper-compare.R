@@ -41,3 +41,11 @@ outcome <- function(v) {
   ifelse(is.na(s), "insufficient data",
          ifelse(s, "significant", "not significant"))
 }
+
+# The summary of a `speeduptest compare` text output, its wrapped lines
+# joined: from the line "N benchmark(s): ..." to the line before the last.
+compare_summary <- function(out) {
+  i <- grep("^[0-9]+ benchmarks?: ", out)
+  i <- i[length(i)]
+  paste(trimws(out[i:(length(out) - 1L)]), collapse = " ")
+}
