@@ -205,9 +205,11 @@ compare_text <- function(res, opts, status, notes) {
     r <- rows[rows$version == o, , drop = FALSE]
     out <- c(out, sprintf("%s (initial) -> %s: Speedup-Test for the %s, alpha = %s",
                           res$baseline, o, opts$test, format(opts$alpha)))
-    out <- c(out, sprintf("speedup: %s [%s, %s]", interval_estimator(opts$test),
+    # within 80 columns: "speedup: Hodges-Lehmann estimate on log times [90%
+    # interval; ends one-sided 95%]"
+    out <- c(out, sprintf("speedup: %s [%s; ends one-sided %s]", interval_estimator(opts$test),
                           interval_words(opts$test, interval_level(opts$alpha)),
-                          interval_note(opts$alpha)))
+                          fmt_pct(1 - opts$alpha)))
     width <- min(40L, max(nchar(c(r$benchmark, "benchmark"))))
     for (i in seq_len(nrow(r))) out <- c(out, compare_text_line(r[i, ], width, opts))
     sk <- res$skipped

@@ -13,7 +13,7 @@ test_that("compare exits 1 on a real slowdown and 0 on a real speedup (hyperfine
   r <- compare(timings_fixture("hyperfine-slowdown.json"))
   expect_identical(r$status, 1L)
   expect_identical(r$out[2],
-                   "speedup: Hodges-Lehmann estimate on log times [90% interval, each end a one-sided 95% bound]")
+                   "speedup: Hodges-Lehmann estimate on log times [90% interval; ends one-sided 95%]")
   expect_match(r$out[3], "hyperfine-slowdown\\s+speedup 0\\.\\d+ \\[0\\.\\d+, 0\\.\\d+\\]\\s+significant slowdown")
   expect_match(compare_summary(r$out),
                "1 benchmark: 0 significant speedup, 1 significant slowdown", fixed = TRUE)
