@@ -171,3 +171,53 @@ classed_p_values <- function(df) {
   }
   df
 }
+
+# Figures as the original tool printed them: rounded to 3 decimals, no
+# trailing zeros.
+fmt3 <- function(x) round_text(x, 3L)
+
+# as.character(round(x, digits)), "NA" for a missing value.  Each distinct
+# rounded value is converted once (the conversion to 15 significant digits
+# costs about a microsecond a value, and a suite's notes repeat a few
+# hundred rounded values over thousands of rows); as.character() works
+# value by value, so indexing gives the same strings.  (as.character()
+# of doubles defers the conversion to the first use of each element, and a
+# subset of it stays deferred: c() makes the distinct strings once.)
+round_text <- function(x, digits) {
+  r <- round(x, digits)
+  u <- unique(r)
+  out <- c(as.character(u), character())[match(r, u)]
+  out[is.na(x)] <- "NA"
+  out
+}
+
+fmt_num <- function(v, digits = 3L) {
+  out <- formatC(v, digits = digits, format = "fg", flag = "#")
+  out <- sub("\\.$", "", trimws(out))
+  out[is.na(v)] <- "NA"
+  out[is.infinite(v)] <- ifelse(v[is.infinite(v)] > 0, "Inf", "-Inf")
+  out
+}
+
+# Rounds outwards (lower end down, upper end up) so that the printed
+# interval contains the computed one: a lower end of 0.9998 prints as 0.999,
+# not as 1.00.
+fmt_ci <- function(ci, digits = 3L) {
+  out <- function(v, dir) {
+    if (is.na(v) || !is.finite(v) || v == 0) return(fmt_num(v, digits))
+    p <- 10^(floor(log10(abs(v))) - digits + 1L)
+    fmt_num(dir(v / p) * p, digits)
+  }
+  sprintf("[%s, %s]", out(ci[1L], floor), out(ci[2L], ceiling))
+}
+
+# A p-value with `digits` significant digits in every range ("0.0312",
+# "4.03e-05"); 0 only when it is exactly 0.
+fmt_p <- function(p, digits = 3L) {
+  if (is.na(p)) return("NA")
+  if (p == 0) return("0")
+  if (p < 1e-4) return(formatC(p, format = "e", digits = digits - 1L))
+  fmt_num(p, digits)
+}
+
+fmt_pct <- function(conf) paste0(format(100 * conf, digits = 6), "%")

@@ -190,15 +190,6 @@ plan_samples <- function(x, y, test) {
   list(x = x / stats::median(x), y = y * exp(hl) / stats::median(x))
 }
 
-check_whole <- function(v, arg, min) {
-  if (!is.numeric(v) || length(v) != 1L || is.na(v) || !is.finite(v) ||
-      v < min || v != round(v)) {
-    abort(sprintf("`%s` must be a whole number of at least %s, not %s.", arg,
-                  format(min), describe_value(v)))
-  }
-  as.double(v)
-}
-
 # With timings holding a `process` column: the two samples with the
 # process of each run.
 timings_process_pair <- function(t, benchmark, versions, initial) {

@@ -151,31 +151,3 @@ min_benchmarks <- function(proportion, precision = 0.05, conf_level = 0.95, ...)
   out
 }
 
-# A single whole number >= 0 (a count); returned as double.
-check_whole_count <- function(x, arg, call = NULL) {
-  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x)) {
-    abort(sprintf("`%s` must be a single whole number, not %s.", arg,
-                  describe_value(x)), call = call)
-  }
-  x <- as.double(x)
-  if (x < 0 || abs(x - round(x)) > 1e-7 * max(1, abs(x))) {
-    abort(sprintf("`%s` must be a whole number >= 0, not %s.", arg,
-                  describe_value(x)), call = call)
-  }
-  round(x)
-}
-
-# Index (0-based) of a string among `choices`, partial matching allowed;
-# the default (the whole choices vector) means the first.
-check_method_choice <- function(x, choices, arg, call = NULL) {
-  if (identical(x, choices)) return(0L)
-  i <- if (is.character(x) && length(x) == 1L && !is.na(x)) {
-    pmatch(x, choices)
-  } else NA_integer_
-  if (is.na(i)) {
-    abort(sprintf("`%s` must be one of %s, not %s.", arg,
-                  paste0('"', choices, '"', collapse = ", "),
-                  describe_value(x)), call = call)
-  }
-  i - 1L
-}

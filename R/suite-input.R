@@ -3,35 +3,6 @@
 # a third version, an invalid level of its own, a weight that varies over
 # its runs) skips that benchmark only, with the reason kept in `problems`.
 
-# The precision r of the minimal number of benchmarks, strictly inside
-# (0, 1) (a half-width of an interval for a proportion).
-check_precision <- function(precision, arg = "precision") {
-  precision <- check_number(precision, arg)
-  if (precision <= 0 || precision >= 1) {
-    abort(sprintf("`%s` must be strictly between 0 and 1, not %s.", arg,
-                  describe_value(precision)))
-  }
-  precision
-}
-
-# The name of a column of a data frame `data`, given as the argument `arg`.
-check_column_name <- function(value, arg) {
-  if (!is.character(value) || length(value) != 1L || is.na(value) ||
-      !nzchar(value)) {
-    abort(sprintf("`%s` must be the name of a column of `data` (a single string), not %s.",
-                  arg, describe_value(value)))
-  }
-  value
-}
-
-# `initial` with a list of benchmarks (or a configuration), whose initial
-# code is always `x`: anything else would be silently ignored.
-check_list_initial <- function(initial) {
-  if (is.null(initial) || identical(initial, "x")) return(invisible(NULL))
-  abort(sprintf("`initial` names the initial version of a data frame or of timings; in a list of benchmarks the initial code is `x`, so `initial` must be NULL, not %s.",
-                describe_value(initial)))
-}
-
 # Why a benchmark's own confidence level cannot be used (NULL when it can:
 # NA, searched, or a number strictly between 0 and 1).
 suite_level_problem <- function(v, name) {
@@ -202,4 +173,255 @@ suite_drop_bad_fields <- function(suite, conf_level, weights) {
     suite$problems <- skip_benchmark(suite$problems, suite$names[j], why[j])
   }
   suite_subset(suite, !drop)
+}
+
+suite_prop_method <- function(method) {
+  choices <- c("prop.test", "wilson", "clopper-pearson", "agresti-coull",
+               "normal")
+  if (!is.character(method) || length(method) != 1L || !(method %in% choices)) {
+    abort(sprintf("`prop_method` must be one of %s, not %s.",
+                  paste0('"', choices, '"', collapse = ", "),
+                  describe_value(method)))
+  }
+  match(method, choices) - 1L
+}
+
+empty_problems <- function() {
+  data.frame(benchmark = character(), where = character(),
+             severity = character(), message = character(),
+             stringsAsFactors = FALSE)
+}
+
+add_problem <- function(problems, benchmark, where, severity, message) {
+  rbind(problems, data.frame(benchmark = benchmark, where = where,
+                             severity = severity, message = message,
+                             stringsAsFactors = FALSE))
+}
+
+# A benchmark that cannot be analysed: recorded and signalled.
+skip_benchmark <- function(problems, name, message, where = "data") {
+  warn(message, class = "skipped", benchmark = name)
+  add_problem(problems, name, where, "error", message)
+}
+
+# Why a sample of run times cannot be analysed (NULL when it can).
+sample_problem <- function(v, label) {
+  if (!is.numeric(v)) return(sprintf("the %s are %s, not numbers", label, describe_type(v)))
+  if (length(v) == 0L) return(sprintf("no run times for the %s", label))
+  if (anyNA(v)) return(sprintf("%d missing run time(s) for the %s", sum(is.na(v)), label))
+  if (any(!is.finite(v))) return(sprintf("%d infinite run time(s) for the %s", sum(!is.finite(v)), label))
+  if (any(v <= 0)) return(sprintf("%d run time(s) <= 0 for the %s", sum(v <= 0), label))
+  NULL
+}
+
+# The internal form: all values in one vector, 0-based starts and lengths of
+# each benchmark's x and y, per-benchmark level and weight (NA when absent).
+suite_from_list <- function(data, na_rm) {
+  problems <- attr(data, "problems")
+  if (is.null(problems)) problems <- empty_problems()
+  nms <- names(data)
+  if (is.null(nms)) nms <- rep("", length(data))
+  nms[is.na(nms) | nms == ""] <- paste0("benchmark ", which(is.na(nms) | nms == ""))
+  if (anyDuplicated(nms)) {
+    abort(sprintf("benchmark names must be unique; %s is repeated.",
+                  paste0('"', unique(nms[duplicated(nms)]), '"', collapse = ", ")))
+  }
+  xs <- ys <- vector("list", length(data))
+  lev <- wt <- rep(NA_real_, length(data))
+  lev_problem <- rep(NA_character_, length(data))
+  has_level <- has_weight <- FALSE
+  # One pass in C (src/suite.c) counts the run times of the benchmarks
+  # holding two clean samples (double, no missing, infinite or non-positive
+  # value) and no level or weight (-1 for the others); they are taken as
+  # they are, and when all are, that pass has packed them.  The others go
+  # through the checks one by one below, in order (same problems, same
+  # messages).
+  if (typeof(data) != "list") data <- as.list(data)
+  read <- .Call(ffi_suite_list_read, data, na_rm)
+  count <- read$count
+  simple <- count >= 0
+  keep <- simple
+  for (j in which(!simple)) {
+    el <- data[[j]]
+    if (!is.list(el) || length(el) < 2L) {
+      problems <- skip_benchmark(problems, nms[j], sprintf(
+        "benchmark \"%s\" skipped: it must be a list holding the run times x and y, not %s.",
+        nms[j], describe_value(el)))
+      next
+    }
+    x <- el[["x", exact = TRUE]]
+    y <- el[["y", exact = TRUE]]
+    if (is.null(x)) x <- el[[1L]]
+    if (is.null(y)) y <- el[[2L]]
+    if (is.numeric(x) && na_rm) x <- x[!is.na(x)]
+    if (is.numeric(y) && na_rm) y <- y[!is.na(y)]
+    why <- c(sample_problem(x, "initial code (x)"),
+             sample_problem(y, "transformed code (y)"))
+    if (length(why)) {
+      problems <- skip_benchmark(problems, nms[j], sprintf(
+        "benchmark \"%s\" skipped: %s.", nms[j], paste(why, collapse = "; ")))
+      next
+    }
+    if (!is.null(el[["conf_level", exact = TRUE]])) {
+      has_level <- TRUE
+      lj <- el[["conf_level", exact = TRUE]]
+      why_level <- suite_level_problem(lj, nms[j])
+      if (is.null(why_level)) lev[j] <- as.double(lj)
+      else lev_problem[j] <- why_level
+    }
+    if (!is.null(el[["weight", exact = TRUE]])) {
+      has_weight <- TRUE
+      w <- el[["weight", exact = TRUE]]
+      wt[j] <- if (is.numeric(w) && length(w) == 1L) as.double(w) else NA_real_
+    }
+    keep[j] <- TRUE
+    xs[[j]] <- as.double(x)
+    ys[[j]] <- as.double(y)
+  }
+  packed <- if (!is.null(read$packed)) read$packed
+            else .Call(ffi_suite_list_pack, data, count, xs, ys, keep, na_rm)
+  c(list(names = nms[keep]), packed,
+    list(level = lev[keep], weight = wt[keep], has_level = has_level,
+         has_weight = has_weight, problems = problems, versions = c("x", "y"),
+         level_problem = lev_problem[keep]))
+}
+
+suite_pack <- function(names, xs, ys, lev, wt, has_level, has_weight,
+                       problems, versions) {
+  nx <- lengths(xs)
+  ny <- lengths(ys)
+  values <- as.double(unlist(rbind(xs, ys), use.names = FALSE))
+  tot <- as.vector(rbind(nx, ny))
+  starts <- cumsum(c(0, tot))[seq_along(tot)]
+  odd <- seq(1L, by = 2L, length.out = length(names))
+  list(names = names, values = values,
+       x_start = starts[odd], x_len = nx, y_start = starts[odd + 1L], y_len = ny,
+       level = lev, weight = wt, has_level = has_level, has_weight = has_weight,
+       problems = problems, versions = versions)
+}
+
+suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
+  global_order <- identical(attr(data, "run_order"), "global")
+  check_column_name(benchmark, "benchmark")
+  check_column_name(version, "version")
+  check_column_name(time, "time")
+  for (col in c(benchmark, version, time)) {
+    if (!(col %in% names(data))) {
+      abort(sprintf("`data` must have a column %s.", describe_value(col)))
+    }
+  }
+  b <- data[[benchmark]]
+  v <- data[[version]]
+  t <- data[[time]]
+  if (!is.numeric(t)) {
+    abort(sprintf("column `%s` of `data` must be numeric, not %s.", time,
+                  describe_type(t)))
+  }
+  b <- if (is.factor(b)) droplevels(b) else factor(b, levels = unique(b[!is.na(b)]))
+  v <- if (is.factor(v)) droplevels(v) else factor(v, levels = unique(v[!is.na(v)]))
+  problems <- empty_problems()
+  if (anyNA(b) || anyNA(v) || nlevels(v) != 2L) {
+    # runs without a benchmark or version, or of a third version: their
+    # benchmarks are skipped (suite-input.R)
+    rows <- suite_frame_rows(b, v, initial, benchmark, version, problems)
+    problems <- rows$problems
+    data <- data[rows$keep, , drop = FALSE]
+    b <- droplevels(b[rows$keep])
+    v <- factor(as.character(v[rows$keep]), levels = rows$versions)
+    t <- t[rows$keep]
+  }
+  if (!is.null(initial)) {
+    if (!(is.character(initial) || is.factor(initial)) || length(initial) != 1L ||
+        !(as.character(initial) %in% levels(v))) {
+      abort(sprintf("`initial` must be one of the versions %s, not %s.",
+                    paste0('"', levels(v), '"', collapse = ", "),
+                    describe_value(initial)))
+    }
+    v <- stats::relevel(v, as.character(initial))
+  }
+  t <- as.double(t)
+  if (na_rm && anyNA(t)) {
+    ok <- !is.na(t)
+    b <- b[ok]; v <- v[ok]; t <- t[ok]
+    data <- data[ok, , drop = FALSE]
+  }
+  nb <- nlevels(b)
+  bi <- as.integer(b)
+  vi <- as.integer(v)
+  key <- (bi - 1L) * 2L + vi
+  # the recorded order of the runs: the `run` column of timings, else the rows
+  rec <- if (is.numeric(data[["run"]]) && !anyNA(data[["run"]])) data[["run"]] else seq_along(t)
+  ts <- data[["timestamp"]]
+  has_ts <- inherits(ts, "POSIXct") && !anyNA(ts)
+  if (has_ts) rec <- rank(as.double(ts), ties.method = "first") * (length(t) + 1) + rec
+  o <- order(key, rec)
+  counts <- tabulate(key, 2L * nb)
+  starts <- cumsum(c(0, counts))[seq_len(2L * nb)]
+  odd <- seq(1L, by = 2L, length.out = nb)
+  x_len <- counts[odd]
+  y_len <- counts[odd + 1L]
+  values <- t[o]
+
+  # benchmarks whose times cannot be analysed
+  bad_row <- is.na(t) | !is.finite(t) | t <= 0
+  nbad <- tabulate(bi[bad_row], nb)
+  keep <- x_len > 0 & y_len > 0 & nbad == 0
+  for (j in which(!keep)) {
+    why <- character()
+    if (x_len[j] == 0) why <- c(why, sprintf("no run times for the initial code (\"%s\")", levels(v)[1L]))
+    if (y_len[j] == 0) why <- c(why, sprintf("no run times for the transformed code (\"%s\")", levels(v)[2L]))
+    if (nbad[j] > 0) {
+      tj <- t[bi == j]
+      why <- c(why, sprintf("%d missing, infinite or non-positive run time(s) (%d missing)",
+                            nbad[j], sum(is.na(tj))))
+    }
+    problems <- skip_benchmark(problems, levels(b)[j], sprintf(
+      "benchmark \"%s\" skipped: %s.", levels(b)[j], paste(why, collapse = "; ")))
+  }
+
+  lev <- suite_frame_per_bench(data, "conf_level", bi, levels(b))
+  wt <- suite_frame_per_bench(data, "weight", bi, levels(b))
+  # global order known (timings with run_order "global", or timestamps):
+  # the number of runs of the version labels within each benchmark
+  runs <- NULL
+  if (has_ts || global_order) {
+    og <- order(bi, rec)
+    lab <- vi[og]
+    bb <- bi[og]
+    nn <- length(og)
+    change <- nn > 1L & c(FALSE, lab[-1L] != lab[-nn] & bb[-1L] == bb[-nn])
+    runs <- 1 + tabulate(bb[change], nb)
+  }
+  list(names = levels(b)[keep], values = values, runs = runs[keep],
+       x_start = starts[odd][keep], x_len = x_len[keep],
+       y_start = starts[odd + 1L][keep], y_len = y_len[keep],
+       level = if (is.null(lev)) rep(NA_real_, sum(keep)) else lev$value[keep],
+       weight = if (is.null(wt)) rep(NA_real_, sum(keep)) else wt$value[keep],
+       has_level = !is.null(lev), has_weight = !is.null(wt),
+       problems = problems, versions = levels(v),
+       level_problem = lev$problem[keep], weight_problem = wt$problem[keep])
+}
+
+# Per-benchmark levels; NA means "search the highest".
+suite_levels <- function(conf_level, suite) {
+  nb <- length(suite$names)
+  if (is.null(conf_level)) {
+    if (suite$has_level) return(suite$level)
+    return(rep(0.95, nb))
+  }
+  if (length(conf_level) == 1L && is.na(conf_level)) return(rep(NA_real_, nb))
+  rep(check_conf_level(conf_level), nb)
+}
+
+suite_weights_mode <- function(weights, suite) {
+  choices <- c("custom", "equal", "fraction")
+  if (is.null(weights)) {
+    return(if (suite$has_weight && any(!is.na(suite$weight))) "custom" else "equal")
+  }
+  if (!is.character(weights) || length(weights) != 1L || !(weights %in% choices)) {
+    abort(sprintf("`weights` must be one of %s, not %s.",
+                  paste0('"', choices, '"', collapse = ", "),
+                  describe_value(weights)))
+  }
+  weights
 }

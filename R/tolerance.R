@@ -58,15 +58,6 @@
 #' median_test(old, faster, min_speedup = 1.02)  # but not beyond 2 %
 NULL
 
-check_min_speedup <- function(s0, arg = "min_speedup") {
-  if (!is.numeric(s0) || length(s0) != 1L || is.na(s0) || !is.finite(s0) ||
-      s0 < 1) {
-    abort(sprintf("`%s` must be a single number >= 1 (1 + the smallest change that matters), not %s.",
-                  arg, describe_value(s0)))
-  }
-  as.double(s0)
-}
-
 # The tolerance's p-values: speedup, slowdown, and the two one-sided tests
 # of equivalence.  test "mean" or "median"; pooled: Student's branch.
 tolerance_p_values <- function(x, y, test, pooled, s0) {

@@ -143,24 +143,3 @@ t_htest <- function(res, what, one_sample, var_equal, mu, conf_level, alt,
             conf_level = conf_level, extra = list(stderr = res$stderr))
 }
 
-check_sd <- function(x, arg) {
-  x <- check_number(x, arg)
-  if (x < 0) {
-    abort(sprintf("`%s` must be a standard deviation (>= 0), not %s.", arg,
-                  describe_value(x)))
-  }
-  x
-}
-
-check_count <- function(x, arg, min_n) {
-  x <- check_number(x, arg)
-  if (x != round(x) || x < 0) {
-    abort(sprintf("`%s` must be a whole number of values, not %s.", arg,
-                  describe_value(x)))
-  }
-  if (x < min_n) {
-    abort(sprintf("`%s` must be at least %d, not %s.", arg, min_n,
-                  describe_value(x)), class = "data")
-  }
-  x
-}

@@ -1,0 +1,318 @@
+# The checks of the arguments of every exported function, in one place.
+#
+# Each check takes the value and the name of the argument as the user wrote
+# it, returns the value normalised (a double, an index, a choice) or raises
+# a speeduptest_error_input (R/errors.R) whose message names the argument,
+# what it must be and what it was.  Choices among strings follow one rule,
+# check_choice(): an exact or unique partial match, the whole vector of
+# choices (a function's default) meaning the first.
+
+check_test <- function(test, arg = "test") {
+  choices <- c("median", "mean")
+  if (identical(test, choices)) return("median")
+  if (!is.character(test) || length(test) != 1L || is.na(test) ||
+      is.na(i <- pmatch(test, choices))) {
+    abort(sprintf('`%s` must be "median" or "mean", not %s.', arg,
+                  describe_value(test)))
+  }
+  choices[i]
+}
+
+# Errors on anything in `...`.  Arguments spelled the base R way (`na.rm`,
+# `conf.level`, `var.equal`, ...) get the package's spelling in an error of
+# class speeduptest_error_argument; `fn` names the caller and `formals` its
+# arguments (found from the calling frame when not given).
+check_dots_empty <- function(..., .fn = NULL, .formals = NULL) {
+  if (...length() == 0L) return(invisible())
+  if (is.null(.fn) || is.null(.formals)) {
+    caller <- sys.call(-1L)
+    if (is.null(.fn)) {
+      .fn <- if (is.null(caller)) "this function" else
+        paste0(sub("\\.(default|formula|speedup_[a-z_]+|speeduptest_[a-z_]+)$", "",
+                   deparse1(caller[[1L]])), "()")
+    }
+    if (is.null(.formals)) .formals <- names(formals(sys.function(-1L)))
+  }
+  nms <- names(list(...))
+  if (is.null(nms)) nms <- rep("", ...length())
+  hints <- vapply(nms[nzchar(nms)], argument_hint, "", formals = .formals)
+  if (length(hints) && any(nzchar(hints))) {
+    named <- nms[nzchar(nms)]
+    msg <- sprintf("`%s` is not an argument of %s; %s.", named[nzchar(hints)],
+                   .fn, hints[nzchar(hints)])
+    abort(paste(msg, collapse = "\n"), class = c("argument", "input"),
+          arguments = named[nzchar(hints)])
+  }
+  what <- if (all(nms == "")) {
+    sprintf("%d unnamed argument(s)", ...length())
+  } else {
+    paste0("`", nms[nms != ""], "`", collapse = ", ")
+  }
+  abort(sprintf("Unused argument(s) to %s: %s.", .fn, what),
+        class = c("argument", "input"),
+        arguments = nms)
+}
+
+# The package's spelling of an argument given the base R way, as advice
+# ("" when there is none).
+argument_hint <- function(name, formals) {
+  has <- function(a) a %in% formals
+  underscored <- gsub(".", "_", name, fixed = TRUE)
+  if (name %in% c("conf.level", "conf_level", "level", "confidence") &&
+      has("alpha") && !has("conf_level")) {
+    return(sprintf("give the risk level instead: `alpha = 1 - %s`", name))
+  }
+  if (underscored != name && has(underscored)) {
+    return(sprintf("use `%s` (this package spells arguments with underscores)",
+                   underscored))
+  }
+  if (name %in% c("margin", "threshold", "tolerance", "min_effect", "delta",
+                  "min.speedup") && has("min_speedup")) {
+    return("give the smallest speedup that matters as a factor: `min_speedup = 1.01` for 1 %")
+  }
+  if (name == "p.adjust.method" && has("p_adjust")) {
+    return("use `p_adjust`")
+  }
+  if (name == "paired") {
+    return(if (has("x") && has("y"))
+      "the runs of the two versions are independent samples here; for paired differences use signed_rank_test() on x - y"
+    else "paired samples are not supported here")
+  }
+  if (name == "alternative" && has("x") && has("y") && has("alpha") &&
+      !has("alternative")) {
+    return("the Speedup-Test asks whether y is faster than x; swap x and y for the other direction")
+  }
+  if (name %in% c("var.equal", "var_equal") && !has("var_equal")) {
+    return("the protocol chooses Student's or Welch's test itself, from an F-test of the variances")
+  }
+  ""
+}
+
+# Checks a sample of run times (or any measurements) and returns it as a
+# double vector without NA (when na_rm).  `positive` asks for values > 0,
+# `min_n` for a minimum length (0 to allow fewer values and let the caller
+# decide).
+check_sample <- function(x, arg = deparse(substitute(x)), na_rm = FALSE,
+                         min_n = 1L, positive = FALSE, call = NULL) {
+  if (!is.numeric(x)) {
+    abort(sprintf("`%s` must be a numeric vector, not %s.", arg,
+                  describe_type(x)), call = call)
+  }
+  x <- as.double(unclass(x))
+  if (anyNA(x)) {
+    if (!isTRUE(na_rm)) {
+      abort(sprintf("`%s` has %d missing value(s); remove them or set `na_rm = TRUE`.",
+                    arg, sum(is.na(x))), call = call)
+    }
+    x <- x[!is.na(x)]
+  }
+  if (any(!is.finite(x))) {
+    abort(sprintf("`%s` must hold finite values; it has %d infinite value(s).",
+                  arg, sum(!is.finite(x))), call = call)
+  }
+  if (positive && any(x <= 0)) {
+    abort(sprintf("`%s` must hold positive values (times or costs); it has %d value(s) <= 0.",
+                  arg, sum(x <= 0)), call = call)
+  }
+  if (length(x) < min_n) {
+    abort(sprintf("`%s` must have at least %d value(s), not %d.",
+                  arg, min_n, length(x)), class = "data", call = call)
+  }
+  x
+}
+
+check_conf_level <- function(conf_level, arg = "conf_level", call = NULL) {
+  if (!is.numeric(conf_level) || length(conf_level) != 1L ||
+      is.na(conf_level) || conf_level <= 0 || conf_level >= 1) {
+    abort(sprintf("`%s` must be a single number strictly between 0 and 1, not %s.",
+                  arg, describe_value(conf_level)), call = call)
+  }
+  as.double(conf_level)
+}
+
+# A risk above 0.5 is most likely a confidence passed as the risk (alpha =
+# 0.95 for 95%): allowed, with a warning of class speeduptest_warning_alpha.
+check_alpha <- function(alpha, arg = "alpha", call = NULL) {
+  alpha <- check_conf_level(alpha, arg = arg, call = call)
+  if (alpha > 0.5) {
+    warn(sprintf("`%s` = %s is a risk above 0.5 (a confidence of %s): for a %s confidence, use `%s = %s`.",
+                 arg, format(alpha), fmt_pct(1 - alpha), fmt_pct(alpha), arg,
+                 format(1 - alpha)), class = "alpha", call = call)
+  }
+  alpha
+}
+
+check_flag <- function(x, arg, call = NULL) {
+  if (!is.logical(x) || length(x) != 1L || is.na(x)) {
+    abort(sprintf("`%s` must be TRUE or FALSE, not %s.", arg, describe_value(x)),
+          call = call)
+  }
+  x
+}
+
+# NULL means "automatic" (-1 for the C core).
+check_exact <- function(exact, arg = "exact", call = NULL) {
+  if (is.null(exact)) return(-1L)
+  as.integer(check_flag(exact, arg, call = call))
+}
+
+check_number <- function(x, arg, call = NULL, finite = TRUE) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || (finite && !is.finite(x))) {
+    abort(sprintf("`%s` must be a single finite number, not %s.", arg,
+                  describe_value(x)), call = call)
+  }
+  as.double(x)
+}
+
+# Returns the 0-based code the C core uses for c("two.sided", "less", "greater").
+check_alternative <- function(alternative, arg = "alternative", call = NULL) {
+  choices <- c("two.sided", "less", "greater")
+  if (!is.character(alternative) || length(alternative) < 1L) {
+    abort(sprintf("`%s` must be one of %s.", arg,
+                  paste0('"', choices, '"', collapse = ", ")), call = call)
+  }
+  if (identical(alternative, choices)) alternative <- choices[1L]
+  i <- pmatch(alternative[1L], choices)
+  if (length(alternative) != 1L || is.na(i)) {
+    abort(sprintf("`%s` must be one of %s, not %s.", arg,
+                  paste0('"', choices, '"', collapse = ", "),
+                  describe_value(alternative)), call = call)
+  }
+  i - 1L
+}
+
+alternative_name <- function(code) c("two.sided", "less", "greater")[code + 1L]
+
+# A result object (or timings) given to a method: its class promises the
+# parts the method reads.  An object built by hand or cut down that lacks
+# them is refused with a classed error naming the argument, rather than
+# failing deep inside the method.
+check_object <- function(x, arg = "x") {
+  need <- if (inherits(x, "speedup_timings")) {
+    c("benchmark", "version", "time")
+  } else if (inherits(x, "speedup_suite")) {
+    c("benchmarks", "overall", "problems", "weights")
+  } else if (inherits(x, "speeduptest_hpt")) {
+    c("confidence", "n", "benchmarks", "problems", "labels")
+  } else if (inherits(x, "speedup_verdict")) {
+    c("test", "direction", "decision", "p_value", "alpha", "n", "labels")
+  } else {
+    return(invisible(x))
+  }
+  miss <- if (is.list(x)) setdiff(need, names(x)) else need
+  if (length(miss)) {
+    what <- if (inherits(x, "speedup_timings")) "column" else "part"
+    abort(sprintf("`%s` is not a complete `%s` object: it lacks the %s%s %s.",
+                  arg, class(x)[1L], what, if (length(miss) == 1L) "" else "s",
+                  paste0("`", miss, "`", collapse = ", ")))
+  }
+  invisible(x)
+}
+
+# A single whole number >= 0 (a count); returned as double.
+check_whole_count <- function(x, arg, call = NULL) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x)) {
+    abort(sprintf("`%s` must be a single whole number, not %s.", arg,
+                  describe_value(x)), call = call)
+  }
+  x <- as.double(x)
+  if (x < 0 || abs(x - round(x)) > 1e-7 * max(1, abs(x))) {
+    abort(sprintf("`%s` must be a whole number >= 0, not %s.", arg,
+                  describe_value(x)), call = call)
+  }
+  round(x)
+}
+
+# Index (0-based) of a string among `choices`, partial matching allowed;
+# the default (the whole choices vector) means the first.
+check_method_choice <- function(x, choices, arg, call = NULL) {
+  if (identical(x, choices)) return(0L)
+  i <- if (is.character(x) && length(x) == 1L && !is.na(x)) {
+    pmatch(x, choices)
+  } else NA_integer_
+  if (is.na(i)) {
+    abort(sprintf("`%s` must be one of %s, not %s.", arg,
+                  paste0('"', choices, '"', collapse = ", "),
+                  describe_value(x)), call = call)
+  }
+  i - 1L
+}
+
+check_min_speedup <- function(s0, arg = "min_speedup") {
+  if (!is.numeric(s0) || length(s0) != 1L || is.na(s0) || !is.finite(s0) ||
+      s0 < 1) {
+    abort(sprintf("`%s` must be a single number >= 1 (1 + the smallest change that matters), not %s.",
+                  arg, describe_value(s0)))
+  }
+  as.double(s0)
+}
+
+# The precision r of the minimal number of benchmarks, strictly inside
+# (0, 1) (a half-width of an interval for a proportion).
+check_precision <- function(precision, arg = "precision") {
+  precision <- check_number(precision, arg)
+  if (precision <= 0 || precision >= 1) {
+    abort(sprintf("`%s` must be strictly between 0 and 1, not %s.", arg,
+                  describe_value(precision)))
+  }
+  precision
+}
+
+# The name of a column of a data frame `data`, given as the argument `arg`.
+check_column_name <- function(value, arg) {
+  if (!is.character(value) || length(value) != 1L || is.na(value) ||
+      !nzchar(value)) {
+    abort(sprintf("`%s` must be the name of a column of `data` (a single string), not %s.",
+                  arg, describe_value(value)))
+  }
+  value
+}
+
+# `initial` with a list of benchmarks (or a configuration), whose initial
+# code is always `x`: anything else would be silently ignored.
+check_list_initial <- function(initial) {
+  if (is.null(initial) || identical(initial, "x")) return(invisible(NULL))
+  abort(sprintf("`initial` names the initial version of a data frame or of timings; in a list of benchmarks the initial code is `x`, so `initial` must be NULL, not %s.",
+                describe_value(initial)))
+}
+
+check_sd <- function(x, arg) {
+  x <- check_number(x, arg)
+  if (x < 0) {
+    abort(sprintf("`%s` must be a standard deviation (>= 0), not %s.", arg,
+                  describe_value(x)))
+  }
+  x
+}
+
+check_count <- function(x, arg, min_n) {
+  x <- check_number(x, arg)
+  if (x != round(x) || x < 0) {
+    abort(sprintf("`%s` must be a whole number of values, not %s.", arg,
+                  describe_value(x)))
+  }
+  if (x < min_n) {
+    abort(sprintf("`%s` must be at least %d, not %s.", arg, min_n,
+                  describe_value(x)), class = "data")
+  }
+  x
+}
+
+check_whole <- function(v, arg, min) {
+  if (!is.numeric(v) || length(v) != 1L || is.na(v) || !is.finite(v) ||
+      v < min || v != round(v)) {
+    abort(sprintf("`%s` must be a whole number of at least %s, not %s.", arg,
+                  format(min), describe_value(v)))
+  }
+  as.double(v)
+}
+
+check_choice <- function(x, choices, arg) {
+  if (identical(x, choices)) return(choices[1L])
+  if (!is.character(x) || length(x) != 1L || is.na(x) ||
+      is.na(i <- pmatch(x, choices))) {
+    abort(sprintf("`%s` must be one of %s, not %s.", arg,
+                  paste0('"', choices, '"', collapse = ", "), describe_value(x)))
+  }
+  choices[i]
+}

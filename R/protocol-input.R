@@ -1,0 +1,180 @@
+# The two samples of one comparison, from the three ways a user gives them:
+# two vectors, a formula `time ~ version` with its data, or one benchmark
+# and two versions of timings.  Each sample keeps the order its runs were
+# recorded in (the run-order checks read it), and the baseline says which
+# version is the initial code and how it was chosen.
+
+# The two samples of a pair of arguments (x, y), of a formula or of timings,
+# for highest_confidence() and observed_speedups().
+pair_samples <- function(x, y, data, na_rm, initial, benchmark, versions) {
+  if (inherits(x, "speedup_timings")) {
+    if (!is.null(y)) {
+      abort("`y` must be NULL when `x` holds timings; choose the versions with `versions` or `initial`.")
+    }
+    return(timings_pair(x, benchmark, versions, initial, na_rm))
+  }
+  if (inherits(x, "formula")) {
+    if (!is.null(y)) {
+      abort("`y` must be NULL when `x` is a formula; pass the data frame as `data`.")
+    }
+    return(split_formula(x, data, na_rm, initial))
+  }
+  if (is.null(y)) {
+    abort("`y` is missing: give the run times of the transformed code.")
+  }
+  list(x = x, y = y)
+}
+
+# Splits `time ~ version` into the two samples, each in the order of the
+# rows.  The initial code x is `initial` when given; otherwise the first
+# level of a factor, or the first value to appear in any other variable.
+split_formula <- function(formula, data, na_rm, initial = NULL) {
+  if (!inherits(formula, "formula") || length(formula) != 3L) {
+    abort("`x` must be a formula `time ~ version` with a response and one grouping variable.")
+  }
+  rhs <- formula[[3L]]
+  if (!is.name(rhs) && !is.call(rhs) || (is.call(rhs) &&
+      deparse1(rhs[[1L]]) %in% c("+", "*", ":", "|", "-"))) {
+    abort("The right-hand side of the formula must be a single grouping variable.")
+  }
+  env <- environment(formula)
+  if (is.null(env)) env <- parent.frame()
+  if (is.null(data)) {
+    data <- env
+  } else if (!is.list(data) && !is.environment(data)) {
+    abort(sprintf("`data` must be a data frame, not %s.", describe_type(data)))
+  }
+  get_var <- function(expr, what) {
+    out <- tryCatch(eval(expr, data, env), error = function(e) {
+      abort(sprintf("Cannot find the %s `%s` of the formula: %s", what,
+                    deparse1(expr), conditionMessage(e)))
+    })
+    out
+  }
+  time <- get_var(formula[[2L]], "response")
+  group <- get_var(rhs, "grouping variable")
+  if (!is.numeric(time)) {
+    abort(sprintf("The response `%s` must be numeric, not %s.",
+                  deparse1(formula[[2L]]), describe_type(time)))
+  }
+  if (length(group) != length(time)) {
+    abort(sprintf("The response and the grouping variable must have the same length (%d and %d).",
+                  length(time), length(group)))
+  }
+  if (anyNA(group)) {
+    if (!isTRUE(na_rm)) {
+      abort(sprintf("The grouping variable `%s` has %d missing value(s); remove them or set `na_rm = TRUE`.",
+                    deparse1(rhs), sum(is.na(group))))
+    }
+    keep <- !is.na(group)
+    time <- time[keep]
+    group <- group[keep]
+  }
+  how <- if (is.factor(group)) "first level of the factor" else "first in the data"
+  group <- if (is.factor(group)) {
+    droplevels(group)
+  } else {
+    factor(group, levels = unique(as.character(group)))
+  }
+  lev <- levels(group)
+  if (length(lev) != 2L) {
+    abort(sprintf("The grouping variable `%s` must have exactly 2 levels (initial and transformed code), not %d: %s.",
+                  deparse1(rhs), length(lev), quote_list(lev)), class = "data")
+  }
+  if (!is.null(initial)) {
+    lev <- pick_initial(initial, lev)
+    how <- "initial ="
+  }
+  list(x = time[group == lev[1L]], y = time[group == lev[2L]],
+       labels = lev,
+       data_name = sprintf("%s by %s (%s vs %s)", deparse1(formula[[2L]]),
+                           deparse1(rhs), lev[1L], lev[2L]),
+       baseline = sprintf('"%s" (%s)', lev[1L], how))
+}
+
+quote_list <- function(v, max = 10L) {
+  out <- paste0('"', utils::head(v, max), '"', collapse = ", ")
+  if (length(v) > max) out <- paste0(out, sprintf(", ... (%d in all)", length(v)))
+  out
+}
+
+# The levels reordered so that `initial` comes first.
+pick_initial <- function(initial, lev) {
+  if (!(is.character(initial) || is.factor(initial)) || length(initial) != 1L ||
+      is.na(initial) || !(as.character(initial) %in% lev)) {
+    abort(sprintf("`initial` must be one of the versions %s, not %s.",
+                  quote_list(lev), describe_value(initial)))
+  }
+  initial <- as.character(initial)
+  c(initial, setdiff(lev, initial))
+}
+
+# One benchmark and two versions of a speedup_timings object, each sample in
+# recorded order, with the global positions of the runs when known.
+timings_pair <- function(t, benchmark, versions, initial, na_rm) {
+  bs <- unique(as.character(t$benchmark))
+  if (is.null(benchmark)) {
+    if (length(bs) != 1L) {
+      abort(sprintf("The timings hold %d benchmarks; choose one with `benchmark =`: %s.",
+                    length(bs), quote_list(bs)))
+    }
+    benchmark <- bs
+  } else if (!is.character(benchmark) || length(benchmark) != 1L ||
+             is.na(benchmark) || !(benchmark %in% bs)) {
+    abort(sprintf("`benchmark` must be one of %s, not %s.", quote_list(bs),
+                  describe_value(benchmark)))
+  }
+  run_order <- attr(t, "run_order")
+  t <- as.data.frame(unclass(t), stringsAsFactors = FALSE)
+  t <- t[t$benchmark == benchmark, , drop = FALSE]
+  ver <- t$version
+  lev <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))
+  ver <- as.character(ver)
+  if (!is.null(versions)) {
+    if (!is.null(initial)) {
+      abort("Give `versions` or `initial`, not both.")
+    }
+    if (!is.character(versions) || length(versions) != 2L || anyNA(versions) ||
+        !all(versions %in% lev) || versions[1L] == versions[2L]) {
+      abort(sprintf("`versions` must be two different versions of %s (initial first), not %s.",
+                    quote_list(lev), describe_value(versions)))
+    }
+    lev <- versions
+    how <- "versions ="
+  } else if (!is.null(initial)) {
+    lev <- pick_initial(initial, lev)
+    if (length(lev) > 2L) {
+      abort(sprintf("Benchmark \"%s\" has %d versions (%s); name both with `versions = c(initial, transformed)`.",
+                    benchmark, length(lev), quote_list(lev)))
+    }
+    how <- "initial ="
+  } else {
+    if (length(lev) != 2L) {
+      abort(sprintf("Benchmark \"%s\" has %d version(s) (%s); choose two with `versions = c(initial, transformed)`.",
+                    benchmark, length(lev), quote_list(lev)), class = "data")
+    }
+    how <- "first version in the timings"
+  }
+  keep <- ver %in% lev
+  t <- t[keep, , drop = FALSE]
+  ver <- ver[keep]
+  run <- if (is.null(t$run)) seq_len(nrow(t)) else t$run
+  ts <- t$timestamp
+  has_ts <- !is.null(ts) && inherits(ts, "POSIXct") && length(ts) > 0L &&
+    !anyNA(ts)
+  o <- if (has_ts) order(as.double(ts), run) else order(run)
+  ver <- ver[o]
+  time <- t$time[o]
+  global <- has_ts || identical(run_order, "global")
+  pos <- seq_along(time)
+  ix <- ver == lev[1L]
+  iy <- ver == lev[2L]
+  proc <- t[["process"]][o]
+  rnd <- t[["round"]][o]
+  list(x = time[ix], y = time[iy], labels = lev,
+       data_name = sprintf("%s: %s vs %s", benchmark, lev[1L], lev[2L]),
+       baseline = sprintf('"%s" (%s)', lev[1L], how),
+       positions = if (global) list(x = pos[ix], y = pos[iy]),
+       process = if (!is.null(proc)) list(x = proc[ix], y = proc[iy]),
+       round = if (!is.null(rnd)) list(x = rnd[ix], y = rnd[iy]))
+}

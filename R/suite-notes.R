@@ -1,0 +1,111 @@
+# The report text of a suite: why a benchmark's speedup was not declared
+# or may not hold at its level (`notes`), and what chance alone gives over
+# many benchmarks (the multiplicity lines of the print and the report).
+
+#' What chance alone gives on a suite
+#'
+#' Lines about multiplicity for the print and the report of a
+#' [speedup_suite()]: without adjustment (`p_adjust = "none"`, the paper's
+#' choice) how many significant speedups chance alone gives when nothing
+#' changed (about alpha times the number of benchmarks tested, for each
+#' protocol), and that the overall gain over the significant benchmarks is
+#' computed on a selection; with an adjustment, which one.
+#'
+#' @param suite A [speedup_suite()] result.
+#' @return A character vector of lines (at most 80 characters).
+#' @examples
+#' set.seed(1)
+#' same <- lapply(1:50, function(i) list(x = rlnorm(35), y = rlnorm(35)))
+#' names(same) <- paste0("b", 1:50)
+#' suite_multiplicity_lines(speedup_suite(same))
+#' @export
+suite_multiplicity_lines <- function(suite) {
+  if (!inherits(suite, "speedup_suite")) {
+    abort(sprintf("`suite` must be a speedup_suite, not %s.", describe_type(suite)))
+  }
+  mu <- suite$multiplicity
+  adj <- if (is.null(suite$p_adjust)) "none" else suite$p_adjust
+  if (is.null(mu) || !any(mu$tested > 0)) return(character())
+  if (adj != "none") {
+    what <- c(holm = "Holm (family-wise error)", BH = "Benjamini-Hochberg (false discovery rate)")[[adj]]
+    return(strwrap(sprintf(
+      "Multiplicity: the p-values of the %s benchmarks tested were adjusted by %s before each decision.",
+      format(max(mu$tested)), what), width = 79))
+  }
+  lev <- unique(round(suite$benchmarks$median_conf_level, 6))
+  at <- if (length(lev) == 1L) sprintf("at alpha = %s", format(1 - lev)) else "at their levels"
+  exp_txt <- if (isTRUE(all.equal(mu$expected_false[1L], mu$expected_false[2L])))
+    fmt_num(mu$expected_false[2L], 2L)
+  else sprintf("%s (mean) and %s (median)", fmt_num(mu$expected_false[1L], 2L),
+               fmt_num(mu$expected_false[2L], 2L))
+  c(strwrap(sprintf(
+    "Multiplicity (no adjustment): with %s benchmarks tested %s, chance alone gives about %s significant speedups (and as many slowdowns) even if nothing changed; p_adjust = \"BH\" or \"holm\" controls them.",
+    format(max(mu$tested)), at, exp_txt), width = 79),
+    strwrap("The overall gain over the significant benchmarks is computed on a selection (the benchmarks that passed a test) and overstates the gain.",
+            width = 79))
+}
+
+# Why a speedup was not declared, or why its level may be wrong.
+suite_notes <- function(bm, adjusted = FALSE) {
+  idx <- msgs <- list()
+  for (p in c("mean", "median")) {
+    dec <- bm[[paste0(p, "_decision")]]
+    gua <- bm[[paste0(p, "_guaranteed")]]
+    show <- which(!(bm[[paste0(p, "_direction")]] %in% "speedup") | !gua)
+    if (!length(show)) next
+    # the sentences of the rows shown only (most benchmarks show none)
+    dec <- dec[show]
+    lev <- bm[[paste0(p, "_conf_level")]][show]
+    cav <- bm[[paste0(p, "_caveats")]][show]
+    sp <- bm[[paste0("speedup_", p)]][show]
+    what <- sprintf("speedup of the %s", p)
+    # "<sep><caveats>", or "" without caveats
+    tail_cav <- function(i, sep) {
+      t <- cav[i]
+      nz <- nzchar(t)
+      t[nz] <- paste0(sep, t[nz])
+      t
+    }
+    dirn <- bm[[paste0(p, "_direction")]][show]
+    insufficient <- is.na(dirn)
+    not_sig <- !insufficient & dirn != "speedup"
+    msg <- character(length(dec))
+    i <- which(insufficient)
+    if (length(i)) {
+      msg[i] <- sprintf("%s: insufficient data%s", what, tail_cav(i, ": "))
+    }
+    # the p-value the decision used: adjusted when the suite adjusts
+    p_name <- if (adjusted) "adjusted p-value" else "p-value"
+    pa <- or_na(bm[[paste0(p, "_p_adjusted")]], bm[[paste0(p, "_p_value")]])
+    psa <- or_na(bm[[paste0(p, "_p_adjusted_slowdown")]],
+                 bm[[paste0(p, "_p_value_slowdown")]])
+    pd <- decision_p(dirn, pa[show], psa[show])
+    equiv <- !is.na(dirn) & dirn == "equivalent"
+    if (any(equiv)) {
+      pe <- bm[[paste0(p, "_p_value_equivalence")]]
+      if (!is.null(pe)) pd[equiv] <- pe[show][equiv]
+    }
+    i <- which(not_sig)
+    if (length(i)) {
+      msg[i] <- sprintf("%s = %s: %s at confidence %s (%s %s)%s",
+                        what, fmt3(sp[i]), decision_words(dirn[i]),
+                        format_level(lev[i]), p_name, fmt3(pd[i]),
+                        tail_cav(i, "; "))
+    }
+    i <- which(!insufficient & !not_sig)
+    if (length(i)) {
+      msg[i] <- sprintf("%s = %s: %s at confidence %s, but 1 - alpha may not be the correct confidence level: %s",
+                        what, fmt3(sp[i]), decision_words(dirn[i]),
+                        format_level(lev[i]), cav[i])
+    }
+    idx[[p]] <- show
+    msgs[[p]] <- msg
+  }
+  # benchmark by benchmark, the mean's note before the median's (benchmark
+  # names are unique, so a row's index orders it)
+  at <- c(integer(), unlist(idx, use.names = FALSE))
+  o <- order(at)
+  proto <- c(character(), rep(names(idx), lengths(idx)))
+  new_frame(list(benchmark = bm$benchmark[at[o]], protocol = proto[o],
+                 message = c(character(), unlist(msgs, use.names = FALSE))[o]))
+}
