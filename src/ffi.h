@@ -31,6 +31,7 @@ SEXP rank_result_sexp(const st_result *r, double ci_level, int ci_warn);
 SEXP ffi_trend_list(const st_result *r, size_t k);
 
 /* entry points */
+SEXP ffi_codes(void);
 SEXP ffi_shapiro_wilk(SEXP x);
 SEXP ffi_var_test(SEXP x, SEXP y, SEXP alternative, SEXP ratio,
                   SEXP conf_level);

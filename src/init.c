@@ -49,6 +49,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_tolerance_suite, 8),
     CALLDEF(ffi_decide, 6),
     CALLDEF(ffi_power_sim, 12),
+    CALLDEF(ffi_codes, 0),
     {NULL, NULL, 0}
 };
 
