@@ -118,8 +118,8 @@ autoplot.speedup_verdict <- function(object, ...) {
   if (v$n + v$m == 0L) abort("Nothing to plot: both samples are empty.", class = "data")
   labels <- plot_sample_labels(v)
   pos <- run_positions(v)
-  centre_name <- if (v$test == "mean") "mean" else "median"
-  centre <- if (v$test == "mean") mean else stats::median
+  centre_name <- verdict_protocol(v)$centre
+  centre <- verdict_protocol(v)$centre_fun
   panel_runs <- "run times in recorded order"
   panel_speedup <- "speedup"
   lev <- c(panel_runs, panel_speedup)

@@ -36,7 +36,7 @@ warn <- function(message, class = "data", call = NULL, ...) {
 check_status <- function(res, what, call = NULL) {
   status <- res$status
   if (is.null(status) || status == 0L) return(invisible(res))
-  if (status == 6L) {
+  if (identical(st_code_name("status", status), "interrupted")) {
     # the user interrupted a long computation in the C core, which stopped
     # cleanly: an interrupt condition for handlers, then a classed error
     signalCondition(structure(class = c("interrupt", "condition"),
@@ -44,15 +44,11 @@ check_status <- function(res, what, call = NULL) {
     abort(sprintf("%s: interrupted by the user.", what),
           class = "interrupted", call = call)
   }
-  msg <- switch(as.character(status),
-    "1" = "not enough values",
-    "2" = "too many values for this method",
-    "3" = "all values are equal",
-    "4" = "out of memory",
-    "5" = "an argument is outside its domain",
-    "unknown failure")
+  name <- st_code_name("status", status)
+  msg <- status_words[name]
+  if (is.na(msg)) msg <- "unknown failure"
   abort(sprintf("%s: %s.", what, msg),
-        class = if (status == 4L) "memory" else "data", call = call)
+        class = if (identical(name, "alloc")) "memory" else "data", call = call)
 }
 
 describe_type <- function(x) {

@@ -47,7 +47,7 @@ NULL
 #' @exportS3Method knitr::knit_print
 knit_print.speedup_verdict <- function(x, ...) {
   v <- x
-  centre <- if (v$test == "mean") "mean" else "median"
+  centre <- verdict_protocol(v)$centre
   ci <- v$speedup_ci
   fin <- verdict_final_step(v)
   est <- or_na(attr(ci, "estimate"), NA_real_)
@@ -56,7 +56,7 @@ knit_print.speedup_verdict <- function(x, ...) {
   else sprintf("%s (%s; %s, %s)", fmt_estimate_ci(est, ci),
                attr(ci, "estimator"), interval_words(v$test, attr(ci, "conf.level")),
                interval_note(v$alpha))
-  observed <- sprintf("ratio of the %ss", centre)
+  observed <- verdict_observed_name(v)
   stopped <- is.na(v$direction)
   path <- verdict_path(v)
   pd <- decision_p(v$direction, v$p_value, v$p_value_slowdown)

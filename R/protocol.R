@@ -132,11 +132,11 @@ mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
   check_dots_empty(...)
   if (!identical(design, "auto") || !identical(replication, "auto")) {
     return(run_vectors("mean", x, y, alpha, rigorous, na_rm, labels,
-                       generic_call(match.call()), replication, design,
+                       generic_call(match.call(), quote(mean_test)), replication, design,
                        min_speedup = min_speedup))
   }
   run_protocol("mean", x, y, alpha, rigorous, na_rm, labels,
-               paste(labels, collapse = " and "), generic_call(match.call()),
+               paste(labels, collapse = " and "), generic_call(match.call(), quote(mean_test)),
                baseline = sprintf("`%s` (first argument)", labels[1L]),
                min_speedup = min_speedup)
 }
@@ -151,12 +151,12 @@ mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
   parts <- split_formula(x, data, na_rm, initial)
   if (!identical(design, "auto") || !identical(replication, "auto")) {
     return(run_vectors("mean", parts$x, parts$y, alpha, rigorous, na_rm,
-                       parts$labels, generic_call(match.call()), replication,
+                       parts$labels, generic_call(match.call(), quote(mean_test)), replication,
                        design, data_name = parts$data_name,
                        baseline = parts$baseline, min_speedup = min_speedup))
   }
   run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
-               parts$labels, parts$data_name, generic_call(match.call()),
+               parts$labels, parts$data_name, generic_call(match.call(), quote(mean_test)),
                baseline = parts$baseline, min_speedup = min_speedup)
 }
 
@@ -170,7 +170,7 @@ mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
   run_structured("mean", parts, alpha, rigorous, na_rm,
-                 generic_call(match.call()), replication, design,
+                 generic_call(match.call(), quote(mean_test)), replication, design,
                  min_speedup = min_speedup)
 }
 
@@ -252,11 +252,11 @@ median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
   check_dots_empty(...)
   if (!identical(design, "auto") || !identical(replication, "auto")) {
     return(run_vectors("median", x, y, alpha, rigorous, na_rm, labels,
-                       generic_call(match.call()), replication, design,
+                       generic_call(match.call(), quote(median_test)), replication, design,
                        min_speedup = min_speedup))
   }
   run_protocol("median", x, y, alpha, rigorous, na_rm, labels,
-               paste(labels, collapse = " and "), generic_call(match.call()),
+               paste(labels, collapse = " and "), generic_call(match.call(), quote(median_test)),
                baseline = sprintf("`%s` (first argument)", labels[1L]),
                min_speedup = min_speedup)
 }
@@ -272,12 +272,12 @@ median_test.formula <- function(x, data = NULL, alpha = 0.05,
   parts <- split_formula(x, data, na_rm, initial)
   if (!identical(design, "auto") || !identical(replication, "auto")) {
     return(run_vectors("median", parts$x, parts$y, alpha, rigorous, na_rm,
-                       parts$labels, generic_call(match.call()), replication,
+                       parts$labels, generic_call(match.call(), quote(median_test)), replication,
                        design, data_name = parts$data_name,
                        baseline = parts$baseline, min_speedup = min_speedup))
   }
   run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
-               parts$labels, parts$data_name, generic_call(match.call()),
+               parts$labels, parts$data_name, generic_call(match.call(), quote(median_test)),
                baseline = parts$baseline, min_speedup = min_speedup)
 }
 
@@ -291,7 +291,7 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
   na_rm <- check_flag(na_rm, "na_rm")
   parts <- timings_pair(x, benchmark, versions, initial, na_rm)
   run_structured("median", parts, alpha, rigorous, na_rm,
-                 generic_call(match.call()), replication, design,
+                 generic_call(match.call(), quote(median_test)), replication, design,
                  min_speedup = min_speedup)
 }
 
@@ -443,10 +443,17 @@ run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
     .Call(ffi_median_test, x, y, alpha, rigorous, run_order_min_runs)
   }
   check_status(res, sprintf("%s_test()", test))
-  v <- new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
-                   baseline = baseline,
-                   run_order = run_order_check(x, y, labels, positions,
-                                               trend = res$trend))
+  v <- if (is.null(positions)) {
+    # the trend checks decide whether the confidence holds; the run_order
+    # element that reports them is made when read
+    new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
+                baseline = baseline, run_order_flag = trend_flag(x, y, res$trend))
+  } else {
+    new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
+                baseline = baseline,
+                run_order = run_order_check(x, y, labels, positions,
+                                            trend = res$trend))
+  }
   apply_tolerance(v, min_speedup)
 }
 
@@ -459,7 +466,11 @@ plain_run_times <- function(x) {
 }
 
 # match.call() in a method names the method; show the generic instead.
-generic_call <- function(call) {
+generic_call <- function(call, generic = NULL) {
+  if (!is.null(generic)) {
+    call[[1L]] <- generic
+    return(call)
+  }
   fn <- as.character(call[[1L]])
   if (length(fn) == 1L) {
     call[[1L]] <- as.name(sub("\\.(default|formula|speedup_timings)$", "", fn))

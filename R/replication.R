@@ -303,7 +303,7 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
   }
   unit <- if (replication == "run") "run" else
     if (replication == "process" || kind == "processes") "process" else "run"
-  fun <- if (test == "median") stats::median else mean
+  fun <- protocol_info(test)$centre_fun
   info <- list(unit = unit, kind = kind, requested = replication,
                runs = c(length(x), length(y)))
   if (unit == "process") {
@@ -416,65 +416,20 @@ round_pairs <- function(x, y, rx, ry, design) {
        note = note, x = x[ix], y = y[iy])
 }
 
-# Adds the replication facts to a verdict: the element `replication`, the
-# caveats of rule 2 and of a forced run unit, the advice of rule 1.
+# Adds the replication facts to a verdict: the element `replication`, and
+# no guarantee when all runs of a version came from one process (rule 2).
+# The caveats and advice they call for are composed with the others when
+# read (replication_story(), R/verdict-story.R).
 add_replication <- function(v, info) {
   v$replication <- info
-  cav <- character()
-  adv <- character()
-  lx <- v$labels[1L]
-  ly <- v$labels[2L]
   if (info$unit == "run" && info$kind == "single" && info$requested == "auto") {
-    one <- v$labels[info$processes == 1L]
-    cav <- sprintf(
-      "all runs of %s came from one process: the variation between processes (memory layout, warm-up, frequency state) cannot be seen, so the runs are not independent replicates",
-      paste(one, collapse = " and all of "))
-    adv <- "run each version in several processes (e.g. several benchmark invocations), then compare the processes"
     v$confidence_guaranteed <- FALSE
-  }
-  if (info$unit == "run" && info$requested == "run" &&
-      info$kind %in% c("single", "processes")) {
-    cav <- "replication = \"run\": the runs are treated as independent although processes group them"
   }
   if (info$unit == "process") {
     v$plot_xlab <- "process (in recorded order)"
-    v$plot_ylab <- sprintf("per-process %s", if (v$test == "mean") "mean" else "median")
-    v$advice <- sub("^perform more than 30 runs of (.*)$",
-                    "run \\1 in more than 30 processes", v$advice)
-    v$caveats <- sub("has ([0-9]+) run time\\(s\\); the protocol needs at least 3$",
-                     "ran in \\1 process(es); the protocol needs at least 3 processes",
-                     v$caveats)
-    o <- info$optimal
-    if (!is.null(o) && !is.na(o$runs)) {
-      now <- info$runs_per_process
-      adv <- if (is.infinite(o$runs)) {
-        "no variance between processes is detected: more runs per process are as good as more processes"
-      } else {
-        sprintf("to spend the next runs best, run about %d per process (Kalibera-Jones, process start cost from the %s)",
-                max(1L, as.integer(round(o$runs))),
-                if (o$cost_from == "run") "run time" else "first runs' excess")
-      }
-    }
+    v$plot_ylab <- sprintf("per-process %s", protocol_info(v$test)$centre)
   }
   if (length(v$design$note)) v$notes <- c(v$notes, v$design$note)
-  # the advice to interleave, only where the runs were not interleaved
-  interleave <- run_order_sentences(list(trend = TRUE), v$labels)$advice
-  it <- v$run_order$interleaving
-  if (interleave %in% v$advice &&
-      (isTRUE(info$interleaved) || (!is.null(it) && isTRUE(it$interleaved)))) {
-    v$advice <- setdiff(v$advice, interleave)
-    adv <- c(adv, if (isTRUE(info$interleaved) && !identical(v$design$design, "paired"))
-      "the runs were interleaved in rounds: compare them paired by round (design = \"paired\", at least 6 complete rounds), which cancels the drift"
-    else "the runs were interleaved; the drift comes from the machine: measure on a quieter machine")
-  }
-  if (length(cav) || length(adv)) {
-    generic <- sprintf("%s may not be the correct confidence level",
-                       fmt_pct(v$confidence))
-    keep <- setdiff(v$caveats, generic)
-    tail <- if (!is.na(v$significant) && !v$confidence_guaranteed) generic
-    v$caveats <- c(keep, cav, tail)
-    v$advice <- c(v$advice, adv)
-  }
   v
 }
 
@@ -513,8 +468,6 @@ structured_confidence <- function(test, parts, rigorous, na_rm, replication,
 
 # ---- suites ------------------------------------------------------------------
 
-suite_single_caveat <- "each version ran in one process: the variation between processes cannot be seen (run each version in several processes)"
-
 # speedup_suite() on timings with structure columns: the benchmarks whose
 # processes or rounds change the analysis (rule 1, 2, 4, or a forced run
 # unit with processes) get the verdicts of run_structured() in place of the
@@ -549,7 +502,7 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
         for (p in c("mean", "median")) {
           bm[[paste0(p, "_guaranteed")]][j] <- FALSE
           cav <- bm[[paste0(p, "_caveats")]][j]
-          bm[[paste0(p, "_caveats")]][j] <- paste(c(if (nzchar(cav)) cav, suite_single_caveat),
+          bm[[paste0(p, "_caveats")]][j] <- paste(c(if (nzchar(cav)) cav, suite_run_order_phrases[["single_process"]]),
                                                   collapse = "; ")
         }
       }

@@ -160,27 +160,23 @@ run_order_check <- function(x, y, labels, positions = NULL, trend = NULL) {
        trend = flag_x || flag_y || (!is.null(inter) && !inter$interleaved))
 }
 
-run_order_sentences <- function(ro, labels) {
-  caveats <- character()
-  for (i in 1:2) {
-    t <- ro[[c("x", "y")[i]]]
-    if (!is.null(t) && t$p.value <= run_order_level) {
-      caveats <- c(caveats, sprintf(
-        "the run times of %s %s with the run order (Mann-Kendall p = %s <= %s): the runs are not independent",
-        labels[i], if (t$estimate > 0) "increase" else "decrease",
-        fmt_p(t$p.value), format(run_order_level)))
-    }
+# Whether the trend checks of the samples x and y flag their runs, from
+# the trend tests the median protocol made on the way (`trend`, as
+# ffi_mann_kendall returns them) or made here: what run_order_check() says
+# in `trend` when the global order is unknown.
+trend_flag <- function(x, y, trend = NULL) {
+  lens <- c(length(x), length(y))
+  # sample i, whose test is element k of r
+  flagged <- function(r, k, i) {
+    lens[i] >= run_order_min_runs && r$status[k] == 0L &&
+      r$p_value[k] <= run_order_level
   }
-  it <- ro$interleaving
-  if (!is.null(it) && !it$interleaved) {
-    caveats <- c(caveats, sprintf(
-      "the versions were measured in blocks, not interleaved (%s): a drift of the machine looks like a speedup",
-      it$description))
+  if (!is.null(trend)) return(flagged(trend, 1L, 1L) || flagged(trend, 2L, 2L))
+  one <- function(v, i) {
+    lens[i] >= run_order_min_runs &&
+      flagged(.Call(ffi_mann_kendall, v, 0, as.double(lens[i])), 1L, i)
   }
-  advice <- if (isTRUE(ro$trend)) {
-    "interleave the runs of both versions (e.g. with measure()) on a quiet machine"
-  } else character()
-  list(caveats = caveats, advice = advice)
+  one(x, 1L) || one(y, 2L)
 }
 
 # Vectorised form for a suite: trend p-values of every x and y sample, and
@@ -223,10 +219,11 @@ suite_run_order_text <- function(ro) {
     }
     out
   }
-  out <- add(out, ro$trend_p_x, "the initial times drift with the run order")
-  out <- add(out, ro$trend_p_y, "the transformed times drift with the run order")
-  out <- add(out, ro$interleaving_p, "the versions were measured in blocks")
+  words <- suite_run_order_phrases
+  out <- add(out, ro$trend_p_x, words[["trend_x"]])
+  out <- add(out, ro$trend_p_y, words[["trend_y"]])
+  out <- add(out, ro$interleaving_p, words[["blocks"]])
   i <- nzchar(out)
-  out[i] <- paste0(out[i], ": interleave the runs (e.g. measure())")
+  out[i] <- paste0(out[i], words[["cure"]])
   out
 }

@@ -46,7 +46,7 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
   dirn <- bm[[paste0(which, "_direction")]]
   lev <- or_na(bm[[paste0(which, "_ci_level")]], bm[[paste0(which, "_conf_level")]])
   kind <- ifelse(is.na(dirn), "insufficient", dirn)
-  method <- if (which == "median") "Hodges-Lehmann on log times" else "Fieller"
+  method <- interval_method(which)
   lev_txt <- if (length(unique(lev[!is.na(lev)])) == 1L) {
     fmt_pct(unique(lev[!is.na(lev)]))
   } else {

@@ -3,25 +3,17 @@
 # judged against the tolerance), the overall gains and the proportions of
 # accelerated benchmarks.
 
-# Caveat bits of st_verdict (speeduptest.h) and their sentences.
+# The caveats of each benchmark from its caveat bits, in the suite's short
+# phrases (`suite_phrases`, R/protocol-descriptor.R), in the order of the
+# bits.
 suite_caveat_text <- function(bits) {
-  text <- c(
-    "the initial times (x) are not shown normal",
-    "the transformed times (y) are not shown normal",
-    "perform more than 30 runs of the initial code (x)",
-    "perform more than 30 runs of the transformed code (y)",
-    "the location-shift model is rejected (Kolmogorov-Smirnov)",
-    "both samples are constant (check the timer resolution)",
-    "fewer than 3 runs in a sample",
-    "the normality of the initial times (x) cannot be checked",
-    "the normality of the transformed times (y) cannot be checked"
-  )
+  bit <- st_codes("caveat")
+  text <- suite_phrases[names(bit)]
   # built once per distinct code (a suite has a handful), then indexed
   codes <- as.integer(bits)
   distinct <- unique(codes)
   sentence <- vapply(distinct, function(b) {
-    on <- bitwAnd(b, bitwShiftL(1L, 0:8)) != 0L
-    paste(text[on], collapse = "; ")
+    paste(text[bitwAnd(b, bit) != 0L], collapse = "; ")
   }, character(1))
   sentence[match(codes, distinct)]
 }
@@ -38,12 +30,13 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   # a benchmark the core could not analyse (should not happen once the
   # data checks passed): kept visible as a problem, never dropped silently
   failed <- st != 0
-  why <- c("not enough values", "too many values", "all values are equal",
-           "out of memory", "a value is outside its domain")
-  for (j in which(failed)) {
+  why <- status_words[st_code_name("status", st[failed])]
+  why[is.na(why)] <- "unknown failure"
+  for (k in seq_along(why)) {
+    j <- which(failed)[k]
     problems <- skip_benchmark(problems, suite$names[j], sprintf(
       "benchmark \"%s\" skipped: the analysis failed (%s).", suite$names[j],
-      if (st[j] %in% 1:5) why[st[j]] else "unknown failure"), where = "analysis")
+      why[[k]]), where = "analysis")
   }
   searched <- b$searched == 1
   # a searched level is on the 0.01 grid; a given one is reported as given

@@ -19,13 +19,6 @@ tidy_frame <- function(df) {
 # NULL -> NA of the right type
 or_na <- function(x, na = NA) if (is.null(x) || !length(x)) na else x
 
-# The final test of a verdict: the t-test or the Wilcoxon test (NULL when
-# the protocol stopped before it).
-verdict_final_step <- function(v) {
-  s <- v$steps
-  if (v$test == "mean") s$t_test else s$wilcoxon
-}
-
 #' Tidy data frames of the results
 #'
 #' `tidy()` and `glance()` methods, on the generics of the generics package

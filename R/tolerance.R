@@ -62,7 +62,7 @@ NULL
 # of equivalence.  test "mean" or "median"; pooled: Student's branch.
 tolerance_p_values <- function(x, y, test, pooled, s0) {
   res <- .Call(ffi_tolerance_tests, as.double(x), as.double(y),
-               if (test == "mean") 0L else 1L, isTRUE(pooled), s0)
+               protocol_code(test), isTRUE(pooled), s0)
   p <- res$p_values
   p[is.nan(p)] <- NA_real_
   if (res$status != 0L) p[] <- NA_real_
@@ -122,7 +122,8 @@ apply_tolerance <- function(v, s0, paired = NULL) {
       v$decision <- decision_words(v$direction)
     }
   }
-  v$detectable <- if (identical(v$direction, "none")) verdict_detectable(v) else NA_real_
+  # made when read (verdict_lazy())
+  v["detectable"] <- list(NULL)
   v
 }
 
@@ -244,7 +245,7 @@ highest_confidence_tolerance <- function(x, y, test, rigorous, s0) {
 suite_tolerance <- function(suite, p, alpha, s0) {
   .Call(ffi_tolerance_suite, as.double(suite$values), as.double(suite$x_start),
         as.double(suite$x_len), as.double(suite$y_start),
-        as.double(suite$y_len), if (p == "mean") 0L else 1L,
+        as.double(suite$y_len), protocol_code(p),
         as.double(alpha), s0)
 }
 

@@ -182,8 +182,8 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
   labels <- plot_sample_labels(v)
   cols <- unname(plot_colours)
   pos <- run_positions(v)
-  centre_name <- if (v$test == "mean") "mean" else "median"
-  centre <- if (v$test == "mean") mean else stats::median
+  centre_name <- verdict_protocol(v)$centre
+  centre <- verdict_protocol(v)$centre_fun
   cen <- c(if (v$n) centre(v$x) else NA_real_,
            if (v$m) centre(v$y) else NA_real_)
   flags <- run_order_flags(v, labels)
@@ -317,7 +317,7 @@ verdict_plot_title <- function(v) {
 # "speedup 1.16 [1.11, 1.20] (Hodges-Lehmann on log times, 90% interval);
 #  observed ratio of the medians 1.15 (circle)"
 speedup_plot_label <- function(v) {
-  what <- v$speedup_what %||% (if (v$test == "mean") "ratio of the means" else "ratio of the medians")
+  what <- verdict_observed_name(v)
   ci <- v$speedup_ci
   est <- or_na(attr(ci, "estimate"), NA_real_)
   if (length(ci) != 2L || anyNA(ci) || is.na(est)) {

@@ -9,8 +9,8 @@
 #       interval, each end a one-sided 95% bound)
 #   observed ratio of the medians: 1.20
 verdict_speedup_lines <- function(v, digits = 3L) {
-  centre <- if (v$test == "mean") "mean" else "median"
-  ratio <- v$speedup_what %||% sprintf("ratio of the %ss", centre)
+  centre <- verdict_protocol(v)$centre
+  ratio <- verdict_observed_name(v)
   ci <- v$speedup_ci
   est <- attr(ci, "estimate")
   if (length(ci) != 2L || anyNA(ci) || is.null(est) || is.na(est)) {
@@ -27,25 +27,6 @@ verdict_speedup_lines <- function(v, digits = 3L) {
   out
 }
 
-# The flowchart's branch in words (summary() used to print its code).
-verdict_branch_words <- function(branch) {
-  words <- c(
-    too_few_values = "stopped, with fewer than 3 runs in a sample",
-    constant_samples = "stopped, as the samples are constant",
-    need_more_runs = "stopped, as a check failed on 30 runs or fewer (rigorous mode)",
-    student_normal = "both samples normal and equal variances, then Student's t-test",
-    welch_normal = "both samples normal and unequal variances, then Welch's t-test",
-    student_not_normal = "a sample not shown normal and equal variances, then Student's t-test",
-    welch_not_normal = "a sample not shown normal and unequal variances, then Welch's t-test",
-    wilcoxon_model_holds = "shift model accepted, then the Wilcoxon-Mann-Whitney test",
-    wilcoxon_model_rejected = "shift model rejected, then the Wilcoxon-Mann-Whitney test (confidence not guaranteed)",
-    paired_signed_rank = "paired by round, the signed-rank test of the log ratios",
-    paired_t_normal = "paired by round, differences normal, then the paired t-test",
-    paired_t_not_normal = "paired by round, differences not shown normal, then the paired t-test")
-  out <- unname(words[branch])
-  ifelse(is.na(out), branch, out)
-}
-
 verdict_headline <- function(v) {
   title <- sprintf("Speedup-Test (%s): ", v$test)
   conf <- fmt_pct(v$confidence)
@@ -59,42 +40,23 @@ verdict_headline <- function(v) {
   paste0(title, body)
 }
 
+# The route through the flowchart in one line: the checks the protocol
+# made, then its final test ("x normal (p = 0.41), y normal (p = 0.67),
+# equal variances (F-test p = 0.52) -> Student t-test p = 0.0012"), each
+# step in the words of its descriptor.
 verdict_path <- function(v) {
-  if (identical(v$design$design, "paired")) return(paired_path(v))
+  proto <- verdict_protocol(v)
   s <- v$steps
-  a <- v$alpha
-  parts <- character()
-  if (v$test == "mean") {
-    for (i in 1:2) {
-      st <- s[[c("shapiro_x", "shapiro_y")[i]]]
-      if (is.null(st)) next
-      lab <- v$labels[i]
-      parts <- c(parts, if (is.na(st$p.value)) sprintf("%s not checkable", lab)
-                 else if (st$p.value > a) sprintf("%s normal (p = %s)", lab, fmt_p(st$p.value))
-                 else sprintf("%s not normal (p = %s)", lab, fmt_p(st$p.value)))
-    }
-    if (!is.null(s$f_test)) {
-      p <- s$f_test$p.value
-      parts <- c(parts, sprintf("%s variances (F-test p = %s)",
-                                if (!is.na(p) && p > a) "equal" else "unequal", fmt_p(p)))
-    }
-    path <- paste(parts, collapse = ", ")
-    if (!is.null(s$t_test)) {
-      welch <- v$branch %in% c("welch_normal", "welch_not_normal")
-      path <- sprintf("%s -> %s t-test p = %s%s", path,
-                      if (welch) "Welch" else "Student", fmt_p(s$t_test$p.value),
-                      slowdown_p(v))
-    }
-  } else {
-    if (is.null(s$ks_test)) return(character())
-    p <- s$ks_test$p.value
-    path <- sprintf("location model %s (Kolmogorov-Smirnov p = %s)",
-                    if (!is.na(p) && p > a) "accepted" else "rejected", fmt_p(p))
-    if (!is.null(s$wilcoxon)) {
-      path <- sprintf("%s -> Wilcoxon-Mann-Whitney p = %s%s", path,
-                      fmt_p(s$wilcoxon$p.value), slowdown_p(v))
-    }
+  ctx <- list(alpha = v$alpha, labels = v$labels,
+              welch = v$branch %in% c("welch_normal", "welch_not_normal"))
+  phrase <- function(role) step_of_role(role, proto)$path(s[[role]]$p.value, ctx)
+  checks <- setdiff(names(s), proto$final)
+  path <- paste(vapply(checks, phrase, ""), collapse = ", ")
+  if (!is.null(s[[proto$final]])) {
+    final <- paste0(phrase(proto$final), slowdown_p(v))
+    path <- if (length(checks)) sprintf("%s -> %s", path, final) else final
   }
+  if (!nzchar(path)) return(character())
   if (v$branch == "need_more_runs") path <- paste(path, "-> stop (rigorous mode)")
   path
 }
@@ -145,7 +107,14 @@ summary.speedup_verdict <- function(object, ...) {
   structure(list(verdict = object), class = "summary.speedup_verdict")
 }
 
-step_line <- function(step, name, alpha, labels, digits, v = NULL) {
+# A step of summary(): the test and its data, then its statistic,
+# parameters, p-value and conclusion (the descriptor's words; for the final
+# test, the decision with the mirrored test's p-value when it decided a
+# slowdown).
+step_line <- function(step, role, v, digits) {
+  alpha <- v$alpha
+  proto <- verdict_protocol(v)
+  words <- step_of_role(role, proto)$outcome
   stat <- if (!is.null(step$statistic) && !is.na(step$statistic)) {
     sprintf("%s = %s", names(step$statistic), fmt_num(step$statistic, digits))
   }
@@ -157,30 +126,21 @@ step_line <- function(step, name, alpha, labels, digits, v = NULL) {
   p <- step$p.value
   a <- format(alpha)
   outcome <- if (is.na(p)) {
-    switch(name, shapiro_x = , shapiro_y = "not shown normal",
-           f_test = "variances treated as unequal", "not computable")
+    words$missing
   } else {
     pass <- p > alpha
     cmp <- if (pass) ">" else "<="
-    what <- switch(name,
-      shapiro_x = , shapiro_y = if (pass) "normal" else "not shown normal",
-      f_test = if (pass) "equal variances" else "unequal variances",
-      ks_test = if (pass) "location model holds" else "location model rejected",
-      t_test = , wilcoxon = if (pass) "not significant" else "significant")
-    out <- sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a, what)
-    if (name %in% c("t_test", "wilcoxon") && !is.null(v)) {
-      # the final test: the decision in its words, with the mirrored
-      # test's p-value when it decided a slowdown
-      out <- if (v$direction %in% "slowdown") {
-        sprintf("p-value = %s > %s; mirrored test (slowdown) p-value = %s <= %s: %s",
-                fmt_p(p, digits), a, fmt_p(v$p_value_slowdown, digits), a,
-                decision_words(v$direction))
-      } else {
-        sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a,
-                decision_words(v$direction))
-      }
+    if (role != proto$final) {
+      sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a,
+              if (pass) words$pass else words$fail)
+    } else if (v$direction %in% "slowdown") {
+      sprintf("p-value = %s > %s; mirrored test (slowdown) p-value = %s <= %s: %s",
+              fmt_p(p, digits), a, fmt_p(v$p_value_slowdown, digits), a,
+              decision_words(v$direction))
+    } else {
+      sprintf("p-value = %s %s %s: %s", fmt_p(p, digits), cmp, a,
+              decision_words(v$direction))
     }
-    out
   }
   head <- sprintf("%s (%s)", step$method, step$data.name)
   detail <- paste(c(stat, par, outcome), collapse = ", ")
@@ -196,7 +156,7 @@ print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
                                 v$rigorous))
   if (!length(v$steps)) lines <- c(lines, "  none: the protocol could not start")
   for (i in seq_along(v$steps)) {
-    sl <- step_line(v$steps[[i]], names(v$steps)[i], v$alpha, v$labels, digits, v)
+    sl <- step_line(v$steps[[i]], names(v$steps)[i], v, digits)
     lines <- c(lines, sprintf("  %d. %s", i, sl[1L]), sl[-1L])
   }
   if (v$test == "median" && !is.na(v$shift)) {

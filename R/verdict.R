@@ -2,21 +2,6 @@
 # the methods that tell its story: print/format (a few lines), summary (every
 # step of the flowchart), as.data.frame (one row) and plot.
 
-# Codes shared with src/speeduptest.h (st_branch, ST_CAVEAT_*, st_step_kind).
-verdict_branches <- c(
-  "too_few_values", "constant_samples", "need_more_runs",
-  "student_normal", "welch_normal", "student_not_normal", "welch_not_normal",
-  "wilcoxon_model_holds", "wilcoxon_model_rejected"
-)
-verdict_step_names <- c("shapiro_x", "shapiro_y", "f_test", "t_test",
-                        "ks_test", "wilcoxon")
-caveat_bit <- c(x_not_normal = 1L, y_not_normal = 2L, x_few_runs = 4L,
-                y_few_runs = 8L, no_location_model = 16L, constant = 32L,
-                too_few_values = 64L, x_uncheckable = 128L,
-                y_uncheckable = 256L)
-
-has_bit <- function(flags, bit) bitwAnd(flags, caveat_bit[[bit]]) != 0L
-
 na_if_nan <- function(v) {
   v[is.nan(v)] <- NA_real_
   v
@@ -74,54 +59,66 @@ na_if_nan <- function(v) {
 #' as.data.frame(v)
 NULL
 
+# The verdict of a protocol from the C core's result `res` (the list of
+# ffi_mean_test / ffi_median_test / ffi_paired_test).  The numbers are set
+# here; the parts made of words and objects (`steps`, `caveats`, `advice`,
+# `detectable`) are made when read (`$.speedup_verdict`), from the core's
+# raw results kept in the attribute "lazy", so that a verdict in a loop or
+# a simulation costs what its numbers cost.  Without `run_order`, the
+# run-order checks of the samples are made when read, and
+# `run_order_flag` says whether they flag the runs.  `flags` are the caveat bits
+# the verdict reports in `caveat_flags` (the paired design keeps only
+# those it shares with the unpaired flowcharts); `design` "unpaired" or
+# "paired" picks the protocol's descriptor.
 new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
-                        call, baseline = NULL, run_order = NULL) {
-  outcome <- c("insufficient data", "not significant",
-               "significant")[res$decision + 2L]
-  steps <- Map(make_step, res$steps, verdict_step_names[res$step_kinds + 1L],
-               MoreArgs = list(alpha = alpha, labels = labels,
-                               welch = res$branch %in% c(4L, 6L)))
-  names(steps) <- verdict_step_names[res$step_kinds + 1L]
+                        call, baseline = NULL, run_order = NULL,
+                        flags = res$caveats, design = "unpaired",
+                        run_order_flag = NULL) {
+  outcome <- decision_outcome(res$decision)
   speedup_ci <- na_if_nan(res$speedup_ci)
   # the interval's own estimate: the ratio of the means (Fieller) or the
   # exponential of the Hodges-Lehmann shift of the log times
   ci_estimate <- na_if_nan(if (is.null(res$speedup_estimate)) NA_real_
                            else res$speedup_estimate)
+  branch <- st_code_name("branch", res$branch)
+  proto <- protocol_info(test, design)
   speedup_ci <- structure(speedup_ci, conf.level = interval_level(alpha),
-                          method = interval_method(test),
+                          method = proto$interval$method,
                           estimate = ci_estimate,
-                          estimator = interval_estimator(test))
+                          estimator = proto$interval$estimator)
   p_slow <- na_if_nan(res$p_value_slowdown)
   direction <- direction_from(outcome, p_slow, alpha)
-  decision <- decision_words(direction)
   if (is.null(baseline)) baseline <- sprintf("`%s` (first argument)", labels[1L])
-  if (is.null(run_order)) run_order <- run_order_check(x, y, labels)
+  if (is.null(run_order) && is.null(run_order_flag)) {
+    run_order <- run_order_check(x, y, labels)
+  }
+  if (is.null(run_order_flag)) run_order_flag <- isTRUE(run_order$trend)
   out <- list(
     test = test,
     significant = switch(outcome, "significant" = TRUE,
                          "not significant" = FALSE, NA),
     direction = direction,
-    decision = decision,
-    branch = verdict_branches[res$branch + 1L],
+    decision = decision_words(direction),
+    branch = branch,
     p_value = na_if_nan(res$p_value),
     p_value_slowdown = p_slow,
     alpha = alpha,
     confidence = 1 - alpha,
-    confidence_guaranteed = isTRUE(res$guaranteed) && !isTRUE(run_order$trend),
+    confidence_guaranteed = isTRUE(res$guaranteed) && !run_order_flag,
     speedup = na_if_nan(res$speedup),
     speedup_ci = speedup_ci,
     speedups = na_if_nan(c(min = res$speedup_min, mean = res$speedup_mean,
                            median = res$speedup_median)),
-    steps = steps,
-    caveat_flags = res$caveats,
-    caveats = character(),
-    advice = character(),
+    steps = NULL,
+    caveat_flags = flags,
+    caveats = NULL,
+    advice = NULL,
     n = length(x),
     m = length(y),
     rigorous = rigorous,
     labels = labels,
     baseline = baseline,
-    run_order = run_order,
+    run_order = run_order,   # NULL: made when read, from the samples
     data_name = data_name,
     call = call,
     x = x,
@@ -132,113 +129,73 @@ new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
     out$shift <- na_if_nan(res$shift)
     out$shift_ci <- structure(na_if_nan(res$shift_ci), conf.level = 1 - alpha)
   }
-  out[c("caveats", "advice")] <- verdict_sentences(out)
-  structure(out, class = c(paste0("speedup_verdict_", test), "speedup_verdict"))
+  structure(out, class = c(paste0("speedup_verdict_", test), "speedup_verdict"),
+            lazy = list(steps = res$steps, kinds = res$step_kinds,
+                        flags = res$caveats, design = design))
 }
 
-make_step <- function(res, kind, alpha, labels, welch) {
-  lx <- labels[1L]
-  ly <- labels[2L]
-  not_run <- function(what) {
-    why <- switch(as.character(res$status), "3" = "constant sample",
-                  "2" = "more than 5000 values", "not computable")
-    sprintf("%s (not run: %s)", what, why)
-  }
-  sw <- "Shapiro-Wilk normality test"
-  switch(kind,
-    shapiro_x = new_htest(res, if (res$status == 0L) sw else not_run(sw),
-                          data_name = lx, statistic_name = "W"),
-    shapiro_y = new_htest(res, if (res$status == 0L) sw else not_run(sw),
-                          data_name = ly, statistic_name = "W"),
-    f_test = new_htest(res, "F test to compare two variances",
-                       data_name = paste(lx, "and", ly),
-                       alternative = "two.sided", statistic_name = "F",
-                       parameter_names = c("num df", "denom df"),
-                       estimate_names = "ratio of variances",
-                       null_value = c("ratio of variances" = 1),
-                       conf_level = 1 - alpha),
-    t_test = new_htest(res,
-                       if (welch) "Welch Two Sample t-test" else "Two Sample t-test",
-                       data_name = paste(lx, "and", ly),
-                       alternative = "greater", statistic_name = "t",
-                       parameter_names = "df",
-                       estimate_names = c("mean of x", "mean of y"),
-                       null_value = c("difference in means" = 0),
-                       conf_level = 1 - alpha),
-    ks_test = new_htest(res,
-                        paste(if (isTRUE(res$exact)) "Exact" else "Asymptotic",
-                              "two-sample Kolmogorov-Smirnov test on centred samples"),
-                        data_name = sprintf("%s - median(%s) and %s - median(%s)",
-                                            lx, lx, ly, ly),
-                        alternative = "two-sided", statistic_name = "D"),
-    wilcoxon = new_htest(res,
-                         if (isTRUE(res$exact)) "Wilcoxon rank sum exact test"
-                         else "Wilcoxon rank sum test with continuity correction",
-                         data_name = paste(lx, "and", ly),
-                         alternative = "greater", statistic_name = "W",
-                         null_value = c("location shift" = 0))
-  )
+# The parts of a verdict made when read, and how.
+verdict_lazy_fields <- c("steps", "caveats", "advice", "detectable", "run_order")
+
+verdict_lazy <- function(v, name) {
+  switch(name,
+    steps = verdict_steps(v),
+    caveats = verdict_story(v)$caveats,
+    advice = verdict_story(v)$advice,
+    detectable = if (identical(.subset2(v, "direction"), "none"))
+      verdict_detectable(v) else NA_real_,
+    run_order = run_order_check(.subset2(v, "x"), .subset2(v, "y"),
+                                .subset2(v, "labels")),
+    NULL)
 }
 
-# ---- sentences ---------------------------------------------------------------
-
-step_p <- function(v, name) {
-  s <- v$steps[[name]]
-  if (is.null(s)) NA_real_ else s$p.value
+#' @export
+`$.speedup_verdict` <- function(x, name) {
+  out <- .subset2(x, name, exact = FALSE)
+  if (is.null(out) && name %in% verdict_lazy_fields &&
+      name %in% names(x) && !is.null(attr(x, "lazy", exact = TRUE))) {
+    verdict_lazy(x, name)
+  } else out
 }
 
-verdict_sentences <- function(v) {
-  f <- v$caveat_flags
-  lx <- v$labels[1L]
-  ly <- v$labels[2L]
-  caveats <- character()
-  advice <- character()
-  if (has_bit(f, "too_few_values")) {
-    for (i in 1:2) {
-      k <- c(v$n, v$m)[i]
-      if (k < 3L) {
-        caveats <- c(caveats, sprintf("%s has %d run time(s); the protocol needs at least 3",
-                                      v$labels[i], k))
-      }
-    }
+#' @export
+`[[.speedup_verdict` <- function(x, i, ...) {
+  out <- .subset2(x, i, ...)
+  if (is.null(out) && is.character(i) && length(i) == 1L &&
+      i %in% verdict_lazy_fields && i %in% names(x) &&
+      !is.null(attr(x, "lazy", exact = TRUE))) {
+    verdict_lazy(x, i)
+  } else out
+}
+
+# The verdict with every part made (the object a user sees part by part):
+# what the identical-answer scripts of bench/ compare.
+complete_verdict <- function(v) {
+  if (is.null(attr(v, "lazy", exact = TRUE))) return(v)
+  for (f in intersect(verdict_lazy_fields, names(v))) {
+    if (is.null(.subset2(v, f))) v[f] <- list(verdict_lazy(v, f))
   }
-  if (has_bit(f, "constant")) {
-    caveats <- c(caveats, if (v$test == "mean" && v$branch == "constant_samples")
-      "both samples are constant: there is no variability to test"
-    else "the run times have no variability to test")
-    advice <- c(advice, "check the timer resolution, or measure a longer workload")
-  }
-  for (i in 1:2) {
-    lab <- v$labels[i]
-    s <- c("x", "y")[i]
-    if (has_bit(f, paste0(s, "_not_normal"))) {
-      if (has_bit(f, paste0(s, "_uncheckable"))) {
-        why <- if (c(v$n, v$m)[i] > 5000L) "more than 5000 runs" else "constant sample"
-        caveats <- c(caveats, sprintf("%s cannot be checked for normality (%s)", lab, why))
-      } else {
-        caveats <- c(caveats, sprintf("%s is not shown normal (Shapiro-Wilk p = %s <= %s)",
-                                      lab, fmt_p(step_p(v, paste0("shapiro_", s))),
-                                      format(v$alpha)))
-      }
-    }
-  }
-  if (has_bit(f, "no_location_model")) {
-    caveats <- c(caveats, sprintf(
-      "%s and %s do not differ by a shift only (Kolmogorov-Smirnov p = %s <= %s on centred samples)",
-      lx, ly, fmt_p(step_p(v, "ks_test")), format(v$alpha)))
-  }
-  ro <- run_order_sentences(v$run_order, v$labels)
-  caveats <- c(caveats, ro$caveats)
-  if (!is.na(v$significant) && !v$confidence_guaranteed) {
-    caveats <- c(caveats, sprintf("%s may not be the correct confidence level",
-                                  fmt_pct(v$confidence)))
-  }
-  few <- c(has_bit(f, "x_few_runs"), has_bit(f, "y_few_runs"))
-  if (any(few)) {
-    advice <- c(advice, sprintf("perform more than 30 runs of %s",
-                                paste(v$labels[few], collapse = " and ")))
-  }
-  list(caveats, c(advice, ro$advice))
+  attr(v, "lazy") <- NULL
+  v
+}
+
+# The sub-tests the flowchart ran, as htest objects named by their role
+# (shapiro_x, ..., t_test or wilcoxon), in the order they ran.
+verdict_steps <- function(v) {
+  lz <- attr(v, "lazy", exact = TRUE)
+  kinds <- st_code_name("step", lz$kinds)
+  ctx <- list(alpha = .subset2(v, "alpha"), labels = .subset2(v, "labels"),
+              welch = .subset2(v, "branch") %in% c("welch_normal", "welch_not_normal"))
+  out <- Map(function(r, k) protocol_steps[[k]]$htest(r, ctx), lz$steps, kinds)
+  names(out) <- vapply(protocol_steps[kinds], `[[`, "", "role", USE.NAMES = FALSE)
+  out
+}
+
+# The p-value of the step of kind `kind` in the core's raw results (NA
+# when the flowchart did not run it).
+raw_step_p <- function(lz, kind) {
+  i <- match(st_code("step", kind), lz$kinds)
+  if (is.na(i)) NA_real_ else lz$steps[[i]]$p_value
 }
 
 # print(), format(), summary() and as.data.frame(): R/verdict-print.R;

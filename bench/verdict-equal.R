@@ -11,7 +11,12 @@ args <- commandArgs(trailingOnly = TRUE)
 mode <- args[1]
 file <- args[2]
 suppressPackageStartupMessages(library(speeduptest))
+# a verdict with every part made (the parts made when read, in builds that
+# have them)
+complete <- get0("complete_verdict", envir = asNamespace("speeduptest"),
+                 ifnotfound = identity)
 drop_call <- function(v) {
+  if (inherits(v, "speedup_verdict")) v <- complete(v)
   v$call <- NULL
   v
 }
@@ -64,6 +69,58 @@ odd <- list(p = list(mk(10), mk(12)), q = list(y = mk(10), x = mk(9)),
 for (na_rm in c(FALSE, TRUE)) {
   add(tryCatch(drop_call(suppressWarnings(speedup_suite(odd, na_rm = na_rm))),
                error = conditionMessage))
+}
+
+# Verdicts on timings with processes and rounds (the unit of replication
+# and the paired design), with the tolerance, with too few or constant
+# runs, by formula; each with its printed forms.
+shown <- function(v) {
+  list(verdict = drop_call(v), print = utils::capture.output(print(v)),
+       summary = utils::capture.output(summary(v)))
+}
+set.seed(11)
+for (i in 1:60) {
+  test <- if (i %% 2) "mean" else "median"
+  fun <- if (test == "mean") mean_test else median_test
+  k <- sample(c(2, 3, 5, 12, 40), 1)        # processes or rounds per version
+  r <- sample(c(1, 3, 6), 1)                # runs per process
+  s <- sample(c(1, 1.004, 1.03), 1)
+  drift <- if (i %% 5 == 0) 0.002 else 0
+  pe <- rnorm(2 * k, 0, 0.01)
+  df <- do.call(rbind, lapply(seq_len(2 * k), function(p) {
+    ver <- if (p <= k) "old" else "new"
+    data.frame(benchmark = "b", version = ver, process = p,
+               round = (p - 1) %% k + 1,
+               time = exp(pe[p] + rnorm(r, 0, 0.004) + drift * p -
+                            (ver == "new") * log(s)))
+  }))
+  t <- as_timings(df)
+  for (rep in c("auto", "process", "run")) {
+    add(tryCatch(shown(fun(t, replication = rep)), error = conditionMessage))
+  }
+  one <- df
+  one$process <- ifelse(one$version == "old", 1, 2)
+  add(tryCatch(shown(fun(as_timings(one))), error = conditionMessage))
+  rounds <- df[!duplicated(df$process), ]
+  rounds$process <- NULL
+  add(tryCatch(shown(fun(as_timings(rounds), min_speedup = 1.01)),
+               error = conditionMessage))
+  add(tryCatch(shown(fun(as_timings(rounds), design = "unpaired")),
+               error = conditionMessage))
+  x <- rlnorm(k, 1, 0.02)
+  y <- x / s * exp(rnorm(k, 0, 0.01))
+  add(tryCatch(shown(fun(x, y, design = "paired")), error = conditionMessage))
+  add(tryCatch(shown(fun(x, y, min_speedup = 1.02, alpha = 0.1)),
+               error = conditionMessage))
+}
+for (fun in list(mean_test, median_test)) {
+  add(shown(fun(c(1, 1, 1, 1), c(1, 1, 1, 1))))
+  add(shown(fun(c(1, 2), c(1, 2, 3))))
+  add(shown(fun(c(1, 1, 1, 1, 2), c(2, 2, 2, 2, 2), rigorous = FALSE)))
+  d <- data.frame(time = c(rlnorm(12), rlnorm(12, 0.3)), v = rep(c("a", "b"), each = 12))
+  add(shown(fun(time ~ v, data = d, initial = "b")))
+  add(shown(fun(c(rlnorm(20), 100), rlnorm(21, 0.1))))
+  add(shown(fun(exp(seq(0, 1, length.out = 30)), rlnorm(30))))
 }
 
 if (identical(mode, "record")) {

@@ -1,0 +1,141 @@
+# The protocol descriptors (R/protocol-descriptor.R) give the words of every
+# code the C core can return: each branch, step, caveat, decision and
+# status has its words, and a verdict of each protocol with any caveat its
+# C function can set tells it in a sentence.
+
+codes <- function(kind) speeduptest:::st_codes(kind)
+protocols <- speeduptest:::protocols
+
+test_that("every code the core returns has a name and the names are unique", {
+  for (kind in c("branch", "step", "caveat", "decision", "status", "protocol")) {
+    tab <- codes(kind)
+    expect_true(is.integer(tab) && length(tab) > 0L, info = kind)
+    expect_false(anyDuplicated(names(tab)) > 0L, info = kind)
+    expect_false(anyDuplicated(unname(tab)) > 0L, info = kind)
+  }
+  # caveats are bits
+  bits <- codes("caveat")
+  expect_true(all(bitwAnd(bits, bits - 1L) == 0L))
+})
+
+test_that("every branch has its words and belongs to a protocol", {
+  b <- names(codes("branch"))
+  expect_true(all(b %in% names(speeduptest:::branch_words)))
+  used <- unique(unlist(lapply(protocols, `[[`, "branches")))
+  expect_setequal(used, b)
+  expect_true(all(nzchar(speeduptest:::verdict_branch_words(b))))
+})
+
+test_that("every step has its descriptor and belongs to a protocol", {
+  s <- names(codes("step"))
+  steps <- speeduptest:::protocol_steps
+  expect_setequal(names(steps), s)
+  used <- unique(unlist(lapply(protocols, `[[`, "steps")))
+  expect_setequal(used, s)
+  for (k in s) {
+    d <- steps[[k]]
+    expect_true(is.character(d$role) && nzchar(d$role), info = k)
+    expect_true(is.function(d$htest) && is.function(d$path), info = k)
+    expect_true(all(c("pass", "fail", "missing") %in% names(d$outcome)), info = k)
+  }
+  # each protocol's final step is one of its steps' roles
+  for (p in protocols) {
+    roles <- vapply(steps[p$steps], `[[`, "", "role")
+    expect_true(p$final %in% roles)
+  }
+})
+
+test_that("every caveat bit has its phrase and a protocol that sets it", {
+  b <- names(codes("caveat"))
+  expect_setequal(names(speeduptest:::suite_phrases), b)
+  used <- unique(unlist(lapply(protocols, `[[`, "caveats")))
+  expect_setequal(used, b)
+})
+
+test_that("decisions and statuses have their words", {
+  for (d in codes("decision")) {
+    expect_true(nzchar(speeduptest:::decision_outcome(d)))
+  }
+  st <- setdiff(names(codes("status")), "ok")
+  expect_setequal(names(speeduptest:::status_words), st)
+  expect_equal(speeduptest:::protocol_code("mean"), codes("protocol")[["mean"]])
+  expect_equal(speeduptest:::protocol_code("median"), codes("protocol")[["median"]])
+})
+
+# A real verdict of each protocol, with the caveat bits replaced: every bit
+# a protocol can set is told in a caveat or an advice that was not there
+# without it.
+verdict_of <- function(name) {
+  set.seed(3)
+  x <- rlnorm(12, 0, 0.05)
+  y <- rlnorm(12, -0.02, 0.05)
+  switch(name,
+    mean = mean_test(x, y),
+    median = median_test(x, y),
+    paired_mean = mean_test(x, y, design = "paired"),
+    paired_median = median_test(x, y, design = "paired"))
+}
+
+with_flags <- function(v, flags) {
+  lz <- attr(v, "lazy")
+  lz$flags <- flags
+  attr(v, "lazy") <- lz
+  v
+}
+
+test_that("each caveat a protocol can set is told in words", {
+  bits <- codes("caveat")
+  for (name in names(protocols)) {
+    v <- verdict_of(name)
+    expect_identical(speeduptest:::verdict_protocol(v), protocols[[name]])
+    base <- with_flags(v, 0L)
+    said <- c(base$caveats, base$advice)
+    for (b in protocols[[name]]$caveats) {
+      flags <- bits[[b]]
+      # an uncheckable sample is one that is not shown normal
+      if (b == "x_uncheckable") flags <- flags + bits[["x_not_normal"]]
+      if (b == "y_uncheckable") flags <- flags + bits[["y_not_normal"]]
+      w <- with_flags(v, flags)
+      # fewer than 3 values are told of the sample that has them
+      if (b == "too_few_values") w$n <- 2L
+      new <- setdiff(c(w$caveats, w$advice), said)
+      expect_true(length(new) >= 1L && all(nzchar(new)), info = paste(name, b))
+    }
+  }
+})
+
+test_that("each verdict's steps are named by their roles and print", {
+  for (name in names(protocols)) {
+    v <- verdict_of(name)
+    roles <- vapply(speeduptest:::protocol_steps[protocols[[name]]$steps],
+                    `[[`, "", "role")
+    expect_true(length(v$steps) >= 1L)
+    expect_true(all(names(v$steps) %in% roles), info = name)
+    expect_true(all(vapply(v$steps, inherits, NA, "htest")), info = name)
+    out <- utils::capture.output(summary(v))
+    expect_true(any(grepl("Route through the flowchart", out)), info = name)
+    expect_true(any(grepl(speeduptest:::verdict_branch_words(v$branch), out,
+                          fixed = TRUE)) ||
+                  any(grepl(substr(speeduptest:::verdict_branch_words(v$branch), 1, 30),
+                            out, fixed = TRUE)), info = name)
+  }
+})
+
+test_that("the parts made when read are those of the complete verdict", {
+  set.seed(5)
+  v <- mean_test(rlnorm(8), rlnorm(8))   # few runs: caveats and advice
+  raw <- unclass(v)
+  for (f in c("steps", "caveats", "advice", "detectable", "run_order")) {
+    expect_true(f %in% names(raw), info = f)
+    expect_null(raw[[f]])
+    expect_false(is.null(v[[f]]), info = f)
+    expect_identical(eval(call("$", v, f)), v[[f]], info = f)
+  }
+  full <- speeduptest:::complete_verdict(v)
+  expect_null(attr(full, "lazy"))
+  expect_identical(names(full), names(raw))
+  for (f in names(full)) expect_identical(full[[f]], v[[f]], info = f)
+  # a part set by hand is kept
+  v$caveats <- "set by hand"
+  expect_identical(v$caveats, "set by hand")
+})
