@@ -37,11 +37,17 @@ na_if_nan <- function(v) {
 #' the runs in their order and the interval; [tidy()][tidy.speedup_verdict]
 #' and [glance()][tidy.speedup_verdict] give broom's tables.
 #'
+#' A verdict holds its numbers; the parts made of objects and sentences
+#' (`steps`, `caveats`, `advice`, `detectable` and `run_order`) are made
+#' when they are read (`v$caveats`, `v[["steps"]]`, or by any method), so
+#' that a verdict computed in a loop or a simulation costs about what its
+#' numbers cost.  `unclass(v)` shows them as `NULL`.
+#'
 #' @param x,object A `speedup_verdict`.
 #' @param digits Significant digits for speedups and p-values.
 #' @param row.names,optional Ignored (for compatibility with the generic).
 #' @param ... Ignored.
-#' @return `format()` a character vector of lines; `print()` its argument,
+#' @return `$` and `[[` the part of the verdict; `format()` a character vector of lines; `print()` its argument,
 #'   invisibly; `summary()` an object of class `summary.speedup_verdict`;
 #'   `as.data.frame()` a one-row data frame with the columns `test`,
 #'   `decision`, `significant`, `branch`, `p_value`, `alpha`, `confidence`,
@@ -149,6 +155,8 @@ verdict_lazy <- function(v, name) {
     NULL)
 }
 
+#' @rdname speedup_verdict
+#' @param name,i The name of a part of the verdict.
 #' @export
 `$.speedup_verdict` <- function(x, name) {
   out <- .subset2(x, name, exact = FALSE)
@@ -158,6 +166,7 @@ verdict_lazy <- function(v, name) {
   } else out
 }
 
+#' @rdname speedup_verdict
 #' @export
 `[[.speedup_verdict` <- function(x, i, ...) {
   out <- .subset2(x, i, ...)
