@@ -165,7 +165,7 @@ hpt_run <- function(data, higher_is_better, alpha_bench, speedup, exact_ties,
                     conf_level, call = NULL) {
   res <- .Call(ffi_hpt, data$a, data$a_len, data$b, data$b_len,
                higher_is_better, alpha_bench, speedup, exact_ties)
-  if (exact_ties && res$status == 2L) {
+  if (exact_ties && identical(st_code_name("status", res$status), "too_many")) {
     abort("hpt(): the exact conditional distributions are too large for these runs or benchmarks; use `exact_ties = FALSE`.",
           class = "data", call = call)
   }
@@ -563,7 +563,7 @@ hpt_speedup <- function(a, b = NULL, confidence = 0.95,
   res <- .Call(ffi_hpt_speedup, data$a, data$a_len, data$b, data$b_len,
                higher_is_better, alpha_bench, exact_ties, confidence,
                precision, FALSE)
-  if (res$status == 2L) {
+  if (identical(st_code_name("status", res$status), "too_many")) {
     abort(paste0("hpt_speedup(): too many runs for ",
                  if (exact_ties) "the exact conditional distributions at every breakpoint; use `exact_ties = FALSE`."
                  else "an exact supremum."),

@@ -238,9 +238,9 @@ verdict_branch_words <- function(branch) {
 #            when it did not; `missing` when it has no p-value
 step_not_run <- function(what, res, constant = "constant sample",
                          many = "more than 5000 values") {
-  if (res$status == 0L) return(what)
-  why <- switch(as.character(res$status), "3" = constant, "2" = many,
-                "not computable")
+  status <- st_code_name("status", res$status)
+  if (identical(status, "ok")) return(what)
+  why <- switch(status, constant = constant, too_many = many, "not computable")
   sprintf("%s (not run: %s)", what, why)
 }
 
