@@ -7,16 +7,42 @@
 # check_choice(): an exact or unique partial match, the whole vector of
 # choices (a function's default) meaning the first.
 
-check_test <- function(test, arg = "test") {
-  choices <- c("median", "mean")
-  if (identical(test, choices)) return("median")
-  if (!is.character(test) || length(test) != 1L || is.na(test) ||
-      is.na(i <- pmatch(test, choices))) {
-    abort(sprintf('`%s` must be "median" or "mean", not %s.', arg,
-                  describe_value(test)))
+# The one rule for a string argument that picks among `choices`: an exact
+# match, else a unique partial match (pmatch(): "wil" is "wilson"); the
+# whole vector of choices (a function's default) means the first.  NA, a
+# value that is not a string (a factor included) or of length other than 1
+# is refused, and so is a partial match of several choices; the error lists
+# the choices and shows the value given.  `context` follows the choices in
+# the message (" for the hyperfine file 'x.json'").  Returns the choice; a
+# function that needs a code for C takes match(check_choice(...), choices)
+# - 1L.
+check_choice <- function(x, choices, arg, call = NULL, context = "") {
+  if (identical(x, choices)) return(choices[1L])
+  text <- is.character(x) && length(x) == 1L && !is.na(x) && validUTF8(x)
+  i <- if (text) pmatch(x, choices) else NA_integer_
+  if (is.na(i)) {
+    several <- if (text && nzchar(x)) choices[startsWith(choices, x)] else character()
+    abort(sprintf("%s must be one of %s%s, not %s%s.", arg_label(arg),
+                  paste0('"', choices, '"', collapse = ", "), context,
+                  describe_value(x),
+                  if (length(several) > 1L) {
+                    sprintf(", which could be %s",
+                            paste0('"', several, '"', collapse = " or "))
+                  } else ""),
+          call = call)
   }
   choices[i]
 }
+
+# An argument as messages name it: `alpha`, or --alpha for an option of the
+# command line.
+arg_label <- function(arg) if (startsWith(arg, "-")) arg else paste0("`", arg, "`")
+
+# The alternative hypotheses of the component tests, in the order of the C
+# core's codes (0, 1, 2).
+alternatives <- c("two.sided", "less", "greater")
+
+alternative_name <- function(code) alternatives[code + 1L]
 
 # Errors on anything in `...`.  Arguments spelled the base R way (`na.rm`,
 # `conf.level`, `var.equal`, ...) get the package's spelling in an error of
@@ -164,25 +190,6 @@ check_number <- function(x, arg, call = NULL, finite = TRUE) {
   as.double(x)
 }
 
-# Returns the 0-based code the C core uses for c("two.sided", "less", "greater").
-check_alternative <- function(alternative, arg = "alternative", call = NULL) {
-  choices <- c("two.sided", "less", "greater")
-  if (!is.character(alternative) || length(alternative) < 1L) {
-    abort(sprintf("`%s` must be one of %s.", arg,
-                  paste0('"', choices, '"', collapse = ", ")), call = call)
-  }
-  if (identical(alternative, choices)) alternative <- choices[1L]
-  i <- pmatch(alternative[1L], choices)
-  if (length(alternative) != 1L || is.na(i)) {
-    abort(sprintf("`%s` must be one of %s, not %s.", arg,
-                  paste0('"', choices, '"', collapse = ", "),
-                  describe_value(alternative)), call = call)
-  }
-  i - 1L
-}
-
-alternative_name <- function(code) c("two.sided", "less", "greater")[code + 1L]
-
 # A result object (or timings) given to a method: its class promises the
 # parts the method reads.  An object built by hand or cut down that lacks
 # them is refused with a classed error naming the argument, rather than
@@ -221,21 +228,6 @@ check_whole_count <- function(x, arg, call = NULL) {
                   describe_value(x)), call = call)
   }
   round(x)
-}
-
-# Index (0-based) of a string among `choices`, partial matching allowed;
-# the default (the whole choices vector) means the first.
-check_method_choice <- function(x, choices, arg, call = NULL) {
-  if (identical(x, choices)) return(0L)
-  i <- if (is.character(x) && length(x) == 1L && !is.na(x)) {
-    pmatch(x, choices)
-  } else NA_integer_
-  if (is.na(i)) {
-    abort(sprintf("`%s` must be one of %s, not %s.", arg,
-                  paste0('"', choices, '"', collapse = ", "),
-                  describe_value(x)), call = call)
-  }
-  i - 1L
 }
 
 check_min_speedup <- function(s0, arg = "min_speedup") {
@@ -305,14 +297,4 @@ check_whole <- function(v, arg, min) {
                   format(min), describe_value(v)))
   }
   as.double(v)
-}
-
-check_choice <- function(x, choices, arg) {
-  if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || is.na(x) ||
-      is.na(i <- pmatch(x, choices))) {
-    abort(sprintf("`%s` must be one of %s, not %s.", arg,
-                  paste0('"', choices, '"', collapse = ", "), describe_value(x)))
-  }
-  choices[i]
 }

@@ -223,10 +223,8 @@ cli_parse <- function(args) {
       i <- i + 2L
     } else if (a == "--weight") {
       v <- value(i, a)
-      if (!(v %in% c("custom", "equal", "fraction"))) {
-        bad(sprintf("--weight must be custom, equal or fraction, not \"%s\".", v))
-      }
-      opt$weight <- v
+      opt$weight <- tryCatch(check_choice(v, suite_weight_modes, "--weight"),
+                             speeduptest_error_input = function(e) bad(conditionMessage(e)))
       i <- i + 2L
     } else if (a == "--precision") {
       v <- value(i, a)

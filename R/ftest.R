@@ -47,7 +47,7 @@ f_test <- function(x, y, alternative = c("two.sided", "less", "greater"),
   na_rm <- check_flag(na_rm, "na_rm")
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 2L)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 2L)
-  alt <- check_alternative(alternative)
+  alt <- match(check_choice(alternative, alternatives, "alternative"), alternatives) - 1L
   ratio <- check_number(ratio, "ratio")
   if (ratio <= 0) {
     abort(sprintf("`ratio` must be a positive number, not %s.",

@@ -312,11 +312,11 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
   if (!is.environment(env)) {
     abort(sprintf("`%s` must be an environment, not %s.", arg("env"), describe_type(env)))
   }
-  shell <- measure_choice(.shell, c("auto", "always", "never"), ".shell")
+  shell <- check_choice(.shell, c("auto", "always", "never"), ".shell")
   versions <- measure_versions(split$versions, env)
-  order <- measure_choice(opts$order, c("interleaved", "random", "blocks"), arg("order"))
-  until <- measure_choice(opts$until, c("fixed", "decided"), arg("until"))
-  test <- measure_choice(opts$test, c("median", "mean"), arg("test"))
+  order <- check_choice(opts$order, c("interleaved", "random", "blocks"), arg("order"))
+  until <- check_choice(opts$until, c("fixed", "decided"), arg("until"))
+  test <- check_choice(opts$test, c("median", "mean"), arg("test"))
   runs <- measure_whole(opts$runs, arg("runs"), min = 1L)
   warmup <- measure_whole(opts$warmup, arg("warmup"), min = 0L)
   max_runs <- measure_whole(opts$max_runs, arg("max_runs"), min = 3L)
@@ -377,15 +377,6 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
 }
 
 # ---- argument checks ---------------------------------------------------------
-
-measure_choice <- function(x, choices, arg) {
-  if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || is.na(x) || !(x %in% choices)) {
-    abort(sprintf("`%s` must be one of %s, not %s.", arg,
-                  paste0('"', choices, '"', collapse = ", "), describe_value(x)))
-  }
-  x
-}
 
 measure_whole <- function(x, arg, min = 0L, max = 1e6) {
   if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) ||

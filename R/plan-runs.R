@@ -94,7 +94,7 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
     x <- parts$x
     y <- parts$y
   }
-  test <- check_test(test)
+  test <- check_choice(test, c("median", "mean"), "test")
   alpha <- check_alpha(alpha)
   rigorous <- check_flag(rigorous, "rigorous")
   min_speedup <- check_min_speedup(min_speedup)

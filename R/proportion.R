@@ -77,9 +77,7 @@ proportion_ci <- function(a, b, conf_level = 0.95,
                   describe_value(a), describe_value(b)))
   }
   conf_level <- check_conf_level(conf_level)
-  choices <- c("prop.test", "wilson", "clopper-pearson", "agresti-coull",
-               "normal")
-  code <- check_method_choice(method, choices, "method")
+  code <- match(check_choice(method, proportion_methods, "method"), proportion_methods) - 1L
   res <- .Call(ffi_proportion_ci, a, b, conf_level, code)
   check_status(res, "proportion_ci()")
   title <- c("Wilson score interval with continuity correction (prop.test)",
@@ -93,6 +91,11 @@ proportion_ci <- function(a, b, conf_level = 0.95,
   out$p.value <- NULL
   out
 }
+
+# The methods of proportion_ci() (and speedup_suite()'s `prop_method`), in
+# the order of the C core's codes.
+proportion_methods <- c("prop.test", "wilson", "clopper-pearson", "agresti-coull",
+                        "normal")
 
 #' Minimal number of benchmarks for a precise proportion
 #'

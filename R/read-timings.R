@@ -121,19 +121,14 @@ read_timings <- function(path, format = "auto", metric = NULL,
   }
   formats <- c("auto", "hyperfine", "google-benchmark", "pyperf", "criterion",
                "speeduptest", "csv")
-  if (!is.character(format) || length(format) != 1L || is.na(format) ||
-      !validUTF8(format)) {
-    abort(sprintf("`format` must be one of %s, not %s.",
-                  paste0('"', formats, '"', collapse = ", "),
-                  describe_value(bytes_safe(format))))
+  # any case, and the other names of two formats
+  if (is.character(format) && length(format) == 1L && !is.na(format) &&
+      validUTF8(format)) {
+    format <- switch(tolower(format), gbench = , googlebenchmark = ,
+                     "google benchmark" = "google-benchmark", config = "speeduptest",
+                     tolower(format))
   }
-  format <- switch(tolower(format), gbench = , googlebenchmark = ,
-                   "google benchmark" = "google-benchmark", config = "speeduptest",
-                   tolower(format))
-  if (!(format %in% formats)) {
-    abort(sprintf("`format` must be one of %s, not %s.",
-                  paste0('"', formats, '"', collapse = ", "), describe_value(format)))
-  }
+  format <- check_choice(format, formats, "format")
   if (!is.null(metric) && (!is.character(metric) || length(metric) != 1L ||
                            is.na(metric))) {
     abort(sprintf("`metric` must be NULL or a single string, not %s.",
@@ -489,11 +484,7 @@ json_maybe_boolean <- function(x) {
 # The metric argument of a format with fixed choices.
 timings_metric <- function(metric, choices, path, tool) {
   if (is.null(metric)) return(choices[1L])
-  if (!(metric %in% choices)) {
-    abort(sprintf("`metric` must be %s for the %s file '%s', not \"%s\".",
-                  paste0('"', choices, '"', collapse = " or "), tool, path, metric))
-  }
-  metric
+  check_choice(metric, choices, "metric", context = sprintf(" for the %s file '%s'", tool, path))
 }
 
 # Every benchmark of a file was skipped: the reasons, in one classed error.

@@ -175,17 +175,6 @@ suite_drop_bad_fields <- function(suite, conf_level, weights) {
   suite_subset(suite, !drop)
 }
 
-suite_prop_method <- function(method) {
-  choices <- c("prop.test", "wilson", "clopper-pearson", "agresti-coull",
-               "normal")
-  if (!is.character(method) || length(method) != 1L || !(method %in% choices)) {
-    abort(sprintf("`prop_method` must be one of %s, not %s.",
-                  paste0('"', choices, '"', collapse = ", "),
-                  describe_value(method)))
-  }
-  match(method, choices) - 1L
-}
-
 empty_problems <- function() {
   data.frame(benchmark = character(), where = character(),
              severity = character(), message = character(),
@@ -413,15 +402,12 @@ suite_levels <- function(conf_level, suite) {
   rep(check_conf_level(conf_level), nb)
 }
 
+# How the benchmarks are weighted: `weights` as checked by speedup_suite(),
+# or by default custom weights when the suite has some, else equal.
 suite_weights_mode <- function(weights, suite) {
-  choices <- c("custom", "equal", "fraction")
   if (is.null(weights)) {
     return(if (suite$has_weight && any(!is.na(suite$weight))) "custom" else "equal")
   }
-  if (!is.character(weights) || length(weights) != 1L || !(weights %in% choices)) {
-    abort(sprintf("`weights` must be one of %s, not %s.",
-                  paste0('"', choices, '"', collapse = ", "),
-                  describe_value(weights)))
-  }
   weights
 }
+suite_weight_modes <- c("custom", "equal", "fraction")
