@@ -216,20 +216,6 @@ check_object <- function(x, arg = "x") {
   invisible(x)
 }
 
-# A single whole number >= 0 (a count); returned as double.
-check_whole_count <- function(x, arg, call = NULL) {
-  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x)) {
-    abort(sprintf("`%s` must be a single whole number, not %s.", arg,
-                  describe_value(x)), call = call)
-  }
-  x <- as.double(x)
-  if (x < 0 || abs(x - round(x)) > 1e-7 * max(1, abs(x))) {
-    abort(sprintf("`%s` must be a whole number >= 0, not %s.", arg,
-                  describe_value(x)), call = call)
-  }
-  round(x)
-}
-
 check_min_speedup <- function(s0, arg = "min_speedup") {
   if (!is.numeric(s0) || length(s0) != 1L || is.na(s0) || !is.finite(s0) ||
       s0 < 1) {
@@ -277,24 +263,111 @@ check_sd <- function(x, arg) {
   x
 }
 
-check_count <- function(x, arg, min_n) {
-  x <- check_number(x, arg)
-  if (x != round(x) || x < 0) {
-    abort(sprintf("`%s` must be a whole number of values, not %s.", arg,
-                  describe_value(x)))
+# A single whole number from `min` to `max`, returned as a double (rounded:
+# a whole number computed as N + a few ulps is N).
+check_whole <- function(x, arg, min = 0, max = Inf, call = NULL) {
+  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x)
+  if (ok) {
+    x <- as.double(x)
+    ok <- abs(x - round(x)) <= 1e-7 * max(1, abs(x)) && round(x) >= min &&
+      round(x) <= max
   }
+  if (!ok) {
+    range <- if (is.finite(max)) {
+      sprintf("from %s to %s", format(min, big.mark = ",", scientific = FALSE),
+              format(max, big.mark = ",", scientific = FALSE))
+    } else if (min == 0) ">= 0" else sprintf("of at least %s", format(min))
+    abort(sprintf("`%s` must be a single whole number %s, not %s.", arg, range,
+                  describe_value(x)), call = call)
+  }
+  round(x)
+}
+
+# A number of values (a sample size given as a number): a whole number >=
+# 0, and at least `min_n` (fewer is an error of class
+# speeduptest_error_data).
+check_count <- function(x, arg, min_n, call = NULL) {
+  x <- check_whole(x, arg, call = call)
   if (x < min_n) {
     abort(sprintf("`%s` must be at least %d, not %s.", arg, min_n,
-                  describe_value(x)), class = "data")
+                  describe_value(x)), class = "data", call = call)
   }
   x
 }
 
-check_whole <- function(v, arg, min) {
-  if (!is.numeric(v) || length(v) != 1L || is.na(v) || !is.finite(v) ||
-      v < min || v != round(v)) {
-    abort(sprintf("`%s` must be a whole number of at least %s, not %s.", arg,
-                  format(min), describe_value(v)))
+# Seconds a run may last: a single number > 0, Inf for no limit.
+check_timeout <- function(x, arg, call = NULL) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || x <= 0) {
+    abort(sprintf("`%s` must be a single positive number of seconds (Inf for none), not %s.",
+                  arg, describe_value(x)), call = call)
   }
-  as.double(v)
+  as.double(x)
+}
+
+# A single string (not NA; "" only with empty_ok); NULL too with null_ok.
+check_string <- function(x, arg, call = NULL, null_ok = FALSE, empty_ok = TRUE) {
+  if (null_ok && is.null(x)) return(NULL)
+  if (!is.character(x) || length(x) != 1L || is.na(x) || (!empty_ok && !nzchar(x))) {
+    abort(sprintf("`%s` must be %s%s, not %s.", arg,
+                  if (null_ok) "NULL or " else "",
+                  if (empty_ok) "a single string" else "a single non-empty string",
+                  describe_value(x)), call = call)
+  }
+  x
+}
+
+# NULL (discard) or a file to append to, in a folder that exists; returned
+# as an absolute path.
+check_output_file <- function(output, arg, call = NULL) {
+  if (is.null(output)) return(NULL)
+  if (!is.character(output) || length(output) != 1L || is.na(output) || !nzchar(output)) {
+    abort(sprintf("`%s` must be NULL (discard) or a file name, not %s.", arg,
+                  describe_value(output)), call = call)
+  }
+  output <- normalizePath(output, mustWork = FALSE)
+  if (!dir.exists(dirname(output))) {
+    abort(sprintf("`%s`: the directory of \"%s\" does not exist.", arg, output),
+          class = "file", call = call)
+  }
+  if (dir.exists(output)) {
+    abort(sprintf("`%s` must be a file, not the directory \"%s\".", arg, output),
+          class = "file", call = call)
+  }
+  output
+}
+
+# A command (a version of measure(), or its setup or cleanup) must be text
+# the shell and the search of its program can take: bytes that are not
+# valid UTF-8 are refused, shown as <ff> escapes.  `what` names it.
+check_command_text <- function(cmd, what, call = NULL) {
+  if (!validUTF8(cmd)) {
+    abort(sprintf("%s: the command is not valid UTF-8 text: \"%s\".", what,
+                  bytes_safe(cmd)), call = call)
+  }
+  invisible(cmd)
+}
+
+check_environment <- function(x, arg, call = NULL) {
+  if (!is.environment(x)) {
+    abort(sprintf("`%s` must be an environment, not %s.", arg, describe_type(x)),
+          call = call)
+  }
+  x
+}
+
+# measure()'s `.setup` or `.cleanup`: NULL, a command or a function (with an
+# argument: given the version's name).  Returns NULL or the hook as
+# list(name, kind, what, label, takes_version).
+check_hook <- function(hook, arg, call = NULL) {
+  if (is.null(hook)) return(NULL)
+  if (is.character(hook) && length(hook) == 1L && !is.na(hook)) {
+    check_command_text(hook, sprintf("`%s`", arg), call = call)
+    return(list(name = arg, kind = "command", what = hook, label = hook))
+  }
+  if (is.function(hook)) {
+    return(list(name = arg, kind = "function", what = hook, label = arg,
+                takes_version = length(formals(hook)) > 0L))
+  }
+  abort(sprintf("`%s` must be NULL, a shell command or a function, not %s.", arg,
+                describe_type(hook)), call = call)
 }

@@ -108,7 +108,7 @@ measure_version_value <- function(val, nm, env, quoted = FALSE) {
     if (length(val) != 1L || is.na(val) || !nzchar(val)) {
       abort(sprintf("Version `%s`: a command must be a single non-empty string.", nm))
     }
-    measure_check_text(val, sprintf("Version `%s`", bytes_safe(nm)))
+    check_command_text(val, sprintf("Version `%s`", bytes_safe(nm)))
     return(list(name = if (nzchar(nm)) nm else val, kind = "command", what = val,
                 label = val))
   }
@@ -121,16 +121,6 @@ measure_version_value <- function(val, nm, env, quoted = FALSE) {
   }
   abort(sprintf("Version `%s` must be a command (string), a function or an expression, not %s.",
                 nm, describe_type(val)))
-}
-
-# A command must be text the shell and the search of its program can take:
-# bytes that are not valid UTF-8 are refused, shown as <ff> escapes.
-measure_check_text <- function(cmd, what) {
-  if (!validUTF8(cmd)) {
-    abort(sprintf("%s: the command is not valid UTF-8 text: \"%s\".", what,
-                  bytes_safe(cmd)))
-  }
-  invisible(cmd)
 }
 
 measure_version_names <- function(out) {

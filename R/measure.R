@@ -15,6 +15,7 @@
 #   measure-machine.R     the machine and the timer
 #   measure-progress.R    the progress line
 #   measure-print.R       printing the machine, timer, correction and verdict
+# The checks of its arguments are in checks.R.
 
 #' Measure the run times of commands or R code
 #'
@@ -308,32 +309,22 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
   }
   # errors name the argument as the user wrote it
   arg <- function(nm) if (nm %in% names(split$options)) nm else paste0(".", nm)
-  env <- opts$env
-  if (!is.environment(env)) {
-    abort(sprintf("`%s` must be an environment, not %s.", arg("env"), describe_type(env)))
-  }
+  env <- check_environment(opts$env, arg("env"))
   shell <- check_choice(.shell, c("auto", "always", "never"), ".shell")
   versions <- measure_versions(split$versions, env)
   order <- check_choice(opts$order, c("interleaved", "random", "blocks"), arg("order"))
   until <- check_choice(opts$until, c("fixed", "decided"), arg("until"))
   test <- check_choice(opts$test, c("median", "mean"), arg("test"))
-  runs <- measure_whole(opts$runs, arg("runs"), min = 1L)
-  warmup <- measure_whole(opts$warmup, arg("warmup"), min = 0L)
-  max_runs <- measure_whole(opts$max_runs, arg("max_runs"), min = 3L)
+  runs <- as.integer(check_whole(opts$runs, arg("runs"), min = 1, max = 1e6))
+  warmup <- as.integer(check_whole(opts$warmup, arg("warmup"), min = 0, max = 1e6))
+  max_runs <- as.integer(check_whole(opts$max_runs, arg("max_runs"), min = 3, max = 1e6))
   alpha <- check_alpha(opts$alpha, arg = arg("alpha"))
   progress <- check_flag(opts$progress, arg("progress"))
-  timeout <- opts$timeout
-  if (!is.numeric(timeout) || length(timeout) != 1L || is.na(timeout) || timeout <= 0) {
-    abort(sprintf("`%s` must be a single positive number of seconds (Inf for none), not %s.",
-                  arg("timeout"), describe_value(timeout)))
-  }
-  name <- opts$name
-  if (!is.character(name) || length(name) != 1L || is.na(name)) {
-    abort(sprintf("`%s` must be a single string, not %s.", arg("name"), describe_value(name)))
-  }
-  output <- measure_output_file(opts$output, arg("output"))
-  setup <- measure_hook(opts$setup, arg("setup"))
-  cleanup <- measure_hook(opts$cleanup, arg("cleanup"))
+  timeout <- check_timeout(opts$timeout, arg("timeout"))
+  name <- check_string(opts$name, arg("name"))
+  output <- check_output_file(opts$output, arg("output"))
+  setup <- check_hook(opts$setup, arg("setup"))
+  cleanup <- check_hook(opts$cleanup, arg("cleanup"))
   if (until == "decided") {
     if (length(versions) != 2L) {
       abort(sprintf("`.until = \"decided\"` compares two versions; %d were given.",
@@ -374,49 +365,6 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
   seq_rule <- if (until == "decided") sequential_rule(plan$looks, max_runs, alpha, test) else NULL
   measure_loop(ctx, plan, seq_rule, runner = measure_run_version,
                progress = if (progress) measure_progress(plan) else NULL)
-}
-
-# ---- argument checks ---------------------------------------------------------
-
-measure_whole <- function(x, arg, min = 0L, max = 1e6) {
-  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) ||
-      x != round(x) || x < min || x > max) {
-    abort(sprintf("`%s` must be a whole number from %d to %s, not %s.", arg, min,
-                  format(max, big.mark = ",", scientific = FALSE), describe_value(x)))
-  }
-  as.integer(x)
-}
-
-measure_output_file <- function(output, arg = ".output") {
-  if (is.null(output)) return(NULL)
-  if (!is.character(output) || length(output) != 1L || is.na(output) || !nzchar(output)) {
-    abort(sprintf("`%s` must be NULL (discard) or a file name, not %s.", arg,
-                  describe_value(output)))
-  }
-  output <- normalizePath(output, mustWork = FALSE)
-  if (!dir.exists(dirname(output))) {
-    abort(sprintf("`%s`: the directory of \"%s\" does not exist.", arg, output),
-          class = "file")
-  }
-  if (dir.exists(output)) {
-    abort(sprintf("`%s` must be a file, not the directory \"%s\".", arg, output),
-          class = "file")
-  }
-  output
-}
-
-measure_hook <- function(hook, arg) {
-  if (is.null(hook)) return(NULL)
-  if (is.character(hook) && length(hook) == 1L && !is.na(hook)) {
-    measure_check_text(hook, sprintf("`%s`", arg))
-    return(list(name = arg, kind = "command", what = hook, label = hook))
-  }
-  if (is.function(hook)) {
-    return(list(name = arg, kind = "function", what = hook, label = arg,
-                takes_version = length(formals(hook)) > 0L))
-  }
-  abort(sprintf("`%s` must be NULL, a shell command or a function, not %s.", arg,
-                describe_type(hook)))
 }
 
 # ---- the loop -------------------------------------------------------------

@@ -67,11 +67,8 @@ proportion_ci <- function(a, b, conf_level = 0.95,
   check_dots_empty(...)
   data_name <- paste(deparse1(substitute(a)), "out of",
                      deparse1(substitute(b)))
-  a <- check_whole_count(a, "a")
-  b <- check_whole_count(b, "b")
-  if (b < 1) {
-    abort(sprintf("`b` must be at least 1, not %s.", describe_value(b)))
-  }
+  a <- check_whole(a, "a")
+  b <- check_whole(b, "b", min = 1)
   if (a > b) {
     abort(sprintf("`a` (%s) must not exceed `b` (%s).",
                   describe_value(a), describe_value(b)))
