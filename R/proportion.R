@@ -138,11 +138,7 @@ proportion_methods <- c("prop.test", "wilson", "clopper-pearson", "agresti-coull
 #' @export
 min_benchmarks <- function(proportion, precision = 0.05, conf_level = 0.95, ...) {
   check_dots_empty(...)
-  if (!is.numeric(proportion) || length(proportion) < 1L ||
-      anyNA(proportion) || any(proportion < 0 | proportion > 1)) {
-    abort(sprintf("`proportion` must be numbers between 0 and 1, not %s.",
-                  describe_value(proportion)))
-  }
+  proportion <- check_proportions(proportion, "proportion")
   precision <- check_precision(precision)
   conf_level <- check_conf_level(conf_level)
   out <- .Call(ffi_min_benchmarks, as.double(unclass(proportion)), precision,

@@ -115,10 +115,7 @@
 #' @export
 read_timings <- function(path, format = "auto", metric = NULL,
                          benchmark = NULL) {
-  if (!is.character(path) || !length(path) || anyNA(path) || any(!nzchar(path))) {
-    abort(sprintf("`path` must be one or more file paths, not %s.",
-                  if (is.character(path)) describe_value(path) else describe_type(path)))
-  }
+  path <- check_paths(path, "path")
   formats <- c("auto", "hyperfine", "google-benchmark", "pyperf", "criterion",
                "speeduptest", "csv")
   # any case, and the other names of two formats
@@ -129,16 +126,8 @@ read_timings <- function(path, format = "auto", metric = NULL,
                      tolower(format))
   }
   format <- check_choice(format, formats, "format")
-  if (!is.null(metric) && (!is.character(metric) || length(metric) != 1L ||
-                           is.na(metric))) {
-    abort(sprintf("`metric` must be NULL or a single string, not %s.",
-                  describe_value(metric)))
-  }
-  if (!is.null(benchmark) && (!is.character(benchmark) || !length(benchmark) ||
-                              anyNA(benchmark))) {
-    abort(sprintf("`benchmark` must be NULL or benchmark names, not %s.",
-                  describe_value(benchmark)))
-  }
+  metric <- check_string(metric, "metric", null_ok = TRUE)
+  benchmark <- check_names(benchmark, "benchmark", "benchmark names", null_ok = TRUE)
   for (p in path) check_timings_file(p, folder_ok = TRUE)
   multi <- length(path) > 1L
   labels <- timings_file_labels(path)

@@ -20,14 +20,7 @@ suite_level_problem <- function(v, name) {
 # v and b: factors of the rows (no NA).
 suite_frame_versions <- function(v, b, initial) {
   lv <- levels(v)
-  if (!is.null(initial) &&
-      (!(is.character(initial) || is.factor(initial)) ||
-       length(initial) != 1L || is.na(initial) ||
-       !(as.character(initial) %in% lv))) {
-    abort(sprintf("`initial` must be one of the versions %s, not %s.",
-                  paste0('"', lv, '"', collapse = ", "),
-                  describe_value(initial)))
-  }
+  if (!is.null(initial)) check_member(initial, lv, "initial", "the versions ")
   if (length(lv) <= 2L) return(lv)
   nl <- length(lv)
   pair <- unique((as.integer(b) - 1L) * nl + as.integer(v))
@@ -320,13 +313,7 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
     t <- t[rows$keep]
   }
   if (!is.null(initial)) {
-    if (!(is.character(initial) || is.factor(initial)) || length(initial) != 1L ||
-        !(as.character(initial) %in% levels(v))) {
-      abort(sprintf("`initial` must be one of the versions %s, not %s.",
-                    paste0('"', levels(v), '"', collapse = ", "),
-                    describe_value(initial)))
-    }
-    v <- stats::relevel(v, as.character(initial))
+    v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
   }
   t <- as.double(t)
   if (na_rm && anyNA(t)) {
