@@ -71,11 +71,7 @@ as_timings.data.frame <- function(x, benchmark = "benchmark", version = "version
     }
   }
   for (a in list(list(benchmark, "benchmark"), list(run, "run"))) {
-    if (!is.null(a[[1L]]) && (!is.character(a[[1L]]) || length(a[[1L]]) != 1L ||
-                              is.na(a[[1L]]))) {
-      abort(sprintf("`%s` must be the name of a column of `x` or NULL, not %s.",
-                    a[[2L]], describe_value(a[[1L]])))
-    }
+    check_column_name(a[[1L]], a[[2L]], data_arg = "x", null_ok = TRUE)
     # a column under the standard name that is not the one chosen is not
     # carried along (it would clash with the timings' own column)
     if (!identical(a[[1L]], a[[2L]]) && !(a[[2L]] %in% c(version, time))) {
@@ -147,11 +143,7 @@ as_timings.list <- function(x, versions = NULL, ...) {
       versions <- c("x", "y")
     }
   }
-  if (!is.character(versions) || length(versions) != 2L || anyNA(versions) ||
-      versions[1L] == versions[2L]) {
-    abort(sprintf("`versions` must be two different names, not %s.",
-                  describe_value(versions)))
-  }
+  versions <- check_two_names(versions, "versions")
   b <- v <- character()
   tm <- double()
   r <- integer()

@@ -185,7 +185,7 @@ autoplot.speedup_verdict <- function(object, ...) {
 #' @exportS3Method ggplot2::autoplot
 autoplot.speedup_suite <- function(object, which = c("median", "mean"), ...) {
   need_ggplot2()
-  which <- match.arg(which)
+  which <- check_choice(which, c("median", "mean"), "which")
   bm <- object$benchmarks
   if (!nrow(bm)) abort("the suite has no analysed benchmark to plot.", class = "data")
   col <- function(name) bm[[paste0(which, "_", name)]]

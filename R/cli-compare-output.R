@@ -18,9 +18,8 @@ compare_run <- function(t, opts) {
   if (is.null(baseline)) {
     baseline <- vers[1L]
     how <- if (length(vers) > 2L) "the first version; choose another with --baseline" else "the first version"
-  } else if (!(baseline %in% vers)) {
-    abort(sprintf("--baseline must be one of the versions %s, not \"%s\".",
-                  quote_list(vers), baseline))
+  } else {
+    baseline <- check_member(baseline, vers, "--baseline", "the versions ")
   }
   others <- setdiff(vers, baseline)
   rows <- list()

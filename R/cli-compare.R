@@ -218,26 +218,11 @@ compare_parse_args <- function(args) {
           }
           opts$alpha <- alpha
         },
-        "--test" = {
-          if (!(val %in% c("median", "mean"))) {
-            abort(sprintf("--test must be median or mean, not \"%s\".", val))
-          }
-          opts$test <- val
-        },
-        "--fail-on" = {
-          if (!(val %in% c("slowdown", "change", "never"))) {
-            abort(sprintf("--fail-on must be slowdown, change or never, not \"%s\".", val))
-          }
-          opts$fail_on <- val
-        },
-        "--replication" = opts$replication <- compare_choice(val, replication_choices, key),
-        "--design" = opts$design <- compare_choice(val, design_choices, key),
-        "--p-adjust" = {
-          if (!(val %in% c("holm", "BH", "none"))) {
-            abort(sprintf("--p-adjust must be holm, BH or none, not \"%s\".", val))
-          }
-          opts$p_adjust <- val
-        },
+        "--test" = opts$test <- check_choice(val, c("median", "mean"), key),
+        "--fail-on" = opts$fail_on <- check_choice(val, c("slowdown", "change", "never"), key),
+        "--replication" = opts$replication <- check_choice(val, replication_choices, key),
+        "--design" = opts$design <- check_choice(val, design_choices, key),
+        "--p-adjust" = opts$p_adjust <- check_choice(val, c("holm", "BH", "none"), key),
         "--tolerance" = {
           tol <- suppressWarnings(as.numeric(sub("%$", "", val)))
           if (is.na(tol) || tol < 0 || !is.finite(tol)) {
@@ -245,12 +230,7 @@ compare_parse_args <- function(args) {
           }
           opts$s0 <- 1 + tol / 100
         },
-        "--output" = {
-          if (!(val %in% c("text", "markdown", "json"))) {
-            abort(sprintf("--output must be text, markdown or json, not \"%s\".", val))
-          }
-          opts$output <- val
-        },
+        "--output" = opts$output <- check_choice(val, c("text", "markdown", "json"), key),
         "--baseline" = opts$baseline <- val)
     } else {
       opts$files <- c(opts$files, a)
@@ -262,12 +242,4 @@ compare_parse_args <- function(args) {
                   length(opts$files)))
   }
   opts
-}
-
-compare_choice <- function(val, choices, key) {
-  if (!(val %in% choices)) {
-    abort(sprintf("%s must be %s, not \"%s\".", key,
-                  paste(choices, collapse = ", "), val))
-  }
-  val
 }

@@ -34,10 +34,8 @@
 #' readLines(path)
 #' @export
 install_cli <- function(dir, overwrite = TRUE) {
-  if (missing(dir) || !is.character(dir) || length(dir) != 1L || is.na(dir) ||
-      !nzchar(dir)) {
-    abort("`dir` must be the folder to write the `speeduptest` launcher into, e.g. \"~/.local/bin\".")
-  }
+  dir <- check_path(if (missing(dir)) NULL else dir, "dir",
+                    what = "the folder to write the `speeduptest` launcher into, e.g. \"~/.local/bin\"")
   overwrite <- check_flag(overwrite, "overwrite")
   dir <- path.expand(dir)
   if (!dir.exists(dir) && !dir.create(dir, recursive = TRUE, showWarnings = FALSE)) {

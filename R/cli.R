@@ -109,11 +109,7 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   if (missing(args) && !interactive()) {
     quit(save = "no", status = cli_exit_status(args))
   }
-  if (!is.character(args) || anyNA(args)) {
-    abort(sprintf("`args` must be a character vector without missing values, not %s.",
-                  if (is.character(args)) sprintf("one with %d NA", sum(is.na(args)))
-                  else describe_type(args)), class = "input")
-  }
+  args <- check_strings(args, "args")
   if (length(args) && identical(args[[1L]], "compare")) {
     return(cli_dispatch_compare(args[-1L]))
   }
@@ -223,10 +219,8 @@ cli_parse <- function(args) {
       i <- i + 2L
     } else if (a == "--weight") {
       v <- value(i, a)
-      if (!(v %in% c("custom", "equal", "fraction"))) {
-        bad(sprintf("--weight must be custom, equal or fraction, not \"%s\".", v))
-      }
-      opt$weight <- v
+      opt$weight <- tryCatch(check_choice(v, suite_weight_modes, "--weight"),
+                             speeduptest_error_input = function(e) bad(conditionMessage(e)))
       i <- i + 2L
     } else if (a == "--precision") {
       v <- value(i, a)

@@ -12,9 +12,13 @@
 #                            samples whose exact distribution would take
 #                            too much time or memory
 #   speeduptest_error_file   a file cannot be read or written
-# The message always names the argument at fault.
+# The message always names the argument at fault, and the condition's call
+# names the exported function the user called (see user_call()), so that R
+# prints `Error in median_test() : ...`, unless the code raising it gives
+# another call.
 
 abort <- function(message, class = "input", call = NULL, ...) {
+  if (is.null(call)) call <- user_call()
   cnd <- structure(
     class = c(paste0("speeduptest_error_", class), "speeduptest_error",
               "error", "condition"),
@@ -24,6 +28,7 @@ abort <- function(message, class = "input", call = NULL, ...) {
 }
 
 warn <- function(message, class = "data", call = NULL, ...) {
+  if (is.null(call)) call <- user_call()
   cnd <- structure(
     class = c(paste0("speeduptest_warning_", class), "speeduptest_warning",
               "warning", "condition"),
@@ -31,6 +36,73 @@ warn <- function(message, class = "data", call = NULL, ...) {
   )
   warning(cnd)
 }
+
+# The exported function the user called, as a call holding its name only
+# (`quote(median_test())`): the outermost frame on the stack whose function
+# is an export of the package or one of its S3 methods, a method named by
+# its generic as the user typed it (`print()` for print.speedup_verdict,
+# `median_test()` for median_test.default).  NULL when no such frame is on
+# the stack.  Computed only when a condition is raised: a walk over the
+# frames, with a lookup by name for each frame of the package.
+user_call <- function() {
+  ns <- environment(user_call)
+  for (i in seq_len(sys.nframe())) {
+    f <- sys.function(i)
+    if (!identical(environment(f), ns)) next
+    name <- export_name(f, sys.call(i), sys.frame(i), ns)
+    if (!is.null(name)) return(as.call(list(as.name(name))))
+  }
+  NULL
+}
+
+# The name under which the user calls `f`, a function of the namespace `ns`
+# called as `call` in `frame`: its own name for an export, its generic's
+# for an S3 method; NULL for an internal function.
+export_name <- function(f, call, frame, ns) {
+  tab <- export_table(ns)
+  head <- call[[1L]]
+  if (is.call(head) && length(head) == 3L &&
+      (identical(head[[1L]], quote(`::`)) || identical(head[[1L]], quote(`:::`)))) {
+    head <- head[[3L]]
+  }
+  name <- if (is.symbol(head)) as.character(head) else ""
+  if (!nzchar(name) || !exists(name, envir = ns, inherits = FALSE)) {
+    # called under another name (a variable holding it, FUN in lapply()):
+    # found by identity
+    for (nm in names(tab$shown)) {
+      if (identical(get0(nm, envir = ns, inherits = FALSE), f)) {
+        name <- nm
+        break
+      }
+    }
+  }
+  shown <- tab$shown[name]
+  if (is.na(shown)) return(NULL)
+  if (!shown %in% tab$exports) {
+    # a method: its generic as dispatched (`>` for Ops), else its own
+    g <- get0(".Generic", envir = frame, inherits = FALSE)
+    if (is.character(g) && length(g) == 1L && !is.na(g)) shown <- g
+  }
+  unname(shown)
+}
+
+# The functions of `ns` a user calls, read once: `shown`, the name an error
+# shows for each export and S3 method (named by their own names), and
+# `exports`.
+export_table <- function(ns) {
+  if (is.null(export_cache$table)) {
+    m <- getNamespaceInfo(ns, "S3methods")
+    exports <- getNamespaceExports(ns)
+    exports <- exports[vapply(exports, function(nm) {
+      is.function(get0(nm, envir = ns, inherits = FALSE))
+    }, TRUE)]
+    export_cache$table <- list(
+      exports = exports,
+      shown = c(stats::setNames(exports, exports), stats::setNames(m[, 1L], m[, 3L])))
+  }
+  export_cache$table
+}
+export_cache <- new.env(parent = emptyenv())
 
 # Turns a non-zero status from the C core into a classed error.
 check_status <- function(res, what, call = NULL) {

@@ -47,12 +47,8 @@ f_test <- function(x, y, alternative = c("two.sided", "less", "greater"),
   na_rm <- check_flag(na_rm, "na_rm")
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 2L)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 2L)
-  alt <- check_alternative(alternative)
-  ratio <- check_number(ratio, "ratio")
-  if (ratio <= 0) {
-    abort(sprintf("`ratio` must be a positive number, not %s.",
-                  describe_value(ratio)))
-  }
+  alt <- match(check_choice(alternative, alternatives, "alternative"), alternatives) - 1L
+  ratio <- check_positive(ratio, "ratio")
   conf_level <- check_conf_level(conf_level)
   res <- .Call(ffi_var_test, x, y, alt, ratio, conf_level)
   if (identical(res$status, 3L)) {

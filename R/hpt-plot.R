@@ -165,10 +165,7 @@ hpt_confidence_curve <- function(x, gamma = NULL) {
     hi <- max(c(ratio, s, 1.1), na.rm = TRUE) * 1.1
     gamma <- seq(1, hi, length.out = 200L)
   } else {
-    gamma <- sort(as.double(gamma))
-    if (!length(gamma) || anyNA(gamma) || any(gamma <= 0)) {
-      abort("`gamma` must hold positive numbers.")
-    }
+    gamma <- check_positive_numbers(gamma, "gamma")
   }
   conf <- vapply(gamma, function(g) {
     .Call(ffi_hpt, data$a, data$a_len, data$b, data$b_len,

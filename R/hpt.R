@@ -136,11 +136,7 @@ hpt <- function(a, b = NULL, higher_is_better = FALSE, alpha_bench = NULL,
   na_rm <- check_flag(na_rm, "na_rm", call)
   higher_is_better <- check_flag(higher_is_better, "higher_is_better", call)
   exact_ties <- check_flag(exact_ties, "exact_ties", call)
-  speedup <- check_number(speedup, "speedup", call)
-  if (speedup <= 0) {
-    abort(sprintf("`speedup` must be positive, not %s.", describe_value(speedup)),
-          call = call)
-  }
+  speedup <- check_positive(speedup, "speedup", call)
   conf_level <- check_conf_level(conf_level, call = call)
   if (!is.null(alpha_bench)) alpha_bench <- check_alpha(alpha_bench, "alpha_bench", call)
   tp <- NULL
@@ -553,11 +549,7 @@ hpt_speedup <- function(a, b = NULL, confidence = 0.95,
   exact_ties <- check_flag(exact_ties, "exact_ties", call)
   confidence <- check_conf_level(confidence, "confidence", call)
   if (!is.null(alpha_bench)) alpha_bench <- check_alpha(alpha_bench, "alpha_bench", call)
-  precision <- check_number(precision, "precision", call)
-  if (precision <= 0 || precision > 1) {
-    abort(sprintf("`precision` must be in (0, 1], not %s.",
-                  describe_value(precision)), call = call)
-  }
+  precision <- check_between(precision, "precision", 0, 1, call, upper_ok = TRUE)
   data <- hpt_data(a, b, na_rm = na_rm, call = call)
   alpha_bench <- hpt_alpha(alpha_bench, data, call)
   res <- .Call(ffi_hpt_speedup, data$a, data$a_len, data$b, data$b_len,

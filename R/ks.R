@@ -70,7 +70,7 @@ ks_test <- function(x, y, alternative = c("two.sided", "less", "greater"),
   na_rm <- check_flag(na_rm, "na_rm")
   x <- check_sample(x, "x", na_rm = na_rm)
   y <- check_sample(y, "y", na_rm = na_rm)
-  alt <- check_alternative(alternative)
+  alt <- match(check_choice(alternative, alternatives, "alternative"), alternatives) - 1L
   ex <- check_exact(exact)
   if (ex == 1L && as.double(length(x)) * length(y) > 1e8) {
     abort(sprintf(paste0("`exact = TRUE` needs length(x) * length(y) <= 1e8, ",

@@ -94,22 +94,16 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
     x <- parts$x
     y <- parts$y
   }
-  test <- check_test(test)
+  test <- check_choice(test, c("median", "mean"), "test")
   alpha <- check_alpha(alpha)
   rigorous <- check_flag(rigorous, "rigorous")
   min_speedup <- check_min_speedup(min_speedup)
-  speedup <- check_number(speedup, "speedup")
-  if (speedup <= 0) {
-    abort(sprintf("`speedup` must be positive, not %s.", describe_value(speedup)))
-  }
+  speedup <- check_positive(speedup, "speedup")
   if (speedup <= min_speedup && speedup >= 1 / min_speedup) {
     abort(sprintf("`speedup` = %s is within the tolerance (`min_speedup` = %s): no number of runs declares it; ask for a change beyond %s.",
                   format(speedup), format(min_speedup), format(min_speedup)))
   }
-  power <- check_number(power, "power")
-  if (power <= alpha || power >= 1) {
-    abort(sprintf("`power` must be between alpha and 1, not %s.", describe_value(power)))
-  }
+  power <- check_between(power, "power", alpha, 1)
   reps <- check_whole(reps, "reps", 20)
   max_runs <- check_whole(max_runs, "max_runs", 3)
   seed <- check_number(seed, "seed")

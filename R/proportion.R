@@ -67,19 +67,14 @@ proportion_ci <- function(a, b, conf_level = 0.95,
   check_dots_empty(...)
   data_name <- paste(deparse1(substitute(a)), "out of",
                      deparse1(substitute(b)))
-  a <- check_whole_count(a, "a")
-  b <- check_whole_count(b, "b")
-  if (b < 1) {
-    abort(sprintf("`b` must be at least 1, not %s.", describe_value(b)))
-  }
+  a <- check_whole(a, "a")
+  b <- check_whole(b, "b", min = 1)
   if (a > b) {
     abort(sprintf("`a` (%s) must not exceed `b` (%s).",
                   describe_value(a), describe_value(b)))
   }
   conf_level <- check_conf_level(conf_level)
-  choices <- c("prop.test", "wilson", "clopper-pearson", "agresti-coull",
-               "normal")
-  code <- check_method_choice(method, choices, "method")
+  code <- match(check_choice(method, proportion_methods, "method"), proportion_methods) - 1L
   res <- .Call(ffi_proportion_ci, a, b, conf_level, code)
   check_status(res, "proportion_ci()")
   title <- c("Wilson score interval with continuity correction (prop.test)",
@@ -93,6 +88,11 @@ proportion_ci <- function(a, b, conf_level = 0.95,
   out$p.value <- NULL
   out
 }
+
+# The methods of proportion_ci() (and speedup_suite()'s `prop_method`), in
+# the order of the C core's codes.
+proportion_methods <- c("prop.test", "wilson", "clopper-pearson", "agresti-coull",
+                        "normal")
 
 #' Minimal number of benchmarks for a precise proportion
 #'
@@ -138,11 +138,7 @@ proportion_ci <- function(a, b, conf_level = 0.95,
 #' @export
 min_benchmarks <- function(proportion, precision = 0.05, conf_level = 0.95, ...) {
   check_dots_empty(...)
-  if (!is.numeric(proportion) || length(proportion) < 1L ||
-      anyNA(proportion) || any(proportion < 0 | proportion > 1)) {
-    abort(sprintf("`proportion` must be numbers between 0 and 1, not %s.",
-                  describe_value(proportion)))
-  }
+  proportion <- check_proportions(proportion, "proportion")
   precision <- check_precision(precision)
   conf_level <- check_conf_level(conf_level)
   out <- .Call(ffi_min_benchmarks, as.double(unclass(proportion)), precision,

@@ -41,8 +41,8 @@ split_formula <- function(formula, data, na_rm, initial = NULL) {
   if (is.null(env)) env <- parent.frame()
   if (is.null(data)) {
     data <- env
-  } else if (!is.list(data) && !is.environment(data)) {
-    abort(sprintf("`data` must be a data frame, not %s.", describe_type(data)))
+  } else {
+    check_formula_data(data, "data")
   }
   get_var <- function(expr, what) {
     out <- tryCatch(eval(expr, data, env), error = function(e) {
@@ -100,12 +100,7 @@ quote_list <- function(v, max = 10L) {
 
 # The levels reordered so that `initial` comes first.
 pick_initial <- function(initial, lev) {
-  if (!(is.character(initial) || is.factor(initial)) || length(initial) != 1L ||
-      is.na(initial) || !(as.character(initial) %in% lev)) {
-    abort(sprintf("`initial` must be one of the versions %s, not %s.",
-                  quote_list(lev), describe_value(initial)))
-  }
-  initial <- as.character(initial)
+  initial <- check_member(initial, lev, "initial", "the versions ")
   c(initial, setdiff(lev, initial))
 }
 
@@ -119,10 +114,8 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
                     length(bs), quote_list(bs)))
     }
     benchmark <- bs
-  } else if (!is.character(benchmark) || length(benchmark) != 1L ||
-             is.na(benchmark) || !(benchmark %in% bs)) {
-    abort(sprintf("`benchmark` must be one of %s, not %s.", quote_list(bs),
-                  describe_value(benchmark)))
+  } else {
+    benchmark <- check_member(benchmark, bs, "benchmark")
   }
   run_order <- attr(t, "run_order")
   t <- as.data.frame(unclass(t), stringsAsFactors = FALSE)

@@ -348,7 +348,7 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
   structured <- inherits(x, "speedup_timings") || !identical(design, "auto") ||
     !identical(replication, "auto")
   parts <- pair_samples(x, y, data, na_rm, initial, benchmark, versions)
-  test <- check_test(test)
+  test <- check_choice(test, c("median", "mean"), "test")
   rigorous <- check_flag(rigorous, "rigorous")
   if (structured) {
     return(structured_confidence(test, parts, rigorous, na_rm, replication,

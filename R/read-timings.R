@@ -115,35 +115,19 @@
 #' @export
 read_timings <- function(path, format = "auto", metric = NULL,
                          benchmark = NULL) {
-  if (!is.character(path) || !length(path) || anyNA(path) || any(!nzchar(path))) {
-    abort(sprintf("`path` must be one or more file paths, not %s.",
-                  if (is.character(path)) describe_value(path) else describe_type(path)))
-  }
+  path <- check_paths(path, "path")
   formats <- c("auto", "hyperfine", "google-benchmark", "pyperf", "criterion",
                "speeduptest", "csv")
-  if (!is.character(format) || length(format) != 1L || is.na(format) ||
-      !validUTF8(format)) {
-    abort(sprintf("`format` must be one of %s, not %s.",
-                  paste0('"', formats, '"', collapse = ", "),
-                  describe_value(bytes_safe(format))))
+  # any case, and the other names of two formats
+  if (is.character(format) && length(format) == 1L && !is.na(format) &&
+      validUTF8(format)) {
+    format <- switch(tolower(format), gbench = , googlebenchmark = ,
+                     "google benchmark" = "google-benchmark", config = "speeduptest",
+                     tolower(format))
   }
-  format <- switch(tolower(format), gbench = , googlebenchmark = ,
-                   "google benchmark" = "google-benchmark", config = "speeduptest",
-                   tolower(format))
-  if (!(format %in% formats)) {
-    abort(sprintf("`format` must be one of %s, not %s.",
-                  paste0('"', formats, '"', collapse = ", "), describe_value(format)))
-  }
-  if (!is.null(metric) && (!is.character(metric) || length(metric) != 1L ||
-                           is.na(metric))) {
-    abort(sprintf("`metric` must be NULL or a single string, not %s.",
-                  describe_value(metric)))
-  }
-  if (!is.null(benchmark) && (!is.character(benchmark) || !length(benchmark) ||
-                              anyNA(benchmark))) {
-    abort(sprintf("`benchmark` must be NULL or benchmark names, not %s.",
-                  describe_value(benchmark)))
-  }
+  format <- check_choice(format, formats, "format")
+  metric <- check_string(metric, "metric", null_ok = TRUE)
+  benchmark <- check_names(benchmark, "benchmark", "benchmark names", null_ok = TRUE)
   for (p in path) check_timings_file(p, folder_ok = TRUE)
   multi <- length(path) > 1L
   labels <- timings_file_labels(path)
@@ -489,11 +473,7 @@ json_maybe_boolean <- function(x) {
 # The metric argument of a format with fixed choices.
 timings_metric <- function(metric, choices, path, tool) {
   if (is.null(metric)) return(choices[1L])
-  if (!(metric %in% choices)) {
-    abort(sprintf("`metric` must be %s for the %s file '%s', not \"%s\".",
-                  paste0('"', choices, '"', collapse = " or "), tool, path, metric))
-  }
-  metric
+  check_choice(metric, choices, "metric", context = sprintf(" for the %s file '%s'", tool, path))
 }
 
 # Every benchmark of a file was skipped: the reasons, in one classed error.

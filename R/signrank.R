@@ -82,7 +82,7 @@ signed_rank_test <- function(d, alternative = c("two.sided", "less", "greater"),
   data_name <- deparse1(substitute(d))
   na_rm <- check_flag(na_rm, "na_rm")
   d <- check_sample(d, "d", na_rm = na_rm, min_n = 1L)
-  alt <- check_alternative(alternative)
+  alt <- match(check_choice(alternative, alternatives, "alternative"), alternatives) - 1L
   mu <- check_number(mu, "mu")
   exact <- check_exact(exact)
   correct <- check_flag(correct, "correct")

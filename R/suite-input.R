@@ -20,14 +20,7 @@ suite_level_problem <- function(v, name) {
 # v and b: factors of the rows (no NA).
 suite_frame_versions <- function(v, b, initial) {
   lv <- levels(v)
-  if (!is.null(initial) &&
-      (!(is.character(initial) || is.factor(initial)) ||
-       length(initial) != 1L || is.na(initial) ||
-       !(as.character(initial) %in% lv))) {
-    abort(sprintf("`initial` must be one of the versions %s, not %s.",
-                  paste0('"', lv, '"', collapse = ", "),
-                  describe_value(initial)))
-  }
+  if (!is.null(initial)) check_member(initial, lv, "initial", "the versions ")
   if (length(lv) <= 2L) return(lv)
   nl <- length(lv)
   pair <- unique((as.integer(b) - 1L) * nl + as.integer(v))
@@ -175,17 +168,6 @@ suite_drop_bad_fields <- function(suite, conf_level, weights) {
   suite_subset(suite, !drop)
 }
 
-suite_prop_method <- function(method) {
-  choices <- c("prop.test", "wilson", "clopper-pearson", "agresti-coull",
-               "normal")
-  if (!is.character(method) || length(method) != 1L || !(method %in% choices)) {
-    abort(sprintf("`prop_method` must be one of %s, not %s.",
-                  paste0('"', choices, '"', collapse = ", "),
-                  describe_value(method)))
-  }
-  match(method, choices) - 1L
-}
-
 empty_problems <- function() {
   data.frame(benchmark = character(), where = character(),
              severity = character(), message = character(),
@@ -331,13 +313,7 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
     t <- t[rows$keep]
   }
   if (!is.null(initial)) {
-    if (!(is.character(initial) || is.factor(initial)) || length(initial) != 1L ||
-        !(as.character(initial) %in% levels(v))) {
-      abort(sprintf("`initial` must be one of the versions %s, not %s.",
-                    paste0('"', levels(v), '"', collapse = ", "),
-                    describe_value(initial)))
-    }
-    v <- stats::relevel(v, as.character(initial))
+    v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
   }
   t <- as.double(t)
   if (na_rm && anyNA(t)) {
@@ -413,15 +389,12 @@ suite_levels <- function(conf_level, suite) {
   rep(check_conf_level(conf_level), nb)
 }
 
+# How the benchmarks are weighted: `weights` as checked by speedup_suite(),
+# or by default custom weights when the suite has some, else equal.
 suite_weights_mode <- function(weights, suite) {
-  choices <- c("custom", "equal", "fraction")
   if (is.null(weights)) {
     return(if (suite$has_weight && any(!is.na(suite$weight))) "custom" else "equal")
   }
-  if (!is.character(weights) || length(weights) != 1L || !(weights %in% choices)) {
-    abort(sprintf("`weights` must be one of %s, not %s.",
-                  paste0('"', choices, '"', collapse = ", "),
-                  describe_value(weights)))
-  }
   weights
 }
+suite_weight_modes <- c("custom", "equal", "fraction")

@@ -30,7 +30,7 @@
 plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
                                xlab = NULL, ...) {
   check_object(x)
-  which <- match.arg(which)
+  which <- check_choice(which, c("median", "mean"), "which")
   bm <- x$benchmarks
   if (!is.null(bm$benchmark)) bm$benchmark <- bytes_safe(as.character(bm$benchmark))
   nb <- nrow(bm)

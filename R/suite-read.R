@@ -56,9 +56,7 @@
 #' speedup_suite(config)
 #' @export
 read_speedup_config <- function(file) {
-  if (!is.character(file) || length(file) != 1L || is.na(file) || !nzchar(file)) {
-    abort(sprintf("`file` must be a single path, not %s.", describe_value(file)))
-  }
+  file <- check_path(file, "file")
   shown <- safe_text(file)
   raw <- read_text_bytes(file)
   if (is.character(raw)) {

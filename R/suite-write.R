@@ -58,15 +58,9 @@
 #' read.csv(paths[["out"]])
 #' @export
 write_speedup_report <- function(suite, prefix, config = prefix, conf_level = NULL) {
-  if (!inherits(suite, "speedup_suite")) {
-    abort(sprintf("`suite` must be a speedup_suite result, not %s.", describe_type(suite)))
-  }
-  if (!is.character(prefix) || length(prefix) != 1L || is.na(prefix) || !nzchar(prefix)) {
-    abort(sprintf("`prefix` must be a single path, not %s.", describe_value(prefix)))
-  }
-  if (!is.character(config) || length(config) != 1L || is.na(config)) {
-    abort(sprintf("`config` must be a single string, not %s.", describe_value(config)))
-  }
+  check_suite(suite, "suite")
+  prefix <- check_path(prefix, "prefix")
+  config <- check_string(config, "config")
   if (!is.null(conf_level) && !(length(conf_level) == 1L && is.na(conf_level))) {
     conf_level <- check_conf_level(conf_level)
   }

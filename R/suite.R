@@ -200,14 +200,16 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                           design = "auto") {
   check_dots_empty(...)
   call <- match.call()
-  p_adjust <- suite_p_adjust(p_adjust)
+  p_adjust <- check_choice(p_adjust, c("none", "holm", "BH"), "p_adjust")
   min_speedup <- check_min_speedup(min_speedup)
   rigorous <- check_flag(rigorous, "rigorous")
   na_rm <- check_flag(na_rm, "na_rm")
   significant_only <- check_flag(significant_only, "significant_only")
   prop_conf_level <- check_conf_level(prop_conf_level, "prop_conf_level")
   precision <- check_precision(precision)
-  method_code <- suite_prop_method(prop_method)
+  prop_method <- check_choice(prop_method, proportion_methods, "prop_method")
+  method_code <- match(prop_method, proportion_methods) - 1L
+  if (!is.null(weights)) weights <- check_choice(weights, suite_weight_modes, "weights")
   timings_problems <- NULL
   structured <- NULL
   if (is_speedup_timings(data)) {
@@ -288,18 +290,6 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
     check_choice(design, design_choices, "design")
   }
   out
-}
-
-suite_p_adjust <- function(p_adjust) {
-  choices <- c("none", "holm", "BH")
-  if (identical(p_adjust, choices)) return("none")
-  if (!is.character(p_adjust) || length(p_adjust) != 1L ||
-      !(p_adjust %in% choices)) {
-    abort(sprintf("`p_adjust` must be one of %s, not %s.",
-                  paste0('"', choices, '"', collapse = ", "),
-                  describe_value(p_adjust)))
-  }
-  p_adjust
 }
 
 # ---- the core, in chunks ----------------------------------------------------

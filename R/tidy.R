@@ -165,7 +165,7 @@ glance.speedup_verdict <- function(x, ...) {
 tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
   check_object(x, "x")
   check_dots_empty(...)
-  which <- match.arg(which)
+  which <- check_choice(which, c("median", "mean"), "which")
   bm <- nan_to_na(x$benchmarks)
   col <- function(name) bm[[paste0(which, "_", name)]]
   dirn <- col("direction")

@@ -8,13 +8,7 @@ timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE) {
   check_object(t, arg)
   v <- droplevels(t$version)
   if (!is.null(initial)) {
-    if (!is.character(initial) && !is.factor(initial) || length(initial) != 1L ||
-        !(as.character(initial) %in% levels(v))) {
-      abort(sprintf("`initial` must be one of the versions %s, not %s.",
-                    paste0('"', levels(v), '"', collapse = ", "),
-                    describe_value(initial)))
-    }
-    v <- stats::relevel(v, as.character(initial))
+    v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
   }
   problems <- attr(t, "problems")
   if (is.null(problems)) problems <- empty_problems()

@@ -17,10 +17,7 @@ version_colours <- function(k) {
 timings_plot_benchmarks <- function(x, benchmarks) {
   all <- unique(as.character(x$benchmark))
   if (is.null(benchmarks)) return(all)
-  if (!is.character(benchmarks) || !length(benchmarks) || anyNA(benchmarks)) {
-    abort(sprintf("`benchmarks` must be benchmark names, not %s.",
-                  describe_value(benchmarks)))
-  }
+  benchmarks <- check_names(benchmarks, "benchmarks", "benchmark names")
   bad <- setdiff(benchmarks, all)
   if (length(bad)) {
     abort(sprintf("`benchmarks` names %s, not in the timings (which hold %s).",
@@ -142,11 +139,7 @@ plot.speedup_timings <- function(x, benchmarks = NULL, log = NULL, ncol = NULL,
   bms <- levels(g$panels$benchmark)
   nb <- length(bms)
   if (is.null(ncol)) ncol <- if (nb <= 3L) nb else ceiling(sqrt(nb * 0.75))
-  ncol <- as.integer(ncol)
-  if (length(ncol) != 1L || is.na(ncol) || ncol < 1L) {
-    abort(sprintf("`ncol` must be a positive whole number, not %s.",
-                  describe_value(ncol)))
-  }
+  ncol <- as.integer(check_whole(ncol, "ncol", min = 1, max = 1e4))
   nrow <- ceiling(nb / ncol)
   if (is.null(main)) {
     main <- "Run times in recorded order (left), and their distributions (right)"

@@ -33,7 +33,7 @@ new_speedup_timings <- function(benchmark, version, time, run = NULL, ...,
                                 source = "data frame",
                                 run_order = c("sample", "global"),
                                 attrs = list()) {
-  run_order <- match.arg(run_order)
+  run_order <- check_choice(run_order, c("sample", "global"), "run_order")
   n <- length(time)
   benchmark <- as.character(rep_len(benchmark, n))
   version <- if (is.factor(version)) {

@@ -80,7 +80,7 @@ t_test <- function(x, y = NULL, alternative = c("two.sided", "less", "greater"),
             class = "data")
     }
   }
-  alt <- check_alternative(alternative)
+  alt <- match(check_choice(alternative, alternatives, "alternative"), alternatives) - 1L
   mu <- check_number(mu, "mu")
   conf_level <- check_conf_level(conf_level)
   res <- .Call(ffi_t_test, x, y, alt, mu, var_equal, conf_level)
@@ -111,7 +111,7 @@ t_test_summary <- function(mean_x, sd_x, n_x, mean_y, sd_y, n_y,
     abort("`n_x` and `n_y` must add up to at least 3 for Student's test.",
           class = "data")
   }
-  alt <- check_alternative(alternative)
+  alt <- match(check_choice(alternative, alternatives, "alternative"), alternatives) - 1L
   mu <- check_number(mu, "mu")
   conf_level <- check_conf_level(conf_level)
   res <- .Call(ffi_t_test_summary, mean_x, sd_x, n_x, mean_y, sd_y, n_y,

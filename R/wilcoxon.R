@@ -93,7 +93,7 @@ wilcoxon_test <- function(x, y, alternative = c("two.sided", "less", "greater"),
   na_rm <- check_flag(na_rm, "na_rm")
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 1L)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 1L)
-  alt <- check_alternative(alternative)
+  alt <- match(check_choice(alternative, alternatives, "alternative"), alternatives) - 1L
   mu <- check_number(mu, "mu")
   exact <- check_exact(exact)
   correct <- check_flag(correct, "correct")

@@ -208,7 +208,7 @@ test_that("malformed arguments are classed errors", {
   expect_error(speeduptest_cli(character()), "no configuration", class = input)
   expect_error(speeduptest_cli(c("a.csv", "b.csv")), "only one configuration", class = input)
   expect_error(speeduptest_cli(c(cli_example_cfg(), "--weight", "heavy")),
-               "custom, equal or fraction", class = input)
+               'one of "custom", "equal", "fraction"', fixed = TRUE, class = input)
   expect_error(speeduptest_cli(c(cli_example_cfg(), "--weight")), "needs a value", class = input)
   expect_error(speeduptest_cli(c(cli_example_cfg(), "--conf-level", "95")), class = input)
   expect_error(speeduptest_cli(c(cli_example_cfg(), "--conf-level", "abc")), class = input)

@@ -36,8 +36,9 @@ test_that("check_conf_level() wants one number strictly inside (0, 1)", {
   expect_error(speeduptest:::check_alpha(2), regexp = "`alpha`")
 })
 
-test_that("check_alternative() matches partially and rejects the rest", {
-  ca <- speeduptest:::check_alternative
+test_that("the alternative is picked by check_choice() and coded for the C core", {
+  alts <- speeduptest:::alternatives
+  ca <- function(x) match(speeduptest:::check_choice(x, alts, "alternative"), alts) - 1L
   expect_identical(ca(c("two.sided", "less", "greater")), 0L)
   expect_identical(ca("less"), 1L)
   expect_identical(ca("g"), 2L)
