@@ -359,6 +359,19 @@ check_suite <- function(suite, arg = "suite", call = NULL) {
   invisible(suite)
 }
 
+# The version of each run in run order: two distinct labels, none missing.
+check_version_labels <- function(version, arg = "version", call = NULL) {
+  if (!is.atomic(version) || is.null(version)) {
+    abort(sprintf("`%s` must be a vector of version labels, not %s.", arg,
+                  describe_type(version)), call = call)
+  }
+  if (anyNA(version) || length(unique(version)) != 2L) {
+    abort(sprintf("`%s` must hold exactly two distinct versions and no missing value.",
+                  arg), call = call)
+  }
+  invisible(version)
+}
+
 check_environment <- function(x, arg, call = NULL) {
   if (!is.environment(x)) {
     abort(sprintf("`%s` must be an environment, not %s.", arg, describe_type(x)),

@@ -84,13 +84,7 @@ trend_test <- function(x) {
 #' @export
 interleaving_test <- function(version) {
   label <- deparse1(substitute(version))
-  if (!is.atomic(version) || is.null(version)) {
-    abort(sprintf("`version` must be a vector of version labels, not %s.",
-                  describe_type(version)))
-  }
-  if (anyNA(version) || length(unique(version)) != 2L) {
-    abort("`version` must hold exactly two distinct versions and no missing value.")
-  }
+  check_version_labels(version)
   runs_htest(as.integer(factor(version, levels = unique(version))), label)
 }
 

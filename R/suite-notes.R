@@ -20,9 +20,7 @@
 #' suite_multiplicity_lines(speedup_suite(same))
 #' @export
 suite_multiplicity_lines <- function(suite) {
-  if (!inherits(suite, "speedup_suite")) {
-    abort(sprintf("`suite` must be a speedup_suite, not %s.", describe_type(suite)))
-  }
+  check_suite(suite)
   mu <- suite$multiplicity
   adj <- if (is.null(suite$p_adjust)) "none" else suite$p_adjust
   if (is.null(mu) || !any(mu$tested > 0)) return(character())
