@@ -155,7 +155,7 @@ int st_paired_median_protocol(const double *x, const double *y, size_t n,
     out->prob_greater = greater / (double) n;
     up.estimate[0] = two.estimate[0];
     out->n_steps = 1;
-    out->step_kind[0] = (st_step_kind) ST_STEP_SIGNED_RANK;
+    out->step_kind[0] = ST_STEP_SIGNED_RANK;
     out->steps[0] = up;
     return ST_OK;
 }
@@ -216,7 +216,7 @@ int st_paired_mean_protocol(const double *x, const double *y, size_t n,
     }
     free(D);
     out->n_steps = 1;
-    out->step_kind[0] = (st_step_kind) ST_STEP_SHAPIRO_D;
+    out->step_kind[0] = ST_STEP_SHAPIRO_D;
     out->steps[0] = sw;
     if (constant) {
         out->branch = ST_BRANCH_CONSTANT;
@@ -249,7 +249,7 @@ int st_paired_mean_protocol(const double *x, const double *y, size_t n,
     tt.conf_int[1] = INFINITY;
     tt.exact = 1;
     tt.status = ST_OK;
-    out->step_kind[1] = (st_step_kind) ST_STEP_PAIRED_T;
+    out->step_kind[1] = ST_STEP_PAIRED_T;
     out->steps[1] = tt;
     out->n_steps = 2;
     out->branch = normal ? ST_BRANCH_PAIRED_T_NORMAL : ST_BRANCH_PAIRED_T_NOT_NORMAL;

@@ -417,7 +417,10 @@ typedef enum {
     ST_STEP_F_TEST = 2,
     ST_STEP_T_TEST = 3,
     ST_STEP_KS_TEST = 4,
-    ST_STEP_WILCOXON = 5
+    ST_STEP_WILCOXON = 5,
+    ST_STEP_SHAPIRO_D = 6,          /* paired: Shapiro-Wilk on x - y       */
+    ST_STEP_PAIRED_T = 7,           /* paired: the paired t-test           */
+    ST_STEP_SIGNED_RANK = 8         /* paired: signed-rank on log(x / y)   */
 } st_step_kind;
 
 /* Caveat and advice flags (bits of st_verdict.caveats). */
@@ -445,7 +448,10 @@ typedef enum {
     ST_BRANCH_STUDENT_NOT_NORMAL = 5,
     ST_BRANCH_WELCH_NOT_NORMAL = 6,
     ST_BRANCH_WILCOXON_MODEL = 7,   /* median: location model holds      */
-    ST_BRANCH_WILCOXON_NO_MODEL = 8 /* median: model rejected, go on     */
+    ST_BRANCH_WILCOXON_NO_MODEL = 8, /* median: model rejected, go on    */
+    ST_BRANCH_PAIRED_SIGNED_RANK = 9, /* paired median: signed-rank test */
+    ST_BRANCH_PAIRED_T_NORMAL = 10,  /* paired mean: differences normal  */
+    ST_BRANCH_PAIRED_T_NOT_NORMAL = 11 /* paired mean: not shown normal  */
 } st_branch;
 
 typedef struct {
@@ -651,14 +657,7 @@ int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
  * order (NAN when n1 or n2 is 0). */
 double st_runs_test_lower(double n1, double n2, double r);
 
-/* Paired designs and variance components (paired.c).  Branch and step
- * codes continue st_branch and st_step_kind. */
-#define ST_BRANCH_PAIRED_SIGNED_RANK 9   /* median: signed-rank on rounds */
-#define ST_BRANCH_PAIRED_T_NORMAL 10     /* mean: differences normal      */
-#define ST_BRANCH_PAIRED_T_NOT_NORMAL 11 /* mean: not shown normal, go on */
-#define ST_STEP_SHAPIRO_D 6              /* Shapiro-Wilk on x - y         */
-#define ST_STEP_PAIRED_T 7               /* paired t-test                 */
-#define ST_STEP_SIGNED_RANK 8            /* signed-rank on log(x / y)     */
+/* Paired designs and variance components (paired.c). */
 /* The protocols on n complete rounds (x[i] and y[i] ran in round i).  The
  * mean protocol's not-normal and few-runs flags concern the differences
  * and use the X bits. */
@@ -680,7 +679,15 @@ int st_tolerance_mean(const double *x, size_t n, const double *y, size_t m,
                       int pooled, double s0, double p[4]);
 int st_tolerance_median(const double *x, size_t n, const double *y,
                         size_t m, double s0, double p[4]);
-/* -1 NA, 0 none, 1 speedup, 2 slowdown, 3 equivalent. */
+/* The direction a verdict with a tolerance declares (as R's verdicts
+ * name them). */
+typedef enum {
+    ST_DIRECTION_NA = -1,         /* no decision (insufficient data)     */
+    ST_DIRECTION_NONE = 0,        /* nothing declared                    */
+    ST_DIRECTION_SPEEDUP = 1,
+    ST_DIRECTION_SLOWDOWN = 2,
+    ST_DIRECTION_EQUIVALENT = 3   /* within the tolerance both ways      */
+} st_direction;
 int st_tolerance_direction(const double p[4], double alpha, double s0);
 int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
               double alpha, int rigorous, double s0, int *direction,

@@ -164,31 +164,27 @@ int st_tolerance_median(const double *x, size_t n, const double *y,
 
 /* ---- the decision ------------------------------------------------------------ */
 
-/* Directions, as R's verdicts name them. */
-enum { DIR_NA = -1, DIR_NONE = 0, DIR_SPEEDUP = 1, DIR_SLOWDOWN = 2,
-       DIR_EQUIVALENT = 3 };
-
 /* The direction from the four p-values of the final tests at alpha;
  * equivalence only with s0 > 1. */
 int st_tolerance_direction(const double p[4], double alpha, double s0)
 {
-    if (isnan(p[0])) return DIR_NA;
-    if (p[0] <= alpha) return DIR_SPEEDUP;
-    if (!isnan(p[1]) && p[1] <= alpha) return DIR_SLOWDOWN;
+    if (isnan(p[0])) return ST_DIRECTION_NA;
+    if (p[0] <= alpha) return ST_DIRECTION_SPEEDUP;
+    if (!isnan(p[1]) && p[1] <= alpha) return ST_DIRECTION_SLOWDOWN;
     if (s0 > 1 && !isnan(p[2]) && !isnan(p[3]) && p[2] <= alpha &&
         p[3] <= alpha)
-        return DIR_EQUIVALENT;
-    return DIR_NONE;
+        return ST_DIRECTION_EQUIVALENT;
+    return ST_DIRECTION_NONE;
 }
 
 /* The whole protocol (test 0: mean, 1: median) with the tolerance s0:
  * the flowchart's path, then the final tests at s0 (the protocol's own
- * final tests when s0 = 1, and no equivalence).  *direction: DIR_*. */
+ * final tests when s0 = 1, and no equivalence).  *direction: an st_direction. */
 int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
               double alpha, int rigorous, double s0, int *direction,
               st_rank_table *tab)
 {
-    *direction = DIR_NA;
+    *direction = ST_DIRECTION_NA;
     st_verdict v;
     st_protocol_options opt = {0};
     opt.tab = tab;
@@ -259,7 +255,7 @@ static size_t rng_index(rng_t *g, size_t k)
  * Power of the protocol with tolerance s0 at alpha, for each of the k
  * sizes (n[i] runs of x, m[i] runs of y): reps replicates, each drawing
  * n[i] values from rx and m[i] from ry / speedup (with replacement).
- * want: the direction counted as a detection (DIR_*).  The replicates of
+ * want: the direction counted as a detection (an st_direction).  The replicates of
  * each size start from the same seed.
  */
 int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
