@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "speeduptest.h"
+#include "cache.h"
 
 /* Automatic choice: exact when n m < ST_KS_AUTO_EXACT (as R). */
 #define ST_KS_AUTO_EXACT 10000.0
@@ -215,10 +216,44 @@ static int ks_exact_upper(size_t n, size_t m, const unsigned char *block_end,
  * one) live on the stack. */
 #define KS_LOCAL_BLOCKS 1024
 
+/* The cache's exact tails (NAN until computed) for the sizes n, m, the
+ * alternative and the tie blocks block_end, started afresh when any of
+ * them differs from the ones it holds; NULL without a cache or memory. */
+static double *cached_tails(st_cache *cache, size_t n, size_t m,
+                            st_alternative alt,
+                            const unsigned char *block_end)
+{
+    if (!cache) return NULL;
+    size_t N = n + m;
+    if (cache->smirnov.p && cache->smirnov.n == n && cache->smirnov.m == m &&
+        cache->smirnov.alt == (int) alt &&
+        memcmp(cache->smirnov.blocks, block_end, N + 1) == 0)
+        return cache->smirnov.p;
+    size_t len = n * m + 1;
+    free(cache->smirnov.p);
+    free(cache->smirnov.blocks);
+    cache->smirnov.p = malloc(len * sizeof(double));
+    cache->smirnov.blocks = malloc(N + 1);
+    if (!cache->smirnov.p || !cache->smirnov.blocks) {
+        free(cache->smirnov.p);
+        free(cache->smirnov.blocks);
+        cache->smirnov.p = NULL;
+        cache->smirnov.blocks = NULL;
+        cache->smirnov.n = cache->smirnov.m = 0;
+        return NULL;
+    }
+    for (size_t i = 0; i < len; i++) cache->smirnov.p[i] = NAN;
+    memcpy(cache->smirnov.blocks, block_end, N + 1);
+    cache->smirnov.n = n;
+    cache->smirnov.m = m;
+    cache->smirnov.alt = (int) alt;
+    return cache->smirnov.p;
+}
+
 static int ks_sorted_impl(const double *xs, size_t n, double cx,
                           const double *ys, size_t m, double cy,
                           st_alternative alt, int exact, st_result *out,
-                          int *has_ties, st_rank_table *tab)
+                          int *has_ties, st_cache *cache)
 {
     st_result_init(out);
     if (n < 1 || m < 1) {
@@ -275,38 +310,13 @@ static int ks_sorted_impl(const double *xs, size_t n, double cx,
         p = 1;
         /* The tail depends on n, m, the alternative, the blocks of ties
          * and dobs only: a caller's cache keeps the ones computed. */
-        double *cache = NULL;
-        if (dobs > 0 && tab && nm <= ST_KS_CACHE_MAX) {
-            size_t N = n + m;
-            if (!tab->ks_p || tab->ks_n != n || tab->ks_m != m ||
-                tab->ks_alt != (int) alt ||
-                memcmp(tab->ks_blocks, block_end, N + 1) != 0) {
-                size_t len = n * m + 1;
-                free(tab->ks_p);
-                free(tab->ks_blocks);
-                tab->ks_p = malloc(len * sizeof(double));
-                tab->ks_blocks = malloc(N + 1);
-                if (tab->ks_p && tab->ks_blocks) {
-                    for (size_t i = 0; i < len; i++) tab->ks_p[i] = NAN;
-                    memcpy(tab->ks_blocks, block_end, N + 1);
-                    tab->ks_n = n;
-                    tab->ks_m = m;
-                    tab->ks_alt = (int) alt;
-                } else {            /* out of memory: no cache */
-                    free(tab->ks_p);
-                    free(tab->ks_blocks);
-                    tab->ks_p = NULL;
-                    tab->ks_blocks = NULL;
-                    tab->ks_n = tab->ks_m = 0;
-                }
-            }
-            cache = tab->ks_p;
-        }
-        if (cache && !isnan(cache[dobs]))
-            p = cache[dobs];
+        double *tails = dobs > 0 && nm <= ST_KS_CACHE_MAX
+                        ? cached_tails(cache, n, m, alt, block_end) : NULL;
+        if (tails && !isnan(tails[dobs]))
+            p = tails[dobs];
         else if (dobs > 0) {
             status = ks_exact_upper(n, m, block_end, alt, dobs, &p);
-            if (cache && status == ST_OK) cache[dobs] = p;
+            if (tails && status == ST_OK) tails[dobs] = p;
         }
         if (block_end != local) free(block_end);
         if (status != ST_OK) {
@@ -339,9 +349,9 @@ int st_ks_sorted(const double *xs, size_t n, double cx, const double *ys,
 
 int st_ks_sorted_tab(const double *xs, size_t n, double cx, const double *ys,
                      size_t m, double cy, st_alternative alt, int exact,
-                     st_result *out, st_rank_table *tab)
+                     st_result *out, st_cache *cache)
 {
-    return ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out, NULL, tab);
+    return ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out, NULL, cache);
 }
 
 /* st_ks_test: sort (NaN refused first), then the sorted test. */

@@ -65,6 +65,18 @@ void st_result_init(st_result *r);
 /* Resets *r, records status in it and returns status (for error exits). */
 int st_result_fail(st_result *r, int status);
 
+/* ---- caches kept across calls (cache.c; layout in cache.h) -------------- */
+
+/* Tables and constants the tests compute once for many calls (the
+ * rank-sum null distribution of given sizes, Smirnov tails, Shapiro-Wilk
+ * constants, a t quantile, the Mann-Kendall null distributions).  A
+ * cache passed to a test changes nothing in its answers, only their
+ * cost.  Declare one (its layout is in cache.h), st_cache_init it, pass
+ * it to any number of calls, then st_cache_free it. */
+typedef struct st_cache st_cache;
+void st_cache_init(st_cache *c);
+void st_cache_free(st_cache *c);
+
 /* ---- shared helpers (util.c) -------------------------------------------- */
 double st_mean(const double *x, size_t n);
 double st_var(const double *x, size_t n, double mean);      /* n - 1 divisor */
@@ -309,83 +321,48 @@ int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
  * 10 DBL_EPSILON fuzz), and P[W <= q]. */
 double st_rank_quantile(const double *prob, size_t len, double x);
 double st_rank_cdf(const double *prob, size_t len, double q);
-/* The Shapiro-Wilk constants of one sample size (shapiro.c). */
-typedef struct st_sw_consts st_sw_consts;
-/* A caller-held cache of the exact no-ties rank-sum null distribution
- * (zero-initialise it; release with st_rank_table_free).  The _tab variant
- * of st_wilcoxon_test reuses the table held in tab when it is for the same
- * sizes and otherwise stores the one it computes there, so that several
- * tests on samples of the same sizes build it once.  Results are those of
- * st_wilcoxon_test. */
-typedef struct {
-    size_t n, m, len;      /* min and max of the sample sizes; len = n m + 1 */
-    double *prob;
-    double *tails;         /* P[W <= w], P[W >= w] by w (NAN until asked)  */
-    /* The interval's quantile of prob at the level q_a: q_q, with
-     * P[W <= q_q - 1] = q_cdf (valid when q_set). */
-    int q_set;
-    double q_a, q_q, q_cdf;
-    /* The exact Smirnov tails P[D >= d / (n m)] for the sizes ks_n, ks_m,
-     * the alternative ks_alt and the pattern of tie blocks ks_blocks
-     * (ks_n + ks_m + 1 flags), d = 0 .. ks_n ks_m (NAN until computed):
-     * the centred samples of a suite's benchmarks mostly share them (odd
-     * sizes tie only their two medians, at 0). */
-    size_t ks_n, ks_m;
-    int ks_alt;
-    double *ks_p;
-    unsigned char *ks_blocks;
-    /* The Shapiro-Wilk constants by sample size (NULL until used). */
-    st_sw_consts **sw;
-    /* The last quantile of the t distribution of the mean protocol's
-     * interval: qt(qt_p, qt_df) = qt_q (valid when qt_set). */
-    int qt_set;
-    double qt_p, qt_df, qt_q;
-} st_rank_table;
-void st_rank_table_free(st_rank_table *tab);
-/* st_shapiro_wilk_sorted keeping the constants of each sample size in tab
- * (may be NULL); the same results. */
+/* st_shapiro_wilk_sorted keeping the constants of each sample size in
+ * the cache (may be NULL); the same results. */
 int st_shapiro_wilk_sorted_tab(const double *xs, size_t n, st_result *out,
-                               st_rank_table *tab);
-/* Frees the constants kept by st_shapiro_wilk_sorted_tab (the sw field). */
-void st_sw_consts_free(st_sw_consts **sw);
+                               st_cache *cache);
 int st_wilcoxon_test_tab(const double *x, size_t n, const double *y,
                          size_t m, st_alternative alt, double mu, int exact,
                          int correct, int conf_int, double conf_level,
-                         st_result *out, st_rank_table *tab);
+                         st_result *out, st_cache *cache);
 
 /* st_wilcoxon_test_ci on a sorted pair (x - mu and y; see sorted.c),
- * sharing the exact no-ties table through tab (may be NULL). */
+ * sharing the exact no-ties table through cache (may be NULL). */
 int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
                        int exact, int correct, int conf_int,
                        double conf_level, st_result *out, double *ci_level,
-                       int *ci_warn, st_rank_table *tab);
+                       int *ci_warn, st_cache *cache);
 
 /* st_wilcoxon_sorted without interval for the alternatives ST_GREATER
  * (greater) and ST_LESS (less) at once: the same results as two calls,
  * from one merge of the samples. */
 int st_wilcoxon_sorted_both(const st_sorted_pair *P, int exact, int correct,
                             st_result *greater, st_result *less,
-                            st_rank_table *tab);
+                            st_cache *cache);
 /* The Hodges-Lehmann estimate and interval of st_wilcoxon_sorted alone
  * (statistic and p-value NAN), with the same choice of exact interval. */
 int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
                              int exact, int correct, double conf_level,
                              st_result *out, double *ci_level, int *ci_warn,
-                             st_rank_table *tab);
+                             st_cache *cache);
 /* The interval alone (estimate NAN: the middle ranks are not selected). */
 int st_hodges_lehmann_ci_sorted(const st_sorted_pair *P, st_alternative alt,
                                 int exact, int correct, double conf_level,
-                                st_result *out, st_rank_table *tab);
+                                st_result *out, st_cache *cache);
 
 /* st_ks_test on samples sorted ascending, each compared after
  * subtracting its centre (xs[i] - cx against ys[j] - cy). */
 int st_ks_sorted(const double *xs, size_t n, double cx, const double *ys,
                  size_t m, double cy, st_alternative alt, int exact,
                  st_result *out);
-/* The same, keeping exact tails without ties in tab (may be NULL). */
+/* The same, keeping exact tails without ties in cache (may be NULL). */
 int st_ks_sorted_tab(const double *xs, size_t n, double cx, const double *ys,
                      size_t m, double cy, st_alternative alt, int exact,
-                     st_result *out, st_rank_table *tab);
+                     st_result *out, st_cache *cache);
 
 /* Proportion confidence interval for a successes out of b. */
 typedef enum {
@@ -501,8 +478,8 @@ typedef struct {
     /* mean protocol: st_mean(x, n) and st_mean(y, m), or NULL */
     const double *means;
     /* the caller's cache across calls (may be NULL; release with
-     * st_rank_table_free) */
-    st_rank_table *tab;
+     * st_cache_free) */
+    st_cache *cache;
     /* 1: only the fields a suite reads (decision, branch, guaranteed,
      * caveats, p-values, the speedup's interval; no sub-test intervals,
      * no Hodges-Lehmann shift; the median protocol with `sorted` leaves
@@ -526,9 +503,9 @@ int st_protocol(int proto, const double *x, size_t n, const double *y,
  * significance (the highest confidence is 1 - alpha; alpha itself keeps
  * the exact breakpoint that rounding 1 - alpha would lose): 0 when
  * significance holds for every alpha > 0 (a p-value of 0), NAN if none.
- * tab: as in st_protocol_options. */
+ * cache: as in st_protocol_options. */
 int st_highest_alpha(int test, const double *x, size_t n, const double *y,
-                     size_t m, int rigorous, st_rank_table *tab,
+                     size_t m, int rigorous, st_cache *cache,
                      double *alpha);
 
 /* ---- suites of benchmarks (suite.c) ------------------------------------- */
@@ -562,11 +539,11 @@ typedef struct {
 
 /* Both protocols on one benchmark at level alpha; alpha = NAN searches
  * the highest confidence and reports it on the 0.01 grid (see suite.c).
- * tab (may be NULL): the exact rank-sum tables kept across the
- * benchmarks (release with st_rank_table_free). */
+ * cache (may be NULL): the exact rank-sum tables kept across the
+ * benchmarks (release with st_cache_free). */
 int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
                    double alpha, int rigorous, st_bench_result *out,
-                   st_rank_table *tab);
+                   st_cache *cache);
 
 typedef struct {
     st_weights weights;         /* weights asked for                     */
@@ -691,7 +668,7 @@ typedef enum {
 int st_tolerance_direction(const double p[4], double alpha, double s0);
 int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
               double alpha, int rigorous, double s0, int *direction,
-              st_rank_table *tab);
+              st_cache *cache);
 int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
                  double speedup, int test, double alpha, int rigorous,
                  double s0, int want, const double *n, const double *m,

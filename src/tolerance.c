@@ -60,6 +60,7 @@
 #include <string.h>
 #include <Rmath.h>
 #include "speeduptest.h"
+#include "cache.h"
 
 /* ---- the four tests -------------------------------------------------------- */
 
@@ -119,7 +120,7 @@ int st_tolerance_mean(const double *x, size_t n, const double *y, size_t m,
 /* The rank-sum tests from the sorted samples xs, ys (ascending). */
 static int tolerance_median_sorted(const double *xs, size_t n,
                                    const double *ys, size_t m, double s0,
-                                   double p[4], st_rank_table *tab)
+                                   double p[4], st_cache *cache)
 {
     p[0] = p[1] = p[2] = p[3] = NAN;
     double *buf = malloc((n + m) * sizeof(double));
@@ -128,14 +129,14 @@ static int tolerance_median_sorted(const double *xs, size_t n,
     for (size_t j = 0; j < m; j++) buf[j] = s0 * ys[j];
     st_sorted_pair P = {(double *) xs, buf, n, m};
     st_result g, l;
-    int s = st_wilcoxon_sorted_both(&P, -1, 1, &g, &l, tab);
+    int s = st_wilcoxon_sorted_both(&P, -1, 1, &g, &l, cache);
     if (s == ST_OK) {
         p[0] = g.p_value;
         p[2] = l.p_value;
         /* y against s0 x */
         for (size_t i = 0; i < n; i++) buf[i] = s0 * xs[i];
         st_sorted_pair Q = {(double *) ys, buf, m, n};
-        s = st_wilcoxon_sorted_both(&Q, -1, 1, &g, &l, tab);
+        s = st_wilcoxon_sorted_both(&Q, -1, 1, &g, &l, cache);
         if (s == ST_OK) {
             p[1] = g.p_value;
             p[3] = l.p_value;
@@ -154,10 +155,10 @@ int st_tolerance_median(const double *x, size_t n, const double *y,
     st_sorted_pair P;
     int s = st_sorted_pair_init(&P, x, n, 0.0, y, m);
     if (s != ST_OK) return s;
-    st_rank_table tab;
-    memset(&tab, 0, sizeof tab);
-    s = tolerance_median_sorted(P.xs, n, P.ys, m, s0, p, &tab);
-    st_rank_table_free(&tab);
+    st_cache cache;
+    st_cache_init(&cache);
+    s = tolerance_median_sorted(P.xs, n, P.ys, m, s0, p, &cache);
+    st_cache_free(&cache);
     st_sorted_pair_free(&P);
     return s;
 }
@@ -182,12 +183,12 @@ int st_tolerance_direction(const double p[4], double alpha, double s0)
  * final tests when s0 = 1, and no equivalence).  *direction: an st_direction. */
 int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
               double alpha, int rigorous, double s0, int *direction,
-              st_rank_table *tab)
+              st_cache *cache)
 {
     *direction = ST_DIRECTION_NA;
     st_verdict v;
     st_protocol_options opt = {0};
-    opt.tab = tab;
+    opt.cache = cache;
     opt.suite = 1;
     int s = st_protocol(test == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, x, n, y,
                         m, alpha, rigorous, &opt, &v);
@@ -273,8 +274,8 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
     }
     double *buf = malloc((most > 0 ? most : 1) * sizeof(double));
     if (!buf) return ST_ERR_ALLOC;
-    st_rank_table tab;
-    memset(&tab, 0, sizeof tab);
+    st_cache cache;
+    st_cache_init(&cache);
     int s = ST_OK;
     for (size_t i = 0; i < k && s == ST_OK; i++) {
         size_t a = (size_t) n[i], b = (size_t) m[i], hits = 0;
@@ -290,13 +291,13 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
                 buf[a + j] = ry[rng_index(&g, ny)] / speedup;
             int dir;
             s = st_decide(buf, a, buf + a, b, test, alpha, rigorous, s0, &dir,
-                          &tab);
+                          &cache);
             if (s != ST_OK) break;
             hits += dir == want;
         }
         power[i] = (double) hits / (double) reps;
     }
-    st_rank_table_free(&tab);
+    st_cache_free(&cache);
     free(buf);
     return s;
 }

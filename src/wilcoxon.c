@@ -40,6 +40,7 @@
 #include <string.h>
 #include <Rmath.h>
 #include "speeduptest.h"
+#include "cache.h"
 
 /* ------------------------------------------------------------------------
  * Exact permutation distribution of a rank sum (network algorithm).
@@ -657,93 +658,74 @@ static void prob_tails(const double *prob, size_t len, double w,
     *p_ge = (double) (ge < 1.0L ? ge : 1.0L);
 }
 
-/* The no-ties table for (n, m): the one held in tab when it is for the
+/* The no-ties table for (n, m): the one held in cache when it is for the
  * same sizes (the table is symmetric in n and m), else a new one, kept in
- * tab (replacing its old table) or, without tab, returned in *owned for
+ * cache (replacing its old table) or, without cache, returned in *owned for
  * the caller to free. */
-static int null_table(size_t n, size_t m, st_rank_table *tab,
+static int null_table(size_t n, size_t m, st_cache *cache,
                       const double **prob, size_t *len, double **owned)
 {
     size_t k = n < m ? n : m, r = n < m ? m : n;
     *owned = NULL;
-    if (tab && tab->prob && tab->n == k && tab->m == r) {
-        *prob = tab->prob;
-        *len = tab->len;
+    if (cache && cache->ranksum.prob && cache->ranksum.n == k && cache->ranksum.m == r) {
+        *prob = cache->ranksum.prob;
+        *len = cache->ranksum.len;
         return ST_OK;
     }
     double *p;
     int status = wilcox_null_probs(n, m, &p, len);
     if (status != ST_OK) return status;
-    if (tab) {
-        free(tab->prob);
-        free(tab->tails);
-        tab->tails = NULL;
-        tab->q_set = 0;
-        tab->prob = p;
-        tab->n = k;
-        tab->m = r;
-        tab->len = *len;
+    if (cache) {
+        free(cache->ranksum.prob);
+        free(cache->ranksum.tails);
+        cache->ranksum.tails = NULL;
+        cache->ranksum.q_set = 0;
+        cache->ranksum.prob = p;
+        cache->ranksum.n = k;
+        cache->ranksum.m = r;
+        cache->ranksum.len = *len;
     } else *owned = p;
     *prob = p;
     return ST_OK;
 }
 
-/* prob_tails, remembered in tab for each integer w when prob is tab's
+/* prob_tails, remembered in cache for each integer w when prob is cache's
  * table (a suite's benchmarks of equal sizes meet the same few hundred
  * values of W): the same sums, computed once.  P[W <= w] for every w
  * comes from one pass of running sums, which are the sums prob_tails
  * forms (from i = 0 upwards, in long double); P[W >= w], summed from w
  * upwards, is formed the first time w is met. */
-static void table_tails(st_rank_table *tab, const double *prob, size_t len,
+static void table_tails(st_cache *cache, const double *prob, size_t len,
                         double w, double *p_le, double *p_ge)
 {
-    if (!tab || prob != tab->prob || !(w >= 0) || w >= (double) len ||
+    if (!cache || prob != cache->ranksum.prob || !(w >= 0) || w >= (double) len ||
         w != floor(w)) {
         prob_tails(prob, len, w, p_le, p_ge);
         return;
     }
-    if (!tab->tails) {
-        tab->tails = malloc(2 * len * sizeof(double));
-        if (tab->tails) {
+    if (!cache->ranksum.tails) {
+        cache->ranksum.tails = malloc(2 * len * sizeof(double));
+        if (cache->ranksum.tails) {
             long double le = 0.0L;
             for (size_t i = 0; i < len; i++) {
                 le += prob[i];
-                tab->tails[2 * i] = (double) (le < 1.0L ? le : 1.0L);
-                tab->tails[2 * i + 1] = NAN;
+                cache->ranksum.tails[2 * i] = (double) (le < 1.0L ? le : 1.0L);
+                cache->ranksum.tails[2 * i + 1] = NAN;
             }
         }
     }
     size_t i = (size_t) w;
-    if (!tab->tails) {
+    if (!cache->ranksum.tails) {
         prob_tails(prob, len, w, p_le, p_ge);
         return;
     }
-    if (isnan(tab->tails[2 * i + 1])) {
+    if (isnan(cache->ranksum.tails[2 * i + 1])) {
         long double ge = 0.0L;
         for (size_t k = i; k < len; k++) ge += prob[k];
-        tab->tails[2 * i + 1] = (double) (ge < 1.0L ? ge : 1.0L);
+        cache->ranksum.tails[2 * i + 1] = (double) (ge < 1.0L ? ge : 1.0L);
     }
-    *p_le = tab->tails[2 * i];
-    *p_ge = tab->tails[2 * i + 1];
-}
-
-void st_rank_table_free(st_rank_table *tab)
-{
-    if (!tab) return;
-    free(tab->prob);
-    free(tab->tails);
-    tab->tails = NULL;
-    tab->q_set = 0;
-    tab->prob = NULL;
-    tab->n = tab->m = tab->len = 0;
-    free(tab->ks_p);
-    free(tab->ks_blocks);
-    tab->ks_p = NULL;
-    tab->ks_blocks = NULL;
-    tab->ks_n = tab->ks_m = 0;
-    st_sw_consts_free(tab->sw);
-    tab->sw = NULL;
-    tab->qt_set = 0;
+    *p_le = cache->ranksum.tails[2 * i];
+    *p_ge = cache->ranksum.tails[2 * i + 1];
 }
 
 /* R's qwilcox / qsignrank: the first q whose cumulated probability
@@ -893,7 +875,7 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
                         size_t m, st_alternative alt, int exact,
                         int correct, double conf_level,
                         const double *null_prob, size_t null_len,
-                        st_rank_table *tab, int estimate, st_result *out,
+                        st_cache *cache, int estimate, st_result *out,
                         double *ci_level, int *ci_warn)
 {
     if (n > SIZE_MAX / m) return ST_ERR_TOO_MANY;
@@ -913,26 +895,26 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
          * coverage is then at least the nominal one. */
         size_t len = null_len;
         if (!null_prob) {
-            status = null_table(n, m, tab, &null_prob, &len, &prob);
+            status = null_table(n, m, cache, &null_prob, &len, &prob);
             if (status != ST_OK) goto done;
         }
         double a = alt == ST_TWO_SIDED ? alpha / 2 : alpha;
         double qu, achieved;
-        /* (kept in tab for its table: a suite asks the same level of the
+        /* (kept in cache for its table: a suite asks the same level of the
          * same sizes again and again) */
-        int cached = tab && null_prob == tab->prob;
-        if (cached && tab->q_set && tab->q_a == a) {
-            qu = tab->q_q;
-            achieved = tab->q_cdf;
+        int cached = cache && null_prob == cache->ranksum.prob;
+        if (cached && cache->ranksum.q_set && cache->ranksum.q_a == a) {
+            qu = cache->ranksum.q_q;
+            achieved = cache->ranksum.q_cdf;
         } else {
             qu = st_rank_quantile(null_prob, len, a);
             if (qu == 0) qu = 1;
             achieved = st_rank_cdf(null_prob, len, qu - 1);
             if (cached) {
-                tab->q_set = 1;
-                tab->q_a = a;
-                tab->q_q = qu;
-                tab->q_cdf = achieved;
+                cache->ranksum.q_set = 1;
+                cache->ranksum.q_a = a;
+                cache->ranksum.q_q = qu;
+                cache->ranksum.q_cdf = achieved;
             }
         }
         if (alt == ST_TWO_SIDED) achieved *= 2;
@@ -1044,7 +1026,7 @@ done:
  */
 static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
                            int exact, int correct, st_result *out,
-                           st_rank_table *tab, const double **null_prob,
+                           st_cache *cache, const double **null_prob,
                            size_t *null_len, double **owned,
                            st_result *less)
 {
@@ -1084,9 +1066,9 @@ static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
         if (ties == 0.0) {
             /* W is an integer; one table serves the p-value and the
              * interval's quantiles */
-            status = null_table(n, m, tab, null_prob, null_len, owned);
+            status = null_table(n, m, cache, null_prob, null_len, owned);
             if (status == ST_OK)
-                table_tails(tab, *null_prob, *null_len, W, &ple, &pge);
+                table_tails(cache, *null_prob, *null_len, W, &ple, &pge);
         } else {
             status = st_ranksum_exact_tails(rank2, N, n, (double) (2.0L * sr),
                                             &ple, &pge);
@@ -1135,7 +1117,7 @@ static int check_args(size_t n, size_t m, st_alternative alt, double mu,
 int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
                        int exact, int correct, int conf_int,
                        double conf_level, st_result *out, double *ci_level,
-                       int *ci_warn, st_rank_table *tab)
+                       int *ci_warn, st_cache *cache)
 {
     double level_dummy;
     int warn_dummy;
@@ -1150,11 +1132,11 @@ int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
     const double *null_prob;
     size_t null_len;
     double *owned;
-    status = wmw_test_sorted(P, alt, exact, correct, out, tab, &null_prob,
+    status = wmw_test_sorted(P, alt, exact, correct, out, cache, &null_prob,
                              &null_len, &owned, NULL);
     if (status == ST_OK && conf_int)
         status = wmw_conf_int(P->xs, P->n, P->ys, P->m, alt, out->exact,
-                              correct, conf_level, null_prob, null_len, tab,
+                              correct, conf_level, null_prob, null_len, cache,
                               1, out, ci_level, ci_warn);
     free(owned);
     if (status != ST_OK) return st_result_fail(out, status);
@@ -1163,7 +1145,7 @@ int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
 
 int st_wilcoxon_sorted_both(const st_sorted_pair *P, int exact, int correct,
                             st_result *greater, st_result *less,
-                            st_rank_table *tab)
+                            st_cache *cache)
 {
     st_result_init(greater);
     st_result_init(less);
@@ -1175,7 +1157,7 @@ int st_wilcoxon_sorted_both(const st_sorted_pair *P, int exact, int correct,
     const double *null_prob;
     size_t null_len;
     double *owned;
-    status = wmw_test_sorted(P, ST_GREATER, exact, correct, greater, tab,
+    status = wmw_test_sorted(P, ST_GREATER, exact, correct, greater, cache,
                              &null_prob, &null_len, &owned, less);
     free(owned);
     if (status != ST_OK) {
@@ -1189,7 +1171,7 @@ static int hodges_lehmann_sorted(const st_sorted_pair *P,
                                  st_alternative alt, int exact, int correct,
                                  double conf_level, int estimate,
                                  st_result *out, double *ci_level,
-                                 int *ci_warn, st_rank_table *tab)
+                                 int *ci_warn, st_cache *cache)
 {
     double level_dummy;
     int warn_dummy;
@@ -1207,7 +1189,7 @@ static int hodges_lehmann_sorted(const st_sorted_pair *P,
         P->xs[0] == P->ys[0])
         use_exact = 1;
     status = wmw_conf_int(P->xs, n, P->ys, m, alt, use_exact, correct,
-                          conf_level, NULL, 0, tab, estimate, out, ci_level,
+                          conf_level, NULL, 0, cache, estimate, out, ci_level,
                           ci_warn);
     if (status != ST_OK) return st_result_fail(out, status);
     return ST_OK;
@@ -1216,25 +1198,25 @@ static int hodges_lehmann_sorted(const st_sorted_pair *P,
 int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
                              int exact, int correct, double conf_level,
                              st_result *out, double *ci_level, int *ci_warn,
-                             st_rank_table *tab)
+                             st_cache *cache)
 {
     return hodges_lehmann_sorted(P, alt, exact, correct, conf_level, 1, out,
-                                 ci_level, ci_warn, tab);
+                                 ci_level, ci_warn, cache);
 }
 
 int st_hodges_lehmann_ci_sorted(const st_sorted_pair *P, st_alternative alt,
                                 int exact, int correct, double conf_level,
-                                st_result *out, st_rank_table *tab)
+                                st_result *out, st_cache *cache)
 {
     return hodges_lehmann_sorted(P, alt, exact, correct, conf_level, 0, out,
-                                 NULL, NULL, tab);
+                                 NULL, NULL, cache);
 }
 
 static int wilcoxon_impl(const double *x, size_t n, const double *y,
                          size_t m, st_alternative alt, double mu, int exact,
                          int correct, int conf_int, double conf_level,
                          st_result *out, double *ci_level, int *ci_warn,
-                         st_rank_table *tab)
+                         st_cache *cache)
 {
     double level_dummy;
     int warn_dummy;
@@ -1251,7 +1233,7 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
     const double *null_prob;
     size_t null_len;
     double *owned;
-    status = wmw_test_sorted(&P, alt, exact, correct, out, tab, &null_prob,
+    status = wmw_test_sorted(&P, alt, exact, correct, out, cache, &null_prob,
                              &null_len, &owned, NULL);
     if (status == ST_OK && conf_int) {
         /* the interval is for the shift of x itself, not of x - mu */
@@ -1264,7 +1246,7 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
         if (status == ST_OK)
             status = wmw_conf_int(Q->xs, n, Q->ys, m, alt, out->exact,
                                   correct, conf_level, null_prob, null_len,
-                                  tab, 1, out, ci_level, ci_warn);
+                                  cache, 1, out, ci_level, ci_warn);
     }
     free(owned);
     st_sorted_pair_free(&P);
@@ -1285,10 +1267,10 @@ int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,
 int st_wilcoxon_test_tab(const double *x, size_t n, const double *y,
                          size_t m, st_alternative alt, double mu, int exact,
                          int correct, int conf_int, double conf_level,
-                         st_result *out, st_rank_table *tab)
+                         st_result *out, st_cache *cache)
 {
     return wilcoxon_impl(x, n, y, m, alt, mu, exact, correct, conf_int,
-                         conf_level, out, NULL, NULL, tab);
+                         conf_level, out, NULL, NULL, cache);
 }
 
 int st_wilcoxon_test(const double *x, size_t n, const double *y, size_t m,

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "speeduptest.h"
+#include "cache.h"
 #include "measure.h"
 
 #ifndef FUZZ_TARGET
@@ -431,8 +432,8 @@ static void fuzz_ks_t_f(reader *r)
         memcpy(ys, y, m * sizeof(double));
         qsort(xs, n, sizeof(double), cmp_dbl);
         qsort(ys, m, sizeof(double), cmp_dbl);
-        st_rank_table tab;
-        memset(&tab, 0, sizeof tab);
+        st_cache tab;
+        st_cache_init(&tab);
         for (int k = 0; k < 3; k++) {
             const double *v = k == 1 ? ys : xs;
             size_t len = k == 1 ? m : n;
@@ -442,7 +443,7 @@ static void fuzz_ks_t_f(reader *r)
             CHECK(sa == sb && a.status == b.status);
             check_same_result(&a, &b);
         }
-        st_rank_table_free(&tab);
+        st_cache_free(&tab);
     }
 }
 
@@ -741,8 +742,8 @@ static void fuzz_sorted(reader *r)
         st_result a, b;
         double la, lb;
         int wa, wb;
-        st_rank_table tab;
-        memset(&tab, 0, sizeof tab);
+        st_cache tab;
+        st_cache_init(&tab);
         /* The pair holds x - mu: its test is that of x against y with
          * mu, but its interval and estimate are for the shift of x - mu
          * (st_wilcoxon_test_ci's are for the shift of x itself, as
@@ -824,7 +825,7 @@ static void fuzz_sorted(reader *r)
             CHECK(same(la, lb) && wa == wb);
             CHECK(isnan(b.statistic) && isnan(b.p_value));
         }
-        st_rank_table_free(&tab);
+        st_cache_free(&tab);
 
         /* Smirnov on the centred samples */
         double cx = (rd_u8(r) & 1) ? rd_sorted_value(r, wild) : 0.0;
@@ -843,12 +844,12 @@ static void fuzz_sorted(reader *r)
             }
         }
         check_result(sb, &b);
-        memset(&tab, 0, sizeof tab);
+        st_cache_init(&tab);
         sb = st_ks_sorted_tab(xs, n, cx, ys, m, cy, alt, kex, &b, &tab);
         int sb2 = st_ks_sorted_tab(xs, n, cx, ys, m, cy, alt, kex, &a, &tab);
         CHECK(sb == sb2);
         if (sb == ST_OK) check_same_result(&a, &b);
-        st_rank_table_free(&tab);
+        st_cache_free(&tab);
 
         /* logarithms: refused unless every value is positive */
         int pos = 1;
@@ -1212,8 +1213,8 @@ static void fuzz_suite(reader *r)
     double xv[SUITE_NB][SUITE_LEN], yv[SUITE_NB][SUITE_LEN];
     size_t nx[SUITE_NB], ny[SUITE_NB];
     st_bench_result res[SUITE_NB];
-    st_rank_table tab;
-    memset(&tab, 0, sizeof tab);
+    st_cache tab;
+    st_cache_init(&tab);
     for (size_t b = 0; b < nb; b++) {
         nx[b] = rd_size(r, SUITE_LEN);
         ny[b] = rd_u8(r) % 2 ? nx[b] : rd_size(r, SUITE_LEN);
@@ -1275,7 +1276,7 @@ static void fuzz_suite(reader *r)
                 CHECK(!isnan(res[b].highest[p]));
         }
     }
-    st_rank_table_free(&tab);
+    st_cache_free(&tab);
 
     /* the summary, from the results and from the columns */
     st_suite_options opt;
