@@ -208,7 +208,7 @@ int st_paired_mean_protocol(const double *x, const double *y, size_t n,
     } else if (n > 5000) {
         sw.status = ST_ERR_TOO_MANY;
     } else {
-        s = st_shapiro_wilk(D, n, &sw);
+        s = st_shapiro_wilk(D, n, NULL, &sw);
         if (s == ST_ERR_ALLOC) {
             free(D);
             return s;

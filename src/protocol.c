@@ -180,8 +180,8 @@ static int shapiro_part(const double *x, const double *xs, size_t n,
         r->status = ST_ERR_TOO_MANY;
         return ST_OK;
     }
-    int s = xs ? st_shapiro_wilk_sorted_tab(xs, n, r, cache)
-               : st_shapiro_wilk(x, n, r);
+    st_shapiro_options opt = {xs != NULL, cache};
+    int s = st_shapiro_wilk(xs ? xs : x, n, &opt, r);
     if (s == ST_ERR_ALLOC) return s;
     *checked = s == ST_OK && !isnan(r->p_value);
     return ST_OK;

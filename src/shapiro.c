@@ -187,33 +187,6 @@ static const st_sw_consts *sw_consts(size_t n, st_cache *cache,
     return *own = sw_consts_new(n);
 }
 
-static int sw_sorted(const double *xs, size_t n, st_result *out,
-                     st_cache *cache);
-
-int st_shapiro_wilk(const double *x, size_t n, st_result *out)
-{
-    int s = sw_check(x, n, out);
-    if (s != ST_OK) return s;
-    double *xs = st_sorted_copy(x, n);
-    if (!xs) return out->status = ST_ERR_ALLOC;
-    s = sw_sorted(xs, n, out, NULL);
-    free(xs);
-    return s;
-}
-
-int st_shapiro_wilk_sorted(const double *xs, size_t n, st_result *out)
-{
-    return st_shapiro_wilk_sorted_tab(xs, n, out, NULL);
-}
-
-int st_shapiro_wilk_sorted_tab(const double *xs, size_t n, st_result *out,
-                               st_cache *cache)
-{
-    int s = sw_check(xs, n, out);
-    if (s != ST_OK) return s;
-    return sw_sorted(xs, n, out, cache);
-}
-
 /* The test on the checked sample xs, sorted ascending. */
 static int sw_sorted(const double *xs, size_t n, st_result *out,
                      st_cache *cache)
@@ -282,6 +255,20 @@ static int sw_sorted(const double *xs, size_t n, st_result *out,
     return ST_OK;
 }
 
+int st_shapiro_wilk(const double *x, size_t n, const st_shapiro_options *opt,
+                    st_result *out)
+{
+    st_cache *cache = opt ? opt->cache : NULL;
+    int s = sw_check(x, n, out);
+    if (s != ST_OK) return s;
+    if (opt && opt->sorted) return sw_sorted(x, n, out, cache);
+    double *xs = st_sorted_copy(x, n);
+    if (!xs) return out->status = ST_ERR_ALLOC;
+    s = sw_sorted(xs, n, out, cache);
+    free(xs);
+    return s;
+}
+
 /* ---- R entry point --------------------------------------------------- */
 #include "ffi.h"
 
@@ -290,6 +277,6 @@ SEXP ffi_shapiro_wilk(SEXP x)
     size_t n;
     const double *px = ffi_doubles(x, &n, "x");
     st_result r;
-    st_shapiro_wilk(px, n, &r);
+    st_shapiro_wilk(px, n, NULL, &r);
     return ffi_result(&r);
 }

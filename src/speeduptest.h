@@ -184,11 +184,13 @@ int st_simd_kendall(const double *x, size_t n, double *D, double *T,
 
 /* Shapiro-Wilk W (Royston 1995, AS R94), 3 <= n <= 5000.  Status
  * ST_ERR_TOO_FEW (n < 3), ST_ERR_TOO_MANY (n > 5000), ST_ERR_CONSTANT (all
- * values equal) or ST_ERR_DOMAIN (a non-finite value); x need not be
- * sorted. */
-int st_shapiro_wilk(const double *x, size_t n, st_result *out);
-/* The same on a sample sorted ascending (no copy). */
-int st_shapiro_wilk_sorted(const double *xs, size_t n, st_result *out);
+ * values equal) or ST_ERR_DOMAIN (a non-finite value). */
+typedef struct {
+    int sorted;           /* 1: x comes sorted ascending (read in place)  */
+    st_cache *cache;      /* keeps the constants of each sample size      */
+} st_shapiro_options;     /* NULL: x in any order, nothing kept           */
+int st_shapiro_wilk(const double *x, size_t n, const st_shapiro_options *opt,
+                    st_result *out);
 
 /* F-test of var(x)/var(y) = ratio.  estimate[0] = ratio of variances.
  * Both samples constant: ST_ERR_CONSTANT; one constant: F = 0 or Inf. */
@@ -321,10 +323,6 @@ int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
  * 10 DBL_EPSILON fuzz), and P[W <= q]. */
 double st_rank_quantile(const double *prob, size_t len, double x);
 double st_rank_cdf(const double *prob, size_t len, double q);
-/* st_shapiro_wilk_sorted keeping the constants of each sample size in
- * the cache (may be NULL); the same results. */
-int st_shapiro_wilk_sorted_tab(const double *xs, size_t n, st_result *out,
-                               st_cache *cache);
 int st_wilcoxon_test_tab(const double *x, size_t n, const double *y,
                          size_t m, st_alternative alt, double mu, int exact,
                          int correct, int conf_int, double conf_level,
