@@ -230,22 +230,28 @@ static int mean_parts_compute(const double *x, size_t n, const double *y,
         shapiro_part(y, sorted ? sorted + n : NULL, m, &mp->sw[1],
                      &mp->checked[1], cache) != ST_OK)
         return ST_ERR_ALLOC;
-    st_var_test_var(mp->var[0], n, mp->var[1], m, ST_TWO_SIDED, 1.0,
-                    conf_level, with_ci, &mp->f);
+    /* the F-test and the t-tests from the moments just computed */
+    st_var_test_options fo = {mp->var, !with_ci};
+    st_var_test(NULL, n, NULL, m, ST_TWO_SIDED, 1.0, conf_level, &fo, &mp->f);
+    st_t_figures fig = {{mp->mean[0], mp->mean[1]}, {mp->var[0], mp->var[1]},
+                        {(double) n, (double) m}, 1};
     /* as mean_path decides: equal variances when the F-test passes */
     int only = isnan(alpha) ? -1
              : (mp->f.status == ST_OK && mp->f.p_value > alpha);
     for (int k = 0; k < 2; k++) {
         if (only >= 0 && k != only) continue;
+        st_t_test_options to = {&fig, !with_ci, NULL, NULL};
         if (!with_ci) {
-            st_t_test_var_both(mp->mean[0], mp->var[0], n, mp->mean[1],
-                               mp->var[1], m, k, &mp->t[k], &mp->tl[k]);
+            /* both tails at once */
+            to.less = &mp->tl[k];
+            st_t_test(NULL, n, NULL, m, ST_GREATER, 0.0, k, conf_level, &to,
+                      &mp->t[k]);
             continue;
         }
-        st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
-                      ST_GREATER, 0.0, k, conf_level, with_ci, &mp->t[k]);
-        st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
-                      ST_LESS, 0.0, k, conf_level, with_ci, &mp->tl[k]);
+        st_t_test(NULL, n, NULL, m, ST_GREATER, 0.0, k, conf_level, &to,
+                  &mp->t[k]);
+        st_t_test(NULL, n, NULL, m, ST_LESS, 0.0, k, conf_level, &to,
+                  &mp->tl[k]);
     }
     return ST_OK;
 }

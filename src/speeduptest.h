@@ -194,40 +194,45 @@ int st_shapiro_wilk(const double *x, size_t n, const st_shapiro_options *opt,
 
 /* F-test of var(x)/var(y) = ratio.  estimate[0] = ratio of variances.
  * Both samples constant: ST_ERR_CONSTANT; one constant: F = 0 or Inf. */
+typedef struct {
+    /* var[0], var[1]: the variances (n - 1 divisor) of the samples of
+     * sizes n and m, used instead of x and y (then unread, may be NULL) */
+    const double *var;
+    int no_interval;      /* 1: conf_int left NAN (no quantiles)          */
+} st_var_test_options;    /* NULL: from the data, with the interval       */
 int st_var_test(const double *x, size_t n, const double *y, size_t m,
                 st_alternative alt, double ratio, double conf_level,
-                st_result *out);
-/* The same from the variances (n - 1 divisor) of samples of sizes n, m;
- * with_ci = 0 leaves conf_int NAN (skips the quantile). */
-int st_var_test_var(double vx, size_t n, double vy, size_t m,
-                    st_alternative alt, double ratio, double conf_level,
-                    int with_ci, st_result *out);
+                const st_var_test_options *opt, st_result *out);
 
 /* Two-sample t-test (Student pooled or Welch); H0: mean_x - mean_y = mu;
- * estimate = (mean_x, mean_y); the standard error of the difference, as
- * t.test reports it, in *std_err (may be NULL; NAN on error).  From the
- * data, y == NULL gives the one-sample test of mean(x) = mu (estimate[1] =
- * NAN); a constant sample (standard error 0 or below 10 ulps of the means,
- * as R) is ST_ERR_CONSTANT.  st_t_test_summary: from summary figures. */
+ * estimate = (mean_x, mean_y).  y == NULL gives the one-sample test of
+ * mean(x) = mu (estimate[1] = NAN).  A constant sample (standard error 0
+ * or below 10 ulps of the means, as R) is ST_ERR_CONSTANT. */
+typedef struct {
+    double mean[2];       /* of x and of y                                */
+    double spread[2];     /* their standard deviations, or their variances
+                             (n - 1 divisor) with `variances`             */
+    double size[2];       /* their sizes (with standard deviations any
+                             positive number, as scipy's
+                             ttest_ind_from_stats; with variances >= 2)   */
+    int variances;
+} st_t_figures;           /* two samples by their summary figures         */
+typedef struct {
+    /* the samples by their figures, x, n, y and m then unread */
+    const st_t_figures *figures;
+    int no_interval;      /* 1: conf_int left NAN (no quantile)           */
+    /* not NULL (with figures as variances and alt = ST_GREATER): the
+     * test of ST_LESS too, both without interval, from one evaluation of
+     * the t distribution: the answers of the two calls */
+    st_result *less;
+    double *std_err;      /* not NULL: the standard error of the
+                             difference, as t.test reports it (NAN on
+                             error)                                       */
+} st_t_test_options;      /* NULL: from the data, with the interval       */
 int st_t_test(const double *x, size_t n, const double *y, size_t m,
-              st_alternative alt, double mu, int var_equal, double conf_level,
-              st_result *out, double *std_err);
-int st_t_test_summary(double mean_x, double sd_x, double n_x,
-                      double mean_y, double sd_y, double n_y,
-                      st_alternative alt, double mu, int var_equal,
-                      double conf_level, st_result *out, double *std_err);
-/* The two-sample test from the means and variances (n - 1 divisor) of
- * samples of sizes n, m >= 2; with_ci = 0 leaves conf_int NAN. */
-int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
-                  double var_y, size_t m, st_alternative alt, double mu,
-                  int var_equal, double conf_level, int with_ci,
-                  st_result *out);
-/* st_t_test_var without intervals (mu = 0) for the alternatives ST_GREATER
- * and ST_LESS at once, with one evaluation of the t distribution: the
- * same results as the two calls. */
-int st_t_test_var_both(double mean_x, double var_x, size_t n, double mean_y,
-                       double var_y, size_t m, int var_equal,
-                       st_result *greater, st_result *less);
+              st_alternative alt, double mu, int var_equal,
+              double conf_level, const st_t_test_options *opt,
+              st_result *out);
 
 /* Two-sample Kolmogorov-Smirnov; exact: -1 = automatic (n * m < 10000),
  * 0 = asymptotic, 1 = exact (with ties: the conditional distribution). */

@@ -71,9 +71,10 @@ int st_tolerance_pooled(const double *x, size_t n, const double *y, size_t m,
 {
     if (n < 2 || m < 2) return 0;
     double mx = st_mean(x, n), my = st_mean(y, m);
+    double var[2] = {st_var(x, n, mx), st_var(y, m, my)};
+    st_var_test_options opt = {var, 1};
     st_result f;
-    st_var_test_var(st_var(x, n, mx), n, st_var(y, m, my), m, ST_TWO_SIDED,
-                    1.0, 0.95, 0, &f);
+    st_var_test(NULL, n, NULL, m, ST_TWO_SIDED, 1.0, 0.95, &opt, &f);
     return f.status == ST_OK && f.p_value > alpha;
 }
 

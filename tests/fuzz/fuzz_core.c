@@ -401,9 +401,9 @@ static void fuzz_ks_t_f(reader *r)
         if (isnan(i < n ? x[i] : y[i - n]))
             CHECK(st == ST_ERR_DOMAIN || st == ST_ERR_TOO_FEW);
     st = st_t_test(x, n, (rd_u8(r) & 1) ? y : NULL, m, alt, 0.0,
-                   rd_u8(r) & 1, level, &out, NULL);
+                   rd_u8(r) & 1, level, NULL, &out);
     check_result(st, &out);
-    st = st_var_test(x, n, y, m, alt, 1.0, level, &out);
+    st = st_var_test(x, n, y, m, alt, 1.0, level, NULL, &out);
     check_result(st, &out);
     /* both one-sided t-tests at once: the two single calls' answers */
     if (n >= 2 && m >= 2 && all_finite(x, n) && all_finite(y, m)) {
@@ -411,15 +411,27 @@ static void fuzz_ks_t_f(reader *r)
         double vx = st_var(x, n, mx), vy = st_var(y, m, my);
         int eq = rd_u8(r) & 1;
         st_result g, l, g1, l1;
-        int sb = st_t_test_var_both(mx, vx, n, my, vy, m, eq, &g, &l);
-        int sg = st_t_test_var(mx, vx, n, my, vy, m, ST_GREATER, 0.0, eq,
-                               0.95, 0, &g1);
-        int sl = st_t_test_var(mx, vx, n, my, vy, m, ST_LESS, 0.0, eq,
-                               0.95, 0, &l1);
+        st_t_figures fig = {{mx, my}, {vx, vy}, {(double) n, (double) m}, 1};
+        st_t_test_options both = {&fig, 1, &l, NULL}, one = {&fig, 1, NULL,
+                                                             NULL};
+        int sb = st_t_test(NULL, n, NULL, m, ST_GREATER, 0.0, eq, 0.95,
+                           &both, &g);
+        int sg = st_t_test(NULL, n, NULL, m, ST_GREATER, 0.0, eq, 0.95,
+                           &one, &g1);
+        int sl = st_t_test(NULL, n, NULL, m, ST_LESS, 0.0, eq, 0.95, &one,
+                           &l1);
         CHECK(sb == sg && sb == sl && g.status == g1.status &&
               l.status == l1.status);
         check_same_result(&g, &g1);
         check_same_result(&l, &l1);
+        /* the F-test from the variances: the answer from the data */
+        double var[2] = {vx, vy};
+        st_var_test_options fv = {var, 0};
+        st_result f0, f1;
+        int s0 = st_var_test(x, n, y, m, alt, 1.0, level, NULL, &f0);
+        int s1 = st_var_test(NULL, n, NULL, m, alt, 1.0, level, &fv, &f1);
+        CHECK(s0 == s1);
+        check_same_result(&f0, &f1);
     }
     st = st_shapiro_wilk(x, n, NULL, &out);
     check_result(st, &out);
