@@ -207,9 +207,6 @@ static int ks_exact_upper(size_t n, size_t m, const unsigned char *block_end,
     return ST_OK;
 }
 
-/* The test on sorted samples (see ks_scan for the centres), also
- * telling (when has_ties is not NULL) whether the pooled sample has ties;
- * the R entry point uses it for R's warning. */
 /* Tails kept for sizes with n m up to this many lattice values. */
 #define ST_KS_CACHE_MAX 100000.0
 /* Tie-block marks of samples of up to this many values in all (less
@@ -250,6 +247,9 @@ static double *cached_tails(st_cache *cache, size_t n, size_t m,
     return cache->smirnov.p;
 }
 
+/* The test on sorted samples (see ks_scan for the centres), also
+ * telling (when has_ties is not NULL) whether the pooled sample has ties;
+ * the R entry point uses it for R's warning. */
 static int ks_sorted_impl(const double *xs, size_t n, double cx,
                           const double *ys, size_t m, double cy,
                           st_alternative alt, int exact, st_result *out,
@@ -340,24 +340,11 @@ static int ks_sorted_impl(const double *xs, size_t n, double cx,
     return ST_OK;
 }
 
-int st_ks_sorted(const double *xs, size_t n, double cx, const double *ys,
-                 size_t m, double cy, st_alternative alt, int exact,
-                 st_result *out)
-{
-    return ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out, NULL, NULL);
-}
-
-int st_ks_sorted_tab(const double *xs, size_t n, double cx, const double *ys,
-                     size_t m, double cy, st_alternative alt, int exact,
-                     st_result *out, st_cache *cache)
-{
-    return ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out, NULL, cache);
-}
-
-/* st_ks_test: sort (NaN refused first), then the sorted test. */
-static int ks_test_impl(const double *x, size_t n, const double *y, size_t m,
+/* The test on samples in any order: sorted copies (NaN refused first). */
+static int ks_test_impl(const double *x, size_t n, double cx,
+                        const double *y, size_t m, double cy,
                         st_alternative alt, int exact, st_result *out,
-                        int *has_ties)
+                        int *has_ties, st_cache *cache)
 {
     st_result_init(out);
     if (n < 1 || m < 1) {
@@ -375,17 +362,25 @@ static int ks_test_impl(const double *x, size_t n, const double *y, size_t m,
         out->status = ST_ERR_ALLOC;
         return out->status;
     }
-    int status = ks_sorted_impl(xs, n, 0.0, ys, m, 0.0, alt, exact, out,
-                                has_ties, NULL);
+    int status = ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out,
+                                has_ties, cache);
     free(xs);
     free(ys);
     return status;
 }
 
 int st_ks_test(const double *x, size_t n, const double *y, size_t m,
-               st_alternative alt, int exact, st_result *out)
+               st_alternative alt, int exact, const st_ks_options *opt,
+               st_result *out)
 {
-    return ks_test_impl(x, n, y, m, alt, exact, out, NULL);
+    double cx = opt ? opt->centre[0] : 0.0, cy = opt ? opt->centre[1] : 0.0;
+    st_cache *cache = opt ? opt->cache : NULL;
+    int *ties = opt ? opt->ties : NULL;
+    if (ties) *ties = 0;
+    if (opt && opt->sorted)
+        return ks_sorted_impl(x, n, cx, y, m, cy, alt, exact, out, ties,
+                              cache);
+    return ks_test_impl(x, n, cx, y, m, cy, alt, exact, out, ties, cache);
 }
 
 /* ---- R entry point ------------------------------------------------------ */
@@ -400,7 +395,9 @@ SEXP ffi_ks_test(SEXP x, SEXP y, SEXP alternative, SEXP exact)
     int ex = ffi_int(exact, "exact");
     st_result r;
     int ties = 0;
-    ks_test_impl(xp, n, yp, m, (st_alternative) alt, ex, &r, &ties);
+    st_ks_options opt = {0};
+    opt.ties = &ties;
+    st_ks_test(xp, n, yp, m, (st_alternative) alt, ex, &opt, &r);
     /* the core's fields plus `ties` (for the warning R gives) */
     SEXP res = PROTECT(ffi_result(&r));
     R_xlen_t len = XLENGTH(res);

@@ -509,7 +509,7 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
  * step reads the sorted samples:
  *   - observed minima and medians: the ends and middles of the runs;
  *   - Smirnov statistic of the centred samples: a merge of xs - med(x)
- *     and ys - med(y), which are still sorted (ks.c, st_ks_sorted);
+ *     and ys - med(y), which are still sorted (ks.c);
  *   - rank-sum test: the mid-ranks from a merge of xs and ys (sorted.c);
  *   - Hodges-Lehmann shift and interval: selections among the pairwise
  *     differences of xs and ys, walked in place (select.c);
@@ -544,8 +544,8 @@ static int median_parts_run(const st_sorted_pair *P, median_parts *mp,
                    P->xs[0] == P->ys[0];
     if (mp->constant) return ST_OK;
     double mx = st_median_sorted(P->xs, n), my = st_median_sorted(P->ys, m);
-    int s = st_ks_sorted_tab(P->xs, n, mx, P->ys, m, my, ST_TWO_SIDED, -1,
-                             &mp->ks, cache);
+    st_ks_options ko = {1, {mx, my}, cache, NULL};
+    int s = st_ks_test(P->xs, n, P->ys, m, ST_TWO_SIDED, -1, &ko, &mp->ks);
     if (s == ST_ERR_ALLOC) return s;
     /* The speedup test and the mirrored one: the same statistic, the same
      * automatic choice of the exact distribution (with ties too) and the

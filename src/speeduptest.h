@@ -235,9 +235,20 @@ int st_t_test(const double *x, size_t n, const double *y, size_t m,
               st_result *out);
 
 /* Two-sample Kolmogorov-Smirnov; exact: -1 = automatic (n * m < 10000),
- * 0 = asymptotic, 1 = exact (with ties: the conditional distribution). */
+ * 0 = asymptotic, 1 = exact (with ties: the conditional distribution).
+ * +-Inf are ordered like other values; a NaN is ST_ERR_DOMAIN. */
+typedef struct {
+    int sorted;           /* 1: x and y come sorted ascending (read in
+                             place)                                       */
+    double centre[2];     /* x - centre[0] is compared with y - centre[1] */
+    st_cache *cache;      /* keeps the exact tails of the last sizes,
+                             alternative and pattern of ties              */
+    int *ties;            /* not NULL: 1 when the compared values have
+                             ties, else 0                                 */
+} st_ks_options;          /* NULL: x and y in any order, not centred      */
 int st_ks_test(const double *x, size_t n, const double *y, size_t m,
-               st_alternative alt, int exact, st_result *out);
+               st_alternative alt, int exact, const st_ks_options *opt,
+               st_result *out);
 
 /* Wilcoxon-Mann-Whitney rank-sum test of x - mu against y.
  * statistic = W = sum of ranks of x - n(n+1)/2 (so W / (n m) estimates
@@ -356,16 +367,6 @@ int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
 int st_hodges_lehmann_ci_sorted(const st_sorted_pair *P, st_alternative alt,
                                 int exact, int correct, double conf_level,
                                 st_result *out, st_cache *cache);
-
-/* st_ks_test on samples sorted ascending, each compared after
- * subtracting its centre (xs[i] - cx against ys[j] - cy). */
-int st_ks_sorted(const double *xs, size_t n, double cx, const double *ys,
-                 size_t m, double cy, st_alternative alt, int exact,
-                 st_result *out);
-/* The same, keeping exact tails without ties in cache (may be NULL). */
-int st_ks_sorted_tab(const double *xs, size_t n, double cx, const double *ys,
-                     size_t m, double cy, st_alternative alt, int exact,
-                     st_result *out, st_cache *cache);
 
 /* Proportion confidence interval for a successes out of b. */
 typedef enum {

@@ -301,7 +301,7 @@ static void fuzz_exact_large(reader *r)
         size_t n = 1 + rd_u16(r) % (N - 1), m = N - n;
         st_result out;
         int st = st_ks_test(v, n, v + n, m, (st_alternative) (rd_u8(r) % 3), 1,
-                            &out);
+                            NULL, &out);
         if (st == ST_OK) check_p(out.p_value);
         free(v);
         return;
@@ -394,7 +394,7 @@ static void fuzz_ks_t_f(reader *r)
     st_alternative alt = (st_alternative) (rd_u8(r) % 3);
     double level = (double) (rd_u8(r) % 99 + 1) / 100.0;
     st_result out;
-    int st = st_ks_test(x, n, y, m, alt, (int) (rd_u8(r) % 3) - 1, &out);
+    int st = st_ks_test(x, n, y, m, alt, (int) (rd_u8(r) % 3) - 1, NULL, &out);
     check_result(st, &out);
     /* as ks.test, the KS test takes +-Inf (they have an ECDF) but not NaN */
     for (size_t i = 0; i < n + m; i++)
@@ -847,8 +847,9 @@ static void fuzz_sorted(reader *r)
         for (size_t i = 0; i < n; i++) xc[i] = xs[i] - cx;
         for (size_t j = 0; j < m; j++) yc[j] = ys[j] - cy;
         int kex = (int) (rd_u8(r) % 3) - 1;
-        sa = st_ks_test(xc, n, yc, m, alt, kex, &a);
-        int sb = st_ks_sorted(xs, n, cx, ys, m, cy, alt, kex, &b);
+        sa = st_ks_test(xc, n, yc, m, alt, kex, NULL, &a);
+        st_ks_options sorted = {1, {cx, cy}, NULL, NULL};
+        int sb = st_ks_test(xs, n, ys, m, alt, kex, &sorted, &b);
         if (all_finite(xc, n) && all_finite(yc, m)) {
             CHECK(sa == sb);
             if (sa == ST_OK) {
@@ -858,8 +859,9 @@ static void fuzz_sorted(reader *r)
         }
         check_result(sb, &b);
         st_cache_init(&tab);
-        sb = st_ks_sorted_tab(xs, n, cx, ys, m, cy, alt, kex, &b, &tab);
-        int sb2 = st_ks_sorted_tab(xs, n, cx, ys, m, cy, alt, kex, &a, &tab);
+        sorted.cache = &tab;
+        sb = st_ks_test(xs, n, ys, m, alt, kex, &sorted, &b);
+        int sb2 = st_ks_test(xs, n, ys, m, alt, kex, &sorted, &a);
         CHECK(sb == sb2);
         if (sb == ST_OK) check_same_result(&a, &b);
         st_cache_free(&tab);
