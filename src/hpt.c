@@ -22,8 +22,8 @@
  * and d are reported in the units of A divided by gamma.
  *
  * The exact conditional laws of exact_ties are the package's shared ones
- * (st_ranksum_exact_tails in wilcoxon.c, st_signrank_exact_tails in
- * signrank.c); the classical tables are Rmath's pwilcox and psignrank.
+ * (st_exact_tails, exact.c); the classical tables are Rmath's pwilcox and
+ * psignrank.
  *
  * The r-Speedup sup{gamma >= 1: confidence(gamma) >= r} is found without
  * listing the ~n^2 points where the confidence can change: the classical
@@ -118,7 +118,7 @@ static int bench_test(const double *v, size_t na, size_t nb, int exact_ties,
          * large when A is better */
         for (size_t i = 0; i < N; i++) rank[i] *= 2.0;
         double le, ge;
-        st = st_ranksum_exact_tails(rank, N, na, 2.0 * ra, &le, &ge);
+        st = st_exact_tails(ST_RANK_SUM, rank, N, na, 2.0 * ra, &le, &ge);
         if (st == ST_OK) {
             *p_a = ge;
             *p_b = le;
@@ -248,7 +248,7 @@ static int overall_conditional(size_t n, const double *d, const double *rank,
         if (d[i] < 0) t2 += 2.0 * rank[i];
     }
     double le, ge;
-    int st = st_signrank_exact_tails(rank2, m, t2, &le, &ge);
+    int st = st_exact_tails(ST_SIGNED_RANK, rank2, m, 0, t2, &le, &ge);
     free(rank2);
     if (st != ST_OK) return st;
     *p_lower = fmin(1.0, le);

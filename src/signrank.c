@@ -25,121 +25,6 @@
 #include "speeduptest.h"
 
 /* ------------------------------------------------------------------------
- * Exact distribution of the doubled sum of positive mid-ranks.
- *
- * Under H0 each of the n values is positive or negative with probability
- * 1/2 independently, given |d| (so given the mid-ranks).  With integer
- * units a_i (doubled mid-ranks divided by their gcd) the number of sign
- * patterns with sum s obeys c_i(s) = c_{i-1}(s) + c_{i-1}(s - a_i),
- * updated in place with s descending; the table has sum(a) + 1 cells
- * (n (n + 1) / 2 + 1 without ties).  Every operation adds non-negative
- * numbers, so the relative error of any count or tail sum stays below
- * about n eps.  Counts stay below 2^n: up to n = 1000 they are kept as
- * counts (exact while n <= 53); beyond, each step also halves the table,
- * which then holds the probabilities c_i(s) / 2^i -- the same numbers
- * scaled by an exact power of two, finite at every size, with only the
- * probabilities below 2^-1074 (patterns of n > 1074 values with almost
- * all signs forced) underflowing to 0.  The size limits are those of
- * time and memory: ST_EXACT_MAX_CELLS cells and ST_EXACT_MAX_WORK
- * additions (about n = 2000 without ties).
- * ---------------------------------------------------------------------- */
-
-/* Counts above 2^1000 would come near the end of the double range. */
-#define ST_SIGNRANK_COUNT_MAX_N 1000
-
-static int sign_sum_counts(const uint64_t *a, size_t n, double **counts,
-                           size_t *len)
-{
-    *counts = NULL;
-    uint64_t T = 0;
-    for (size_t i = 0; i < n; i++) {
-        T += a[i];
-        if (T >= ST_EXACT_MAX_CELLS) return ST_ERR_TOO_MANY;
-    }
-    if ((double) T * (double) n / 2.0 > ST_EXACT_MAX_WORK)
-        return ST_ERR_TOO_MANY;
-    double *f = calloc((size_t) T + 1, sizeof(double));
-    if (!f) return ST_ERR_ALLOC;
-    f[0] = 1.0;
-    size_t top = 0;
-    int halve = n > ST_SIGNRANK_COUNT_MAX_N;
-    for (size_t i = 0; i < n; i++) {
-        size_t ai = (size_t) a[i];
-        if (halve) {
-            for (size_t s = top + 1; s-- > 0;) {
-                f[s + ai] = 0.5 * (f[s + ai] + f[s]);
-                if (s < ai) f[s] *= 0.5;
-            }
-            /* the cells between top + 1 and ai - 1 held 0 and stay 0 */
-        } else {
-            for (size_t s = top + 1; s-- > 0;) f[s + ai] += f[s];
-        }
-        top += ai;
-        if (i % 64 == 63 && st_check_interrupt()) {
-            free(f);
-            return ST_ERR_INTERRUPTED;
-        }
-    }
-    *counts = f;
-    *len = (size_t) T + 1;
-    return ST_OK;
-}
-
-int st_signrank_exact_tails(const double *rank2, size_t n, double s2,
-                            double *p_le, double *p_ge)
-{
-    *p_le = *p_ge = NAN;
-    if (!isfinite(s2)) return ST_ERR_DOMAIN;
-    uint64_t *a, g;
-    int st = st_rank_units(rank2, n, &a, &g);
-    if (st != ST_OK) return st;
-    double *c;
-    size_t len;
-    int status = sign_sum_counts(a, n, &c, &len);
-    free(a);
-    if (status != ST_OK) return status;
-    double q = s2 / (double) g;
-    double qf = floor(q + 1e-7), qc = ceil(q - 1e-7);
-    long double tot = 0.0L, le = 0.0L, ge = 0.0L;
-    for (size_t i = 0; i < len; i++) {
-        tot += c[i];
-        if ((double) i <= qf) le += c[i];
-        if ((double) i >= qc) ge += c[i];
-    }
-    free(c);
-    *p_le = (double) (le / tot);
-    *p_ge = (double) (ge / tot);
-    return ST_OK;
-}
-
-/* Null probabilities of V = 0 .. n (n + 1) / 2 without ties (dsignrank). */
-static int signrank_null_probs(size_t n, double **prob, size_t *len)
-{
-    *prob = NULL;
-    uint64_t *a = malloc((n ? n : 1) * sizeof(uint64_t));
-    if (!a) return ST_ERR_ALLOC;
-    for (size_t i = 0; i < n; i++) a[i] = i + 1;
-    double *c;
-    int status = sign_sum_counts(a, n, &c, len);
-    free(a);
-    if (status != ST_OK) return status;
-    /* R's psignrank / qsignrank scale the counts by exp(-n log 2), which
-     * is not always exactly 2^-n; the same factor keeps knife-edge cases
-     * (R's signif() of an achieved level) identical. */
-    if (n <= ST_SIGNRANK_COUNT_MAX_N) {
-        double f = exp(-(double) n * M_LN2);
-        for (size_t i = 0; i < *len; i++) c[i] *= f;
-    }
-    *prob = c;
-    return ST_OK;
-}
-
-int st_signrank_null_probs(size_t n, double **prob, size_t *len)
-{
-    return signrank_null_probs(n, prob, len);
-}
-
-/* ------------------------------------------------------------------------
  * The test.
  * ---------------------------------------------------------------------- */
 
@@ -276,7 +161,7 @@ static int sr_conf_int(const double *d, size_t n, st_alternative alt,
          * ties or zeros the same closed interval, whose coverage is then at
          * least nominal (Noether 1967). */
         size_t len;
-        status = signrank_null_probs(n, &prob, &len);
+        status = st_exact_law(ST_SIGNED_RANK, n, 0, &prob, &len);
         if (status != ST_OK) goto done;
         double a = alt == ST_TWO_SIDED ? alpha / 2 : alpha;
         double qu = st_rank_quantile(prob, len, a);
@@ -399,7 +284,8 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
         } else if (use_exact) {
             double ple, pge;
             for (size_t i = 0; i < k; i++) work[i] = 2.0 * rank[i];
-            status = st_signrank_exact_tails(work, k, 2.0 * V, &ple, &pge);
+            status = st_exact_tails(ST_SIGNED_RANK, work, k, 0, 2.0 * V, &ple,
+                                    &pge);
             p = alt == ST_LESS ? ple : alt == ST_GREATER ? pge
                 : 2.0 * (ple < pge ? ple : pge);
             if (p > 1.0) p = 1.0;

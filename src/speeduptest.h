@@ -107,11 +107,6 @@ double st_median_sorted(const double *xs, size_t n);
 int st_midranks(const double *v, size_t n, double *rank, double *tie_term);
 /* The same tie term, sum of (t^3 - t), of an ascending vector. */
 double st_sorted_tie_term(const double *s, size_t n);
-/* Doubled mid-ranks rank2[0..N-1] as ascending integer units divided by
- * their gcd (*g); *units is malloc'ed.  ST_ERR_DOMAIN when a value is not a
- * whole number in [1, 4e15]. */
-int st_rank_units(const double *rank2, size_t N, uint64_t **units,
-                  uint64_t *g);
 int st_is_constant(const double *x, size_t n);
 /* Normal approximations of the rank tests: the continuity correction of a
  * centred statistic z (0 without correct; +-1/2 towards the null on the
@@ -179,6 +174,55 @@ int st_simd_split(const double *src, double *dst, size_t lo, size_t hi,
                   double piv, int or_equal, size_t *split);
 int st_simd_kendall(const double *x, size_t n, double *D, double *T,
                     double *tv, int *ties);
+
+/* ---- the exact null distributions (exact.c) ------------------------------ */
+
+/* The rank statistics whose exact null distributions the core counts:
+ *   ST_RANK_SUM: N pooled values, a random subset of n of them (x); S2 is
+ *     the doubled sum of the subset's ranks;
+ *   ST_SIGNED_RANK: N values, each positive or negative with probability
+ *     1/2; S2 is the doubled sum of the ranks of the positive ones. */
+typedef enum {
+    ST_RANK_SUM = 0,
+    ST_SIGNED_RANK = 1
+} st_rank_statistic;
+
+/* The tails *p_le = P[S2 <= s2] and *p_ge = P[S2 >= s2] given the ties:
+ * rank2 holds the DOUBLED mid-ranks of the N values (positive whole
+ * numbers, any order; 2, 4, ..., 2N without ties); n is the subset's size
+ * (rank sum only).  Returns ST_OK, ST_ERR_DOMAIN (rank2 not positive
+ * whole numbers, n > N, s2 not finite), ST_ERR_ALLOC, ST_ERR_INTERRUPTED
+ * or ST_ERR_TOO_MANY (the counting table would exceed ST_RANKSUM_MAX_* for
+ * the rank sum, ST_EXACT_MAX_CELLS cells or ST_EXACT_MAX_WORK additions
+ * for the signed rank).  The tests with exact = 1 return ST_ERR_TOO_MANY
+ * in the same cases (never with the automatic choice, which stays below 50
+ * values per sample).  Without ties the rank-sum counts match pwilcox and
+ * the signed-rank ones psignrank; with ties the two-sided p-value of the
+ * tests is twice the smaller tail, capped at 1. */
+int st_exact_tails(st_rank_statistic stat, const double *rank2, size_t N,
+                   size_t n, double s2, double *p_le, double *p_ge);
+/* The whole law without ties, as a new array (free it): prob[w] =
+ * P[W = w], w = 0 .. n m, for the rank sum of samples of sizes n, m >= 1
+ * (what dwilcox gives; exact counts, so correctly rounded to a few ulps at
+ * every size, below 2^-1074 as 0), or P[V = v], v = 0 .. n (n + 1) / 2,
+ * for the signed rank of n values (what dsignrank gives; m unread).
+ * Returns ST_OK, ST_ERR_ALLOC, ST_ERR_INTERRUPTED, ST_ERR_DOMAIN or
+ * ST_ERR_TOO_MANY (the size limits of the tests' exact = 1). */
+int st_exact_law(st_rank_statistic stat, size_t n, size_t m, double **prob,
+                 size_t *len);
+#define ST_EXACT_MAX_CELLS ((size_t) 1 << 23)
+#define ST_EXACT_MAX_WORK 2.0e9
+/* The rank-sum count keeps a band of each row (see exact.c): at most
+ * ST_RANKSUM_MAX_CELLS cells (8 bytes each) and ST_RANKSUM_MAX_WORK cell
+ * additions for the band around the mean sum, and N (k + 1) <=
+ * ST_RANKSUM_MAX_SCAN for planning it (k = the smaller group).  These
+ * admit n = m = 500 with ties in a few seconds. */
+#define ST_RANKSUM_MAX_CELLS ((size_t) 1 << 26)
+#define ST_RANKSUM_MAX_WORK 4.0e10
+#define ST_RANKSUM_MAX_SCAN 1.0e8
+/* The exact no-ties table holds about k (N - k) / 2 counts of
+ * log2 choose(N, k) / 64 + 2 limbs (8 bytes each); at most this many. */
+#define ST_RANKSUM_MAX_LIMBS 3.3554432e7
 
 /* ---- component tests ---------------------------------------------------- */
 
@@ -272,50 +316,7 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
  * (may be NULL) the confidence level the interval really has: conf_level,
  * or the achieved level when the requested one cannot be reached (as R's
  * wilcox.test reports it); *ci_warn is set to 1 in that case.
- *
- * Exact null distributions with ties.  rank2 holds DOUBLED mid-ranks
- * (positive integers, any order; 2, 4, ..., 2N when there are no ties).
- *   st_ranksum_exact_tails: N pooled values, a random n-subset; S2 is the
- *     doubled rank sum of the subset; s2 the observed value.
- *   st_signrank_exact_tails: n values each positive or negative with
- *     probability 1/2; S2 is the doubled sum of the ranks of the positive
- *     ones; s2 the observed value.
- * Both set *p_le = P[S2 <= s2] and *p_ge = P[S2 >= s2] and return ST_OK,
- * ST_ERR_DOMAIN (rank2 not positive integers), ST_ERR_INTERRUPTED or
- * ST_ERR_TOO_MANY (the counting table would exceed ST_RANKSUM_MAX_* for the
- * rank sum, ST_EXACT_MAX_CELLS cells or ST_EXACT_MAX_WORK additions for the
- * signed rank).  The tests above
- * with exact = 1 return ST_ERR_TOO_MANY in the same cases (never with the
- * automatic choice, which stays below 50 values per sample).  Without
- * ties the two-sample counts match pwilcox and the one-sample ones
- * psignrank; with ties the two-sided p-value of the tests is twice the
- * smaller tail, capped at 1. */
-#define ST_EXACT_MAX_CELLS ((size_t) 1 << 23)
-#define ST_EXACT_MAX_WORK 2.0e9
-/* The rank-sum count keeps a band of each row (see wilcoxon.c): at most
- * ST_RANKSUM_MAX_CELLS cells (8 bytes each) and ST_RANKSUM_MAX_WORK cell
- * additions for the band around the mean sum, and N (k + 1) <=
- * ST_RANKSUM_MAX_SCAN for planning it (k = the smaller group).  These
- * admit n = m = 500 with ties in a few seconds. */
-#define ST_RANKSUM_MAX_CELLS ((size_t) 1 << 26)
-#define ST_RANKSUM_MAX_WORK 4.0e10
-#define ST_RANKSUM_MAX_SCAN 1.0e8
-/* The exact no-ties table (wilcoxon.c) holds about k (N - k) / 2 counts of
- * log2 choose(N, k) / 64 + 2 limbs (8 bytes each); at most this many. */
-#define ST_RANKSUM_MAX_LIMBS 3.3554432e7
-int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
-                           double s2, double *p_le, double *p_ge);
-/* The exact null distributions without ties, as new arrays (free them):
- * prob[w] = P[W = w], w = 0 .. n m, for the rank sum of samples of sizes
- * n, m >= 1 (what dwilcox gives; exact counts, so correctly rounded to a
- * few ulps at every size, below 2^-1074 as 0), and P[V = v],
- * v = 0 .. n (n + 1) / 2, for the signed rank of n values (what dsignrank
- * gives).  Return ST_OK, ST_ERR_ALLOC, ST_ERR_INTERRUPTED, ST_ERR_DOMAIN
- * or ST_ERR_TOO_MANY (the same size limits as the tests' exact = 1). */
-int st_ranksum_null_probs(size_t n, size_t m, double **prob, size_t *len);
-int st_signrank_null_probs(size_t n, double **prob, size_t *len);
-int st_signrank_exact_tails(const double *rank2, size_t n, double s2,
-                            double *p_le, double *p_ge);
+ */
 int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,
                         size_t m, st_alternative alt, double mu, int exact,
                         int correct, int conf_int, double conf_level,

@@ -15,7 +15,7 @@
  *   - a non-finite input value gives ST_ERR_DOMAIN (never a hang);
  *   - st_pairwise_kth equals the k-th of the explicitly sorted differences
  *     (or Walsh averages);
- *   - st_ranksum_exact_tails and st_signrank_exact_tails equal the tails
+ *   - st_exact_tails (rank sum and signed rank) equal the tails
  *     counted by enumerating every split or sign pattern (N <= 14);
  *   - proportion intervals inside [0, 1] and ordered;
  *   - HPT confidence in [0, 1]; r-Speedup <= its supremum;
@@ -182,7 +182,7 @@ static void fuzz_exact(reader *r)
     double s2 = 0;
     for (size_t i = 0; i < n; i++) s2 += r2[i];
     double le, ge;
-    int st = st_ranksum_exact_tails(r2, N, n, s2, &le, &ge);
+    int st = st_exact_tails(ST_RANK_SUM, r2, N, n, s2, &le, &ge);
     CHECK(st == ST_OK);
     double cl = 0, cg = 0, tot = 0;
     for (uint32_t mask = 0; mask < (1u << N); mask++) {
@@ -197,7 +197,7 @@ static void fuzz_exact(reader *r)
     CHECK(fabs(le - cl / tot) <= 1e-12 * (cl / tot));
     CHECK(fabs(ge - cg / tot) <= 1e-12 * (cg / tot));
     /* signed ranks: the first n as positive */
-    st = st_signrank_exact_tails(r2, N, s2, &le, &ge);
+    st = st_exact_tails(ST_SIGNED_RANK, r2, N, 0, s2, &le, &ge);
     CHECK(st == ST_OK);
     cl = cg = tot = 0;
     for (uint32_t mask = 0; mask < (1u << N); mask++) {
@@ -212,12 +212,12 @@ static void fuzz_exact(reader *r)
     CHECK(fabs(ge - cg / tot) <= 1e-12 * (cg / tot));
     /* arbitrary (possibly invalid) ranks must fail cleanly */
     for (size_t i = 0; i < N; i++) r2[i] = rd_double(r);
-    st = st_ranksum_exact_tails(r2, N, n, rd_double(r), &le, &ge);
+    st = st_exact_tails(ST_RANK_SUM, r2, N, n, rd_double(r), &le, &ge);
     if (st == ST_OK) {
         check_p(le);
         check_p(ge);
     }
-    st = st_signrank_exact_tails(r2, N, rd_double(r), &le, &ge);
+    st = st_exact_tails(ST_SIGNED_RANK, r2, N, 0, rd_double(r), &le, &ge);
     if (st == ST_OK) {
         check_p(le);
         check_p(ge);
@@ -243,7 +243,7 @@ static void fuzz_exact_large(reader *r)
         if (n * m > 400 * 400) return;
         double *p;
         size_t len;
-        int st = st_ranksum_null_probs(n, m, &p, &len);
+        int st = st_exact_law(ST_RANK_SUM, n, m, &p, &len);
         if (st != ST_OK) {
             CHECK(st == ST_ERR_TOO_MANY);
             return;
@@ -273,7 +273,7 @@ static void fuzz_exact_large(reader *r)
             for (size_t i = 0; i < N; i++) r2[i] = 2.0 * (double) (i + 1);
             double le, ge;
             double s2 = 2.0 * ((double) w + (double) n * (n + 1) / 2);
-            st = st_ranksum_exact_tails(r2, N, n, s2, &le, &ge);
+            st = st_exact_tails(ST_RANK_SUM, r2, N, n, s2, &le, &ge);
             if (st == ST_OK) {
                 long double tl = 0.0L, tg = 0.0L;
                 for (size_t j = 0; j <= w; j++) tl += p[j];
@@ -328,16 +328,15 @@ static void fuzz_exact_large(reader *r)
     for (size_t i = 0; i < M; i++)
         if (kind == 1 ? i < n : pos[i]) s2 += r2[i];
     double le, ge, le2, ge2;
+    st_rank_statistic stat = kind == 1 ? ST_RANK_SUM : ST_SIGNED_RANK;
     int st = M == 0 ? ST_ERR_TOO_FEW
-             : kind == 1 ? st_ranksum_exact_tails(r2, M, n, s2, &le, &ge)
-                         : st_signrank_exact_tails(r2, M, s2, &le, &ge);
+                    : st_exact_tails(stat, r2, M, n, s2, &le, &ge);
     if (st == ST_OK) {
         check_p(le);
         check_p(ge);
         CHECK(le + ge >= 1.0 - 1e-12);
         /* monotone: one doubled unit further up */
-        int st2 = kind == 1 ? st_ranksum_exact_tails(r2, M, n, s2 + 1, &le2, &ge2)
-                            : st_signrank_exact_tails(r2, M, s2 + 1, &le2, &ge2);
+        int st2 = st_exact_tails(stat, r2, M, n, s2 + 1, &le2, &ge2);
         if (st2 == ST_OK) {
             CHECK(le2 >= le * (1 - 1e-12));
             CHECK(ge2 <= ge * (1 + 1e-12));
