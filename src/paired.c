@@ -9,7 +9,7 @@
  * zeros dropped, as Wilcoxon and R do); the speedup is exp of the
  * Hodges-Lehmann estimate of the centre of d (Hodges and Lehmann 1963) and
  * its interval exp of the exact interval from the Walsh averages (Tukey
- * 1949).  The test itself is st_signed_rank_test_ci (signrank.c), the one
+ * 1949).  The test itself is st_signed_rank_test (signrank.c), the one
  * implementation the HPT uses too.
  *
  * Paired mean protocol: the Shapiro-Wilk test of the differences
@@ -97,11 +97,11 @@ static void observed(const double *x, const double *y, size_t n,
 static int signed_rank(const double *d, size_t n, st_alternative alt,
                        int conf_int, double conf_level, st_result *r)
 {
-    int s = st_signed_rank_test_ci(d, n, alt, 0.0, 1, 1, conf_int,
-                                   conf_level, r, NULL, NULL);
+    int s = st_signed_rank_test(d, n, alt, 0.0, 1, 1, conf_int, conf_level,
+                                NULL, r);
     if (s == ST_ERR_TOO_MANY)
-        s = st_signed_rank_test_ci(d, n, alt, 0.0, 0, 1, conf_int,
-                                   conf_level, r, NULL, NULL);
+        s = st_signed_rank_test(d, n, alt, 0.0, 0, 1, conf_int, conf_level,
+                                NULL, r);
     return s;
 }
 

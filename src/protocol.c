@@ -550,7 +550,12 @@ static int median_parts_run(const st_sorted_pair *P, median_parts *mp,
     /* The speedup test and the mirrored one: the same statistic, the same
      * automatic choice of the exact distribution (with ties too) and the
      * same cached table, from one merge. */
-    s = st_wilcoxon_sorted_both(P, -1, 1, &mp->w, &mp->wl, cache);
+    st_wilcoxon_options wo = {0};
+    wo.sorted = 1;
+    wo.cache = cache;
+    wo.less = &mp->wl;
+    s = st_wilcoxon_test(P->xs, n, P->ys, m, ST_GREATER, 0.0, -1, 1, 0, 0.95,
+                         &wo, &mp->w);
     if (s == ST_ERR_ALLOC) return s;
     return ST_OK;
 }
@@ -598,9 +603,14 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
                             st_cache *cache, int shift)
 {
     st_result r;
-    int s = shift ? st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1,
-                                             conf_of(alpha), &r, NULL, NULL,
-                                             cache)
+    /* the Hodges-Lehmann estimates and intervals alone, on the sorted
+     * pair read in place */
+    st_wilcoxon_options hl = {0};
+    hl.sorted = 1;
+    hl.interval_only = 1;
+    hl.cache = cache;
+    int s = shift ? st_wilcoxon_test(P->xs, P->n, P->ys, P->m, ST_TWO_SIDED,
+                                     0.0, -1, 1, 1, conf_of(alpha), &hl, &r)
                   : ST_ERR_DOMAIN;      /* not asked for: left NAN */
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
@@ -610,8 +620,8 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
     }
     if (!(alpha < 0.5)) return ST_OK;   /* no level 1 - 2 alpha > 0 */
     if (st_sorted_pair_log(P) != ST_OK) return ST_OK;
-    s = st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1, 1 - 2 * alpha, &r,
-                                 NULL, NULL, cache);
+    s = st_wilcoxon_test(P->xs, P->n, P->ys, P->m, ST_TWO_SIDED, 0.0, -1, 1,
+                         1, 1 - 2 * alpha, &hl, &r);
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
         v->speedup_ci[0] = exp(r.conf_int[0]);

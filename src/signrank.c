@@ -241,15 +241,15 @@ done:
     return status;
 }
 
-int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
-                           double mu, int exact, int correct, int conf_int,
-                           double conf_level, st_result *out,
-                           double *ci_level, int *ci_warn)
+int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
+                        double mu, int exact, int correct, int conf_int,
+                        double conf_level, const st_signed_rank_options *opt,
+                        st_result *out)
 {
-    double level_dummy;
-    int warn_dummy;
-    if (!ci_level) ci_level = &level_dummy;
-    if (!ci_warn) ci_warn = &warn_dummy;
+    double level;
+    int warn;
+    double *ci_level = opt && opt->ci_level ? opt->ci_level : &level;
+    int *ci_warn = opt && opt->ci_warn ? opt->ci_warn : &warn;
     *ci_level = NAN;
     *ci_warn = 0;
     st_result_init(out);
@@ -312,14 +312,6 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
     return ST_OK;
 }
 
-int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
-                        double mu, int exact, int correct, int conf_int,
-                        double conf_level, st_result *out)
-{
-    return st_signed_rank_test_ci(d, n, alt, mu, exact, correct, conf_int,
-                                  conf_level, out, NULL, NULL);
-}
-
 /* ---- R entry point ------------------------------------------------------ */
 #include "ffi.h"
 
@@ -337,7 +329,8 @@ SEXP ffi_signed_rank_test(SEXP d, SEXP alternative, SEXP mu, SEXP exact,
     st_result r;
     double level;
     int warn;
-    st_signed_rank_test_ci(pd, n, (st_alternative) alt, dmu, ex, corr, ci, cl,
-                           &r, &level, &warn);
+    st_signed_rank_options opt = {&level, &warn};
+    st_signed_rank_test(pd, n, (st_alternative) alt, dmu, ex, corr, ci, cl,
+                        &opt, &r);
     return rank_result_sexp(&r, level, warn);
 }

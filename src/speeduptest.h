@@ -299,32 +299,45 @@ int st_ks_test(const double *x, size_t n, const double *y, size_t m,
  * P[X > Y] + P[X = Y] / 2 when mu = 0); exact: -1 = automatic
  * (n < 50 and m < 50), 0 = normal approximation, 1 = exact (with ties:
  * the conditional distribution of the mid-rank sum).  With conf_int,
- * estimate[0] is the Hodges-Lehmann shift and conf_int its interval. */
+ * estimate[0] is the Hodges-Lehmann shift of x (not of x - mu, as
+ * wilcox.test) and conf_int its interval.  Non-finite values (or x - mu
+ * overflowing) are ST_ERR_DOMAIN. */
+typedef struct {
+    int sorted;           /* 1: x and y come sorted ascending, without NaN
+                             (read in place when mu = 0)                  */
+    st_cache *cache;      /* keeps the exact no-ties null distribution of
+                             the last sizes, its tails and its interval's
+                             quantile                                     */
+    /* not NULL: the test with alt = ST_LESS too (no interval), from the
+     * same ranks: the answer of that call */
+    st_result *less;
+    /* 1: the Hodges-Lehmann estimate and interval alone (statistic and
+     * p-value NAN; exact, in out->exact, as the test would choose) */
+    int interval_only;
+    /* not NULL: the confidence level the interval really has (conf_level,
+     * or the achieved level when the one asked cannot be reached, as
+     * wilcox.test reports it), and 1 in *ci_warn in that case */
+    double *ci_level;
+    int *ci_warn;
+} st_wilcoxon_options;    /* NULL: x and y in any order, nothing kept     */
 int st_wilcoxon_test(const double *x, size_t n, const double *y, size_t m,
                      st_alternative alt, double mu, int exact, int correct,
-                     int conf_int, double conf_level, st_result *out);
+                     int conf_int, double conf_level,
+                     const st_wilcoxon_options *opt, st_result *out);
 
 /* Wilcoxon signed-rank test of d - mu (zeros dropped as R does).
- * statistic = V; exact as above (automatic: n < 50). */
+ * statistic = V; exact as above (automatic: n < 50).  With conf_int,
+ * estimate[0] is the pseudo-median (Hodges-Lehmann) of d and conf_int
+ * its interval. */
+typedef struct {
+    double *ci_level;     /* as in st_wilcoxon_options                    */
+    int *ci_warn;
+} st_signed_rank_options; /* NULL: the interval's level not reported     */
 int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
                         double mu, int exact, int correct, int conf_int,
-                        double conf_level, st_result *out);
+                        double conf_level, const st_signed_rank_options *opt,
+                        st_result *out);
 
-/* Rank tests: helpers (wilcoxon.c, signrank.c).
- *
- * The _ci variants are the two tests above that also report in *ci_level
- * (may be NULL) the confidence level the interval really has: conf_level,
- * or the achieved level when the requested one cannot be reached (as R's
- * wilcox.test reports it); *ci_warn is set to 1 in that case.
- */
-int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,
-                        size_t m, st_alternative alt, double mu, int exact,
-                        int correct, int conf_int, double conf_level,
-                        st_result *out, double *ci_level, int *ci_warn);
-int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
-                           double mu, int exact, int correct, int conf_int,
-                           double conf_level, st_result *out,
-                           double *ci_level, int *ci_warn);
 /* k-th smallest (1-based) of the pairwise differences a[i] - b[j]
  * (walsh = 0; a ascending, length na; b DESCENDING, length nb) or of the
  * Walsh averages (a[i] + a[j]) / 2, i <= j (walsh = 1; b unused), without
@@ -340,34 +353,6 @@ int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
  * 10 DBL_EPSILON fuzz), and P[W <= q]. */
 double st_rank_quantile(const double *prob, size_t len, double x);
 double st_rank_cdf(const double *prob, size_t len, double q);
-int st_wilcoxon_test_tab(const double *x, size_t n, const double *y,
-                         size_t m, st_alternative alt, double mu, int exact,
-                         int correct, int conf_int, double conf_level,
-                         st_result *out, st_cache *cache);
-
-/* st_wilcoxon_test_ci on a sorted pair (x - mu and y; see sorted.c),
- * sharing the exact no-ties table through cache (may be NULL). */
-int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
-                       int exact, int correct, int conf_int,
-                       double conf_level, st_result *out, double *ci_level,
-                       int *ci_warn, st_cache *cache);
-
-/* st_wilcoxon_sorted without interval for the alternatives ST_GREATER
- * (greater) and ST_LESS (less) at once: the same results as two calls,
- * from one merge of the samples. */
-int st_wilcoxon_sorted_both(const st_sorted_pair *P, int exact, int correct,
-                            st_result *greater, st_result *less,
-                            st_cache *cache);
-/* The Hodges-Lehmann estimate and interval of st_wilcoxon_sorted alone
- * (statistic and p-value NAN), with the same choice of exact interval. */
-int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
-                             int exact, int correct, double conf_level,
-                             st_result *out, double *ci_level, int *ci_warn,
-                             st_cache *cache);
-/* The interval alone (estimate NAN: the middle ranks are not selected). */
-int st_hodges_lehmann_ci_sorted(const st_sorted_pair *P, st_alternative alt,
-                                int exact, int correct, double conf_level,
-                                st_result *out, st_cache *cache);
 
 /* Proportion confidence interval for a successes out of b. */
 typedef enum {

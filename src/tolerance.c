@@ -126,18 +126,24 @@ static int tolerance_median_sorted(const double *xs, size_t n,
     p[0] = p[1] = p[2] = p[3] = NAN;
     double *buf = malloc((n + m) * sizeof(double));
     if (!buf) return ST_ERR_ALLOC;
+    /* both one-sided tests of each direction from one merge (s0 > 0
+     * keeps the scaled samples sorted) */
+    st_result g, l;
+    st_wilcoxon_options opt = {0};
+    opt.sorted = 1;
+    opt.cache = cache;
+    opt.less = &l;
     /* x against s0 y */
     for (size_t j = 0; j < m; j++) buf[j] = s0 * ys[j];
-    st_sorted_pair P = {(double *) xs, buf, n, m};
-    st_result g, l;
-    int s = st_wilcoxon_sorted_both(&P, -1, 1, &g, &l, cache);
+    int s = st_wilcoxon_test(xs, n, buf, m, ST_GREATER, 0.0, -1, 1, 0, 0.95,
+                             &opt, &g);
     if (s == ST_OK) {
         p[0] = g.p_value;
         p[2] = l.p_value;
         /* y against s0 x */
         for (size_t i = 0; i < n; i++) buf[i] = s0 * xs[i];
-        st_sorted_pair Q = {(double *) ys, buf, m, n};
-        s = st_wilcoxon_sorted_both(&Q, -1, 1, &g, &l, cache);
+        s = st_wilcoxon_test(ys, m, buf, n, ST_GREATER, 0.0, -1, 1, 0, 0.95,
+                             &opt, &g);
         if (s == ST_OK) {
             p[1] = g.p_value;
             p[3] = l.p_value;

@@ -244,7 +244,7 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
                         size_t m, st_alternative alt, int exact,
                         int correct, double conf_level,
                         const double *null_prob, size_t null_len,
-                        st_cache *cache, int estimate, st_result *out,
+                        st_cache *cache, st_result *out,
                         double *ci_level, int *ci_warn)
 {
     if (n > SIZE_MAX / m) return ST_ERR_TOO_MANY;
@@ -254,7 +254,7 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
     double lo_v = NAN, hi_v = NAN, est = NAN;
     /* Hodges-Lehmann: the median of the n m differences. */
     uint64_t ks[4] = {(nm + 1) / 2, nm / 2 + 1, 0, 0};
-    int nks = !estimate ? 0 : nm % 2 == 0 ? 2 : 1;
+    int nks = nm % 2 == 0 ? 2 : 1;
     double vals[4];
     double alpha = 1 - conf_level, level = conf_level;
     int at_lo = -1, at_hi = -1;        /* where the ends are in ks */
@@ -374,9 +374,8 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
     for (int i = 0; i < nks; i++) vals[order[i]] = sorted_vals[i];
     if (at_lo >= 0) lo_v = vals[at_lo];
     if (at_hi >= 0) hi_v = vals[at_hi];
-    if (estimate)
-        est = nm % 2 == 0
-              ? (double) (((long double) vals[0] + vals[1]) / 2.0L) : vals[0];
+    est = nm % 2 == 0 ? (double) (((long double) vals[0] + vals[1]) / 2.0L)
+                      : vals[0];
     out->conf_int[0] = lo_v;
     out->conf_int[1] = hi_v;
     out->estimate[0] = est;
@@ -483,129 +482,88 @@ static int check_args(size_t n, size_t m, st_alternative alt, double mu,
     return ST_OK;
 }
 
-int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
-                       int exact, int correct, int conf_int,
-                       double conf_level, st_result *out, double *ci_level,
-                       int *ci_warn, st_cache *cache)
-{
-    double level_dummy;
-    int warn_dummy;
-    if (!ci_level) ci_level = &level_dummy;
-    if (!ci_warn) ci_warn = &warn_dummy;
-    *ci_level = NAN;
-    *ci_warn = 0;
-    st_result_init(out);
-    int status = check_args(P->n, P->m, alt, 0.0, exact, conf_int,
-                            conf_level);
-    if (status != ST_OK) return st_result_fail(out, status);
-    const double *null_prob;
-    size_t null_len;
-    double *owned;
-    status = wmw_test_sorted(P, alt, exact, correct, out, cache, &null_prob,
-                             &null_len, &owned, NULL);
-    if (status == ST_OK && conf_int)
-        status = wmw_conf_int(P->xs, P->n, P->ys, P->m, alt, out->exact,
-                              correct, conf_level, null_prob, null_len, cache,
-                              1, out, ci_level, ci_warn);
-    free(owned);
-    if (status != ST_OK) return st_result_fail(out, status);
-    return ST_OK;
-}
+/* One call's arguments and options. */
+typedef struct {
+    st_alternative alt;
+    int exact, correct, conf_int, interval_only;
+    double conf_level;
+    st_cache *cache;
+    st_result *less;
+    double *ci_level;
+    int *ci_warn;
+} wmw_call;
 
-int st_wilcoxon_sorted_both(const st_sorted_pair *P, int exact, int correct,
-                            st_result *greater, st_result *less,
-                            st_cache *cache)
+/* Whether the test of the pair P takes the exact law: the automatic
+ * choice below 50 values per sample, and always with one tie group (all
+ * n + m values equal, p = 1). */
+static int wmw_use_exact(const st_sorted_pair *P, int exact)
 {
-    st_result_init(greater);
-    st_result_init(less);
-    int status = check_args(P->n, P->m, ST_GREATER, 0.0, exact, 0, 0.95);
-    if (status != ST_OK) {
-        st_result_fail(less, status);
-        return st_result_fail(greater, status);
-    }
-    const double *null_prob;
-    size_t null_len;
-    double *owned;
-    status = wmw_test_sorted(P, ST_GREATER, exact, correct, greater, cache,
-                             &null_prob, &null_len, &owned, less);
-    free(owned);
-    if (status != ST_OK) {
-        st_result_fail(less, status);
-        return st_result_fail(greater, status);
-    }
-    return ST_OK;
-}
-
-static int hodges_lehmann_sorted(const st_sorted_pair *P,
-                                 st_alternative alt, int exact, int correct,
-                                 double conf_level, int estimate,
-                                 st_result *out, double *ci_level,
-                                 int *ci_warn, st_cache *cache)
-{
-    double level_dummy;
-    int warn_dummy;
-    if (!ci_level) ci_level = &level_dummy;
-    if (!ci_warn) ci_warn = &warn_dummy;
-    *ci_level = NAN;
-    *ci_warn = 0;
-    st_result_init(out);
     size_t n = P->n, m = P->m;
-    int status = check_args(n, m, alt, 0.0, exact, 1, conf_level);
-    if (status != ST_OK) return st_result_fail(out, status);
-    /* exact or not as the test would choose (one tie group: exact) */
-    int use_exact = exact < 0 ? (n < 50 && m < 50) : exact;
     if (P->xs[0] == P->xs[n - 1] && P->ys[0] == P->ys[m - 1] &&
         P->xs[0] == P->ys[0])
-        use_exact = 1;
-    status = wmw_conf_int(P->xs, n, P->ys, m, alt, use_exact, correct,
-                          conf_level, NULL, 0, cache, estimate, out, ci_level,
-                          ci_warn);
-    if (status != ST_OK) return st_result_fail(out, status);
-    return ST_OK;
+        return 1;
+    return exact < 0 ? (n < 50 && m < 50) : exact;
 }
 
-int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
-                             int exact, int correct, double conf_level,
-                             st_result *out, double *ci_level, int *ci_warn,
-                             st_cache *cache)
+/* The test on the pair P of x - mu and y (with interval_only, only its
+ * choice of the exact law, in out->exact); *null_prob (with *null_len) is
+ * the exact no-ties table the test used, for the interval to reuse, and
+ * *owned the table to free when the cache does not hold it. */
+static int wmw_test_part(const st_sorted_pair *P, const wmw_call *C,
+                         st_result *out, const double **null_prob,
+                         size_t *null_len, double **owned)
 {
-    return hodges_lehmann_sorted(P, alt, exact, correct, conf_level, 1, out,
-                                 ci_level, ci_warn, cache);
+    *null_prob = NULL;
+    *null_len = 0;
+    *owned = NULL;
+    if (C->interval_only) {
+        out->exact = wmw_use_exact(P, C->exact);
+        return ST_OK;
+    }
+    return wmw_test_sorted(P, C->alt, C->exact, C->correct, out, C->cache,
+                           null_prob, null_len, owned, C->less);
 }
 
-int st_hodges_lehmann_ci_sorted(const st_sorted_pair *P, st_alternative alt,
-                                int exact, int correct, double conf_level,
-                                st_result *out, st_cache *cache)
+/* The Hodges-Lehmann estimate and interval of the pair Q of x and y, with
+ * the law the test chose. */
+static int wmw_interval_part(const st_sorted_pair *Q, const wmw_call *C,
+                             const double *null_prob, size_t null_len,
+                             st_result *out)
 {
-    return hodges_lehmann_sorted(P, alt, exact, correct, conf_level, 0, out,
-                                 NULL, NULL, cache);
+    return wmw_conf_int(Q->xs, Q->n, Q->ys, Q->m, C->alt, out->exact,
+                        C->correct, C->conf_level, null_prob, null_len,
+                        C->cache, out, C->ci_level, C->ci_warn);
 }
 
-static int wilcoxon_impl(const double *x, size_t n, const double *y,
-                         size_t m, st_alternative alt, double mu, int exact,
-                         int correct, int conf_int, double conf_level,
-                         st_result *out, double *ci_level, int *ci_warn,
-                         st_cache *cache)
+/* Samples already sorted, mu = 0: read in place. */
+static int wmw_sorted(const double *xs, size_t n, const double *ys, size_t m,
+                      const wmw_call *C, st_result *out)
 {
-    double level_dummy;
-    int warn_dummy;
-    if (!ci_level) ci_level = &level_dummy;
-    if (!ci_warn) ci_warn = &warn_dummy;
-    *ci_level = NAN;
-    *ci_warn = 0;
-    st_result_init(out);
-    int status = check_args(n, m, alt, mu, exact, conf_int, conf_level);
-    if (status != ST_OK) return st_result_fail(out, status);
-    st_sorted_pair P, P0 = {NULL, NULL, 0, 0};
-    status = st_sorted_pair_init(&P, x, n, mu, y, m);
-    if (status != ST_OK) return st_result_fail(out, status);
+    st_sorted_pair P = {(double *) xs, (double *) ys, n, m};
     const double *null_prob;
     size_t null_len;
     double *owned;
-    status = wmw_test_sorted(&P, alt, exact, correct, out, cache, &null_prob,
-                             &null_len, &owned, NULL);
-    if (status == ST_OK && conf_int) {
-        /* the interval is for the shift of x itself, not of x - mu */
+    int status = wmw_test_part(&P, C, out, &null_prob, &null_len, &owned);
+    if (status == ST_OK && C->conf_int)
+        status = wmw_interval_part(&P, C, null_prob, null_len, out);
+    free(owned);
+    return status;
+}
+
+/* Samples in any order: sorted here, x - mu for the test and x itself for
+ * the interval (the shift of x, as wilcox.test reports it). */
+static int wmw_unsorted(const double *x, size_t n, const double *y,
+                        size_t m, double mu, const wmw_call *C,
+                        st_result *out)
+{
+    st_sorted_pair P, P0 = {NULL, NULL, 0, 0};
+    int status = st_sorted_pair_init(&P, x, n, mu, y, m);
+    if (status != ST_OK) return status;
+    const double *null_prob;
+    size_t null_len;
+    double *owned;
+    status = wmw_test_part(&P, C, out, &null_prob, &null_len, &owned);
+    if (status == ST_OK && C->conf_int) {
         const st_sorted_pair *Q = &P;
         if (mu != 0.0) {
             st_sorted_pair_free(&P);
@@ -613,41 +571,46 @@ static int wilcoxon_impl(const double *x, size_t n, const double *y,
             Q = &P0;
         }
         if (status == ST_OK)
-            status = wmw_conf_int(Q->xs, n, Q->ys, m, alt, out->exact,
-                                  correct, conf_level, null_prob, null_len,
-                                  cache, 1, out, ci_level, ci_warn);
+            status = wmw_interval_part(Q, C, null_prob, null_len, out);
     }
     free(owned);
     st_sorted_pair_free(&P);
     st_sorted_pair_free(&P0);
-    if (status != ST_OK) return st_result_fail(out, status);
-    return ST_OK;
-}
-
-int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,
-                        size_t m, st_alternative alt, double mu, int exact,
-                        int correct, int conf_int, double conf_level,
-                        st_result *out, double *ci_level, int *ci_warn)
-{
-    return wilcoxon_impl(x, n, y, m, alt, mu, exact, correct, conf_int,
-                         conf_level, out, ci_level, ci_warn, NULL);
-}
-
-int st_wilcoxon_test_tab(const double *x, size_t n, const double *y,
-                         size_t m, st_alternative alt, double mu, int exact,
-                         int correct, int conf_int, double conf_level,
-                         st_result *out, st_cache *cache)
-{
-    return wilcoxon_impl(x, n, y, m, alt, mu, exact, correct, conf_int,
-                         conf_level, out, NULL, NULL, cache);
+    return status;
 }
 
 int st_wilcoxon_test(const double *x, size_t n, const double *y, size_t m,
                      st_alternative alt, double mu, int exact, int correct,
-                     int conf_int, double conf_level, st_result *out)
+                     int conf_int, double conf_level,
+                     const st_wilcoxon_options *opt, st_result *out)
 {
-    return st_wilcoxon_test_ci(x, n, y, m, alt, mu, exact, correct, conf_int,
-                               conf_level, out, NULL, NULL);
+    double level;
+    int warn;
+    wmw_call C;
+    C.alt = alt;
+    C.exact = exact;
+    C.correct = correct;
+    C.interval_only = opt && opt->interval_only;
+    C.conf_int = conf_int || C.interval_only;
+    C.conf_level = conf_level;
+    C.cache = opt ? opt->cache : NULL;
+    C.less = opt && !C.interval_only ? opt->less : NULL;
+    C.ci_level = opt && opt->ci_level ? opt->ci_level : &level;
+    C.ci_warn = opt && opt->ci_warn ? opt->ci_warn : &warn;
+    *C.ci_level = NAN;
+    *C.ci_warn = 0;
+    st_result_init(out);
+    if (opt && opt->less) st_result_init(opt->less);
+    int status = check_args(n, m, alt, mu, exact, C.conf_int, conf_level);
+    if (status == ST_OK)
+        status = opt && opt->sorted && mu == 0.0
+                 ? wmw_sorted(x, n, y, m, &C, out)
+                 : wmw_unsorted(x, n, y, m, mu, &C, out);
+    if (status != ST_OK) {
+        if (C.less) st_result_fail(C.less, status);
+        return st_result_fail(out, status);
+    }
+    return ST_OK;
 }
 
 /* ---- R entry point ------------------------------------------------------ */
@@ -690,7 +653,10 @@ SEXP ffi_wilcoxon_test(SEXP x, SEXP y, SEXP alternative, SEXP mu, SEXP exact,
     st_result r;
     double level;
     int warn;
-    st_wilcoxon_test_ci(px, n, py, m, (st_alternative) alt, dmu, ex, corr, ci,
-                        cl, &r, &level, &warn);
+    st_wilcoxon_options opt = {0};
+    opt.ci_level = &level;
+    opt.ci_warn = &warn;
+    st_wilcoxon_test(px, n, py, m, (st_alternative) alt, dmu, ex, corr, ci,
+                     cl, &opt, &r);
     return rank_result_sexp(&r, level, warn);
 }

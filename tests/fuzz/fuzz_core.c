@@ -142,7 +142,7 @@ static void fuzz_wilcoxon(reader *r)
     double mu = (rd_u8(r) & 1) ? rd_double(r) : 0.0;
     st_result out;
     int st = st_wilcoxon_test(x, n, y, m, alt, mu, exact, correct, ci, level,
-                              &out);
+                              NULL, &out);
     check_result(st, &out);
     check_domain(st, x, n, y, m);
 }
@@ -159,7 +159,7 @@ static void fuzz_signrank(reader *r)
     double mu = (rd_u8(r) & 1) ? rd_double(r) : 0.0;
     st_result out;
     int st = st_signed_rank_test(d, n, alt, mu, exact, correct, ci, level,
-                                 &out);
+                                 NULL, &out);
     check_result(st, &out);
     check_domain(st, d, n, NULL, 0);
 }
@@ -758,17 +758,25 @@ static void fuzz_sorted(reader *r)
         st_cache_init(&tab);
         /* The pair holds x - mu: its test is that of x against y with
          * mu, but its interval and estimate are for the shift of x - mu
-         * (st_wilcoxon_test_ci's are for the shift of x itself, as
+         * (st_wilcoxon_test's are for the shift of x itself, as
          * wilcox.test), i.e. those of the test of x - mu with mu = 0. */
         st_result a0;
         double la0;
         int wa0;
-        int s0 = st_wilcoxon_test_ci(x, n, y, m, alt, mu, exact, correct, ci,
-                                     level, &a0, &la0, &wa0);
+        st_wilcoxon_options o0 = {0}, oa = {0}, ob = {0};
+        o0.ci_level = &la0;
+        o0.ci_warn = &wa0;
+        oa.ci_level = &la;
+        oa.ci_warn = &wa;
+        ob.sorted = 1;
+        ob.ci_level = &lb;
+        ob.ci_warn = &wb;
+        int s0 = st_wilcoxon_test(x, n, y, m, alt, mu, exact, correct, ci,
+                                  level, &o0, &a0);
         double xm[30];
         for (size_t i = 0; i < n; i++) xm[i] = x[i] - mu;
-        int sa = st_wilcoxon_test_ci(xm, n, y, m, alt, 0.0, exact, correct, ci,
-                                     level, &a, &la, &wa);
+        int sa = st_wilcoxon_test(xm, n, y, m, alt, 0.0, exact, correct, ci,
+                                  level, &oa, &a);
         if (getenv("FUZZ_VERBOSE"))
             fprintf(stderr, "n=%zu m=%zu mu=%.17g: with mu %d, x - mu %d\n",
                     n, m, mu, s0, sa);
@@ -790,11 +798,12 @@ static void fuzz_sorted(reader *r)
             CHECK(same(a0.p_value, a.p_value));
             CHECK(a0.exact == a.exact);
         }
-        for (int rep = 0; rep < 3; rep++) {      /* no table, table twice */
+        for (int rep = 0; rep < 3; rep++) {      /* no cache, cache twice */
             wb = 0;
             lb = NAN;
-            int sb = st_wilcoxon_sorted(&P, alt, exact, correct, ci, level, &b,
-                                        &lb, &wb, rep ? &tab : NULL);
+            ob.cache = rep ? &tab : NULL;
+            int sb = st_wilcoxon_test(P.xs, n, P.ys, m, alt, 0.0, exact,
+                                      correct, ci, level, &ob, &b);
             CHECK(sa == sb);
             if (sa == ST_OK) {
                 check_same_result(&a, &b);
@@ -808,20 +817,29 @@ static void fuzz_sorted(reader *r)
         /* both one-sided tests at once: the two single calls' answers */
         {
             st_result g, l, g1, l1;
-            int sb = st_wilcoxon_sorted_both(&P, exact, correct, &g, &l, &tab);
-            int sg = st_wilcoxon_sorted(&P, ST_GREATER, exact, correct, 0,
-                                        0.95, &g1, NULL, NULL, NULL);
-            int sl = st_wilcoxon_sorted(&P, ST_LESS, exact, correct, 0, 0.95,
-                                        &l1, NULL, NULL, NULL);
+            st_wilcoxon_options both = {0}, one = {0};
+            both.sorted = one.sorted = 1;
+            both.cache = &tab;
+            both.less = &l;
+            int sb = st_wilcoxon_test(P.xs, n, P.ys, m, ST_GREATER, 0.0, exact,
+                                      correct, 0, 0.95, &both, &g);
+            int sg = st_wilcoxon_test(P.xs, n, P.ys, m, ST_GREATER, 0.0, exact,
+                                      correct, 0, 0.95, &one, &g1);
+            int sl = st_wilcoxon_test(P.xs, n, P.ys, m, ST_LESS, 0.0, exact,
+                                      correct, 0, 0.95, &one, &l1);
             CHECK(sb == sg && sb == sl);
             check_same_result(&g, &g1);
             check_same_result(&l, &l1);
             CHECK(g.exact == g1.exact && l.exact == l1.exact);
         }
-        int sc = st_wilcoxon_test_ci(xm, n, y, m, alt, 0.0, exact, correct, 1,
-                                     level, &a, &la, &wa);
-        int sh = st_hodges_lehmann_sorted(&P, alt, exact, correct, level, &b,
-                                          &lb, &wb, &tab);
+        /* the estimate and interval alone */
+        int sc = st_wilcoxon_test(xm, n, y, m, alt, 0.0, exact, correct, 1,
+                                  level, &oa, &a);
+        st_wilcoxon_options hl = ob;
+        hl.cache = &tab;
+        hl.interval_only = 1;
+        int sh = st_wilcoxon_test(P.xs, n, P.ys, m, alt, 0.0, exact, correct,
+                                  0, level, &hl, &b);
         if (getenv("FUZZ_VERBOSE"))
             fprintf(stderr, "n=%zu m=%zu mu=%g alt=%d exact=%d correct=%d "
                     "level=%g: test %d est %.17g [%.17g, %.17g] lvl %.17g; "
@@ -836,6 +854,7 @@ static void fuzz_sorted(reader *r)
             CHECK(same(a.conf_int[1], b.conf_int[1]));
             CHECK(same(la, lb) && wa == wb);
             CHECK(isnan(b.statistic) && isnan(b.p_value));
+            CHECK(a.exact == b.exact);
         }
         st_cache_free(&tab);
 
