@@ -5,7 +5,7 @@
  * computes them for one sample or paired differences, plus the exact
  * conditional distribution of the sum of positive mid-ranks when there are
  * ties or zeros, and selection of the k-th Walsh average without forming
- * the n (n + 1) / 2 averages (Monahan 1984; st_pairwise_kth in
+ * the n (n + 1) / 2 averages (Monahan 1984; st_pairwise_kths in
  * select.c).
  *
  * References
@@ -94,6 +94,13 @@ static double sr_standardised(const double *xs, size_t n, double d,
     return (zd - st_continuity(alt, correct, zd)) / sigma;
 }
 
+/* The k-th smallest (1-based) Walsh average of xs (ascending). */
+static int walsh_kth(const double *xs, size_t n, size_t k, double *value)
+{
+    uint64_t rank = k;
+    return st_pairwise_kths(xs, n, NULL, 0, &rank, 1, value);
+}
+
 static double sr_generic(double V, double dn, double sigma0,
                          st_alternative alt, int correct)
 {
@@ -129,7 +136,7 @@ static int sr_root(const double *xs, size_t n, double sigma0,
         *root = xs[n - 1];
         return ST_OK;
     }
-    return st_pairwise_kth(xs, n, NULL, 0, 1, M - lo + 1, root);
+    return walsh_kth(xs, n, M - lo + 1, root);
 }
 
 /*
@@ -148,10 +155,10 @@ static int sr_conf_int(const double *d, size_t n, st_alternative alt,
     int status = ST_OK;
     if (!xs) return ST_ERR_ALLOC;
     double est, e1, lo_v = -INFINITY, hi_v = INFINITY;
-    status = st_pairwise_kth(xs, n, NULL, 0, 1, (M + 1) / 2, &est);
+    status = walsh_kth(xs, n, (M + 1) / 2, &est);
     if (status != ST_OK) goto done;
     if (M % 2 == 0) {
-        status = st_pairwise_kth(xs, n, NULL, 0, 1, M / 2 + 1, &e1);
+        status = walsh_kth(xs, n, M / 2 + 1, &e1);
         if (status != ST_OK) goto done;
         est = (double) (((long double) est + e1) / 2.0L);
     }
@@ -170,11 +177,11 @@ static int sr_conf_int(const double *d, size_t n, st_alternative alt,
         if (alt == ST_TWO_SIDED) achieved *= 2;
         size_t iq = (size_t) qu;
         if (alt != ST_LESS) {
-            status = st_pairwise_kth(xs, n, NULL, 0, 1, iq, &lo_v);
+            status = walsh_kth(xs, n, iq, &lo_v);
             if (status != ST_OK) goto done;
         }
         if (alt != ST_GREATER) {
-            status = st_pairwise_kth(xs, n, NULL, 0, 1, M - iq + 1, &hi_v);
+            status = walsh_kth(xs, n, M - iq + 1, &hi_v);
             if (status != ST_OK) goto done;
         }
         if (achieved - alpha > alpha / 2) {

@@ -150,17 +150,18 @@ int st_merge_ranks(const double *xs, size_t n, double d, const double *ys,
 
 /* ---- selection (select.c) ------------------------------------------------ */
 
-/* k-th smallest (0-based) of buf[0..c-1], rearranging buf so that it is
- * partitioned at k; expected O(c). */
-double st_select_kth(double *buf, size_t c, size_t k);
-/* The order statistics ks[0] <= ... <= ks[cnt-1] (1-based, 1 <= cnt <= 4)
- * of the n m differences xs[i] - ys[j], xs and ys ASCENDING, without
- * forming them (see st_pairwise_kth).  ST_OK, ST_ERR_ALLOC,
- * ST_ERR_TOO_MANY or ST_ERR_DOMAIN (a rank out of range or out of
- * order). */
-int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
-                          size_t m, const uint64_t *ks, int cnt,
-                          double *vals);
+/* The order statistics vals[q] = the ks[q]-th smallest (1-based,
+ * ks[0] <= ... <= ks[cnt-1], 1 <= cnt <= 4) of the pairwise differences
+ * a[i] - b[j] (a and b ASCENDING) or, with b NULL, of the Walsh averages
+ * (a[i] + a[j]) / 2, i <= j (a ascending), without forming them: O(1)
+ * memory beyond a buffer of at most 2^22 values, O((na + nb) log(na nb) /
+ * log(na + nb)) expected time (sampled selection between two pivot values
+ * counted by staircase walks; ranks close together are searched in one
+ * bracket).  Returns ST_OK, ST_ERR_ALLOC, ST_ERR_TOO_MANY (the count of
+ * values overflows) or ST_ERR_DOMAIN (an empty sample, cnt out of 1..4, a
+ * rank out of range or out of order). */
+int st_pairwise_kths(const double *a, size_t na, const double *b, size_t nb,
+                     const uint64_t *ks, int cnt, double *vals);
 
 /* The vector code (simd.c): each returns 0 when it does not apply (no
  * AVX-512, a size outside its measured range, a NaN) and the caller runs
@@ -338,16 +339,6 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
                         double conf_level, const st_signed_rank_options *opt,
                         st_result *out);
 
-/* k-th smallest (1-based) of the pairwise differences a[i] - b[j]
- * (walsh = 0; a ascending, length na; b DESCENDING, length nb) or of the
- * Walsh averages (a[i] + a[j]) / 2, i <= j (walsh = 1; b unused), without
- * forming them: O(1) memory beyond a buffer of at most 2^22 values,
- * O((na + nb) log(na nb) / log(na + nb)) expected time (sampled selection
- * between two pivot values counted by staircase walks, select.c).
- * Returns ST_OK, ST_ERR_ALLOC, ST_ERR_TOO_MANY (na nb overflows) or
- * ST_ERR_DOMAIN (k out of range). */
-int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
-                    int walsh, size_t k, double *value);
 /* On a null probability vector prob[0 .. len-1] of an integer statistic:
  * the quantile search of R's qwilcox / qsignrank (with their
  * 10 DBL_EPSILON fuzz), and P[W <= q]. */

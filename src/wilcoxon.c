@@ -367,8 +367,8 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
     /* one call: the ranks are searched together while they share a
      * bracket, then apart (select.c) */
     if (nks > 0) {
-        status = st_pairwise_diff_kths(xs, n, ys, m, sorted_ks, nks,
-                                       sorted_vals);
+        status = st_pairwise_kths(xs, n, ys, m, sorted_ks, nks,
+                                  sorted_vals);
         if (status != ST_OK) goto done;
     }
     for (int i = 0; i < nks; i++) vals[order[i]] = sorted_vals[i];
