@@ -24,7 +24,7 @@ void st_cache_free(st_cache *c)
     if (c->shapiro)
         for (size_t n = 0; n < ST_CACHE_SHAPIRO_N; n++) free(c->shapiro[n]);
     free(c->shapiro);
-    for (size_t n = 0; n < ST_CACHE_KENDALL_N; n++) free(c->kendall.cdf[n]);
+    for (size_t n = 0; n <= c->kendall.built; n++) free(c->kendall.cdf[n]);
     free(c->kendall.p);
     st_cache_init(c);
 }

@@ -59,8 +59,8 @@ struct st_cache {
         double p, df, q;
     } t_quantile;
     /* run-order.c: the exact null distributions of the inversion count,
-     * cdf[n][d] = P(D <= d) for n = 2 .. built, and the density of size
-     * `built` they are extended from. */
+     * cdf[n][d] = P(D <= d) for n = 2 .. built (< ST_CACHE_KENDALL_N),
+     * and the density of size `built` they are extended from. */
     struct {
         size_t built;
         double *cdf[ST_CACHE_KENDALL_N];

@@ -718,9 +718,8 @@ static int median_protocol(const double *x, size_t n, const double *y,
         return median_protocol_pair(NULL, NULL, &P, alpha, rigorous, out, cache,
                                     !suite);
     }
-    s = trend ? st_sorted_pair_init_trend(&P, x, n, y, m, opt->trend_min,
-                                          trend)
-              : st_sorted_pair_init(&P, x, n, 0.0, y, m);
+    st_pair_trend by_trend = {trend ? opt->trend_min : 0, trend, cache};
+    s = st_sorted_pair_init(&P, x, n, 0.0, y, m, trend ? &by_trend : NULL);
     if (s != ST_OK) return s;
     return median_protocol_pair(x, y, &P, alpha, rigorous, out, cache, !suite);
 }
@@ -792,7 +791,8 @@ int st_highest_alpha(int test, const double *x, size_t n, const double *y,
             if (mp.t[i].status == ST_OK) k = add_candidate(c, k, mp.t[i].p_value);
     } else {
         st_sorted_pair P;
-        if ((s = st_sorted_pair_init(&P, x, n, 0.0, y, m)) != ST_OK) return s;
+        s = st_sorted_pair_init(&P, x, n, 0.0, y, m, NULL);
+        if (s != ST_OK) return s;
         s = median_parts_run(&P, &dp, cache);
         st_sorted_pair_free(&P);
         if (s != ST_OK) return s;

@@ -272,18 +272,6 @@ static int mk_cdf(st_cache *cache, size_t n, double d, double *out)
     return ST_OK;
 }
 
-static int mann_kendall_tab(const double *x, size_t n, st_result *out,
-                            st_cache *cache);
-
-int st_mann_kendall(const double *x, size_t n, st_result *out)
-{
-    st_cache t;
-    st_cache_init(&t);
-    int s = mann_kendall_tab(x, n, out, &t);
-    st_cache_free(&t);
-    return s;
-}
-
 static int mk_test(double D, const uint64_t *sk, size_t n, st_result *out,
                    st_cache *cache);
 
@@ -403,8 +391,8 @@ static uint64_t merge_back(const uint64_t *left, size_t h, uint64_t *k,
  * removes.  Only -0 does not come back (it is read as +0); run times are
  * positive.
  */
-int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
-                         st_result *out)
+static int mann_kendall_sort(const double *x, size_t n, void *sorted,
+                             st_result *out, st_cache *cache)
 {
     st_result_init(out);
     if (n < 3) return st_result_fail(out, ST_ERR_TOO_FEW);
@@ -425,10 +413,7 @@ int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
     memcpy(tmp, k, h * sizeof *k);
     inv += merge_back(tmp, h, k, n);
     free(tmp);
-    st_cache cache;
-    st_cache_init(&cache);
-    int s = mk_test((double) inv, k, n, out, &cache);
-    st_cache_free(&cache);
+    int s = mk_test((double) inv, k, n, out, cache);
     if (s == ST_ERR_ALLOC) return s;
     /* keys back to values (memcpy: the storage changes from keys to
      * doubles) */
@@ -438,6 +423,18 @@ int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
         double v = st_sort_unkey(u);
         memcpy(bytes + i * sizeof v, &v, sizeof v);
     }
+    return s;
+}
+
+int st_mann_kendall(const double *x, size_t n,
+                    const st_mann_kendall_options *opt, st_result *out)
+{
+    st_cache own, *cache = opt && opt->cache ? opt->cache : &own;
+    if (cache == &own) st_cache_init(&own);
+    int s = opt && opt->sorted
+            ? mann_kendall_sort(x, n, opt->sorted, out, cache)
+            : mann_kendall_tab(x, n, out, cache);
+    if (cache == &own) st_cache_free(&own);
     return s;
 }
 
@@ -510,9 +507,10 @@ SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len)
     st_result *res = (st_result *) R_alloc(k ? k : 1, sizeof(st_result));
     st_cache cache;
     st_cache_init(&cache);
+    st_mann_kendall_options opt = {NULL, &cache};
     for (size_t i = 0; i < k; i++) {
-        int status = mann_kendall_tab(v + (size_t) st[i], (size_t) ln[i],
-                                      &res[i], &cache);
+        int status = st_mann_kendall(v + (size_t) st[i], (size_t) ln[i], &opt,
+                                     &res[i]);
         if (status == ST_ERR_ALLOC) {
             st_cache_free(&cache);
             Rf_error("out of memory.");

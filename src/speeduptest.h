@@ -124,18 +124,22 @@ typedef struct {
     size_t n, m;
 } st_sorted_pair;
 
+/* Run times sorted by their trend test: each sample of at least `min`
+ * (>= 3) values is sorted by the merge sort of the Mann-Kendall test of
+ * its recorded order (st_mann_kendall), whose result goes to out[0] (x)
+ * and out[1] (y); a shorter sample is sorted as usual and its result
+ * says ST_ERR_TOO_FEW. */
+typedef struct {
+    size_t min;
+    st_result *out;
+    st_cache *cache;      /* (may be NULL) for the trend tests            */
+} st_pair_trend;
 /* ST_OK, ST_ERR_ALLOC, ST_ERR_TOO_MANY or ST_ERR_DOMAIN (a non-finite
- * value or mu); on error p holds nothing to free. */
+ * value or mu, or mu != 0 with trend); on error p holds nothing to free.
+ * trend (NULL: none) sorts by the trend tests, the same pair. */
 int st_sorted_pair_init(st_sorted_pair *p, const double *x, size_t n,
-                        double mu, const double *y, size_t m);
-/* The same for mu = 0, where each sample of at least `trend_min` (>= 3)
- * values is sorted by the Mann-Kendall trend test of its recorded order
- * (st_mann_kendall_sort), whose result goes to trend[0] (x) and trend[1]
- * (y); a shorter sample is sorted as above and its trend result says
- * ST_ERR_TOO_FEW.  The same pair as st_sorted_pair_init for run times. */
-int st_sorted_pair_init_trend(st_sorted_pair *p, const double *x, size_t n,
-                              const double *y, size_t m, size_t trend_min,
-                              st_result trend[2]);
+                        double mu, const double *y, size_t m,
+                        const st_pair_trend *trend);
 void st_sorted_pair_free(st_sorted_pair *p);
 /* Replaces the values by their logarithms, still sorted (ST_ERR_DOMAIN
  * for a value <= 0, the pair then partly transformed). */
@@ -603,14 +607,18 @@ int st_hpt_speedup_method(const st_hpt_input *in, double level,
 /* Run order (run-order.c).  Mann-Kendall trend test of x against its
  * index: statistic = Kendall's S, estimate[0] = tau-b, two-sided p-value,
  * exact without ties for n < 50.  ST_ERR_TOO_FEW below 3 values,
- * ST_ERR_CONSTANT without variability. */
-int st_mann_kendall(const double *x, size_t n, st_result *out);
-/* The same test that also leaves the n values of x sorted ascending in
- * `sorted` (storage for n doubles, not overlapping x; -0 comes back as
- * +0).  The values are sorted whenever the status is ST_OK or
- * ST_ERR_CONSTANT. */
-int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
-                         st_result *out);
+ * ST_ERR_DOMAIN for a non-finite value, ST_ERR_CONSTANT without
+ * variability. */
+typedef struct {
+    /* not NULL: storage for n doubles, not overlapping x, that receives
+     * the values of x sorted ascending (-0 as +0) by the merge sort that
+     * counts the inversions, whenever the status is ST_OK or
+     * ST_ERR_CONSTANT */
+    void *sorted;
+    st_cache *cache;      /* keeps the exact null distributions by size   */
+} st_mann_kendall_options; /* NULL: the test alone                        */
+int st_mann_kendall(const double *x, size_t n,
+                    const st_mann_kendall_options *opt, st_result *out);
 /* Wald-Wolfowitz runs test: P(R <= r) for n1 and n2 labels in random
  * order (NAN when n1 or n2 is 0). */
 double st_runs_test_lower(double n1, double n2, double r);

@@ -160,7 +160,7 @@ int st_tolerance_median(const double *x, size_t n, const double *y,
     if (n < 1 || m < 1) return ST_ERR_TOO_FEW;
     if (!(s0 > 0) || !isfinite(s0)) return ST_ERR_DOMAIN;
     st_sorted_pair P;
-    int s = st_sorted_pair_init(&P, x, n, 0.0, y, m);
+    int s = st_sorted_pair_init(&P, x, n, 0.0, y, m, NULL);
     if (s != ST_OK) return s;
     st_cache cache;
     st_cache_init(&cache);

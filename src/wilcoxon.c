@@ -557,7 +557,7 @@ static int wmw_unsorted(const double *x, size_t n, const double *y,
                         st_result *out)
 {
     st_sorted_pair P, P0 = {NULL, NULL, 0, 0};
-    int status = st_sorted_pair_init(&P, x, n, mu, y, m);
+    int status = st_sorted_pair_init(&P, x, n, mu, y, m, NULL);
     if (status != ST_OK) return status;
     const double *null_prob;
     size_t null_len;
@@ -567,7 +567,7 @@ static int wmw_unsorted(const double *x, size_t n, const double *y,
         const st_sorted_pair *Q = &P;
         if (mu != 0.0) {
             st_sorted_pair_free(&P);
-            status = st_sorted_pair_init(&P0, x, n, 0.0, y, m);
+            status = st_sorted_pair_init(&P0, x, n, 0.0, y, m, NULL);
             Q = &P0;
         }
         if (status == ST_OK)

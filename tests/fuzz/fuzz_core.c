@@ -702,7 +702,7 @@ static void fuzz_sorted(reader *r)
 
     /* the pair: x - mu and y sorted; refused when anything is not finite */
     st_sorted_pair P;
-    int st = st_sorted_pair_init(&P, x, n, mu, y, m);
+    int st = st_sorted_pair_init(&P, x, n, mu, y, m, NULL);
     int finite = all_finite(x, n) && all_finite(y, m) && isfinite(mu);
     for (size_t i = 0; finite && i < n; i++) finite = isfinite(x[i] - mu);
     if (!finite) {
@@ -977,7 +977,7 @@ static void fuzz_runorder(reader *r)
     double x[80], xr[80];
     for (size_t i = 0; i < n; i++) x[i] = rd_sorted_value(r, wild);
     st_result out, rev;
-    int st = st_mann_kendall(x, n, &out);
+    int st = st_mann_kendall(x, n, NULL, &out);
     if (n < 3) {
         CHECK(st == ST_ERR_TOO_FEW);
     } else if (!all_finite(x, n)) {
@@ -998,9 +998,20 @@ static void fuzz_runorder(reader *r)
             CHECK(out.estimate[0] >= -1.0 - 1e-12 && out.estimate[0] <= 1.0 + 1e-12);
             /* the sequence read backwards: S changes sign, same p-value */
             for (size_t i = 0; i < n; i++) xr[i] = x[n - 1 - i];
-            CHECK(st_mann_kendall(xr, n, &rev) == ST_OK);
+            CHECK(st_mann_kendall(xr, n, NULL, &rev) == ST_OK);
             CHECK(rev.statistic == -S);
             CHECK(fabs(rev.p_value - out.p_value) <= 1e-12);
+            /* with a cache kept across calls (as for a suite's samples):
+             * the same answers */
+            st_cache kc;
+            st_cache_init(&kc);
+            st_mann_kendall_options kept = {NULL, &kc};
+            st_result c1, c2;
+            CHECK(st_mann_kendall(xr, n, &kept, &c1) == ST_OK);
+            CHECK(st_mann_kendall(x, n, &kept, &c2) == ST_OK);
+            CHECK(c1.p_value == rev.p_value && c2.p_value == out.p_value);
+            CHECK(c2.statistic == S && c2.exact == out.exact);
+            st_cache_free(&kc);
         }
     }
     /* the same test keeping its sort (the median protocol's path): the
@@ -1008,7 +1019,8 @@ static void fuzz_runorder(reader *r)
     {
         double sorted[80];
         st_result ks;
-        int sst = st_mann_kendall_sort(x, n, sorted, &ks);
+        st_mann_kendall_options keep = {sorted, NULL};
+        int sst = st_mann_kendall(x, n, &keep, &ks);
         CHECK(sst == st);
         if (sst == ST_OK || sst == ST_ERR_CONSTANT) {
             CHECK(same_double(ks.statistic, out.statistic));
