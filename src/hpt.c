@@ -1494,10 +1494,11 @@ static int floor_walk(const st_hpt_input *in, double level, double precision,
     return ST_OK;
 }
 
-int st_hpt_speedup_method(const st_hpt_input *in, double level,
-                          double precision, int method, double *speedup,
-                          double *supremum, int *attained)
+int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
+                   const st_hpt_speedup_options *opt, double *speedup,
+                   double *supremum, int *attained)
 {
+    int method = opt && opt->every_candidate ? 1 : 0;
     *speedup = *supremum = NAN;
     *attained = 0;
     int st = check_input(in);
@@ -1614,13 +1615,6 @@ done:
     return st;
 }
 
-int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
-                   double *speedup, double *supremum, int *attained)
-{
-    return st_hpt_speedup_method(in, level, precision, 0, speedup, supremum,
-                                 attained);
-}
-
 /* ---- R entry points ----------------------------------------------------- */
 
 #include "ffi.h"
@@ -1707,10 +1701,10 @@ SEXP ffi_hpt_speedup(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,
                   &la, &lb);
     double speedup, sup;
     int attained;
-    int st = st_hpt_speedup_method(&in, ffi_double(level, "confidence"),
-                                   ffi_double(precision, "precision"),
-                                   ffi_flag(method, "method"), &speedup,
-                                   &sup, &attained);
+    st_hpt_speedup_options opt = {ffi_flag(method, "method")};
+    int st = st_hpt_speedup(&in, ffi_double(level, "confidence"),
+                            ffi_double(precision, "precision"), &opt,
+                            &speedup, &sup, &attained);
     SEXP vals[4];
     vals[0] = PROTECT(Rf_ScalarReal(speedup));
     vals[1] = PROTECT(Rf_ScalarReal(sup));

@@ -594,15 +594,16 @@ int st_hpt(const st_hpt_input *in, double gamma, st_hpt_result *out);
 /* r-Speedup: *supremum = sup{gamma >= 1: confidence(gamma) >= level}
  * (INFINITY if unbounded, NAN if empty; *attained when the confidence at
  * the supremum itself reaches the level); *speedup = the largest multiple
- * of precision, <= the supremum, at which st_hpt reaches the level. */
+ * of precision, <= the supremum, at which st_hpt reaches the level.  The
+ * search is near-linear in the benchmarks. */
+typedef struct {
+    /* 1: every candidate point instead, about n^2 of them (the reference
+     * the search is checked against; always so with exact_ties) */
+    int every_candidate;
+} st_hpt_speedup_options; /* NULL: the search                             */
 int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
-                   double *speedup, double *supremum, int *attained);
-/* The same with method 0 (the search of st_hpt_speedup, near-linear in the
- * benchmarks) or 1 (every candidate point, about n^2 of them: the
- * reference the search is checked against; always used with exact_ties). */
-int st_hpt_speedup_method(const st_hpt_input *in, double level,
-                          double precision, int method, double *speedup,
-                          double *supremum, int *attained);
+                   const st_hpt_speedup_options *opt, double *speedup,
+                   double *supremum, int *attained);
 
 /* Run order (run-order.c).  Mann-Kendall trend test of x against its
  * index: statistic = Kendall's S, estimate[0] = tau-b, two-sided p-value,

@@ -610,7 +610,7 @@ static void fuzz_hpt(reader *r)
     double sp, sup;
     int att;
     double level = (double) (rd_u8(r) % 98 + 1) / 100.0;
-    st = st_hpt_speedup(&in, level, 0.01, &sp, &sup, &att);
+    st = st_hpt_speedup(&in, level, 0.01, NULL, &sp, &sup, &att);
     if (st == ST_OK && !isnan(sp)) {
         CHECK(sp >= 1.0);
         CHECK(sp <= sup);
