@@ -119,8 +119,8 @@ static int paired_start(const double *x, const double *y, size_t n,
     return ST_OK;
 }
 
-int st_paired_median_protocol(const double *x, const double *y, size_t n,
-                              double alpha, st_verdict *out)
+static int paired_median(const double *x, const double *y, size_t n,
+                         double alpha, st_verdict *out)
 {
     int s = paired_start(x, y, n, alpha, out);
     if (s != ST_OK || n < 3) return s;
@@ -181,8 +181,8 @@ static void paired_fieller(double xb, double yb, double sxx, double syy,
     ci[1] = hi;
 }
 
-int st_paired_mean_protocol(const double *x, const double *y, size_t n,
-                            double alpha, int rigorous, st_verdict *out)
+static int paired_mean(const double *x, const double *y, size_t n,
+                       double alpha, int rigorous, st_verdict *out)
 {
     int s = paired_start(x, y, n, alpha, out);
     if (s != ST_OK || n < 3) return s;
@@ -269,6 +269,16 @@ int st_paired_mean_protocol(const double *x, const double *y, size_t n,
     return ST_OK;
 }
 
+int st_paired_protocol(int proto, const double *x, const double *y,
+                       size_t n, double alpha, int rigorous, st_verdict *out)
+{
+    if (proto == ST_PROTO_MEAN)
+        return paired_mean(x, y, n, alpha, rigorous, out);
+    if (proto == ST_PROTO_MEDIAN) return paired_median(x, y, n, alpha, out);
+    verdict_reset(out, alpha);
+    return ST_ERR_DOMAIN;
+}
+
 int st_variance_components(const double *v, const int *group, size_t n,
                            double out[6])
 {
@@ -342,8 +352,8 @@ SEXP ffi_paired_test(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous)
     double a = ffi_double(alpha, "alpha");
     int rig = ffi_flag(rigorous, "rigorous");
     st_verdict v;
-    int s = t == 0 ? st_paired_mean_protocol(xp, yp, n, a, rig, &v)
-                   : st_paired_median_protocol(xp, yp, n, a, &v);
+    int s = st_paired_protocol(t == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, xp,
+                               yp, n, a, rig, &v);
     return ffi_verdict_list(&v, s);
 }
 

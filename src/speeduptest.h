@@ -624,30 +624,23 @@ int st_mann_kendall(const double *x, size_t n,
  * order (NAN when n1 or n2 is 0). */
 double st_runs_test_lower(double n1, double n2, double r);
 
-/* Paired designs and variance components (paired.c). */
-/* The protocols on n complete rounds (x[i] and y[i] ran in round i).  The
- * mean protocol's not-normal and few-runs flags concern the differences
- * and use the X bits. */
-int st_paired_median_protocol(const double *x, const double *y, size_t n,
-                              double alpha, st_verdict *out);
-int st_paired_mean_protocol(const double *x, const double *y, size_t n,
-                            double alpha, int rigorous, st_verdict *out);
+/* ---- paired designs and variance components (paired.c) ------------------ */
+
+/* The protocol proto (ST_PROTO_MEAN or ST_PROTO_MEDIAN) on n complete
+ * rounds (x[i] and y[i] ran in round i) at level 1 - alpha (rigorous is
+ * read by the mean protocol).  The mean protocol's not-normal and
+ * few-runs flags concern the differences and use the X bits. */
+int st_paired_protocol(int proto, const double *x, const double *y,
+                       size_t n, double alpha, int rigorous, st_verdict *out);
 /* One-way random-effects ANOVA of v grouped by group (1-based codes):
  * out = s2_within, s2_between (truncated at 0), MSW, MSB, n0, groups. */
 int st_variance_components(const double *v, const int *group, size_t n,
                            double out[6]);
-/* Tolerance and equivalence (tolerance.c).  p[4]: the one-sided final
- * tests at the factor s0 -- speedup beyond s0, slowdown beyond s0, not
- * more than s0 faster, not more than s0 slower (the last two together:
- * equivalence within s0). */
-int st_tolerance_pooled(const double *x, size_t n, const double *y, size_t m,
-                        double alpha);
-int st_tolerance_mean(const double *x, size_t n, const double *y, size_t m,
-                      int pooled, double s0, double p[4]);
-int st_tolerance_median(const double *x, size_t n, const double *y,
-                        size_t m, double s0, double p[4]);
+
+/* ---- tolerance and equivalence (tolerance.c) ------------------------------ */
+
 /* The direction a verdict with a tolerance declares (as R's verdicts
- * name them). */
+ * name them; ffi_codes() names them for the R side). */
 typedef enum {
     ST_DIRECTION_NA = -1,         /* no decision (insufficient data)     */
     ST_DIRECTION_NONE = 0,        /* nothing declared                    */
@@ -655,10 +648,26 @@ typedef enum {
     ST_DIRECTION_SLOWDOWN = 2,
     ST_DIRECTION_EQUIVALENT = 3   /* within the tolerance both ways      */
 } st_direction;
-int st_tolerance_direction(const double p[4], double alpha, double s0);
+
+/* The one-sided final tests of protocol proto at the factor s0 > 0, in
+ * p[4]: speedup beyond s0, slowdown beyond s0, not more than s0 faster,
+ * not more than s0 slower (the last two together: equivalence within
+ * s0).  The mean protocol's t-tests are Student's (pooled = 1) or
+ * Welch's. */
+int st_tolerance_tests(int proto, const double *x, size_t n, const double *y,
+                       size_t m, int pooled, double s0, double p[4]);
+/* The decision of protocol test (0: mean, 1: median) with the tolerance
+ * s0: the flowchart's path, then its final tests at s0 (the protocol's
+ * own when s0 = 1, without equivalence); *direction: an st_direction.
+ * cache (may be NULL): kept across calls. */
 int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
               double alpha, int rigorous, double s0, int *direction,
               st_cache *cache);
+/* The power of that decision by simulation: for each of the k sizes
+ * (n[i] runs of x, m[i] of y), the share of reps replicates, drawn with
+ * replacement from the relative run times rx and ry / speedup, that
+ * declare the direction `want`; the replicates of each size start from
+ * the same seed. */
 int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
                  double speedup, int test, double alpha, int rigorous,
                  double s0, int want, const double *n, const double *m,

@@ -66,8 +66,8 @@
 
 /* 1 when the protocol's F-test at alpha finds equal variances (Student's
  * branch), as the mean protocol decides it. */
-int st_tolerance_pooled(const double *x, size_t n, const double *y, size_t m,
-                        double alpha)
+static int tolerance_pooled(const double *x, size_t n, const double *y,
+                            size_t m, double alpha)
 {
     if (n < 2 || m < 2) return 0;
     double mx = st_mean(x, n), my = st_mean(y, m);
@@ -98,8 +98,8 @@ static int t_scaled(double ma, double va, size_t na, double mb, double vb,
     return ST_OK;
 }
 
-int st_tolerance_mean(const double *x, size_t n, const double *y, size_t m,
-                      int pooled, double s0, double p[4])
+static int tolerance_mean(const double *x, size_t n, const double *y,
+                          size_t m, int pooled, double s0, double p[4])
 {
     p[0] = p[1] = p[2] = p[3] = NAN;
     if (n < 2 || m < 2) return ST_ERR_TOO_FEW;
@@ -153,8 +153,8 @@ static int tolerance_median_sorted(const double *xs, size_t n,
     return s;
 }
 
-int st_tolerance_median(const double *x, size_t n, const double *y,
-                        size_t m, double s0, double p[4])
+static int tolerance_median(const double *x, size_t n, const double *y,
+                            size_t m, double s0, double p[4])
 {
     p[0] = p[1] = p[2] = p[3] = NAN;
     if (n < 1 || m < 1) return ST_ERR_TOO_FEW;
@@ -170,11 +170,21 @@ int st_tolerance_median(const double *x, size_t n, const double *y,
     return s;
 }
 
+int st_tolerance_tests(int proto, const double *x, size_t n, const double *y,
+                       size_t m, int pooled, double s0, double p[4])
+{
+    if (proto == ST_PROTO_MEAN)
+        return tolerance_mean(x, n, y, m, pooled, s0, p);
+    if (proto == ST_PROTO_MEDIAN) return tolerance_median(x, n, y, m, s0, p);
+    p[0] = p[1] = p[2] = p[3] = NAN;
+    return ST_ERR_DOMAIN;
+}
+
 /* ---- the decision ------------------------------------------------------------ */
 
 /* The direction from the four p-values of the final tests at alpha;
  * equivalence only with s0 > 1. */
-int st_tolerance_direction(const double p[4], double alpha, double s0)
+static int tolerance_direction(const double p[4], double alpha, double s0)
 {
     if (isnan(p[0])) return ST_DIRECTION_NA;
     if (p[0] <= alpha) return ST_DIRECTION_SPEEDUP;
@@ -206,14 +216,14 @@ int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
         if (test == 0) {
             int pooled = v.branch == ST_BRANCH_STUDENT_NORMAL ||
                          v.branch == ST_BRANCH_STUDENT_NOT_NORMAL;
-            s = st_tolerance_mean(x, n, y, m, pooled, s0, p);
+            s = tolerance_mean(x, n, y, m, pooled, s0, p);
         } else {
-            s = st_tolerance_median(x, n, y, m, s0, p);
+            s = tolerance_median(x, n, y, m, s0, p);
         }
         if (s == ST_ERR_ALLOC) return s;
         if (s != ST_OK) return ST_OK;   /* no variability: NA */
     }
-    *direction = st_tolerance_direction(p, alpha, s0);
+    *direction = tolerance_direction(p, alpha, s0);
     return ST_OK;
 }
 
@@ -334,8 +344,8 @@ SEXP ffi_tolerance_tests(SEXP x, SEXP y, SEXP test, SEXP pooled, SEXP s0)
     int pool = ffi_flag(pooled, "pooled");
     double f = ffi_double(s0, "s0");
     double p[4];
-    int s = t == 0 ? st_tolerance_mean(xp, n, yp, m, pool, f, p)
-                   : st_tolerance_median(xp, n, yp, m, f, p);
+    int s = st_tolerance_tests(t == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, xp, n,
+                               yp, m, pool, f, p);
     return p4_list(p, s);
 }
 
@@ -365,10 +375,10 @@ SEXP ffi_tolerance_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
         double p[4] = {NAN, NAN, NAN, NAN};
         if (a + na <= nv && b + nb <= nv) {
             int s = t == 0
-                ? st_tolerance_mean(v + a, na, v + b, nb,
-                                    st_tolerance_pooled(v + a, na, v + b, nb,
-                                                        al[i]), f, p)
-                : st_tolerance_median(v + a, na, v + b, nb, f, p);
+                ? tolerance_mean(v + a, na, v + b, nb,
+                                 tolerance_pooled(v + a, na, v + b, nb, al[i]),
+                                 f, p)
+                : tolerance_median(v + a, na, v + b, nb, f, p);
             if (s == ST_ERR_ALLOC) {
                 UNPROTECT(1);
                 Rf_error("out of memory.");

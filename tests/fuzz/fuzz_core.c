@@ -544,8 +544,8 @@ static void fuzz_protocol(reader *r)
      * the variance components with a fuzzer-chosen grouping */
     size_t k = n < m ? n : m;
     for (int t = 0; t < 2; t++) {
-        st = t ? st_paired_median_protocol(x, y, k, alpha, &v)
-               : st_paired_mean_protocol(x, y, k, alpha, rigorous, &v);
+        st = st_paired_protocol(t ? ST_PROTO_MEDIAN : ST_PROTO_MEAN, x, y, k,
+                                alpha, rigorous, &v);
         if (st == ST_OK) {
             check_p(v.p_value);
             check_p(v.p_value_slowdown);
@@ -567,9 +567,10 @@ static void fuzz_protocol(reader *r)
      * a power in [0, 1] */
     double s0 = 1.0 + (double) (rd_u8(r) % 8) / 100.0, p[4];
     int pooled = rd_u8(r) & 1;
-    if (st_tolerance_mean(x, n, y, m, pooled, s0, p) == ST_OK)
+    if (st_tolerance_tests(ST_PROTO_MEAN, x, n, y, m, pooled, s0, p) == ST_OK)
         for (int k = 0; k < 4; k++) check_p(p[k]);
-    if (st_tolerance_median(x, n, y, m, s0, p) == ST_OK)
+    if (st_tolerance_tests(ST_PROTO_MEDIAN, x, n, y, m, pooled, s0, p) ==
+        ST_OK)
         for (int k = 0; k < 4; k++) check_p(p[k]);
     int dir;
     st = st_decide(x, n, y, m, rd_u8(r) & 1, alpha, rigorous, s0, &dir, NULL);
