@@ -820,7 +820,7 @@ int st_exact_law(st_rank_statistic stat, size_t n, size_t m, double **prob,
 /* R's qwilcox / qsignrank: the first q whose cumulated probability
  * reaches x - 10 DBL_EPSILON (lower half), or the mirrored search from the
  * top for x > 1/2. */
-double st_rank_quantile(const double *prob, size_t len, double x)
+static double rank_quantile(const double *prob, size_t len, double x)
 {
     double p = 0.0;
     size_t q;
@@ -842,11 +842,21 @@ double st_rank_quantile(const double *prob, size_t len, double x)
     return 0.0;
 }
 
-double st_rank_cdf(const double *prob, size_t len, double q)
+/* P[W <= q], summed in double in R's order. */
+static double rank_cdf(const double *prob, size_t len, double q)
 {
-    double p = 0.0;     /* summed in double, in R's order */
+    double p = 0.0;
     for (size_t i = 0; i < len && (double) i <= q; i++) p += prob[i];
     return p;
+}
+
+double st_exact_interval_rank(const double *prob, size_t len, double a,
+                              double *achieved)
+{
+    double qu = rank_quantile(prob, len, a);
+    if (qu == 0) qu = 1;
+    *achieved = rank_cdf(prob, len, qu - 1);
+    return qu;
 }
 
 /* ---- R entry points ---------------------------------------------------- */

@@ -171,9 +171,8 @@ static int sr_conf_int(const double *d, size_t n, st_alternative alt,
         status = st_exact_law(ST_SIGNED_RANK, n, 0, &prob, &len);
         if (status != ST_OK) goto done;
         double a = alt == ST_TWO_SIDED ? alpha / 2 : alpha;
-        double qu = st_rank_quantile(prob, len, a);
-        if (qu == 0) qu = 1;
-        double achieved = st_rank_cdf(prob, len, qu - 1);
+        double achieved;
+        double qu = st_exact_interval_rank(prob, len, a, &achieved);
         if (alt == ST_TWO_SIDED) achieved *= 2;
         size_t iq = (size_t) qu;
         if (alt != ST_LESS) {

@@ -343,11 +343,13 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
                         double conf_level, const st_signed_rank_options *opt,
                         st_result *out);
 
-/* On a null probability vector prob[0 .. len-1] of an integer statistic:
- * the quantile search of R's qwilcox / qsignrank (with their
- * 10 DBL_EPSILON fuzz), and P[W <= q]. */
-double st_rank_quantile(const double *prob, size_t len, double x);
-double st_rank_cdf(const double *prob, size_t len, double q);
+/* The ends of R's exact interval of a rank test (wilcox.test) from the
+ * no-ties law prob[0 .. len-1] (st_exact_law) at the one-sided level a:
+ * the rank qu = max(1, the quantile of qwilcox / qsignrank, with their
+ * 10 DBL_EPSILON fuzz) of the lower end's order statistic, and
+ * *achieved = P[W <= qu - 1], the tail the interval leaves out. */
+double st_exact_interval_rank(const double *prob, size_t len, double a,
+                              double *achieved);
 
 /* Proportion confidence interval for a successes out of b. */
 typedef enum {

@@ -276,9 +276,7 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
             qu = cache->ranksum.q_q;
             achieved = cache->ranksum.q_cdf;
         } else {
-            qu = st_rank_quantile(null_prob, len, a);
-            if (qu == 0) qu = 1;
-            achieved = st_rank_cdf(null_prob, len, qu - 1);
+            qu = st_exact_interval_rank(null_prob, len, a, &achieved);
             if (cached) {
                 cache->ranksum.q_set = 1;
                 cache->ranksum.q_a = a;
