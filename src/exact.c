@@ -62,7 +62,7 @@ static int rank_units(const double *rank2, size_t N, uint64_t **units,
     *units = NULL;
     *g = 1;
     if (N > SIZE_MAX / sizeof(uint64_t)) return ST_ERR_TOO_MANY;
-    uint64_t *u = malloc((N ? N : 1) * sizeof(uint64_t));
+    uint64_t *u = st_malloc(N, sizeof(uint64_t));
     if (!u) return ST_ERR_ALLOC;
     uint64_t d = 0;
     for (size_t i = 0; i < N; i++) {
@@ -76,7 +76,7 @@ static int rank_units(const double *rank2, size_t N, uint64_t **units,
     }
     if (d == 0) d = 1;
     /* sorted through doubles: the units are below 2^53, so exactly */
-    double *tmp = malloc((N ? N : 1) * sizeof(double));
+    double *tmp = st_malloc(N, sizeof(double));
     if (!tmp) {
         free(u);
         return ST_ERR_ALLOC;
@@ -224,9 +224,9 @@ static int band_count(band_plan *B, long double *p_le1, long double *p_mid)
     size_t N = B->N, k = B->k;
     *p_le1 = *p_mid = 0.0L;
     int tabled = N <= ST_RANKSUM_LG_TABLE;
-    long double *lg = tabled ? malloc((N + 1) * sizeof(long double)) : NULL;
-    long double *lscale = malloc((k + 1) * sizeof(long double));
-    double *ratio = malloc((k + 1) * sizeof(double));
+    long double *lg = tabled ? st_malloc(N + 1, sizeof(long double)) : NULL;
+    long double *lscale = st_malloc(k + 1, sizeof(long double));
+    double *ratio = st_malloc(k + 1, sizeof(double));
     double *f = NULL;
     int status = ST_OK;
     if ((tabled && !lg) || !lscale || !ratio) {
@@ -345,10 +345,10 @@ static int band_size_ok(const int64_t *P, size_t N, size_t k, int64_t *base,
 static int lower_tail(const uint64_t *a, size_t N, size_t k, uint64_t s,
                       long double *le, long double *eq)
 {
-    int64_t *P = malloc((N + 1) * sizeof(int64_t));
-    int64_t *base = malloc((k + 1) * sizeof(int64_t));
-    size_t *cap = malloc((k + 1) * sizeof(size_t));
-    size_t *off = malloc((k + 1) * sizeof(size_t));
+    int64_t *P = st_malloc(N + 1, sizeof(int64_t));
+    int64_t *base = st_malloc(k + 1, sizeof(int64_t));
+    size_t *cap = st_malloc(k + 1, sizeof(size_t));
+    size_t *off = st_malloc(k + 1, sizeof(size_t));
     int status = ST_OK;
     if (!P || !base || !cap || !off) {
         status = ST_ERR_ALLOC;
@@ -383,7 +383,7 @@ done:
 static int upper_tail(const uint64_t *a, size_t N, size_t k, uint64_t s,
                       long double *ge, long double *eq)
 {
-    uint64_t *b = malloc(N * sizeof(uint64_t));
+    uint64_t *b = st_malloc(N, sizeof(uint64_t));
     if (!b) return ST_ERR_ALLOC;
     uint64_t c = a[0] + a[N - 1];
     for (size_t i = 0; i < N; i++) b[i] = c - a[N - 1 - i];
@@ -502,10 +502,10 @@ static int noties_size_ok(size_t N, size_t k)
     double limbs = ((double) k * (double) (N - k) / 2 + (double) (N - k) + 2)
                    * (lchoose((double) N, (double) k) / M_LN2 / 64 + 2);
     if (limbs > ST_RANKSUM_MAX_LIMBS) return 0;
-    int64_t *P = malloc((N + 1) * sizeof(int64_t));
-    int64_t *base = malloc((k + 1) * sizeof(int64_t));
-    size_t *cap = malloc((k + 1) * sizeof(size_t));
-    size_t *off = malloc((k + 1) * sizeof(size_t));
+    int64_t *P = st_malloc(N + 1, sizeof(int64_t));
+    int64_t *base = st_malloc(k + 1, sizeof(int64_t));
+    size_t *cap = st_malloc(k + 1, sizeof(size_t));
+    size_t *off = st_malloc(k + 1, sizeof(size_t));
     int ok = 0;
     if (P && base && cap && off) {
         P[0] = 0;
@@ -612,7 +612,7 @@ static int wilcox_null_probs(size_t n, size_t m, double **prob, size_t *len)
      * step reads of its upper half */
     size_t cells = H + r + 1;
     uint64_t *c = calloc(cells * L, sizeof(uint64_t));
-    double *p = malloc((D + 1) * sizeof(double));
+    double *p = st_malloc(D + 1, sizeof(double));
     if (!c || !p) {
         free(c);
         free(p);
@@ -776,7 +776,7 @@ static int signrank_exact_tails(const double *rank2, size_t n, double s2,
 static int signrank_null_probs(size_t n, double **prob, size_t *len)
 {
     *prob = NULL;
-    uint64_t *a = malloc((n ? n : 1) * sizeof(uint64_t));
+    uint64_t *a = st_malloc(n, sizeof(uint64_t));
     if (!a) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) a[i] = i + 1;
     double *c;

@@ -229,7 +229,7 @@ static double *cached_tails(st_cache *cache, size_t n, size_t m,
     size_t len = n * m + 1;
     free(cache->smirnov.p);
     free(cache->smirnov.blocks);
-    cache->smirnov.p = malloc(len * sizeof(double));
+    cache->smirnov.p = st_malloc(len, sizeof(double));
     cache->smirnov.blocks = malloc(N + 1);
     if (!cache->smirnov.p || !cache->smirnov.blocks) {
         free(cache->smirnov.p);

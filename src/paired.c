@@ -124,7 +124,7 @@ static int paired_median(const double *x, const double *y, size_t n,
 {
     int s = paired_start(x, y, n, alpha, out);
     if (s != ST_OK || n < 3) return s;
-    double *d = malloc(n * sizeof(double));
+    double *d = st_malloc(n, sizeof(double));
     if (!d) return ST_ERR_ALLOC;
     double greater = 0;
     for (size_t i = 0; i < n; i++) {
@@ -186,7 +186,7 @@ static int paired_mean(const double *x, const double *y, size_t n,
 {
     int s = paired_start(x, y, n, alpha, out);
     if (s != ST_OK || n < 3) return s;
-    double *D = malloc(n * sizeof(double));
+    double *D = st_malloc(n, sizeof(double));
     if (!D) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) D[i] = x[i] - y[i];
     double xb = st_mean(x, n), yb = st_mean(y, n), db = st_mean(D, n);

@@ -291,7 +291,7 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
     if (e >= -ST_MEAN_SCALE_LIMIT && e <= ST_MEAN_SCALE_LIMIT)
         return mean_parts_compute(x, n, y, m, sorted, means, conf_level,
                                   alpha, with_ci, mp, cache);
-    double *xy = malloc((n + m ? n + m : 1) * sizeof(double));
+    double *xy = st_malloc(n + m, sizeof(double));
     if (!xy) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) xy[i] = ldexp(x[i], -e);
     for (size_t i = 0; i < m; i++) xy[n + i] = ldexp(y[i], -e);
@@ -709,7 +709,7 @@ static int median_protocol(const double *x, size_t n, const double *y,
     if (opt && opt->sorted) {
         /* a copy: the interval of the speedup takes its logarithms in
          * place */
-        P.xs = malloc((n + m) * sizeof(double));
+        P.xs = st_malloc(n + m, sizeof(double));
         if (!P.xs) return ST_ERR_ALLOC;
         memcpy(P.xs, opt->sorted, (n + m) * sizeof(double));
         P.ys = P.xs + n;

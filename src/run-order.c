@@ -244,7 +244,7 @@ static int mk_cdf(st_cache *cache, size_t n, double d, double *out)
     }
     while (cache->kendall.built < n) {
         size_t k = cache->kendall.built + 1, top = k * (k - 1) / 2;
-        double *c = malloc((top + 1) * sizeof(double));
+        double *c = st_malloc(top + 1, sizeof(double));
         if (!c) return ST_ERR_ALLOC;
         /* new density q(s) = (1/k) sum_{j<k} p(s - j), in place from the
          * top down using the running window sum */
@@ -349,7 +349,7 @@ static int mann_kendall_tab(const double *x, size_t n, st_result *out,
         return mk_result(D, T, tv, ties, n, out, cache);
     /* short samples' keys on the stack */
     uint64_t local[2 * 64];
-    uint64_t *a = n <= 64 ? local : malloc(2 * n * sizeof(uint64_t));
+    uint64_t *a = n <= 64 ? local : st_malloc(n, 2 * sizeof(uint64_t));
     if (!a) return st_result_fail(out, ST_ERR_ALLOC);
     for (size_t i = 0; i < n; i++) a[i] = mk_key(x[i]);
     int s = mk_from_keys(a, a + n, n, out, cache);
@@ -403,7 +403,7 @@ static int mann_kendall_sort(const double *x, size_t n, void *sorted,
         k[i] = mk_key(x[i]);
     }
     size_t h = n / 2;
-    uint64_t *tmp = malloc((n - h) * sizeof *tmp);
+    uint64_t *tmp = st_malloc(n - h, sizeof *tmp);
     if (!tmp) return st_result_fail(out, ST_ERR_ALLOC);
     const uint64_t *sk;
     uint64_t inv = count_inversions(k, tmp, h, &sk);

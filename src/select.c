@@ -698,7 +698,7 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
     G.cap = pm_cap(G.thr, s, total);
     /* (a small matrix's buffer lives on the stack) */
     double local[PM_LOCAL_CAP];
-    G.buf = G.cap <= PM_LOCAL_CAP ? local : malloc(G.cap * sizeof(double));
+    G.buf = G.cap <= PM_LOCAL_CAP ? local : st_malloc(G.cap, sizeof(double));
     if (!G.buf) return ST_ERR_ALLOC;
     G.len = 0;
     G.rng = 0x9E3779B97F4A7C15ULL;     /* fixed seed: reproducible work */
@@ -709,7 +709,7 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
         /* (a split window is never complete: it holds a sample) */
         pm_window w0 = w;
         size_t len = G.len;
-        if (len > 0 && (saved = malloc(len * sizeof(double))) != NULL)
+        if (len > 0 && (saved = st_malloc(len, sizeof(double))) != NULL)
             for (size_t t = 0; t < len; t++) saved[t] = G.buf[t];
         if (!saved) len = 0;
         status = PM_FOUND;

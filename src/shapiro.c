@@ -133,7 +133,7 @@ typedef struct st_sw_consts {
 static st_sw_consts *sw_consts_new(size_t n)
 {
     st_sw_consts *c = malloc(sizeof *c + n * sizeof(double));
-    double *a = malloc((n / 2) * sizeof(double));
+    double *a = st_malloc(n / 2, sizeof(double));
     if (!c || !a) {
         free(c);
         free(a);

@@ -269,9 +269,9 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
     for (size_t i = 0; i < n; i++)
         if (!isfinite(d[i]) || !isfinite(d[i] - mu))
             return st_result_fail(out, ST_ERR_DOMAIN);
-    double *v = malloc(n * sizeof(double));
-    double *work = malloc(n * sizeof(double));
-    double *rank = malloc(n * sizeof(double));
+    double *v = st_malloc(n, sizeof(double));
+    double *work = st_malloc(n, sizeof(double));
+    double *rank = st_malloc(n, sizeof(double));
     if (!v || !work || !rank) {
         free(v);
         free(work);

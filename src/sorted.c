@@ -49,7 +49,7 @@ static int pair_sorted(st_sorted_pair *p, const double *x, size_t n,
         if (!isfinite(x[i])) return ST_ERR_DOMAIN;
     for (size_t j = 0; j < m; j++)
         if (!isfinite(y[j])) return ST_ERR_DOMAIN;
-    double *buf = malloc((n + m ? n + m : 1) * sizeof(double));
+    double *buf = st_malloc(n + m, sizeof(double));
     if (!buf) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) buf[i] = x[i] - mu;
     for (size_t j = 0; j < m; j++) buf[n + j] = y[j];
@@ -102,7 +102,7 @@ static int pair_sorted_trend(st_sorted_pair *p, const double *x, size_t n,
         if (!isfinite(x[i])) return ST_ERR_DOMAIN;
     for (size_t j = 0; j < m; j++)
         if (!isfinite(y[j])) return ST_ERR_DOMAIN;
-    double *buf = malloc((n + m ? n + m : 1) * sizeof(double));
+    double *buf = st_malloc(n + m, sizeof(double));
     if (!buf) return ST_ERR_ALLOC;
     int s = sort_with_trend(x, n, buf, trend_min, &trend[0], t->cache);
     if (s == ST_OK)

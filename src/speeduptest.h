@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- status codes ------------------------------------------------------ */
@@ -78,6 +79,14 @@ void st_cache_init(st_cache *c);
 void st_cache_free(st_cache *c);
 
 /* ---- shared helpers (util.c) -------------------------------------------- */
+/* malloc for count objects of size bytes, NULL when count * size does not
+ * fit in a size_t (or memory is short); a count of 0 still gets one
+ * object, so that NULL always means a failure. */
+static inline void *st_malloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size) return NULL;
+    return malloc((count ? count : 1) * size);
+}
 double st_mean(const double *x, size_t n);
 double st_var(const double *x, size_t n, double mean);      /* n - 1 divisor */
 double *st_sorted_copy(const double *x, size_t n);          /* malloc'ed      */

@@ -116,7 +116,7 @@ int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
     }
     double local[SORTED_STACK];
     double *sorted = n + m <= SORTED_STACK ? local
-                                           : malloc((n + m) * sizeof(double));
+                                           : st_malloc(n + m, sizeof(double));
     if (!sorted) {
         out->status = ST_ERR_ALLOC;
         return out->status;
@@ -257,7 +257,7 @@ int st_suite_summarise(const st_suite_columns *cl, const double *custom,
     size_t nok = 0;
     for (size_t j = 0; j < nb; j++) nok += cl->status[j] == ST_OK;
     out->n_used = nok;
-    int *include = malloc((nb ? nb : 1) * sizeof(int));
+    int *include = st_malloc(nb, sizeof(int));
     if (!include) return ST_ERR_ALLOC;
     for (int c = 0; c < 3; c++) {
         double *w = weights + (size_t) c * nb;

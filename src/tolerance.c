@@ -54,6 +54,7 @@
  *   Blackman, D. and Vigna, S. (2021). Scrambled linear pseudorandom
  *     number generators. ACM Transactions on Mathematical Software 47(4).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -124,7 +125,7 @@ static int tolerance_median_sorted(const double *xs, size_t n,
                                    double p[4], st_cache *cache)
 {
     p[0] = p[1] = p[2] = p[3] = NAN;
-    double *buf = malloc((n + m) * sizeof(double));
+    double *buf = st_malloc(n + m, sizeof(double));
     if (!buf) return ST_ERR_ALLOC;
     /* both one-sided tests of each direction from one merge (s0 > 0
      * keeps the scaled samples sorted) */
@@ -285,11 +286,14 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
     if (!(speedup > 0) || !isfinite(speedup)) return ST_ERR_DOMAIN;
     size_t most = 0;
     for (size_t i = 0; i < k; i++) {
-        if (!(n[i] >= 1 && m[i] >= 1)) return ST_ERR_DOMAIN;
+        /* sizes of at least 1 and whose sum is a size_t (2^52 each at
+         * most) */
+        if (!(n[i] >= 1 && m[i] >= 1 && n[i] <= 0x1p52 && m[i] <= 0x1p52))
+            return ST_ERR_DOMAIN;
         size_t t = (size_t) n[i] + (size_t) m[i];
         if (t > most) most = t;
     }
-    double *buf = malloc((most > 0 ? most : 1) * sizeof(double));
+    double *buf = st_malloc(most, sizeof(double));
     if (!buf) return ST_ERR_ALLOC;
     st_cache cache;
     st_cache_init(&cache);
@@ -367,6 +371,7 @@ SEXP ffi_tolerance_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
     double f = ffi_double(s0, "s0");
     if (k2 != k || k3 != k || k4 != k || ka != k)
         Rf_error("the benchmark columns must have the same length.");
+    if (k > (size_t) INT_MAX) Rf_error("too many benchmarks.");
     SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) k, 4));
     double *o = REAL(out);
     for (size_t i = 0; i < k; i++) {
@@ -422,6 +427,7 @@ SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,
     if (k2 != k) Rf_error("`n` and `m` must have the same length.");
     double r = ffi_double(reps, "reps"), sd = ffi_double(seed, "seed");
     if (!(r >= 1)) Rf_error("`reps` must be at least 1.");
+    if (r > 0x1p52) Rf_error("`reps` is too large.");
     SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
     int s = st_power_sim(xp, nx, yp, ny, ffi_double(speedup, "speedup"),
                          ffi_int(test, "test"), ffi_double(alpha, "alpha"),

@@ -161,8 +161,8 @@ static void radix_sort_keys(uint64_t *a, size_t n, int shift)
 
 static int lsd_sort_keys(uint64_t *keys, size_t n)
 {
-    uint64_t *a = keys, *b = malloc(n * sizeof(uint64_t)), *scratch = b;
-    size_t *count = malloc(2048 * sizeof(size_t));
+    uint64_t *a = keys, *b = st_malloc(n, sizeof(uint64_t)), *scratch = b;
+    size_t *count = st_malloc(2048, sizeof(size_t));
     if (!b || !count) {
         free(b);
         free(count);
@@ -227,7 +227,7 @@ void st_sort(double *x, size_t n)
 
 double *st_sorted_copy(const double *x, size_t n)
 {
-    double *s = malloc((n ? n : 1) * sizeof(double));
+    double *s = st_malloc(n, sizeof(double));
     if (!s) return NULL;
     for (size_t i = 0; i < n; i++) s[i] = x[i];
     st_sort(s, n);
@@ -287,7 +287,7 @@ int st_midranks(const double *v, size_t n, double *rank, double *tie_term)
 {
     for (size_t i = 0; i < n; i++)
         if (isnan(v[i])) return ST_ERR_DOMAIN;    /* no place in an order */
-    st_indexed *w = malloc((n ? n : 1) * sizeof(st_indexed));
+    st_indexed *w = st_malloc(n, sizeof(st_indexed));
     if (!w) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) {
         w[i].v = v[i];

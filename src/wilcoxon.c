@@ -105,7 +105,7 @@ static void table_tails(st_cache *cache, const double *prob, size_t len,
         return;
     }
     if (!cache->ranksum.tails) {
-        cache->ranksum.tails = malloc(2 * len * sizeof(double));
+        cache->ranksum.tails = st_malloc(len, 2 * sizeof(double));
         if (cache->ranksum.tails) {
             long double le = 0.0L;
             for (size_t i = 0; i < len; i++) {
@@ -412,7 +412,7 @@ static int wmw_test_sorted(const st_sorted_pair *P, st_alternative alt,
     if (status != ST_OK) return status;
     if (use_exact && !all_tied && ties != 0.0) {
         /* the exact distribution with ties needs every doubled mid-rank */
-        rank2 = malloc(N * sizeof(double));
+        rank2 = st_malloc(N, sizeof(double));
         if (!rank2) return ST_ERR_ALLOC;
         status = st_merge_ranks(P->xs, n, 0.0, P->ys, m, &sr, &ties, rank2);
         if (status != ST_OK) {
