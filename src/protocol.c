@@ -764,12 +764,12 @@ static int cmp_dbl(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
-int st_highest_alpha(int test, const double *x, size_t n, const double *y,
+int st_highest_alpha(int proto, const double *x, size_t n, const double *y,
                      size_t m, int rigorous, st_cache *cache,
                      double *alpha)
 {
     *alpha = NAN;
-    if (test != 0 && test != 1) return ST_ERR_DOMAIN;
+    if (proto != 0 && proto != 1) return ST_ERR_DOMAIN;
     int s = check_input(x, n, y, m);
     if (s != ST_OK) return s;
 
@@ -779,7 +779,7 @@ int st_highest_alpha(int test, const double *x, size_t n, const double *y,
     median_parts dp;
     memset(&mp, 0, sizeof mp);
     memset(&dp, 0, sizeof dp);
-    if (test == 0) {
+    if (proto == 0) {
         if ((s = mean_parts_run(x, n, y, m, NULL, NULL, 0.95, NAN, 0, &mp,
                                 cache)) != ST_OK)
             return s;
@@ -806,7 +806,7 @@ int st_highest_alpha(int test, const double *x, size_t n, const double *y,
     st_path p;
     for (int i = -1; i < k; i++) {
         double a = i < 0 ? c[0] / 2 : c[i];
-        if (test == 0) mean_path(&mp, n, m, a, rigorous, &p);
+        if (proto == 0) mean_path(&mp, n, m, a, rigorous, &p);
         else median_path(&dp, n, m, a, rigorous, &p);
         if (p.decision == ST_SIGNIFICANT) {
             *alpha = i < 0 ? 0 : a;

@@ -196,10 +196,11 @@ static int tolerance_direction(const double p[4], double alpha, double s0)
     return ST_DIRECTION_NONE;
 }
 
-/* The whole protocol (test 0: mean, 1: median) with the tolerance s0:
+/* The whole protocol (proto 0: mean, 1: median) with the tolerance s0:
  * the flowchart's path, then the final tests at s0 (the protocol's own
- * final tests when s0 = 1, and no equivalence).  *direction: an st_direction. */
-int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
+ * final tests when s0 = 1, and no equivalence).  *direction: an
+ * st_direction. */
+int st_decide(const double *x, size_t n, const double *y, size_t m, int proto,
               double alpha, int rigorous, double s0, int *direction,
               st_cache *cache)
 {
@@ -208,13 +209,13 @@ int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
     st_protocol_options opt = {0};
     opt.cache = cache;
     opt.suite = 1;
-    int s = st_protocol(test == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, x, n, y,
+    int s = st_protocol(proto == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, x, n, y,
                         m, alpha, rigorous, &opt, &v);
     if (s != ST_OK) return s;
     if (v.decision == ST_INSUFFICIENT) return ST_OK;
     double p[4] = {v.p_value, v.p_value_slowdown, NAN, NAN};
     if (s0 != 1) {
-        if (test == 0) {
+        if (proto == 0) {
             int pooled = v.branch == ST_BRANCH_STUDENT_NORMAL ||
                          v.branch == ST_BRANCH_STUDENT_NOT_NORMAL;
             s = tolerance_mean(x, n, y, m, pooled, s0, p);
@@ -278,7 +279,7 @@ static size_t rng_index(rng_t *g, size_t k)
  * each size start from the same seed.
  */
 int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
-                 double speedup, int test, double alpha, int rigorous,
+                 double speedup, int proto, double alpha, int rigorous,
                  double s0, int want, const double *n, const double *m,
                  size_t k, size_t reps, uint64_t seed, double *power)
 {
@@ -311,7 +312,7 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
             for (size_t j = 0; j < b; j++)
                 buf[a + j] = ry[rng_index(&g, ny)] / speedup;
             int dir;
-            s = st_decide(buf, a, buf + a, b, test, alpha, rigorous, s0, &dir,
+            s = st_decide(buf, a, buf + a, b, proto, alpha, rigorous, s0, &dir,
                           &cache);
             if (s != ST_OK) break;
             hits += dir == want;
