@@ -1,9 +1,15 @@
 /*
- * cache.c -- the one init/free pair of st_cache (layout in cache.h).
+ * cache.c -- the one init/free pair of st_cache (layout in cache.h), the
+ * memo of the tables and constants the tests compute once for many calls
+ * (memo functions: Michie 1968).
  *
- * A cache starts empty (all zero) and is filled by the tests that use it;
- * st_cache_free releases everything it holds and leaves it empty again,
- * ready for further use.
+ * A cache starts empty (all zero) and is filled by the tests that use it,
+ * each keying its entry by what the entry depends on; st_cache_free
+ * releases everything it holds and leaves it empty again, ready for
+ * further use.
+ *
+ * Reference: Michie, D. (1968). "Memo" functions and machine learning.
+ * Nature 218, 19-22.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -635,8 +635,8 @@ static void free_benches(hpt_bench *bk, size_t n)
 }
 
 /* The gamma of sweep position pos: the point pts[pos / 2] (pos even) or
- * the middle of (pts[k - 1], pts[k]), k = (pos + 1) / 2, computed as the
- * scan has always computed it. */
+ * the middle of (pts[k - 1], pts[k]), k = (pos + 1) / 2, formed as
+ * pts[k - 1] + (pts[k] - pts[k - 1]) / 2, which cannot overflow. */
 static double position_gamma(const double *pts, size_t pos)
 {
     size_t k = (pos + 1) / 2;

@@ -192,15 +192,17 @@ static int shapiro_part(const double *x, const double *xs, size_t n,
  * decision uses depends on alpha only through comparisons with their
  * p-values (see mean_path).  conf_level only sets the intervals shown in
  * the steps.
+ *   - alpha: the level of the protocol, which decides from the F-test
+ *     which of the two t-tests (Student's or Welch's) the flowchart reads;
+ *     only that one is computed, in both tails.  NAN: all four (the
+ *     highest confidence needs them at every level).
+ *   - with_ci = 0 skips the sub-tests' own intervals (their quantiles),
+ *     which only the steps of a verdict show; both tails of the t-test
+ *     then come from one evaluation of the t distribution.
+ *   - sorted (or NULL): x ascending, then y ascending, for the
+ *     Shapiro-Wilk tests; means (or NULL): st_mean of x and of y, already
+ *     computed; cache (may be NULL): the caller's cache.
  */
-/* alpha: the level of the protocol, which decides from the F-test which
- * of the two t-tests (Student's or Welch's) the flowchart reads; only that
- * one is computed, in both tails.  NAN: all four (the highest confidence
- * needs them at every level). */
-/* with_ci = 0 skips the sub-tests' own intervals (their quantiles), which
- * only the steps of a verdict show; sorted (or NULL): x ascending, then y
- * ascending, for the Shapiro-Wilk tests; means (or NULL): st_mean of x
- * and of y, already computed; cache (may be NULL): the caller's cache. */
 static int mean_parts_compute(const double *x, size_t n, const double *y,
                               size_t m, const double *sorted,
                               const double *means, double conf_level,

@@ -1,16 +1,21 @@
 /*
  * signrank.c -- the Wilcoxon signed-rank test (Wilcoxon 1945) with the
- * Hodges-Lehmann pseudo-median (median of the Walsh averages) and its
- * confidence interval (Tukey 1949; Bauer 1972), as R's stats::wilcox.test
- * computes them for one sample or paired differences, plus the exact
- * conditional distribution of the sum of positive mid-ranks when there are
- * ties or zeros, and selection of the k-th Walsh average without forming
- * the n (n + 1) / 2 averages (Monahan 1984; st_pairwise_kths in
- * select.c).
+ * Hodges-Lehmann pseudo-median (median of the Walsh averages; Hodges and
+ * Lehmann 1963) and its confidence interval (Tukey 1949; Bauer 1972), as
+ * R's stats::wilcox.test computes them for one sample or paired
+ * differences.  The exact p-value, with ties or zeros too, comes from the
+ * exact conditional distribution of the sum of positive mid-ranks
+ * (st_exact_tails, exact.c); the interval's Walsh averages are selected
+ * without forming the n (n + 1) / 2 of them (Monahan 1984;
+ * st_pairwise_kths, select.c).
  *
  * References
  *   Wilcoxon, F. (1945). Individual comparisons by ranking methods.
  *     Biometrics Bulletin 1, 80-83.
+ *   Tukey, J. W. (1949). The simplest signed-rank tests. Memorandum
+ *     Report 17, Statistical Research Group, Princeton University.
+ *   Hodges, J. L. and Lehmann, E. L. (1963). Estimates of location based
+ *     on rank tests. Ann. Math. Statist. 34, 598-611.
  *   Bauer, D. F. (1972). Constructing confidence sets using rank
  *     statistics. JASA 67, 687-690.
  *   Noether, G. E. (1967). Wilcoxon confidence intervals for location
@@ -23,10 +28,6 @@
 #include <stdlib.h>
 #include <Rmath.h>
 #include "speeduptest.h"
-
-/* ------------------------------------------------------------------------
- * The test.
- * ---------------------------------------------------------------------- */
 
 /* Drops the zeros of d - mu: v receives the non-zero differences; returns
  * their number. */

@@ -10,8 +10,8 @@
  * where they enter (st_sorted_pair_init) and every later step merges or
  * walks the sorted runs in O(n + m).  The median protocol of one pair
  * sorts each sample with the merge sort that counts its inversions for the
- * run-order trend test (st_sorted_pair_init_trend), so the check of the
- * recorded order and the protocol share one sort.
+ * run-order trend test (st_sorted_pair_init with a trend), so the check
+ * of the recorded order and the protocol share one sort.
  *
  *   - mid-ranks: a value v shared by cx values of x and cy of y, with pos
  *     smaller pooled values, occupies the pooled positions pos + 1 ..

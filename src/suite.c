@@ -514,9 +514,9 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
 /*
  * A suite given as a list of benchmarks, list(x = , y = ) each, is read
  * here in one pass instead of R-level loops over the elements (at 10,000
- * benchmarks these took as long as the core).  ffi_suite_list_read counts
- * the run times kept of the benchmarks that need no check message (-1 for
- * the others): a plain list (VECSXP) of at
+ * benchmarks such loops take as long as the core).  ffi_suite_list_read
+ * counts the run times kept of the benchmarks that need no check message
+ * (-1 for the others): a plain list (VECSXP) of at
  * least two elements, none named "conf_level" or "weight", whose x (the
  * element named "x", else the first) and y (named "y", else the second)
  * are double vectors without a class, non-empty once NA/NaN are dropped

@@ -1,15 +1,16 @@
 /*
- * util.c -- small numerical helpers shared by the tests: mean and variance
- * computed as R computes them, sorting, medians and mid-ranks.
+ * util.c -- the helpers the core's files share: the interrupt callback,
+ * results, the mean and variance as R computes them, sorting (the one
+ * concept here, st_sort: radix sorts of the doubles' bit patterns), the
+ * median, mid-ranks and the normal approximation of the rank tests.
  *
- * st_mean follows R's mean(): a long double sum divided by n, then one
- * refinement pass adding the mean of the residuals, which removes most of
- * the rounding error of the first pass.  st_var is the two-pass
- * (corrected) variance with divisor n - 1, as var() computes it.
- *
- * The rank tests' normal approximations share st_continuity (the 1/2
- * correction towards the null, on the side the alternative looks at) and
- * st_normal_p (the p-value of a standard normal statistic).
+ * References
+ *   Knuth, D. E. (1998). The Art of Computer Programming, vol. 3: Sorting
+ *     and Searching, 2nd ed., section 5.2.5 (radix sorting).
+ *   McIlroy, P. M., Bostic, K. and McIlroy, M. D. (1993). Engineering
+ *     radix sort. Computing Systems 6(1), 5-27.
+ *   R Core Team. R's mean() and var() (src/main/summary.c, cov.c): the
+ *     refined mean and the two-pass variance reproduced here.
  */
 #include <math.h>
 #include <stdint.h>
@@ -50,6 +51,9 @@ int st_result_fail(st_result *r, int status)
     return status;
 }
 
+/* R's mean(): a long double sum divided by n, then one refinement pass
+ * adding the mean of the residuals, which removes most of the rounding
+ * error of the first pass. */
 double st_mean(const double *x, size_t n)
 {
     if (n == 0) return NAN;
@@ -62,6 +66,7 @@ double st_mean(const double *x, size_t n)
     return (double) s;
 }
 
+/* R's var(): the two-pass (corrected) variance with divisor n - 1. */
 double st_var(const double *x, size_t n, double mean)
 {
     if (n < 2) return NAN;
@@ -310,6 +315,10 @@ int st_midranks(const double *v, size_t n, double *rank, double *tie_term)
     return ST_OK;
 }
 
+/* The normal approximations of the rank tests: the 1/2 correction
+ * towards the null on the side the alternative looks at (either side for
+ * the two-sided test, none at z = 0), and the p-value of a standard normal
+ * statistic. */
 double st_continuity(st_alternative alt, int correct, double z)
 {
     if (!correct) return 0.0;

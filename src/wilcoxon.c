@@ -2,19 +2,26 @@
  * wilcoxon.c -- the Wilcoxon-Mann-Whitney rank-sum test (Wilcoxon 1945;
  * Mann and Whitney 1947) with the Hodges-Lehmann shift estimate and its
  * confidence interval (Hodges and Lehmann 1963; Bauer 1972), computed as
- * R's stats::wilcox.test computes them, plus
- *   - the exact null distribution without ties from the Gaussian binomial
- *     generating function, updated in place (Harding 1984), shared by the
- *     p-value and the interval,
- *   - the exact permutation (conditional) distribution of the mid-rank sum
- *     when there are ties (Streitberg and Roehmel 1986 style counting),
- *     restricted to the tail the p-value needs,
- *   - selection of the k-th smallest pairwise difference or Walsh average
- *     in the implicit sorted matrix without forming it (Johnson and
- *     Mizoguchi 1978; Monahan 1984), so that the interval needs O(n + m)
- *     memory instead of the n m differences R materialises.
+ * R's stats::wilcox.test computes them, on the two samples sorted once
+ * (sorted.c):
+ *   - the rank sum and the tie term from a merge of the sorted samples;
+ *   - the exact p-value from the exact null distribution (exact.c): the
+ *     no-ties law (Harding 1984), kept in a caller's cache and shared by
+ *     the p-value and the interval, or the conditional law of the
+ *     mid-rank sum given the ties (Streitberg and Roehmel 1986);
+ *   - the estimate and interval from selections of the k-th smallest
+ *     pairwise difference in the implicit sorted matrix without forming it
+ *     (Johnson and Mizoguchi 1978; Monahan 1984; select.c), so that the
+ *     interval needs O(n + m) memory instead of the n m differences R
+ *     materialises; with ties the exact interval keeps at least its
+ *     nominal coverage (Noether 1967).
  *
  * References
+ *   Wilcoxon, F. (1945). Individual comparisons by ranking methods.
+ *     Biometrics Bulletin 1, 80-83.
+ *   Mann, H. B. and Whitney, D. R. (1947). On a test of whether one of two
+ *     random variables is stochastically larger than the other. Ann. Math.
+ *     Statist. 18, 50-60.
  *   Hodges, J. L. and Lehmann, E. L. (1963). Estimates of location based on
  *     rank tests. Ann. Math. Statist. 34, 598-611.
  *   Bauer, D. F. (1972). Constructing confidence sets using rank
@@ -25,8 +32,6 @@
  *     X + Y and X1 + X2 + ... + Xm. SIAM J. Comput. 7, 147-153.
  *   Monahan, J. F. (1984). Algorithm 616: fast computation of the Hodges-
  *     Lehmann location estimator. ACM TOMS 10, 265-270.
- *   Floyd, R. W. and Rivest, R. L. (1975). Expected time bounds for
- *     selection. CACM 18, 165-172.
  *   Harding, E. F. (1984). An efficient, minimal-storage procedure for
  *     calculating the Mann-Whitney U, generalized U and similar
  *     distributions. Applied Statistics 33, 1-6.
@@ -217,9 +222,10 @@ static uint64_t wmw_rank(const wmw_ci_ctx *C, double zq, double *root)
     return nm - lo + 1;
 }
 
-/* The tie term of an ascending sample summed from its largest value down
- * (the order in which the interval has always summed it: the terms are
- * not exact in a double beyond ties of about 2e5 values). */
+/* The tie term of an ascending sample summed from its largest value down.
+ * Beyond ties of about 2e5 values the terms are not exact in a double, so
+ * the order of summation is part of the answer: the interval sums y's
+ * terms in this order. */
 static double tie_term_desc(const double *s, size_t n)
 {
     double ties = 0.0;
