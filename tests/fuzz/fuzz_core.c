@@ -23,6 +23,9 @@
  *     and the rank and Smirnov tests on sorted pairs equal their
  *     references (st_midranks, qsort, formed differences, the tests on
  *     plain arrays);
+ *   - an entry point's options (sorted samples, a cache, both tails at
+ *     once, figures instead of data, the interval alone) give the answers
+ *     of the plain call;
  *   - Mann-Kendall's S equals the O(n^2) count; the runs test's P(R <= r)
  *     is a distribution function equal to the count by enumeration;
  *   - a suite's decisions are the protocols', its two summaries agree and
@@ -574,7 +577,8 @@ static void fuzz_protocol(reader *r)
         for (int k = 0; k < 4; k++) check_p(p[k]);
     int dir;
     st = st_decide(x, n, y, m, rd_u8(r) & 1, alpha, rigorous, s0, &dir, NULL);
-    if (st == ST_OK) CHECK(dir >= -1 && dir <= 3);
+    if (st == ST_OK)
+        CHECK(dir >= ST_DIRECTION_NA && dir <= ST_DIRECTION_EQUIVALENT);
     if (n > 0 && m > 0 && all_finite(x, n) && all_finite(y, m)) {
         double nk = (double) (3 + rd_u8(r) % 6), pw;
         st = st_power_sim(x, n, y, m, 1.01, rd_u8(r) & 1, alpha, rigorous, s0,
