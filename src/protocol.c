@@ -432,7 +432,8 @@ static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
         return;
     }
     double pr = 1 - alpha, t;
-    if (cache && cache->t_quantile.set && cache->t_quantile.p == pr && cache->t_quantile.df == df) {
+    if (cache && cache->t_quantile.set && cache->t_quantile.p == pr &&
+        cache->t_quantile.df == df) {
         t = cache->t_quantile.q;
     } else {
         t = qt(pr, df, 1, 0);
@@ -738,7 +739,8 @@ int st_protocol(int proto, const double *x, size_t n, const double *y,
     }
     return mean_protocol_run(x, n, y, m, opt ? opt->sorted : NULL,
                              opt ? opt->means : NULL, alpha, rigorous,
-                             opt ? opt->suite : 0, out, opt ? opt->cache : NULL);
+                             opt ? opt->suite : 0, out,
+                             opt ? opt->cache : NULL);
 }
 
 /* ---- highest confidence ---------------------------------------------------- */

@@ -170,8 +170,8 @@ static st_sw_consts *sw_consts_new(size_t n)
 #define SW_LOCAL_N 512
 
 /* The constants for n: from the cache (computed and kept there the first
- * time) when n is below ST_CACHE_SHAPIRO_N, else computed into *own (for the caller to
- * free).  NULL when out of memory. */
+ * time) when n is below ST_CACHE_SHAPIRO_N, else computed into *own (for
+ * the caller to free).  NULL when out of memory. */
 static const st_sw_consts *sw_consts(size_t n, st_cache *cache,
                                      st_sw_consts **own)
 {

@@ -275,8 +275,8 @@ static size_t rng_index(rng_t *g, size_t k)
  * Power of the protocol with tolerance s0 at alpha, for each of the k
  * sizes (n[i] runs of x, m[i] runs of y): reps replicates, each drawing
  * n[i] values from rx and m[i] from ry / speedup (with replacement).
- * want: the direction counted as a detection (an st_direction).  The replicates of
- * each size start from the same seed.
+ * want: the direction counted as a detection (an st_direction).  The
+ * replicates of each size start from the same seed.
  */
 int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
                  double speedup, int proto, double alpha, int rigorous,

@@ -73,7 +73,8 @@ static int null_table(size_t n, size_t m, st_cache *cache,
 {
     size_t k = n < m ? n : m, r = n < m ? m : n;
     *owned = NULL;
-    if (cache && cache->ranksum.prob && cache->ranksum.n == k && cache->ranksum.m == r) {
+    if (cache && cache->ranksum.prob && cache->ranksum.n == k &&
+        cache->ranksum.m == r) {
         *prob = cache->ranksum.prob;
         *len = cache->ranksum.len;
         return ST_OK;
@@ -104,8 +105,8 @@ static int null_table(size_t n, size_t m, st_cache *cache,
 static void table_tails(st_cache *cache, const double *prob, size_t len,
                         double w, double *p_le, double *p_ge)
 {
-    if (!cache || prob != cache->ranksum.prob || !(w >= 0) || w >= (double) len ||
-        w != floor(w)) {
+    if (!cache || prob != cache->ranksum.prob || !(w >= 0) ||
+        w >= (double) len || w != floor(w)) {
         prob_tails(prob, len, w, p_le, p_ge);
         return;
     }
