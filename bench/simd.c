@@ -12,9 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "speeduptest.h"
-/* run-order.c itself, for the test with its table kept across samples, as
- * a suite keeps it */
-#include "run-order.c"
+#include "cache.h"
 
 #define SAMPLES 4096
 
@@ -62,8 +60,11 @@ int main(int argc, char **argv)
                 data[k][i] = k % 4 == 0 ? round(v * 10) / 10 : v;
             }
         double best[3] = {INFINITY, INFINITY, INFINITY}, sink = 0;
-        mk_table tab;
-        memset(&tab, 0, sizeof tab);
+        /* the Mann-Kendall laws kept across the samples, as a suite keeps
+         * them */
+        st_cache cache;
+        st_cache_init(&cache);
+        st_mann_kendall_options mk = {NULL, &cache};
         for (int r = 0; r < reps; r++) {
             double t0 = cpu_seconds();
             for (int k = 0; k < SAMPLES; k++) {
@@ -74,7 +75,7 @@ int main(int argc, char **argv)
             double t1 = cpu_seconds();
             for (int k = 0; k < SAMPLES; k++) {
                 st_result res;
-                mann_kendall_tab(data[k], n, &res, &tab);
+                st_mann_kendall(data[k], n, &mk, &res);
                 sink += res.statistic;
             }
             double t2 = cpu_seconds();
@@ -89,7 +90,7 @@ int main(int argc, char **argv)
             double t[3] = {t1 - t0, t2 - t1, t3 - t2};
             for (int j = 0; j < 3; j++) if (t[j] < best[j]) best[j] = t[j];
         }
-        mk_table_free(&tab);
+        st_cache_free(&cache);
         printf("%4zu %10.1f %10.1f %10.1f\n", n, 1e9 * best[0] / SAMPLES,
                1e9 * best[1] / SAMPLES, 1e9 * best[2] / SAMPLES);
         if (sink == 42.4242) printf(" ");

@@ -10,7 +10,7 @@ rinc=$(R RHOME)/include
 [ -f "$rinc/R.h" ] || rinc=/usr/share/R/include
 rlib=$(R RHOME)/lib
 out=$(mktemp -d)
-core=$(ls src/*.c | grep -v -e '/init\.c$' -e '/run-order\.c$')
+core=$(ls src/*.c | grep -v -e '/init\.c$')
 for mode in vector scalar; do
   if [ $mode = vector ]; then
     flags="-DSIMD_SORT_MIN=2 -DSIMD_KENDALL_MIN=3 -DSIMD_SPLIT_MIN=8"

@@ -3,7 +3,8 @@
  *
  * The protocols report which exit of the flowchart they took (st_branch),
  * which component test each step ran (st_step_kind), the caveats that
- * apply (ST_CAVEAT_* bits), the decision and the status of a call.  The R
+ * apply (ST_CAVEAT_* bits), the decision and the status of a call; a
+ * verdict with a tolerance, the direction it declares (st_direction).  The R
  * side reads these tables once, through ffi_codes(), and finds each code
  * by its name, never by its position, so that a code added here reaches
  * every surface through the protocol descriptors (R/protocol-descriptor.R),
@@ -78,6 +79,14 @@ static const st_code_name protocol_names[] = {
     CODE("median", ST_PROTO_MEDIAN)
 };
 
+static const st_code_name direction_names[] = {
+    CODE("na", ST_DIRECTION_NA),
+    CODE("none", ST_DIRECTION_NONE),
+    CODE("speedup", ST_DIRECTION_SPEEDUP),
+    CODE("slowdown", ST_DIRECTION_SLOWDOWN),
+    CODE("equivalent", ST_DIRECTION_EQUIVALENT)
+};
+
 #define COUNT(a) ((int) (sizeof(a) / sizeof((a)[0])))
 
 static SEXP code_vector(const st_code_name *t, int n)
@@ -96,16 +105,18 @@ static SEXP code_vector(const st_code_name *t, int n)
 SEXP ffi_codes(void)
 {
     static const char *names[] = {
-        "branch", "step", "caveat", "decision", "status", "protocol"
+        "branch", "step", "caveat", "decision", "status", "protocol",
+        "direction"
     };
-    SEXP values[6];
+    SEXP values[7];
     values[0] = PROTECT(code_vector(branch_names, COUNT(branch_names)));
     values[1] = PROTECT(code_vector(step_names, COUNT(step_names)));
     values[2] = PROTECT(code_vector(caveat_names, COUNT(caveat_names)));
     values[3] = PROTECT(code_vector(decision_names, COUNT(decision_names)));
     values[4] = PROTECT(code_vector(status_names, COUNT(status_names)));
     values[5] = PROTECT(code_vector(protocol_names, COUNT(protocol_names)));
-    SEXP out = ffi_named_list(6, names, values);
-    UNPROTECT(6);
+    values[6] = PROTECT(code_vector(direction_names, COUNT(direction_names)));
+    SEXP out = ffi_named_list(7, names, values);
+    UNPROTECT(7);
     return out;
 }

@@ -1,5 +1,9 @@
 /*
- * ffi.c -- conversion helpers for the .Call entry points.
+ * ffi.c -- conversion helpers for the .Call entry points: R vectors to
+ * plain C values (the R wrappers have checked and coerced them; these
+ * helpers only guard against a wrong type reaching C), and the core's
+ * results to named lists, through R's C API alone (Writing R Extensions,
+ * "Handling R objects in C").
  */
 #include "ffi.h"
 

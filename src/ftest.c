@@ -17,22 +17,11 @@ static int all_finite(const double *x, size_t n)
     return 1;
 }
 
-int st_var_test(const double *x, size_t n, const double *y, size_t m,
-                st_alternative alt, double ratio, double conf_level,
-                st_result *out)
-{
-    st_result_init(out);
-    if (n < 2 || m < 2) return out->status = ST_ERR_TOO_FEW;
-    if (!all_finite(x, n) || !all_finite(y, m))
-        return out->status = ST_ERR_DOMAIN;
-    double vx = st_var(x, n, st_mean(x, n));
-    double vy = st_var(y, m, st_mean(y, m));
-    return st_var_test_var(vx, n, vy, m, alt, ratio, conf_level, 1, out);
-}
-
-int st_var_test_var(double vx, size_t n, double vy, size_t m,
-                    st_alternative alt, double ratio, double conf_level,
-                    int with_ci, st_result *out)
+/* The test from the variances (n - 1 divisor) of samples of sizes n, m;
+ * with_ci = 0 leaves conf_int NAN (the quantiles are not computed). */
+static int f_from_variances(double vx, size_t n, double vy, size_t m,
+                            st_alternative alt, double ratio,
+                            double conf_level, int with_ci, st_result *out)
 {
     st_result_init(out);
     if (n < 2 || m < 2) return out->status = ST_ERR_TOO_FEW;
@@ -85,6 +74,24 @@ int st_var_test_var(double vx, size_t n, double vy, size_t m,
     return ST_OK;
 }
 
+int st_var_test(const double *x, size_t n, const double *y, size_t m,
+                st_alternative alt, double ratio, double conf_level,
+                const st_var_test_options *opt, st_result *out)
+{
+    int with_ci = !(opt && opt->no_interval);
+    if (opt && opt->var)
+        return f_from_variances(opt->var[0], n, opt->var[1], m, alt, ratio,
+                                conf_level, with_ci, out);
+    st_result_init(out);
+    if (n < 2 || m < 2) return out->status = ST_ERR_TOO_FEW;
+    if (!all_finite(x, n) || !all_finite(y, m))
+        return out->status = ST_ERR_DOMAIN;
+    double vx = st_var(x, n, st_mean(x, n));
+    double vy = st_var(y, m, st_mean(y, m));
+    return f_from_variances(vx, n, vy, m, alt, ratio, conf_level, with_ci,
+                            out);
+}
+
 /* ---- R entry point --------------------------------------------------- */
 #include "ffi.h"
 
@@ -98,6 +105,6 @@ SEXP ffi_var_test(SEXP x, SEXP y, SEXP alternative, SEXP ratio,
     double rat = ffi_double(ratio, "ratio");
     double conf = ffi_double(conf_level, "conf_level");
     st_result r;
-    st_var_test(px, n, py, m, (st_alternative) alt, rat, conf, &r);
+    st_var_test(px, n, py, m, (st_alternative) alt, rat, conf, NULL, &r);
     return ffi_result(&r);
 }

@@ -22,8 +22,8 @@
  * and d are reported in the units of A divided by gamma.
  *
  * The exact conditional laws of exact_ties are the package's shared ones
- * (st_ranksum_exact_tails in wilcoxon.c, st_signrank_exact_tails in
- * signrank.c); the classical tables are Rmath's pwilcox and psignrank.
+ * (st_exact_tails, exact.c); the classical tables are Rmath's pwilcox and
+ * psignrank.
  *
  * The r-Speedup sup{gamma >= 1: confidence(gamma) >= r} is found without
  * listing the ~n^2 points where the confidence can change: the classical
@@ -101,7 +101,7 @@ static int bench_test(const double *v, size_t na, size_t nb, int exact_ties,
                       double *w, double *p_a, double *p_b, int *exact)
 {
     size_t N = na + nb;
-    double *rank = malloc(N * sizeof(double));
+    double *rank = st_malloc(N, sizeof(double));
     if (!rank) return ST_ERR_ALLOC;
     double tie_term = 0.0;
     int st = st_midranks(v, N, rank, &tie_term);
@@ -118,7 +118,7 @@ static int bench_test(const double *v, size_t na, size_t nb, int exact_ties,
          * large when A is better */
         for (size_t i = 0; i < N; i++) rank[i] *= 2.0;
         double le, ge;
-        st = st_ranksum_exact_tails(rank, N, na, 2.0 * ra, &le, &ge);
+        st = st_exact_tails(ST_RANK_SUM, rank, N, na, 2.0 * ra, &le, &ge);
         if (st == ST_OK) {
             *p_a = ge;
             *p_b = le;
@@ -191,7 +191,7 @@ static int cmp_item(const void *x, const void *y)
 static int signed_ranks(size_t n, const double *d, double *rank, double *r_a,
                         double *r_b)
 {
-    hpt_item *it = malloc((n ? n : 1) * sizeof(hpt_item));
+    hpt_item *it = st_malloc(n, sizeof(hpt_item));
     if (!it) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) {
         it[i].v = fabs(d[i]);
@@ -238,7 +238,7 @@ static int overall_conditional(size_t n, const double *d, const double *rank,
         *p_lower = 1.0;
         return ST_OK;
     }
-    double *rank2 = malloc(m * sizeof(double));
+    double *rank2 = st_malloc(m, sizeof(double));
     if (!rank2) return ST_ERR_ALLOC;
     double t2 = 0.0;
     size_t j = 0;
@@ -248,7 +248,7 @@ static int overall_conditional(size_t n, const double *d, const double *rank,
         if (d[i] < 0) t2 += 2.0 * rank[i];
     }
     double le, ge;
-    int st = st_signrank_exact_tails(rank2, m, t2, &le, &ge);
+    int st = st_exact_tails(ST_SIGNED_RANK, rank2, m, 0, t2, &le, &ge);
     free(rank2);
     if (st != ST_OK) return st;
     *p_lower = fmin(1.0, le);
@@ -342,8 +342,8 @@ int st_hpt(const st_hpt_input *in, double gamma, st_hpt_result *out)
     if (st != ST_OK) return st;
     if (!(gamma > 0) || !isfinite(gamma)) return ST_ERR_DOMAIN;
     size_t n = in->n, mr = max_runs(in);
-    double *v = malloc(mr * sizeof(double));
-    double *work = malloc(mr * sizeof(double));
+    double *v = st_malloc(mr, sizeof(double));
+    double *work = st_malloc(mr, sizeof(double));
     if (!v || !work) {
         free(v);
         free(work);
@@ -441,13 +441,13 @@ static int bench_events(const st_hpt_input *in, const double *a, size_t na,
     double cells = (double) na * (double) nb;
     if (cells > HPT_MAX_PAIRS) return ST_ERR_TOO_MANY;
     size_t K = na * nb;
-    double *g = malloc(K * sizeof(double));
+    double *g = st_malloc(K, sizeof(double));
     if (!g) return ST_ERR_ALLOC;
     for (size_t i = 0; i < na; i++)
         for (size_t j = 0; j < nb; j++) g[i * nb + j] = pair_ratio(a[i], b[j], higher);
     qsort(g, K, sizeof(double), cmp_double_asc);
     /* distinct values in place */
-    hpt_event *ev = malloc(K * sizeof(hpt_event));
+    hpt_event *ev = st_malloc(K, sizeof(hpt_event));
     if (!ev) {
         free(g);
         return ST_ERR_ALLOC;
@@ -604,8 +604,8 @@ static int direct_confidence(const st_hpt_input *in, double gamma,
                              double *conf)
 {
     size_t n = in->n;
-    double *buf = malloc(7 * n * sizeof(double));
-    int *win = malloc(n * sizeof(int));
+    double *buf = n > SIZE_MAX / 7 ? NULL : st_malloc(7 * n, sizeof(double));
+    int *win = st_malloc(n, sizeof(int));
     if (!buf || !win) {
         free(buf);
         free(win);
@@ -635,8 +635,8 @@ static void free_benches(hpt_bench *bk, size_t n)
 }
 
 /* The gamma of sweep position pos: the point pts[pos / 2] (pos even) or
- * the middle of (pts[k - 1], pts[k]), k = (pos + 1) / 2, computed as the
- * scan has always computed it. */
+ * the middle of (pts[k - 1], pts[k]), k = (pos + 1) / 2, formed as
+ * pts[k - 1] + (pts[k] - pts[k - 1]) / 2, which cannot overflow. */
 static double position_gamma(const double *pts, size_t pos)
 {
     size_t k = (pos + 1) / 2;
@@ -654,8 +654,8 @@ static int sort_positive(double *x, size_t n)
         qsort(x, n, sizeof(double), cmp_double_asc);
         return ST_OK;
     }
-    double *buf = malloc(n * sizeof(double));
-    size_t *count = malloc(65536 * sizeof(size_t));
+    double *buf = st_malloc(n, sizeof(double));
+    size_t *count = st_malloc(65536, sizeof(size_t));
     if (!buf || !count) {
         free(buf);
         free(count);
@@ -715,11 +715,11 @@ static int sweep_candidates(const st_hpt_input *in, hpt_bench *bk,
     *U_out = 0;
     if ((double) n * (double) n > HPT_MAX_POINTS) return ST_ERR_TOO_MANY;
     int st = ST_OK;
-    double *d = malloc(n * sizeof(double));
-    double *rank = malloc(n * sizeof(double));
-    double *absd = malloc(n * sizeof(double));
-    size_t *perm = malloc(n * sizeof(size_t));
-    hpt_item *items = malloc(n * sizeof(hpt_item));
+    double *d = st_malloc(n, sizeof(double));
+    double *rank = st_malloc(n, sizeof(double));
+    double *absd = st_malloc(n, sizeof(double));
+    size_t *perm = st_malloc(n, sizeof(size_t));
+    hpt_item *items = st_malloc(n, sizeof(hpt_item));
     double *pts = NULL;
     unsigned char *is_event = NULL;
     if (!d || !rank || !absd || !perm || !items) {
@@ -730,7 +730,7 @@ static int sweep_candidates(const st_hpt_input *in, hpt_bench *bk,
     for (size_t i = 0; i < n; i++) n_ev += bk[i].n_ev;
     /* candidate points: 1, events, zero crossings, |d_i| = |d_k| */
     size_t cap = 1 + n_ev + n + n * (n - 1);
-    pts = malloc(cap * sizeof(double));
+    pts = st_malloc(cap, sizeof(double));
     if (st_check_interrupt()) {
         st = ST_ERR_INTERRUPTED;
         goto done;
@@ -1033,7 +1033,7 @@ static int classical_events(const st_hpt_input *in, const double *a,
 #define DEC2(h) ((h) >= tc->t_a ? 1 : ((h) >= tc->t_tie ? 0 : -1))
     bk->initial = DEC2(k2);
     bk->n_ev = 0;
-    bk->ev = malloc(2 * sizeof(hpt_event));
+    bk->ev = st_malloc(2, sizeof(hpt_event));
     if (!bk->ev) return ST_ERR_ALLOC;
     for (int t = 0; t < 2; t++) {
         double h = th[t];
@@ -1494,10 +1494,11 @@ static int floor_walk(const st_hpt_input *in, double level, double precision,
     return ST_OK;
 }
 
-int st_hpt_speedup_method(const st_hpt_input *in, double level,
-                          double precision, int method, double *speedup,
-                          double *supremum, int *attained)
+int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
+                   const st_hpt_speedup_options *opt, double *speedup,
+                   double *supremum, int *attained)
 {
+    int method = opt && opt->every_candidate ? 1 : 0;
     *speedup = *supremum = NAN;
     *attained = 0;
     int st = check_input(in);
@@ -1509,7 +1510,7 @@ int st_hpt_speedup_method(const st_hpt_input *in, double level,
     if (method == 1 && (double) n * (double) n > HPT_MAX_POINTS)
         return ST_ERR_TOO_MANY;
     hpt_bench *bk = calloc(n, sizeof(hpt_bench));
-    double *work = malloc(mr * sizeof(double));
+    double *work = st_malloc(mr, sizeof(double));
     double *pts = NULL, *pts_sweep = NULL;
     double *d = NULL, *rank = NULL, *absd = NULL;
     size_t *perm = NULL;
@@ -1554,12 +1555,12 @@ int st_hpt_speedup_method(const st_hpt_input *in, double level,
         /* the points: 1 and the events above it */
         size_t n_ev = 0;
         for (size_t i = 0; i < n; i++) n_ev += bk[i].n_ev;
-        pts = malloc((n_ev + 1) * sizeof(double));
-        d = malloc(n * sizeof(double));
-        rank = malloc(n * sizeof(double));
-        absd = malloc(n * sizeof(double));
-        perm = malloc(n * sizeof(size_t));
-        items = malloc(n * sizeof(hpt_item));
+        pts = st_malloc(n_ev + 1, sizeof(double));
+        d = st_malloc(n, sizeof(double));
+        rank = st_malloc(n, sizeof(double));
+        absd = st_malloc(n, sizeof(double));
+        perm = st_malloc(n, sizeof(size_t));
+        items = st_malloc(n, sizeof(hpt_item));
         dec = malloc(n);
         if (!pts || !d || !rank || !absd || !perm || !items || !dec) {
             st = ST_ERR_ALLOC;
@@ -1612,13 +1613,6 @@ done:
     free(items);
     free(dec);
     return st;
-}
-
-int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
-                   double *speedup, double *supremum, int *attained)
-{
-    return st_hpt_speedup_method(in, level, precision, 0, speedup, supremum,
-                                 attained);
 }
 
 /* ---- R entry points ----------------------------------------------------- */
@@ -1707,10 +1701,10 @@ SEXP ffi_hpt_speedup(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,
                   &la, &lb);
     double speedup, sup;
     int attained;
-    int st = st_hpt_speedup_method(&in, ffi_double(level, "confidence"),
-                                   ffi_double(precision, "precision"),
-                                   ffi_flag(method, "method"), &speedup,
-                                   &sup, &attained);
+    st_hpt_speedup_options opt = {ffi_flag(method, "method")};
+    int st = st_hpt_speedup(&in, ffi_double(level, "confidence"),
+                            ffi_double(precision, "precision"), &opt,
+                            &speedup, &sup, &attained);
     SEXP vals[4];
     vals[0] = PROTECT(Rf_ScalarReal(speedup));
     vals[1] = PROTECT(Rf_ScalarReal(sup));

@@ -1,7 +1,8 @@
 /*
- * init.c -- registration of the .Call entry points.  Symbols are looked up
- * only through this table (no dynamic lookup) and R code refers to them
- * as R objects (useDynLib(speeduptest, .registration = TRUE)).
+ * init.c -- registration of the .Call entry points (Writing R Extensions,
+ * "Registering native routines").  Symbols are looked up only through this
+ * table (no dynamic lookup) and R code refers to them as R objects
+ * (useDynLib(speeduptest, .registration = TRUE)).
  */
 #include <R_ext/Rdynload.h>
 #include <Rinternals.h>

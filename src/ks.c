@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "speeduptest.h"
+#include "cache.h"
 
 /* Automatic choice: exact when n m < ST_KS_AUTO_EXACT (as R). */
 #define ST_KS_AUTO_EXACT 10000.0
@@ -206,19 +207,53 @@ static int ks_exact_upper(size_t n, size_t m, const unsigned char *block_end,
     return ST_OK;
 }
 
-/* The test on sorted samples (see ks_scan for the centres), also
- * telling (when has_ties is not NULL) whether the pooled sample has ties;
- * the R entry point uses it for R's warning. */
 /* Tails kept for sizes with n m up to this many lattice values. */
 #define ST_KS_CACHE_MAX 100000.0
 /* Tie-block marks of samples of up to this many values in all (less
  * one) live on the stack. */
 #define KS_LOCAL_BLOCKS 1024
 
+/* The cache's exact tails (NAN until computed) for the sizes n, m, the
+ * alternative and the tie blocks block_end, started afresh when any of
+ * them differs from the ones it holds; NULL without a cache or memory. */
+static double *cached_tails(st_cache *cache, size_t n, size_t m,
+                            st_alternative alt,
+                            const unsigned char *block_end)
+{
+    if (!cache) return NULL;
+    size_t N = n + m;
+    if (cache->smirnov.p && cache->smirnov.n == n && cache->smirnov.m == m &&
+        cache->smirnov.alt == (int) alt &&
+        memcmp(cache->smirnov.blocks, block_end, N + 1) == 0)
+        return cache->smirnov.p;
+    size_t len = n * m + 1;
+    free(cache->smirnov.p);
+    free(cache->smirnov.blocks);
+    cache->smirnov.p = st_malloc(len, sizeof(double));
+    cache->smirnov.blocks = malloc(N + 1);
+    if (!cache->smirnov.p || !cache->smirnov.blocks) {
+        free(cache->smirnov.p);
+        free(cache->smirnov.blocks);
+        cache->smirnov.p = NULL;
+        cache->smirnov.blocks = NULL;
+        cache->smirnov.n = cache->smirnov.m = 0;
+        return NULL;
+    }
+    for (size_t i = 0; i < len; i++) cache->smirnov.p[i] = NAN;
+    memcpy(cache->smirnov.blocks, block_end, N + 1);
+    cache->smirnov.n = n;
+    cache->smirnov.m = m;
+    cache->smirnov.alt = (int) alt;
+    return cache->smirnov.p;
+}
+
+/* The test on sorted samples (see ks_scan for the centres), also
+ * telling (when has_ties is not NULL) whether the pooled sample has ties;
+ * the R entry point uses it for R's warning. */
 static int ks_sorted_impl(const double *xs, size_t n, double cx,
                           const double *ys, size_t m, double cy,
                           st_alternative alt, int exact, st_result *out,
-                          int *has_ties, st_rank_table *tab)
+                          int *has_ties, st_cache *cache)
 {
     st_result_init(out);
     if (n < 1 || m < 1) {
@@ -275,38 +310,13 @@ static int ks_sorted_impl(const double *xs, size_t n, double cx,
         p = 1;
         /* The tail depends on n, m, the alternative, the blocks of ties
          * and dobs only: a caller's cache keeps the ones computed. */
-        double *cache = NULL;
-        if (dobs > 0 && tab && nm <= ST_KS_CACHE_MAX) {
-            size_t N = n + m;
-            if (!tab->ks_p || tab->ks_n != n || tab->ks_m != m ||
-                tab->ks_alt != (int) alt ||
-                memcmp(tab->ks_blocks, block_end, N + 1) != 0) {
-                size_t len = n * m + 1;
-                free(tab->ks_p);
-                free(tab->ks_blocks);
-                tab->ks_p = malloc(len * sizeof(double));
-                tab->ks_blocks = malloc(N + 1);
-                if (tab->ks_p && tab->ks_blocks) {
-                    for (size_t i = 0; i < len; i++) tab->ks_p[i] = NAN;
-                    memcpy(tab->ks_blocks, block_end, N + 1);
-                    tab->ks_n = n;
-                    tab->ks_m = m;
-                    tab->ks_alt = (int) alt;
-                } else {            /* out of memory: no cache */
-                    free(tab->ks_p);
-                    free(tab->ks_blocks);
-                    tab->ks_p = NULL;
-                    tab->ks_blocks = NULL;
-                    tab->ks_n = tab->ks_m = 0;
-                }
-            }
-            cache = tab->ks_p;
-        }
-        if (cache && !isnan(cache[dobs]))
-            p = cache[dobs];
+        double *tails = dobs > 0 && nm <= ST_KS_CACHE_MAX
+                        ? cached_tails(cache, n, m, alt, block_end) : NULL;
+        if (tails && !isnan(tails[dobs]))
+            p = tails[dobs];
         else if (dobs > 0) {
             status = ks_exact_upper(n, m, block_end, alt, dobs, &p);
-            if (cache && status == ST_OK) cache[dobs] = p;
+            if (tails && status == ST_OK) tails[dobs] = p;
         }
         if (block_end != local) free(block_end);
         if (status != ST_OK) {
@@ -330,24 +340,11 @@ static int ks_sorted_impl(const double *xs, size_t n, double cx,
     return ST_OK;
 }
 
-int st_ks_sorted(const double *xs, size_t n, double cx, const double *ys,
-                 size_t m, double cy, st_alternative alt, int exact,
-                 st_result *out)
-{
-    return ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out, NULL, NULL);
-}
-
-int st_ks_sorted_tab(const double *xs, size_t n, double cx, const double *ys,
-                     size_t m, double cy, st_alternative alt, int exact,
-                     st_result *out, st_rank_table *tab)
-{
-    return ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out, NULL, tab);
-}
-
-/* st_ks_test: sort (NaN refused first), then the sorted test. */
-static int ks_test_impl(const double *x, size_t n, const double *y, size_t m,
+/* The test on samples in any order: sorted copies (NaN refused first). */
+static int ks_test_impl(const double *x, size_t n, double cx,
+                        const double *y, size_t m, double cy,
                         st_alternative alt, int exact, st_result *out,
-                        int *has_ties)
+                        int *has_ties, st_cache *cache)
 {
     st_result_init(out);
     if (n < 1 || m < 1) {
@@ -365,17 +362,25 @@ static int ks_test_impl(const double *x, size_t n, const double *y, size_t m,
         out->status = ST_ERR_ALLOC;
         return out->status;
     }
-    int status = ks_sorted_impl(xs, n, 0.0, ys, m, 0.0, alt, exact, out,
-                                has_ties, NULL);
+    int status = ks_sorted_impl(xs, n, cx, ys, m, cy, alt, exact, out,
+                                has_ties, cache);
     free(xs);
     free(ys);
     return status;
 }
 
 int st_ks_test(const double *x, size_t n, const double *y, size_t m,
-               st_alternative alt, int exact, st_result *out)
+               st_alternative alt, int exact, const st_ks_options *opt,
+               st_result *out)
 {
-    return ks_test_impl(x, n, y, m, alt, exact, out, NULL);
+    double cx = opt ? opt->centre[0] : 0.0, cy = opt ? opt->centre[1] : 0.0;
+    st_cache *cache = opt ? opt->cache : NULL;
+    int *ties = opt ? opt->ties : NULL;
+    if (ties) *ties = 0;
+    if (opt && opt->sorted)
+        return ks_sorted_impl(x, n, cx, y, m, cy, alt, exact, out, ties,
+                              cache);
+    return ks_test_impl(x, n, cx, y, m, cy, alt, exact, out, ties, cache);
 }
 
 /* ---- R entry point ------------------------------------------------------ */
@@ -390,7 +395,9 @@ SEXP ffi_ks_test(SEXP x, SEXP y, SEXP alternative, SEXP exact)
     int ex = ffi_int(exact, "exact");
     st_result r;
     int ties = 0;
-    ks_test_impl(xp, n, yp, m, (st_alternative) alt, ex, &r, &ties);
+    st_ks_options opt = {0};
+    opt.ties = &ties;
+    st_ks_test(xp, n, yp, m, (st_alternative) alt, ex, &opt, &r);
     /* the core's fields plus `ties` (for the warning R gives) */
     SEXP res = PROTECT(ffi_result(&r));
     R_xlen_t len = XLENGTH(res);

@@ -9,7 +9,7 @@
  * zeros dropped, as Wilcoxon and R do); the speedup is exp of the
  * Hodges-Lehmann estimate of the centre of d (Hodges and Lehmann 1963) and
  * its interval exp of the exact interval from the Walsh averages (Tukey
- * 1949).  The test itself is st_signed_rank_test_ci (signrank.c), the one
+ * 1949).  The test itself is st_signed_rank_test (signrank.c), the one
  * implementation the HPT uses too.
  *
  * Paired mean protocol: the Shapiro-Wilk test of the differences
@@ -97,11 +97,11 @@ static void observed(const double *x, const double *y, size_t n,
 static int signed_rank(const double *d, size_t n, st_alternative alt,
                        int conf_int, double conf_level, st_result *r)
 {
-    int s = st_signed_rank_test_ci(d, n, alt, 0.0, 1, 1, conf_int,
-                                   conf_level, r, NULL, NULL);
+    int s = st_signed_rank_test(d, n, alt, 0.0, 1, 1, conf_int, conf_level,
+                                NULL, r);
     if (s == ST_ERR_TOO_MANY)
-        s = st_signed_rank_test_ci(d, n, alt, 0.0, 0, 1, conf_int,
-                                   conf_level, r, NULL, NULL);
+        s = st_signed_rank_test(d, n, alt, 0.0, 0, 1, conf_int, conf_level,
+                                NULL, r);
     return s;
 }
 
@@ -119,12 +119,12 @@ static int paired_start(const double *x, const double *y, size_t n,
     return ST_OK;
 }
 
-int st_paired_median_protocol(const double *x, const double *y, size_t n,
-                              double alpha, st_verdict *out)
+static int paired_median(const double *x, const double *y, size_t n,
+                         double alpha, st_verdict *out)
 {
     int s = paired_start(x, y, n, alpha, out);
     if (s != ST_OK || n < 3) return s;
-    double *d = malloc(n * sizeof(double));
+    double *d = st_malloc(n, sizeof(double));
     if (!d) return ST_ERR_ALLOC;
     double greater = 0;
     for (size_t i = 0; i < n; i++) {
@@ -155,7 +155,7 @@ int st_paired_median_protocol(const double *x, const double *y, size_t n,
     out->prob_greater = greater / (double) n;
     up.estimate[0] = two.estimate[0];
     out->n_steps = 1;
-    out->step_kind[0] = (st_step_kind) ST_STEP_SIGNED_RANK;
+    out->step_kind[0] = ST_STEP_SIGNED_RANK;
     out->steps[0] = up;
     return ST_OK;
 }
@@ -181,12 +181,12 @@ static void paired_fieller(double xb, double yb, double sxx, double syy,
     ci[1] = hi;
 }
 
-int st_paired_mean_protocol(const double *x, const double *y, size_t n,
-                            double alpha, int rigorous, st_verdict *out)
+static int paired_mean(const double *x, const double *y, size_t n,
+                       double alpha, int rigorous, st_verdict *out)
 {
     int s = paired_start(x, y, n, alpha, out);
     if (s != ST_OK || n < 3) return s;
-    double *D = malloc(n * sizeof(double));
+    double *D = st_malloc(n, sizeof(double));
     if (!D) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) D[i] = x[i] - y[i];
     double xb = st_mean(x, n), yb = st_mean(y, n), db = st_mean(D, n);
@@ -208,7 +208,7 @@ int st_paired_mean_protocol(const double *x, const double *y, size_t n,
     } else if (n > 5000) {
         sw.status = ST_ERR_TOO_MANY;
     } else {
-        s = st_shapiro_wilk(D, n, &sw);
+        s = st_shapiro_wilk(D, n, NULL, &sw);
         if (s == ST_ERR_ALLOC) {
             free(D);
             return s;
@@ -216,7 +216,7 @@ int st_paired_mean_protocol(const double *x, const double *y, size_t n,
     }
     free(D);
     out->n_steps = 1;
-    out->step_kind[0] = (st_step_kind) ST_STEP_SHAPIRO_D;
+    out->step_kind[0] = ST_STEP_SHAPIRO_D;
     out->steps[0] = sw;
     if (constant) {
         out->branch = ST_BRANCH_CONSTANT;
@@ -249,7 +249,7 @@ int st_paired_mean_protocol(const double *x, const double *y, size_t n,
     tt.conf_int[1] = INFINITY;
     tt.exact = 1;
     tt.status = ST_OK;
-    out->step_kind[1] = (st_step_kind) ST_STEP_PAIRED_T;
+    out->step_kind[1] = ST_STEP_PAIRED_T;
     out->steps[1] = tt;
     out->n_steps = 2;
     out->branch = normal ? ST_BRANCH_PAIRED_T_NORMAL : ST_BRANCH_PAIRED_T_NOT_NORMAL;
@@ -267,6 +267,16 @@ int st_paired_mean_protocol(const double *x, const double *y, size_t n,
         out->speedup_ci[0] = out->speedup_ci[1] = NAN;
     }
     return ST_OK;
+}
+
+int st_paired_protocol(int proto, const double *x, const double *y,
+                       size_t n, double alpha, int rigorous, st_verdict *out)
+{
+    if (proto == ST_PROTO_MEAN)
+        return paired_mean(x, y, n, alpha, rigorous, out);
+    if (proto == ST_PROTO_MEDIAN) return paired_median(x, y, n, alpha, out);
+    verdict_reset(out, alpha);
+    return ST_ERR_DOMAIN;
 }
 
 int st_variance_components(const double *v, const int *group, size_t n,
@@ -342,8 +352,8 @@ SEXP ffi_paired_test(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous)
     double a = ffi_double(alpha, "alpha");
     int rig = ffi_flag(rigorous, "rigorous");
     st_verdict v;
-    int s = t == 0 ? st_paired_mean_protocol(xp, yp, n, a, rig, &v)
-                   : st_paired_median_protocol(xp, yp, n, a, &v);
+    int s = st_paired_protocol(t == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, xp,
+                               yp, n, a, rig, &v);
     return ffi_verdict_list(&v, s);
 }
 

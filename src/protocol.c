@@ -43,6 +43,7 @@
 #include <string.h>
 #include <Rmath.h>
 #include "speeduptest.h"
+#include "cache.h"
 
 /* "A sample is large when its size exceeds 30" (paper, section 3.1.3). */
 #define ST_SMALL_RUNS 30
@@ -164,10 +165,10 @@ typedef struct {
     double mean[2], var[2];   /* of x and y, computed once               */
 } mean_parts;
 
-/* xs: x sorted ascending, or NULL; tab (may be NULL) keeps the
+/* xs: x sorted ascending, or NULL; cache (may be NULL) keeps the
  * Shapiro-Wilk constants of each sample size */
 static int shapiro_part(const double *x, const double *xs, size_t n,
-                        st_result *r, int *checked, st_rank_table *tab)
+                        st_result *r, int *checked, st_cache *cache)
 {
     st_result_init(r);
     *checked = 0;
@@ -179,8 +180,8 @@ static int shapiro_part(const double *x, const double *xs, size_t n,
         r->status = ST_ERR_TOO_MANY;
         return ST_OK;
     }
-    int s = xs ? st_shapiro_wilk_sorted_tab(xs, n, r, tab)
-               : st_shapiro_wilk(x, n, r);
+    st_shapiro_options opt = {xs != NULL, cache};
+    int s = st_shapiro_wilk(xs ? xs : x, n, &opt, r);
     if (s == ST_ERR_ALLOC) return s;
     *checked = s == ST_OK && !isnan(r->p_value);
     return ST_OK;
@@ -191,20 +192,22 @@ static int shapiro_part(const double *x, const double *xs, size_t n,
  * decision uses depends on alpha only through comparisons with their
  * p-values (see mean_path).  conf_level only sets the intervals shown in
  * the steps.
+ *   - alpha: the level of the protocol, which decides from the F-test
+ *     which of the two t-tests (Student's or Welch's) the flowchart reads;
+ *     only that one is computed, in both tails.  NAN: all four (the
+ *     highest confidence needs them at every level).
+ *   - with_ci = 0 skips the sub-tests' own intervals (their quantiles),
+ *     which only the steps of a verdict show; both tails of the t-test
+ *     then come from one evaluation of the t distribution.
+ *   - sorted (or NULL): x ascending, then y ascending, for the
+ *     Shapiro-Wilk tests; means (or NULL): st_mean of x and of y, already
+ *     computed; cache (may be NULL): the caller's cache.
  */
-/* alpha: the level of the protocol, which decides from the F-test which
- * of the two t-tests (Student's or Welch's) the flowchart reads; only that
- * one is computed, in both tails.  NAN: all four (the highest confidence
- * needs them at every level). */
-/* with_ci = 0 skips the sub-tests' own intervals (their quantiles), which
- * only the steps of a verdict show; sorted (or NULL): x ascending, then y
- * ascending, for the Shapiro-Wilk tests; means (or NULL): st_mean of x
- * and of y, already computed; tab (may be NULL): the caller's cache. */
 static int mean_parts_compute(const double *x, size_t n, const double *y,
                               size_t m, const double *sorted,
                               const double *means, double conf_level,
                               double alpha, int with_ci, mean_parts *mp,
-                              st_rank_table *tab)
+                              st_cache *cache)
 {
     mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
     mp->both_constant = 0;
@@ -224,27 +227,33 @@ static int mean_parts_compute(const double *x, size_t n, const double *y,
     mp->var[1] = st_var(y, m, mp->mean[1]);
     mp->both_constant = st_is_constant(x, n) && st_is_constant(y, m);
     if (mp->both_constant) return ST_OK;
-    if (shapiro_part(x, sorted, n, &mp->sw[0], &mp->checked[0], tab)
+    if (shapiro_part(x, sorted, n, &mp->sw[0], &mp->checked[0], cache)
             != ST_OK ||
         shapiro_part(y, sorted ? sorted + n : NULL, m, &mp->sw[1],
-                     &mp->checked[1], tab) != ST_OK)
+                     &mp->checked[1], cache) != ST_OK)
         return ST_ERR_ALLOC;
-    st_var_test_var(mp->var[0], n, mp->var[1], m, ST_TWO_SIDED, 1.0,
-                    conf_level, with_ci, &mp->f);
+    /* the F-test and the t-tests from the moments just computed */
+    st_var_test_options fo = {mp->var, !with_ci};
+    st_var_test(NULL, n, NULL, m, ST_TWO_SIDED, 1.0, conf_level, &fo, &mp->f);
+    st_t_figures fig = {{mp->mean[0], mp->mean[1]}, {mp->var[0], mp->var[1]},
+                        {(double) n, (double) m}, 1};
     /* as mean_path decides: equal variances when the F-test passes */
     int only = isnan(alpha) ? -1
              : (mp->f.status == ST_OK && mp->f.p_value > alpha);
     for (int k = 0; k < 2; k++) {
         if (only >= 0 && k != only) continue;
+        st_t_test_options to = {&fig, !with_ci, NULL, NULL};
         if (!with_ci) {
-            st_t_test_var_both(mp->mean[0], mp->var[0], n, mp->mean[1],
-                               mp->var[1], m, k, &mp->t[k], &mp->tl[k]);
+            /* both tails at once */
+            to.less = &mp->tl[k];
+            st_t_test(NULL, n, NULL, m, ST_GREATER, 0.0, k, conf_level, &to,
+                      &mp->t[k]);
             continue;
         }
-        st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
-                      ST_GREATER, 0.0, k, conf_level, with_ci, &mp->t[k]);
-        st_t_test_var(mp->mean[0], mp->var[0], n, mp->mean[1], mp->var[1], m,
-                      ST_LESS, 0.0, k, conf_level, with_ci, &mp->tl[k]);
+        st_t_test(NULL, n, NULL, m, ST_GREATER, 0.0, k, conf_level, &to,
+                  &mp->t[k]);
+        st_t_test(NULL, n, NULL, m, ST_LESS, 0.0, k, conf_level, &to,
+                  &mp->tl[k]);
     }
     return ST_OK;
 }
@@ -270,7 +279,7 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
                           size_t m, const double *sorted,
                           const double *means, double conf_level,
                           double alpha, int with_ci, mean_parts *mp,
-                          st_rank_table *tab)
+                          st_cache *cache)
 {
     double top = 0.0;
     if (sorted && n && m) {
@@ -283,13 +292,13 @@ static int mean_parts_run(const double *x, size_t n, const double *y,
     int e = top > 0.0 && isfinite(top) ? ilogb(top) : 0;
     if (e >= -ST_MEAN_SCALE_LIMIT && e <= ST_MEAN_SCALE_LIMIT)
         return mean_parts_compute(x, n, y, m, sorted, means, conf_level,
-                                  alpha, with_ci, mp, tab);
-    double *xy = malloc((n + m ? n + m : 1) * sizeof(double));
+                                  alpha, with_ci, mp, cache);
+    double *xy = st_malloc(n + m, sizeof(double));
     if (!xy) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) xy[i] = ldexp(x[i], -e);
     for (size_t i = 0; i < m; i++) xy[n + i] = ldexp(y[i], -e);
     int s = mean_parts_compute(xy, n, xy + n, m, NULL, NULL, conf_level,
-                               alpha, with_ci, mp, tab);
+                               alpha, with_ci, mp, cache);
     free(xy);
     for (int k = 0; k < 2; k++) {
         st_result *r[2] = {&mp->t[k], &mp->tl[k]};
@@ -392,11 +401,11 @@ static void mean_path(const mean_parts *mp, size_t n, size_t m, double alpha,
  * at 0.  The ratio a / b lies inside: the quadratic is -t^2 (v11 + r^2
  * v22) <= 0 there.
  */
-/* tab (may be NULL) keeps the last quantile of t asked (a suite's pooled
+/* cache (may be NULL) keeps the last quantile of t asked (a suite's pooled
  * intervals ask the same level and degrees of freedom again and again). */
 static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
                              int pooled, double alpha, double ci[2],
-                             st_rank_table *tab)
+                             st_cache *cache)
 {
     double a = mp->mean[0], b = mp->mean[1];
     double vx = mp->var[0], vy = mp->var[1];
@@ -423,15 +432,16 @@ static void fieller_interval(const mean_parts *mp, size_t n, size_t m,
         return;
     }
     double pr = 1 - alpha, t;
-    if (tab && tab->qt_set && tab->qt_p == pr && tab->qt_df == df) {
-        t = tab->qt_q;
+    if (cache && cache->t_quantile.set && cache->t_quantile.p == pr &&
+        cache->t_quantile.df == df) {
+        t = cache->t_quantile.q;
     } else {
         t = qt(pr, df, 1, 0);
-        if (tab) {
-            tab->qt_set = 1;
-            tab->qt_p = pr;
-            tab->qt_df = df;
-            tab->qt_q = t;
+        if (cache) {
+            cache->t_quantile.set = 1;
+            cache->t_quantile.p = pr;
+            cache->t_quantile.df = df;
+            cache->t_quantile.q = t;
         }
     }
     double A = b * b - t * t * v22;
@@ -455,7 +465,7 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
                              size_t m, const double *sorted,
                              const double *means, double alpha,
                              int rigorous, int suite, st_verdict *out,
-                             st_rank_table *tab)
+                             st_cache *cache)
 {
     verdict_init(out, alpha);
     if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
@@ -465,7 +475,7 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
 
     mean_parts mp;
     if ((s = mean_parts_run(x, n, y, m, sorted, means, conf_of(alpha), alpha,
-                            !suite, &mp, tab)) != ST_OK)
+                            !suite, &mp, cache)) != ST_OK)
         return s;
     if (suite)
         out->speedup_mean = !mp.too_few ? mp.mean[0] / mp.mean[1]
@@ -487,7 +497,7 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
     if (p.decision == ST_INSUFFICIENT) return ST_OK;
     out->p_value = mp.t[p.final].p_value;
     out->p_value_slowdown = mp.tl[p.final].p_value;
-    fieller_interval(&mp, n, m, p.final, alpha, out->speedup_ci, tab);
+    fieller_interval(&mp, n, m, p.final, alpha, out->speedup_ci, cache);
     if (!isnan(out->speedup_ci[0]))
         out->speedup_estimate = mp.mean[0] / mp.mean[1];
     return ST_OK;
@@ -502,7 +512,7 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
  * step reads the sorted samples:
  *   - observed minima and medians: the ends and middles of the runs;
  *   - Smirnov statistic of the centred samples: a merge of xs - med(x)
- *     and ys - med(y), which are still sorted (ks.c, st_ks_sorted);
+ *     and ys - med(y), which are still sorted (ks.c);
  *   - rank-sum test: the mid-ranks from a merge of xs and ys (sorted.c);
  *   - Hodges-Lehmann shift and interval: selections among the pairwise
  *     differences of xs and ys, walked in place (select.c);
@@ -519,10 +529,10 @@ typedef struct {
     st_result wl;             /* the mirrored test, x less (slowdown)    */
 } median_parts;
 
-/* tab (may be NULL) caches the exact rank-sum null distribution between
+/* cache (may be NULL) caches the exact rank-sum null distribution between
  * the rank-sum tests of one protocol call. */
 static int median_parts_run(const st_sorted_pair *P, median_parts *mp,
-                            st_rank_table *tab)
+                            st_cache *cache)
 {
     size_t n = P->n, m = P->m;
     mp->too_few = n < ST_MIN_RUNS || m < ST_MIN_RUNS;
@@ -537,13 +547,18 @@ static int median_parts_run(const st_sorted_pair *P, median_parts *mp,
                    P->xs[0] == P->ys[0];
     if (mp->constant) return ST_OK;
     double mx = st_median_sorted(P->xs, n), my = st_median_sorted(P->ys, m);
-    int s = st_ks_sorted_tab(P->xs, n, mx, P->ys, m, my, ST_TWO_SIDED, -1,
-                             &mp->ks, tab);
+    st_ks_options ko = {1, {mx, my}, cache, NULL};
+    int s = st_ks_test(P->xs, n, P->ys, m, ST_TWO_SIDED, -1, &ko, &mp->ks);
     if (s == ST_ERR_ALLOC) return s;
     /* The speedup test and the mirrored one: the same statistic, the same
      * automatic choice of the exact distribution (with ties too) and the
      * same cached table, from one merge. */
-    s = st_wilcoxon_sorted_both(P, -1, 1, &mp->w, &mp->wl, tab);
+    st_wilcoxon_options wo = {0};
+    wo.sorted = 1;
+    wo.cache = cache;
+    wo.less = &mp->wl;
+    s = st_wilcoxon_test(P->xs, n, P->ys, m, ST_GREATER, 0.0, -1, 1, 0, 0.95,
+                         &wo, &mp->w);
     if (s == ST_ERR_ALLOC) return s;
     return ST_OK;
 }
@@ -588,12 +603,17 @@ static void median_path(const median_parts *mp, size_t n, size_t m,
  * comes last.  A failure other than memory leaves the fields NAN.
  */
 static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
-                            st_rank_table *tab, int shift)
+                            st_cache *cache, int shift)
 {
     st_result r;
-    int s = shift ? st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1,
-                                             conf_of(alpha), &r, NULL, NULL,
-                                             tab)
+    /* the Hodges-Lehmann estimates and intervals alone, on the sorted
+     * pair read in place */
+    st_wilcoxon_options hl = {0};
+    hl.sorted = 1;
+    hl.interval_only = 1;
+    hl.cache = cache;
+    int s = shift ? st_wilcoxon_test(P->xs, P->n, P->ys, P->m, ST_TWO_SIDED,
+                                     0.0, -1, 1, 1, conf_of(alpha), &hl, &r)
                   : ST_ERR_DOMAIN;      /* not asked for: left NAN */
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
@@ -603,8 +623,8 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
     }
     if (!(alpha < 0.5)) return ST_OK;   /* no level 1 - 2 alpha > 0 */
     if (st_sorted_pair_log(P) != ST_OK) return ST_OK;
-    s = st_hodges_lehmann_sorted(P, ST_TWO_SIDED, -1, 1, 1 - 2 * alpha, &r,
-                                 NULL, NULL, tab);
+    s = st_wilcoxon_test(P->xs, P->n, P->ys, P->m, ST_TWO_SIDED, 0.0, -1, 1,
+                         1, 1 - 2 * alpha, &hl, &r);
     if (s == ST_ERR_ALLOC) return s;
     if (s == ST_OK) {
         v->speedup_ci[0] = exp(r.conf_int[0]);
@@ -615,12 +635,12 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
 }
 
 static int median_protocol_run(st_sorted_pair *P, double alpha, int rigorous,
-                               st_verdict *out, st_rank_table *tab, int shift)
+                               st_verdict *out, st_cache *cache, int shift)
 {
     int s;
     size_t n = P->n, m = P->m;
     median_parts mp;
-    if ((s = median_parts_run(P, &mp, tab)) != ST_OK) return s;
+    if ((s = median_parts_run(P, &mp, cache)) != ST_OK) return s;
     st_path p;
     median_path(&mp, n, m, alpha, rigorous, &p);
     out->decision = p.decision;
@@ -636,7 +656,7 @@ static int median_protocol_run(st_sorted_pair *P, double alpha, int rigorous,
     out->p_value_slowdown = mp.wl.p_value;
     /* W / (n m) counts the pairs with x > y, ties one half. */
     out->prob_greater = mp.w.statistic / ((double) n * (double) m);
-    return median_intervals(P, alpha, out, tab, shift);
+    return median_intervals(P, alpha, out, cache, shift);
 }
 
 /* The observed speedups from the sorted pair (the mean from the data as
@@ -655,16 +675,16 @@ static void observed_sorted(const double *x, const double *y,
 /* The protocol on the sorted pair P (freed here). */
 static int median_protocol_pair(const double *x, const double *y,
                                 st_sorted_pair *P, double alpha, int rigorous,
-                                st_verdict *out, st_rank_table *tab, int shift)
+                                st_verdict *out, st_cache *cache, int shift)
 {
     observed_sorted(x, y, P, out);
     out->speedup = out->speedup_median;
     /* the three rank-sum tests share one exact null distribution */
-    st_rank_table own;
-    memset(&own, 0, sizeof own);
-    int s = median_protocol_run(P, alpha, rigorous, out, tab ? tab : &own,
+    st_cache own;
+    st_cache_init(&own);
+    int s = median_protocol_run(P, alpha, rigorous, out, cache ? cache : &own,
                                 shift);
-    st_rank_table_free(&own);
+    st_cache_free(&own);
     st_sorted_pair_free(P);
     return s;
 }
@@ -678,7 +698,7 @@ static int median_protocol(const double *x, size_t n, const double *y,
                            const st_protocol_options *opt, st_verdict *out)
 {
     int suite = opt && opt->suite;
-    st_rank_table *tab = opt ? opt->tab : NULL;
+    st_cache *cache = opt ? opt->cache : NULL;
     st_result *trend = opt && opt->trend_min > 0 ? opt->trend : NULL;
     if (trend) {
         st_result_init(&trend[0]);
@@ -692,20 +712,19 @@ static int median_protocol(const double *x, size_t n, const double *y,
     if (opt && opt->sorted) {
         /* a copy: the interval of the speedup takes its logarithms in
          * place */
-        P.xs = malloc((n + m) * sizeof(double));
+        P.xs = st_malloc(n + m, sizeof(double));
         if (!P.xs) return ST_ERR_ALLOC;
         memcpy(P.xs, opt->sorted, (n + m) * sizeof(double));
         P.ys = P.xs + n;
         P.n = n;
         P.m = m;
-        return median_protocol_pair(NULL, NULL, &P, alpha, rigorous, out, tab,
+        return median_protocol_pair(NULL, NULL, &P, alpha, rigorous, out, cache,
                                     !suite);
     }
-    s = trend ? st_sorted_pair_init_trend(&P, x, n, y, m, opt->trend_min,
-                                          trend)
-              : st_sorted_pair_init(&P, x, n, 0.0, y, m);
+    st_pair_trend by_trend = {trend ? opt->trend_min : 0, trend, cache};
+    s = st_sorted_pair_init(&P, x, n, 0.0, y, m, trend ? &by_trend : NULL);
     if (s != ST_OK) return s;
-    return median_protocol_pair(x, y, &P, alpha, rigorous, out, tab, !suite);
+    return median_protocol_pair(x, y, &P, alpha, rigorous, out, cache, !suite);
 }
 
 int st_protocol(int proto, const double *x, size_t n, const double *y,
@@ -720,7 +739,8 @@ int st_protocol(int proto, const double *x, size_t n, const double *y,
     }
     return mean_protocol_run(x, n, y, m, opt ? opt->sorted : NULL,
                              opt ? opt->means : NULL, alpha, rigorous,
-                             opt ? opt->suite : 0, out, opt ? opt->tab : NULL);
+                             opt ? opt->suite : 0, out,
+                             opt ? opt->cache : NULL);
 }
 
 /* ---- highest confidence ---------------------------------------------------- */
@@ -748,12 +768,12 @@ static int cmp_dbl(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
-int st_highest_alpha(int test, const double *x, size_t n, const double *y,
-                     size_t m, int rigorous, st_rank_table *tab,
+int st_highest_alpha(int proto, const double *x, size_t n, const double *y,
+                     size_t m, int rigorous, st_cache *cache,
                      double *alpha)
 {
     *alpha = NAN;
-    if (test != 0 && test != 1) return ST_ERR_DOMAIN;
+    if (proto != 0 && proto != 1) return ST_ERR_DOMAIN;
     int s = check_input(x, n, y, m);
     if (s != ST_OK) return s;
 
@@ -763,9 +783,9 @@ int st_highest_alpha(int test, const double *x, size_t n, const double *y,
     median_parts dp;
     memset(&mp, 0, sizeof mp);
     memset(&dp, 0, sizeof dp);
-    if (test == 0) {
+    if (proto == 0) {
         if ((s = mean_parts_run(x, n, y, m, NULL, NULL, 0.95, NAN, 0, &mp,
-                                tab)) != ST_OK)
+                                cache)) != ST_OK)
             return s;
         if (mp.too_few || mp.both_constant) return ST_OK;
         if (mp.checked[0]) k = add_candidate(c, k, mp.sw[0].p_value);
@@ -775,8 +795,9 @@ int st_highest_alpha(int test, const double *x, size_t n, const double *y,
             if (mp.t[i].status == ST_OK) k = add_candidate(c, k, mp.t[i].p_value);
     } else {
         st_sorted_pair P;
-        if ((s = st_sorted_pair_init(&P, x, n, 0.0, y, m)) != ST_OK) return s;
-        s = median_parts_run(&P, &dp, tab);
+        s = st_sorted_pair_init(&P, x, n, 0.0, y, m, NULL);
+        if (s != ST_OK) return s;
+        s = median_parts_run(&P, &dp, cache);
         st_sorted_pair_free(&P);
         if (s != ST_OK) return s;
         if (dp.too_few || dp.constant) return ST_OK;
@@ -789,7 +810,7 @@ int st_highest_alpha(int test, const double *x, size_t n, const double *y,
     st_path p;
     for (int i = -1; i < k; i++) {
         double a = i < 0 ? c[0] / 2 : c[i];
-        if (test == 0) mean_path(&mp, n, m, a, rigorous, &p);
+        if (proto == 0) mean_path(&mp, n, m, a, rigorous, &p);
         else median_path(&dp, n, m, a, rigorous, &p);
         if (p.decision == ST_SIGNIFICANT) {
             *alpha = i < 0 ? 0 : a;

@@ -41,8 +41,10 @@
 #include <string.h>
 #include <Rmath.h>
 #include "speeduptest.h"
+#include "cache.h"
 
-#define MK_EXACT_MAX 50   /* exact distribution below this size, no ties */
+/* exact distribution below this size, without ties */
+#define MK_EXACT_MAX ST_CACHE_KENDALL_N
 
 /*
  * The inversion count.  The run times are mapped to unsigned 64-bit keys
@@ -228,38 +230,25 @@ static uint64_t count_inversions(uint64_t *k, uint64_t *tmp, size_t n,
 }
 
 /* The null distributions of D for n < MK_EXACT_MAX, as cumulative
- * probabilities cdf[n][d] = P(D <= d), built once per table by the
+ * probabilities cdf[n][d] = P(D <= d), built in the cache once by the
  * Mahonian recursion up to the largest n asked (so a suite of many short
  * samples pays O(n^3) once, not per sample). */
-typedef struct {
-    size_t built;                  /* cdf[2..built] are filled           */
-    double *cdf[MK_EXACT_MAX];
-    double *p;                     /* current density, n = built          */
-} mk_table;
-
-static void mk_table_free(mk_table *t)
+static int mk_cdf(st_cache *cache, size_t n, double d, double *out)
 {
-    for (size_t k = 0; k < MK_EXACT_MAX; k++) free(t->cdf[k]);
-    free(t->p);
-    memset(t, 0, sizeof *t);
-}
-
-static int mk_cdf(mk_table *t, size_t n, double d, double *out)
-{
-    if (!t->p) {
+    if (!cache->kendall.p) {
         size_t top = (MK_EXACT_MAX - 1) * (MK_EXACT_MAX - 2) / 2;
-        t->p = calloc(top + 1, sizeof(double));
-        if (!t->p) return ST_ERR_ALLOC;
-        t->p[0] = 1;
-        t->built = 1;
+        cache->kendall.p = calloc(top + 1, sizeof(double));
+        if (!cache->kendall.p) return ST_ERR_ALLOC;
+        cache->kendall.p[0] = 1;
+        cache->kendall.built = 1;
     }
-    while (t->built < n) {
-        size_t k = t->built + 1, top = k * (k - 1) / 2;
-        double *c = malloc((top + 1) * sizeof(double));
+    while (cache->kendall.built < n) {
+        size_t k = cache->kendall.built + 1, top = k * (k - 1) / 2;
+        double *c = st_malloc(top + 1, sizeof(double));
         if (!c) return ST_ERR_ALLOC;
         /* new density q(s) = (1/k) sum_{j<k} p(s - j), in place from the
          * top down using the running window sum */
-        double *p = t->p, run = 0;
+        double *p = cache->kendall.p, run = 0;
         size_t oldtop = (k - 1) * (k - 2) / 2;
         for (size_t s = 0; s <= top; s++) {   /* prefix sums in c */
             run += s <= oldtop ? p[s] : 0;
@@ -274,46 +263,34 @@ static int mk_cdf(mk_table *t, size_t n, double d, double *out)
             run += p[s];
             c[s] = run > 1 ? 1 : run;
         }
-        t->cdf[k] = c;
-        t->built = k;
+        cache->kendall.cdf[k] = c;
+        cache->kendall.built = k;
     }
     size_t N = n * (n - 1) / 2;
     size_t di = d < 0 ? 0 : (size_t) d;
-    *out = d < 0 ? 0 : t->cdf[n][di > N ? N : di];
+    *out = d < 0 ? 0 : cache->kendall.cdf[n][di > N ? N : di];
     return ST_OK;
 }
 
-static int mann_kendall_tab(const double *x, size_t n, st_result *out,
-                            mk_table *tab);
-
-int st_mann_kendall(const double *x, size_t n, st_result *out)
-{
-    mk_table t;
-    memset(&t, 0, sizeof t);
-    int s = mann_kendall_tab(x, n, out, &t);
-    mk_table_free(&t);
-    return s;
-}
-
 static int mk_test(double D, const uint64_t *sk, size_t n, st_result *out,
-                   mk_table *tab);
+                   st_cache *cache);
 
 /* The test from the keys k[0..n) of the sample (tmp: scratch of n keys;
  * the keys end sorted in one of the two). */
 static int mk_from_keys(uint64_t *k, uint64_t *tmp, size_t n, st_result *out,
-                        mk_table *tab)
+                        st_cache *cache)
 {
     const uint64_t *sk;
     double D = (double) count_inversions(k, tmp, n, &sk);
-    return mk_test(D, sk, n, out, tab);
+    return mk_test(D, sk, n, out, cache);
 }
 
 static int mk_result(double D, double T, double tv, int ties, size_t n,
-                     st_result *out, mk_table *tab);
+                     st_result *out, st_cache *cache);
 
 /* The test from D, the strict inversions, and the sorted keys sk. */
 static int mk_test(double D, const uint64_t *sk, size_t n, st_result *out,
-                   mk_table *tab)
+                   st_cache *cache)
 {
     /* tie groups */
     double T = 0, tv = 0;
@@ -329,14 +306,14 @@ static int mk_test(double D, const uint64_t *sk, size_t n, st_result *out,
         }
         i = j;
     }
-    return mk_result(D, T, tv, ties, n, out, tab);
+    return mk_result(D, T, tv, ties, n, out, cache);
 }
 
 /* The test from D, T = sum t(t-1)/2 and tv = sum t(t-1)(2t+5) over the
  * tie groups (all integers, exact in a double whatever the order of
  * summation below 2^53). */
 static int mk_result(double D, double T, double tv, int ties, size_t n,
-                     st_result *out, mk_table *tab)
+                     st_result *out, st_cache *cache)
 {
     double dn = (double) n, N = dn * (dn - 1) / 2;
     double S = (N - T - D) - D;
@@ -346,7 +323,7 @@ static int mk_result(double D, double T, double tv, int ties, size_t n,
     if (!(var > 0)) return st_result_fail(out, ST_ERR_CONSTANT);
     if (!ties && n < MK_EXACT_MAX) {
         double lo = D < N - D ? D : N - D, c;
-        int s = mk_cdf(tab, n, lo, &c);
+        int s = mk_cdf(cache, n, lo, &c);
         if (s != ST_OK) return st_result_fail(out, s);
         out->p_value = fmin(1.0, 2 * c);
         out->exact = 1;
@@ -360,7 +337,7 @@ static int mk_result(double D, double T, double tv, int ties, size_t n,
 }
 
 static int mann_kendall_tab(const double *x, size_t n, st_result *out,
-                            mk_table *tab)
+                            st_cache *cache)
 {
     st_result_init(out);
     if (n < 3) return st_result_fail(out, ST_ERR_TOO_FEW);
@@ -369,13 +346,13 @@ static int mann_kendall_tab(const double *x, size_t n, st_result *out,
     double D, T, tv;
     int ties;
     if (st_simd_kendall(x, n, &D, &T, &tv, &ties))
-        return mk_result(D, T, tv, ties, n, out, tab);
+        return mk_result(D, T, tv, ties, n, out, cache);
     /* short samples' keys on the stack */
     uint64_t local[2 * 64];
-    uint64_t *a = n <= 64 ? local : malloc(2 * n * sizeof(uint64_t));
+    uint64_t *a = n <= 64 ? local : st_malloc(n, 2 * sizeof(uint64_t));
     if (!a) return st_result_fail(out, ST_ERR_ALLOC);
     for (size_t i = 0; i < n; i++) a[i] = mk_key(x[i]);
-    int s = mk_from_keys(a, a + n, n, out, tab);
+    int s = mk_from_keys(a, a + n, n, out, cache);
     if (a != local) free(a);
     return s;
 }
@@ -414,8 +391,8 @@ static uint64_t merge_back(const uint64_t *left, size_t h, uint64_t *k,
  * removes.  Only -0 does not come back (it is read as +0); run times are
  * positive.
  */
-int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
-                         st_result *out)
+static int mann_kendall_sort(const double *x, size_t n, void *sorted,
+                             st_result *out, st_cache *cache)
 {
     st_result_init(out);
     if (n < 3) return st_result_fail(out, ST_ERR_TOO_FEW);
@@ -426,7 +403,7 @@ int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
         k[i] = mk_key(x[i]);
     }
     size_t h = n / 2;
-    uint64_t *tmp = malloc((n - h) * sizeof *tmp);
+    uint64_t *tmp = st_malloc(n - h, sizeof *tmp);
     if (!tmp) return st_result_fail(out, ST_ERR_ALLOC);
     const uint64_t *sk;
     uint64_t inv = count_inversions(k, tmp, h, &sk);
@@ -436,10 +413,7 @@ int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
     memcpy(tmp, k, h * sizeof *k);
     inv += merge_back(tmp, h, k, n);
     free(tmp);
-    mk_table tab;
-    memset(&tab, 0, sizeof tab);
-    int s = mk_test((double) inv, k, n, out, &tab);
-    mk_table_free(&tab);
+    int s = mk_test((double) inv, k, n, out, cache);
     if (s == ST_ERR_ALLOC) return s;
     /* keys back to values (memcpy: the storage changes from keys to
      * doubles) */
@@ -449,6 +423,18 @@ int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
         double v = st_sort_unkey(u);
         memcpy(bytes + i * sizeof v, &v, sizeof v);
     }
+    return s;
+}
+
+int st_mann_kendall(const double *x, size_t n,
+                    const st_mann_kendall_options *opt, st_result *out)
+{
+    st_cache own, *cache = opt && opt->cache ? opt->cache : &own;
+    if (cache == &own) st_cache_init(&own);
+    int s = opt && opt->sorted
+            ? mann_kendall_sort(x, n, opt->sorted, out, cache)
+            : mann_kendall_tab(x, n, out, cache);
+    if (cache == &own) st_cache_free(&own);
     return s;
 }
 
@@ -519,18 +505,19 @@ SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len)
         if (!(st[i] >= 0 && ln[i] >= 0 && st[i] + ln[i] <= (double) nv))
             Rf_error("`start` or `len` is out of range.");
     st_result *res = (st_result *) R_alloc(k ? k : 1, sizeof(st_result));
-    mk_table tab;
-    memset(&tab, 0, sizeof tab);
+    st_cache cache;
+    st_cache_init(&cache);
+    st_mann_kendall_options opt = {NULL, &cache};
     for (size_t i = 0; i < k; i++) {
-        int status = mann_kendall_tab(v + (size_t) st[i], (size_t) ln[i],
-                                      &res[i], &tab);
+        int status = st_mann_kendall(v + (size_t) st[i], (size_t) ln[i], &opt,
+                                     &res[i]);
         if (status == ST_ERR_ALLOC) {
-            mk_table_free(&tab);
+            st_cache_free(&cache);
             Rf_error("out of memory.");
         }
         res[i].status = status;
     }
-    mk_table_free(&tab);
+    st_cache_free(&cache);
     return ffi_trend_list(res, k);
 }
 

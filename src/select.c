@@ -95,7 +95,7 @@ static size_t partition_below(double *buf, size_t lo, size_t hi, double piv,
     return store;
 }
 
-double st_select_kth(double *buf, size_t c, size_t k)
+static double select_kth(double *buf, size_t c, size_t k)
 {
     size_t lo = 0, hi = c;                 /* answer in buf[lo .. hi-1] */
     while (hi - lo > 1) {
@@ -120,7 +120,7 @@ double st_select_kth(double *buf, size_t c, size_t k)
 }
 
 /* The k-th smallest (0-based) of buf[0..c-1], c <= SELECT_SMALL, leaving
- * buf in no particular order.  The same selection as st_select_kth, with
+ * buf in no particular order.  The same selection as select_kth, with
  * each pass copying the range into the other of two buffers (buf and one
  * on the stack) from both ends: a value is written at both the next free
  * place below and the next free place above and only one of the two
@@ -197,7 +197,7 @@ static size_t partition_small(double *buf, size_t lo, size_t hi, double piv,
 /* Several order statistics (0-based ranks ks[0..cnt-1], ascending) of
  * buf[lo..hi-1]: one partition around the median of three serves every
  * rank, then each side is searched for its own ranks only (a single rank
- * by select_small or st_select_kth). */
+ * by select_small or select_kth). */
 static void multi_select(double *buf, size_t lo, size_t hi, const uint64_t *ks,
                          int cnt, double *vals)
 {
@@ -209,7 +209,7 @@ static void multi_select(double *buf, size_t lo, size_t hi, const uint64_t *ks,
         }
         if (cnt == 1 || hi - lo <= 1) {
             for (int r = 0; r < cnt; r++)
-                vals[r] = st_select_kth(buf + lo, hi - lo, (size_t) ks[r] - lo);
+                vals[r] = select_kth(buf + lo, hi - lo, (size_t) ks[r] - lo);
             return;
         }
         double a = buf[lo], b = buf[lo + (hi - lo) / 2], d = buf[hi - 1];
@@ -598,8 +598,8 @@ static int pm_select(const pair_matrix *M, const uint64_t *ks, int cnt,
         /* several targets: stop searching them together once the bracket
          * would keep more than a quarter of the window */
         if (cnt > 1 && ka != kb && west > PM_SPLIT_FRAC * (double) W) return PM_SPLIT;
-        double pl = st_select_kth(G->buf, L, il);
-        double ph = ih > il ? st_select_kth(G->buf + il + 1, L - il - 1,
+        double pl = select_kth(G->buf, L, il);
+        double ph = ih > il ? select_kth(G->buf + il + 1, L - il - 1,
                                             ih - il - 1)
                             : pl;
         double q = west <= (double) G->thr ? 1.0 : (double) s / west;
@@ -698,7 +698,7 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
     G.cap = pm_cap(G.thr, s, total);
     /* (a small matrix's buffer lives on the stack) */
     double local[PM_LOCAL_CAP];
-    G.buf = G.cap <= PM_LOCAL_CAP ? local : malloc(G.cap * sizeof(double));
+    G.buf = G.cap <= PM_LOCAL_CAP ? local : st_malloc(G.cap, sizeof(double));
     if (!G.buf) return ST_ERR_ALLOC;
     G.len = 0;
     G.rng = 0x9E3779B97F4A7C15ULL;     /* fixed seed: reproducible work */
@@ -709,7 +709,7 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
         /* (a split window is never complete: it holds a sample) */
         pm_window w0 = w;
         size_t len = G.len;
-        if (len > 0 && (saved = malloc(len * sizeof(double))) != NULL)
+        if (len > 0 && (saved = st_malloc(len, sizeof(double))) != NULL)
             for (size_t t = 0; t < len; t++) saved[t] = G.buf[t];
         if (!saved) len = 0;
         status = PM_FOUND;
@@ -738,31 +738,19 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
     return status == PM_FOUND ? ST_OK : status;
 }
 
-int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
-                    int walsh, size_t k, double *value)
+int st_pairwise_kths(const double *a, size_t na, const double *b, size_t nb,
+                     const uint64_t *ks, int cnt, double *vals)
 {
-    *value = NAN;
-    if (na == 0 || (!walsh && nb == 0)) return ST_ERR_DOMAIN;
-    uint64_t total;
-    if (walsh) {
+    for (int r = 0; r < cnt && r < 4; r++) vals[r] = NAN;
+    if (na == 0 || (b && nb == 0) || cnt < 1 || cnt > 4) return ST_ERR_DOMAIN;
+    if (!b) {
+        /* the Walsh averages: row i holds the columns j >= i */
         if (na > (SIZE_MAX - 1) / na) return ST_ERR_TOO_MANY;
-        total = (uint64_t) na * (na + 1) / 2;
-    } else {
-        if (na > SIZE_MAX / nb) return ST_ERR_TOO_MANY;
-        total = (uint64_t) na * nb;
+        pair_matrix M = {a, a, 1, na, na, 1};
+        return pm_kths(&M, (uint64_t) na * (na + 1) / 2, ks, cnt, vals);
     }
-    if (k < 1 || k > total) return ST_ERR_DOMAIN;
-    pair_matrix M = {a, walsh ? a : b, 1, na, walsh ? na : nb, walsh};
-    uint64_t kk = k;
-    return pm_kths(&M, total, &kk, 1, value);
-}
-
-int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
-                          size_t m, const uint64_t *ks, int cnt, double *vals)
-{
-    if (n == 0 || m == 0 || cnt < 1 || cnt > 4) return ST_ERR_DOMAIN;
-    if (n > SIZE_MAX / m) return ST_ERR_TOO_MANY;
-    /* columns are ys read backwards: x[i] - y[m - 1 - j] grows along j */
-    pair_matrix M = {xs, ys + (m - 1), -1, n, m, 0};
-    return pm_kths(&M, (uint64_t) n * m, ks, cnt, vals);
+    if (na > SIZE_MAX / nb) return ST_ERR_TOO_MANY;
+    /* columns are b read backwards: a[i] - b[nb - 1 - j] grows along j */
+    pair_matrix M = {a, b + (nb - 1), -1, na, nb, 0};
+    return pm_kths(&M, (uint64_t) na * nb, ks, cnt, vals);
 }

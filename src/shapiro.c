@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <Rmath.h>
 #include "speeduptest.h"
+#include "cache.h"
 
 #define SW_MAX_N 5000
 
@@ -119,20 +120,20 @@ static int sw_check(const double *x, size_t n, st_result *out)
  * order of the sorted sample), their sum of squares, and the mean, log-sd
  * and bound gamma of the normalising transformation.  A suite meets the
  * same few sizes again and again, so a caller may keep these per n
- * (st_rank_table); the statistic from them is the same computation, in
+ * (st_cache); the statistic from them is the same computation, in
  * the same order, as from coefficients computed afresh.
  */
-struct st_sw_consts {
+typedef struct st_sw_consts {
     size_t n;
     double ssa;               /* sum of da[k]^2                          */
     double m, s, gamma;       /* the transformation (n >= 4)             */
     double da[];              /* n values                                */
-};
+} st_sw_consts;
 
 static st_sw_consts *sw_consts_new(size_t n)
 {
     st_sw_consts *c = malloc(sizeof *c + n * sizeof(double));
-    double *a = malloc((n / 2) * sizeof(double));
+    double *a = st_malloc(n / 2, sizeof(double));
     if (!c || !a) {
         free(c);
         free(a);
@@ -165,70 +166,33 @@ static st_sw_consts *sw_consts_new(size_t n)
     return c;
 }
 
-/* Sample sizes whose constants a table keeps (3 .. SW_CACHE_N - 1; larger
- * samples are rarer in suites and cost more in the rest of the test). */
-#define SW_CACHE_N 512
 /* Samples of up to this many values keep x / range on the stack. */
 #define SW_LOCAL_N 512
 
-/* The constants for n: from tab (computed and kept there the first time)
- * when n is small enough, else computed into *own (for the caller to
- * free).  NULL when out of memory. */
-static const st_sw_consts *sw_consts(size_t n, st_rank_table *tab,
+/* The constants for n: from the cache (computed and kept there the first
+ * time) when n is below ST_CACHE_SHAPIRO_N, else computed into *own (for
+ * the caller to free).  NULL when out of memory. */
+static const st_sw_consts *sw_consts(size_t n, st_cache *cache,
                                      st_sw_consts **own)
 {
     *own = NULL;
-    if (tab && n < SW_CACHE_N) {
-        if (!tab->sw) {
-            tab->sw = calloc(SW_CACHE_N, sizeof(st_sw_consts *));
-            if (!tab->sw) return *own = sw_consts_new(n);
+    if (cache && n < ST_CACHE_SHAPIRO_N) {
+        if (!cache->shapiro) {
+            cache->shapiro = calloc(ST_CACHE_SHAPIRO_N, sizeof(st_sw_consts *));
+            if (!cache->shapiro) return *own = sw_consts_new(n);
         }
-        if (!tab->sw[n]) tab->sw[n] = sw_consts_new(n);
-        return tab->sw[n];
+        if (!cache->shapiro[n]) cache->shapiro[n] = sw_consts_new(n);
+        return cache->shapiro[n];
     }
     return *own = sw_consts_new(n);
 }
 
-void st_sw_consts_free(st_sw_consts **tab)
-{
-    if (!tab) return;
-    for (size_t n = 0; n < SW_CACHE_N; n++) free(tab[n]);
-    free(tab);
-}
-
-static int sw_sorted(const double *xs, size_t n, st_result *out,
-                     st_rank_table *tab);
-
-int st_shapiro_wilk(const double *x, size_t n, st_result *out)
-{
-    int s = sw_check(x, n, out);
-    if (s != ST_OK) return s;
-    double *xs = st_sorted_copy(x, n);
-    if (!xs) return out->status = ST_ERR_ALLOC;
-    s = sw_sorted(xs, n, out, NULL);
-    free(xs);
-    return s;
-}
-
-int st_shapiro_wilk_sorted(const double *xs, size_t n, st_result *out)
-{
-    return st_shapiro_wilk_sorted_tab(xs, n, out, NULL);
-}
-
-int st_shapiro_wilk_sorted_tab(const double *xs, size_t n, st_result *out,
-                               st_rank_table *tab)
-{
-    int s = sw_check(xs, n, out);
-    if (s != ST_OK) return s;
-    return sw_sorted(xs, n, out, tab);
-}
-
 /* The test on the checked sample xs, sorted ascending. */
 static int sw_sorted(const double *xs, size_t n, st_result *out,
-                     st_rank_table *tab)
+                     st_cache *cache)
 {
     st_sw_consts *own;
-    const st_sw_consts *c = sw_consts(n, tab, &own);
+    const st_sw_consts *c = sw_consts(n, cache, &own);
     if (!c) return out->status = ST_ERR_ALLOC;
 
     /*
@@ -291,6 +255,20 @@ static int sw_sorted(const double *xs, size_t n, st_result *out,
     return ST_OK;
 }
 
+int st_shapiro_wilk(const double *x, size_t n, const st_shapiro_options *opt,
+                    st_result *out)
+{
+    st_cache *cache = opt ? opt->cache : NULL;
+    int s = sw_check(x, n, out);
+    if (s != ST_OK) return s;
+    if (opt && opt->sorted) return sw_sorted(x, n, out, cache);
+    double *xs = st_sorted_copy(x, n);
+    if (!xs) return out->status = ST_ERR_ALLOC;
+    s = sw_sorted(xs, n, out, cache);
+    free(xs);
+    return s;
+}
+
 /* ---- R entry point --------------------------------------------------- */
 #include "ffi.h"
 
@@ -299,6 +277,6 @@ SEXP ffi_shapiro_wilk(SEXP x)
     size_t n;
     const double *px = ffi_doubles(x, &n, "x");
     st_result r;
-    st_shapiro_wilk(px, n, &r);
+    st_shapiro_wilk(px, n, NULL, &r);
     return ffi_result(&r);
 }

@@ -1,16 +1,21 @@
 /*
  * signrank.c -- the Wilcoxon signed-rank test (Wilcoxon 1945) with the
- * Hodges-Lehmann pseudo-median (median of the Walsh averages) and its
- * confidence interval (Tukey 1949; Bauer 1972), as R's stats::wilcox.test
- * computes them for one sample or paired differences, plus the exact
- * conditional distribution of the sum of positive mid-ranks when there are
- * ties or zeros, and selection of the k-th Walsh average without forming
- * the n (n + 1) / 2 averages (Monahan 1984; st_pairwise_kth in
- * select.c).
+ * Hodges-Lehmann pseudo-median (median of the Walsh averages; Hodges and
+ * Lehmann 1963) and its confidence interval (Tukey 1949; Bauer 1972), as
+ * R's stats::wilcox.test computes them for one sample or paired
+ * differences.  The exact p-value, with ties or zeros too, comes from the
+ * exact conditional distribution of the sum of positive mid-ranks
+ * (st_exact_tails, exact.c); the interval's Walsh averages are selected
+ * without forming the n (n + 1) / 2 of them (Monahan 1984;
+ * st_pairwise_kths, select.c).
  *
  * References
  *   Wilcoxon, F. (1945). Individual comparisons by ranking methods.
  *     Biometrics Bulletin 1, 80-83.
+ *   Tukey, J. W. (1949). The simplest signed-rank tests. Memorandum
+ *     Report 17, Statistical Research Group, Princeton University.
+ *   Hodges, J. L. and Lehmann, E. L. (1963). Estimates of location based
+ *     on rank tests. Ann. Math. Statist. 34, 598-611.
  *   Bauer, D. F. (1972). Constructing confidence sets using rank
  *     statistics. JASA 67, 687-690.
  *   Noether, G. E. (1967). Wilcoxon confidence intervals for location
@@ -23,125 +28,6 @@
 #include <stdlib.h>
 #include <Rmath.h>
 #include "speeduptest.h"
-
-/* ------------------------------------------------------------------------
- * Exact distribution of the doubled sum of positive mid-ranks.
- *
- * Under H0 each of the n values is positive or negative with probability
- * 1/2 independently, given |d| (so given the mid-ranks).  With integer
- * units a_i (doubled mid-ranks divided by their gcd) the number of sign
- * patterns with sum s obeys c_i(s) = c_{i-1}(s) + c_{i-1}(s - a_i),
- * updated in place with s descending; the table has sum(a) + 1 cells
- * (n (n + 1) / 2 + 1 without ties).  Every operation adds non-negative
- * numbers, so the relative error of any count or tail sum stays below
- * about n eps.  Counts stay below 2^n: up to n = 1000 they are kept as
- * counts (exact while n <= 53); beyond, each step also halves the table,
- * which then holds the probabilities c_i(s) / 2^i -- the same numbers
- * scaled by an exact power of two, finite at every size, with only the
- * probabilities below 2^-1074 (patterns of n > 1074 values with almost
- * all signs forced) underflowing to 0.  The size limits are those of
- * time and memory: ST_EXACT_MAX_CELLS cells and ST_EXACT_MAX_WORK
- * additions (about n = 2000 without ties).
- * ---------------------------------------------------------------------- */
-
-/* Counts above 2^1000 would come near the end of the double range. */
-#define ST_SIGNRANK_COUNT_MAX_N 1000
-
-static int sign_sum_counts(const uint64_t *a, size_t n, double **counts,
-                           size_t *len)
-{
-    *counts = NULL;
-    uint64_t T = 0;
-    for (size_t i = 0; i < n; i++) {
-        T += a[i];
-        if (T >= ST_EXACT_MAX_CELLS) return ST_ERR_TOO_MANY;
-    }
-    if ((double) T * (double) n / 2.0 > ST_EXACT_MAX_WORK)
-        return ST_ERR_TOO_MANY;
-    double *f = calloc((size_t) T + 1, sizeof(double));
-    if (!f) return ST_ERR_ALLOC;
-    f[0] = 1.0;
-    size_t top = 0;
-    int halve = n > ST_SIGNRANK_COUNT_MAX_N;
-    for (size_t i = 0; i < n; i++) {
-        size_t ai = (size_t) a[i];
-        if (halve) {
-            for (size_t s = top + 1; s-- > 0;) {
-                f[s + ai] = 0.5 * (f[s + ai] + f[s]);
-                if (s < ai) f[s] *= 0.5;
-            }
-            /* the cells between top + 1 and ai - 1 held 0 and stay 0 */
-        } else {
-            for (size_t s = top + 1; s-- > 0;) f[s + ai] += f[s];
-        }
-        top += ai;
-        if (i % 64 == 63 && st_check_interrupt()) {
-            free(f);
-            return ST_ERR_INTERRUPTED;
-        }
-    }
-    *counts = f;
-    *len = (size_t) T + 1;
-    return ST_OK;
-}
-
-int st_signrank_exact_tails(const double *rank2, size_t n, double s2,
-                            double *p_le, double *p_ge)
-{
-    *p_le = *p_ge = NAN;
-    if (!isfinite(s2)) return ST_ERR_DOMAIN;
-    uint64_t *a, g;
-    int st = st_rank_units(rank2, n, &a, &g);
-    if (st != ST_OK) return st;
-    double *c;
-    size_t len;
-    int status = sign_sum_counts(a, n, &c, &len);
-    free(a);
-    if (status != ST_OK) return status;
-    double q = s2 / (double) g;
-    double qf = floor(q + 1e-7), qc = ceil(q - 1e-7);
-    long double tot = 0.0L, le = 0.0L, ge = 0.0L;
-    for (size_t i = 0; i < len; i++) {
-        tot += c[i];
-        if ((double) i <= qf) le += c[i];
-        if ((double) i >= qc) ge += c[i];
-    }
-    free(c);
-    *p_le = (double) (le / tot);
-    *p_ge = (double) (ge / tot);
-    return ST_OK;
-}
-
-/* Null probabilities of V = 0 .. n (n + 1) / 2 without ties (dsignrank). */
-static int signrank_null_probs(size_t n, double **prob, size_t *len)
-{
-    *prob = NULL;
-    uint64_t *a = malloc((n ? n : 1) * sizeof(uint64_t));
-    if (!a) return ST_ERR_ALLOC;
-    for (size_t i = 0; i < n; i++) a[i] = i + 1;
-    double *c;
-    int status = sign_sum_counts(a, n, &c, len);
-    free(a);
-    if (status != ST_OK) return status;
-    /* R's psignrank / qsignrank scale the counts by exp(-n log 2), which
-     * is not always exactly 2^-n; the same factor keeps knife-edge cases
-     * (R's signif() of an achieved level) identical. */
-    if (n <= ST_SIGNRANK_COUNT_MAX_N) {
-        double f = exp(-(double) n * M_LN2);
-        for (size_t i = 0; i < *len; i++) c[i] *= f;
-    }
-    *prob = c;
-    return ST_OK;
-}
-
-int st_signrank_null_probs(size_t n, double **prob, size_t *len)
-{
-    return signrank_null_probs(n, prob, len);
-}
-
-/* ------------------------------------------------------------------------
- * The test.
- * ---------------------------------------------------------------------- */
 
 /* Drops the zeros of d - mu: v receives the non-zero differences; returns
  * their number. */
@@ -209,6 +95,13 @@ static double sr_standardised(const double *xs, size_t n, double d,
     return (zd - st_continuity(alt, correct, zd)) / sigma;
 }
 
+/* The k-th smallest (1-based) Walsh average of xs (ascending). */
+static int walsh_kth(const double *xs, size_t n, size_t k, double *value)
+{
+    uint64_t rank = k;
+    return st_pairwise_kths(xs, n, NULL, 0, &rank, 1, value);
+}
+
 static double sr_generic(double V, double dn, double sigma0,
                          st_alternative alt, int correct)
 {
@@ -244,7 +137,7 @@ static int sr_root(const double *xs, size_t n, double sigma0,
         *root = xs[n - 1];
         return ST_OK;
     }
-    return st_pairwise_kth(xs, n, NULL, 0, 1, M - lo + 1, root);
+    return walsh_kth(xs, n, M - lo + 1, root);
 }
 
 /*
@@ -263,10 +156,10 @@ static int sr_conf_int(const double *d, size_t n, st_alternative alt,
     int status = ST_OK;
     if (!xs) return ST_ERR_ALLOC;
     double est, e1, lo_v = -INFINITY, hi_v = INFINITY;
-    status = st_pairwise_kth(xs, n, NULL, 0, 1, (M + 1) / 2, &est);
+    status = walsh_kth(xs, n, (M + 1) / 2, &est);
     if (status != ST_OK) goto done;
     if (M % 2 == 0) {
-        status = st_pairwise_kth(xs, n, NULL, 0, 1, M / 2 + 1, &e1);
+        status = walsh_kth(xs, n, M / 2 + 1, &e1);
         if (status != ST_OK) goto done;
         est = (double) (((long double) est + e1) / 2.0L);
     }
@@ -276,20 +169,19 @@ static int sr_conf_int(const double *d, size_t n, st_alternative alt,
          * ties or zeros the same closed interval, whose coverage is then at
          * least nominal (Noether 1967). */
         size_t len;
-        status = signrank_null_probs(n, &prob, &len);
+        status = st_exact_law(ST_SIGNED_RANK, n, 0, &prob, &len);
         if (status != ST_OK) goto done;
         double a = alt == ST_TWO_SIDED ? alpha / 2 : alpha;
-        double qu = st_rank_quantile(prob, len, a);
-        if (qu == 0) qu = 1;
-        double achieved = st_rank_cdf(prob, len, qu - 1);
+        double achieved;
+        double qu = st_exact_interval_rank(prob, len, a, &achieved);
         if (alt == ST_TWO_SIDED) achieved *= 2;
         size_t iq = (size_t) qu;
         if (alt != ST_LESS) {
-            status = st_pairwise_kth(xs, n, NULL, 0, 1, iq, &lo_v);
+            status = walsh_kth(xs, n, iq, &lo_v);
             if (status != ST_OK) goto done;
         }
         if (alt != ST_GREATER) {
-            status = st_pairwise_kth(xs, n, NULL, 0, 1, M - iq + 1, &hi_v);
+            status = walsh_kth(xs, n, M - iq + 1, &hi_v);
             if (status != ST_OK) goto done;
         }
         if (achieved - alpha > alpha / 2) {
@@ -356,15 +248,15 @@ done:
     return status;
 }
 
-int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
-                           double mu, int exact, int correct, int conf_int,
-                           double conf_level, st_result *out,
-                           double *ci_level, int *ci_warn)
+int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
+                        double mu, int exact, int correct, int conf_int,
+                        double conf_level, const st_signed_rank_options *opt,
+                        st_result *out)
 {
-    double level_dummy;
-    int warn_dummy;
-    if (!ci_level) ci_level = &level_dummy;
-    if (!ci_warn) ci_warn = &warn_dummy;
+    double level;
+    int warn;
+    double *ci_level = opt && opt->ci_level ? opt->ci_level : &level;
+    int *ci_warn = opt && opt->ci_warn ? opt->ci_warn : &warn;
     *ci_level = NAN;
     *ci_warn = 0;
     st_result_init(out);
@@ -378,9 +270,9 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
     for (size_t i = 0; i < n; i++)
         if (!isfinite(d[i]) || !isfinite(d[i] - mu))
             return st_result_fail(out, ST_ERR_DOMAIN);
-    double *v = malloc(n * sizeof(double));
-    double *work = malloc(n * sizeof(double));
-    double *rank = malloc(n * sizeof(double));
+    double *v = st_malloc(n, sizeof(double));
+    double *work = st_malloc(n, sizeof(double));
+    double *rank = st_malloc(n, sizeof(double));
     if (!v || !work || !rank) {
         free(v);
         free(work);
@@ -399,7 +291,8 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
         } else if (use_exact) {
             double ple, pge;
             for (size_t i = 0; i < k; i++) work[i] = 2.0 * rank[i];
-            status = st_signrank_exact_tails(work, k, 2.0 * V, &ple, &pge);
+            status = st_exact_tails(ST_SIGNED_RANK, work, k, 0, 2.0 * V, &ple,
+                                    &pge);
             p = alt == ST_LESS ? ple : alt == ST_GREATER ? pge
                 : 2.0 * (ple < pge ? ple : pge);
             if (p > 1.0) p = 1.0;
@@ -426,14 +319,6 @@ int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
     return ST_OK;
 }
 
-int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
-                        double mu, int exact, int correct, int conf_int,
-                        double conf_level, st_result *out)
-{
-    return st_signed_rank_test_ci(d, n, alt, mu, exact, correct, conf_int,
-                                  conf_level, out, NULL, NULL);
-}
-
 /* ---- R entry point ------------------------------------------------------ */
 #include "ffi.h"
 
@@ -451,7 +336,8 @@ SEXP ffi_signed_rank_test(SEXP d, SEXP alternative, SEXP mu, SEXP exact,
     st_result r;
     double level;
     int warn;
-    st_signed_rank_test_ci(pd, n, (st_alternative) alt, dmu, ex, corr, ci, cl,
-                           &r, &level, &warn);
+    st_signed_rank_options opt = {&level, &warn};
+    st_signed_rank_test(pd, n, (st_alternative) alt, dmu, ex, corr, ci, cl,
+                        &opt, &r);
     return rank_result_sexp(&r, level, warn);
 }

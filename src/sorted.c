@@ -10,8 +10,8 @@
  * where they enter (st_sorted_pair_init) and every later step merges or
  * walks the sorted runs in O(n + m).  The median protocol of one pair
  * sorts each sample with the merge sort that counts its inversions for the
- * run-order trend test (st_sorted_pair_init_trend), so the check of the
- * recorded order and the protocol share one sort.
+ * run-order trend test (st_sorted_pair_init with a trend), so the check
+ * of the recorded order and the protocol share one sort.
  *
  *   - mid-ranks: a value v shared by cx values of x and cy of y, with pos
  *     smaller pooled values, occupies the pooled positions pos + 1 ..
@@ -36,8 +36,9 @@
 #include <string.h>
 #include "speeduptest.h"
 
-int st_sorted_pair_init(st_sorted_pair *p, const double *x, size_t n,
-                        double mu, const double *y, size_t m)
+/* x - mu and y, each copied and sorted. */
+static int pair_sorted(st_sorted_pair *p, const double *x, size_t n,
+                       double mu, const double *y, size_t m)
 {
     p->xs = p->ys = NULL;
     p->n = n;
@@ -48,7 +49,7 @@ int st_sorted_pair_init(st_sorted_pair *p, const double *x, size_t n,
         if (!isfinite(x[i])) return ST_ERR_DOMAIN;
     for (size_t j = 0; j < m; j++)
         if (!isfinite(y[j])) return ST_ERR_DOMAIN;
-    double *buf = malloc((n + m ? n + m : 1) * sizeof(double));
+    double *buf = st_malloc(n + m, sizeof(double));
     if (!buf) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) buf[i] = x[i] - mu;
     for (size_t j = 0; j < m; j++) buf[n + j] = y[j];
@@ -67,10 +68,12 @@ int st_sorted_pair_init(st_sorted_pair *p, const double *x, size_t n,
 /* One sample into its place in the pair: by the trend test's merge sort,
  * or copied and sorted. */
 static int sort_with_trend(const double *x, size_t n, double *dst,
-                           size_t trend_min, st_result *trend)
+                           size_t trend_min, st_result *trend,
+                           st_cache *cache)
 {
     if (n >= trend_min && n >= 3) {
-        int s = st_mann_kendall_sort(x, n, dst, trend);
+        st_mann_kendall_options opt = {dst, cache};
+        int s = st_mann_kendall(x, n, &opt, trend);
         if (s == ST_OK || s == ST_ERR_CONSTANT) return ST_OK;
         return s;
     }
@@ -81,10 +84,13 @@ static int sort_with_trend(const double *x, size_t n, double *dst,
     return ST_OK;
 }
 
-int st_sorted_pair_init_trend(st_sorted_pair *p, const double *x, size_t n,
-                              const double *y, size_t m, size_t trend_min,
-                              st_result trend[2])
+/* x and y sorted, each by the trend test when it is long enough. */
+static int pair_sorted_trend(st_sorted_pair *p, const double *x, size_t n,
+                             const double *y, size_t m,
+                             const st_pair_trend *t)
 {
+    size_t trend_min = t->min;
+    st_result *trend = t->out;
     p->xs = p->ys = NULL;
     p->n = n;
     p->m = m;
@@ -96,10 +102,11 @@ int st_sorted_pair_init_trend(st_sorted_pair *p, const double *x, size_t n,
         if (!isfinite(x[i])) return ST_ERR_DOMAIN;
     for (size_t j = 0; j < m; j++)
         if (!isfinite(y[j])) return ST_ERR_DOMAIN;
-    double *buf = malloc((n + m ? n + m : 1) * sizeof(double));
+    double *buf = st_malloc(n + m, sizeof(double));
     if (!buf) return ST_ERR_ALLOC;
-    int s = sort_with_trend(x, n, buf, trend_min, &trend[0]);
-    if (s == ST_OK) s = sort_with_trend(y, m, buf + n, trend_min, &trend[1]);
+    int s = sort_with_trend(x, n, buf, trend_min, &trend[0], t->cache);
+    if (s == ST_OK)
+        s = sort_with_trend(y, m, buf + n, trend_min, &trend[1], t->cache);
     if (s != ST_OK) {
         free(buf);
         return s;
@@ -107,6 +114,20 @@ int st_sorted_pair_init_trend(st_sorted_pair *p, const double *x, size_t n,
     p->xs = buf;
     p->ys = buf + n;
     return ST_OK;
+}
+
+int st_sorted_pair_init(st_sorted_pair *p, const double *x, size_t n,
+                        double mu, const double *y, size_t m,
+                        const st_pair_trend *trend)
+{
+    if (!trend) return pair_sorted(p, x, n, mu, y, m);
+    if (mu != 0.0) {
+        p->xs = p->ys = NULL;
+        p->n = n;
+        p->m = m;
+        return ST_ERR_DOMAIN;
+    }
+    return pair_sorted_trend(p, x, n, y, m, trend);
 }
 
 void st_sorted_pair_free(st_sorted_pair *p)

@@ -1,5 +1,14 @@
 /*
- * speeduptest.h -- the C core's types and functions.
+ * speeduptest.h -- the contract of the C core.
+ *
+ * One entry point per concept: each test, the exact null distributions,
+ * selection, sorting, the run-order tests, the protocols, the tolerance,
+ * a suite, HPT and its r-Speedup.  What a caller may vary beyond the
+ * statistical arguments (samples that come sorted or as summary figures,
+ * both one-sided tails at once, an interval or none, the cache to use)
+ * is an option in a small struct; a NULL options pointer, or options
+ * zeroed with `= {0}`, make the plain call.  The last section lists the
+ * low-level helpers the core's files share, which are not concepts.
  *
  * Everything declared here works on plain C types (double arrays, sizes,
  * result structs) and never touches an R object, so it can be called and
@@ -13,16 +22,20 @@
  *   - A function returns ST_OK or an ST_ERR_* status; on error the result
  *     struct is left with NAN fields.
  *   - Unused fields of st_result are NAN (never garbage).
- *   - Allocation is malloc/free inside a call; nothing is kept between calls.
+ *   - Memory is malloc'ed and freed inside a call; only a caller's
+ *     st_cache keeps anything between calls.
  */
 #ifndef SPEEDUPTEST_H
 #define SPEEDUPTEST_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* ---- status codes ------------------------------------------------------ */
+/* ==== results ============================================================ */
+
+/* Status codes. */
 enum {
     ST_OK = 0,
     ST_ERR_TOO_FEW = 1,     /* not enough values for the test */
@@ -33,24 +46,14 @@ enum {
     ST_ERR_INTERRUPTED = 6  /* the interrupt callback asked to stop */
 };
 
-/* ---- user interrupts (util.c) -------------------------------------------
- * Long loops (the exact distributions, the r-Speedup sweep) call
- * st_check_interrupt() every so many iterations; it returns the value of
- * the callback installed with st_set_interrupt (NULL: none, the default)
- * and a non-zero value makes the computation stop, free what it holds and
- * return ST_ERR_INTERRUPTED.  The R layer installs a callback that tests
- * for a pending user interrupt without jumping out of the C code. */
-void st_set_interrupt(int (*check)(void));
-int st_check_interrupt(void);
-
-/* ---- alternatives (same order as R's c("two.sided", "less", "greater")) */
+/* Alternatives (same order as R's c("two.sided", "less", "greater")). */
 typedef enum {
     ST_TWO_SIDED = 0,
     ST_LESS = 1,
     ST_GREATER = 2
 } st_alternative;
 
-/* ---- one hypothesis test ----------------------------------------------- */
+/* One hypothesis test. */
 typedef struct {
     double statistic;     /* W, F, t, D, V, ...                         */
     double df[2];         /* degrees of freedom (NAN when unused)       */
@@ -61,333 +64,148 @@ typedef struct {
     int status;           /* ST_OK or ST_ERR_*                          */
 } st_result;
 
-void st_result_init(st_result *r);
-/* Resets *r, records status in it and returns status (for error exits). */
-int st_result_fail(st_result *r, int status);
+/* ==== user interrupts (util.c) =========================================== */
 
-/* ---- shared helpers (util.c) -------------------------------------------- */
-double st_mean(const double *x, size_t n);
-double st_var(const double *x, size_t n, double mean);      /* n - 1 divisor */
-double *st_sorted_copy(const double *x, size_t n);          /* malloc'ed      */
-void st_sort(double *x, size_t n);                          /* in place       */
-/* Order-preserving 64-bit keys of doubles (no NaN): the IEEE-754 bit
- * pattern with the sign bit set for non-negative values and every bit
- * flipped for negative ones, so unsigned order is numeric order (-0 just
- * below +0); st_sort_unkey is the inverse. */
-static inline uint64_t st_sort_key(double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, sizeof u);
-    return (u >> 63) ? ~u : (u | ((uint64_t) 1 << 63));
-}
-static inline double st_sort_unkey(uint64_t u)
-{
-    double v;
-    u = (u >> 63) ? (u & ~((uint64_t) 1 << 63)) : ~u;
-    memcpy(&v, &u, sizeof v);
-    return v;
-}
-double st_median_sorted(const double *xs, size_t n);
-/* Mid-ranks of the pooled values; rank[i] for value i (1-based ranks).
- * Returns ST_OK, ST_ERR_ALLOC or ST_ERR_DOMAIN (a NaN; +-Inf are ranked).
- * *tie_term (may be NULL) receives
- * sum over tie groups of (t^3 - t). */
-int st_midranks(const double *v, size_t n, double *rank, double *tie_term);
-/* The same tie term, sum of (t^3 - t), of an ascending vector. */
-double st_sorted_tie_term(const double *s, size_t n);
-/* Doubled mid-ranks rank2[0..N-1] as ascending integer units divided by
- * their gcd (*g); *units is malloc'ed.  ST_ERR_DOMAIN when a value is not a
- * whole number in [1, 4e15]. */
-int st_rank_units(const double *rank2, size_t N, uint64_t **units,
-                  uint64_t *g);
-int st_is_constant(const double *x, size_t n);
-/* Normal approximations of the rank tests: the continuity correction of a
- * centred statistic z (0 without correct; +-1/2 towards the null on the
- * alternative's side) and the p-value of a standard normal statistic. */
-double st_continuity(st_alternative alt, int correct, double z);
-double st_normal_p(st_alternative alt, double z);
+/* Long loops (the exact distributions, the r-Speedup sweep, a power
+ * simulation) ask the callback installed here (NULL: none, the default)
+ * every so many iterations; a non-zero answer makes the computation stop,
+ * free what it holds and return ST_ERR_INTERRUPTED.  The R layer installs
+ * a callback that tests for a pending user interrupt without jumping out
+ * of the C code. */
+void st_set_interrupt(int (*check)(void));
 
-/* ---- two samples sorted once (sorted.c) --------------------------------- */
+/* ==== caches kept across calls (cache.c; layout in cache.h) ============== */
 
-/* x - mu and y, each sorted ascending, in one allocation (xs owns it).
- * The tests that only look at order (rank sums, Smirnov, Hodges-Lehmann)
- * sort the data here once and hand the pair down. */
+/* Tables and constants the tests compute once for many calls: the exact
+ * rank-sum null distribution of given sizes, Smirnov tails, Shapiro-Wilk
+ * constants, a t quantile, the Mann-Kendall null distributions.  A cache
+ * passed to a test changes nothing in its answers, only their cost.
+ * Declare one (its layout is in cache.h), st_cache_init it, pass it to any
+ * number of calls, then st_cache_free it (which leaves it empty and
+ * usable again). */
+typedef struct st_cache st_cache;
+void st_cache_init(st_cache *c);
+void st_cache_free(st_cache *c);
+
+/* ==== component tests ===================================================== */
+
+/* Shapiro-Wilk W (Royston 1995, AS R94), 3 <= n <= 5000 (shapiro.c).
+ * Status ST_ERR_TOO_FEW (n < 3), ST_ERR_TOO_MANY (n > 5000),
+ * ST_ERR_CONSTANT (all values equal) or ST_ERR_DOMAIN (a non-finite
+ * value). */
 typedef struct {
-    double *xs, *ys;
-    size_t n, m;
-} st_sorted_pair;
+    int sorted;           /* 1: x comes sorted ascending (read in place)  */
+    st_cache *cache;      /* keeps the constants of each sample size      */
+} st_shapiro_options;     /* NULL: x in any order, nothing kept           */
+int st_shapiro_wilk(const double *x, size_t n, const st_shapiro_options *opt,
+                    st_result *out);
 
-/* ST_OK, ST_ERR_ALLOC, ST_ERR_TOO_MANY or ST_ERR_DOMAIN (a non-finite
- * value or mu); on error p holds nothing to free. */
-int st_sorted_pair_init(st_sorted_pair *p, const double *x, size_t n,
-                        double mu, const double *y, size_t m);
-/* The same for mu = 0, where each sample of at least `trend_min` (>= 3)
- * values is sorted by the Mann-Kendall trend test of its recorded order
- * (st_mann_kendall_sort), whose result goes to trend[0] (x) and trend[1]
- * (y); a shorter sample is sorted as above and its trend result says
- * ST_ERR_TOO_FEW.  The same pair as st_sorted_pair_init for run times. */
-int st_sorted_pair_init_trend(st_sorted_pair *p, const double *x, size_t n,
-                              const double *y, size_t m, size_t trend_min,
-                              st_result trend[2]);
-void st_sorted_pair_free(st_sorted_pair *p);
-/* Replaces the values by their logarithms, still sorted (ST_ERR_DOMAIN
- * for a value <= 0, the pair then partly transformed). */
-int st_sorted_pair_log(st_sorted_pair *p);
-/* Mid-ranks of the pooled c(xs - d, ys) by a merge of the ascending xs and
- * ys: *rank_sum = the sum of the x ranks, *tie_term = sum of (t^3 - t)
- * over tie groups; rank2 (may be NULL; length n + m) receives the doubled
- * mid-ranks, x's first.  ST_ERR_DOMAIN for a non-finite d or value. */
-int st_merge_ranks(const double *xs, size_t n, double d, const double *ys,
-                   size_t m, long double *rank_sum, double *tie_term,
-                   double *rank2);
-
-/* ---- selection (select.c) ------------------------------------------------ */
-
-/* k-th smallest (0-based) of buf[0..c-1], rearranging buf so that it is
- * partitioned at k; expected O(c). */
-double st_select_kth(double *buf, size_t c, size_t k);
-/* The order statistics ks[0] <= ... <= ks[cnt-1] (1-based, 1 <= cnt <= 4)
- * of the n m differences xs[i] - ys[j], xs and ys ASCENDING, without
- * forming them (see st_pairwise_kth).  ST_OK, ST_ERR_ALLOC,
- * ST_ERR_TOO_MANY or ST_ERR_DOMAIN (a rank out of range or out of
- * order). */
-int st_pairwise_diff_kths(const double *xs, size_t n, const double *ys,
-                          size_t m, const uint64_t *ks, int cnt,
-                          double *vals);
-
-/* The vector code (simd.c): each returns 0 when it does not apply (no
- * AVX-512, a size outside its measured range, a NaN) and the caller runs
- * its scalar code; otherwise the scalar code's result.  st_simd_sort: the
- * stable sort of x; st_simd_split: one split pass of select.c (*split:
- * the end of the values below piv, or at most piv with or_equal);
- * st_simd_kendall: Kendall's inversion count D, tie count T, tie term tv
- * and whether there are ties. */
-int st_simd_sort(double *x, size_t n);
-int st_simd_split(const double *src, double *dst, size_t lo, size_t hi,
-                  double piv, int or_equal, size_t *split);
-int st_simd_kendall(const double *x, size_t n, double *D, double *T,
-                    double *tv, int *ties);
-
-/* ---- component tests ---------------------------------------------------- */
-
-/* Shapiro-Wilk W (Royston 1995, AS R94), 3 <= n <= 5000.  Status
- * ST_ERR_TOO_FEW (n < 3), ST_ERR_TOO_MANY (n > 5000), ST_ERR_CONSTANT (all
- * values equal) or ST_ERR_DOMAIN (a non-finite value); x need not be
- * sorted. */
-int st_shapiro_wilk(const double *x, size_t n, st_result *out);
-/* The same on a sample sorted ascending (no copy). */
-int st_shapiro_wilk_sorted(const double *xs, size_t n, st_result *out);
-
-/* F-test of var(x)/var(y) = ratio.  estimate[0] = ratio of variances.
- * Both samples constant: ST_ERR_CONSTANT; one constant: F = 0 or Inf. */
+/* F-test of var(x) / var(y) = ratio (ftest.c).  estimate[0] = the ratio
+ * of the variances.  Both samples constant: ST_ERR_CONSTANT; one
+ * constant: F = 0 or Inf. */
+typedef struct {
+    /* var[0], var[1]: the variances (n - 1 divisor) of the samples of
+     * sizes n and m, used instead of x and y (then unread, may be NULL) */
+    const double *var;
+    int no_interval;      /* 1: conf_int left NAN (no quantiles)          */
+} st_var_test_options;    /* NULL: from the data, with the interval       */
 int st_var_test(const double *x, size_t n, const double *y, size_t m,
                 st_alternative alt, double ratio, double conf_level,
-                st_result *out);
-/* The same from the variances (n - 1 divisor) of samples of sizes n, m;
- * with_ci = 0 leaves conf_int NAN (skips the quantile). */
-int st_var_test_var(double vx, size_t n, double vy, size_t m,
-                    st_alternative alt, double ratio, double conf_level,
-                    int with_ci, st_result *out);
+                const st_var_test_options *opt, st_result *out);
 
-/* Two-sample t-test (Student pooled or Welch); H0: mean_x - mean_y = mu;
- * estimate = (mean_x, mean_y); the standard error of the difference, as
- * t.test reports it, in *std_err (may be NULL; NAN on error).  From the
- * data, y == NULL gives the one-sample test of mean(x) = mu (estimate[1] =
- * NAN); a constant sample (standard error 0 or below 10 ulps of the means,
- * as R) is ST_ERR_CONSTANT.  st_t_test_summary: from summary figures. */
+/* Two-sample t-test, Student's pooled (var_equal) or Welch's (ttest.c);
+ * H0: mean_x - mean_y = mu; estimate = (mean_x, mean_y).  y == NULL gives
+ * the one-sample test of mean(x) = mu (estimate[1] = NAN).  A constant
+ * sample (standard error 0 or below 10 ulps of the means, as R) is
+ * ST_ERR_CONSTANT. */
+typedef struct {
+    double mean[2];       /* of x and of y                                */
+    double spread[2];     /* their standard deviations, or with
+                             `variances` their variances (n - 1 divisor) */
+    double size[2];       /* their sizes: with standard deviations any
+                             positive numbers (as scipy's
+                             ttest_ind_from_stats), with variances >= 2   */
+    int variances;
+} st_t_figures;           /* two samples by their summary figures         */
+typedef struct {
+    /* the samples by their figures (x, n, y and m then unread) */
+    const st_t_figures *figures;
+    int no_interval;      /* 1: conf_int left NAN (no quantile)           */
+    /* not NULL, with figures as variances and alt = ST_GREATER: the test
+     * of ST_LESS too, both without interval, from one evaluation of the t
+     * distribution (the answers of the two calls) */
+    st_result *less;
+    double *std_err;      /* not NULL: the standard error of the
+                             difference, as t.test reports it (NAN on
+                             error)                                       */
+} st_t_test_options;      /* NULL: from the data, with the interval       */
 int st_t_test(const double *x, size_t n, const double *y, size_t m,
-              st_alternative alt, double mu, int var_equal, double conf_level,
-              st_result *out, double *std_err);
-int st_t_test_summary(double mean_x, double sd_x, double n_x,
-                      double mean_y, double sd_y, double n_y,
-                      st_alternative alt, double mu, int var_equal,
-                      double conf_level, st_result *out, double *std_err);
-/* The two-sample test from the means and variances (n - 1 divisor) of
- * samples of sizes n, m >= 2; with_ci = 0 leaves conf_int NAN. */
-int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
-                  double var_y, size_t m, st_alternative alt, double mu,
-                  int var_equal, double conf_level, int with_ci,
-                  st_result *out);
-/* st_t_test_var without intervals (mu = 0) for the alternatives ST_GREATER
- * and ST_LESS at once, with one evaluation of the t distribution: the
- * same results as the two calls. */
-int st_t_test_var_both(double mean_x, double var_x, size_t n, double mean_y,
-                       double var_y, size_t m, int var_equal,
-                       st_result *greater, st_result *less);
+              st_alternative alt, double mu, int var_equal,
+              double conf_level, const st_t_test_options *opt,
+              st_result *out);
 
-/* Two-sample Kolmogorov-Smirnov; exact: -1 = automatic (n * m < 10000),
- * 0 = asymptotic, 1 = exact (with ties: the conditional distribution). */
+/* Two-sample Kolmogorov-Smirnov (ks.c); exact: -1 = automatic
+ * (n * m < 10000), 0 = asymptotic, 1 = exact (with ties: the conditional
+ * distribution).  +-Inf are ordered like other values; a NaN is
+ * ST_ERR_DOMAIN. */
+typedef struct {
+    int sorted;           /* 1: x and y come sorted ascending (read in
+                             place)                                       */
+    double centre[2];     /* x - centre[0] is compared with y - centre[1] */
+    st_cache *cache;      /* keeps the exact tails of the last sizes,
+                             alternative and pattern of ties              */
+    int *ties;            /* not NULL: 1 when the compared values have
+                             ties, else 0                                 */
+} st_ks_options;          /* NULL: x and y in any order, not centred      */
 int st_ks_test(const double *x, size_t n, const double *y, size_t m,
-               st_alternative alt, int exact, st_result *out);
+               st_alternative alt, int exact, const st_ks_options *opt,
+               st_result *out);
 
-/* Wilcoxon-Mann-Whitney rank-sum test of x - mu against y.
+/* Wilcoxon-Mann-Whitney rank-sum test of x - mu against y (wilcoxon.c).
  * statistic = W = sum of ranks of x - n(n+1)/2 (so W / (n m) estimates
  * P[X > Y] + P[X = Y] / 2 when mu = 0); exact: -1 = automatic
  * (n < 50 and m < 50), 0 = normal approximation, 1 = exact (with ties:
  * the conditional distribution of the mid-rank sum).  With conf_int,
- * estimate[0] is the Hodges-Lehmann shift and conf_int its interval. */
+ * estimate[0] is the Hodges-Lehmann shift of x (as wilcox.test reports
+ * it) and conf_int its interval.  Non-finite values (or x - mu
+ * overflowing) are ST_ERR_DOMAIN. */
+typedef struct {
+    int sorted;           /* 1: x and y come sorted ascending, without NaN
+                             (read in place when mu = 0)                  */
+    st_cache *cache;      /* keeps the exact no-ties null distribution of
+                             the last sizes, its tails and its interval's
+                             quantile                                     */
+    /* not NULL: the test with alt = ST_LESS too (no interval), from the
+     * same ranks: the answer of that call */
+    st_result *less;
+    /* 1: the Hodges-Lehmann estimate and interval alone (statistic and
+     * p-value NAN; out->exact: the law the test would choose) */
+    int interval_only;
+    /* not NULL: the confidence level the interval really has (conf_level,
+     * or the achieved level when the one asked cannot be reached, as
+     * wilcox.test reports it), with 1 in *ci_warn in that case */
+    double *ci_level;
+    int *ci_warn;
+} st_wilcoxon_options;    /* NULL: x and y in any order, nothing kept     */
 int st_wilcoxon_test(const double *x, size_t n, const double *y, size_t m,
                      st_alternative alt, double mu, int exact, int correct,
-                     int conf_int, double conf_level, st_result *out);
+                     int conf_int, double conf_level,
+                     const st_wilcoxon_options *opt, st_result *out);
 
-/* Wilcoxon signed-rank test of d - mu (zeros dropped as R does).
- * statistic = V; exact as above (automatic: n < 50). */
+/* Wilcoxon signed-rank test of d - mu, zeros dropped as R drops them
+ * (signrank.c).  statistic = V; exact as above (automatic: n < 50).  With
+ * conf_int, estimate[0] is the pseudo-median (the Hodges-Lehmann estimate)
+ * of d and conf_int its interval. */
+typedef struct {
+    double *ci_level;     /* as in st_wilcoxon_options                    */
+    int *ci_warn;
+} st_signed_rank_options; /* NULL: the interval's level not reported     */
 int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
                         double mu, int exact, int correct, int conf_int,
-                        double conf_level, st_result *out);
+                        double conf_level, const st_signed_rank_options *opt,
+                        st_result *out);
 
-/* Rank tests: helpers (wilcoxon.c, signrank.c).
- *
- * The _ci variants are the two tests above that also report in *ci_level
- * (may be NULL) the confidence level the interval really has: conf_level,
- * or the achieved level when the requested one cannot be reached (as R's
- * wilcox.test reports it); *ci_warn is set to 1 in that case.
- *
- * Exact null distributions with ties.  rank2 holds DOUBLED mid-ranks
- * (positive integers, any order; 2, 4, ..., 2N when there are no ties).
- *   st_ranksum_exact_tails: N pooled values, a random n-subset; S2 is the
- *     doubled rank sum of the subset; s2 the observed value.
- *   st_signrank_exact_tails: n values each positive or negative with
- *     probability 1/2; S2 is the doubled sum of the ranks of the positive
- *     ones; s2 the observed value.
- * Both set *p_le = P[S2 <= s2] and *p_ge = P[S2 >= s2] and return ST_OK,
- * ST_ERR_DOMAIN (rank2 not positive integers), ST_ERR_INTERRUPTED or
- * ST_ERR_TOO_MANY (the counting table would exceed ST_RANKSUM_MAX_* for the
- * rank sum, ST_EXACT_MAX_CELLS cells or ST_EXACT_MAX_WORK additions for the
- * signed rank).  The tests above
- * with exact = 1 return ST_ERR_TOO_MANY in the same cases (never with the
- * automatic choice, which stays below 50 values per sample).  Without
- * ties the two-sample counts match pwilcox and the one-sample ones
- * psignrank; with ties the two-sided p-value of the tests is twice the
- * smaller tail, capped at 1. */
-#define ST_EXACT_MAX_CELLS ((size_t) 1 << 23)
-#define ST_EXACT_MAX_WORK 2.0e9
-/* The rank-sum count keeps a band of each row (see wilcoxon.c): at most
- * ST_RANKSUM_MAX_CELLS cells (8 bytes each) and ST_RANKSUM_MAX_WORK cell
- * additions for the band around the mean sum, and N (k + 1) <=
- * ST_RANKSUM_MAX_SCAN for planning it (k = the smaller group).  These
- * admit n = m = 500 with ties in a few seconds. */
-#define ST_RANKSUM_MAX_CELLS ((size_t) 1 << 26)
-#define ST_RANKSUM_MAX_WORK 4.0e10
-#define ST_RANKSUM_MAX_SCAN 1.0e8
-/* The exact no-ties table (wilcoxon.c) holds about k (N - k) / 2 counts of
- * log2 choose(N, k) / 64 + 2 limbs (8 bytes each); at most this many. */
-#define ST_RANKSUM_MAX_LIMBS 3.3554432e7
-int st_ranksum_exact_tails(const double *rank2, size_t N, size_t n,
-                           double s2, double *p_le, double *p_ge);
-/* The exact null distributions without ties, as new arrays (free them):
- * prob[w] = P[W = w], w = 0 .. n m, for the rank sum of samples of sizes
- * n, m >= 1 (what dwilcox gives; exact counts, so correctly rounded to a
- * few ulps at every size, below 2^-1074 as 0), and P[V = v],
- * v = 0 .. n (n + 1) / 2, for the signed rank of n values (what dsignrank
- * gives).  Return ST_OK, ST_ERR_ALLOC, ST_ERR_INTERRUPTED, ST_ERR_DOMAIN
- * or ST_ERR_TOO_MANY (the same size limits as the tests' exact = 1). */
-int st_ranksum_null_probs(size_t n, size_t m, double **prob, size_t *len);
-int st_signrank_null_probs(size_t n, double **prob, size_t *len);
-int st_signrank_exact_tails(const double *rank2, size_t n, double s2,
-                            double *p_le, double *p_ge);
-int st_wilcoxon_test_ci(const double *x, size_t n, const double *y,
-                        size_t m, st_alternative alt, double mu, int exact,
-                        int correct, int conf_int, double conf_level,
-                        st_result *out, double *ci_level, int *ci_warn);
-int st_signed_rank_test_ci(const double *d, size_t n, st_alternative alt,
-                           double mu, int exact, int correct, int conf_int,
-                           double conf_level, st_result *out,
-                           double *ci_level, int *ci_warn);
-/* k-th smallest (1-based) of the pairwise differences a[i] - b[j]
- * (walsh = 0; a ascending, length na; b DESCENDING, length nb) or of the
- * Walsh averages (a[i] + a[j]) / 2, i <= j (walsh = 1; b unused), without
- * forming them: O(1) memory beyond a buffer of at most 2^22 values,
- * O((na + nb) log(na nb) / log(na + nb)) expected time (sampled selection
- * between two pivot values counted by staircase walks, select.c).
- * Returns ST_OK, ST_ERR_ALLOC, ST_ERR_TOO_MANY (na nb overflows) or
- * ST_ERR_DOMAIN (k out of range). */
-int st_pairwise_kth(const double *a, size_t na, const double *b, size_t nb,
-                    int walsh, size_t k, double *value);
-/* On a null probability vector prob[0 .. len-1] of an integer statistic:
- * the quantile search of R's qwilcox / qsignrank (with their
- * 10 DBL_EPSILON fuzz), and P[W <= q]. */
-double st_rank_quantile(const double *prob, size_t len, double x);
-double st_rank_cdf(const double *prob, size_t len, double q);
-/* The Shapiro-Wilk constants of one sample size (shapiro.c). */
-typedef struct st_sw_consts st_sw_consts;
-/* A caller-held cache of the exact no-ties rank-sum null distribution
- * (zero-initialise it; release with st_rank_table_free).  The _tab variant
- * of st_wilcoxon_test reuses the table held in tab when it is for the same
- * sizes and otherwise stores the one it computes there, so that several
- * tests on samples of the same sizes build it once.  Results are those of
- * st_wilcoxon_test. */
-typedef struct {
-    size_t n, m, len;      /* min and max of the sample sizes; len = n m + 1 */
-    double *prob;
-    double *tails;         /* P[W <= w], P[W >= w] by w (NAN until asked)  */
-    /* The interval's quantile of prob at the level q_a: q_q, with
-     * P[W <= q_q - 1] = q_cdf (valid when q_set). */
-    int q_set;
-    double q_a, q_q, q_cdf;
-    /* The exact Smirnov tails P[D >= d / (n m)] for the sizes ks_n, ks_m,
-     * the alternative ks_alt and the pattern of tie blocks ks_blocks
-     * (ks_n + ks_m + 1 flags), d = 0 .. ks_n ks_m (NAN until computed):
-     * the centred samples of a suite's benchmarks mostly share them (odd
-     * sizes tie only their two medians, at 0). */
-    size_t ks_n, ks_m;
-    int ks_alt;
-    double *ks_p;
-    unsigned char *ks_blocks;
-    /* The Shapiro-Wilk constants by sample size (NULL until used). */
-    st_sw_consts **sw;
-    /* The last quantile of the t distribution of the mean protocol's
-     * interval: qt(qt_p, qt_df) = qt_q (valid when qt_set). */
-    int qt_set;
-    double qt_p, qt_df, qt_q;
-} st_rank_table;
-void st_rank_table_free(st_rank_table *tab);
-/* st_shapiro_wilk_sorted keeping the constants of each sample size in tab
- * (may be NULL); the same results. */
-int st_shapiro_wilk_sorted_tab(const double *xs, size_t n, st_result *out,
-                               st_rank_table *tab);
-/* Frees the constants kept by st_shapiro_wilk_sorted_tab (the sw field). */
-void st_sw_consts_free(st_sw_consts **sw);
-int st_wilcoxon_test_tab(const double *x, size_t n, const double *y,
-                         size_t m, st_alternative alt, double mu, int exact,
-                         int correct, int conf_int, double conf_level,
-                         st_result *out, st_rank_table *tab);
-
-/* st_wilcoxon_test_ci on a sorted pair (x - mu and y; see sorted.c),
- * sharing the exact no-ties table through tab (may be NULL). */
-int st_wilcoxon_sorted(const st_sorted_pair *P, st_alternative alt,
-                       int exact, int correct, int conf_int,
-                       double conf_level, st_result *out, double *ci_level,
-                       int *ci_warn, st_rank_table *tab);
-
-/* st_wilcoxon_sorted without interval for the alternatives ST_GREATER
- * (greater) and ST_LESS (less) at once: the same results as two calls,
- * from one merge of the samples. */
-int st_wilcoxon_sorted_both(const st_sorted_pair *P, int exact, int correct,
-                            st_result *greater, st_result *less,
-                            st_rank_table *tab);
-/* The Hodges-Lehmann estimate and interval of st_wilcoxon_sorted alone
- * (statistic and p-value NAN), with the same choice of exact interval. */
-int st_hodges_lehmann_sorted(const st_sorted_pair *P, st_alternative alt,
-                             int exact, int correct, double conf_level,
-                             st_result *out, double *ci_level, int *ci_warn,
-                             st_rank_table *tab);
-/* The interval alone (estimate NAN: the middle ranks are not selected). */
-int st_hodges_lehmann_ci_sorted(const st_sorted_pair *P, st_alternative alt,
-                                int exact, int correct, double conf_level,
-                                st_result *out, st_rank_table *tab);
-
-/* st_ks_test on samples sorted ascending, each compared after
- * subtracting its centre (xs[i] - cx against ys[j] - cy). */
-int st_ks_sorted(const double *xs, size_t n, double cx, const double *ys,
-                 size_t m, double cy, st_alternative alt, int exact,
-                 st_result *out);
-/* The same, keeping exact tails without ties in tab (may be NULL). */
-int st_ks_sorted_tab(const double *xs, size_t n, double cx, const double *ys,
-                     size_t m, double cy, st_alternative alt, int exact,
-                     st_result *out, st_rank_table *tab);
-
-/* Proportion confidence interval for a successes out of b. */
+/* Confidence interval for the proportion a / b (proportion.c). */
 typedef enum {
     ST_PROP_TEST = 0,        /* Wilson with continuity correction (prop.test) */
     ST_PROP_WILSON = 1,
@@ -398,11 +216,110 @@ typedef enum {
 int st_proportion_ci(double a, double b, double conf_level,
                      st_prop_method method, st_result *out);
 
-/* ceiling(z^2 C(1-C) / r^2), z = qnorm((1 + conf_level) / 2). */
+/* The minimal number of benchmarks for a proportion C known to the
+ * precision r (proportion.c): ceiling(z^2 C(1-C) / r^2),
+ * z = qnorm((1 + conf_level) / 2). */
 double st_min_benchmarks(double proportion, double precision,
                          double conf_level);
 
-/* ---- the Speedup-Test protocols (protocol.c) ----------------------------- */
+/* ==== the exact null distributions (exact.c) ============================== */
+
+/* The rank statistics whose exact null distributions the core counts:
+ *   ST_RANK_SUM: N pooled values, a random subset of n of them (x); S2 is
+ *     the doubled sum of the subset's ranks;
+ *   ST_SIGNED_RANK: N values, each positive or negative with probability
+ *     1/2; S2 is the doubled sum of the ranks of the positive ones.
+ * Two questions are asked of them: the two tails at an observed value
+ * given the ties, and the whole law without ties. */
+typedef enum {
+    ST_RANK_SUM = 0,
+    ST_SIGNED_RANK = 1
+} st_rank_statistic;
+
+/* The tails *p_le = P[S2 <= s2] and *p_ge = P[S2 >= s2] given the ties:
+ * rank2 holds the DOUBLED mid-ranks of the N values (positive whole
+ * numbers, any order; 2, 4, ..., 2N without ties); n is the subset's size
+ * (rank sum only).  Returns ST_OK, ST_ERR_DOMAIN (rank2 not positive
+ * whole numbers, n > N, s2 not finite), ST_ERR_ALLOC, ST_ERR_INTERRUPTED
+ * or ST_ERR_TOO_MANY (the counting table would exceed ST_RANKSUM_MAX_* for
+ * the rank sum, ST_EXACT_MAX_CELLS cells or ST_EXACT_MAX_WORK additions
+ * for the signed rank).  The tests with exact = 1 return ST_ERR_TOO_MANY
+ * in the same cases (never with the automatic choice, which stays below 50
+ * values per sample).  Without ties the rank-sum counts match pwilcox and
+ * the signed-rank ones psignrank; with ties the two-sided p-value of the
+ * tests is twice the smaller tail, capped at 1. */
+int st_exact_tails(st_rank_statistic stat, const double *rank2, size_t N,
+                   size_t n, double s2, double *p_le, double *p_ge);
+/* The whole law without ties, as a new array (free it): prob[w] =
+ * P[W = w], w = 0 .. n m, for the rank sum of samples of sizes n, m >= 1
+ * (what dwilcox gives; exact counts, so correctly rounded to a few ulps at
+ * every size, below 2^-1074 as 0), or P[V = v], v = 0 .. n (n + 1) / 2,
+ * for the signed rank of n values (what dsignrank gives; m unread).
+ * Returns ST_OK, ST_ERR_ALLOC, ST_ERR_INTERRUPTED, ST_ERR_DOMAIN or
+ * ST_ERR_TOO_MANY (the size limits of the tests' exact = 1). */
+int st_exact_law(st_rank_statistic stat, size_t n, size_t m, double **prob,
+                 size_t *len);
+#define ST_EXACT_MAX_CELLS ((size_t) 1 << 23)
+#define ST_EXACT_MAX_WORK 2.0e9
+/* The rank-sum count keeps a band of each row (see exact.c): at most
+ * ST_RANKSUM_MAX_CELLS cells (8 bytes each) and ST_RANKSUM_MAX_WORK cell
+ * additions for the band around the mean sum, and N (k + 1) <=
+ * ST_RANKSUM_MAX_SCAN for planning it (k = the smaller group).  These
+ * admit n = m = 500 with ties in a few seconds. */
+#define ST_RANKSUM_MAX_CELLS ((size_t) 1 << 26)
+#define ST_RANKSUM_MAX_WORK 4.0e10
+#define ST_RANKSUM_MAX_SCAN 1.0e8
+/* The exact no-ties table holds about k (N - k) / 2 counts of
+ * log2 choose(N, k) / 64 + 2 limbs (8 bytes each); at most this many. */
+#define ST_RANKSUM_MAX_LIMBS 3.3554432e7
+
+/* ==== selection (select.c) ================================================ */
+
+/* The order statistics vals[q] = the ks[q]-th smallest (1-based,
+ * ks[0] <= ... <= ks[cnt-1], 1 <= cnt <= 4) of the pairwise differences
+ * a[i] - b[j] (a and b ASCENDING) or, with b NULL, of the Walsh averages
+ * (a[i] + a[j]) / 2, i <= j (a ascending), without forming them: O(1)
+ * memory beyond a buffer of at most 2^22 values, O((na + nb) log(na nb) /
+ * log(na + nb)) expected time (sampled selection between two pivot values
+ * counted by staircase walks; ranks close together are searched in one
+ * bracket).  Returns ST_OK, ST_ERR_ALLOC, ST_ERR_TOO_MANY (the count of
+ * values overflows) or ST_ERR_DOMAIN (an empty sample, cnt out of 1..4, a
+ * rank out of range or out of order). */
+int st_pairwise_kths(const double *a, size_t na, const double *b, size_t nb,
+                     const uint64_t *ks, int cnt, double *vals);
+
+/* ==== sorting (util.c) ==================================================== */
+
+/* Sorts x ascending in place (no NaN: callers check).  Up to 48 values
+ * the sort is stable (-0 and +0 keep their order); beyond, -0 comes
+ * before +0. */
+void st_sort(double *x, size_t n);
+
+/* ==== run order (run-order.c) ============================================= */
+
+/* Mann-Kendall trend test of x against its index: statistic = Kendall's
+ * S, estimate[0] = tau-b, two-sided p-value, exact without ties for
+ * n < 50.  ST_ERR_TOO_FEW below 3 values, ST_ERR_DOMAIN for a non-finite
+ * value, ST_ERR_CONSTANT without variability. */
+typedef struct {
+    /* not NULL: storage for n doubles, not overlapping x, that receives
+     * the values of x sorted ascending (-0 as +0) by the merge sort that
+     * counts the inversions, whenever the status is ST_OK or
+     * ST_ERR_CONSTANT */
+    void *sorted;
+    st_cache *cache;      /* keeps the exact null distributions by size   */
+} st_mann_kendall_options; /* NULL: the test alone                        */
+int st_mann_kendall(const double *x, size_t n,
+                    const st_mann_kendall_options *opt, st_result *out);
+
+/* Wald-Wolfowitz runs test: P(R <= r) for n1 and n2 labels in random
+ * order (NAN when n1 or n2 is below 1 or r below 2). */
+double st_runs_test_lower(double n1, double n2, double r);
+
+/* ==== the Speedup-Test protocols (protocol.c) ============================= */
+
+/* Protocols, in this order everywhere. */
+enum { ST_PROTO_MEAN = 0, ST_PROTO_MEDIAN = 1 };
 
 typedef enum {
     ST_INSUFFICIENT = -1,
@@ -417,7 +334,10 @@ typedef enum {
     ST_STEP_F_TEST = 2,
     ST_STEP_T_TEST = 3,
     ST_STEP_KS_TEST = 4,
-    ST_STEP_WILCOXON = 5
+    ST_STEP_WILCOXON = 5,
+    ST_STEP_SHAPIRO_D = 6,          /* paired: Shapiro-Wilk on x - y     */
+    ST_STEP_PAIRED_T = 7,           /* paired: the paired t-test         */
+    ST_STEP_SIGNED_RANK = 8         /* paired: signed rank of log(x / y) */
 } st_step_kind;
 
 /* Caveat and advice flags (bits of st_verdict.caveats). */
@@ -433,8 +353,6 @@ enum {
     ST_CAVEAT_Y_UNCHECKABLE = 1 << 8
 };
 
-#define ST_MAX_STEPS 4
-
 /* Which exit of a flowchart the verdict took (st_verdict.branch). */
 typedef enum {
     ST_BRANCH_TOO_FEW_VALUES = 0,   /* a sample has fewer than 3 values  */
@@ -445,8 +363,13 @@ typedef enum {
     ST_BRANCH_STUDENT_NOT_NORMAL = 5,
     ST_BRANCH_WELCH_NOT_NORMAL = 6,
     ST_BRANCH_WILCOXON_MODEL = 7,   /* median: location model holds      */
-    ST_BRANCH_WILCOXON_NO_MODEL = 8 /* median: model rejected, go on     */
+    ST_BRANCH_WILCOXON_NO_MODEL = 8, /* median: model rejected, go on    */
+    ST_BRANCH_PAIRED_SIGNED_RANK = 9, /* paired median: signed rank      */
+    ST_BRANCH_PAIRED_T_NORMAL = 10, /* paired mean: differences normal   */
+    ST_BRANCH_PAIRED_T_NOT_NORMAL = 11 /* paired mean: not shown normal  */
 } st_branch;
+
+#define ST_MAX_STEPS 4
 
 typedef struct {
     st_decision decision;
@@ -478,25 +401,14 @@ typedef struct {
     unsigned caveats;         /* ST_CAVEAT_* bits                         */
 } st_verdict;
 
-/* Observed speedups c(x) / c(y) of the minimum, the mean and the median,
- * in that order (NAN when a sample is empty). */
-int st_observed_speedups(const double *x, size_t n, const double *y,
-                         size_t m, double speedups[3]);
-
-
-/* Protocols, in this order everywhere. */
-enum { ST_PROTO_MEAN = 0, ST_PROTO_MEDIAN = 1 };
-
-/* Options of st_protocol; all zero (or a NULL pointer to them) for a
- * verdict on x and y alone. */
+/* The verdict of protocol proto (ST_PROTO_MEAN or ST_PROTO_MEDIAN) at
+ * level 1 - alpha. */
 typedef struct {
     /* x ascending, then y ascending (n + m values), or NULL: sorted here */
     const double *sorted;
     /* mean protocol: st_mean(x, n) and st_mean(y, m), or NULL */
     const double *means;
-    /* the caller's cache across calls (may be NULL; release with
-     * st_rank_table_free) */
-    st_rank_table *tab;
+    st_cache *cache;          /* kept across the caller's calls           */
     /* 1: only the fields a suite reads (decision, branch, guaranteed,
      * caveats, p-values, the speedup's interval; no sub-test intervals,
      * no Hodges-Lehmann shift; the median protocol with `sorted` leaves
@@ -508,24 +420,82 @@ typedef struct {
      * below), made by the merge sort that sorts the data */
     size_t trend_min;
     st_result *trend;
-} st_protocol_options;
-
-/* The verdict of protocol proto (ST_PROTO_MEAN or ST_PROTO_MEDIAN) at
- * level 1 - alpha. */
+} st_protocol_options;        /* NULL: a verdict on x and y alone         */
 int st_protocol(int proto, const double *x, size_t n, const double *y,
                 size_t m, double alpha, int rigorous,
                 const st_protocol_options *opt, st_verdict *out);
 
-/* The smallest alpha in (0, 0.5] at which protocol `test` declares
+/* The smallest alpha in (0, 0.5] at which protocol proto declares
  * significance (the highest confidence is 1 - alpha; alpha itself keeps
  * the exact breakpoint that rounding 1 - alpha would lose): 0 when
  * significance holds for every alpha > 0 (a p-value of 0), NAN if none.
- * tab: as in st_protocol_options. */
-int st_highest_alpha(int test, const double *x, size_t n, const double *y,
-                     size_t m, int rigorous, st_rank_table *tab,
+ * cache (may be NULL): kept across the caller's calls. */
+int st_highest_alpha(int proto, const double *x, size_t n, const double *y,
+                     size_t m, int rigorous, st_cache *cache,
                      double *alpha);
 
-/* ---- suites of benchmarks (suite.c) ------------------------------------- */
+/* Observed speedups c(x) / c(y) of the minimum, the mean and the median,
+ * in that order (NAN when a sample is empty). */
+int st_observed_speedups(const double *x, size_t n, const double *y,
+                         size_t m, double speedups[3]);
+
+/* ==== paired designs and variance components (paired.c) ================== */
+
+/* The protocol proto (ST_PROTO_MEAN or ST_PROTO_MEDIAN) on n complete
+ * rounds (x[i] and y[i] ran in round i) at level 1 - alpha (rigorous is
+ * read by the mean protocol).  The mean protocol's not-normal and
+ * few-runs flags concern the differences and use the X bits. */
+int st_paired_protocol(int proto, const double *x, const double *y,
+                       size_t n, double alpha, int rigorous, st_verdict *out);
+
+/* One-way random-effects ANOVA of v grouped by group (1-based codes):
+ * out = s2_within, s2_between (truncated at 0), MSW, MSB, n0, groups. */
+int st_variance_components(const double *v, const int *group, size_t n,
+                           double out[6]);
+
+/* ==== tolerance and equivalence (tolerance.c) ============================= */
+
+/* The direction a verdict with a tolerance declares (as R's verdicts
+ * name them; ffi_codes() names them for the R side). */
+typedef enum {
+    ST_DIRECTION_NA = -1,         /* no decision (insufficient data)     */
+    ST_DIRECTION_NONE = 0,        /* nothing declared                    */
+    ST_DIRECTION_SPEEDUP = 1,
+    ST_DIRECTION_SLOWDOWN = 2,
+    ST_DIRECTION_EQUIVALENT = 3   /* within the tolerance both ways      */
+} st_direction;
+
+/* The one-sided final tests of protocol proto at the factor s0 > 0, in
+ * p[4]: speedup beyond s0, slowdown beyond s0, not more than s0 faster,
+ * not more than s0 slower (the last two together: equivalence within
+ * s0).  The mean protocol's t-tests are Student's (pooled = 1) or
+ * Welch's. */
+int st_tolerance_tests(int proto, const double *x, size_t n, const double *y,
+                       size_t m, int pooled, double s0, double p[4]);
+
+/* The decision of protocol proto with the tolerance s0: the flowchart's
+ * path, then its final tests at s0 (the protocol's own when s0 = 1,
+ * without equivalence); *direction: an st_direction.  cache (may be
+ * NULL): kept across the caller's calls. */
+int st_decide(const double *x, size_t n, const double *y, size_t m, int proto,
+              double alpha, int rigorous, double s0, int *direction,
+              st_cache *cache);
+
+/* The power of that decision by simulation: for each of the k sizes
+ * (n[i] runs of x, m[i] of y), the share of reps replicates, drawn with
+ * replacement from the relative run times rx and ry / speedup, that
+ * declare the direction `want`; the replicates of each size start from
+ * the same seed. */
+int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
+                 double speedup, int proto, double alpha, int rigorous,
+                 double s0, int want, const double *n, const double *m,
+                 size_t k, size_t reps, uint64_t seed, double *power);
+
+/* ==== suites of benchmarks (suite.c) ====================================== */
+
+/* A suite is analysed benchmark by benchmark (st_suite_bench, streamed in
+ * chunks by the R layer), then summarised from the per-benchmark columns
+ * kept (st_suite_summarise). */
 
 /* Centres of a sample, in this order everywhere. */
 enum { ST_CENTRE_MIN = 0, ST_CENTRE_MEAN = 1, ST_CENTRE_MEDIAN = 2 };
@@ -556,11 +526,10 @@ typedef struct {
 
 /* Both protocols on one benchmark at level alpha; alpha = NAN searches
  * the highest confidence and reports it on the 0.01 grid (see suite.c).
- * tab (may be NULL): the exact rank-sum tables kept across the
- * benchmarks (release with st_rank_table_free). */
+ * cache (may be NULL): kept across the benchmarks. */
 int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
                    double alpha, int rigorous, st_bench_result *out,
-                   st_rank_table *tab);
+                   st_cache *cache);
 
 typedef struct {
     st_weights weights;         /* weights asked for                     */
@@ -580,8 +549,8 @@ typedef struct {
     double min_benchmarks[2];
 } st_suite_summary;
 
-/* A suite streamed in chunks keeps per benchmark only these columns
- * (status, centres, decisions as doubles). */
+/* The columns kept per benchmark (status, centres, decisions as
+ * doubles). */
 typedef struct {
     size_t nb;
     const double *status;
@@ -595,7 +564,7 @@ int st_suite_summarise(const st_suite_columns *cols, const double *custom,
                        const st_suite_options *opt, double *weights,
                        st_suite_summary *out);
 
-/* ---- HPT: the Hierarchical Performance Test (hpt.c) -------------------- */
+/* ==== HPT: the Hierarchical Performance Test (hpt.c) ====================== */
 
 /* Two performance matrices, benchmark after benchmark: benchmark i has
  * a_len[i] runs of A and b_len[i] runs of B (each >= 3, values > 0). */
@@ -623,71 +592,141 @@ typedef struct {
 /* Confidence that A is more than gamma times faster than B. */
 int st_hpt(const st_hpt_input *in, double gamma, st_hpt_result *out);
 
-/* r-Speedup: *supremum = sup{gamma >= 1: confidence(gamma) >= level}
+/* The r-Speedup: *supremum = sup{gamma >= 1: confidence(gamma) >= level}
  * (INFINITY if unbounded, NAN if empty; *attained when the confidence at
  * the supremum itself reaches the level); *speedup = the largest multiple
- * of precision, <= the supremum, at which st_hpt reaches the level. */
+ * of precision, <= the supremum, at which st_hpt reaches the level.  The
+ * search is near-linear in the benchmarks. */
+typedef struct {
+    /* 1: every candidate point instead, about n^2 of them (the reference
+     * the search is checked against; always so with exact_ties) */
+    int every_candidate;
+} st_hpt_speedup_options; /* NULL: the search                             */
 int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
-                   double *speedup, double *supremum, int *attained);
-/* The same with method 0 (the search of st_hpt_speedup, near-linear in the
- * benchmarks) or 1 (every candidate point, about n^2 of them: the
- * reference the search is checked against; always used with exact_ties). */
-int st_hpt_speedup_method(const st_hpt_input *in, double level,
-                          double precision, int method, double *speedup,
-                          double *supremum, int *attained);
+                   const st_hpt_speedup_options *opt, double *speedup,
+                   double *supremum, int *attained);
 
-/* Run order (run-order.c).  Mann-Kendall trend test of x against its
- * index: statistic = Kendall's S, estimate[0] = tau-b, two-sided p-value,
- * exact without ties for n < 50.  ST_ERR_TOO_FEW below 3 values,
- * ST_ERR_CONSTANT without variability. */
-int st_mann_kendall(const double *x, size_t n, st_result *out);
-/* The same test that also leaves the n values of x sorted ascending in
- * `sorted` (storage for n doubles, not overlapping x; -0 comes back as
- * +0).  The values are sorted whenever the status is ST_OK or
- * ST_ERR_CONSTANT. */
-int st_mann_kendall_sort(const double *x, size_t n, void *sorted,
-                         st_result *out);
-/* Wald-Wolfowitz runs test: P(R <= r) for n1 and n2 labels in random
- * order (NAN when n1 or n2 is 0). */
-double st_runs_test_lower(double n1, double n2, double r);
+/* ==== helpers shared by the core's files ================================== */
 
-/* Paired designs and variance components (paired.c).  Branch and step
- * codes continue st_branch and st_step_kind. */
-#define ST_BRANCH_PAIRED_SIGNED_RANK 9   /* median: signed-rank on rounds */
-#define ST_BRANCH_PAIRED_T_NORMAL 10     /* mean: differences normal      */
-#define ST_BRANCH_PAIRED_T_NOT_NORMAL 11 /* mean: not shown normal, go on */
-#define ST_STEP_SHAPIRO_D 6              /* Shapiro-Wilk on x - y         */
-#define ST_STEP_PAIRED_T 7               /* paired t-test                 */
-#define ST_STEP_SIGNED_RANK 8            /* signed-rank on log(x / y)     */
-/* The protocols on n complete rounds (x[i] and y[i] ran in round i).  The
- * mean protocol's not-normal and few-runs flags concern the differences
- * and use the X bits. */
-int st_paired_median_protocol(const double *x, const double *y, size_t n,
-                              double alpha, st_verdict *out);
-int st_paired_mean_protocol(const double *x, const double *y, size_t n,
-                            double alpha, int rigorous, st_verdict *out);
-/* One-way random-effects ANOVA of v grouped by group (1-based codes):
- * out = s2_within, s2_between (truncated at 0), MSW, MSB, n0, groups. */
-int st_variance_components(const double *v, const int *group, size_t n,
-                           double out[6]);
-/* Tolerance and equivalence (tolerance.c).  p[4]: the one-sided final
- * tests at the factor s0 -- speedup beyond s0, slowdown beyond s0, not
- * more than s0 faster, not more than s0 slower (the last two together:
- * equivalence within s0). */
-int st_tolerance_pooled(const double *x, size_t n, const double *y, size_t m,
-                        double alpha);
-int st_tolerance_mean(const double *x, size_t n, const double *y, size_t m,
-                      int pooled, double s0, double p[4]);
-int st_tolerance_median(const double *x, size_t n, const double *y,
-                        size_t m, double s0, double p[4]);
-/* -1 NA, 0 none, 1 speedup, 2 slowdown, 3 equivalent. */
-int st_tolerance_direction(const double p[4], double alpha, double s0);
-int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
-              double alpha, int rigorous, double s0, int *direction,
-              st_rank_table *tab);
-int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
-                 double speedup, int test, double alpha, int rigorous,
-                 double s0, int want, const double *n, const double *m,
-                 size_t k, size_t reps, uint64_t seed, double *power);
+/* These are the pieces several of the core's files build on; they are not
+ * concepts of their own and the R layer never calls them. */
+
+/* Results (util.c): st_result_init sets every field NAN, exact 0, status
+ * ST_OK; st_result_fail resets *r, records status in it and returns
+ * status (for error exits). */
+void st_result_init(st_result *r);
+int st_result_fail(st_result *r, int status);
+
+/* The installed interrupt callback's answer (util.c; 0 without one). */
+int st_check_interrupt(void);
+
+/* malloc for count objects of size bytes, NULL when count * size does not
+ * fit in a size_t (or memory is short); a count of 0 still gets one
+ * object, so that NULL always means a failure. */
+static inline void *st_malloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size) return NULL;
+    return malloc((count ? count : 1) * size);
+}
+
+/* Moments as R computes them (util.c): mean() with its refinement pass,
+ * var() with the n - 1 divisor. */
+double st_mean(const double *x, size_t n);
+double st_var(const double *x, size_t n, double mean);
+
+/* Sorting and order (util.c).  st_sorted_copy: a sorted malloc'ed copy;
+ * st_median_sorted: the median of an ascending vector; st_is_constant:
+ * 1 when all values are equal. */
+double *st_sorted_copy(const double *x, size_t n);
+double st_median_sorted(const double *xs, size_t n);
+int st_is_constant(const double *x, size_t n);
+/* Order-preserving 64-bit keys of doubles (no NaN): the IEEE-754 bit
+ * pattern with the sign bit set for non-negative values and every bit
+ * flipped for negative ones, so unsigned order is numeric order (-0 just
+ * below +0); st_sort_unkey is the inverse (util.c, run-order.c). */
+static inline uint64_t st_sort_key(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return (u >> 63) ? ~u : (u | ((uint64_t) 1 << 63));
+}
+static inline double st_sort_unkey(uint64_t u)
+{
+    double v;
+    u = (u >> 63) ? (u & ~((uint64_t) 1 << 63)) : ~u;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* Ranks (util.c).  Mid-ranks of the pooled values: rank[i] for value i
+ * (1-based ranks); ST_OK, ST_ERR_ALLOC or ST_ERR_DOMAIN (a NaN; +-Inf are
+ * ranked); *tie_term (may be NULL) receives the sum over tie groups of
+ * (t^3 - t).  st_sorted_tie_term: the same tie term of an ascending
+ * vector. */
+int st_midranks(const double *v, size_t n, double *rank, double *tie_term);
+double st_sorted_tie_term(const double *s, size_t n);
+
+/* The rank tests' normal approximations (util.c): the continuity
+ * correction of a centred statistic z (0 without correct; +-1/2 towards
+ * the null on the alternative's side) and the p-value of a standard
+ * normal statistic. */
+double st_continuity(st_alternative alt, int correct, double z);
+double st_normal_p(st_alternative alt, double z);
+
+/* The ends of R's exact interval of a rank test (exact.c) from the no-ties
+ * law prob[0 .. len-1] (st_exact_law) at the one-sided level a: the rank
+ * qu = max(1, the quantile of qwilcox / qsignrank, with their
+ * 10 DBL_EPSILON fuzz) of the lower end's order statistic, and
+ * *achieved = P[W <= qu - 1], the tail the interval leaves out. */
+double st_exact_interval_rank(const double *prob, size_t len, double a,
+                              double *achieved);
+
+/* Two samples sorted once (sorted.c): x - mu and y, each ascending, in one
+ * allocation (xs owns it).  The tests that only look at order (rank sums,
+ * Smirnov, Hodges-Lehmann) sort the data there once and read the pair. */
+typedef struct {
+    double *xs, *ys;
+    size_t n, m;
+} st_sorted_pair;
+/* Run times sorted by their trend tests: each sample of at least `min`
+ * (>= 3) values is sorted by the merge sort of its Mann-Kendall test
+ * (st_mann_kendall), whose result goes to out[0] (x) and out[1] (y); a
+ * shorter sample is sorted as usual and its result says ST_ERR_TOO_FEW. */
+typedef struct {
+    size_t min;
+    st_result *out;
+    st_cache *cache;      /* (may be NULL) for the trend tests            */
+} st_pair_trend;
+/* ST_OK, ST_ERR_ALLOC, ST_ERR_TOO_MANY or ST_ERR_DOMAIN (a non-finite
+ * value or mu, or mu != 0 with trend); on error p holds nothing to free.
+ * trend (NULL: none) sorts by the trend tests, into the same pair. */
+int st_sorted_pair_init(st_sorted_pair *p, const double *x, size_t n,
+                        double mu, const double *y, size_t m,
+                        const st_pair_trend *trend);
+void st_sorted_pair_free(st_sorted_pair *p);
+/* Replaces the values by their logarithms, still sorted (ST_ERR_DOMAIN
+ * for a value <= 0, the pair then partly transformed). */
+int st_sorted_pair_log(st_sorted_pair *p);
+/* Mid-ranks of the pooled c(xs - d, ys) by a merge of the ascending xs and
+ * ys: *rank_sum = the sum of the x ranks, *tie_term = sum of (t^3 - t)
+ * over tie groups; rank2 (may be NULL; length n + m) receives the doubled
+ * mid-ranks, x's first.  ST_ERR_DOMAIN for a non-finite d or value. */
+int st_merge_ranks(const double *xs, size_t n, double d, const double *ys,
+                   size_t m, long double *rank_sum, double *tie_term,
+                   double *rank2);
+
+/* The vector code (simd.c, AVX-512; -DST_NO_AVX512 leaves it out): each
+ * returns 0 when it does not apply (no AVX-512, a size outside
+ * its measured range, a NaN) and the caller runs its scalar code;
+ * otherwise the scalar code's result.  st_simd_sort: the stable sort of
+ * x; st_simd_split: one split pass of select.c (*split: the end of the
+ * values below piv, or at most piv with or_equal); st_simd_kendall:
+ * Kendall's inversion count D, tie count T, tie term tv and whether there
+ * are ties. */
+int st_simd_sort(double *x, size_t n);
+int st_simd_split(const double *src, double *dst, size_t lo, size_t hi,
+                  double piv, int or_equal, size_t *split);
+int st_simd_kendall(const double *x, size_t n, double *D, double *T,
+                    double *tv, int *ties);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "speeduptest.h"
+#include "cache.h"
 
 static void bench_init(st_bench_result *r)
 {
@@ -51,17 +52,17 @@ static void centres(const double *x, const double *xs, size_t n, double *c)
  * in all (most benchmarks) live on the stack. */
 #define SORTED_STACK 512
 
-/* tab (may be NULL): the tables kept across benchmarks; sorted: xs then
+/* cache (may be NULL): the tables kept across benchmarks; sorted: xs then
  * ys, ascending; means: of x and of y (st_mean) */
 static int run_protocol(int proto, const double *x, size_t n, const double *y,
                         size_t m, const double *sorted, const double *means,
                         double alpha, int rigorous, st_verdict *v,
-                        st_rank_table *tab)
+                        st_cache *cache)
 {
     st_protocol_options opt = {0};
     opt.sorted = sorted;
     opt.means = proto == ST_PROTO_MEAN ? means : NULL;
-    opt.tab = tab;
+    opt.cache = cache;
     opt.suite = 1;
     return st_protocol(proto, x, n, y, m, alpha, rigorous, &opt, v);
 }
@@ -84,20 +85,20 @@ static int searched_verdict(int proto, const double *x, size_t n,
                             const double *y, size_t m, const double *sorted,
                             const double *means, int rigorous,
                             double *highest, st_verdict *v,
-                            st_rank_table *tab)
+                            st_cache *cache)
 {
     double a = NAN;
-    int st = st_highest_alpha(proto, x, n, y, m, rigorous, tab, &a);
+    int st = st_highest_alpha(proto, x, n, y, m, rigorous, cache, &a);
     double conf = isnan(a) ? NAN : 1 - a;
     if (st != ST_OK) return st;
     *highest = conf;
     if (isnan(conf)) return run_protocol(proto, x, n, y, m, sorted, means, 0.5,
-                                         rigorous, v, tab);
+                                         rigorous, v, cache);
     double k0 = ceil(100.0 * (1.0 - conf) - 1e-7);
     int k = k0 < 1.0 ? 1 : (k0 > 50.0 ? 50 : (int) k0);
     for (; k <= 50; k++) {
         st = run_protocol(proto, x, n, y, m, sorted, means, k / 100.0,
-                          rigorous, v, tab);
+                          rigorous, v, cache);
         if (st != ST_OK) return st;
         if (v->decision == ST_SIGNIFICANT) return ST_OK;
     }
@@ -106,7 +107,7 @@ static int searched_verdict(int proto, const double *x, size_t n,
 
 int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
                    double alpha, int rigorous, st_bench_result *out,
-                   st_rank_table *tab)
+                   st_cache *cache)
 {
     bench_init(out);
     if (n == 0 || m == 0) {
@@ -115,7 +116,7 @@ int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
     }
     double local[SORTED_STACK];
     double *sorted = n + m <= SORTED_STACK ? local
-                                           : malloc((n + m) * sizeof(double));
+                                           : st_malloc(n + m, sizeof(double));
     if (!sorted) {
         out->status = ST_ERR_ALLOC;
         return out->status;
@@ -136,10 +137,10 @@ int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
         st_verdict v;
         if (out->searched)
             st = searched_verdict(p, x, n, y, m, sorted, means, rigorous,
-                                  &out->highest[p], &v, tab);
+                                  &out->highest[p], &v, cache);
         else
             st = run_protocol(p, x, n, y, m, sorted, means, alpha, rigorous,
-                              &v, tab);
+                              &v, cache);
         if (st != ST_OK) {
             out->status = st;
             break;
@@ -256,7 +257,7 @@ int st_suite_summarise(const st_suite_columns *cl, const double *custom,
     size_t nok = 0;
     for (size_t j = 0; j < nb; j++) nok += cl->status[j] == ST_OK;
     out->n_used = nok;
-    int *include = malloc((nb ? nb : 1) * sizeof(int));
+    int *include = st_malloc(nb, sizeof(int));
     if (!include) return ST_ERR_ALLOC;
     for (int c = 0; c < 3; c++) {
         double *w = weights + (size_t) c * nb;
@@ -447,16 +448,16 @@ SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
     int rig = in.rig;
     st_bench_result *res = (st_bench_result *) R_alloc(nb ? nb : 1,
                                                        sizeof(st_bench_result));
-    st_rank_table tab;
-    memset(&tab, 0, sizeof tab);
+    st_cache cache;
+    st_cache_init(&cache);
     int oom = 0;
     for (size_t j = 0; j < nb && !oom; j++) {
         st_suite_bench(v + (size_t) xs[j], (size_t) xl[j],
                            v + (size_t) ys[j], (size_t) yl[j], al[j], rig,
-                           &res[j], &tab);
+                           &res[j], &cache);
         oom = res[j].status == ST_ERR_ALLOC;
     }
-    st_rank_table_free(&tab);
+    st_cache_free(&cache);
     if (oom) Rf_error("out of memory.");
     return bench_columns(res, nb);
 }
@@ -513,9 +514,9 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
 /*
  * A suite given as a list of benchmarks, list(x = , y = ) each, is read
  * here in one pass instead of R-level loops over the elements (at 10,000
- * benchmarks these took as long as the core).  ffi_suite_list_read counts
- * the run times kept of the benchmarks that need no check message (-1 for
- * the others): a plain list (VECSXP) of at
+ * benchmarks such loops take as long as the core).  ffi_suite_list_read
+ * counts the run times kept of the benchmarks that need no check message
+ * (-1 for the others): a plain list (VECSXP) of at
  * least two elements, none named "conf_level" or "weight", whose x (the
  * element named "x", else the first) and y (named "y", else the second)
  * are double vectors without a class, non-empty once NA/NaN are dropped

@@ -54,25 +54,28 @@
  *   Blackman, D. and Vigna, S. (2021). Scrambled linear pseudorandom
  *     number generators. ACM Transactions on Mathematical Software 47(4).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <Rmath.h>
 #include "speeduptest.h"
+#include "cache.h"
 
 /* ---- the four tests -------------------------------------------------------- */
 
 /* 1 when the protocol's F-test at alpha finds equal variances (Student's
  * branch), as the mean protocol decides it. */
-int st_tolerance_pooled(const double *x, size_t n, const double *y, size_t m,
-                        double alpha)
+static int tolerance_pooled(const double *x, size_t n, const double *y,
+                            size_t m, double alpha)
 {
     if (n < 2 || m < 2) return 0;
     double mx = st_mean(x, n), my = st_mean(y, m);
+    double var[2] = {st_var(x, n, mx), st_var(y, m, my)};
+    st_var_test_options opt = {var, 1};
     st_result f;
-    st_var_test_var(st_var(x, n, mx), n, st_var(y, m, my), m, ST_TWO_SIDED,
-                    1.0, 0.95, 0, &f);
+    st_var_test(NULL, n, NULL, m, ST_TWO_SIDED, 1.0, 0.95, &opt, &f);
     return f.status == ST_OK && f.p_value > alpha;
 }
 
@@ -96,8 +99,8 @@ static int t_scaled(double ma, double va, size_t na, double mb, double vb,
     return ST_OK;
 }
 
-int st_tolerance_mean(const double *x, size_t n, const double *y, size_t m,
-                      int pooled, double s0, double p[4])
+static int tolerance_mean(const double *x, size_t n, const double *y,
+                          size_t m, int pooled, double s0, double p[4])
 {
     p[0] = p[1] = p[2] = p[3] = NAN;
     if (n < 2 || m < 2) return ST_ERR_TOO_FEW;
@@ -119,23 +122,29 @@ int st_tolerance_mean(const double *x, size_t n, const double *y, size_t m,
 /* The rank-sum tests from the sorted samples xs, ys (ascending). */
 static int tolerance_median_sorted(const double *xs, size_t n,
                                    const double *ys, size_t m, double s0,
-                                   double p[4], st_rank_table *tab)
+                                   double p[4], st_cache *cache)
 {
     p[0] = p[1] = p[2] = p[3] = NAN;
-    double *buf = malloc((n + m) * sizeof(double));
+    double *buf = st_malloc(n + m, sizeof(double));
     if (!buf) return ST_ERR_ALLOC;
+    /* both one-sided tests of each direction from one merge (s0 > 0
+     * keeps the scaled samples sorted) */
+    st_result g, l;
+    st_wilcoxon_options opt = {0};
+    opt.sorted = 1;
+    opt.cache = cache;
+    opt.less = &l;
     /* x against s0 y */
     for (size_t j = 0; j < m; j++) buf[j] = s0 * ys[j];
-    st_sorted_pair P = {(double *) xs, buf, n, m};
-    st_result g, l;
-    int s = st_wilcoxon_sorted_both(&P, -1, 1, &g, &l, tab);
+    int s = st_wilcoxon_test(xs, n, buf, m, ST_GREATER, 0.0, -1, 1, 0, 0.95,
+                             &opt, &g);
     if (s == ST_OK) {
         p[0] = g.p_value;
         p[2] = l.p_value;
         /* y against s0 x */
         for (size_t i = 0; i < n; i++) buf[i] = s0 * xs[i];
-        st_sorted_pair Q = {(double *) ys, buf, m, n};
-        s = st_wilcoxon_sorted_both(&Q, -1, 1, &g, &l, tab);
+        s = st_wilcoxon_test(ys, m, buf, n, ST_GREATER, 0.0, -1, 1, 0, 0.95,
+                             &opt, &g);
         if (s == ST_OK) {
             p[1] = g.p_value;
             p[3] = l.p_value;
@@ -145,71 +154,78 @@ static int tolerance_median_sorted(const double *xs, size_t n,
     return s;
 }
 
-int st_tolerance_median(const double *x, size_t n, const double *y,
-                        size_t m, double s0, double p[4])
+static int tolerance_median(const double *x, size_t n, const double *y,
+                            size_t m, double s0, double p[4])
 {
     p[0] = p[1] = p[2] = p[3] = NAN;
     if (n < 1 || m < 1) return ST_ERR_TOO_FEW;
     if (!(s0 > 0) || !isfinite(s0)) return ST_ERR_DOMAIN;
     st_sorted_pair P;
-    int s = st_sorted_pair_init(&P, x, n, 0.0, y, m);
+    int s = st_sorted_pair_init(&P, x, n, 0.0, y, m, NULL);
     if (s != ST_OK) return s;
-    st_rank_table tab;
-    memset(&tab, 0, sizeof tab);
-    s = tolerance_median_sorted(P.xs, n, P.ys, m, s0, p, &tab);
-    st_rank_table_free(&tab);
+    st_cache cache;
+    st_cache_init(&cache);
+    s = tolerance_median_sorted(P.xs, n, P.ys, m, s0, p, &cache);
+    st_cache_free(&cache);
     st_sorted_pair_free(&P);
     return s;
 }
 
-/* ---- the decision ------------------------------------------------------------ */
+int st_tolerance_tests(int proto, const double *x, size_t n, const double *y,
+                       size_t m, int pooled, double s0, double p[4])
+{
+    if (proto == ST_PROTO_MEAN)
+        return tolerance_mean(x, n, y, m, pooled, s0, p);
+    if (proto == ST_PROTO_MEDIAN) return tolerance_median(x, n, y, m, s0, p);
+    p[0] = p[1] = p[2] = p[3] = NAN;
+    return ST_ERR_DOMAIN;
+}
 
-/* Directions, as R's verdicts name them. */
-enum { DIR_NA = -1, DIR_NONE = 0, DIR_SPEEDUP = 1, DIR_SLOWDOWN = 2,
-       DIR_EQUIVALENT = 3 };
+/* ---- the decision ------------------------------------------------------------ */
 
 /* The direction from the four p-values of the final tests at alpha;
  * equivalence only with s0 > 1. */
-int st_tolerance_direction(const double p[4], double alpha, double s0)
+static int tolerance_direction(const double p[4], double alpha, double s0)
 {
-    if (isnan(p[0])) return DIR_NA;
-    if (p[0] <= alpha) return DIR_SPEEDUP;
-    if (!isnan(p[1]) && p[1] <= alpha) return DIR_SLOWDOWN;
+    if (isnan(p[0])) return ST_DIRECTION_NA;
+    if (p[0] <= alpha) return ST_DIRECTION_SPEEDUP;
+    if (!isnan(p[1]) && p[1] <= alpha) return ST_DIRECTION_SLOWDOWN;
     if (s0 > 1 && !isnan(p[2]) && !isnan(p[3]) && p[2] <= alpha &&
         p[3] <= alpha)
-        return DIR_EQUIVALENT;
-    return DIR_NONE;
+        return ST_DIRECTION_EQUIVALENT;
+    return ST_DIRECTION_NONE;
 }
 
-/* The whole protocol (test 0: mean, 1: median) with the tolerance s0:
+/* The whole protocol (proto 0: mean, 1: median) with the tolerance s0:
  * the flowchart's path, then the final tests at s0 (the protocol's own
- * final tests when s0 = 1, and no equivalence).  *direction: DIR_*. */
-int st_decide(const double *x, size_t n, const double *y, size_t m, int test,
+ * final tests when s0 = 1, and no equivalence).  *direction: an
+ * st_direction. */
+int st_decide(const double *x, size_t n, const double *y, size_t m, int proto,
               double alpha, int rigorous, double s0, int *direction,
-              st_rank_table *tab)
+              st_cache *cache)
 {
-    *direction = DIR_NA;
+    *direction = ST_DIRECTION_NA;
     st_verdict v;
     st_protocol_options opt = {0};
-    opt.tab = tab;
+    opt.cache = cache;
     opt.suite = 1;
-    int s = st_protocol(test == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, x, n, y,
+    int s = st_protocol(proto == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, x, n, y,
                         m, alpha, rigorous, &opt, &v);
     if (s != ST_OK) return s;
     if (v.decision == ST_INSUFFICIENT) return ST_OK;
     double p[4] = {v.p_value, v.p_value_slowdown, NAN, NAN};
     if (s0 != 1) {
-        if (test == 0) {
+        if (proto == 0) {
             int pooled = v.branch == ST_BRANCH_STUDENT_NORMAL ||
                          v.branch == ST_BRANCH_STUDENT_NOT_NORMAL;
-            s = st_tolerance_mean(x, n, y, m, pooled, s0, p);
+            s = tolerance_mean(x, n, y, m, pooled, s0, p);
         } else {
-            s = st_tolerance_median(x, n, y, m, s0, p);
+            s = tolerance_median(x, n, y, m, s0, p);
         }
         if (s == ST_ERR_ALLOC) return s;
         if (s != ST_OK) return ST_OK;   /* no variability: NA */
     }
-    *direction = st_tolerance_direction(p, alpha, s0);
+    *direction = tolerance_direction(p, alpha, s0);
     return ST_OK;
 }
 
@@ -259,11 +275,11 @@ static size_t rng_index(rng_t *g, size_t k)
  * Power of the protocol with tolerance s0 at alpha, for each of the k
  * sizes (n[i] runs of x, m[i] runs of y): reps replicates, each drawing
  * n[i] values from rx and m[i] from ry / speedup (with replacement).
- * want: the direction counted as a detection (DIR_*).  The replicates of
- * each size start from the same seed.
+ * want: the direction counted as a detection (an st_direction).  The
+ * replicates of each size start from the same seed.
  */
 int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
-                 double speedup, int test, double alpha, int rigorous,
+                 double speedup, int proto, double alpha, int rigorous,
                  double s0, int want, const double *n, const double *m,
                  size_t k, size_t reps, uint64_t seed, double *power)
 {
@@ -271,14 +287,17 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
     if (!(speedup > 0) || !isfinite(speedup)) return ST_ERR_DOMAIN;
     size_t most = 0;
     for (size_t i = 0; i < k; i++) {
-        if (!(n[i] >= 1 && m[i] >= 1)) return ST_ERR_DOMAIN;
+        /* sizes of at least 1 and whose sum is a size_t (2^52 each at
+         * most) */
+        if (!(n[i] >= 1 && m[i] >= 1 && n[i] <= 0x1p52 && m[i] <= 0x1p52))
+            return ST_ERR_DOMAIN;
         size_t t = (size_t) n[i] + (size_t) m[i];
         if (t > most) most = t;
     }
-    double *buf = malloc((most > 0 ? most : 1) * sizeof(double));
+    double *buf = st_malloc(most, sizeof(double));
     if (!buf) return ST_ERR_ALLOC;
-    st_rank_table tab;
-    memset(&tab, 0, sizeof tab);
+    st_cache cache;
+    st_cache_init(&cache);
     int s = ST_OK;
     for (size_t i = 0; i < k && s == ST_OK; i++) {
         size_t a = (size_t) n[i], b = (size_t) m[i], hits = 0;
@@ -293,14 +312,14 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
             for (size_t j = 0; j < b; j++)
                 buf[a + j] = ry[rng_index(&g, ny)] / speedup;
             int dir;
-            s = st_decide(buf, a, buf + a, b, test, alpha, rigorous, s0, &dir,
-                          &tab);
+            s = st_decide(buf, a, buf + a, b, proto, alpha, rigorous, s0, &dir,
+                          &cache);
             if (s != ST_OK) break;
             hits += dir == want;
         }
         power[i] = (double) hits / (double) reps;
     }
-    st_rank_table_free(&tab);
+    st_cache_free(&cache);
     free(buf);
     return s;
 }
@@ -330,8 +349,8 @@ SEXP ffi_tolerance_tests(SEXP x, SEXP y, SEXP test, SEXP pooled, SEXP s0)
     int pool = ffi_flag(pooled, "pooled");
     double f = ffi_double(s0, "s0");
     double p[4];
-    int s = t == 0 ? st_tolerance_mean(xp, n, yp, m, pool, f, p)
-                   : st_tolerance_median(xp, n, yp, m, f, p);
+    int s = st_tolerance_tests(t == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, xp, n,
+                               yp, m, pool, f, p);
     return p4_list(p, s);
 }
 
@@ -353,6 +372,7 @@ SEXP ffi_tolerance_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
     double f = ffi_double(s0, "s0");
     if (k2 != k || k3 != k || k4 != k || ka != k)
         Rf_error("the benchmark columns must have the same length.");
+    if (k > (size_t) INT_MAX) Rf_error("too many benchmarks.");
     SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) k, 4));
     double *o = REAL(out);
     for (size_t i = 0; i < k; i++) {
@@ -361,10 +381,10 @@ SEXP ffi_tolerance_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
         double p[4] = {NAN, NAN, NAN, NAN};
         if (a + na <= nv && b + nb <= nv) {
             int s = t == 0
-                ? st_tolerance_mean(v + a, na, v + b, nb,
-                                    st_tolerance_pooled(v + a, na, v + b, nb,
-                                                        al[i]), f, p)
-                : st_tolerance_median(v + a, na, v + b, nb, f, p);
+                ? tolerance_mean(v + a, na, v + b, nb,
+                                 tolerance_pooled(v + a, na, v + b, nb, al[i]),
+                                 f, p)
+                : tolerance_median(v + a, na, v + b, nb, f, p);
             if (s == ST_ERR_ALLOC) {
                 UNPROTECT(1);
                 Rf_error("out of memory.");
@@ -408,6 +428,7 @@ SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,
     if (k2 != k) Rf_error("`n` and `m` must have the same length.");
     double r = ffi_double(reps, "reps"), sd = ffi_double(seed, "seed");
     if (!(r >= 1)) Rf_error("`reps` must be at least 1.");
+    if (r > 0x1p52) Rf_error("`reps` is too large.");
     SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
     int s = st_power_sim(xp, nx, yp, ny, ffi_double(speedup, "speedup"),
                          ffi_int(test, "test"), ffi_double(alpha, "alpha"),

@@ -113,9 +113,11 @@ static int all_finite(const double *x, size_t n)
     return 1;
 }
 
-int st_t_test(const double *x, size_t n, const double *y, size_t m,
-              st_alternative alt, double mu, int var_equal, double conf_level,
-              st_result *out, double *std_err)
+/* The test of the data (y NULL: the one-sample test). */
+static int t_data(const double *x, size_t n, const double *y, size_t m,
+                  st_alternative alt, double mu, int var_equal,
+                  double conf_level, int with_ci, st_result *out,
+                  double *std_err)
 {
     st_result_init(out);
     if (std_err) *std_err = NAN;
@@ -130,37 +132,51 @@ int st_t_test(const double *x, size_t n, const double *y, size_t m,
         vy = m > 1 ? st_var(y, m, my) : NAN;
     }
     return t_from_moments(mx, vx, (double) n, my, vy, (double) m, y != NULL,
-                          alt, mu, var_equal, conf_level, 1, out, std_err, 1);
+                          alt, mu, var_equal, conf_level, with_ci, out,
+                          std_err, 1);
 }
 
-int st_t_test_summary(double mean_x, double sd_x, double n_x,
-                      double mean_y, double sd_y, double n_y,
-                      st_alternative alt, double mu, int var_equal,
-                      double conf_level, st_result *out, double *std_err)
+/* The two-sample test from means, standard deviations and sizes (any
+ * positive real sizes, as scipy's ttest_ind_from_stats). */
+static int t_from_sd(const st_t_figures *f, st_alternative alt, double mu,
+                     int var_equal, double conf_level, int with_ci,
+                     st_result *out, double *std_err)
 {
     st_result_init(out);
     if (std_err) *std_err = NAN;
-    if (!isfinite(mean_x) || !isfinite(mean_y) || !isfinite(sd_x) ||
-        !isfinite(sd_y) || sd_x < 0.0 || sd_y < 0.0 || !isfinite(n_x) ||
-        !isfinite(n_y))
+    if (!isfinite(f->mean[0]) || !isfinite(f->mean[1]) ||
+        !isfinite(f->spread[0]) || !isfinite(f->spread[1]) ||
+        f->spread[0] < 0.0 || f->spread[1] < 0.0 || !isfinite(f->size[0]) ||
+        !isfinite(f->size[1]))
         return out->status = ST_ERR_DOMAIN;
-    return t_from_moments(mean_x, sd_x * sd_x, n_x, mean_y, sd_y * sd_y, n_y,
-                          1, alt, mu, var_equal, conf_level, 1, out, std_err,
-                          1);
+    return t_from_moments(f->mean[0], f->spread[0] * f->spread[0], f->size[0],
+                          f->mean[1], f->spread[1] * f->spread[1], f->size[1],
+                          1, alt, mu, var_equal, conf_level, with_ci, out,
+                          std_err, 1);
 }
 
-int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
-                  double var_y, size_t m, st_alternative alt, double mu,
-                  int var_equal, double conf_level, int with_ci,
-                  st_result *out)
+/* Figures given as variances: sizes of at least 2 and finite moments. */
+static int var_figures_status(const st_t_figures *f)
+{
+    if (!(f->size[0] >= 2) || !(f->size[1] >= 2)) return ST_ERR_TOO_FEW;
+    if (!isfinite(f->mean[0]) || !isfinite(f->mean[1]) ||
+        !isfinite(f->spread[0]) || !isfinite(f->spread[1]))
+        return ST_ERR_DOMAIN;
+    return ST_OK;
+}
+
+/* The two-sample test from means, variances and sizes. */
+static int t_from_var(const st_t_figures *f, st_alternative alt, double mu,
+                      int var_equal, double conf_level, int with_ci,
+                      st_result *out, double *std_err)
 {
     st_result_init(out);
-    if (!isfinite(mean_x) || !isfinite(mean_y) || !isfinite(var_x) ||
-        !isfinite(var_y) || n < 2 || m < 2)
-        return out->status = n < 2 || m < 2 ? ST_ERR_TOO_FEW : ST_ERR_DOMAIN;
-    return t_from_moments(mean_x, var_x, (double) n, mean_y, var_y,
-                          (double) m, 1, alt, mu, var_equal, conf_level,
-                          with_ci, out, NULL, 1);
+    if (std_err) *std_err = NAN;
+    int s = var_figures_status(f);
+    if (s != ST_OK) return out->status = s;
+    return t_from_moments(f->mean[0], f->spread[0], f->size[0], f->mean[1],
+                          f->spread[1], f->size[1], 1, alt, mu, var_equal,
+                          conf_level, with_ci, out, std_err, 1);
 }
 
 /*
@@ -170,22 +186,20 @@ int st_t_test_var(double mean_x, double var_x, size_t n, double mean_y,
  * tails of R's pt() for a finite t and finite df; for df above 4e5 or not
  * finite R may take another route, so both are asked of pt() there).
  * The far tail is asked of pt() and the near one formed from it, as pt()
- * forms it: the p-values of two st_t_test_var calls, with one
- * evaluation of the incomplete beta function.
+ * forms it: the p-values of the two one-sided tests, with one evaluation
+ * of the incomplete beta function.
  */
-int st_t_test_var_both(double mean_x, double var_x, size_t n, double mean_y,
-                       double var_y, size_t m, int var_equal,
-                       st_result *greater, st_result *less)
+static int t_both_tails(const st_t_figures *f, double mu, int var_equal,
+                        st_result *greater, st_result *less)
 {
     st_result_init(greater);
-    int s;
-    if (!isfinite(mean_x) || !isfinite(mean_y) || !isfinite(var_x) ||
-        !isfinite(var_y) || n < 2 || m < 2)
-        s = greater->status = n < 2 || m < 2 ? ST_ERR_TOO_FEW : ST_ERR_DOMAIN;
+    int s = var_figures_status(f);
+    if (s != ST_OK)
+        greater->status = s;
     else    /* (the statistic only: ST_TWO_SIDED computes no p-value here) */
-        s = t_from_moments(mean_x, var_x, (double) n, mean_y, var_y,
-                           (double) m, 1, ST_TWO_SIDED, 0.0, var_equal, 0.95,
-                           0, greater, NULL, 0);
+        s = t_from_moments(f->mean[0], f->spread[0], f->size[0], f->mean[1],
+                           f->spread[1], f->size[1], 1, ST_TWO_SIDED, mu,
+                           var_equal, 0.95, 0, greater, NULL, 0);
     *less = *greater;
     if (s != ST_OK) return s;
     double t = greater->statistic, df = greater->df[0];
@@ -202,6 +216,30 @@ int st_t_test_var_both(double mean_x, double var_x, size_t n, double mean_y,
         less->p_value = pt(t, df, 1, 0);
     }
     return ST_OK;
+}
+
+int st_t_test(const double *x, size_t n, const double *y, size_t m,
+              st_alternative alt, double mu, int var_equal,
+              double conf_level, const st_t_test_options *opt,
+              st_result *out)
+{
+    const st_t_figures *f = opt ? opt->figures : NULL;
+    int with_ci = !(opt && opt->no_interval);
+    double *std_err = opt ? opt->std_err : NULL;
+    if (opt && opt->less) {
+        if (std_err) *std_err = NAN;
+        if (!f || !f->variances || alt != ST_GREATER) {
+            st_result_fail(opt->less, ST_ERR_DOMAIN);
+            return st_result_fail(out, ST_ERR_DOMAIN);
+        }
+        return t_both_tails(f, mu, var_equal, out, opt->less);
+    }
+    if (!f)
+        return t_data(x, n, y, m, alt, mu, var_equal, conf_level, with_ci,
+                      out, std_err);
+    return f->variances
+        ? t_from_var(f, alt, mu, var_equal, conf_level, with_ci, out, std_err)
+        : t_from_sd(f, alt, mu, var_equal, conf_level, with_ci, out, std_err);
 }
 
 /* ---- R entry points -------------------------------------------------- */
@@ -238,7 +276,9 @@ SEXP ffi_t_test(SEXP x, SEXP y, SEXP alternative, SEXP mu, SEXP var_equal,
     double conf = ffi_double(conf_level, "conf_level");
     st_result r;
     double se;
-    st_t_test(px, n, py, m, (st_alternative) alt, mu0, veq, conf, &r, &se);
+    st_t_test_options opt = {0};
+    opt.std_err = &se;
+    st_t_test(px, n, py, m, (st_alternative) alt, mu0, veq, conf, &opt, &r);
     return t_result(&r, se);
 }
 
@@ -256,7 +296,11 @@ SEXP ffi_t_test_summary(SEXP mean_x, SEXP sd_x, SEXP n_x, SEXP mean_y,
     double conf = ffi_double(conf_level, "conf_level");
     st_result r;
     double se;
-    st_t_test_summary(mx, sx, nx, my, sy, ny, (st_alternative) alt, mu0,
-                         veq, conf, &r, &se);
+    st_t_figures fig = {{mx, my}, {sx, sy}, {nx, ny}, 0};
+    st_t_test_options opt = {0};
+    opt.figures = &fig;
+    opt.std_err = &se;
+    st_t_test(NULL, 0, NULL, 0, (st_alternative) alt, mu0, veq, conf, &opt,
+              &r);
     return t_result(&r, se);
 }

@@ -1,15 +1,16 @@
 /*
- * util.c -- small numerical helpers shared by the tests: mean and variance
- * computed as R computes them, sorting, medians and mid-ranks.
+ * util.c -- the helpers the core's files share: the interrupt callback,
+ * results, the mean and variance as R computes them, sorting (the one
+ * concept here, st_sort: radix sorts of the doubles' bit patterns), the
+ * median, mid-ranks and the normal approximation of the rank tests.
  *
- * st_mean follows R's mean(): a long double sum divided by n, then one
- * refinement pass adding the mean of the residuals, which removes most of
- * the rounding error of the first pass.  st_var is the two-pass
- * (corrected) variance with divisor n - 1, as var() computes it.
- *
- * The rank tests' normal approximations share st_continuity (the 1/2
- * correction towards the null, on the side the alternative looks at) and
- * st_normal_p (the p-value of a standard normal statistic).
+ * References
+ *   Knuth, D. E. (1998). The Art of Computer Programming, vol. 3: Sorting
+ *     and Searching, 2nd ed., section 5.2.5 (radix sorting).
+ *   McIlroy, P. M., Bostic, K. and McIlroy, M. D. (1993). Engineering
+ *     radix sort. Computing Systems 6(1), 5-27.
+ *   R Core Team. R's mean() and var() (src/main/summary.c, cov.c): the
+ *     refined mean and the two-pass variance reproduced here.
  */
 #include <math.h>
 #include <stdint.h>
@@ -50,6 +51,9 @@ int st_result_fail(st_result *r, int status)
     return status;
 }
 
+/* R's mean(): a long double sum divided by n, then one refinement pass
+ * adding the mean of the residuals, which removes most of the rounding
+ * error of the first pass. */
 double st_mean(const double *x, size_t n)
 {
     if (n == 0) return NAN;
@@ -62,6 +66,7 @@ double st_mean(const double *x, size_t n)
     return (double) s;
 }
 
+/* R's var(): the two-pass (corrected) variance with divisor n - 1. */
 double st_var(const double *x, size_t n, double mean)
 {
     if (n < 2) return NAN;
@@ -161,8 +166,8 @@ static void radix_sort_keys(uint64_t *a, size_t n, int shift)
 
 static int lsd_sort_keys(uint64_t *keys, size_t n)
 {
-    uint64_t *a = keys, *b = malloc(n * sizeof(uint64_t)), *scratch = b;
-    size_t *count = malloc(2048 * sizeof(size_t));
+    uint64_t *a = keys, *b = st_malloc(n, sizeof(uint64_t)), *scratch = b;
+    size_t *count = st_malloc(2048, sizeof(size_t));
     if (!b || !count) {
         free(b);
         free(count);
@@ -227,7 +232,7 @@ void st_sort(double *x, size_t n)
 
 double *st_sorted_copy(const double *x, size_t n)
 {
-    double *s = malloc((n ? n : 1) * sizeof(double));
+    double *s = st_malloc(n, sizeof(double));
     if (!s) return NULL;
     for (size_t i = 0; i < n; i++) s[i] = x[i];
     st_sort(s, n);
@@ -287,7 +292,7 @@ int st_midranks(const double *v, size_t n, double *rank, double *tie_term)
 {
     for (size_t i = 0; i < n; i++)
         if (isnan(v[i])) return ST_ERR_DOMAIN;    /* no place in an order */
-    st_indexed *w = malloc((n ? n : 1) * sizeof(st_indexed));
+    st_indexed *w = st_malloc(n, sizeof(st_indexed));
     if (!w) return ST_ERR_ALLOC;
     for (size_t i = 0; i < n; i++) {
         w[i].v = v[i];
@@ -310,6 +315,10 @@ int st_midranks(const double *v, size_t n, double *rank, double *tie_term)
     return ST_OK;
 }
 
+/* The normal approximations of the rank tests: the 1/2 correction
+ * towards the null on the side the alternative looks at (either side for
+ * the two-sided test, none at z = 0), and the p-value of a standard normal
+ * statistic. */
 double st_continuity(st_alternative alt, int correct, double z)
 {
     if (!correct) return 0.0;
@@ -328,55 +337,4 @@ double st_normal_p(st_alternative alt, double z)
     case ST_GREATER: return upper;
     default: return 2.0 * (lower < upper ? lower : upper);
     }
-}
-
-static uint64_t gcd_u64(uint64_t u, uint64_t v)
-{
-    while (v) {
-        uint64_t t = u % v;
-        u = v;
-        v = t;
-    }
-    return u;
-}
-
-/*
- * Doubled mid-ranks are positive integers; dividing them by their greatest
- * common divisor g (2 without ties) gives the smallest integer "units" with
- * the same subset-sum structure, which keeps the exact distributions'
- * counting tables small.  Values must be whole numbers in [1, 4e15] (exact
- * in a double).
- */
-int st_rank_units(const double *rank2, size_t N, uint64_t **units,
-                  uint64_t *g)
-{
-    *units = NULL;
-    *g = 1;
-    if (N > SIZE_MAX / sizeof(uint64_t)) return ST_ERR_TOO_MANY;
-    uint64_t *u = malloc((N ? N : 1) * sizeof(uint64_t));
-    if (!u) return ST_ERR_ALLOC;
-    uint64_t d = 0;
-    for (size_t i = 0; i < N; i++) {
-        double r = rank2[i];
-        if (!(r >= 1.0 && r <= 4.0e15) || r != floor(r)) {
-            free(u);
-            return ST_ERR_DOMAIN;
-        }
-        u[i] = (uint64_t) r;
-        d = gcd_u64(u[i], d);
-    }
-    if (d == 0) d = 1;
-    /* sorted through doubles: the units are below 2^53, so exactly */
-    double *tmp = malloc((N ? N : 1) * sizeof(double));
-    if (!tmp) {
-        free(u);
-        return ST_ERR_ALLOC;
-    }
-    for (size_t i = 0; i < N; i++) tmp[i] = (double) (u[i] / d);
-    st_sort(tmp, N);
-    for (size_t i = 0; i < N; i++) u[i] = (uint64_t) tmp[i];
-    free(tmp);
-    *units = u;
-    *g = d;
-    return ST_OK;
 }

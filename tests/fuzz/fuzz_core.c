@@ -13,16 +13,19 @@
  * Invariants checked
  *   - p-values in [0, 1]; confidence intervals ordered (lo <= hi);
  *   - a non-finite input value gives ST_ERR_DOMAIN (never a hang);
- *   - st_pairwise_kth equals the k-th of the explicitly sorted differences
+ *   - st_pairwise_kths equals the k-th of the explicitly sorted differences
  *     (or Walsh averages);
- *   - st_ranksum_exact_tails and st_signrank_exact_tails equal the tails
+ *   - st_exact_tails (rank sum and signed rank) equal the tails
  *     counted by enumerating every split or sign pattern (N <= 14);
  *   - proportion intervals inside [0, 1] and ordered;
  *   - HPT confidence in [0, 1]; r-Speedup <= its supremum;
- *   - sorted pairs, merged mid-ranks, st_select_kth, st_pairwise_diff_kths
+ *   - sorted pairs, merged mid-ranks, select_kth, st_pairwise_kths
  *     and the rank and Smirnov tests on sorted pairs equal their
  *     references (st_midranks, qsort, formed differences, the tests on
  *     plain arrays);
+ *   - an entry point's options (sorted samples, a cache, both tails at
+ *     once, figures instead of data, the interval alone) give the answers
+ *     of the plain call;
  *   - Mann-Kendall's S equals the O(n^2) count; the runs test's P(R <= r)
  *     is a distribution function equal to the count by enumeration;
  *   - a suite's decisions are the protocols', its two summaries agree and
@@ -36,7 +39,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "speeduptest.h"
+#include "cache.h"
 #include "measure.h"
+/* select.c is compiled as part of the harness (run.sh leaves it out of
+ * the core's files), so that its selection in an array, a static helper
+ * of the pairwise selection, is checked directly. */
+#include "select.c"
 
 #ifndef FUZZ_TARGET
 #define FUZZ_TARGET all
@@ -141,7 +149,7 @@ static void fuzz_wilcoxon(reader *r)
     double mu = (rd_u8(r) & 1) ? rd_double(r) : 0.0;
     st_result out;
     int st = st_wilcoxon_test(x, n, y, m, alt, mu, exact, correct, ci, level,
-                              &out);
+                              NULL, &out);
     check_result(st, &out);
     check_domain(st, x, n, y, m);
 }
@@ -158,7 +166,7 @@ static void fuzz_signrank(reader *r)
     double mu = (rd_u8(r) & 1) ? rd_double(r) : 0.0;
     st_result out;
     int st = st_signed_rank_test(d, n, alt, mu, exact, correct, ci, level,
-                                 &out);
+                                 NULL, &out);
     check_result(st, &out);
     check_domain(st, d, n, NULL, 0);
 }
@@ -181,7 +189,7 @@ static void fuzz_exact(reader *r)
     double s2 = 0;
     for (size_t i = 0; i < n; i++) s2 += r2[i];
     double le, ge;
-    int st = st_ranksum_exact_tails(r2, N, n, s2, &le, &ge);
+    int st = st_exact_tails(ST_RANK_SUM, r2, N, n, s2, &le, &ge);
     CHECK(st == ST_OK);
     double cl = 0, cg = 0, tot = 0;
     for (uint32_t mask = 0; mask < (1u << N); mask++) {
@@ -196,7 +204,7 @@ static void fuzz_exact(reader *r)
     CHECK(fabs(le - cl / tot) <= 1e-12 * (cl / tot));
     CHECK(fabs(ge - cg / tot) <= 1e-12 * (cg / tot));
     /* signed ranks: the first n as positive */
-    st = st_signrank_exact_tails(r2, N, s2, &le, &ge);
+    st = st_exact_tails(ST_SIGNED_RANK, r2, N, 0, s2, &le, &ge);
     CHECK(st == ST_OK);
     cl = cg = tot = 0;
     for (uint32_t mask = 0; mask < (1u << N); mask++) {
@@ -211,12 +219,12 @@ static void fuzz_exact(reader *r)
     CHECK(fabs(ge - cg / tot) <= 1e-12 * (cg / tot));
     /* arbitrary (possibly invalid) ranks must fail cleanly */
     for (size_t i = 0; i < N; i++) r2[i] = rd_double(r);
-    st = st_ranksum_exact_tails(r2, N, n, rd_double(r), &le, &ge);
+    st = st_exact_tails(ST_RANK_SUM, r2, N, n, rd_double(r), &le, &ge);
     if (st == ST_OK) {
         check_p(le);
         check_p(ge);
     }
-    st = st_signrank_exact_tails(r2, N, rd_double(r), &le, &ge);
+    st = st_exact_tails(ST_SIGNED_RANK, r2, N, 0, rd_double(r), &le, &ge);
     if (st == ST_OK) {
         check_p(le);
         check_p(ge);
@@ -242,7 +250,7 @@ static void fuzz_exact_large(reader *r)
         if (n * m > 400 * 400) return;
         double *p;
         size_t len;
-        int st = st_ranksum_null_probs(n, m, &p, &len);
+        int st = st_exact_law(ST_RANK_SUM, n, m, &p, &len);
         if (st != ST_OK) {
             CHECK(st == ST_ERR_TOO_MANY);
             return;
@@ -272,7 +280,7 @@ static void fuzz_exact_large(reader *r)
             for (size_t i = 0; i < N; i++) r2[i] = 2.0 * (double) (i + 1);
             double le, ge;
             double s2 = 2.0 * ((double) w + (double) n * (n + 1) / 2);
-            st = st_ranksum_exact_tails(r2, N, n, s2, &le, &ge);
+            st = st_exact_tails(ST_RANK_SUM, r2, N, n, s2, &le, &ge);
             if (st == ST_OK) {
                 long double tl = 0.0L, tg = 0.0L;
                 for (size_t j = 0; j <= w; j++) tl += p[j];
@@ -300,7 +308,7 @@ static void fuzz_exact_large(reader *r)
         size_t n = 1 + rd_u16(r) % (N - 1), m = N - n;
         st_result out;
         int st = st_ks_test(v, n, v + n, m, (st_alternative) (rd_u8(r) % 3), 1,
-                            &out);
+                            NULL, &out);
         if (st == ST_OK) check_p(out.p_value);
         free(v);
         return;
@@ -327,16 +335,15 @@ static void fuzz_exact_large(reader *r)
     for (size_t i = 0; i < M; i++)
         if (kind == 1 ? i < n : pos[i]) s2 += r2[i];
     double le, ge, le2, ge2;
+    st_rank_statistic stat = kind == 1 ? ST_RANK_SUM : ST_SIGNED_RANK;
     int st = M == 0 ? ST_ERR_TOO_FEW
-             : kind == 1 ? st_ranksum_exact_tails(r2, M, n, s2, &le, &ge)
-                         : st_signrank_exact_tails(r2, M, s2, &le, &ge);
+                    : st_exact_tails(stat, r2, M, n, s2, &le, &ge);
     if (st == ST_OK) {
         check_p(le);
         check_p(ge);
         CHECK(le + ge >= 1.0 - 1e-12);
         /* monotone: one doubled unit further up */
-        int st2 = kind == 1 ? st_ranksum_exact_tails(r2, M, n, s2 + 1, &le2, &ge2)
-                            : st_signrank_exact_tails(r2, M, s2 + 1, &le2, &ge2);
+        int st2 = st_exact_tails(stat, r2, M, n, s2 + 1, &le2, &ge2);
         if (st2 == ST_OK) {
             CHECK(le2 >= le * (1 - 1e-12));
             CHECK(ge2 <= ge * (1 + 1e-12));
@@ -359,11 +366,6 @@ static void fuzz_kth(reader *r)
     for (size_t j = 0; j < nb; j++) b[j] = (double) ((int) rd_u8(r) % 41 - 20) / 2.0;
     qsort(a, na, sizeof(double), cmp_dbl);
     qsort(b, nb, sizeof(double), cmp_dbl);
-    for (size_t j = 0; j < nb / 2; j++) {       /* b descending */
-        double t = b[j];
-        b[j] = b[nb - 1 - j];
-        b[nb - 1 - j] = t;
-    }
     size_t c = 0;
     if (walsh) {
         for (size_t i = 0; i < na; i++)
@@ -374,8 +376,9 @@ static void fuzz_kth(reader *r)
     }
     qsort(all, c, sizeof(double), cmp_dbl);
     size_t k = (size_t) rd_u8(r) * 4 + rd_u8(r) % 4;
+    uint64_t rank = k;
     double v;
-    int st = st_pairwise_kth(a, na, b, nb, walsh, k, &v);
+    int st = st_pairwise_kths(a, na, walsh ? NULL : b, nb, &rank, 1, &v);
     if (k >= 1 && k <= c) {
         CHECK(st == ST_OK);
         CHECK(v == all[k - 1]);
@@ -393,16 +396,16 @@ static void fuzz_ks_t_f(reader *r)
     st_alternative alt = (st_alternative) (rd_u8(r) % 3);
     double level = (double) (rd_u8(r) % 99 + 1) / 100.0;
     st_result out;
-    int st = st_ks_test(x, n, y, m, alt, (int) (rd_u8(r) % 3) - 1, &out);
+    int st = st_ks_test(x, n, y, m, alt, (int) (rd_u8(r) % 3) - 1, NULL, &out);
     check_result(st, &out);
     /* as ks.test, the KS test takes +-Inf (they have an ECDF) but not NaN */
     for (size_t i = 0; i < n + m; i++)
         if (isnan(i < n ? x[i] : y[i - n]))
             CHECK(st == ST_ERR_DOMAIN || st == ST_ERR_TOO_FEW);
     st = st_t_test(x, n, (rd_u8(r) & 1) ? y : NULL, m, alt, 0.0,
-                   rd_u8(r) & 1, level, &out, NULL);
+                   rd_u8(r) & 1, level, NULL, &out);
     check_result(st, &out);
-    st = st_var_test(x, n, y, m, alt, 1.0, level, &out);
+    st = st_var_test(x, n, y, m, alt, 1.0, level, NULL, &out);
     check_result(st, &out);
     /* both one-sided t-tests at once: the two single calls' answers */
     if (n >= 2 && m >= 2 && all_finite(x, n) && all_finite(y, m)) {
@@ -410,17 +413,29 @@ static void fuzz_ks_t_f(reader *r)
         double vx = st_var(x, n, mx), vy = st_var(y, m, my);
         int eq = rd_u8(r) & 1;
         st_result g, l, g1, l1;
-        int sb = st_t_test_var_both(mx, vx, n, my, vy, m, eq, &g, &l);
-        int sg = st_t_test_var(mx, vx, n, my, vy, m, ST_GREATER, 0.0, eq,
-                               0.95, 0, &g1);
-        int sl = st_t_test_var(mx, vx, n, my, vy, m, ST_LESS, 0.0, eq,
-                               0.95, 0, &l1);
+        st_t_figures fig = {{mx, my}, {vx, vy}, {(double) n, (double) m}, 1};
+        st_t_test_options both = {&fig, 1, &l, NULL}, one = {&fig, 1, NULL,
+                                                             NULL};
+        int sb = st_t_test(NULL, n, NULL, m, ST_GREATER, 0.0, eq, 0.95,
+                           &both, &g);
+        int sg = st_t_test(NULL, n, NULL, m, ST_GREATER, 0.0, eq, 0.95,
+                           &one, &g1);
+        int sl = st_t_test(NULL, n, NULL, m, ST_LESS, 0.0, eq, 0.95, &one,
+                           &l1);
         CHECK(sb == sg && sb == sl && g.status == g1.status &&
               l.status == l1.status);
         check_same_result(&g, &g1);
         check_same_result(&l, &l1);
+        /* the F-test from the variances: the answer from the data */
+        double var[2] = {vx, vy};
+        st_var_test_options fv = {var, 0};
+        st_result f0, f1;
+        int s0 = st_var_test(x, n, y, m, alt, 1.0, level, NULL, &f0);
+        int s1 = st_var_test(NULL, n, NULL, m, alt, 1.0, level, &fv, &f1);
+        CHECK(s0 == s1);
+        check_same_result(&f0, &f1);
     }
-    st = st_shapiro_wilk(x, n, &out);
+    st = st_shapiro_wilk(x, n, NULL, &out);
     check_result(st, &out);
     check_domain(st, x, n, NULL, 0);
     /* the constants kept per size in a table: the same answers, whatever
@@ -431,18 +446,19 @@ static void fuzz_ks_t_f(reader *r)
         memcpy(ys, y, m * sizeof(double));
         qsort(xs, n, sizeof(double), cmp_dbl);
         qsort(ys, m, sizeof(double), cmp_dbl);
-        st_rank_table tab;
-        memset(&tab, 0, sizeof tab);
+        st_cache tab;
+        st_cache_init(&tab);
         for (int k = 0; k < 3; k++) {
             const double *v = k == 1 ? ys : xs;
             size_t len = k == 1 ? m : n;
             st_result a, b;
-            int sa = st_shapiro_wilk_sorted(v, len, &a);
-            int sb = st_shapiro_wilk_sorted_tab(v, len, &b, &tab);
+            st_shapiro_options plain = {1, NULL}, kept = {1, &tab};
+            int sa = st_shapiro_wilk(v, len, &plain, &a);
+            int sb = st_shapiro_wilk(v, len, &kept, &b);
             CHECK(sa == sb && a.status == b.status);
             check_same_result(&a, &b);
         }
-        st_rank_table_free(&tab);
+        st_cache_free(&tab);
     }
 }
 
@@ -531,8 +547,8 @@ static void fuzz_protocol(reader *r)
      * the variance components with a fuzzer-chosen grouping */
     size_t k = n < m ? n : m;
     for (int t = 0; t < 2; t++) {
-        st = t ? st_paired_median_protocol(x, y, k, alpha, &v)
-               : st_paired_mean_protocol(x, y, k, alpha, rigorous, &v);
+        st = st_paired_protocol(t ? ST_PROTO_MEDIAN : ST_PROTO_MEAN, x, y, k,
+                                alpha, rigorous, &v);
         if (st == ST_OK) {
             check_p(v.p_value);
             check_p(v.p_value_slowdown);
@@ -554,13 +570,15 @@ static void fuzz_protocol(reader *r)
      * a power in [0, 1] */
     double s0 = 1.0 + (double) (rd_u8(r) % 8) / 100.0, p[4];
     int pooled = rd_u8(r) & 1;
-    if (st_tolerance_mean(x, n, y, m, pooled, s0, p) == ST_OK)
+    if (st_tolerance_tests(ST_PROTO_MEAN, x, n, y, m, pooled, s0, p) == ST_OK)
         for (int k = 0; k < 4; k++) check_p(p[k]);
-    if (st_tolerance_median(x, n, y, m, s0, p) == ST_OK)
+    if (st_tolerance_tests(ST_PROTO_MEDIAN, x, n, y, m, pooled, s0, p) ==
+        ST_OK)
         for (int k = 0; k < 4; k++) check_p(p[k]);
     int dir;
     st = st_decide(x, n, y, m, rd_u8(r) & 1, alpha, rigorous, s0, &dir, NULL);
-    if (st == ST_OK) CHECK(dir >= -1 && dir <= 3);
+    if (st == ST_OK)
+        CHECK(dir >= ST_DIRECTION_NA && dir <= ST_DIRECTION_EQUIVALENT);
     if (n > 0 && m > 0 && all_finite(x, n) && all_finite(y, m)) {
         double nk = (double) (3 + rd_u8(r) % 6), pw;
         st = st_power_sim(x, n, y, m, 1.01, rd_u8(r) & 1, alpha, rigorous, s0,
@@ -597,7 +615,7 @@ static void fuzz_hpt(reader *r)
     double sp, sup;
     int att;
     double level = (double) (rd_u8(r) % 98 + 1) / 100.0;
-    st = st_hpt_speedup(&in, level, 0.01, &sp, &sup, &att);
+    st = st_hpt_speedup(&in, level, 0.01, NULL, &sp, &sup, &att);
     if (st == ST_OK && !isnan(sp)) {
         CHECK(sp >= 1.0);
         CHECK(sp <= sup);
@@ -689,7 +707,7 @@ static void fuzz_sorted(reader *r)
 
     /* the pair: x - mu and y sorted; refused when anything is not finite */
     st_sorted_pair P;
-    int st = st_sorted_pair_init(&P, x, n, mu, y, m);
+    int st = st_sorted_pair_init(&P, x, n, mu, y, m, NULL);
     int finite = all_finite(x, n) && all_finite(y, m) && isfinite(mu);
     for (size_t i = 0; finite && i < n; i++) finite = isfinite(x[i] - mu);
     if (!finite) {
@@ -741,21 +759,29 @@ static void fuzz_sorted(reader *r)
         st_result a, b;
         double la, lb;
         int wa, wb;
-        st_rank_table tab;
-        memset(&tab, 0, sizeof tab);
+        st_cache tab;
+        st_cache_init(&tab);
         /* The pair holds x - mu: its test is that of x against y with
          * mu, but its interval and estimate are for the shift of x - mu
-         * (st_wilcoxon_test_ci's are for the shift of x itself, as
+         * (st_wilcoxon_test's are for the shift of x itself, as
          * wilcox.test), i.e. those of the test of x - mu with mu = 0. */
         st_result a0;
         double la0;
         int wa0;
-        int s0 = st_wilcoxon_test_ci(x, n, y, m, alt, mu, exact, correct, ci,
-                                     level, &a0, &la0, &wa0);
+        st_wilcoxon_options o0 = {0}, oa = {0}, ob = {0};
+        o0.ci_level = &la0;
+        o0.ci_warn = &wa0;
+        oa.ci_level = &la;
+        oa.ci_warn = &wa;
+        ob.sorted = 1;
+        ob.ci_level = &lb;
+        ob.ci_warn = &wb;
+        int s0 = st_wilcoxon_test(x, n, y, m, alt, mu, exact, correct, ci,
+                                  level, &o0, &a0);
         double xm[30];
         for (size_t i = 0; i < n; i++) xm[i] = x[i] - mu;
-        int sa = st_wilcoxon_test_ci(xm, n, y, m, alt, 0.0, exact, correct, ci,
-                                     level, &a, &la, &wa);
+        int sa = st_wilcoxon_test(xm, n, y, m, alt, 0.0, exact, correct, ci,
+                                  level, &oa, &a);
         if (getenv("FUZZ_VERBOSE"))
             fprintf(stderr, "n=%zu m=%zu mu=%.17g: with mu %d, x - mu %d\n",
                     n, m, mu, s0, sa);
@@ -777,11 +803,12 @@ static void fuzz_sorted(reader *r)
             CHECK(same(a0.p_value, a.p_value));
             CHECK(a0.exact == a.exact);
         }
-        for (int rep = 0; rep < 3; rep++) {      /* no table, table twice */
+        for (int rep = 0; rep < 3; rep++) {      /* no cache, cache twice */
             wb = 0;
             lb = NAN;
-            int sb = st_wilcoxon_sorted(&P, alt, exact, correct, ci, level, &b,
-                                        &lb, &wb, rep ? &tab : NULL);
+            ob.cache = rep ? &tab : NULL;
+            int sb = st_wilcoxon_test(P.xs, n, P.ys, m, alt, 0.0, exact,
+                                      correct, ci, level, &ob, &b);
             CHECK(sa == sb);
             if (sa == ST_OK) {
                 check_same_result(&a, &b);
@@ -795,20 +822,29 @@ static void fuzz_sorted(reader *r)
         /* both one-sided tests at once: the two single calls' answers */
         {
             st_result g, l, g1, l1;
-            int sb = st_wilcoxon_sorted_both(&P, exact, correct, &g, &l, &tab);
-            int sg = st_wilcoxon_sorted(&P, ST_GREATER, exact, correct, 0,
-                                        0.95, &g1, NULL, NULL, NULL);
-            int sl = st_wilcoxon_sorted(&P, ST_LESS, exact, correct, 0, 0.95,
-                                        &l1, NULL, NULL, NULL);
+            st_wilcoxon_options both = {0}, one = {0};
+            both.sorted = one.sorted = 1;
+            both.cache = &tab;
+            both.less = &l;
+            int sb = st_wilcoxon_test(P.xs, n, P.ys, m, ST_GREATER, 0.0, exact,
+                                      correct, 0, 0.95, &both, &g);
+            int sg = st_wilcoxon_test(P.xs, n, P.ys, m, ST_GREATER, 0.0, exact,
+                                      correct, 0, 0.95, &one, &g1);
+            int sl = st_wilcoxon_test(P.xs, n, P.ys, m, ST_LESS, 0.0, exact,
+                                      correct, 0, 0.95, &one, &l1);
             CHECK(sb == sg && sb == sl);
             check_same_result(&g, &g1);
             check_same_result(&l, &l1);
             CHECK(g.exact == g1.exact && l.exact == l1.exact);
         }
-        int sc = st_wilcoxon_test_ci(xm, n, y, m, alt, 0.0, exact, correct, 1,
-                                     level, &a, &la, &wa);
-        int sh = st_hodges_lehmann_sorted(&P, alt, exact, correct, level, &b,
-                                          &lb, &wb, &tab);
+        /* the estimate and interval alone */
+        int sc = st_wilcoxon_test(xm, n, y, m, alt, 0.0, exact, correct, 1,
+                                  level, &oa, &a);
+        st_wilcoxon_options hl = ob;
+        hl.cache = &tab;
+        hl.interval_only = 1;
+        int sh = st_wilcoxon_test(P.xs, n, P.ys, m, alt, 0.0, exact, correct,
+                                  0, level, &hl, &b);
         if (getenv("FUZZ_VERBOSE"))
             fprintf(stderr, "n=%zu m=%zu mu=%g alt=%d exact=%d correct=%d "
                     "level=%g: test %d est %.17g [%.17g, %.17g] lvl %.17g; "
@@ -823,8 +859,9 @@ static void fuzz_sorted(reader *r)
             CHECK(same(a.conf_int[1], b.conf_int[1]));
             CHECK(same(la, lb) && wa == wb);
             CHECK(isnan(b.statistic) && isnan(b.p_value));
+            CHECK(a.exact == b.exact);
         }
-        st_rank_table_free(&tab);
+        st_cache_free(&tab);
 
         /* Smirnov on the centred samples */
         double cx = (rd_u8(r) & 1) ? rd_sorted_value(r, wild) : 0.0;
@@ -833,8 +870,9 @@ static void fuzz_sorted(reader *r)
         for (size_t i = 0; i < n; i++) xc[i] = xs[i] - cx;
         for (size_t j = 0; j < m; j++) yc[j] = ys[j] - cy;
         int kex = (int) (rd_u8(r) % 3) - 1;
-        sa = st_ks_test(xc, n, yc, m, alt, kex, &a);
-        int sb = st_ks_sorted(xs, n, cx, ys, m, cy, alt, kex, &b);
+        sa = st_ks_test(xc, n, yc, m, alt, kex, NULL, &a);
+        st_ks_options sorted = {1, {cx, cy}, NULL, NULL};
+        int sb = st_ks_test(xs, n, ys, m, alt, kex, &sorted, &b);
         if (all_finite(xc, n) && all_finite(yc, m)) {
             CHECK(sa == sb);
             if (sa == ST_OK) {
@@ -843,12 +881,13 @@ static void fuzz_sorted(reader *r)
             }
         }
         check_result(sb, &b);
-        memset(&tab, 0, sizeof tab);
-        sb = st_ks_sorted_tab(xs, n, cx, ys, m, cy, alt, kex, &b, &tab);
-        int sb2 = st_ks_sorted_tab(xs, n, cx, ys, m, cy, alt, kex, &a, &tab);
+        st_cache_init(&tab);
+        sorted.cache = &tab;
+        sb = st_ks_test(xs, n, ys, m, alt, kex, &sorted, &b);
+        int sb2 = st_ks_test(xs, n, ys, m, alt, kex, &sorted, &a);
         CHECK(sb == sb2);
         if (sb == ST_OK) check_same_result(&a, &b);
-        st_rank_table_free(&tab);
+        st_cache_free(&tab);
 
         /* logarithms: refused unless every value is positive */
         int pos = 1;
@@ -869,7 +908,8 @@ static void fuzz_sorted(reader *r)
 
 static void fuzz_select(reader *r)
 {
-    /* st_select_kth against qsort (no NaN: order is undefined there) */
+    /* select_kth (select.c) against qsort (no NaN: order is undefined
+     * there) */
     size_t c = rd_size(r, 200);
     int wild = rd_u8(r) % 4 == 0;
     double buf[200], ref[200];
@@ -881,7 +921,7 @@ static void fuzz_select(reader *r)
         memcpy(ref, buf, c * sizeof(double));
         qsort(ref, c, sizeof(double), cmp_dbl);
         size_t k = ((size_t) rd_u8(r) << 8 | rd_u8(r)) % c;
-        double v = st_select_kth(buf, c, k);
+        double v = select_kth(buf, c, k);
         CHECK(v == ref[k]);
         for (size_t i = 0; i < c; i++)
             CHECK(i < k ? buf[i] <= v : i > k ? buf[i] >= v : buf[i] == v);
@@ -889,7 +929,7 @@ static void fuzz_select(reader *r)
         for (size_t i = 0; i < c; i++) CHECK(buf[i] == ref[i]);  /* a permutation */
     }
 
-    /* st_pairwise_diff_kths against the formed, sorted differences */
+    /* st_pairwise_kths against the formed, sorted differences */
     size_t n = rd_size(r, 30), m = rd_size(r, 30);
     double xs[30], ys[30], all[900];
     for (size_t i = 0; i < n; i++) {
@@ -921,7 +961,7 @@ static void fuzz_select(reader *r)
         if (q > 0 && ks[q] < ks[q - 1]) valid = 0;
     }
     double vals[5];
-    int st = st_pairwise_diff_kths(xs, n, ys, m, ks, cnt, vals);
+    int st = st_pairwise_kths(xs, n, ys, m, ks, cnt, vals);
     if (getenv("FUZZ_VERBOSE"))
         fprintf(stderr, "diff_kths n=%zu m=%zu cnt=%d valid=%d -> %d\n", n, m,
                 cnt, valid, st);
@@ -942,7 +982,7 @@ static void fuzz_runorder(reader *r)
     double x[80], xr[80];
     for (size_t i = 0; i < n; i++) x[i] = rd_sorted_value(r, wild);
     st_result out, rev;
-    int st = st_mann_kendall(x, n, &out);
+    int st = st_mann_kendall(x, n, NULL, &out);
     if (n < 3) {
         CHECK(st == ST_ERR_TOO_FEW);
     } else if (!all_finite(x, n)) {
@@ -963,9 +1003,20 @@ static void fuzz_runorder(reader *r)
             CHECK(out.estimate[0] >= -1.0 - 1e-12 && out.estimate[0] <= 1.0 + 1e-12);
             /* the sequence read backwards: S changes sign, same p-value */
             for (size_t i = 0; i < n; i++) xr[i] = x[n - 1 - i];
-            CHECK(st_mann_kendall(xr, n, &rev) == ST_OK);
+            CHECK(st_mann_kendall(xr, n, NULL, &rev) == ST_OK);
             CHECK(rev.statistic == -S);
             CHECK(fabs(rev.p_value - out.p_value) <= 1e-12);
+            /* with a cache kept across calls (as for a suite's samples):
+             * the same answers */
+            st_cache kc;
+            st_cache_init(&kc);
+            st_mann_kendall_options kept = {NULL, &kc};
+            st_result c1, c2;
+            CHECK(st_mann_kendall(xr, n, &kept, &c1) == ST_OK);
+            CHECK(st_mann_kendall(x, n, &kept, &c2) == ST_OK);
+            CHECK(c1.p_value == rev.p_value && c2.p_value == out.p_value);
+            CHECK(c2.statistic == S && c2.exact == out.exact);
+            st_cache_free(&kc);
         }
     }
     /* the same test keeping its sort (the median protocol's path): the
@@ -973,7 +1024,8 @@ static void fuzz_runorder(reader *r)
     {
         double sorted[80];
         st_result ks;
-        int sst = st_mann_kendall_sort(x, n, sorted, &ks);
+        st_mann_kendall_options keep = {sorted, NULL};
+        int sst = st_mann_kendall(x, n, &keep, &ks);
         CHECK(sst == st);
         if (sst == ST_OK || sst == ST_ERR_CONSTANT) {
             CHECK(same_double(ks.statistic, out.statistic));
@@ -1212,8 +1264,8 @@ static void fuzz_suite(reader *r)
     double xv[SUITE_NB][SUITE_LEN], yv[SUITE_NB][SUITE_LEN];
     size_t nx[SUITE_NB], ny[SUITE_NB];
     st_bench_result res[SUITE_NB];
-    st_rank_table tab;
-    memset(&tab, 0, sizeof tab);
+    st_cache tab;
+    st_cache_init(&tab);
     for (size_t b = 0; b < nb; b++) {
         nx[b] = rd_size(r, SUITE_LEN);
         ny[b] = rd_u8(r) % 2 ? nx[b] : rd_size(r, SUITE_LEN);
@@ -1275,7 +1327,7 @@ static void fuzz_suite(reader *r)
                 CHECK(!isnan(res[b].highest[p]));
         }
     }
-    st_rank_table_free(&tab);
+    st_cache_free(&tab);
 
     /* the summary, from the results and from the columns */
     st_suite_options opt;
