@@ -7,7 +7,8 @@ codes <- function(kind) speeduptest:::st_codes(kind)
 protocols <- speeduptest:::protocols
 
 test_that("every code the core returns has a name and the names are unique", {
-  for (kind in c("branch", "step", "caveat", "decision", "status", "protocol")) {
+  for (kind in c("branch", "step", "caveat", "decision", "status", "protocol",
+                 "direction")) {
     tab <- codes(kind)
     expect_true(is.integer(tab) && length(tab) > 0L, info = kind)
     expect_false(anyDuplicated(names(tab)) > 0L, info = kind)
@@ -52,7 +53,11 @@ test_that("every caveat bit has its phrase and a protocol that sets it", {
   expect_setequal(used, b)
 })
 
-test_that("decisions and statuses have their words", {
+test_that("decisions, directions and statuses have their words", {
+  # each direction of the core is a decision with its words (NA: "na")
+  dirs <- names(codes("direction"))
+  dirs[dirs == "na"] <- NA
+  expect_true(all(dirs %in% speeduptest:::decision_table$direction))
   for (d in codes("decision")) {
     expect_true(nzchar(speeduptest:::decision_outcome(d)))
   }

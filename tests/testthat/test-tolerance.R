@@ -124,10 +124,10 @@ test_that("the C decision of the simulations is the verdict's direction", {
     test <- sample(c("mean", "median"), 1)
     f <- if (test == "mean") mean_test else median_test
     v <- f(x, y, min_speedup = s0)
-    code <- .Call(speeduptest:::ffi_decide, x, y, as.integer(test == "median"), 0.05,
-                  TRUE, s0)
-    dir <- c("none", "speedup", "slowdown", "equivalent")[code + 1L]
-    if (code < 0) dir <- NA_character_
+    code <- .Call(speeduptest:::ffi_decide, x, y,
+                  speeduptest:::protocol_code(test), 0.05, TRUE, s0)
+    dir <- speeduptest:::st_code_name("direction", code)
+    if (dir == "na") dir <- NA_character_
     expect_identical(dir, v$direction, label = sprintf("case %d (%s, s0 %s)", i, test, s0))
   }
 })
