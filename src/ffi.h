@@ -32,6 +32,7 @@ SEXP ffi_trend_list(const st_result *r, size_t k);
 
 /* entry points */
 SEXP ffi_codes(void);
+SEXP ffi_suite_variances(SEXP values, SEXP start, SEXP len);
 SEXP ffi_shapiro_wilk(SEXP x);
 SEXP ffi_var_test(SEXP x, SEXP y, SEXP alternative, SEXP ratio,
                   SEXP conf_level);

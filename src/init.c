@@ -51,6 +51,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_decide, 6),
     CALLDEF(ffi_power_sim, 12),
     CALLDEF(ffi_codes, 0),
+    CALLDEF(ffi_suite_variances, 3),
     {NULL, NULL, 0}
 };
 

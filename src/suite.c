@@ -462,6 +462,28 @@ SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
     return bench_columns(res, nb);
 }
 
+/* The variance of each sample values[start[j]] .. values[start[j] +
+ * len[j] - 1], as R's var() computes it (st_var about st_mean; NA below 2
+ * values): the spread the mean protocol's `detectable` speedup reads
+ * (R/tolerance.R), for every benchmark in one call. */
+SEXP ffi_suite_variances(SEXP values, SEXP start, SEXP len)
+{
+    size_t nv, k, kl;
+    const double *v = ffi_doubles(values, &nv, "values");
+    const double *st = ffi_doubles(start, &k, "start");
+    const double *ln = ffi_doubles(len, &kl, "len");
+    if (kl != k) Rf_error("`start` and `len` differ in length.");
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    double *o = REAL(out);
+    for (size_t j = 0; j < k; j++) {
+        size_t s0 = index_value(st[j], nv, "start");
+        size_t n = index_value(ln[j], nv - s0, "len");
+        o[j] = n < 2 ? NA_REAL : st_var(v + s0, n, st_mean(v + s0, n));
+    }
+    UNPROTECT(1);
+    return out;
+}
+
 /* The summary of a suite from its per-benchmark columns. */
 SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
                        SEXP decision, SEXP weights, SEXP custom,

@@ -295,3 +295,22 @@ test_that("speedup_suite(min_speedup =) decides each benchmark as the protocol d
   grDevices::dev.off()
   expect_gt(file.size(f), 1000)
 })
+
+test_that("the suite's variances are R's var() of each sample, bit for bit", {
+  set.seed(21)
+  samples <- lapply(1:300, function(i) {
+    rlnorm(sample(c(1:5, 31, 200), 1), runif(1, -30, 30), runif(1, 1e-6, 1))
+  })
+  lens <- lengths(samples)
+  starts <- c(0, cumsum(lens)[-length(lens)])
+  v <- .Call(speeduptest:::ffi_suite_variances, unlist(samples),
+             as.double(starts), as.double(lens))
+  ref <- vapply(samples, function(s) if (length(s) < 2L) NA_real_ else stats::var(s), 0)
+  expect_identical(v, ref)
+  # and the suite's detectable speedups of the mean protocol are the verdicts'
+  suite <- lapply(1:40, function(i) list(x = rlnorm(12, 0, 0.05), y = rlnorm(12, 0, 0.05)))
+  names(suite) <- paste0("b", 1:40)
+  s <- speedup_suite(suite, conf_level = 0.95)
+  d <- vapply(suite, function(b) mean_test(b$x, b$y)$detectable, 0)
+  expect_identical(unname(s$benchmarks$mean_detectable), unname(d))
+})
