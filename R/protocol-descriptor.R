@@ -257,21 +257,21 @@ normality_outcome <- list(pass = "normal", fail = "not shown normal",
 final_outcome <- list(pass = "not significant", fail = "significant",
                       missing = "not computable")
 
+# The normality check of sample i (1: x, 2: y).
+shapiro_step <- function(i) {
+  force(i)
+  list(
+    role = c("shapiro_x", "shapiro_y")[i],
+    htest = function(res, ctx) new_htest(res, step_not_run(shapiro_name, res),
+                                          data_name = ctx$labels[i],
+                                          statistic_name = "W"),
+    path = function(p, ctx) shapiro_path(p, ctx$labels[i], ctx$alpha),
+    outcome = normality_outcome)
+}
+
 protocol_steps <- list(
-  shapiro_x = list(
-    role = "shapiro_x",
-    htest = function(res, ctx) new_htest(res, step_not_run(shapiro_name, res),
-                                          data_name = ctx$labels[1L],
-                                          statistic_name = "W"),
-    path = function(p, ctx) shapiro_path(p, ctx$labels[1L], ctx$alpha),
-    outcome = normality_outcome),
-  shapiro_y = list(
-    role = "shapiro_y",
-    htest = function(res, ctx) new_htest(res, step_not_run(shapiro_name, res),
-                                          data_name = ctx$labels[2L],
-                                          statistic_name = "W"),
-    path = function(p, ctx) shapiro_path(p, ctx$labels[2L], ctx$alpha),
-    outcome = normality_outcome),
+  shapiro_x = shapiro_step(1L),
+  shapiro_y = shapiro_step(2L),
   f_test = list(
     role = "f_test",
     htest = function(res, ctx) new_htest(

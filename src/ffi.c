@@ -5,6 +5,8 @@
  * results to named lists, through R's C API alone (Writing R Extensions,
  * "Handling R objects in C").
  */
+#include <math.h>
+
 #include "ffi.h"
 
 const double *ffi_doubles(SEXP x, size_t *n, const char *arg)
@@ -34,6 +36,23 @@ int ffi_flag(SEXP x, const char *arg)
     if (TYPEOF(x) != LGLSXP || XLENGTH(x) != 1 || LOGICAL(x)[0] == NA_LOGICAL)
         Rf_error("`%s` must be TRUE or FALSE.", arg);
     return LOGICAL(x)[0];
+}
+
+ffi_samples ffi_read_samples(SEXP values, SEXP start, SEXP len)
+{
+    ffi_samples s;
+    size_t nv, k2;
+    s.values = ffi_doubles(values, &nv, "values");
+    s.start = ffi_doubles(start, &s.k, "start");
+    s.len = ffi_doubles(len, &k2, "len");
+    if (s.k != k2) Rf_error("`start` and `len` must have the same length.");
+    for (size_t i = 0; i < s.k; i++) {
+        double a = s.start[i], l = s.len[i];
+        if (!(a >= 0 && l >= 0) || a != floor(a) || l != floor(l) ||
+            a + l > (double) nv)
+            Rf_error("`start` or `len` is out of range.");
+    }
+    return s;
 }
 
 SEXP ffi_named_list(int n, const char **names, SEXP *values)

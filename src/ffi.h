@@ -18,6 +18,16 @@ double ffi_double(SEXP x, const char *arg);
 int ffi_int(SEXP x, const char *arg);
 int ffi_flag(SEXP x, const char *arg);
 
+/* k samples packed in one vector: sample i is values[start[i]] ..
+ * values[start[i] + len[i] - 1] (start and len doubles).  Reading them is
+ * an error unless every start and length is a whole number and every
+ * sample lies inside the vector. */
+typedef struct {
+    const double *values, *start, *len;
+    size_t k;
+} ffi_samples;
+ffi_samples ffi_read_samples(SEXP values, SEXP start, SEXP len);
+
 /* A named list from parallel arrays of names and SEXP values. */
 SEXP ffi_named_list(int n, const char **names, SEXP *values);
 /* list(statistic, df1, df2, p_value, conf_low, conf_high, estimate1,

@@ -496,14 +496,9 @@ SEXP ffi_trend_list(const st_result *r, size_t k)
 /* Mann-Kendall on each of the k samples values[start[i] + 0..len[i]). */
 SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len)
 {
-    size_t nv, k, k2;
-    const double *v = ffi_doubles(values, &nv, "values");
-    const double *st = ffi_doubles(start, &k, "start");
-    const double *ln = ffi_doubles(len, &k2, "len");
-    if (k != k2) Rf_error("`start` and `len` must have the same length.");
-    for (size_t i = 0; i < k; i++)
-        if (!(st[i] >= 0 && ln[i] >= 0 && st[i] + ln[i] <= (double) nv))
-            Rf_error("`start` or `len` is out of range.");
+    ffi_samples s = ffi_read_samples(values, start, len);
+    const double *v = s.values, *st = s.start, *ln = s.len;
+    size_t k = s.k;
     st_result *res = (st_result *) R_alloc(k ? k : 1, sizeof(st_result));
     st_cache cache;
     st_cache_init(&cache);

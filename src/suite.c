@@ -468,17 +468,13 @@ SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
  * (R/tolerance.R), for every benchmark in one call. */
 SEXP ffi_suite_variances(SEXP values, SEXP start, SEXP len)
 {
-    size_t nv, k, kl;
-    const double *v = ffi_doubles(values, &nv, "values");
-    const double *st = ffi_doubles(start, &k, "start");
-    const double *ln = ffi_doubles(len, &kl, "len");
-    if (kl != k) Rf_error("`start` and `len` differ in length.");
-    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    ffi_samples s = ffi_read_samples(values, start, len);
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) s.k));
     double *o = REAL(out);
-    for (size_t j = 0; j < k; j++) {
-        size_t s0 = index_value(st[j], nv, "start");
-        size_t n = index_value(ln[j], nv - s0, "len");
-        o[j] = n < 2 ? NA_REAL : st_var(v + s0, n, st_mean(v + s0, n));
+    for (size_t j = 0; j < s.k; j++) {
+        const double *x = s.values + (size_t) s.start[j];
+        size_t n = (size_t) s.len[j];
+        o[j] = n < 2 ? NA_REAL : st_var(x, n, st_mean(x, n));
     }
     UNPROTECT(1);
     return out;
