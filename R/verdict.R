@@ -68,14 +68,14 @@ NULL
 # The verdict of a protocol from the C core's result `res` (the list of
 # ffi_mean_test / ffi_median_test / ffi_paired_test).  The numbers are set
 # here; the parts made of words and objects (`steps`, `caveats`, `advice`,
-# `detectable`) are made when read (`$.speedup_verdict`), from the core's
-# raw results kept in the attribute "lazy", so that a verdict in a loop or
-# a simulation costs what its numbers cost.  Without `run_order`, the
-# run-order checks of the samples are made when read, and
-# `run_order_flag` says whether they flag the runs.  `flags` are the caveat bits
-# the verdict reports in `caveat_flags` (the paired design keeps only
-# those it shares with the unpaired flowcharts); `design` "unpaired" or
-# "paired" picks the protocol's descriptor.
+# `detectable`, and `run_order` when none is given) are left NULL and made
+# when read (`$.speedup_verdict`), from the core's raw results kept in the
+# attribute "lazy", so that a verdict in a loop or a simulation costs what
+# its numbers cost.  Without `run_order`, `run_order_flag` says whether
+# the run-order checks flag the runs (trend_flag()).  `flags` are the
+# caveat bits the verdict reports in `caveat_flags` (the paired design
+# keeps only those it shares with the unpaired flowcharts); `design`
+# ("unpaired" or "paired") picks the protocol's descriptor.
 new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
                         call, baseline = NULL, run_order = NULL,
                         flags = res$caveats, design = "unpaired",
