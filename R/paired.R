@@ -1,7 +1,9 @@
 # The paired design (SPEC section 9, rule 4): runs taken in complete
 # interleaved rounds, one run of each version per round.  The protocols are
-# st_paired_median_protocol and st_paired_mean_protocol (src/paired.c);
-# this file turns their result into a speedup_verdict.
+# st_paired_protocol (src/paired.c), one flowchart for the median and one
+# for the mean; this file turns their result into a speedup_verdict, whose
+# words come from the descriptors `paired_median` and `paired_mean`
+# (R/protocol-descriptor.R).
 
 # The verdict of the paired protocol `test` on rounds x[i], y[i].
 run_paired <- function(test, x, y, alpha, rigorous, labels, data_name, call,
