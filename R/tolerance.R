@@ -90,7 +90,7 @@ paired_tolerance_p_values <- function(x, y, test, s0) {
   as.double(p)
 }
 
-# The direction from the four p-values (as tolerance_direction() in src/tolerance.c).
+# The direction from the four p-values (as src/tolerance.c decides it).
 tolerance_direction <- function(p, alpha, s0) {
   if (is.na(p[1L])) return(NA_character_)
   if (p[1L] <= alpha) return("speedup")

@@ -109,8 +109,9 @@ test_that("the suite's p-values are those of mean_test() and median_test()", {
 })
 
 test_that("pt() forms its two tails from one value, as the suite's t-tests assume", {
-  # the t-test with both one-sided tails at once (st_t_test) asks pt() for the tail away from t and forms the
-  # other as 0.5 - p + 0.5, which is how pt() forms it (finite df <= 4e5)
+  # st_t_test asked for both one-sided tails at once asks pt() for the tail
+  # away from t and forms the other as 0.5 - p + 0.5, which is how pt()
+  # forms it (finite df <= 4e5)
   set.seed(23)
   t <- c(rnorm(5000, 0, 3), rt(5000, 2) * 20, 0, 1e-300, -1e-300, 50, -50)
   df <- c(runif(5000, 1, 100), exp(runif(5000, 0, log(4e5))), 3, 5, 5, 2, 2)
