@@ -252,6 +252,9 @@ shapiro_path <- function(p, lab, alpha) {
   else sprintf("%s not normal (p = %s)", lab, fmt_p(p))
 }
 
+# A check passes when its p-value is above alpha.
+passes <- function(p, ctx) !is.na(p) && p > ctx$alpha
+
 normality_outcome <- list(pass = "normal", fail = "not shown normal",
                           missing = "not shown normal")
 final_outcome <- list(pass = "not significant", fail = "significant",
@@ -282,7 +285,7 @@ protocol_steps <- list(
       estimate_names = "ratio of variances",
       null_value = c("ratio of variances" = 1), conf_level = 1 - ctx$alpha),
     path = function(p, ctx) sprintf("%s variances (F-test p = %s)",
-                                    if (!is.na(p) && p > ctx$alpha) "equal" else "unequal",
+                                    if (passes(p, ctx)) "equal" else "unequal",
                                     fmt_p(p)),
     outcome = list(pass = "equal variances", fail = "unequal variances",
                    missing = "variances treated as unequal")),
@@ -306,7 +309,7 @@ protocol_steps <- list(
                           ctx$labels[1L], ctx$labels[2L], ctx$labels[2L]),
       alternative = "two-sided", statistic_name = "D"),
     path = function(p, ctx) sprintf("location model %s (Kolmogorov-Smirnov p = %s)",
-                                    if (!is.na(p) && p > ctx$alpha) "accepted" else "rejected",
+                                    if (passes(p, ctx)) "accepted" else "rejected",
                                     fmt_p(p)),
     outcome = list(pass = "location model holds", fail = "location model rejected",
                    missing = "not computable")),
