@@ -48,7 +48,8 @@ some_breaks <- function(lim) {
 #' @param object A `speedup_timings`, `speedup_verdict`, `speedup_suite`,
 #'   `speeduptest_hpt` or `speeduptest_hpt_speedup` object.
 #' @param benchmarks For timings: the benchmarks to draw (`NULL`: all).
-#' @param which For a suite: the protocol, `"median"` or `"mean"`.
+#' @param which For a suite: the protocol, one the suite ran (see
+#'   [speeduptest_protocols]); `NULL`: the median's when it ran.
 #' @param gamma For an HPT: the speedups at which the confidence is drawn
 #'   (`NULL` chooses).
 #' @param ... Unused.
@@ -183,14 +184,14 @@ autoplot.speedup_verdict <- function(object, ...) {
 
 #' @rdname autoplot.speedup_timings
 #' @exportS3Method ggplot2::autoplot
-autoplot.speedup_suite <- function(object, which = c("median", "mean"), ...) {
+autoplot.speedup_suite <- function(object, which = NULL, ...) {
   need_ggplot2()
-  which <- check_choice(which, c("median", "mean"), "which")
+  which <- check_suite_protocol(which, object)
   bm <- object$benchmarks
   if (!nrow(bm)) abort("the suite has no analysed benchmark to plot.", class = "data")
   col <- function(name) bm[[paste0(which, "_", name)]]
   est <- or_na(col("ci_estimate"), rep(NA_real_, nrow(bm)))
-  point <- ifelse(is.na(est), bm[[paste0("speedup_", which)]], est)
+  point <- ifelse(is.na(est), bm[[paste0("speedup_", protocol_info(which)$centre)]], est)
   dirn <- col("direction")
   words <- decision_words(dirn)
   keys <- c("speedup", "slowdown", "none", "equivalent", NA)
@@ -219,9 +220,11 @@ autoplot.speedup_suite <- function(object, which = c("median", "mean"), ...) {
                                 name = NULL, drop = TRUE) +
     ggplot2::scale_colour_manual(values = stats::setNames(decision_colour(keys), all_words)[shown],
                                  name = NULL, drop = TRUE) +
-    ggplot2::labs(title = sprintf("Speedup of the %s, per benchmark", which),
+    ggplot2::labs(title = sprintf("%s, per benchmark",
+                                  capitalise(protocol_info(which)$what)),
                   subtitle = paste(strwrap(sub, 90L), collapse = "\n"),
-                  x = sprintf("speedup of the %s (log scale): <- slower | faster ->", which),
+                  x = sprintf("%s (log scale): <- slower | faster ->",
+                              protocol_info(which)$what),
                   y = NULL) +
     ggplot2::theme_bw() +
     ggplot2::theme(legend.position = "top",

@@ -24,6 +24,19 @@
 # the message (" for the hyperfine file 'x.json'").  Returns the choice; a
 # function that needs a code for C takes match(check_choice(...), choices)
 # - 1L.
+# The protocols of a suite: names of protocols (protocol_choices()), each
+# once, at least one.
+check_protocols <- function(x, arg = "protocols") {
+  choices <- protocol_choices()
+  if (!is.character(x) || !length(x) || anyNA(x) || !all(x %in% choices) ||
+      anyDuplicated(x)) {
+    abort(sprintf("%s must name each of its protocols once, among %s, not %s.",
+                  arg_label(arg), paste0('"', choices, '"', collapse = ", "),
+                  describe_value(x)))
+  }
+  x
+}
+
 check_choice <- function(x, choices, arg, call = NULL, context = "") {
   if (identical(x, choices)) return(choices[1L])
   text <- is.character(x) && length(x) == 1L && !is.na(x) && validUTF8(x)

@@ -55,11 +55,11 @@ compare_run <- function(t, opts) {
 compare_verdict <- function(benchmark, version, x, y, opts, t = NULL,
                             versions = NULL) {
   v <- tryCatch(if (is.null(t)) {
-    test_fun <- if (opts$test == "mean") mean_test.default else median_test.default
+    test_fun <- protocol_fun(opts$test, "default")
     test_fun(x, y, alpha = opts$alpha, min_speedup = opts$s0)
   } else {
     # the timings carry the processes and rounds (SPEC section 9)
-    test_fun <- if (opts$test == "mean") mean_test else median_test
+    test_fun <- protocol_fun(opts$test)
     test_fun(t, benchmark = benchmark, versions = versions, alpha = opts$alpha,
              replication = opts$replication %||% "auto",
              design = opts$design %||% "auto", min_speedup = opts$s0)

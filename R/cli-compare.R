@@ -13,7 +13,7 @@
 #'
 #' ```
 #' speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A]
-#'                     [--test median|mean] [--fail-on slowdown|change|never]
+#'                     [--test P] [--fail-on slowdown|change|never]
 #'                     [--replication auto|process|run] [--design auto|unpaired|paired]
 #'                     [--tolerance P] [--p-adjust holm|BH|none]
 #'                     [--output text|markdown|json] [--baseline V]
@@ -34,8 +34,8 @@
 #' * `--metric M`: the measurement, as in [read_timings()] (e.g. `cpu_time`
 #'   for Google Benchmark).
 #' * `--alpha A`: the risk level (default 0.05).
-#' * `--test median|mean`: the protocol, [median_test()] (default) or
-#'   [mean_test()].
+#' * `--test P`: the protocol, by name (see [speeduptest_protocols]):
+#'   `median` ([median_test()], the default), `mean`, ....
 #' * `--fail-on slowdown|change|never`: when to exit with status 1: a
 #'   significant slowdown of any benchmark (the default), any significant
 #'   change (faster or slower), or never.
@@ -142,7 +142,8 @@ compare_labels <- function(files) {
 
 compare_fail <- function(message) {
   cat("speeduptest compare: ", message, "\n", sep = "", file = stderr())
-  cat("Usage: speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A] [--test median|mean] [--fail-on slowdown|change|never] [--tolerance P] [--p-adjust holm|BH|none] [--output text|markdown|json] [--baseline V]\n",
+  cat(sprintf("Usage: speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A] [--test %s] [--fail-on slowdown|change|never] [--tolerance P] [--p-adjust holm|BH|none] [--output text|markdown|json] [--baseline V]\n",
+              paste(protocol_choices(), collapse = "|")),
       file = stderr())
   invisible(2L)
 }
@@ -159,7 +160,8 @@ compare_usage <- function() {
     "                 criterion, speeduptest, csv",
     "  --metric M     e.g. cpu_time for Google Benchmark (default real_time)",
     "  --alpha A      risk of each decision (default 0.05)",
-    "  --test T       median (default) or mean",
+    sprintf("  --test T       %s", or_list(c(sprintf("%s (default)", protocol_choices()[1L]),
+                                             protocol_choices()[-1L]))),
     "  --fail-on F    slowdown (default), change or never",
     "  --replication R  auto (default: processes when runs share them), process",
     "                 or run (every run an independent replicate)",
@@ -218,7 +220,7 @@ compare_parse_args <- function(args) {
           }
           opts$alpha <- alpha
         },
-        "--test" = opts$test <- check_choice(val, c("median", "mean"), key),
+        "--test" = opts$test <- check_choice(val, protocol_choices(), key),
         "--fail-on" = opts$fail_on <- check_choice(val, c("slowdown", "change", "never"), key),
         "--replication" = opts$replication <- check_choice(val, replication_choices, key),
         "--design" = opts$design <- check_choice(val, design_choices, key),

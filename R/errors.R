@@ -12,6 +12,8 @@
 #                            samples whose exact distribution would take
 #                            too much time or memory
 #   speeduptest_error_file   a file cannot be read or written
+#   speeduptest_error_unsupported  a protocol asked for a capability it
+#                            lacks (a paired twin, tolerance tests, ...)
 # The message always names the argument at fault, and the condition's call
 # names the exported function the user called (see user_call()), so that R
 # prints `Error in median_test() : ...`, unless the code raising it gives
@@ -120,7 +122,8 @@ check_status <- function(res, what, call = NULL) {
   msg <- status_words[name]
   if (is.na(msg)) msg <- "unknown failure"
   abort(sprintf("%s: %s.", what, msg),
-        class = if (identical(name, "alloc")) "memory" else "data", call = call)
+        class = switch(name %||% "", alloc = "memory", unsupported = "unsupported",
+                       "data"), call = call)
 }
 
 describe_type <- function(x) {

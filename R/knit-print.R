@@ -72,8 +72,7 @@ knit_print.speedup_verdict <- function(x, ...) {
     "speedup" = sp,
     if (!anyNA(ci) && !is.na(est) && fmt_num(est) != fmt_num(v$speedup))
       stats::setNames(fmt_num(v$speedup), sprintf("observed %s", observed)),
-    "P[X > Y]" = if (v$test == "median" && !is.na(or_na(v$prob_greater)))
-      fmt_num(v$prob_greater),
+    "P[X > Y]" = if (!is.na(or_na(v$prob_greater))) prob_text(v, 3L),
   "observed speedups" = sprintf("min %s, mean %s, median %s",
                                   fmt_num(v$speedups[["min"]]),
                                   fmt_num(v$speedups[["mean"]]),
@@ -96,7 +95,7 @@ knit_print.speedup_suite <- function(x, ...) {
   bm <- x$benchmarks
   adj <- !identical(or_na(x$p_adjust, "none"), "none")
   out <- character()
-  for (p in c("median", "mean")) {
+  for (p in suite_protocols(x, ranked = TRUE)) {
     col <- function(name) bm[[paste0(p, "_", name)]]
     est <- or_na(col("ci_estimate"), rep(NA_real_, nrow(bm)))
     ci <- vapply(seq_len(nrow(bm)), function(i) {
@@ -114,18 +113,18 @@ knit_print.speedup_suite <- function(x, ...) {
       benchmark = bm$benchmark,
       runs = sprintf("%d / %d", bm$n, bm$m),
       speedup = ci,
-      observed = fmt_num(bm[[paste0("speedup_", p)]]),
+      observed = fmt_num(bm[[paste0("speedup_", protocol_info(p)$centre)]]),
       level = vapply(col("conf_level"), fmt_pct, ""),
       "p-value" = md_pval(pd),
       decision = col("decision"),
       check.names = FALSE, stringsAsFactors = FALSE)
     names(tab)[3L] <- "speedup [interval]"
-    names(tab)[4L] <- sprintf("ratio of the %ss", p)
+    names(tab)[4L] <- sprintf("ratio of the %ss", protocol_info(p)$centre)
     if (adj) names(tab)[6L] <- sprintf("p-value (%s)", x$p_adjust)
     note <- if (length(lev) == 1L && length(alpha) == 1L)
       sprintf("%s, %s", interval_words(p, lev), interval_note(alpha))
     else "intervals of level 1 - 2 alpha, each end a one-sided 1 - alpha bound"
-    out <- c(out, sprintf("**Speedup of the %s** (%s: %s)", p,
+    out <- c(out, sprintf("**%s** (%s: %s)", capitalise(protocol_info(p)$what),
                           interval_estimator(p), note), "",
              md_table(tab, c("l", "r", "r", "r", "r", "r", "l")), "")
   }

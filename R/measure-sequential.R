@@ -31,7 +31,7 @@ sequential_rule <- function(looks, max_runs, alpha, test) {
 # One look: the protocol in both directions at the look's level.
 sequential_look <- function(x, y, level, test) {
   rigorous <- min(length(x), length(y)) > 30L
-  protocol <- if (test == "median") median_test else mean_test
+  protocol <- protocol_fun(test)
   if (!(level > 0)) {
     return(list(decision = "none", p_speedup = NA_real_, p_slowdown = NA_real_,
                 rigorous = rigorous))

@@ -230,8 +230,9 @@
 #'   `"decided"`: sequential mode, see the section Sequential mode.
 #' @param .max_runs In sequential mode, the largest number of runs of each
 #'   version (at most 1e6).
-#' @param .test The protocol of the sequential mode: `"median"`
-#'   ([median_test()]) or `"mean"` ([mean_test()]).
+#' @param .test The protocol of the sequential mode, by name (see
+#'   [speeduptest_protocols]): `"median"` ([median_test()], the default),
+#'   `"mean"` ([mean_test()]), ....
 #' @param .alpha Risk level of the sequential mode.
 #' @param .output `NULL` (default) to discard the output of the commands, or
 #'   a file to which their standard output and error are appended.
@@ -276,7 +277,7 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
                     .order = c("interleaved", "random", "blocks"),
                     .setup = NULL, .cleanup = NULL, .timeout = Inf,
                     .until = c("fixed", "decided"), .max_runs = 100L,
-                    .test = c("median", "mean"), .alpha = 0.05, .output = NULL,
+                    .test = protocol_choices(), .alpha = 0.05, .output = NULL,
                     .progress = interactive(), .name = "measure",
                     .env = parent.frame(), .shell = c("auto", "always", "never")) {
   caller <- parent.frame()
@@ -314,7 +315,7 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
   versions <- measure_versions(split$versions, env)
   order <- check_choice(opts$order, c("interleaved", "random", "blocks"), arg("order"))
   until <- check_choice(opts$until, c("fixed", "decided"), arg("until"))
-  test <- check_choice(opts$test, c("median", "mean"), arg("test"))
+  test <- check_choice(opts$test, protocol_choices(), arg("test"))
   runs <- as.integer(check_whole(opts$runs, arg("runs"), min = 1, max = 1e6))
   warmup <- as.integer(check_whole(opts$warmup, arg("warmup"), min = 0, max = 1e6))
   max_runs <- as.integer(check_whole(opts$max_runs, arg("max_runs"), min = 3, max = 1e6))

@@ -12,8 +12,8 @@ run_paired <- function(test, x, y, alpha, rigorous, labels, data_name, call,
   rigorous <- check_flag(rigorous, "rigorous")
   x <- as.double(x)
   y <- as.double(y)
-  res <- .Call(ffi_paired_test, x, y, protocol_code(test), alpha,
-               rigorous)
+  res <- .Call(ffi_run_protocol, x, y, protocol_code(test), TRUE, alpha,
+               rigorous, 0L)
   check_status(res, sprintf("%s_test()", test))
   new_paired_verdict(res, test, x, y, alpha, rigorous, labels, data_name,
                      call, baseline, pairing)
@@ -30,7 +30,8 @@ new_paired_verdict <- function(res, test, x, y, alpha, rigorous, labels,
   v <- new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
                    baseline = baseline, run_order = ro, flags = flags,
                    design = "paired")
-  if (test == "median") {
+  if (!is.null(.subset2(v, "shift"))) {
+    # the shift is that of the log times (the median's twin)
     v$log_shift <- .subset2(v, "shift")
     v$log_shift_ci <- .subset2(v, "shift_ci")
     v$shift <- NA_real_
@@ -59,23 +60,27 @@ paired_run_order <- function(d, labels) {
        trend = flagged, paired = TRUE)
 }
 
-# Highest confidence of the paired protocols, exactly: the median protocol
-# is significant iff the signed-rank p-value <= alpha; the mean protocol
-# iff the t p-value <= alpha and, with 30 rounds or fewer in rigorous mode,
-# the differences are shown normal (Shapiro-Wilk p > alpha).
+# Highest confidence of a paired twin, exactly: its decision changes with
+# alpha only where alpha crosses one of its steps' p-values (the
+# signed-rank test's for the median; the paired t-test's and, in rigorous
+# mode with 30 rounds or fewer, the differences' Shapiro-Wilk test's for
+# the mean), so the smallest significant alpha is the first of them, in
+# increasing order, at which the twin declares the speedup (0 when it does
+# below every positive one).
 paired_highest_confidence <- function(test, x, y, rigorous) {
-  res <- .Call(ffi_paired_test, as.double(x), as.double(y),
-               protocol_code(test), 0.5, FALSE)
-  check_status(res, "highest_confidence()")
-  p <- res$p_value
-  a <- NA_real_
-  if (!is.na(p) && p <= 0.5) {
-    a <- p
-    if (test == "mean" && rigorous && length(x) <= 30L) {
-      sw <- res$steps[[1L]]$p_value
-      if (is.na(sw) || !(p < sw)) a <- NA_real_
-    }
+  run <- function(alpha, rig) {
+    res <- .Call(ffi_run_protocol, as.double(x), as.double(y),
+                 protocol_code(test), TRUE, alpha, rig, 0L)
+    check_status(res, "highest_confidence()")
+    res
   }
-  if (is.na(a)) return(new_confidence(NA_real_, NA_real_))
-  new_confidence(1 - a, a)
+  every <- run(0.5, FALSE)
+  p <- vapply(every$steps, function(r) as.double(r$p_value), 0)
+  cand <- sort(unique(c(p[!is.na(p) & p > 0 & p <= 0.5], 0.5)))
+  sig <- st_code("decision", "significant")
+  if (run(cand[1L] / 2, rigorous)$decision == sig) return(new_confidence(1, 0))
+  for (a in cand) {
+    if (run(a, rigorous)$decision == sig) return(new_confidence(1 - a, a))
+  }
+  new_confidence(NA_real_, NA_real_)
 }

@@ -47,7 +47,8 @@
 #' @param speedup The true speedup to detect (old time / new time): 1.01 is
 #'   a 1 % speedup.
 #' @param power The probability of declaring it.
-#' @param test `"median"` or `"mean"`: the protocol.
+#' @param test The protocol, by name (see [speeduptest_protocols]):
+#'   `"median"` (default), `"mean"`, ....
 #' @param alpha The protocol's risk level.
 #' @param min_speedup The protocol's tolerance (see [tolerance]).
 #' @param rigorous As in [median_test()].
@@ -71,7 +72,7 @@
 #' plan_runs(old, new, speedup = 1.02, reps = 200)
 #' @export
 plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
-                      test = c("median", "mean"), alpha = 0.05,
+                      test = protocol_choices(), alpha = 0.05,
                       min_speedup = 1, rigorous = TRUE, reps = 1000L,
                       max_runs = 10000L, seed = 1L, data = NULL,
                       initial = NULL, benchmark = NULL, versions = NULL,
@@ -94,7 +95,7 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
     x <- parts$x
     y <- parts$y
   }
-  test <- check_choice(test, c("median", "mean"), "test")
+  test <- check_choice(test, protocol_choices(), "test")
   alpha <- check_alpha(alpha)
   rigorous <- check_flag(rigorous, "rigorous")
   min_speedup <- check_min_speedup(min_speedup)
@@ -114,7 +115,7 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
   per_process <- NA_real_
   unit <- "run"
   if (!is.null(process)) {
-    centre <- if (test == "median") stats::median else mean
+    centre <- protocol_info(test)$centre_fun
     px <- split(process$x, process$px)
     py <- split(process$y, process$py)
     if (length(px) >= 2L && length(py) >= 2L &&
@@ -131,7 +132,7 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
   want <- if (speedup > 1) 1L else 2L
   sim <- function(k) {
     k <- as.double(k)
-    .Call(ffi_power_sim, rx, ry, as.double(speedup), if (test == "mean") 0L else 1L,
+    .Call(ffi_power_sim, rx, ry, as.double(speedup), protocol_code(test),
           alpha, rigorous, min_speedup, want, k, k, as.double(reps), seed)
   }
   # doubling, then bisection on whole numbers of runs
@@ -178,8 +179,11 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
 # times, so that the resampled versions differ by exactly the speedup asked
 # for (centring each sample on its own median would leave a spurious shift
 # between them of the order of the noise / sqrt(runs)).
-plan_samples <- function(x, y, test) {
-  if (test == "mean") return(list(x = x / mean(x), y = y / mean(y)))
+plan_samples <- function(x, y, test) protocol_call(test, "plan_samples", x, y)
+
+plan_samples_mean <- function(x, y) list(x = x / mean(x), y = y / mean(y))
+
+plan_samples_median <- function(x, y) {
   hl <- wilcoxon_test(log(x), log(y), conf_int = TRUE)$estimate[[1L]]
   list(x = x / stats::median(x), y = y * exp(hl) / stats::median(x))
 }
@@ -246,8 +250,9 @@ plan_advice <- function(v) {
   # The runs from the normal approximation `detectable` rests on (a print
   # stays instant; plan_runs() simulates from the observed runs): the
   # standard error scales as sqrt(1/n + 1/m), and the detectable change
-  # as log(s / s0) (median) or 1 - s0 / s (mean) in it.
-  g <- function(s) if (v$test == "median") log(s / s0) else 1 - s0 / s
+  # in the protocol's scale (plan_effect: log(s / s0) for the median,
+  # 1 - s0 / s for the mean) in it.
+  g <- function(s) protocol_call(v$test, "plan_effect", v, s, s0)
   ratio <- g(target) / g(d)
   k <- ceiling(2 / ((1 / v$n + 1 / v$m) * ratio^2))
   if (!is.finite(k) || k > 1e7) {
@@ -257,3 +262,7 @@ plan_advice <- function(v) {
   sprintf("about %s runs of each would detect a %s speedup (plan_runs() simulates it)",
           format(k, big.mark = ","), fmt_change(target))
 }
+
+plan_effect_median <- function(v, s, s0) log(s / s0)
+
+plan_effect_mean <- function(v, s, s0) 1 - s0 / s

@@ -126,11 +126,69 @@ status_words <- c(
   constant = "all values are equal",
   alloc = "out of memory",
   domain = "a value is outside its domain",
-  interrupted = "interrupted by the user")
+  interrupted = "interrupted by the user",
+  unsupported = "the protocol has no such test")
 
 # ---- the protocols --------------------------------------------------------------
 
-# One entry per protocol:
+#' The protocols of the package
+#'
+#' A protocol decides from two samples of run times whether the transformed
+#' code is faster.  Wherever a protocol is chosen by name (`test = ` of
+#' [highest_confidence()] and [plan_runs()], `protocols = ` of
+#' [speedup_suite()], `which = ` of a suite's plots and tables, `.test = `
+#' of [measure()], `--test` of `speeduptest compare`) the names are:
+#'
+#' * `"median"` (the default): [median_test()], the Speedup-Test for the
+#'   median (the Wilcoxon-Mann-Whitney test after a check of the
+#'   location-shift model); paired twin: the signed-rank test of the
+#'   per-round log ratios.
+#' * `"mean"`: [mean_test()], the Speedup-Test for the mean (Student's or
+#'   Welch's t-test after checks of normality and of the variances); paired
+#'   twin: the paired t-test.
+#'
+#' Every protocol has a paired twin (`design = "paired"`), tolerance tests
+#' (`min_speedup`, see [tolerance]), a `detectable` speedup and
+#' [plan_runs()].
+#'
+#' @name speeduptest_protocols
+#' @seealso [tolerance], [replication], [speedup_suite()].
+NULL
+
+# One entry per protocol (the unpaired ones are the protocols a user
+# chooses by name: `test = `, `which = `, a suite's `protocols`; the
+# paired ones are their twins):
+#   test      the protocol's name in the verdicts ("mean", "median"), the
+#             code of the C core's protocol table (st_code("protocol"))
+#   label     its name in sentences ("Speedup-Test for the <label>", "the
+#             <label> and the <label>", "(<label>)")
+#   what      what its decisions are about, in a suite's notes, tables and
+#             plots ("speedup of the mean")
+#   rank      the order in which choices and tables show it (the default
+#             choice first)
+#   fun       the exported function of the protocol ("<fun>" and its
+#             methods "<fun>.default", ...)
+#   paired    the descriptor of its paired twin (NULL: none; the core then
+#             answers ST_ERR_UNSUPPORTED)
+#   trend_in_core  TRUE when its C function makes the run-order trend
+#             tests on the way (st_protocol_def.trend)
+#   extra     the verdict elements only it reports (from the core's list)
+#   constant  the caveat sentence of its constant branch ("both": both
+#             samples constant)
+#   plot_title  the title of its verdict plot
+#   estimate  how `speedup_suite()`'s summary names the protocol's estimate
+#   calls     the R functions of its capabilities, by name (resolved when
+#             called, so that they may live in the protocol's own file):
+#     detectable        verdict_detectable() of one verdict
+#     suite_detectable  the same for the benchmarks of a suite
+#     tolerance_candidates  the p-values at which the decision with a
+#                       tolerance can change (highest_confidence())
+#     paired_tolerance  the tolerance's four p-values in the paired design
+#     plan_samples      the samples plan_runs() resamples
+#     plan_effect       the scale in which the detectable change shrinks as
+#                       sqrt(1/n + 1/m) (plan_advice())
+# A paired twin's entry has `constant` and `plot_title` as above, and
+# both kinds say:
 #   test      the protocol's name in the verdicts ("mean", "median")
 #   design    "unpaired" (the paper's flowcharts) or "paired" (by round)
 #   centre    the centre whose ratio is the observed speedup; centre_fun
@@ -146,6 +204,15 @@ status_words <- c(
 protocols <- list(
   mean = list(
     test = "mean", design = "unpaired", centre = "mean", centre_fun = mean,
+    label = "mean", what = "speedup of the mean", rank = 2L, fun = "mean_test", paired = "paired_mean",
+    trend_in_core = FALSE, extra = character(), constant = "both",
+    plot_title = "Mean run time",
+    calls = list(detectable = "detectable_mean",
+                 suite_detectable = "suite_detectable_mean",
+                 tolerance_candidates = "tolerance_candidates_mean",
+                 paired_tolerance = "paired_tolerance_mean",
+                 plan_samples = "plan_samples_mean",
+                 plan_effect = "plan_effect_mean"),
     final = "t_test",
     interval = list(method = "Fieller", estimator = "ratio of the means",
                     name = "Fieller "),
@@ -158,7 +225,16 @@ protocols <- list(
                 "x_uncheckable", "y_uncheckable", "x_few_runs", "y_few_runs")),
   median = list(
     test = "median", design = "unpaired", centre = "median",
-    centre_fun = stats::median, final = "wilcoxon",
+    centre_fun = stats::median, final = "wilcoxon", trend_in_core = TRUE,
+    label = "median", what = "speedup of the median", rank = 1L, fun = "median_test", paired = "paired_median",
+    extra = c("prob_greater", "shift", "shift_ci"), constant = "one",
+    plot_title = "Median run time",
+    calls = list(detectable = "detectable_median",
+                 suite_detectable = "suite_detectable_median",
+                 tolerance_candidates = "tolerance_candidates_median",
+                 paired_tolerance = "paired_tolerance_median",
+                 plan_samples = "plan_samples_median",
+                 plan_effect = "plan_effect_median"),
     interval = list(method = "Hodges-Lehmann on log times",
                     estimator = "Hodges-Lehmann estimate on log times",
                     name = ""),
@@ -170,7 +246,7 @@ protocols <- list(
                 "x_few_runs", "y_few_runs")),
   paired_mean = list(
     test = "mean", design = "paired", centre = "mean", centre_fun = mean,
-    final = "t_test",
+    final = "t_test", constant = "both", plot_title = "Mean run time",
     interval = list(method = "paired Fieller",
                     estimator = "ratio of the means, paired Fieller",
                     name = "Fieller "),
@@ -182,7 +258,8 @@ protocols <- list(
                 "x_few_runs")),
   paired_median = list(
     test = "median", design = "paired", centre = "median",
-    centre_fun = stats::median, final = "wilcoxon",
+    centre_fun = stats::median, final = "wilcoxon", constant = "one",
+    plot_title = "Median run time",
     interval = list(method = "Hodges-Lehmann on log ratios by round",
                     estimator = "Hodges-Lehmann estimate on log ratios by round",
                     name = ""),
@@ -192,9 +269,71 @@ protocols <- list(
     caveats = c("too_few_values", "constant"))
 )
 
-# The descriptor of a protocol by test name and design.
+# The descriptor of a protocol by test name and design (an error for a
+# protocol without one: never another protocol's descriptor).
 protocol_info <- function(test, design = "unpaired") {
-  protocols[[if (identical(design, "paired")) paste0("paired_", test) else test]]
+  base <- protocols[[test]]
+  if (is.null(base) || !identical(base$design, "unpaired")) {
+    stop(sprintf("unknown protocol: %s", test))
+  }
+  if (!identical(design, "paired")) return(base)
+  if (is.null(base$paired)) {
+    abort(sprintf("the %s protocol has no paired design: give `design = \"unpaired\"`.",
+                  base$label), class = "unsupported")
+  }
+  protocols[[base$paired]]
+}
+
+# The protocols a user chooses by name, the default first (`test = `,
+# `which = `): every unpaired descriptor, in the order of their rank.
+protocol_choices <- function() {
+  un <- Filter(function(p) identical(p$design, "unpaired"), protocols)
+  names(un)[order(vapply(un, `[[`, 0L, "rank"))]
+}
+
+# The capability `what` of protocol `test` (its function named in the
+# descriptor's `calls`), called with `...`; a protocol without it is a
+# classed error, never another protocol's answer.
+protocol_call <- function(test, what, ...) {
+  fn <- protocol_info(test)$calls[[what]]
+  if (is.null(fn)) {
+    abort(sprintf("the %s protocol has no %s.", protocol_info(test)$label,
+                  gsub("_", " ", what)), class = "unsupported")
+  }
+  get(fn, envir = asNamespace("speeduptest"), mode = "function")(...)
+}
+
+# The exported function of protocol `test`, or one of its methods
+# ("default", "formula", "speedup_timings").
+protocol_fun <- function(test, method = NULL) {
+  fn <- protocol_info(test)$fun
+  if (!is.null(method)) fn <- paste0(fn, ".", method)
+  get(fn, envir = asNamespace("speeduptest"), mode = "function")
+}
+
+# "the mean and the median": the protocols' labels in a sentence.
+protocol_labels <- function(tests, article = "the ") {
+  and_list(paste0(article, vapply(tests, function(t) protocol_info(t)$label, "")))
+}
+
+# The label of each protocol (its name in sentences).
+protocol_label <- function(tests) {
+  vapply(tests, function(t) protocol_info(t)$label, "", USE.NAMES = FALSE)
+}
+
+# The text with its first letter in upper case.
+capitalise <- function(x) paste0(toupper(substring(x, 1L, 1L)), substring(x, 2L))
+
+# "a", "a or b", "a, b or c".
+or_list <- function(x) {
+  if (length(x) <= 1L) return(x)
+  paste(paste(x[-length(x)], collapse = ", "), "or", x[length(x)])
+}
+
+# "a", "a and b", "a, b and c".
+and_list <- function(x) {
+  if (length(x) <= 1L) return(x)
+  paste(paste(x[-length(x)], collapse = ", "), "and", x[length(x)])
 }
 
 # The descriptor of a verdict's protocol.
@@ -540,4 +679,32 @@ verdict_observed_name <- function(v) {
 # before it).
 verdict_final_step <- function(v) {
   v$steps[[verdict_protocol(v)$final]]
+}
+
+# "0.731" or, with the verdict's interval for it, "0.731 [0.62, 0.83]":
+# the estimate of P[X > Y] (ties counting one half).
+prob_text <- function(v, digits = 3L) {
+  ci <- or_na(v$prob_ci, c(NA_real_, NA_real_))
+  if (length(ci) != 2L || anyNA(ci)) return(fmt_num(v$prob_greater, digits))
+  sprintf("%s %s", fmt_num(v$prob_greater, digits), fmt_ci(ci, digits))
+}
+
+# ---- the protocols of a suite -------------------------------------------------
+
+# The protocols a suite ran (the paper's two for a suite made before they
+# were chosen), in the order they ran, or with ranked = TRUE in the order
+# the choices show them (the default first).
+suite_protocols <- function(x, ranked = FALSE) {
+  p <- x$protocols
+  if (is.null(p)) p <- suite_default_protocols
+  if (ranked) p <- p[order(match(p, protocol_choices()))]
+  p
+}
+
+# `which` protocol of a suite to show: one it ran (NULL: the first of its
+# protocols in the order of the choices).
+check_suite_protocol <- function(which, x) {
+  choices <- suite_protocols(x, ranked = TRUE)
+  if (is.null(which)) return(choices[1L])
+  check_choice(which, choices, "which")
 }

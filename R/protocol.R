@@ -130,15 +130,9 @@ mean_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
                               design = "auto", min_speedup = 1) {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
-  if (!identical(design, "auto") || !identical(replication, "auto")) {
-    return(run_vectors("mean", x, y, alpha, rigorous, na_rm, labels,
-                       generic_call(match.call(), quote(mean_test)), replication, design,
-                       min_speedup = min_speedup))
-  }
-  run_protocol("mean", x, y, alpha, rigorous, na_rm, labels,
-               paste(labels, collapse = " and "), generic_call(match.call(), quote(mean_test)),
-               baseline = sprintf("`%s` (first argument)", labels[1L]),
-               min_speedup = min_speedup)
+  protocol_default("mean", x, y, alpha, rigorous, na_rm, labels,
+                   generic_call(match.call(), quote(mean_test)), replication,
+                   design, min_speedup)
 }
 
 #' @rdname mean_test
@@ -147,17 +141,9 @@ mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
                               na_rm = FALSE, initial = NULL, ..., replication = "auto",
                               design = "auto", min_speedup = 1) {
   check_dots_empty(...)
-  na_rm <- check_flag(na_rm, "na_rm")
-  parts <- split_formula(x, data, na_rm, initial)
-  if (!identical(design, "auto") || !identical(replication, "auto")) {
-    return(run_vectors("mean", parts$x, parts$y, alpha, rigorous, na_rm,
-                       parts$labels, generic_call(match.call(), quote(mean_test)), replication,
-                       design, data_name = parts$data_name,
-                       baseline = parts$baseline, min_speedup = min_speedup))
-  }
-  run_protocol("mean", parts$x, parts$y, alpha, rigorous, na_rm,
-               parts$labels, parts$data_name, generic_call(match.call(), quote(mean_test)),
-               baseline = parts$baseline, min_speedup = min_speedup)
+  protocol_formula("mean", x, data, alpha, rigorous, na_rm, initial,
+                   generic_call(match.call(), quote(mean_test)), replication,
+                   design, min_speedup)
 }
 
 #' @rdname mean_test
@@ -167,11 +153,9 @@ mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      rigorous = TRUE, na_rm = FALSE, ...,
                                      replication = "auto", design = "auto", min_speedup = 1) {
   check_dots_empty(...)
-  na_rm <- check_flag(na_rm, "na_rm")
-  parts <- timings_pair(x, benchmark, versions, initial, na_rm)
-  run_structured("mean", parts, alpha, rigorous, na_rm,
-                 generic_call(match.call(), quote(mean_test)), replication, design,
-                 min_speedup = min_speedup)
+  protocol_timings("mean", x, benchmark, versions, initial, alpha, rigorous,
+                   na_rm, generic_call(match.call(), quote(mean_test)),
+                   replication, design, min_speedup)
 }
 
 #' The Speedup-Test for the median execution time
@@ -250,35 +234,20 @@ median_test.default <- function(x, y, alpha = 0.05, rigorous = TRUE,
                               design = "auto", min_speedup = 1) {
   labels <- c(deparse1(substitute(x)), deparse1(substitute(y)))
   check_dots_empty(...)
-  if (!identical(design, "auto") || !identical(replication, "auto")) {
-    return(run_vectors("median", x, y, alpha, rigorous, na_rm, labels,
-                       generic_call(match.call(), quote(median_test)), replication, design,
-                       min_speedup = min_speedup))
-  }
-  run_protocol("median", x, y, alpha, rigorous, na_rm, labels,
-               paste(labels, collapse = " and "), generic_call(match.call(), quote(median_test)),
-               baseline = sprintf("`%s` (first argument)", labels[1L]),
-               min_speedup = min_speedup)
+  protocol_default("median", x, y, alpha, rigorous, na_rm, labels,
+                   generic_call(match.call(), quote(median_test)), replication,
+                   design, min_speedup)
 }
 
 #' @rdname median_test
 #' @export
-median_test.formula <- function(x, data = NULL, alpha = 0.05,
-                                rigorous = TRUE, na_rm = FALSE,
-                                initial = NULL, ..., replication = "auto",
-                                design = "auto", min_speedup = 1) {
+median_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
+                              na_rm = FALSE, initial = NULL, ..., replication = "auto",
+                              design = "auto", min_speedup = 1) {
   check_dots_empty(...)
-  na_rm <- check_flag(na_rm, "na_rm")
-  parts <- split_formula(x, data, na_rm, initial)
-  if (!identical(design, "auto") || !identical(replication, "auto")) {
-    return(run_vectors("median", parts$x, parts$y, alpha, rigorous, na_rm,
-                       parts$labels, generic_call(match.call(), quote(median_test)), replication,
-                       design, data_name = parts$data_name,
-                       baseline = parts$baseline, min_speedup = min_speedup))
-  }
-  run_protocol("median", parts$x, parts$y, alpha, rigorous, na_rm,
-               parts$labels, parts$data_name, generic_call(match.call(), quote(median_test)),
-               baseline = parts$baseline, min_speedup = min_speedup)
+  protocol_formula("median", x, data, alpha, rigorous, na_rm, initial,
+                   generic_call(match.call(), quote(median_test)), replication,
+                   design, min_speedup)
 }
 
 #' @rdname median_test
@@ -288,11 +257,9 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      rigorous = TRUE, na_rm = FALSE, ...,
                                      replication = "auto", design = "auto", min_speedup = 1) {
   check_dots_empty(...)
-  na_rm <- check_flag(na_rm, "na_rm")
-  parts <- timings_pair(x, benchmark, versions, initial, na_rm)
-  run_structured("median", parts, alpha, rigorous, na_rm,
-                 generic_call(match.call(), quote(median_test)), replication, design,
-                 min_speedup = min_speedup)
+  protocol_timings("median", x, benchmark, versions, initial, alpha, rigorous,
+                   na_rm, generic_call(match.call(), quote(median_test)),
+                   replication, design, min_speedup)
 }
 
 #' Highest confidence at which a Speedup-Test declares a speedup
@@ -314,7 +281,8 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 #' confident the slowdown is.  The run-order checks do not enter it.
 #'
 #' @inheritParams mean_test
-#' @param test `"median"` (default) or `"mean"`.
+#' @param test The protocol, by name (see [speeduptest_protocols]):
+#'   `"median"` (default), `"mean"`, ....
 #' @param replication,design The unit of replication and the design, as in
 #'   [mean_test()]; in the paired design the confidence is 1 minus the
 #'   signed-rank (median) or paired t (mean) p-value, the latter only when
@@ -339,7 +307,7 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 #' highest_confidence(before, after)
 #' highest_confidence(before, after, test = "mean")
 #' @export
-highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
+highest_confidence <- function(x, y = NULL, test = protocol_choices(),
                                rigorous = TRUE, na_rm = FALSE, data = NULL,
                                initial = NULL, benchmark = NULL,
                                versions = NULL, replication = "auto",
@@ -348,7 +316,7 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
   structured <- inherits(x, "speedup_timings") || !identical(design, "auto") ||
     !identical(replication, "auto")
   parts <- pair_samples(x, y, data, na_rm, initial, benchmark, versions)
-  test <- check_choice(test, c("median", "mean"), "test")
+  test <- check_choice(test, protocol_choices(), "test")
   rigorous <- check_flag(rigorous, "rigorous")
   if (structured) {
     return(structured_confidence(test, parts, rigorous, na_rm, replication,
@@ -362,8 +330,7 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
   if (min_speedup != 1) {
     return(highest_confidence_tolerance(x, y, test, rigorous, min_speedup))
   }
-  res <- .Call(ffi_highest_confidence, x, y, match(test, c("mean", "median")) - 1L,
-               rigorous)
+  res <- .Call(ffi_highest_confidence, x, y, protocol_code(test), rigorous)
   check_status(res, "highest_confidence()")
   with_slowdown(new_confidence(res$confidence, res$alpha), x, y, test, rigorous)
 }
@@ -373,7 +340,7 @@ highest_confidence <- function(x, y = NULL, test = c("median", "mean"),
 with_slowdown <- function(out, x, y, test, rigorous) {
   if (is.na(out) && length(x) && length(y)) {
     back <- .Call(ffi_highest_confidence, as.double(y), as.double(x),
-                  match(test, c("mean", "median")) - 1L, rigorous)
+                  protocol_code(test), rigorous)
     if (identical(back$status, 0L)) {
       attr(out, "slowdown") <- new_confidence(back$confidence, back$alpha)
     }
@@ -416,6 +383,44 @@ observed_speedups <- function(x, y = NULL, na_rm = FALSE, data = NULL,
 
 # ---- internals -------------------------------------------------------------
 
+# The one implementation of every protocol's methods (mean_test(),
+# median_test(), ...): two vectors, a formula, timings.
+protocol_default <- function(test, x, y, alpha, rigorous, na_rm, labels, call,
+                             replication, design, min_speedup) {
+  if (!identical(design, "auto") || !identical(replication, "auto")) {
+    return(run_vectors(test, x, y, alpha, rigorous, na_rm, labels, call,
+                       replication, design, min_speedup = min_speedup))
+  }
+  run_protocol(test, x, y, alpha, rigorous, na_rm, labels,
+               paste(labels, collapse = " and "), call,
+               baseline = sprintf("`%s` (first argument)", labels[1L]),
+               min_speedup = min_speedup)
+}
+
+protocol_formula <- function(test, x, data, alpha, rigorous, na_rm, initial,
+                             call, replication, design, min_speedup) {
+  na_rm <- check_flag(na_rm, "na_rm")
+  parts <- split_formula(x, data, na_rm, initial)
+  if (!identical(design, "auto") || !identical(replication, "auto")) {
+    return(run_vectors(test, parts$x, parts$y, alpha, rigorous, na_rm,
+                       parts$labels, call, replication, design,
+                       data_name = parts$data_name, baseline = parts$baseline,
+                       min_speedup = min_speedup))
+  }
+  run_protocol(test, parts$x, parts$y, alpha, rigorous, na_rm, parts$labels,
+               parts$data_name, call, baseline = parts$baseline,
+               min_speedup = min_speedup)
+}
+
+protocol_timings <- function(test, x, benchmark, versions, initial, alpha,
+                             rigorous, na_rm, call, replication, design,
+                             min_speedup) {
+  na_rm <- check_flag(na_rm, "na_rm")
+  parts <- timings_pair(x, benchmark, versions, initial, na_rm)
+  run_structured(test, parts, alpha, rigorous, na_rm, call, replication,
+                 design, min_speedup = min_speedup)
+}
+
 run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
                          data_name, call, baseline, positions = NULL,
                          min_speedup = 1) {
@@ -435,13 +440,10 @@ run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
   alpha <- check_alpha(alpha)
   rigorous <- check_flag(rigorous, "rigorous")
   min_speedup <- check_min_speedup(min_speedup)
-  # the median protocol makes the trend tests of the run-order checks
-  # with the sort it needs anyway
-  res <- if (test == "mean") {
-    .Call(ffi_mean_test, x, y, alpha, rigorous)
-  } else {
-    .Call(ffi_median_test, x, y, alpha, rigorous, run_order_min_runs)
-  }
+  # a protocol that sorts the runs (the median's) makes the trend tests of
+  # the run-order checks with the sort it needs anyway
+  res <- .Call(ffi_run_protocol, x, y, protocol_code(test), FALSE, alpha,
+               rigorous, if (protocol_info(test)$trend_in_core) run_order_min_runs else 0L)
   check_status(res, sprintf("%s_test()", test))
   v <- if (is.null(positions)) {
     # the trend checks decide whether the confidence holds; the run_order

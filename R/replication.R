@@ -460,7 +460,7 @@ structured_confidence <- function(test, parts, rigorous, na_rm, replication,
                                         rigorous, min_speedup))
   }
   res <- .Call(ffi_highest_confidence, as.double(st$x), as.double(st$y),
-               match(test, c("mean", "median")) - 1L, rigorous)
+               protocol_code(test), rigorous)
   check_status(res, "highest_confidence()")
   with_slowdown(new_confidence(res$confidence, res$alpha), st$x, st$y, test,
                 rigorous)
@@ -489,6 +489,7 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
   if (!has_p && !has_r) return(s)
   bm <- s$benchmarks
   vers <- s$versions
+  protos <- suite_protocols(s)
   changed <- FALSE
   for (j in seq_len(nrow(bm))) {
     b <- bm$benchmark[j]
@@ -499,7 +500,7 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
       if (info$kind == "single" && replication == "auto") {
         # rule 2: the runs as given, never guaranteed
         changed <- TRUE
-        for (p in c("mean", "median")) {
+        for (p in protos) {
           bm[[paste0(p, "_guaranteed")]][j] <- FALSE
           cav <- bm[[paste0(p, "_caveats")]][j]
           bm[[paste0(p, "_caveats")]][j] <- paste(c(if (nzchar(cav)) cav, suite_run_order_phrases[["single_process"]]),
@@ -509,7 +510,7 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
       next
     }
     changed <- TRUE
-    for (p in c("mean", "median")) {
+    for (p in protos) {
       lev <- bm[[paste0(p, "_conf_level")]][j]
       alpha <- if (isTRUE(bm$searched[j])) {
         h <- structured_confidence(p, parts, rigorous, TRUE, replication, design)
@@ -541,8 +542,10 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
         bm[[paste0(p, "_detectable")]][j] <- or_na(v$detectable, NA_real_)
       }
       bm[[paste0(p, "_caveats")]][j] <- paste(c(v$caveats, v$notes), collapse = "; ")
-      bm[[paste0("speedup_", p)]][j] <- v$speedup
-      if (p == "median") {
+      bm[[paste0("speedup_", protocol_info(p)$centre)]][j] <- v$speedup
+      # the benchmark's own columns from the last protocol (the runs, the
+      # run order; as the median, the last of the paper's two, sets them)
+      if (p == protos[length(protos)]) {
         bm$n[j] <- v$n
         bm$m[j] <- v$m
         if (!is.null(v$prob_greater)) bm$prob_greater[j] <- v$prob_greater
@@ -553,7 +556,7 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
     }
   }
   if (!changed) return(s)
-  for (p in c("mean", "median")) {
+  for (p in protos) {
     pv <- bm[[paste0(p, "_p_value")]]
     pa <- stats::p.adjust(pv, method = p_adjust)
     bm[[paste0(p, "_p_adjusted")]] <- pa
@@ -573,13 +576,17 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
     }
   }
   s$benchmarks <- bm
-  s$proportion$slowdowns <- c(sum(bm$mean_direction %in% "slowdown"),
-                              sum(bm$median_direction %in% "slowdown"))
+  if (!is.null(s$results)) s$results <- suite_long_from_wide(bm, protos)
+  s$proportion$slowdowns <- vapply(protos, function(p) {
+    sum(bm[[paste0(p, "_direction")]] %in% "slowdown")
+  }, 0L, USE.NAMES = FALSE)
   re <- suite_resummarise(bm, s$overall, s$proportion)
   s$overall <- re$overall
   s$proportion <- re$proportion
-  s$multiplicity$tested <- c(sum(!is.na(bm$mean_p_value)), sum(!is.na(bm$median_p_value)))
-  s$notes <- suite_notes(bm, p_adjust != "none")
+  s$multiplicity$tested <- vapply(protos, function(p) {
+    sum(!is.na(bm[[paste0(p, "_p_value")]]))
+  }, 0L, USE.NAMES = FALSE)
+  s$notes <- suite_notes(bm, p_adjust != "none", protos)
   s$replication <- list(replication = replication, design = design)
   s
 }

@@ -118,7 +118,7 @@ runs_htest <- function(lab, label) {
 # The run_order element of a verdict.  x and y are in recorded order;
 # positions, when known, the global positions of their runs; trend, when
 # given, the Mann-Kendall tests of x and y already made (as
-# ffi_mann_kendall returns them, by ffi_median_test).
+# ffi_mann_kendall returns them, by ffi_run_protocol).
 run_order_check <- function(x, y, labels, positions = NULL, trend = NULL) {
   lens <- c(length(x), length(y))
   # each sample in place (x and y are doubles already: no copy of the data)

@@ -30,12 +30,14 @@ suite_multiplicity_lines <- function(suite) {
       "Multiplicity: the p-values of the %s benchmarks tested were adjusted by %s before each decision.",
       format(max(mu$tested)), what), width = 79))
   }
-  lev <- unique(round(suite$benchmarks$median_conf_level, 6))
+  first <- suite_protocols(suite, ranked = TRUE)[1L]
+  lev <- unique(round(suite$benchmarks[[paste0(first, "_conf_level")]], 6))
   at <- if (length(lev) == 1L) sprintf("at alpha = %s", format(1 - lev)) else "at their levels"
-  exp_txt <- if (isTRUE(all.equal(mu$expected_false[1L], mu$expected_false[2L])))
-    fmt_num(mu$expected_false[2L], 2L)
-  else sprintf("%s (mean) and %s (median)", fmt_num(mu$expected_false[1L], 2L),
-               fmt_num(mu$expected_false[2L], 2L))
+  ef <- mu$expected_false
+  same <- all(vapply(ef[-1L], function(e) isTRUE(all.equal(ef[1L], e)), NA))
+  exp_txt <- if (same) fmt_num(ef[length(ef)], 2L)
+  else and_list(sprintf("%s (%s)", fmt_num(ef, 2L),
+                        vapply(mu$protocol, function(p) protocol_info(p)$label, "")))
   c(strwrap(sprintf(
     "Multiplicity (no adjustment): with %s benchmarks tested %s, chance alone gives about %s significant speedups (and as many slowdowns) even if nothing changed; p_adjust = \"BH\" or \"holm\" controls them.",
     format(max(mu$tested)), at, exp_txt), width = 79),
@@ -44,9 +46,9 @@ suite_multiplicity_lines <- function(suite) {
 }
 
 # Why a speedup was not declared, or why its level may be wrong.
-suite_notes <- function(bm, adjusted = FALSE) {
+suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocols) {
   idx <- msgs <- list()
-  for (p in c("mean", "median")) {
+  for (p in protocols) {
     dec <- bm[[paste0(p, "_decision")]]
     gua <- bm[[paste0(p, "_guaranteed")]]
     show <- which(!(bm[[paste0(p, "_direction")]] %in% "speedup") | !gua)
@@ -55,8 +57,8 @@ suite_notes <- function(bm, adjusted = FALSE) {
     dec <- dec[show]
     lev <- bm[[paste0(p, "_conf_level")]][show]
     cav <- bm[[paste0(p, "_caveats")]][show]
-    sp <- bm[[paste0("speedup_", p)]][show]
-    what <- sprintf("speedup of the %s", p)
+    sp <- bm[[paste0("speedup_", protocol_info(p)$centre)]][show]
+    what <- protocol_info(p)$what
     # "<sep><caveats>", or "" without caveats
     tail_cav <- function(i, sep) {
       t <- cav[i]
@@ -99,7 +101,7 @@ suite_notes <- function(bm, adjusted = FALSE) {
     idx[[p]] <- show
     msgs[[p]] <- msg
   }
-  # benchmark by benchmark, the mean's note before the median's (benchmark
+  # benchmark by benchmark, the protocols' notes in their order (benchmark
   # names are unique, so a row's index orders it)
   at <- c(integer(), unlist(idx, use.names = FALSE))
   o <- order(at)

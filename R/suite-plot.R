@@ -17,7 +17,8 @@
 #' the bars are.
 #'
 #' @param x A [speedup_suite()] result.
-#' @param which The protocol whose speedups are shown: `"median"` or `"mean"`.
+#' @param which The protocol whose speedups are shown: one the suite ran
+#'   (see [speeduptest_protocols]); `NULL`: the median's when it ran.
 #' @param main,xlab Title and axis label.
 #' @param ... Passed to [graphics::plot.default()].
 #' @return `x`, invisibly.
@@ -27,17 +28,17 @@
 #' names(suite) <- paste0("bench", 1:5)
 #' plot(speedup_suite(suite))
 #' @export
-plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
+plot.speedup_suite <- function(x, which = NULL, main = NULL,
                                xlab = NULL, ...) {
   check_object(x)
-  which <- check_choice(which, c("median", "mean"), "which")
+  which <- check_suite_protocol(which, x)
   bm <- x$benchmarks
   if (!is.null(bm$benchmark)) bm$benchmark <- bytes_safe(as.character(bm$benchmark))
   nb <- nrow(bm)
   if (nb == 0L) {
     abort("the suite has no analysed benchmark to plot.", class = "data")
   }
-  s <- bm[[paste0("speedup_", which)]]
+  s <- bm[[paste0("speedup_", protocol_info(which)$centre)]]
   lo <- bm[[paste0(which, "_ci_low")]]
   hi <- bm[[paste0(which, "_ci_high")]]
   # the point is the interval's own estimate where there is an interval
@@ -56,8 +57,9 @@ plot.speedup_suite <- function(x, which = c("median", "mean"), main = NULL,
   all_v <- all_v[is.finite(all_v) & all_v > 0]
   rng <- range(all_v)
   rng <- exp(log(rng) + c(-0.05, 0.05) * max(diff(log(rng)), 0.05))
-  if (is.null(main)) main <- sprintf("Speedup of the %s, per benchmark", which)
-  if (is.null(xlab)) xlab <- sprintf("speedup of the %s (log scale)", which)
+  what <- protocol_info(which)$what
+  if (is.null(main)) main <- sprintf("%s, per benchmark", capitalise(what))
+  if (is.null(xlab)) xlab <- sprintf("%s (log scale)", what)
 
   op <- graphics::par(c("mai", "mgp", "las", "cex", "cex.axis", "mfrow"))
   on.exit(graphics::par(op))

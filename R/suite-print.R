@@ -70,9 +70,10 @@ suite_print_lines <- function(x) {
             format(pr$precision[1L]), lev),
     sprintf("  %s", paste(sprintf("%s %s", pr$protocol, need), collapse = ", ")))
   if (!is.null(pr$slowdowns)) {
-    lines <- c(lines, sprintf("Significant slowdowns: %d (mean), %d (median)",
-                              as.integer(pr$slowdowns[1L]),
-                              as.integer(pr$slowdowns[2L])))
+    lines <- c(lines, sprintf("Significant slowdowns: %s",
+                              paste(sprintf("%d (%s)", as.integer(pr$slowdowns),
+                                            protocol_label(pr$protocol)),
+                                    collapse = ", ")))
   }
   lines <- c(lines, suite_tolerance_lines(x))
   nro <- sum(bm$run_order_flag %in% TRUE)
@@ -120,24 +121,27 @@ print.summary.speedup_suite <- function(x, ...) {
     conf <- fmt_confidence_column
     name_w <- max(9L, min(max(nchar(bm$benchmark)), 80L - 48L))
     names_cut <- trunc_text(bm$benchmark, name_w)
+    protos <- suite_protocols(s)
     lines <- c(lines, "", wrap_lines(paste(
       "Per benchmark: the observed speedups S (ratio of the minimum, mean or",
-      "median times); for the mean and the median, the decision (speedup:",
+      sprintf("median times); for %s, the decision (speedup:",
+              protocol_labels(protos)),
       "significant speedup; slowdown: significant slowdown; none: no",
       "significant difference; n/a: insufficient data) and at which",
       "confidence (\"conf.\", the highest found when the level was",
       "searched):"), exdent = 0L))
-    for (p in c("mean", "median")) {
+    for (p in protos) {
       cols <- list(names_cut, format(bm$n), format(bm$m))
       head <- c("benchmark", "n", "m")
-      if (p == "mean") {
+      if (p == protos[1L]) {
         cols <- c(cols, list(fmt_num(bm$speedup_min)))
         head <- c(head, "S(min)")
       }
-      cols <- c(cols, list(fmt_num(bm[[paste0("speedup_", p)]]),
+      cen <- protocol_info(p)$centre
+      cols <- c(cols, list(fmt_num(bm[[paste0("speedup_", cen)]]),
                            decision_short(bm[[paste0(p, "_direction")]]),
                            conf(bm[[paste0(p, "_conf_level")]])))
-      head <- c(head, sprintf("S(%s)", p), p, "conf.")
+      head <- c(head, sprintf("S(%s)", cen), p, "conf.")
       lines <- c(lines, "", text_table(cols, head))
     }
   }

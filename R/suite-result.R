@@ -22,9 +22,13 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
                               prop_conf_level, prop_method, precision,
                               significant_only, rigorous, call,
                               run_order = NULL, p_adjust = "none",
-                              min_speedup = 1) {
+                              min_speedup = 1, protocols = suite_default_protocols) {
   b <- res$benchmarks
   nb <- length(suite$names)
+  np <- length(protocols)
+  # the core's column `col` of protocol number i (its rows of the long
+  # columns, benchmark after benchmark)
+  core_col <- function(i, col) b$protocols[[col]][seq.int(i, by = np, length.out = nb)]
   w <- matrix(b$weights, nrow = nb, ncol = 3L)
   st <- b$status
   # a benchmark the core could not analyse (should not happen once the
@@ -44,12 +48,13 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   if (is.null(run_order)) run_order <- suite_run_order(suite)
   ro_text <- suite_run_order_text(run_order)
   ok <- !failed
-  # the protocol's columns, named with its prefix
-  proto <- function(p) {
-    dec <- b[[paste0(p, "_decision")]]
-    alpha <- b[[paste0(p, "_alpha")]]
-    pv <- na_if_nan(b[[paste0(p, "_p_value")]])
-    ps <- na_if_nan(b[[paste0(p, "_p_value_slowdown")]])
+  # the protocol's columns (the i-th protocol asked for)
+  proto <- function(i) {
+    p <- protocols[i]
+    dec <- core_col(i, "decision")
+    alpha <- core_col(i, "alpha")
+    pv <- na_if_nan(core_col(i, "p_value"))
+    ps <- na_if_nan(core_col(i, "p_value_slowdown"))
     pv[!ok] <- NA
     ps[!ok] <- NA
     peq <- rep(NA_real_, length(pv))
@@ -73,7 +78,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     direction[which(direction == "none" & !is.na(peqa) & peqa <= alpha)] <- "equivalent"
     direction[which(dec == 1)] <- "speedup"
     direction[which(dec < 0)] <- NA_character_
-    cav <- suite_caveat_text(b[[paste0(p, "_caveats")]])
+    cav <- suite_caveat_text(core_col(i, "caveats"))
     ro <- which(nzchar(ro_text))
     if (length(ro)) {
       cav[ro] <- ifelse(nzchar(cav[ro]), paste(cav[ro], ro_text[ro], sep = "; "),
@@ -86,39 +91,44 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
       significant = significant,
       direction = direction,
       conf_level = lev_used(alpha, searched),
-      highest = na_if_nan(b[[paste0(p, "_highest")]]),
+      highest = na_if_nan(core_col(i, "highest")),
       p_value = pv,
       p_adjusted = pa,
       p_value_slowdown = ps,
       p_adjusted_slowdown = psa,
       p_value_equivalence = peq,
-      guaranteed = b[[paste0(p, "_guaranteed")]] == 1 & !run_order$run_order_flag,
-      ci_estimate = na_if_nan(b[[paste0(p, "_ci_estimate")]]),
-      ci_low = b[[paste0(p, "_ci_low")]],
-      ci_high = b[[paste0(p, "_ci_high")]],
+      guaranteed = core_col(i, "guaranteed") == 1 & !run_order$run_order_flag,
+      ci_estimate = na_if_nan(core_col(i, "ci_estimate")),
+      ci_low = core_col(i, "ci_low"),
+      ci_high = core_col(i, "ci_high"),
       ci_level = interval_level(alpha),
-      detectable = suite_detectable(suite, p, b, direction, alpha, min_speedup),
+      detectable = suite_detectable(suite, p, b, direction, alpha, min_speedup,
+                                    ci = cbind(core_col(i, "ci_low"),
+                                               core_col(i, "ci_high"))),
       caveats = cav)
-    names(cols) <- paste0(p, "_", names(cols))
     cols
   }
   # The columns are gathered in one list and made a data frame once
   # (new_frame(): the columns, types and automatic row names data.frame()
   # would give them, without its checks and conversions).
-  cols <- c(
-    list(benchmark = suite$names, n = suite$x_len, m = suite$y_len,
-         min_x = b$min_x, mean_x = b$mean_x, median_x = b$median_x,
-         min_y = b$min_y, mean_y = b$mean_y, median_y = b$median_y,
-         speedup_min = b$speedup_min, speedup_mean = b$speedup_mean,
-         speedup_median = b$speedup_median, searched = searched),
-    proto("mean"), proto("median"),
-    list(prob_greater = b$prob_greater),
-    unclass(run_order),
-    list(weight_min = w[, 1L], weight_mean = w[, 2L],
-         weight_median = w[, 3L]))
-  attr(cols, "row.names") <- NULL
-  if (any(failed)) cols <- lapply(cols, `[`, !failed)
-  benchmarks <- new_frame(cols)
+  front <- list(benchmark = suite$names, n = suite$x_len, m = suite$y_len,
+                min_x = b$min_x, mean_x = b$mean_x, median_x = b$median_x,
+                min_y = b$min_y, mean_y = b$mean_y, median_y = b$median_y,
+                speedup_min = b$speedup_min, speedup_mean = b$speedup_mean,
+                speedup_median = b$speedup_median, searched = searched)
+  back <- c(list(prob_greater = b$prob_greater), unclass(run_order),
+            list(weight_min = w[, 1L], weight_mean = w[, 2L],
+                 weight_median = w[, 3L]))
+  attr(back, "row.names") <- NULL
+  # the long table (one row per benchmark and protocol), then the wide
+  # view cut from it
+  results <- suite_long(suite$names, lapply(seq_len(np), proto), protocols)
+  if (any(failed)) {
+    front <- lapply(front, `[`, !failed)
+    back <- lapply(back, `[`, !failed)
+    results <- new_frame(lapply(results, `[`, rep(!failed, each = np)))
+  }
+  benchmarks <- suite_wide(front, results, back, protocols)
 
   s <- res$summary
   used <- c("custom", "equal", "fraction")[s$weights + 1L]
@@ -128,34 +138,42 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     gain_significant = s$gain_sig, speedup_significant = s$speedup_sig,
     n_significant = s$n_sig, stringsAsFactors = FALSE)
   proportion <- data.frame(
-    protocol = c("mean", "median"), a = s$a, b = rep(s$b, 2L),
+    protocol = protocols, a = s$a, b = rep(s$b, np),
     estimate = s$estimate, conf_low = s$conf_low, conf_high = s$conf_high,
     conf_level = prop_conf_level, method = prop_method,
     valid = s$valid == 1L, min_benchmarks = s$min_benchmarks,
     precision = precision, stringsAsFactors = FALSE)
 
-  proportion$slowdowns <- c(sum(benchmarks$mean_direction %in% "slowdown"),
-                           sum(benchmarks$median_direction %in% "slowdown"))
-  proportion$equivalent <- c(sum(benchmarks$mean_direction %in% "equivalent"),
-                            sum(benchmarks$median_direction %in% "equivalent"))
+  per_protocol <- function(f, type = integer(1)) {
+    vapply(protocols, function(p) f(benchmarks, p), type, USE.NAMES = FALSE)
+  }
+  proportion$slowdowns <- per_protocol(function(bm, p) {
+    sum(bm[[paste0(p, "_direction")]] %in% "slowdown")
+  })
+  proportion$equivalent <- per_protocol(function(bm, p) {
+    sum(bm[[paste0(p, "_direction")]] %in% "equivalent")
+  })
   if (p_adjust != "none" || min_speedup != 1) {
     re <- suite_resummarise(benchmarks, overall, proportion)
     overall <- re$overall
     proportion <- re$proportion
   }
-  tested <- c(sum(!is.na(benchmarks$mean_p_value)),
-              sum(!is.na(benchmarks$median_p_value)))
-  alpha_sum <- c(sum(1 - benchmarks$mean_conf_level[!is.na(benchmarks$mean_p_value)]),
-                 sum(1 - benchmarks$median_conf_level[!is.na(benchmarks$median_p_value)]))
-  multiplicity <- data.frame(protocol = c("mean", "median"), tested = tested,
+  tested <- per_protocol(function(bm, p) {
+    sum(!is.na(bm[[paste0(p, "_p_value")]]))
+  })
+  alpha_sum <- per_protocol(function(bm, p) {
+    sum(1 - bm[[paste0(p, "_conf_level")]][!is.na(bm[[paste0(p, "_p_value")]])])
+  }, double(1))
+  multiplicity <- data.frame(protocol = protocols, tested = tested,
                              expected_false = alpha_sum,
                              stringsAsFactors = FALSE)
 
   structure(list(
-    benchmarks = benchmarks, overall = overall, proportion = proportion,
+    benchmarks = benchmarks, results = results, protocols = protocols,
+    overall = overall, proportion = proportion,
     p_adjust = p_adjust, multiplicity = multiplicity,
     min_speedup = min_speedup,
-    problems = problems, notes = suite_notes(benchmarks, p_adjust != "none"),
+    problems = problems, notes = suite_notes(benchmarks, p_adjust != "none", protocols),
     weights = used, weights_requested = requested,
     weights_given = stats::setNames(suite$weight[!failed], suite$names[!failed]),
     significant_only = significant_only, rigorous = rigorous,
@@ -167,11 +185,20 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
 # multiplicity: the proportion of accelerated benchmarks and the gains over
 # the significant ones (same formulas as st_suite_summarise in suite.c).
 suite_resummarise <- function(bm, overall, proportion) {
-  sm <- bm$mean_significant %in% TRUE
-  sd <- bm$median_significant %in% TRUE
+  sig <- lapply(stats::setNames(nm = proportion$protocol), function(p) {
+    bm[[paste0(p, "_significant")]] %in% TRUE
+  })
+  # each centre's benchmarks: those its protocol declares (the minimum:
+  # the mean's and the median's protocols both), as st_suite_summarise
+  centre_sig <- lapply(c(mean = "mean", median = "median"), function(c) {
+    p <- suite_centre_protocol(proportion$protocol, c)
+    if (is.na(p)) NULL else sig[[p]]
+  })
   for (i in seq_len(nrow(overall))) {
     c <- overall$centre[i]
-    inc <- switch(c, mean = sm, median = sd, sm & sd)
+    parts <- if (c == "min") centre_sig else centre_sig[c]
+    parts <- parts[!vapply(parts, is.null, NA)]
+    inc <- if (length(parts)) Reduce(`&`, parts) else rep(FALSE, nrow(bm))
     w <- bm[[paste0("weight_", c)]][inc]
     cx <- bm[[paste0(c, "_x")]][inc]
     cy <- bm[[paste0(c, "_y")]][inc]
@@ -183,7 +210,7 @@ suite_resummarise <- function(bm, overall, proportion) {
     overall$n_significant[i] <- sum(inc)
   }
   for (i in seq_len(nrow(proportion))) {
-    a <- sum(if (proportion$protocol[i] == "mean") sm else sd)
+    a <- sum(sig[[proportion$protocol[i]]])
     b <- proportion$b[i]
     proportion$a[i] <- a
     if (b > 0) {
@@ -205,4 +232,74 @@ suite_resummarise <- function(bm, overall, proportion) {
 new_frame <- function(cols) {
   n <- if (length(cols)) length(cols[[1L]]) else 0L
   structure(cols, row.names = .set_row_names(n), class = "data.frame")
+}
+
+# ---- the long table and the wide view ----------------------------------------
+
+# The protocols a suite runs unless told otherwise: the paper's two, whose
+# columns the original tool's files hold.
+suite_default_protocols <- c("mean", "median")
+
+# The long table of a suite: one row per benchmark and protocol (the
+# benchmarks in order, each with its protocols in the order asked), from
+# the protocols' columns (cols[[i]]: a named list of columns, one value
+# per benchmark, of protocol protocols[i]).
+suite_long <- function(benchmark, cols, protocols) {
+  k <- length(protocols)
+  nb <- length(benchmark)
+  # the protocols' columns one after the other, read benchmark after
+  # benchmark: row (j - 1) k + i is benchmark j under protocol i
+  idx <- as.vector(t(matrix(seq_len(nb * k), nrow = nb)))
+  stack <- function(name) {
+    v <- unlist(lapply(cols, `[[`, name), use.names = FALSE)
+    if (is.null(v)) v <- logical()
+    v[idx]
+  }
+  names_ <- if (k) names(cols[[1L]]) else suite_long_columns
+  out <- c(list(benchmark = rep(benchmark, each = k),
+                protocol = rep(protocols, times = nb)),
+           stats::setNames(lapply(names_, stack), names_))
+  new_frame(out)
+}
+
+# The columns of each protocol in a suite's long table (after `benchmark`
+# and `protocol`).
+suite_long_columns <- c("decision", "significant", "direction", "conf_level",
+                        "highest", "p_value", "p_adjusted", "p_value_slowdown",
+                        "p_adjusted_slowdown", "p_value_equivalence",
+                        "guaranteed", "ci_estimate", "ci_low", "ci_high",
+                        "ci_level", "detectable", "caveats")
+
+# The wide view (one row per benchmark): the benchmark's own columns
+# `front`, each protocol's rows of the long table as `<protocol>_<column>`
+# columns, then `back`.
+suite_wide <- function(front, results, back, protocols) {
+  k <- length(protocols)
+  cols <- names(results)[-(1:2)]
+  wide <- unlist(lapply(seq_len(k), function(i) {
+    rows <- seq.int(i, by = k, length.out = nrow(results) %/% max(k, 1L))
+    stats::setNames(lapply(cols, function(cc) results[[cc]][rows]),
+                    paste0(protocols[i], "_", cols))
+  }), recursive = FALSE)
+  out <- c(front, wide, back)
+  attr(out, "row.names") <- NULL
+  new_frame(out)
+}
+
+# The long table again from a wide view (after the wide view's protocol
+# columns were changed in place).
+suite_long_from_wide <- function(bm, protocols) {
+  cols <- lapply(protocols, function(p) {
+    stats::setNames(lapply(suite_long_columns, function(cc) bm[[paste0(p, "_", cc)]]),
+                    suite_long_columns)
+  })
+  suite_long(bm$benchmark, cols, protocols)
+}
+
+# The protocol of a suite whose decisions choose the benchmarks of a
+# centre's significant-only gain: the first of `protocols` with that
+# centre (NA when none).
+suite_centre_protocol <- function(protocols, centre) {
+  cen <- vapply(protocols, function(p) protocol_info(p)$centre, "")
+  protocols[match(centre, cen)]
 }

@@ -59,6 +59,11 @@
 #' @export
 write_speedup_report <- function(suite, prefix, config = prefix, conf_level = NULL) {
   check_suite(suite, "suite")
+  missing_p <- setdiff(original_tool_protocols, suite_protocols(suite))
+  if (length(missing_p)) {
+    abort(sprintf("`suite` has no %s protocol: the original tool's files hold the mean's and the median's columns; run speedup_suite() with both in `protocols`.",
+                  and_list(missing_p)), class = "unsupported")
+  }
   prefix <- check_path(prefix, "prefix")
   config <- check_string(config, "config")
   if (!is.null(conf_level) && !(length(conf_level) == 1L && is.na(conf_level))) {
@@ -87,6 +92,10 @@ write_lines <- function(lines, path) {
   }, error = function(e) FALSE, warning = function(w) FALSE)
   if (!ok) abort(sprintf("cannot write the file '%s'.", path), class = "file")
 }
+
+# The protocols whose columns and sentences the original tool's files hold
+# (its format names them): cut from a suite's long table.
+original_tool_protocols <- c("mean", "median")
 
 # The table of the .out file, as the original tool built it.
 suite_out_table <- function(suite) {
@@ -163,6 +172,7 @@ suite_report_file_lines <- function(suite, config, conf_level = NULL) {
       sprintf("Overall speedup (ExecutionTime=%s)%s = %s", ov$centre[i], scope, fmt3(s)))
   }
   pr <- suite$proportion
+  pr <- pr[pr$protocol %in% original_tool_protocols, , drop = FALSE]
   for (i in seq_len(nrow(pr))) {
     what <- sprintf("(speedup of the %s)", pr$protocol[i])
     lines <- c(lines,
@@ -218,6 +228,10 @@ suite_warning_file_lines <- function(suite, config) {
 suite_warning_messages <- function(suite) {
   pr <- suite$problems
   nt <- suite$notes
+  # the original tool's two protocols only
+  if (!is.null(nt$protocol)) {
+    nt <- nt[nt$protocol %in% original_tool_protocols, , drop = FALSE]
+  }
   msgs <- data.frame(benchmark = c(pr$benchmark, nt$benchmark),
                      message = c(pr$message, nt$message),
                      stringsAsFactors = FALSE)

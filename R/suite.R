@@ -138,12 +138,20 @@
 #' flag is added to the caveats and sets `guaranteed` to FALSE; columns
 #' `trend_p_x`, `trend_p_y`, `interleaving_p`, `run_order_flag`.
 #'
+#' @param protocols The protocols run on every benchmark, by name: the
+#'   paper's two by default (the mean's and the median's, whose columns the
+#'   original tool's files hold), or any of the package's protocols (see
+#'   [speeduptest_protocols]), each once.
 #' @return An object of class `speedup_suite`: a list with
-#'   * `benchmarks`: one row per analysed benchmark (also
-#'     `as.data.frame()`): the sample sizes `n`, `m`, the centres
-#'     (`min_x`, ..., `median_y`), the observed speedups (`speedup_min`,
-#'     `speedup_mean`, `speedup_median`), `searched` (the level was searched),
-#'     and for each protocol (prefix `mean_` or `median_`) the `decision`
+#'   * `results`: the long table, one row per benchmark and protocol (in
+#'     the order of `protocols`): `benchmark`, `protocol`, and the protocol's
+#'     columns listed below without their prefix;
+#'   * `benchmarks`: the wide view cut from it, one row per analysed
+#'     benchmark (also `as.data.frame()`): the sample sizes `n`, `m`, the
+#'     centres (`min_x`, ..., `median_y`), the observed speedups
+#'     (`speedup_min`, `speedup_mean`, `speedup_median`), `searched` (the
+#'     level was searched), and for each protocol (prefix `mean_`,
+#'     `median_`, `prob_`) the `decision`
 #'     in the words of every print ("significant speedup", "significant
 #'     slowdown", "no significant difference", "insufficient data"),
 #'     `significant` (a significant speedup; `NA` for "insufficient data"),
@@ -166,7 +174,7 @@
 #'     declared or whose level is not guaranteed, with the reason;
 #'   * `weights` (used), `weights_requested`, `weights_given` (the custom
 #'     weight of each benchmark as given, NA when absent), `significant_only`,
-#'     `rigorous`, `versions`, `call`.
+#'     `rigorous`, `versions`, `call`, and `protocols`.
 #'
 #' @references
 #' Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test: a
@@ -197,9 +205,10 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                           time = "time", initial = NULL,
                           p_adjust = c("none", "holm", "BH"),
                           min_speedup = 1, ..., replication = "auto",
-                          design = "auto") {
+                          design = "auto", protocols = c("mean", "median")) {
   check_dots_empty(...)
   call <- match.call()
+  protocols <- check_protocols(protocols)
   p_adjust <- check_choice(p_adjust, c("none", "holm", "BH"), "p_adjust")
   min_speedup <- check_min_speedup(min_speedup)
   rigorous <- check_flag(rigorous, "rigorous")
@@ -276,12 +285,12 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   if (mode != "custom") custom <- double()
 
   res <- suite_core(suite, levels, rigorous, mode, custom, prop_conf_level,
-                    method_code, precision)
+                    method_code, precision, protocols)
 
   out <- new_speedup_suite(res, suite, levels, problems, mode, requested,
                            prop_conf_level, prop_method, precision, significant_only,
                            rigorous, call, run_order = run_order, p_adjust = p_adjust,
-                           min_speedup = min_speedup)
+                           min_speedup = min_speedup, protocols = protocols)
   if (!is.null(structured)) {
     out <- suite_structured(out, structured, replication, design, rigorous, p_adjust,
                             min_speedup)
@@ -303,7 +312,8 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
 # (st_suite_summarise), with the same sums in the same order as in
 # one pass, so the result does not depend on the chunking.
 suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
-                       method_code, precision) {
+                       method_code, precision, protocols = suite_default_protocols) {
+  codes <- protocol_code(protocols)
   nb <- length(suite$names)
   alpha <- as.double(1 - levels)
   chunks <- if (nb == 0L) list(integer()) else {
@@ -317,7 +327,7 @@ suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
     if (!length(idx)) {
       return(list(values = double(), x_start = double(), x_len = double(),
                   y_start = double(), y_len = double(), alpha = double(),
-                  rigorous = rigorous))
+                  rigorous = rigorous, protocols = codes))
     }
     from <- if (parallel) suite$x_start[idx[1L]] else 0
     to <- suite$y_start[idx[length(idx)]] + suite$y_len[idx[length(idx)]]
@@ -327,7 +337,7 @@ suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
          x_len = as.double(suite$x_len[idx]),
          y_start = as.double(suite$y_start[idx] - from),
          y_len = as.double(suite$y_len[idx]), alpha = alpha[idx],
-         rigorous = rigorous)
+         rigorous = rigorous, protocols = codes)
   })
   parts <- if (parallel) {
     future.apply::future_lapply(args, suite_run_chunk)
@@ -335,15 +345,24 @@ suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
     lapply(args, suite_run_chunk)
   }
   bench <- if (length(parts) == 1L) parts[[1L]] else {
-    cols <- names(parts[[1L]])
-    stats::setNames(lapply(cols, function(col) {
-      unlist(lapply(parts, `[[`, col), use.names = FALSE)
-    }), cols)
+    glue <- function(lists) {
+      cols <- names(lists[[1L]])
+      stats::setNames(lapply(cols, function(col) {
+        unlist(lapply(lists, `[[`, col), use.names = FALSE)
+      }), cols)
+    }
+    out <- glue(lapply(parts, function(p) p[names(p) != "protocols"]))
+    out$protocols <- glue(lapply(parts, `[[`, "protocols"))
+    out
   }
+  k <- length(codes)
+  # the decisions, protocol after protocol (the long rows are benchmark
+  # after benchmark)
+  decision <- as.vector(t(matrix(bench$protocols$decision, nrow = k)))
   summ <- .Call(ffi_suite_summary, bench$status,
                 c(bench$min_x, bench$mean_x, bench$median_x),
                 c(bench$min_y, bench$mean_y, bench$median_y),
-                c(bench$mean_decision, bench$median_decision),
+                as.double(decision), codes,
                 match(mode, c("custom", "equal", "fraction")) - 1L,
                 as.double(custom), prop_conf_level, method_code, precision)
   bench$weights <- summ$weights
@@ -354,7 +373,7 @@ suite_core <- function(suite, levels, rigorous, mode, custom, prop_conf_level,
 # it with the package namespace, not with the whole suite).
 suite_run_chunk <- function(a) {
   .Call(ffi_suite_benchmarks, a$values, a$x_start, a$x_len, a$y_start,
-        a$y_len, a$alpha, a$rigorous)
+        a$y_len, a$alpha, a$rigorous, a$protocols)
 }
 
 suite_chunk_size <- function(nb, nvalues = 0) {

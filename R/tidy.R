@@ -53,7 +53,8 @@ or_na <- function(x, na = NA) if (is.null(x) || !length(x)) na else x
 #'   `speeduptest_hpt_speedup`.
 #' @param steps For a verdict: one row per sub-test instead of one row for
 #'   the speedup.
-#' @param which For a suite: the protocol, `"median"` or `"mean"`.
+#' @param which For a suite: the protocol, one the suite ran (see
+#'   [speeduptest_protocols]); `NULL`: the median's when it ran.
 #' @param ... Unused; must be empty.
 #' @return A data frame.
 #' @name tidy.speedup_verdict
@@ -162,10 +163,10 @@ glance.speedup_verdict <- function(x, ...) {
 #' @rdname tidy.speedup_verdict
 #' @method tidy speedup_suite
 #' @export
-tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
+tidy.speedup_suite <- function(x, which = NULL, ...) {
   check_object(x, "x")
   check_dots_empty(...)
-  which <- check_choice(which, c("median", "mean"), "which")
+  which <- check_suite_protocol(which, x)
   bm <- nan_to_na(x$benchmarks)
   col <- function(name) bm[[paste0(which, "_", name)]]
   dirn <- col("direction")
@@ -175,14 +176,14 @@ tidy.speedup_suite <- function(x, which = c("median", "mean"), ...) {
                    or_na(col("p_adjusted_slowdown"), col("p_value_slowdown")))
   tidy_frame(data.frame(
     benchmark = bm$benchmark,
-    term = rep(sprintf("speedup of the %s", which), nrow(bm)),
+    term = rep(protocol_info(which)$what, nrow(bm)),
     estimate = or_na(col("ci_estimate"), rep(NA_real_, nrow(bm))),
     conf.low = col("ci_low"),
     conf.high = col("ci_high"),
     conf.level = or_na(col("ci_level"), rep(NA_real_, nrow(bm))),
     conf.method = rep(interval_method(which), nrow(bm)),
     estimator = rep(interval_estimator(which), nrow(bm)),
-    observed = bm[[paste0("speedup_", which)]],
+    observed = bm[[paste0("speedup_", protocol_info(which)$centre)]],
     # the p-value of the decision: the adjusted one when the suite adjusts
     p.value = if (adj) pa else pd,
     p.unadjusted = pd,
@@ -217,7 +218,8 @@ glance.speedup_suite <- function(x, ...) {
     out[[paste0("gain_", cen)]] <- get(ov, "centre", cen, "gain")
     out[[paste0("speedup_", cen)]] <- get(ov, "centre", cen, "speedup")
   }
-  for (p in c("mean", "median")) {
+  protos <- suite_protocols(x)
+  for (p in protos) {
     out[[paste0("accelerated_", p)]] <- get(pr, "protocol", p, "a")
     out[[paste0("proportion_", p)]] <- get(pr, "protocol", p, "estimate")
     out[[paste0("proportion_", p, "_low")]] <- get(pr, "protocol", p, "conf_low")
@@ -225,8 +227,9 @@ glance.speedup_suite <- function(x, ...) {
   }
   out$proportion_conf.level <- pr$conf_level[1L]
   sl <- pr$slowdowns
-  out$slowdowns_mean <- if (is.null(sl)) NA_real_ else sl[1L]
-  out$slowdowns_median <- if (is.null(sl)) NA_real_ else sl[2L]
+  for (i in seq_along(protos)) {
+    out[[paste0("slowdowns_", protos[i])]] <- if (is.null(sl)) NA_real_ else sl[i]
+  }
   out$p_adjust <- or_na(x$p_adjust, NA_character_)
   out
 }

@@ -59,7 +59,8 @@
 NULL
 
 # The tolerance's p-values: speedup, slowdown, and the two one-sided tests
-# of equivalence.  test "mean" or "median"; pooled: Student's branch.
+# of equivalence.  test: a protocol's name; pooled: the mean's Student
+# branch (unread by the others).
 tolerance_p_values <- function(x, y, test, pooled, s0) {
   res <- .Call(ffi_tolerance_tests, as.double(x), as.double(y),
                protocol_code(test), isTRUE(pooled), s0)
@@ -69,25 +70,29 @@ tolerance_p_values <- function(x, y, test, pooled, s0) {
   p
 }
 
-# The same four p-values in the paired design (SPEC section 10): the
-# signed-rank test of the per-round log ratios d shifted by log(s0)
-# (median), the one-sample t-test of x - s0 y or y - s0 x by round (mean).
+# The same four p-values in the paired design (SPEC section 10), from the
+# protocol's descriptor: the signed-rank test of the per-round log ratios
+# d shifted by log(s0) (median), the one-sample t-test of x - s0 y or
+# y - s0 x by round (mean).
 paired_tolerance_p_values <- function(x, y, test, s0) {
-  if (test == "median") {
-    d <- log(x) - log(y)
-    ls0 <- log(s0)
-    sr <- function(v, alt) signed_rank_test(v, alternative = alt)$p.value
-    p <- c(sr(d - ls0, "greater"), sr(d + ls0, "less"),
-           sr(d - ls0, "less"), sr(d + ls0, "greater"))
-  } else {
-    tt <- function(v, alt) {
-      if (stats::sd(v) == 0) return(NA_real_)
-      t_test(v, alternative = alt)$p.value
-    }
-    p <- c(tt(x - s0 * y, "greater"), tt(y - s0 * x, "greater"),
-           tt(x - s0 * y, "less"), tt(y - s0 * x, "less"))
+  as.double(protocol_call(test, "paired_tolerance", x, y, s0))
+}
+
+paired_tolerance_median <- function(x, y, s0) {
+  d <- log(x) - log(y)
+  ls0 <- log(s0)
+  sr <- function(v, alt) signed_rank_test(v, alternative = alt)$p.value
+  c(sr(d - ls0, "greater"), sr(d + ls0, "less"),
+    sr(d - ls0, "less"), sr(d + ls0, "greater"))
+}
+
+paired_tolerance_mean <- function(x, y, s0) {
+  tt <- function(v, alt) {
+    if (stats::sd(v) == 0) return(NA_real_)
+    t_test(v, alternative = alt)$p.value
   }
-  as.double(p)
+  c(tt(x - s0 * y, "greater"), tt(y - s0 * x, "greater"),
+    tt(x - s0 * y, "less"), tt(y - s0 * x, "less"))
 }
 
 # The direction from the four p-values (as src/tolerance.c decides it).
@@ -139,27 +144,34 @@ apply_tolerance <- function(v, s0, paired = NULL) {
 #     degrees of freedom; Inf when no speedup can be declared.
 verdict_detectable <- function(v, power = 0.8, alpha = v$alpha) {
   s0 <- if (is.null(v$min_speedup)) 1 else v$min_speedup
+  if (v$n < 2L || v$m < 2L) return(NA_real_)
+  protocol_call(v$test, "detectable", v, power, alpha, s0)
+}
+
+detectable_median <- function(v, power, alpha, s0) {
   n <- v$n
   m <- v$m
-  if (n < 2L || m < 2L) return(NA_real_)
-  if (v$test == "median") {
-    ci <- as.double(v$speedup_ci)
-    se <- NA_real_
-    if (length(ci) == 2L && !anyNA(ci) && all(is.finite(ci)) && ci[1L] > 0 &&
-        ci[2L] > ci[1L]) {
-      conf <- attr(v$speedup_ci, "conf.level")
-      if (is.null(conf)) conf <- 1 - v$alpha
-      se <- (log(ci[2L]) - log(ci[1L])) / (2 * stats::qnorm((1 + conf) / 2))
-    }
-    if (is.na(se) || se <= 0) {
-      s <- sqrt(((n - 1) * stats::var(log(v$x)) + (m - 1) * stats::var(log(v$y))) /
-                  (n + m - 2))
-      se <- s * sqrt(pi / 3) * sqrt(1 / n + 1 / m)
-    }
-    if (!is.finite(se) || se <= 0) return(NA_real_)
-    k <- stats::qnorm(1 - alpha) + stats::qnorm(power)
-    return(s0 * exp(k * se))
+  ci <- as.double(v$speedup_ci)
+  se <- NA_real_
+  if (length(ci) == 2L && !anyNA(ci) && all(is.finite(ci)) && ci[1L] > 0 &&
+      ci[2L] > ci[1L]) {
+    conf <- attr(v$speedup_ci, "conf.level")
+    if (is.null(conf)) conf <- 1 - v$alpha
+    se <- (log(ci[2L]) - log(ci[1L])) / (2 * stats::qnorm((1 + conf) / 2))
   }
+  if (is.na(se) || se <= 0) {
+    s <- sqrt(((n - 1) * stats::var(log(v$x)) + (m - 1) * stats::var(log(v$y))) /
+                (n + m - 2))
+    se <- s * sqrt(pi / 3) * sqrt(1 / n + 1 / m)
+  }
+  if (!is.finite(se) || se <= 0) return(NA_real_)
+  k <- stats::qnorm(1 - alpha) + stats::qnorm(power)
+  s0 * exp(k * se)
+}
+
+detectable_mean <- function(v, power, alpha, s0) {
+  n <- v$n
+  m <- v$m
   mx <- mean(v$x)
   se <- sqrt(stats::var(v$x) / n + s0^2 * stats::var(v$y) / m)
   if (!is.finite(se) || se <= 0) return(NA_real_)
@@ -217,16 +229,10 @@ tolerance_lines <- function(v, digits = 3L) {
 # the protocol is run at each candidate up to 0.5.
 highest_confidence_tolerance <- function(x, y, test, rigorous, s0) {
   if (length(x) < 3L || length(y) < 3L) return(new_confidence(NA_real_, NA_real_))
-  fun <- if (test == "mean") mean_test.default else median_test.default
+  fun <- protocol_fun(test, "default")
   v <- fun(x, y, alpha = 0.5, rigorous = rigorous)
   cand <- vapply(v$steps, function(s) as.double(s$p.value), 0)
-  if (test == "mean") {
-    cand <- c(cand, f_test(x, y)$p.value,
-              tolerance_p_values(x, y, "mean", TRUE, s0)[1L],
-              tolerance_p_values(x, y, "mean", FALSE, s0)[1L])
-  } else {
-    cand <- c(cand, tolerance_p_values(x, y, "median", FALSE, s0)[1L])
-  }
+  cand <- c(cand, protocol_call(test, "tolerance_candidates", x, y, s0))
   cand <- sort(unique(cand[!is.na(cand) & cand <= 0.5]))
   for (a in cand) {
     if (a <= 0) next
@@ -240,6 +246,18 @@ highest_confidence_tolerance <- function(x, y, test, rigorous, s0) {
   new_confidence(NA_real_, NA_real_)
 }
 
+# The candidates beyond the steps' p-values: the F-test's and the
+# tolerance tests' on both branches (mean); the tolerance test's (median).
+tolerance_candidates_mean <- function(x, y, s0) {
+  c(f_test(x, y)$p.value,
+    tolerance_p_values(x, y, "mean", TRUE, s0)[1L],
+    tolerance_p_values(x, y, "mean", FALSE, s0)[1L])
+}
+
+tolerance_candidates_median <- function(x, y, s0) {
+  tolerance_p_values(x, y, "median", FALSE, s0)[1L]
+}
+
 # The tolerance's four p-values of every benchmark of a packed suite for
 # protocol p ("mean" or "median"): a matrix, one row per benchmark.
 suite_tolerance <- function(suite, p, alpha, s0) {
@@ -251,23 +269,29 @@ suite_tolerance <- function(suite, p, alpha, s0) {
 
 # `detectable` of the suite's benchmarks whose direction is "none" (NA for
 # the others), as verdict_detectable() gives it for one verdict.
-suite_detectable <- function(suite, p, b, direction, alpha, s0, power = 0.8) {
+suite_detectable <- function(suite, p, b, direction, alpha, s0, power = 0.8,
+                             ci = NULL) {
   out <- rep(NA_real_, length(direction))
   idx <- which(direction == "none")
   if (!length(idx)) return(out)
+  out[idx] <- protocol_call(p, "suite_detectable", suite, idx, b, alpha[idx],
+                            s0, power, ci[idx, , drop = FALSE])
+  out
+}
+
+# The benchmarks idx of a suite, at their alphas a; ci: their speedup
+# intervals (one row each).
+suite_detectable_median <- function(suite, idx, b, a, s0, power, ci) {
+  se <- (log(ci[, 2L]) - log(ci[, 1L])) / (2 * stats::qnorm(1 - a / 2))
+  se[!is.finite(se) | se <= 0] <- NA_real_
+  s0 * exp((stats::qnorm(1 - a) + stats::qnorm(power)) * se)
+}
+
+suite_detectable_mean <- function(suite, idx, b, a, s0, power, ci) {
   n <- suite$x_len[idx]
   m <- suite$y_len[idx]
-  a <- alpha[idx]
-  if (p == "median") {
-    lo <- b$median_ci_low[idx]
-    hi <- b$median_ci_high[idx]
-    se <- (log(hi) - log(lo)) / (2 * stats::qnorm(1 - a / 2))
-    se[!is.finite(se) | se <= 0] <- NA_real_
-    out[idx] <- s0 * exp((stats::qnorm(1 - a) + stats::qnorm(power)) * se)
-    return(out)
-  }
-  # mean: the spread of each benchmark's samples, R's var() computed in
-  # the core for every benchmark at once
+  # the spread of each benchmark's samples, R's var() computed in the core
+  # for every benchmark at once
   vx <- .Call(ffi_suite_variances, as.double(suite$values),
               as.double(suite$x_start[idx]), as.double(n))
   vy <- .Call(ffi_suite_variances, as.double(suite$values),
@@ -278,16 +302,18 @@ suite_detectable <- function(suite, p, b, direction, alpha, s0, power = 0.8) {
   d <- s0 / (1 - r)
   d[which(r >= 1)] <- Inf
   d[n < 2 | m < 2 | !is.finite(se) | se <= 0] <- NA_real_
-  out[idx] <- d
-  out
+  d
 }
 
 # The print lines of a suite analysed with a tolerance.
 suite_tolerance_lines <- function(x) {
   s0 <- x$min_speedup
   if (is.null(s0) || s0 == 1) return(character())
-  eq <- x$proportion$equivalent
+  pr <- x$proportion
+  eq <- paste(sprintf("%d (%s)", as.integer(pr$equivalent),
+                      vapply(pr$protocol, function(p) protocol_info(p)$label, "")),
+              collapse = ", ")
   wrap_lines(sprintf(
-    "Tolerance %s: speedups and slowdowns declared only beyond it; equivalent within it (two one-sided tests): %d (mean), %d (median)",
-    fmt_change(s0), as.integer(eq[1L]), as.integer(eq[2L])), exdent = 2L)
+    "Tolerance %s: speedups and slowdowns declared only beyond it; equivalent within it (two one-sided tests): %s",
+    fmt_change(s0), eq), exdent = 2L)
 }

@@ -304,7 +304,7 @@ plot.speedup_verdict <- function(x, main = NULL, ...) {
 }
 
 verdict_plot_title <- function(v) {
-  what <- if (v$test == "mean") "Mean run time" else "Median run time"
+  what <- verdict_protocol(v)$plot_title
   s0 <- if (is.null(v$min_speedup)) 1 else v$min_speedup
   found <- compare_words(v$direction, s0)
   if (is.na(v$direction)) return(sprintf("%s: %s", what, found))

@@ -75,9 +75,9 @@ format.speedup_verdict <- function(x, digits = 3L, ...) {
   v <- x
   lines <- verdict_headline(v)
   lines <- c(lines, verdict_speedup_lines(v, digits))
-  if (v$test == "median" && !is.na(v$prob_greater)) {
+  if (!is.na(or_na(v$prob_greater))) {
     lines <- c(lines, sprintf("  P[X > Y] = %s (chance that a run of %s is slower than a run of %s)",
-                              fmt_num(v$prob_greater, digits), v$labels[1L], v$labels[2L]))
+                              prob_text(v, digits), v$labels[1L], v$labels[2L]))
   }
   lines <- c(lines, sprintf("  observed speedups: min %s, mean %s, median %s",
                             fmt_num(v$speedups[["min"]], digits),
@@ -159,7 +159,7 @@ print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
     sl <- step_line(v$steps[[i]], names(v$steps)[i], v, digits)
     lines <- c(lines, sprintf("  %d. %s", i, sl[1L]), sl[-1L])
   }
-  if (v$test == "median" && !is.na(v$shift)) {
+  if (!is.na(or_na(v$shift))) {
     lines <- c(lines, sprintf("Shift %s - %s: %s (Hodges-Lehmann), %s CI %s",
                               v$labels[1L], v$labels[2L], fmt_num(v$shift, digits),
                               fmt_pct(v$confidence), fmt_ci(v$shift_ci, digits)))

@@ -31,7 +31,8 @@ verdict_story <- function(v) {
     }
   }
   if (has_bit(flags, "constant")) {
-    cav <- c(cav, if (v$test == "mean" && v$branch == "constant_samples")
+    cav <- c(cav, if (identical(proto$constant, "both") &&
+                      v$branch == "constant_samples")
       S$constant_both() else S$constant())
     adv <- c(adv, S$timer())
   }

@@ -66,7 +66,7 @@ na_if_nan <- function(v) {
 NULL
 
 # The verdict of a protocol from the C core's result `res` (the list of
-# ffi_mean_test / ffi_median_test / ffi_paired_test).  The numbers are set
+# ffi_run_protocol).  The numbers are set
 # here; the parts made of words and objects (`steps`, `caveats`, `advice`,
 # `detectable`, and `run_order` when none is given) are left NULL and made
 # when read (`$.speedup_verdict`), from the core's raw results kept in the
@@ -130,10 +130,12 @@ new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
     x = x,
     y = y
   )
-  if (test == "median") {
-    out$prob_greater <- na_if_nan(res$prob_greater)
-    out$shift <- na_if_nan(res$shift)
-    out$shift_ci <- structure(na_if_nan(res$shift_ci), conf.level = 1 - alpha)
+  # the elements only some protocols report (their descriptor's `extra`)
+  for (f in protocol_info(test)$extra) {
+    out[[f]] <- switch(f,
+      shift_ci = structure(na_if_nan(res$shift_ci), conf.level = 1 - alpha),
+      prob_ci = structure(na_if_nan(res$prob_ci), conf.level = interval_level(alpha)),
+      na_if_nan(res[[f]]))
   }
   structure(out, class = c(paste0("speedup_verdict_", test), "speedup_verdict"),
             lazy = list(steps = res$steps, kinds = res$step_kinds,

@@ -15,9 +15,13 @@ call_c <- function(name, ...) .Call(get(name, envir = ns), ...)
 # (builds after b2a: a fifth argument, and a `trend` element, checked here
 # against the trend tests made alone and then left out of the comparison).
 median_c <- function(x, y, alpha, rigorous) {
-  f <- get("ffi_median_test", envir = ns)
-  if (f$numParameters == 4L) return(.Call(f, x, y, alpha, rigorous))
-  res <- .Call(f, x, y, alpha, rigorous, 7L)
+  # (builds with one entry for every protocol: ffi_run_protocol, the
+  # median's code 1, unpaired)
+  f <- get0("ffi_median_test", envir = ns)
+  if (!is.null(f) && f$numParameters == 4L) return(.Call(f, x, y, alpha, rigorous))
+  res <- if (is.null(f)) {
+    .Call(get("ffi_run_protocol", envir = ns), x, y, 1L, FALSE, alpha, rigorous, 7L)
+  } else .Call(f, x, y, alpha, rigorous, 7L)
   alone <- .Call(get("ffi_mann_kendall", envir = ns), c(x, y), c(0, length(x)),
                  as.double(c(length(x), length(y))))
   keep <- c(length(x), length(y)) >= 7L

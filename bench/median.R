@@ -23,10 +23,14 @@ set.seed(1)
 x <- rlnorm(n, log(10), 0.1)
 y <- rlnorm(n, log(9.9), 0.1)
 # (builds before the trend tests moved into the core take 4 arguments)
-core <- if (speeduptest:::ffi_median_test$numParameters == 4L) {
-  function(x, y) .Call(speeduptest:::ffi_median_test, x, y, 0.05, TRUE)
+# (builds with one entry for every protocol: ffi_run_protocol)
+ns <- asNamespace("speeduptest")
+core <- if (!is.null(ns$ffi_run_protocol)) {
+  function(x, y) .Call(ns$ffi_run_protocol, x, y, 1L, FALSE, 0.05, TRUE, 7L)
+} else if (ns$ffi_median_test$numParameters == 4L) {
+  function(x, y) .Call(ns$ffi_median_test, x, y, 0.05, TRUE)
 } else {
-  function(x, y) .Call(speeduptest:::ffi_median_test, x, y, 0.05, TRUE, 7L)
+  function(x, y) .Call(ns$ffi_median_test, x, y, 0.05, TRUE, 7L)
 }
 trend <- function(v) .Call(speeduptest:::ffi_mann_kendall, v, 0, as.double(length(v)))
 t_sort <- t_med <- t_core <- t_trend <- numeric(reps)
@@ -75,9 +79,8 @@ if (n_mem > 0 && file.exists("/usr/bin/time")) {
   base <- peak_rss(make)
   full <- peak_rss(paste0(make, "; t <- system.time(v <- median_test(x, y)); ",
                           "cat(v$decision, t[[1]] + t[[2]], '\\n')"))
-  bare <- peak_rss(paste0(make, "; f <- speeduptest:::ffi_median_test; v <- ",
-                          "if (f$numParameters == 4L) .Call(f, x, y, 0.05, TRUE) ",
-                          "else .Call(f, x, y, 0.05, TRUE, 7L)"))
+  bare <- peak_rss(paste0(make, "; v <- .Call(speeduptest:::ffi_run_protocol, ",
+                          "x, y, 1L, FALSE, 0.05, TRUE, 7L)"))
   cat(sprintf("\nmemory at n = m = %g (data: %.0f MB)\n", n_mem, data_bytes / 2^20))
   cat(sprintf("peak RSS, data only:        %7.0f MB (%.2f x data)\n",
               base / 2^20, base / data_bytes))

@@ -128,6 +128,17 @@ if (identical(mode, "record")) {
   cat(length(out), "answers recorded\n")
 } else {
   ref <- readRDS(file)
+  # a suite of a build that adds fields (the long benchmark x protocol
+  # table `results` and `protocols`) is compared on the reference's fields
+  # (every field the reference has must be identical)
+  as_ref <- function(a, b) {
+    if (inherits(a, "speedup_suite") && inherits(b, "speedup_suite")) {
+      extra <- setdiff(names(b), names(a))
+      if (length(extra)) b[extra] <- NULL
+    }
+    b
+  }
+  out <- Map(as_ref, ref, out)
   same <- mapply(identical, ref, out)
   cat(sprintf("%d answers, %d differing\n", length(ref), sum(!same)))
   if (any(!same)) quit(status = 1)

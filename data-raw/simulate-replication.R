@@ -59,14 +59,16 @@ core_flags <- function(xm, ym, rigorous) {
   start <- (seq_len(k) - 1) * (n + m)
   r <- .Call(ffi_core, values, as.double(start), as.double(rep(n, k)),
              as.double(start + n), as.double(rep(m, k)),
-             rep(alpha, k), rigorous)
+             rep(alpha, k), rigorous, 0:1)
   stopifnot(all(r$status == 0))
-  f <- function(p) {
-    dec <- r[[paste0(p, "_decision")]]
-    ps <- r[[paste0(p, "_p_value_slowdown")]]
+  # the long columns: the mean's and the median's rows alternate
+  f <- function(i) {
+    rows <- seq.int(i, by = 2L, length.out = k)
+    dec <- r$protocols$decision[rows]
+    ps <- r$protocols$p_value_slowdown[rows]
     cbind(speedup = dec == 1, slowdown = dec == 0 & !is.na(ps) & ps <= alpha)
   }
-  list(mean = f("mean"), median = f("median"))
+  list(mean = f(1L), median = f(2L))
 }
 
 process_runs <- function(P, R, between, within, k = 1L) {

@@ -71,7 +71,8 @@ static const st_code_name status_names[] = {
     CODE("constant", ST_ERR_CONSTANT),
     CODE("alloc", ST_ERR_ALLOC),
     CODE("domain", ST_ERR_DOMAIN),
-    CODE("interrupted", ST_ERR_INTERRUPTED)
+    CODE("interrupted", ST_ERR_INTERRUPTED),
+    CODE("unsupported", ST_ERR_UNSUPPORTED)
 };
 
 static const st_code_name protocol_names[] = {

@@ -61,9 +61,8 @@ SEXP ffi_signed_rank_test(SEXP d, SEXP alternative, SEXP mu, SEXP exact,
                           SEXP correct, SEXP conf_int, SEXP conf_level);
 SEXP ffi_proportion_ci(SEXP a, SEXP b, SEXP conf_level, SEXP method);
 SEXP ffi_min_benchmarks(SEXP proportion, SEXP precision, SEXP conf_level);
-SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous);
-SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous,
-                     SEXP trend_min);
+SEXP ffi_run_protocol(SEXP x, SEXP y, SEXP test, SEXP design, SEXP alpha,
+                      SEXP rigorous, SEXP trend_min);
 SEXP ffi_highest_confidence(SEXP x, SEXP y, SEXP test, SEXP rigorous);
 SEXP ffi_observed_speedups(SEXP x, SEXP y);
 SEXP ffi_hpt(SEXP a, SEXP a_len, SEXP b, SEXP b_len, SEXP higher,
@@ -76,10 +75,10 @@ SEXP ffi_suite_list_pack(SEXP data, SEXP count, SEXP xs, SEXP ys,
                          SEXP keep, SEXP na_rm);
 SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
                           SEXP y_start, SEXP y_len, SEXP alpha,
-                          SEXP rigorous);
+                          SEXP rigorous, SEXP protocols);
 SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
-                       SEXP decision, SEXP weights, SEXP custom,
-                       SEXP prop_conf_level, SEXP prop_method,
+                       SEXP decision, SEXP protocols, SEXP weights,
+                       SEXP custom, SEXP prop_conf_level, SEXP prop_method,
                        SEXP precision);
 
 SEXP ffi_run_command(SEXP path, SEXP args, SEXP output, SEXP timeout, SEXP launcher);
@@ -93,7 +92,6 @@ SEXP ffi_all_positive_finite(SEXP x);
 SEXP ffi_path_kind(SEXP paths);
 SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len);
 SEXP ffi_runs_test(SEXP n1, SEXP n2, SEXP r);
-SEXP ffi_paired_test(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous);
 SEXP ffi_variance_components(SEXP v, SEXP group);
 
 SEXP ffi_tolerance_tests(SEXP x, SEXP y, SEXP test, SEXP pooled, SEXP s0);

@@ -55,43 +55,6 @@
 #include <Rmath.h>
 #include "speeduptest.h"
 
-static void verdict_reset(st_verdict *v, double alpha)
-{
-    v->decision = ST_INSUFFICIENT;
-    v->branch = ST_BRANCH_TOO_FEW_VALUES;
-    v->guaranteed = 0;
-    v->alpha = alpha;
-    v->p_value = v->p_value_slowdown = NAN;
-    v->speedup = v->speedup_min = v->speedup_mean = v->speedup_median = NAN;
-    v->speedup_ci[0] = v->speedup_ci[1] = NAN;
-    v->speedup_estimate = NAN;
-    v->prob_greater = v->shift = NAN;
-    v->shift_ci[0] = v->shift_ci[1] = NAN;
-    v->n_steps = 0;
-    v->caveats = 0;
-}
-
-static int check_pair(const double *x, const double *y, size_t n,
-                      double alpha)
-{
-    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
-    if (n > 0 && (!x || !y)) return ST_ERR_DOMAIN;
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(x[i]) || x[i] <= 0 || !isfinite(y[i]) || y[i] <= 0)
-            return ST_ERR_DOMAIN;
-    return ST_OK;
-}
-
-static void observed(const double *x, const double *y, size_t n,
-                     st_verdict *out)
-{
-    double s[3];
-    st_observed_speedups(x, n, y, n, s);
-    out->speedup_min = s[0];
-    out->speedup_mean = s[1];
-    out->speedup_median = s[2];
-}
-
 /* The signed-rank test of d in one direction, exact when the counting
  * table allows it (n <= 1000), else the normal approximation. */
 static int signed_rank(const double *d, size_t n, st_alternative alt,
@@ -111,17 +74,18 @@ static int signed_rank(const double *d, size_t n, st_alternative alt,
 static int paired_start(const double *x, const double *y, size_t n,
                         double alpha, st_verdict *out)
 {
-    verdict_reset(out, alpha);
-    int s = check_pair(x, y, n, alpha);
+    int s = st_verdict_start(out, alpha, x, n, y, n);
     if (s != ST_OK) return s;
-    observed(x, y, n, out);
+    st_verdict_observed(out, x, n, y, n);
     if (n < 3) out->caveats = ST_CAVEAT_TOO_FEW_VALUES;
     return ST_OK;
 }
 
-static int paired_median(const double *x, const double *y, size_t n,
-                         double alpha, st_verdict *out)
+/* (rigorous is unread: the signed-rank test needs no model check) */
+int st_paired_median(const double *x, const double *y, size_t n,
+                     double alpha, int rigorous, st_verdict *out)
 {
+    (void) rigorous;
     int s = paired_start(x, y, n, alpha, out);
     if (s != ST_OK || n < 3) return s;
     double *d = st_malloc(n, sizeof(double));
@@ -181,8 +145,8 @@ static void paired_fieller(double xb, double yb, double sxx, double syy,
     ci[1] = hi;
 }
 
-static int paired_mean(const double *x, const double *y, size_t n,
-                       double alpha, int rigorous, st_verdict *out)
+int st_paired_mean(const double *x, const double *y, size_t n, double alpha,
+                   int rigorous, st_verdict *out)
 {
     int s = paired_start(x, y, n, alpha, out);
     if (s != ST_OK || n < 3) return s;
@@ -272,11 +236,12 @@ static int paired_mean(const double *x, const double *y, size_t n,
 int st_paired_protocol(int proto, const double *x, const double *y,
                        size_t n, double alpha, int rigorous, st_verdict *out)
 {
-    if (proto == ST_PROTO_MEAN)
-        return paired_mean(x, y, n, alpha, rigorous, out);
-    if (proto == ST_PROTO_MEDIAN) return paired_median(x, y, n, alpha, out);
-    verdict_reset(out, alpha);
-    return ST_ERR_DOMAIN;
+    const st_protocol_def *def = st_protocol_find(proto);
+    if (!def || !def->paired) {
+        st_verdict_start(out, alpha, NULL, 0, NULL, 0);
+        return def ? ST_ERR_UNSUPPORTED : ST_ERR_DOMAIN;
+    }
+    return def->paired(x, y, n, alpha, rigorous, out);
 }
 
 int st_variance_components(const double *v, const int *group, size_t n,
@@ -341,21 +306,6 @@ int st_variance_components(const double *v, const int *group, size_t n,
 
 /* ---- R entry points -------------------------------------------------------- */
 #include "ffi.h"
-
-SEXP ffi_paired_test(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous)
-{
-    size_t n, m;
-    const double *xp = ffi_doubles(x, &n, "x");
-    const double *yp = ffi_doubles(y, &m, "y");
-    if (n != m) Rf_error("`x` and `y` must have the same length.");
-    int t = ffi_int(test, "test");
-    double a = ffi_double(alpha, "alpha");
-    int rig = ffi_flag(rigorous, "rigorous");
-    st_verdict v;
-    int s = st_paired_protocol(t == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, xp,
-                               yp, n, a, rig, &v);
-    return ffi_verdict_list(&v, s);
-}
 
 SEXP ffi_variance_components(SEXP v, SEXP group)
 {

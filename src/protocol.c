@@ -104,6 +104,14 @@ static int check_input(const double *x, size_t n, const double *y, size_t m)
     return s != ST_OK ? s : check_times(y, m);
 }
 
+int st_verdict_start(st_verdict *v, double alpha, const double *x, size_t n,
+                     const double *y, size_t m)
+{
+    verdict_init(v, alpha);
+    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
+    return check_input(x, n, y, m);
+}
+
 /* The confidence level of the intervals shown with the steps: 1 - alpha,
  * kept below 1 when alpha is so small that 1 - alpha rounds to 1 (the
  * component tests refuse a level of 1; the decision never uses it). */
@@ -133,8 +141,8 @@ int st_observed_speedups(const double *x, size_t n, const double *y,
     return ST_OK;
 }
 
-static int observed_speedups(const double *x, size_t n, const double *y,
-                             size_t m, st_verdict *v)
+int st_verdict_observed(st_verdict *v, const double *x, size_t n,
+                        const double *y, size_t m)
 {
     double s[3];
     int status = st_observed_speedups(x, n, y, m, s);
@@ -467,11 +475,10 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
                              int rigorous, int suite, st_verdict *out,
                              st_cache *cache)
 {
-    verdict_init(out, alpha);
-    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
-    int s = check_input(x, n, y, m);
+    int s = st_verdict_start(out, alpha, x, n, y, m);
     if (s != ST_OK) return s;
-    if (!suite && (s = observed_speedups(x, n, y, m, out)) != ST_OK) return s;
+    if (!suite && (s = st_verdict_observed(out, x, n, y, m)) != ST_OK)
+        return s;
 
     mean_parts mp;
     if ((s = mean_parts_run(x, n, y, m, sorted, means, conf_of(alpha), alpha,
@@ -704,9 +711,7 @@ static int median_protocol(const double *x, size_t n, const double *y,
         st_result_init(&trend[0]);
         st_result_init(&trend[1]);
     }
-    verdict_init(out, alpha);
-    if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
-    int s = check_input(x, n, y, m);
+    int s = st_verdict_start(out, alpha, x, n, y, m);
     if (s != ST_OK) return s;
     st_sorted_pair P;
     if (opt && opt->sorted) {
@@ -727,20 +732,27 @@ static int median_protocol(const double *x, size_t n, const double *y,
     return median_protocol_pair(x, y, &P, alpha, rigorous, out, cache, !suite);
 }
 
-int st_protocol(int proto, const double *x, size_t n, const double *y,
-                size_t m, double alpha, int rigorous,
-                const st_protocol_options *opt, st_verdict *out)
+/* The mean protocol with the options of st_protocol. */
+static int mean_protocol(const double *x, size_t n, const double *y, size_t m,
+                         double alpha, int rigorous,
+                         const st_protocol_options *opt, st_verdict *out)
 {
-    if (proto == ST_PROTO_MEDIAN)
-        return median_protocol(x, n, y, m, alpha, rigorous, opt, out);
-    if (proto != ST_PROTO_MEAN) {
-        verdict_init(out, alpha);
-        return ST_ERR_DOMAIN;
-    }
     return mean_protocol_run(x, n, y, m, opt ? opt->sorted : NULL,
                              opt ? opt->means : NULL, alpha, rigorous,
                              opt ? opt->suite : 0, out,
                              opt ? opt->cache : NULL);
+}
+
+int st_protocol(int proto, const double *x, size_t n, const double *y,
+                size_t m, double alpha, int rigorous,
+                const st_protocol_options *opt, st_verdict *out)
+{
+    const st_protocol_def *def = st_protocol_find(proto);
+    if (!def || !def->run) {
+        verdict_init(out, alpha);
+        return def ? ST_ERR_UNSUPPORTED : ST_ERR_DOMAIN;
+    }
+    return def->run(x, n, y, m, alpha, rigorous, opt, out);
 }
 
 /* ---- highest confidence ---------------------------------------------------- */
@@ -768,56 +780,117 @@ static int cmp_dbl(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
+/* The smallest of the candidates c[0 .. k-1] (sorted ascending, the last
+ * 0.5) at which path() declares significance, trying first just above 0
+ * (below every positive p-value): 0 there, NAN when none. */
+typedef void (*st_path_fn)(const void *parts, size_t n, size_t m,
+                           double alpha, int rigorous, st_path *p);
+
+static double first_significant(const double *c, int k, st_path_fn path,
+                                const void *parts, size_t n, size_t m,
+                                int rigorous)
+{
+    st_path p;
+    for (int i = -1; i < k; i++) {
+        double a = i < 0 ? c[0] / 2 : c[i];
+        path(parts, n, m, a, rigorous, &p);
+        if (p.decision == ST_SIGNIFICANT) return i < 0 ? 0 : a;
+    }
+    return NAN;
+}
+
+static void mean_path_of(const void *parts, size_t n, size_t m, double alpha,
+                         int rigorous, st_path *p)
+{
+    mean_path((const mean_parts *) parts, n, m, alpha, rigorous, p);
+}
+
+static void median_path_of(const void *parts, size_t n, size_t m,
+                           double alpha, int rigorous, st_path *p)
+{
+    median_path((const median_parts *) parts, n, m, alpha, rigorous, p);
+}
+
+/* The mean's candidates: both Shapiro-Wilk p-values, the F-test's and
+ * both t-tests' (Student's and Welch's). */
+static int mean_highest(const double *x, size_t n, const double *y, size_t m,
+                        int rigorous, st_cache *cache, double *alpha)
+{
+    *alpha = NAN;
+    int s = check_input(x, n, y, m);
+    if (s != ST_OK) return s;
+    double c[8];
+    int k = 0;
+    mean_parts mp;
+    memset(&mp, 0, sizeof mp);
+    if ((s = mean_parts_run(x, n, y, m, NULL, NULL, 0.95, NAN, 0, &mp,
+                            cache)) != ST_OK)
+        return s;
+    if (mp.too_few || mp.both_constant) return ST_OK;
+    if (mp.checked[0]) k = add_candidate(c, k, mp.sw[0].p_value);
+    if (mp.checked[1]) k = add_candidate(c, k, mp.sw[1].p_value);
+    if (mp.f.status == ST_OK) k = add_candidate(c, k, mp.f.p_value);
+    for (int i = 0; i < 2; i++)
+        if (mp.t[i].status == ST_OK) k = add_candidate(c, k, mp.t[i].p_value);
+    c[k++] = 0.5;
+    qsort(c, (size_t) k, sizeof(double), cmp_dbl);
+    *alpha = first_significant(c, k, mean_path_of, &mp, n, m, rigorous);
+    return ST_OK;
+}
+
+/* The median's candidates: the Kolmogorov-Smirnov p-value and the
+ * rank-sum test's. */
+static int median_highest(const double *x, size_t n, const double *y,
+                          size_t m, int rigorous, st_cache *cache,
+                          double *alpha)
+{
+    *alpha = NAN;
+    int s = check_input(x, n, y, m);
+    if (s != ST_OK) return s;
+    double c[8];
+    int k = 0;
+    median_parts dp;
+    memset(&dp, 0, sizeof dp);
+    st_sorted_pair P;
+    s = st_sorted_pair_init(&P, x, n, 0.0, y, m, NULL);
+    if (s != ST_OK) return s;
+    s = median_parts_run(&P, &dp, cache);
+    st_sorted_pair_free(&P);
+    if (s != ST_OK) return s;
+    if (dp.too_few || dp.constant) return ST_OK;
+    if (dp.ks.status == ST_OK) k = add_candidate(c, k, dp.ks.p_value);
+    if (dp.w.status == ST_OK) k = add_candidate(c, k, dp.w.p_value);
+    c[k++] = 0.5;
+    qsort(c, (size_t) k, sizeof(double), cmp_dbl);
+    *alpha = first_significant(c, k, median_path_of, &dp, n, m, rigorous);
+    return ST_OK;
+}
+
 int st_highest_alpha(int proto, const double *x, size_t n, const double *y,
                      size_t m, int rigorous, st_cache *cache,
                      double *alpha)
 {
     *alpha = NAN;
-    if (proto != 0 && proto != 1) return ST_ERR_DOMAIN;
-    int s = check_input(x, n, y, m);
-    if (s != ST_OK) return s;
+    const st_protocol_def *def = st_protocol_find(proto);
+    if (!def) return ST_ERR_DOMAIN;
+    if (!def->highest) return ST_ERR_UNSUPPORTED;
+    return def->highest(x, n, y, m, rigorous, cache, alpha);
+}
 
-    double c[8];
-    int k = 0;
-    mean_parts mp;
-    median_parts dp;
-    memset(&mp, 0, sizeof mp);
-    memset(&dp, 0, sizeof dp);
-    if (proto == 0) {
-        if ((s = mean_parts_run(x, n, y, m, NULL, NULL, 0.95, NAN, 0, &mp,
-                                cache)) != ST_OK)
-            return s;
-        if (mp.too_few || mp.both_constant) return ST_OK;
-        if (mp.checked[0]) k = add_candidate(c, k, mp.sw[0].p_value);
-        if (mp.checked[1]) k = add_candidate(c, k, mp.sw[1].p_value);
-        if (mp.f.status == ST_OK) k = add_candidate(c, k, mp.f.p_value);
-        for (int i = 0; i < 2; i++)
-            if (mp.t[i].status == ST_OK) k = add_candidate(c, k, mp.t[i].p_value);
-    } else {
-        st_sorted_pair P;
-        s = st_sorted_pair_init(&P, x, n, 0.0, y, m, NULL);
-        if (s != ST_OK) return s;
-        s = median_parts_run(&P, &dp, cache);
-        st_sorted_pair_free(&P);
-        if (s != ST_OK) return s;
-        if (dp.too_few || dp.constant) return ST_OK;
-        if (dp.ks.status == ST_OK) k = add_candidate(c, k, dp.ks.p_value);
-        if (dp.w.status == ST_OK) k = add_candidate(c, k, dp.w.p_value);
-    }
-    c[k++] = 0.5;
-    qsort(c, (size_t) k, sizeof(double), cmp_dbl);
+/* ---- the protocol table ---------------------------------------------------- */
 
-    st_path p;
-    for (int i = -1; i < k; i++) {
-        double a = i < 0 ? c[0] / 2 : c[i];
-        if (proto == 0) mean_path(&mp, n, m, a, rigorous, &p);
-        else median_path(&dp, n, m, a, rigorous, &p);
-        if (p.decision == ST_SIGNIFICANT) {
-            *alpha = i < 0 ? 0 : a;
-            return ST_OK;
-        }
-    }
-    return ST_OK;
+/* One row per protocol code (ST_PROTO_*), in the order of the codes. */
+static const st_protocol_def protocol_table[ST_N_PROTOCOLS] = {
+    {"mean", ST_CENTRE_MEAN, 0, mean_protocol, mean_highest,
+     st_tolerance_mean, st_paired_mean},
+    {"median", ST_CENTRE_MEDIAN, 1, median_protocol, median_highest,
+     st_tolerance_median, st_paired_median}
+};
+
+const st_protocol_def *st_protocol_find(int proto)
+{
+    if (proto < 0 || proto >= ST_N_PROTOCOLS) return NULL;
+    return &protocol_table[proto];
 }
 
 /* ---- R entry points -------------------------------------------------------- */
@@ -871,38 +944,43 @@ SEXP ffi_verdict_list(const st_verdict *v, int status)
     return out;
 }
 
-SEXP ffi_mean_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous)
+/* The verdict of protocol `test` (a protocol code) as ffi_verdict_list;
+ * design 0: unpaired, 1: its paired twin on rounds x[i], y[i].  With
+ * trend_min >= 3 (unpaired, a protocol whose run makes them) the list has
+ * a `trend` element: the Mann-Kendall tests of x and y made on the way
+ * (list(statistic, tau, p_value, exact, status), as ffi_mann_kendall),
+ * for the samples of at least trend_min runs; 0: none. */
+SEXP ffi_run_protocol(SEXP x, SEXP y, SEXP test, SEXP design, SEXP alpha,
+                      SEXP rigorous, SEXP trend_min)
 {
     size_t n, m;
     const double *xp = ffi_doubles(x, &n, "x");
     const double *yp = ffi_doubles(y, &m, "y");
-    double a = ffi_double(alpha, "alpha");
-    int rig = ffi_flag(rigorous, "rigorous");
-    st_verdict v;
-    int s = st_protocol(ST_PROTO_MEAN, xp, n, yp, m, a, rig, NULL, &v);
-    return ffi_verdict_list(&v, s);
-}
-
-/* The verdict list with a `trend` element: the Mann-Kendall tests of x
- * and y made on the way (list(statistic, tau, p_value, exact, status), as
- * ffi_mann_kendall), for the samples of at least trend_min runs. */
-SEXP ffi_median_test(SEXP x, SEXP y, SEXP alpha, SEXP rigorous,
-                     SEXP trend_min)
-{
-    size_t n, m;
-    const double *xp = ffi_doubles(x, &n, "x");
-    const double *yp = ffi_doubles(y, &m, "y");
+    int t = ffi_int(test, "test");
+    int paired = ffi_flag(design, "design");
     double a = ffi_double(alpha, "alpha");
     int rig = ffi_flag(rigorous, "rigorous");
     int tmin = ffi_int(trend_min, "trend_min");
-    if (tmin < 3) Rf_error("`trend_min` must be at least 3.");
+    const st_protocol_def *def = st_protocol_find(t);
+    if (!def) Rf_error("`test` is not a protocol code.");
+    if (tmin != 0 && (tmin < 3 || paired || !def->trend))
+        Rf_error("`trend_min` must be 0, or at least 3 for a protocol that makes the trend tests.");
     st_verdict v;
+    if (paired) {
+        if (n != m) Rf_error("`x` and `y` must have the same length.");
+        int s = st_paired_protocol(t, xp, yp, n, a, rig, &v);
+        return ffi_verdict_list(&v, s);
+    }
     st_result trend[2];
     st_protocol_options opt = {0};
     opt.trend_min = (size_t) tmin;
     opt.trend = trend;
-    int s = st_protocol(ST_PROTO_MEDIAN, xp, n, yp, m, a, rig, &opt, &v);
+    int s = st_protocol(t, xp, n, yp, m, a, rig, &opt, &v);
     SEXP out = PROTECT(ffi_verdict_list(&v, s));
+    if (tmin == 0) {
+        UNPROTECT(1);
+        return out;
+    }
     SEXP tr = PROTECT(ffi_trend_list(trend, 2));
     R_xlen_t len = Rf_xlength(out);
     SEXP res = PROTECT(Rf_allocVector(VECSXP, len + 1));

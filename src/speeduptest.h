@@ -43,7 +43,8 @@ enum {
     ST_ERR_CONSTANT = 3,    /* all values equal: statistic undefined */
     ST_ERR_ALLOC = 4,       /* out of memory */
     ST_ERR_DOMAIN = 5,      /* an argument outside its domain */
-    ST_ERR_INTERRUPTED = 6  /* the interrupt callback asked to stop */
+    ST_ERR_INTERRUPTED = 6, /* the interrupt callback asked to stop */
+    ST_ERR_UNSUPPORTED = 7  /* the protocol has no such capability    */
 };
 
 /* Alternatives (same order as R's c("two.sided", "less", "greater")). */
@@ -318,8 +319,12 @@ double st_runs_test_lower(double n1, double n2, double r);
 
 /* ==== the Speedup-Test protocols (protocol.c) ============================= */
 
-/* Protocols, in this order everywhere. */
-enum { ST_PROTO_MEAN = 0, ST_PROTO_MEDIAN = 1 };
+/* Protocols: their codes index the protocol table (st_protocol_find), in
+ * this order everywhere; ST_N_PROTOCOLS sizes every per-protocol array. */
+enum { ST_PROTO_MEAN = 0, ST_PROTO_MEDIAN = 1, ST_N_PROTOCOLS = 2 };
+
+/* Centres of a sample, in this order everywhere. */
+enum { ST_CENTRE_MIN = 0, ST_CENTRE_MEAN = 1, ST_CENTRE_MEDIAN = 2 };
 
 typedef enum {
     ST_INSUFFICIENT = -1,
@@ -401,12 +406,11 @@ typedef struct {
     unsigned caveats;         /* ST_CAVEAT_* bits                         */
 } st_verdict;
 
-/* The verdict of protocol proto (ST_PROTO_MEAN or ST_PROTO_MEDIAN) at
- * level 1 - alpha. */
+/* The options of a protocol's verdict at level 1 - alpha. */
 typedef struct {
     /* x ascending, then y ascending (n + m values), or NULL: sorted here */
     const double *sorted;
-    /* mean protocol: st_mean(x, n) and st_mean(y, m), or NULL */
+    /* st_mean(x, n) and st_mean(y, m), or NULL (read by the mean) */
     const double *means;
     st_cache *cache;          /* kept across the caller's calls           */
     /* 1: only the fields a suite reads (decision, branch, guaranteed,
@@ -421,9 +425,54 @@ typedef struct {
     size_t trend_min;
     st_result *trend;
 } st_protocol_options;        /* NULL: a verdict on x and y alone         */
+
+/* A protocol as data: what the core does for it, one row of the protocol
+ * table (protocol.c) per code.  A capability a protocol lacks is NULL;
+ * asking for it gives ST_ERR_UNSUPPORTED, never another protocol's
+ * answer. */
+typedef struct {
+    const char *name;
+    /* the centre (ST_CENTRE_*) whose observed ratio is the verdict's
+     * speedup, and whose significant-only gain of a suite its decisions
+     * choose (the first protocol of a suite with that centre) */
+    int centre;
+    /* 1: run() makes the trend tests of st_protocol_options */
+    int trend;
+    /* the verdict at level 1 - alpha (st_protocol) */
+    int (*run)(const double *x, size_t n, const double *y, size_t m,
+               double alpha, int rigorous, const st_protocol_options *opt,
+               st_verdict *out);
+    /* the smallest alpha at which it declares significance, from the
+     * exact candidates (st_highest_alpha) */
+    int (*highest)(const double *x, size_t n, const double *y, size_t m,
+                   int rigorous, st_cache *cache, double *alpha);
+    /* its four final tests at the tolerance s0 (st_tolerance_tests);
+     * pooled: the mean's branch (1 Student, 0 Welch, -1 from its F-test
+     * at alpha), unread by the others */
+    int (*tolerance)(const double *x, size_t n, const double *y, size_t m,
+                     int pooled, double alpha, double s0, double p[4]);
+    /* its paired twin on n complete rounds (st_paired_protocol) */
+    int (*paired)(const double *x, const double *y, size_t n, double alpha,
+                  int rigorous, st_verdict *out);
+} st_protocol_def;
+
+/* The row of protocol proto, NULL for a code outside the table. */
+const st_protocol_def *st_protocol_find(int proto);
+/* The verdict of protocol proto at level 1 - alpha (ST_ERR_DOMAIN for an
+ * unknown protocol). */
 int st_protocol(int proto, const double *x, size_t n, const double *y,
                 size_t m, double alpha, int rigorous,
                 const st_protocol_options *opt, st_verdict *out);
+
+/* What every protocol does first: *v reset to "insufficient data" at
+ * alpha, then alpha in (0, 1) and the run times (finite, positive; n + m
+ * within what a protocol copies) checked: ST_OK, ST_ERR_DOMAIN or
+ * ST_ERR_TOO_MANY.  st_verdict_observed: the observed speedups of the
+ * minimum, mean and median into *v. */
+int st_verdict_start(st_verdict *v, double alpha, const double *x, size_t n,
+                     const double *y, size_t m);
+int st_verdict_observed(st_verdict *v, const double *x, size_t n,
+                        const double *y, size_t m);
 
 /* The smallest alpha in (0, 0.5] at which protocol proto declares
  * significance (the highest confidence is 1 - alpha; alpha itself keeps
@@ -441,12 +490,17 @@ int st_observed_speedups(const double *x, size_t n, const double *y,
 
 /* ==== paired designs and variance components (paired.c) ================== */
 
-/* The protocol proto (ST_PROTO_MEAN or ST_PROTO_MEDIAN) on n complete
- * rounds (x[i] and y[i] ran in round i) at level 1 - alpha (rigorous is
- * read by the mean protocol).  The mean protocol's not-normal and
- * few-runs flags concern the differences and use the X bits. */
+/* The paired twin of protocol proto on n complete rounds (x[i] and y[i]
+ * ran in round i) at level 1 - alpha (ST_ERR_UNSUPPORTED for a protocol
+ * without one).  The mean protocol's not-normal and few-runs flags
+ * concern the differences and use the X bits. */
 int st_paired_protocol(int proto, const double *x, const double *y,
                        size_t n, double alpha, int rigorous, st_verdict *out);
+/* The paired twins of the mean and of the median (rows of the table). */
+int st_paired_mean(const double *x, const double *y, size_t n, double alpha,
+                   int rigorous, st_verdict *out);
+int st_paired_median(const double *x, const double *y, size_t n,
+                     double alpha, int rigorous, st_verdict *out);
 
 /* One-way random-effects ANOVA of v grouped by group (1-based codes):
  * out = s2_within, s2_between (truncated at 0), MSW, MSB, n0, groups. */
@@ -472,6 +526,12 @@ typedef enum {
  * Welch's. */
 int st_tolerance_tests(int proto, const double *x, size_t n, const double *y,
                        size_t m, int pooled, double s0, double p[4]);
+/* The rows of the table: the mean's t-tests (pooled as in
+ * st_protocol_def.tolerance) and the median's rank-sum tests. */
+int st_tolerance_mean(const double *x, size_t n, const double *y, size_t m,
+                      int pooled, double alpha, double s0, double p[4]);
+int st_tolerance_median(const double *x, size_t n, const double *y, size_t m,
+                        int pooled, double alpha, double s0, double p[4]);
 
 /* The decision of protocol proto with the tolerance s0: the flowchart's
  * path, then its final tests at s0 (the protocol's own when s0 = 1,
@@ -497,39 +557,45 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
  * chunks by the R layer), then summarised from the per-benchmark columns
  * kept (st_suite_summarise). */
 
-/* Centres of a sample, in this order everywhere. */
-enum { ST_CENTRE_MIN = 0, ST_CENTRE_MEAN = 1, ST_CENTRE_MEDIAN = 2 };
-
 typedef enum {
     ST_WEIGHTS_CUSTOM = 0,    /* user weights, one per benchmark        */
     ST_WEIGHTS_EQUAL = 1,
     ST_WEIGHTS_FRACTION = 2   /* the initial code's time under a centre */
 } st_weights;
 
-/* One benchmark of a suite: both protocols and the observed centres. */
+/* One protocol's verdict on one benchmark of a suite. */
+typedef struct {
+    double highest;             /* highest confidence (NAN: none/unused) */
+    double alpha;               /* alpha the verdict was taken at        */
+    st_decision decision;
+    int guaranteed;
+    unsigned caveats;
+    double p_value;
+    double p_value_slowdown;    /* mirrored final test (slowdown)       */
+    double speedup_ci[2];
+    double speedup_estimate;    /* the interval's own estimate           */
+} st_bench_protocol;
+
+/* One benchmark of a suite: the protocols asked for and the observed
+ * centres. */
 typedef struct {
     int status;                 /* ST_OK, or why it could not be analysed */
     double centre_x[3], centre_y[3];   /* min, mean, median            */
     double speedup[3];          /* centre_x / centre_y                   */
     int searched;               /* 1 when alpha came from the search     */
-    double highest[2];          /* highest confidence (NAN: none/unused) */
-    double alpha[2];            /* alpha each verdict was taken at       */
-    st_decision decision[2];
-    int guaranteed[2];
-    unsigned caveats[2];
-    double p_value[2];
-    double p_value_slowdown[2]; /* mirrored final test (slowdown)       */
-    double speedup_ci[2][2];
-    double speedup_estimate[2]; /* the intervals' own estimates          */
-    double prob_greater;        /* median protocol's estimate of P[X > Y] */
+    size_t k;                   /* protocols run                         */
+    st_bench_protocol proto[ST_N_PROTOCOLS];   /* in the order asked     */
+    double prob_greater;        /* estimate of P[X > Y] of the first
+                                   protocol that reports one             */
 } st_bench_result;
 
-/* Both protocols on one benchmark at level alpha; alpha = NAN searches
- * the highest confidence and reports it on the 0.01 grid (see suite.c).
- * cache (may be NULL): kept across the benchmarks. */
+/* The protocols protos[0 .. k-1] (distinct codes, k <= ST_N_PROTOCOLS) on
+ * one benchmark at level alpha; alpha = NAN searches the highest
+ * confidence and reports it on the 0.01 grid (see suite.c).  cache (may
+ * be NULL): kept across the benchmarks. */
 int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
-                   double alpha, int rigorous, st_bench_result *out,
-                   st_cache *cache);
+                   double alpha, int rigorous, const int *protos, size_t k,
+                   st_bench_result *out, st_cache *cache);
 
 typedef struct {
     st_weights weights;         /* weights asked for                     */
@@ -543,19 +609,25 @@ typedef struct {
     double gain[3], speedup[3];          /* all analysed benchmarks      */
     double gain_sig[3], speedup_sig[3];  /* the significant ones only    */
     size_t n_used, n_sig[3];
-    double a[2], b;             /* accelerated / analysed, per protocol  */
-    st_result prop[2];          /* proportion estimate and interval      */
-    int valid[2];               /* 1 when a (1 - a/b) > 5                */
-    double min_benchmarks[2];
+    double b;                   /* analysed benchmarks                   */
+    /* per protocol of the columns, in their order: accelerated
+     * benchmarks, the proportion's estimate and interval, 1 when
+     * a (1 - a/b) > 5, the minimal number of benchmarks */
+    double a[ST_N_PROTOCOLS];
+    st_result prop[ST_N_PROTOCOLS];
+    int valid[ST_N_PROTOCOLS];
+    double min_benchmarks[ST_N_PROTOCOLS];
 } st_suite_summary;
 
 /* The columns kept per benchmark (status, centres, decisions as
- * doubles). */
+ * doubles): decision[i] of protocol protos[i], i < k. */
 typedef struct {
     size_t nb;
     const double *status;
     const double *centre_x[3], *centre_y[3];
-    const double *decision[2];
+    size_t k;
+    int protos[ST_N_PROTOCOLS];
+    const double *decision[ST_N_PROTOCOLS];
 } st_suite_columns;
 
 /* Weights (nb x 3, column-major by centre, each column summing to 1 over

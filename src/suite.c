@@ -1,6 +1,6 @@
 /*
  * suite.c -- the Speedup-Test on a whole suite of benchmarks in one pass:
- * both protocols on every benchmark, the overall gain and speedup of the
+ * the protocols asked for (the paper's two by default) on every benchmark, the overall gain and speedup of the
  * suite, and the proportion of accelerated benchmarks with its confidence
  * interval and the minimal number of benchmarks for a given precision.
  *
@@ -27,14 +27,16 @@ static void bench_init(st_bench_result *r)
     }
     r->searched = 0;
     r->prob_greater = NAN;
-    for (int p = 0; p < 2; p++) {
-        r->highest[p] = r->alpha[p] = r->p_value[p] = NAN;
-        r->p_value_slowdown[p] = NAN;
-        r->decision[p] = ST_INSUFFICIENT;
-        r->guaranteed[p] = 0;
-        r->caveats[p] = 0;
-        r->speedup_ci[p][0] = r->speedup_ci[p][1] = NAN;
-        r->speedup_estimate[p] = NAN;
+    r->k = 0;
+    for (int p = 0; p < ST_N_PROTOCOLS; p++) {
+        st_bench_protocol *b = &r->proto[p];
+        b->highest = b->alpha = b->p_value = NAN;
+        b->p_value_slowdown = NAN;
+        b->decision = ST_INSUFFICIENT;
+        b->guaranteed = 0;
+        b->caveats = 0;
+        b->speedup_ci[0] = b->speedup_ci[1] = NAN;
+        b->speedup_estimate = NAN;
     }
 }
 
@@ -61,7 +63,7 @@ static int run_protocol(int proto, const double *x, size_t n, const double *y,
 {
     st_protocol_options opt = {0};
     opt.sorted = sorted;
-    opt.means = proto == ST_PROTO_MEAN ? means : NULL;
+    opt.means = means;
     opt.cache = cache;
     opt.suite = 1;
     return st_protocol(proto, x, n, y, m, alpha, rigorous, &opt, v);
@@ -106,10 +108,21 @@ static int searched_verdict(int proto, const double *x, size_t n,
 }
 
 int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
-                   double alpha, int rigorous, st_bench_result *out,
-                   st_cache *cache)
+                   double alpha, int rigorous, const int *protos, size_t k,
+                   st_bench_result *out, st_cache *cache)
 {
     bench_init(out);
+    if (k > ST_N_PROTOCOLS) {
+        out->status = ST_ERR_DOMAIN;
+        return out->status;
+    }
+    for (size_t i = 0; i < k; i++) {
+        if (!st_protocol_find(protos[i])) {
+            out->status = ST_ERR_DOMAIN;
+            return out->status;
+        }
+    }
+    out->k = k;
     if (n == 0 || m == 0) {
         out->status = ST_ERR_TOO_FEW;
         return out->status;
@@ -133,11 +146,13 @@ int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
     double means[2] = {out->centre_x[ST_CENTRE_MEAN],
                        out->centre_y[ST_CENTRE_MEAN]};
     int st = ST_OK;
-    for (int p = 0; p < 2; p++) {
+    for (size_t i = 0; i < k; i++) {
+        int p = protos[i];
+        st_bench_protocol *b = &out->proto[i];
         st_verdict v;
         if (out->searched)
             st = searched_verdict(p, x, n, y, m, sorted, means, rigorous,
-                                  &out->highest[p], &v, cache);
+                                  &b->highest, &v, cache);
         else
             st = run_protocol(p, x, n, y, m, sorted, means, alpha, rigorous,
                               &v, cache);
@@ -145,16 +160,16 @@ int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
             out->status = st;
             break;
         }
-        out->alpha[p] = v.alpha;
-        out->decision[p] = v.decision;
-        out->guaranteed[p] = v.guaranteed;
-        out->caveats[p] = v.caveats;
-        out->p_value[p] = v.p_value;
-        out->p_value_slowdown[p] = v.p_value_slowdown;
-        out->speedup_ci[p][0] = v.speedup_ci[0];
-        out->speedup_ci[p][1] = v.speedup_ci[1];
-        out->speedup_estimate[p] = v.speedup_estimate;
-        if (p == ST_PROTO_MEDIAN) out->prob_greater = v.prob_greater;
+        b->alpha = v.alpha;
+        b->decision = v.decision;
+        b->guaranteed = v.guaranteed;
+        b->caveats = v.caveats;
+        b->p_value = v.p_value;
+        b->p_value_slowdown = v.p_value_slowdown;
+        b->speedup_ci[0] = v.speedup_ci[0];
+        b->speedup_ci[1] = v.speedup_ci[1];
+        b->speedup_estimate = v.speedup_estimate;
+        if (isnan(out->prob_greater)) out->prob_greater = v.prob_greater;
     }
     if (sorted != local) free(sorted);
     return st;
@@ -163,16 +178,16 @@ int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
 /*
  * Proportion of accelerated benchmarks (section 4 of the 2013 paper):
  * a[p] of the nok analysed benchmarks have a significant speedup under
- * protocol p.  The normal approximation behind the interval is trusted
+ * the p-th protocol of the columns.  The normal approximation behind the interval is trusted
  * when a - a^2/b = a (1 - a/b) > 5; the minimal number of benchmarks for
  * a precision r is ceil(z^2 C (1 - C) / r^2) with C = a / b.
  */
-static int summarise_proportions(const size_t a[2], size_t nok,
+static int summarise_proportions(const size_t *a, size_t k, size_t nok,
                                  const st_suite_options *opt,
                                  st_suite_summary *out)
 {
     out->b = (double) nok;
-    for (int p = 0; p < 2; p++) {
+    for (size_t p = 0; p < k; p++) {
         out->a[p] = (double) a[p];
         st_result_init(&out->prop[p]);
         out->valid[p] = 0;
@@ -234,8 +249,10 @@ static void overall_columns(const st_suite_columns *cl, const double *w,
  * tells the caller).  "fraction": the 2009 report's time-proportional
  * weights W_j = c(x_j) / sum_i c(x_i), under each centre c.  Each column
  * is normalised to sum 1 over the analysed benchmarks (skipped ones get
- * NAN).  The minimum has no test of its own: its significant-only gain
- * keeps the benchmarks declared by both protocols.
+ * NAN).  The significant-only gain of the mean (median) keeps the
+ * benchmarks declared by the first protocol of the columns with that
+ * centre; the minimum has no test of its own: its gain keeps the
+ * benchmarks declared by both.
  */
 int st_suite_summarise(const st_suite_columns *cl, const double *custom,
                        const st_suite_options *opt, double *weights,
@@ -254,6 +271,16 @@ int st_suite_summarise(const st_suite_columns *cl, const double *custom,
         if (!(legal && total > 0.0 && isfinite(total))) mode = ST_WEIGHTS_EQUAL;
     }
     out->weights = mode;
+    if (cl->k > ST_N_PROTOCOLS) return ST_ERR_DOMAIN;
+    /* the decisions of each centre's protocol: the first of the columns
+     * whose protocol has that centre (st_protocol_def.centre) */
+    const double *primary[3] = {NULL, NULL, NULL};
+    for (size_t i = 0; i < cl->k; i++) {
+        const st_protocol_def *def = st_protocol_find(cl->protos[i]);
+        if (!def) return ST_ERR_DOMAIN;
+        if (def->centre >= 0 && def->centre < 3 && !primary[def->centre])
+            primary[def->centre] = cl->decision[i];
+    }
     size_t nok = 0;
     for (size_t j = 0; j < nb; j++) nok += cl->status[j] == ST_OK;
     out->n_used = nok;
@@ -277,21 +304,32 @@ int st_suite_summarise(const st_suite_columns *cl, const double *custom,
         for (size_t j = 0; j < nb; j++) include[j] = cl->status[j] == ST_OK;
         overall_columns(cl, w, c, include, &out->gain[c], &out->speedup[c],
                         &used);
+        /* the protocols whose decisions choose the benchmarks: the
+         * centre's own (the minimum: those of the mean and the median) */
+        const double *dec[2] = {NULL, NULL};
+        int nd = 0;
+        if (c == ST_CENTRE_MIN) {
+            if (primary[ST_CENTRE_MEAN]) dec[nd++] = primary[ST_CENTRE_MEAN];
+            if (primary[ST_CENTRE_MEDIAN])
+                dec[nd++] = primary[ST_CENTRE_MEDIAN];
+        } else if (primary[c]) {
+            dec[nd++] = primary[c];
+        }
         for (size_t j = 0; j < nb; j++) {
-            int sm = cl->decision[ST_PROTO_MEAN][j] == ST_SIGNIFICANT;
-            int sd = cl->decision[ST_PROTO_MEDIAN][j] == ST_SIGNIFICANT;
-            include[j] = cl->status[j] == ST_OK &&
-                (c == ST_CENTRE_MEAN ? sm : c == ST_CENTRE_MEDIAN ? sd : sm && sd);
+            int in = cl->status[j] == ST_OK && nd > 0;
+            for (int q = 0; q < nd && in; q++)
+                in = dec[q][j] == ST_SIGNIFICANT;
+            include[j] = in;
         }
         overall_columns(cl, w, c, include, &out->gain_sig[c],
                         &out->speedup_sig[c], &out->n_sig[c]);
     }
     free(include);
-    size_t a[2] = {0, 0};
-    for (int p = 0; p < 2; p++)
+    size_t a[ST_N_PROTOCOLS] = {0};
+    for (size_t p = 0; p < cl->k; p++)
         for (size_t j = 0; j < nb; j++)
             a[p] += cl->status[j] == ST_OK && cl->decision[p][j] == ST_SIGNIFICANT;
-    return summarise_proportions(a, nok, opt, out);
+    return summarise_proportions(a, cl->k, nok, opt, out);
 }
 
 /* ---- R entry point -------------------------------------------------------- */
@@ -304,18 +342,15 @@ static size_t index_value(double v, size_t limit, const char *arg)
     return (size_t) v;
 }
 
-/* The per-benchmark columns (a named list). */
-#define ST_BENCH_NCOL 32
+/* The per-benchmark columns (a named list): the benchmark's own, then
+ * `protocols`, the columns of each benchmark and protocol (k rows per
+ * benchmark, benchmark after benchmark, the protocols in the order
+ * asked). */
+#define ST_BENCH_NCOL 12
 static const char *bench_names[ST_BENCH_NCOL] = {
     "status", "min_x", "mean_x", "median_x", "min_y", "mean_y",
     "median_y", "speedup_min", "speedup_mean", "speedup_median",
-    "searched", "mean_highest", "mean_alpha", "mean_decision",
-    "mean_guaranteed", "mean_caveats", "mean_p_value", "mean_ci_low",
-    "mean_ci_high", "median_highest", "median_alpha", "median_decision",
-    "median_guaranteed", "median_caveats", "median_p_value",
-    "median_ci_low", "median_ci_high", "prob_greater",
-    "mean_p_value_slowdown", "median_p_value_slowdown",
-    "mean_ci_estimate", "median_ci_estimate"
+    "searched", "prob_greater"
 };
 
 static double bench_field(const st_bench_result *r, int c)
@@ -326,39 +361,60 @@ static double bench_field(const st_bench_result *r, int c)
     case 4: case 5: case 6: return r->centre_y[c - 4];
     case 7: case 8: case 9: return r->speedup[c - 7];
     case 10: return r->searched;
-    case 28: case 29: return r->p_value_slowdown[c - 28];
-    case 30: case 31: return r->speedup_estimate[c - 30];
-    default: {
-        int p = c < 19 ? 0 : 1;
-        switch (c - (p ? 19 : 11)) {
-        case 0: return r->highest[p];
-        case 1: return r->alpha[p];
-        case 2: return r->decision[p];
-        case 3: return r->guaranteed[p];
-        case 4: return r->caveats[p];
-        case 5: return r->p_value[p];
-        case 6: return r->speedup_ci[p][0];
-        case 7: return r->speedup_ci[p][1];
-        default: return r->prob_greater;
-        }
-    }
+    default: return r->prob_greater;
     }
 }
 
-static SEXP bench_columns(const st_bench_result *res, size_t nb)
+#define ST_PROTO_NCOL 10
+static const char *proto_names[ST_PROTO_NCOL] = {
+    "highest", "alpha", "decision", "guaranteed", "caveats", "p_value",
+    "ci_low", "ci_high", "p_value_slowdown", "ci_estimate"
+};
+
+static double proto_field(const st_bench_protocol *b, int c)
 {
-    SEXP cols[ST_BENCH_NCOL];
+    switch (c) {
+    case 0: return b->highest;
+    case 1: return b->alpha;
+    case 2: return b->decision;
+    case 3: return b->guaranteed;
+    case 4: return b->caveats;
+    case 5: return b->p_value;
+    case 6: return b->speedup_ci[0];
+    case 7: return b->speedup_ci[1];
+    case 8: return b->p_value_slowdown;
+    default: return b->speedup_estimate;
+    }
+}
+
+static SEXP bench_columns(const st_bench_result *res, size_t nb, size_t k)
+{
+    SEXP cols[ST_BENCH_NCOL + 1];
     for (int c = 0; c < ST_BENCH_NCOL; c++) {
         cols[c] = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
         double *out = REAL(cols[c]);
         for (size_t j = 0; j < nb; j++) out[j] = bench_field(&res[j], c);
     }
-    SEXP list = ffi_named_list(ST_BENCH_NCOL, bench_names, cols);
-    UNPROTECT(ST_BENCH_NCOL);
+    SEXP pc[ST_PROTO_NCOL];
+    for (int c = 0; c < ST_PROTO_NCOL; c++) {
+        pc[c] = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) (nb * k)));
+        double *out = REAL(pc[c]);
+        for (size_t j = 0; j < nb; j++)
+            for (size_t i = 0; i < k; i++)
+                out[j * k + i] = proto_field(&res[j].proto[i], c);
+    }
+    cols[ST_BENCH_NCOL] = ffi_named_list(ST_PROTO_NCOL, proto_names, pc);
+    UNPROTECT(ST_PROTO_NCOL);
+    PROTECT(cols[ST_BENCH_NCOL]);
+    const char *names[ST_BENCH_NCOL + 1];
+    for (int c = 0; c < ST_BENCH_NCOL; c++) names[c] = bench_names[c];
+    names[ST_BENCH_NCOL] = "protocols";
+    SEXP list = ffi_named_list(ST_BENCH_NCOL + 1, names, cols);
+    UNPROTECT(ST_BENCH_NCOL + 1);
     return list;
 }
 
-static SEXP summary_sexp(const st_suite_summary *sum)
+static SEXP summary_sexp(const st_suite_summary *sum, size_t k)
 {
     static const char *snames[] = {
         "weights", "gain", "speedup", "gain_sig", "speedup_sig", "n_used",
@@ -382,9 +438,9 @@ static SEXP summary_sexp(const st_suite_summary *sum)
     }
     for (int i = 7; i < 15; i++)
         sv[i] = PROTECT(Rf_allocVector((i == 12 || i == 14) ? INTSXP : REALSXP,
-                                       i == 8 ? 1 : 2));
+                                       i == 8 ? 1 : (R_xlen_t) k));
     REAL(sv[8])[0] = sum->b;
-    for (int p = 0; p < 2; p++) {
+    for (size_t p = 0; p < k; p++) {
         REAL(sv[7])[p] = sum->a[p];
         REAL(sv[9])[p] = sum->b > 0 ? sum->a[p] / sum->b : NAN;
         REAL(sv[10])[p] = sum->prop[p].conf_int[0];
@@ -434,12 +490,34 @@ static suite_input read_suite_input(SEXP values, SEXP x_start, SEXP x_len,
     return in;
 }
 
-/* One chunk of a suite: the per-benchmark columns of bench_columns.  The
- * exact rank-sum table is kept across the chunk. */
+/* The protocol codes of an integer vector into protos: distinct codes of
+ * the table, at most ST_N_PROTOCOLS of them; returns their number. */
+static size_t read_protocols(SEXP protocols, int *protos)
+{
+    if (!Rf_isInteger(protocols))
+        Rf_error("`protocols` must be an integer vector of protocol codes.");
+    R_xlen_t k = XLENGTH(protocols);
+    if (k > ST_N_PROTOCOLS) Rf_error("`protocols` names a protocol twice.");
+    for (R_xlen_t i = 0; i < k; i++) {
+        int p = INTEGER(protocols)[i];
+        if (!st_protocol_find(p))
+            Rf_error("`protocols` holds an unknown protocol code.");
+        for (R_xlen_t j = 0; j < i; j++)
+            if (protos[j] == p) Rf_error("`protocols` names a protocol twice.");
+        protos[i] = p;
+    }
+    return (size_t) k;
+}
+
+/* One chunk of a suite: the per-benchmark columns of bench_columns for the
+ * protocols `protocols` (codes).  The exact rank-sum table is kept across
+ * the chunk. */
 SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
                           SEXP y_start, SEXP y_len, SEXP alpha,
-                          SEXP rigorous)
+                          SEXP rigorous, SEXP protocols)
 {
+    int protos[ST_N_PROTOCOLS];
+    size_t k = read_protocols(protocols, protos);
     suite_input in = read_suite_input(values, x_start, x_len, y_start, y_len,
                                       alpha, rigorous);
     const double *v = in.v, *xs = in.xs, *xl = in.xl, *ys = in.ys,
@@ -453,13 +531,13 @@ SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
     int oom = 0;
     for (size_t j = 0; j < nb && !oom; j++) {
         st_suite_bench(v + (size_t) xs[j], (size_t) xl[j],
-                           v + (size_t) ys[j], (size_t) yl[j], al[j], rig,
-                           &res[j], &cache);
+                       v + (size_t) ys[j], (size_t) yl[j], al[j], rig,
+                       protos, k, &res[j], &cache);
         oom = res[j].status == ST_ERR_ALLOC;
     }
     st_cache_free(&cache);
     if (oom) Rf_error("out of memory.");
-    return bench_columns(res, nb);
+    return bench_columns(res, nb, k);
 }
 
 /* The variance of each sample values[start[j]] .. values[start[j] +
@@ -480,10 +558,12 @@ SEXP ffi_suite_variances(SEXP values, SEXP start, SEXP len)
     return out;
 }
 
-/* The summary of a suite from its per-benchmark columns. */
+/* The summary of a suite from its per-benchmark columns; decision: an
+ * nb x k matrix (column-major) of the decisions of the protocols
+ * `protocols` (codes). */
 SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
-                       SEXP decision, SEXP weights, SEXP custom,
-                       SEXP prop_conf_level, SEXP prop_method,
+                       SEXP decision, SEXP protocols, SEXP weights,
+                       SEXP custom, SEXP prop_conf_level, SEXP prop_method,
                        SEXP precision)
 {
     size_t nb, k;
@@ -494,14 +574,14 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
     if (k != 3 * nb) Rf_error("`centre_x` has the wrong length.");
     const double *cy = ffi_doubles(centre_y, &k, "centre_y");
     if (k != 3 * nb) Rf_error("`centre_y` has the wrong length.");
+    cl.k = read_protocols(protocols, cl.protos);
     const double *dc = ffi_doubles(decision, &k, "decision");
-    if (k != 2 * nb) Rf_error("`decision` has the wrong length.");
+    if (k != cl.k * nb) Rf_error("`decision` has the wrong length.");
     for (int c = 0; c < 3; c++) {
         cl.centre_x[c] = cx + (size_t) c * nb;
         cl.centre_y[c] = cy + (size_t) c * nb;
     }
-    cl.decision[0] = dc;
-    cl.decision[1] = dc + nb;
+    for (size_t i = 0; i < cl.k; i++) cl.decision[i] = dc + i * nb;
     int wmode = ffi_int(weights, "weights");
     if (wmode < 0 || wmode > 2) Rf_error("`weights` must be 0, 1 or 2.");
     const double *cw = ffi_doubles(custom, &k, "custom");
@@ -516,10 +596,10 @@ SEXP ffi_suite_summary(SEXP status, SEXP centre_x, SEXP centre_y,
     if (nb > (size_t) INT_MAX) Rf_error("too many benchmarks.");
     SEXP w = PROTECT(Rf_allocMatrix(REALSXP, (int) nb, 3));
     st_suite_summary sum;
-    if (st_suite_summarise(&cl, k ? cw : NULL, &opt, REAL(w), &sum)
-        == ST_ERR_ALLOC)
-        Rf_error("out of memory.");
-    SEXP summ = PROTECT(summary_sexp(&sum));
+    int st = st_suite_summarise(&cl, k ? cw : NULL, &opt, REAL(w), &sum);
+    if (st == ST_ERR_ALLOC) Rf_error("out of memory.");
+    if (st != ST_OK) Rf_error("the suite's summary failed (status %d).", st);
+    SEXP summ = PROTECT(summary_sexp(&sum, cl.k));
     static const char *onames[] = {"weights", "summary"};
     SEXP ov[2] = {w, summ};
     SEXP out = ffi_named_list(2, onames, ov);

@@ -99,12 +99,13 @@ static int t_scaled(double ma, double va, size_t na, double mb, double vb,
     return ST_OK;
 }
 
-static int tolerance_mean(const double *x, size_t n, const double *y,
-                          size_t m, int pooled, double s0, double p[4])
+int st_tolerance_mean(const double *x, size_t n, const double *y, size_t m,
+                      int pooled, double alpha, double s0, double p[4])
 {
     p[0] = p[1] = p[2] = p[3] = NAN;
     if (n < 2 || m < 2) return ST_ERR_TOO_FEW;
     if (!(s0 > 0) || !isfinite(s0)) return ST_ERR_DOMAIN;
+    if (pooled < 0) pooled = tolerance_pooled(x, n, y, m, alpha);
     double mx = st_mean(x, n), my = st_mean(y, m);
     double vx = st_var(x, n, mx), vy = st_var(y, m, my);
     double t, df;
@@ -154,9 +155,12 @@ static int tolerance_median_sorted(const double *xs, size_t n,
     return s;
 }
 
-static int tolerance_median(const double *x, size_t n, const double *y,
-                            size_t m, double s0, double p[4])
+/* (pooled and alpha are unread: the rank-sum test has one branch) */
+int st_tolerance_median(const double *x, size_t n, const double *y, size_t m,
+                        int pooled, double alpha, double s0, double p[4])
 {
+    (void) pooled;
+    (void) alpha;
     p[0] = p[1] = p[2] = p[3] = NAN;
     if (n < 1 || m < 1) return ST_ERR_TOO_FEW;
     if (!(s0 > 0) || !isfinite(s0)) return ST_ERR_DOMAIN;
@@ -174,11 +178,11 @@ static int tolerance_median(const double *x, size_t n, const double *y,
 int st_tolerance_tests(int proto, const double *x, size_t n, const double *y,
                        size_t m, int pooled, double s0, double p[4])
 {
-    if (proto == ST_PROTO_MEAN)
-        return tolerance_mean(x, n, y, m, pooled, s0, p);
-    if (proto == ST_PROTO_MEDIAN) return tolerance_median(x, n, y, m, s0, p);
     p[0] = p[1] = p[2] = p[3] = NAN;
-    return ST_ERR_DOMAIN;
+    const st_protocol_def *def = st_protocol_find(proto);
+    if (!def) return ST_ERR_DOMAIN;
+    if (!def->tolerance) return ST_ERR_UNSUPPORTED;
+    return def->tolerance(x, n, y, m, pooled ? 1 : 0, NAN, s0, p);
 }
 
 /* ---- the decision ------------------------------------------------------------ */
@@ -196,7 +200,7 @@ static int tolerance_direction(const double p[4], double alpha, double s0)
     return ST_DIRECTION_NONE;
 }
 
-/* The whole protocol (proto 0: mean, 1: median) with the tolerance s0:
+/* The whole protocol proto with the tolerance s0:
  * the flowchart's path, then the final tests at s0 (the protocol's own
  * final tests when s0 = 1, and no equivalence).  *direction: an
  * st_direction. */
@@ -205,23 +209,22 @@ int st_decide(const double *x, size_t n, const double *y, size_t m, int proto,
               st_cache *cache)
 {
     *direction = ST_DIRECTION_NA;
+    const st_protocol_def *def = st_protocol_find(proto);
+    if (!def) return ST_ERR_DOMAIN;
+    if (s0 != 1 && !def->tolerance) return ST_ERR_UNSUPPORTED;
     st_verdict v;
     st_protocol_options opt = {0};
     opt.cache = cache;
     opt.suite = 1;
-    int s = st_protocol(proto == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, x, n, y,
-                        m, alpha, rigorous, &opt, &v);
+    int s = st_protocol(proto, x, n, y, m, alpha, rigorous, &opt, &v);
     if (s != ST_OK) return s;
     if (v.decision == ST_INSUFFICIENT) return ST_OK;
     double p[4] = {v.p_value, v.p_value_slowdown, NAN, NAN};
     if (s0 != 1) {
-        if (proto == 0) {
-            int pooled = v.branch == ST_BRANCH_STUDENT_NORMAL ||
-                         v.branch == ST_BRANCH_STUDENT_NOT_NORMAL;
-            s = tolerance_mean(x, n, y, m, pooled, s0, p);
-        } else {
-            s = tolerance_median(x, n, y, m, s0, p);
-        }
+        /* the branch the flowchart took (read by the mean) */
+        int pooled = v.branch == ST_BRANCH_STUDENT_NORMAL ||
+                     v.branch == ST_BRANCH_STUDENT_NOT_NORMAL;
+        s = def->tolerance(x, n, y, m, pooled, alpha, s0, p);
         if (s == ST_ERR_ALLOC) return s;
         if (s != ST_OK) return ST_OK;   /* no variability: NA */
     }
@@ -339,7 +342,8 @@ static SEXP p4_list(const double p[4], int status)
     return out;
 }
 
-/* test 0 (mean, pooled: 1 Student, 0 Welch) or 1 (median). */
+/* test: a protocol code; pooled: the mean's branch (1 Student, 0
+ * Welch). */
 SEXP ffi_tolerance_tests(SEXP x, SEXP y, SEXP test, SEXP pooled, SEXP s0)
 {
     size_t n, m;
@@ -349,14 +353,13 @@ SEXP ffi_tolerance_tests(SEXP x, SEXP y, SEXP test, SEXP pooled, SEXP s0)
     int pool = ffi_flag(pooled, "pooled");
     double f = ffi_double(s0, "s0");
     double p[4];
-    int s = st_tolerance_tests(t == 0 ? ST_PROTO_MEAN : ST_PROTO_MEDIAN, xp, n,
-                               yp, m, pool, f, p);
+    int s = st_tolerance_tests(t, xp, n, yp, m, pool, f, p);
     return p4_list(p, s);
 }
 
 /* The four p-values of every benchmark of a packed suite (as
- * ffi_suite_benchmarks takes it), for the protocol `test`, with the mean's
- * branch from the F-test at each benchmark's alpha: a k x 4 matrix
+ * ffi_suite_benchmarks takes it), for the protocol `test` (a code), with
+ * the mean's branch from the F-test at each benchmark's alpha: a k x 4 matrix
  * (column-major), NA where the tests cannot run. */
 SEXP ffi_tolerance_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
                          SEXP y_len, SEXP test, SEXP alpha, SEXP s0)
@@ -373,6 +376,9 @@ SEXP ffi_tolerance_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
     if (k2 != k || k3 != k || k4 != k || ka != k)
         Rf_error("the benchmark columns must have the same length.");
     if (k > (size_t) INT_MAX) Rf_error("too many benchmarks.");
+    const st_protocol_def *def = st_protocol_find(t);
+    if (!def) Rf_error("`test` is not a protocol code.");
+    if (!def->tolerance) Rf_error("the protocol has no tolerance tests.");
     SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) k, 4));
     double *o = REAL(out);
     for (size_t i = 0; i < k; i++) {
@@ -380,11 +386,8 @@ SEXP ffi_tolerance_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
         size_t b = (size_t) ys[i], nb = (size_t) yl[i];
         double p[4] = {NAN, NAN, NAN, NAN};
         if (a + na <= nv && b + nb <= nv) {
-            int s = t == 0
-                ? tolerance_mean(v + a, na, v + b, nb,
-                                 tolerance_pooled(v + a, na, v + b, nb, al[i]),
-                                 f, p)
-                : tolerance_median(v + a, na, v + b, nb, f, p);
+            /* the mean's branch from its F-test at the benchmark's alpha */
+            int s = def->tolerance(v + a, na, v + b, nb, -1, al[i], f, p);
             if (s == ST_ERR_ALLOC) {
                 UNPROTECT(1);
                 Rf_error("out of memory.");

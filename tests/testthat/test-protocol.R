@@ -403,17 +403,14 @@ test_that("decisions equal the stats flowcharts on 200 random benchmark pairs", 
 # ---- highest_confidence ------------------------------------------------------------
 
 decide <- function(x, y, alpha, test, rigorous) {
-  res <- if (test == "mean") {
-    .Call(speeduptest:::ffi_mean_test, x, y, alpha, rigorous)
-  } else {
-    .Call(speeduptest:::ffi_median_test, x, y, alpha, rigorous, 7L)
-  }
+  res <- .Call(speeduptest:::ffi_run_protocol, x, y,
+               speeduptest:::protocol_code(test), FALSE, alpha, rigorous, 0L)
   res$decision == 1L
 }
 
 exact_alpha <- function(x, y, test, rigorous) {
   .Call(speeduptest:::ffi_highest_confidence, as.double(x), as.double(y),
-        match(test, c("mean", "median")) - 1L, rigorous)$alpha
+        speeduptest:::protocol_code(test), rigorous)$alpha
 }
 
 test_that("highest_confidence is exact and agrees with a brute-force scan of alpha", {

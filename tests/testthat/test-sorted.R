@@ -60,7 +60,8 @@ test_that("non-finite values give a domain error in the core, never a hang", {
     r <- .Call(ns$ffi_wilcoxon_test, bad, c(2, 3, 5, 7), 0L, 0, 0L, TRUE,
                TRUE, 0.95)
     expect_identical(r$status, 5L)
-    r <- .Call(ns$ffi_median_test, bad, c(2, 3, 5, 7), 0.05, TRUE, 7L)
+    r <- .Call(ns$ffi_run_protocol, bad, c(2, 3, 5, 7), 1L, FALSE, 0.05,
+               TRUE, 7L)
     expect_identical(r$status, 5L)
   }
   r <- .Call(ns$ffi_wilcoxon_test, c(1, 2, 3), c(2, 3, 5), 0L, Inf, 0L, TRUE,
