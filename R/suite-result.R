@@ -297,9 +297,11 @@ suite_long_from_wide <- function(bm, protocols) {
 }
 
 # The protocol of a suite whose decisions choose the benchmarks of a
-# centre's significant-only gain: the first of `protocols` with that
-# centre (NA when none).
+# centre's significant-only gain: of `protocols` with that centre, the
+# first in the core's protocol table (NA when none), as
+# st_suite_summarise chooses it.
 suite_centre_protocol <- function(protocols, centre) {
+  protocols <- protocols[order(protocol_code(protocols))]
   cen <- vapply(protocols, function(p) protocol_info(p)$centre, "")
   protocols[match(centre, cen)]
 }

@@ -250,8 +250,8 @@ static void overall_columns(const st_suite_columns *cl, const double *w,
  * weights W_j = c(x_j) / sum_i c(x_i), under each centre c.  Each column
  * is normalised to sum 1 over the analysed benchmarks (skipped ones get
  * NAN).  The significant-only gain of the mean (median) keeps the
- * benchmarks declared by the first protocol of the columns with that
- * centre; the minimum has no test of its own: its gain keeps the
+ * benchmarks declared by the protocol of the columns with that centre
+ * that comes first in the protocol table; the minimum has no test of its own: its gain keeps the
  * benchmarks declared by both.
  */
 int st_suite_summarise(const st_suite_columns *cl, const double *custom,
@@ -272,14 +272,18 @@ int st_suite_summarise(const st_suite_columns *cl, const double *custom,
     }
     out->weights = mode;
     if (cl->k > ST_N_PROTOCOLS) return ST_ERR_DOMAIN;
-    /* the decisions of each centre's protocol: the first of the columns
-     * whose protocol has that centre (st_protocol_def.centre) */
+    /* the decisions of each centre's protocol: of the columns' protocols
+     * with that centre (st_protocol_def.centre), the first in the table */
     const double *primary[3] = {NULL, NULL, NULL};
+    int code[3] = {ST_N_PROTOCOLS, ST_N_PROTOCOLS, ST_N_PROTOCOLS};
     for (size_t i = 0; i < cl->k; i++) {
         const st_protocol_def *def = st_protocol_find(cl->protos[i]);
         if (!def) return ST_ERR_DOMAIN;
-        if (def->centre >= 0 && def->centre < 3 && !primary[def->centre])
-            primary[def->centre] = cl->decision[i];
+        int c = def->centre;
+        if (c >= 0 && c < 3 && cl->protos[i] < code[c]) {
+            primary[c] = cl->decision[i];
+            code[c] = cl->protos[i];
+        }
     }
     size_t nok = 0;
     for (size_t j = 0; j < nb; j++) nok += cl->status[j] == ST_OK;
