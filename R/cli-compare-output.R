@@ -203,7 +203,8 @@ compare_text <- function(res, opts, status, notes) {
   for (o in res$others) {
     r <- rows[rows$version == o, , drop = FALSE]
     out <- c(out, sprintf("%s (initial) -> %s: Speedup-Test for the %s, alpha = %s",
-                          res$baseline, o, opts$test, format(opts$alpha)))
+                          res$baseline, o, protocol_info(opts$test)$label,
+                          format(opts$alpha)))
     # within 80 columns: "speedup: Hodges-Lehmann estimate on log times [90%
     # interval; ends one-sided 95%]"
     out <- c(out, sprintf("speedup: %s [%s; ends one-sided %s]", interval_estimator(opts$test),
@@ -273,7 +274,8 @@ compare_markdown <- function(res, opts, status) {
   rows <- res$rows
   n <- compare_counts(rows)
   head <- sprintf("**speeduptest compare: %s** (Speedup-Test for the %s, alpha = %s, tolerance %s, p-values adjusted: %s; baseline `%s`)",
-                  if (status == 1L) "FAIL" else "pass", opts$test, format(opts$alpha),
+                  if (status == 1L) "FAIL" else "pass", protocol_info(opts$test)$label,
+                  format(opts$alpha),
                   fmt_change(opts$s0), opts$p_adjust, res$baseline)
   tab <- c(sprintf("| benchmark | version | speedup | %s interval | decision | p-value (adjusted) | detectable |",
                    fmt_pct(interval_level(opts$alpha))),

@@ -228,7 +228,8 @@ format.speedup_plan <- function(x, ...) {
   }
   c(strwrap(head, width = 79),
     strwrap(sprintf("(Speedup-Test for the %s at alpha = %s%s; simulated power %s from %s replicates resampled from the %d and %d observed %ss, seed %s.)",
-                    x$test, format(x$alpha), tol, fmt_num(x$power, 3L), format(x$reps),
+                    protocol_info(x$test)$label, format(x$alpha), tol,
+                    fmt_num(x$power, 3L), format(x$reps),
                     x$n, x$m, x$unit, format(x$seed)), width = 79))
 }
 

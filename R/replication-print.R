@@ -24,7 +24,8 @@ verdict_units_line <- function(v) {
   } else {
     rp <- function(r) if (r[1L] == r[2L]) format(r[1L]) else paste(r, collapse = "-")
     c(sprintf("  processes: %d of %s, %d of %s (the unit: per-process %ss)",
-              info$processes[1L], lx, info$processes[2L], ly, v$test),
+              info$processes[1L], lx, info$processes[2L], ly,
+              protocol_info(v$test)$centre),
       sprintf("  runs: %d of %s, %d of %s (%s and %s per process)", info$runs[1L], lx,
               info$runs[2L], ly, rp(info$runs_per_process[[1L]]),
               rp(info$runs_per_process[[2L]])),

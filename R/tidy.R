@@ -86,7 +86,7 @@ tidy.speedup_verdict <- function(x, steps = FALSE, ...) {
     fin$statistic <- NA_real_
   }
   tidy_frame(data.frame(
-    term = sprintf("speedup of the %s", v$test),
+    term = protocol_info(v$test)$what,
     estimate = or_na(attr(ci, "estimate"), NA_real_),
     conf.low = ci[1L],
     conf.high = ci[2L],

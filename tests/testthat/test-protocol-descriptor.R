@@ -67,18 +67,16 @@ test_that("decisions, directions and statuses have their words", {
   expect_equal(speeduptest:::protocol_code("median"), codes("protocol")[["median"]])
 })
 
-# A real verdict of each protocol, with the caveat bits replaced: every bit
-# a protocol can set is told in a caveat or an advice that was not there
-# without it.
+# A real verdict of each protocol of the table (its exported function,
+# unpaired or paired), with the caveat bits replaced: every bit a protocol
+# can set is told in a caveat or an advice that was not there without it.
 verdict_of <- function(name) {
   set.seed(3)
   x <- rlnorm(12, 0, 0.05)
   y <- rlnorm(12, -0.02, 0.05)
-  switch(name,
-    mean = mean_test(x, y),
-    median = median_test(x, y),
-    paired_mean = mean_test(x, y, design = "paired"),
-    paired_median = median_test(x, y, design = "paired"))
+  p <- protocols[[name]]
+  fun <- speeduptest:::protocol_fun(p$test)
+  if (identical(p$design, "paired")) fun(x, y, design = "paired") else fun(x, y)
 }
 
 with_flags <- function(v, flags) {
