@@ -146,6 +146,11 @@ status_words <- c(
 #' * `"mean"`: [mean_test()], the Speedup-Test for the mean (Student's or
 #'   Welch's t-test after checks of normality and of the variances); paired
 #'   twin: the paired t-test.
+#' * `"prob"`: [prob_test()], the probability that a run of the new code is
+#'   faster (the Brunner-Munzel test of P\[X > Y\] + P\[X = Y\]/2 > 1/2,
+#'   which needs neither a shift model nor equal spreads); paired twin: the
+#'   sign test of the rounds.  Its tolerance is a margin on the
+#'   probability.
 #'
 #' Every protocol has a paired twin (`design = "paired"`), tolerance tests
 #' (`min_speedup`, see [tolerance]), a `detectable` speedup and
@@ -266,7 +271,37 @@ protocols <- list(
     observed = "median per-round ratio",
     branches = c("too_few_values", "constant_samples", "paired_signed_rank"),
     steps = "signed_rank",
-    caveats = c("too_few_values", "constant"))
+    caveats = c("too_few_values", "constant")),
+  prob = list(
+    test = "prob", design = "unpaired", centre = "median",
+    centre_fun = stats::median, final = "brunner_munzel", trend_in_core = FALSE,
+    label = "probability", what = "speedup (P[X > Y] test)", rank = 3L,
+    fun = "prob_test", paired = "paired_prob",
+    extra = c("prob_greater", "prob_ci"), constant = "one",
+    plot_title = "Median run time, P[X > Y] test",
+    calls = list(detectable = "detectable_prob",
+                 suite_detectable = "suite_detectable_prob",
+                 tolerance_candidates = "tolerance_candidates_prob",
+                 paired_tolerance = "paired_tolerance_prob",
+                 plan_samples = "plan_samples_prob",
+                 plan_effect = "plan_effect_prob"),
+    interval = list(method = "none: the estimate is P[X > Y]",
+                    estimator = "ratio of the medians", name = ""),
+    observed = NULL,
+    branches = c("too_few_values", "constant_samples", "prob_permutation",
+                 "prob_t"),
+    steps = "brunner_munzel",
+    caveats = c("too_few_values", "constant")),
+  paired_prob = list(
+    test = "prob", design = "paired", centre = "median",
+    centre_fun = stats::median, final = "brunner_munzel", constant = "one",
+    plot_title = "Median run time, P[X > Y] by round",
+    interval = list(method = "none: the estimate is P[X > Y] by round",
+                    estimator = "median per-round ratio", name = ""),
+    observed = "median per-round ratio",
+    branches = c("too_few_values", "paired_sign"),
+    steps = "sign_test",
+    caveats = "too_few_values")
 )
 
 # The descriptor of a protocol by test name and design (an error for a
@@ -358,7 +393,10 @@ branch_words <- c(
   wilcoxon_model_rejected = "shift model rejected, then the Wilcoxon-Mann-Whitney test (confidence not guaranteed)",
   paired_signed_rank = "paired by round, the signed-rank test of the log ratios",
   paired_t_normal = "paired by round, differences normal, then the paired t-test",
-  paired_t_not_normal = "paired by round, differences not shown normal, then the paired t-test")
+  paired_t_not_normal = "paired by round, differences not shown normal, then the paired t-test",
+  prob_permutation = "the Brunner-Munzel test of P[X > Y] = 1/2, its studentized permutation law enumerated",
+  prob_t = "the Brunner-Munzel test of P[X > Y] = 1/2, its t approximation",
+  paired_sign = "paired by round, the sign test of P[a round's new run is faster] = 1/2")
 
 verdict_branch_words <- function(branch) {
   out <- unname(branch_words[branch])
@@ -494,6 +532,31 @@ protocol_steps <- list(
       alternative = "greater", statistic_name = "V",
       null_value = c("location shift" = 0)),
     path = function(p, ctx) sprintf("signed-rank test of log(%s / %s) by round p = %s",
+                                    ctx$labels[1L], ctx$labels[2L], fmt_p(p)),
+    outcome = final_outcome),
+  brunner_munzel = list(
+    role = "brunner_munzel",
+    htest = function(res, ctx) new_htest(
+      res, paste("Brunner-Munzel test,",
+                 if (isTRUE(res$exact)) "studentized permutation law (exact)"
+                 else "t approximation"),
+      data_name = paste(ctx$labels[1L], "and", ctx$labels[2L]),
+      alternative = "greater", statistic_name = "T", parameter_names = "df",
+      estimate_names = "P[X > Y] + P[X = Y]/2",
+      null_value = c("P[X > Y] + P[X = Y]/2" = 0.5),
+      conf_level = 1 - 2 * ctx$alpha),
+    path = function(p, ctx) sprintf("Brunner-Munzel p = %s", fmt_p(p)),
+    outcome = final_outcome),
+  sign_test = list(
+    role = "brunner_munzel",
+    htest = function(res, ctx) new_htest(
+      res, "Sign test, ties split",
+      data_name = sprintf("sign(%s - %s), by round", ctx$labels[1L], ctx$labels[2L]),
+      alternative = "greater", statistic_name = "S",
+      estimate_names = "P[a round's new run is faster]",
+      null_value = c("P[a round's new run is faster]" = 0.5),
+      conf_level = 1 - 2 * ctx$alpha),
+    path = function(p, ctx) sprintf("sign test of %s > %s by round p = %s",
                                     ctx$labels[1L], ctx$labels[2L], fmt_p(p)),
     outcome = final_outcome)
 )

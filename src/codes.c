@@ -31,7 +31,10 @@ static const st_code_name branch_names[] = {
     CODE("wilcoxon_model_rejected", ST_BRANCH_WILCOXON_NO_MODEL),
     CODE("paired_signed_rank", ST_BRANCH_PAIRED_SIGNED_RANK),
     CODE("paired_t_normal", ST_BRANCH_PAIRED_T_NORMAL),
-    CODE("paired_t_not_normal", ST_BRANCH_PAIRED_T_NOT_NORMAL)
+    CODE("paired_t_not_normal", ST_BRANCH_PAIRED_T_NOT_NORMAL),
+    CODE("prob_permutation", ST_BRANCH_PROB_PERMUTATION),
+    CODE("prob_t", ST_BRANCH_PROB_T),
+    CODE("paired_sign", ST_BRANCH_PAIRED_SIGN)
 };
 
 static const st_code_name step_names[] = {
@@ -43,7 +46,9 @@ static const st_code_name step_names[] = {
     CODE("wilcoxon", ST_STEP_WILCOXON),
     CODE("shapiro_d", ST_STEP_SHAPIRO_D),
     CODE("paired_t", ST_STEP_PAIRED_T),
-    CODE("signed_rank", ST_STEP_SIGNED_RANK)
+    CODE("signed_rank", ST_STEP_SIGNED_RANK),
+    CODE("brunner_munzel", ST_STEP_BRUNNER_MUNZEL),
+    CODE("sign_test", ST_STEP_SIGN_TEST)
 };
 
 static const st_code_name caveat_names[] = {
@@ -77,7 +82,8 @@ static const st_code_name status_names[] = {
 
 static const st_code_name protocol_names[] = {
     CODE("mean", ST_PROTO_MEAN),
-    CODE("median", ST_PROTO_MEDIAN)
+    CODE("median", ST_PROTO_MEDIAN),
+    CODE("prob", ST_PROTO_PROB)
 };
 
 static const st_code_name direction_names[] = {

@@ -67,6 +67,7 @@ static void verdict_init(st_verdict *v, double alpha)
     v->speedup_ci[0] = v->speedup_ci[1] = NAN;
     v->speedup_estimate = NAN;
     v->prob_greater = NAN;
+    v->prob_ci[0] = v->prob_ci[1] = NAN;
     v->shift = NAN;
     v->shift_ci[0] = v->shift_ci[1] = NAN;
     v->n_steps = 0;
@@ -884,7 +885,9 @@ static const st_protocol_def protocol_table[ST_N_PROTOCOLS] = {
     {"mean", ST_CENTRE_MEAN, 0, mean_protocol, mean_highest,
      st_tolerance_mean, st_paired_mean},
     {"median", ST_CENTRE_MEDIAN, 1, median_protocol, median_highest,
-     st_tolerance_median, st_paired_median}
+     st_tolerance_median, st_paired_median},
+    {"prob", ST_CENTRE_MEDIAN, 0, st_prob_protocol, st_prob_highest,
+     st_tolerance_prob, st_paired_prob}
 };
 
 const st_protocol_def *st_protocol_find(int proto)
@@ -912,9 +915,10 @@ SEXP ffi_verdict_list(const st_verdict *v, int status)
         "status", "decision", "branch", "guaranteed", "alpha", "p_value",
         "speedup", "speedup_min", "speedup_mean", "speedup_median",
         "speedup_ci", "prob_greater", "shift", "shift_ci", "caveats",
-        "step_kinds", "steps", "p_value_slowdown", "speedup_estimate"
+        "step_kinds", "steps", "p_value_slowdown", "speedup_estimate",
+        "prob_ci"
     };
-    SEXP values[19];
+    SEXP values[20];
     values[0] = PROTECT(Rf_ScalarInteger(status));
     values[1] = PROTECT(Rf_ScalarInteger((int) v->decision));
     values[2] = PROTECT(Rf_ScalarInteger(v->branch));
@@ -939,8 +943,9 @@ SEXP ffi_verdict_list(const st_verdict *v, int status)
     }
     values[17] = PROTECT(Rf_ScalarReal(v->p_value_slowdown));
     values[18] = PROTECT(Rf_ScalarReal(v->speedup_estimate));
-    SEXP out = ffi_named_list(19, names, values);
-    UNPROTECT(19);
+    values[19] = PROTECT(real2(v->prob_ci));
+    SEXP out = ffi_named_list(20, names, values);
+    UNPROTECT(20);
     return out;
 }
 

@@ -321,7 +321,12 @@ double st_runs_test_lower(double n1, double n2, double r);
 
 /* Protocols: their codes index the protocol table (st_protocol_find), in
  * this order everywhere; ST_N_PROTOCOLS sizes every per-protocol array. */
-enum { ST_PROTO_MEAN = 0, ST_PROTO_MEDIAN = 1, ST_N_PROTOCOLS = 2 };
+enum {
+    ST_PROTO_MEAN = 0,
+    ST_PROTO_MEDIAN = 1,
+    ST_PROTO_PROB = 2,      /* P[X > Y] + P[X = Y] / 2 > 1/2 (prob.c)      */
+    ST_N_PROTOCOLS = 3
+};
 
 /* Centres of a sample, in this order everywhere. */
 enum { ST_CENTRE_MIN = 0, ST_CENTRE_MEAN = 1, ST_CENTRE_MEDIAN = 2 };
@@ -342,7 +347,9 @@ typedef enum {
     ST_STEP_WILCOXON = 5,
     ST_STEP_SHAPIRO_D = 6,          /* paired: Shapiro-Wilk on x - y     */
     ST_STEP_PAIRED_T = 7,           /* paired: the paired t-test         */
-    ST_STEP_SIGNED_RANK = 8         /* paired: signed rank of log(x / y) */
+    ST_STEP_SIGNED_RANK = 8,        /* paired: signed rank of log(x / y) */
+    ST_STEP_BRUNNER_MUNZEL = 9,     /* prob: the Brunner-Munzel test     */
+    ST_STEP_SIGN_TEST = 10          /* paired prob: the sign test        */
 } st_step_kind;
 
 /* Caveat and advice flags (bits of st_verdict.caveats). */
@@ -371,7 +378,10 @@ typedef enum {
     ST_BRANCH_WILCOXON_NO_MODEL = 8, /* median: model rejected, go on    */
     ST_BRANCH_PAIRED_SIGNED_RANK = 9, /* paired median: signed rank      */
     ST_BRANCH_PAIRED_T_NORMAL = 10, /* paired mean: differences normal   */
-    ST_BRANCH_PAIRED_T_NOT_NORMAL = 11 /* paired mean: not shown normal  */
+    ST_BRANCH_PAIRED_T_NOT_NORMAL = 11, /* paired mean: not shown normal */
+    ST_BRANCH_PROB_PERMUTATION = 12, /* prob: exact permutation law      */
+    ST_BRANCH_PROB_T = 13,          /* prob: the t approximation         */
+    ST_BRANCH_PAIRED_SIGN = 14      /* paired prob: the sign test        */
 } st_branch;
 
 #define ST_MAX_STEPS 4
@@ -397,7 +407,9 @@ typedef struct {
     double speedup_estimate;  /* the interval's own estimate: the ratio of
                                  the means (mean), exp of the Hodges-
                                  Lehmann shift of log times (median)     */
-    double prob_greater;      /* median protocol: estimate of P[X > Y]    */
+    double prob_greater;      /* median and prob protocols: estimate of
+                                 P[X > Y] + P[X = Y] / 2                 */
+    double prob_ci[2];        /* prob protocol: its 1 - 2 alpha interval */
     double shift;             /* median protocol: Hodges-Lehmann shift    */
     double shift_ci[2];       /*   and its two-sided 1 - alpha interval   */
     int n_steps;
@@ -434,7 +446,8 @@ typedef struct {
     const char *name;
     /* the centre (ST_CENTRE_*) whose observed ratio is the verdict's
      * speedup, and whose significant-only gain of a suite its decisions
-     * choose (the first protocol of a suite with that centre) */
+     * choose (of a suite's protocols with that centre, the first in the
+     * table) */
     int centre;
     /* 1: run() makes the trend tests of st_protocol_options */
     int trend;
@@ -487,6 +500,23 @@ int st_highest_alpha(int proto, const double *x, size_t n, const double *y,
  * in that order (NAN when a sample is empty). */
 int st_observed_speedups(const double *x, size_t n, const double *y,
                          size_t m, double speedups[3]);
+
+/* ==== the probability protocol (prob.c) =================================== */
+
+/* The rows of the protocol table for P[X > Y] + P[X = Y] / 2 > 1/2: the
+ * Brunner-Munzel test (studentized permutation law when choose(n + m, n)
+ * splits can be enumerated, the t law beyond), the smallest significant
+ * alpha, the tests at the margin s0 - 1 on the probability, and the sign
+ * test of the rounds (ties split).  rigorous is unread (no model). */
+int st_prob_protocol(const double *x, size_t n, const double *y, size_t m,
+                     double alpha, int rigorous,
+                     const st_protocol_options *opt, st_verdict *out);
+int st_prob_highest(const double *x, size_t n, const double *y, size_t m,
+                    int rigorous, st_cache *cache, double *alpha);
+int st_tolerance_prob(const double *x, size_t n, const double *y, size_t m,
+                      int pooled, double alpha, double s0, double p[4]);
+int st_paired_prob(const double *x, const double *y, size_t n, double alpha,
+                   int rigorous, st_verdict *out);
 
 /* ==== paired designs and variance components (paired.c) ================== */
 
