@@ -158,51 +158,88 @@ static int pool_init(prob_pool *p, const double *x, size_t n, const double *y,
     return ST_OK;
 }
 
-/* The Brunner-Munzel figures of a split (in_x[k]: sorted position k in
- * the first group, which has p->n members). */
+/* The Brunner-Munzel figures of a split: the first group (p->n members)
+ * at the sorted positions idx[0] < ... < idx[n - 1].
+ *
+ * Mid-ranks are multiples of 1/2, so for the enumerated splits (small N)
+ * the placements, their sums S1 and sums of squares S2 are exact in double
+ * precision and the variances are formed in one pass as
+ * (n S2 - S1^2) / (n (n - 1)): exactly 0 when the placements are equal,
+ * and the same statistic for the same split whichever way it is reached.
+ * With `precise` (the observed split of large samples, where n S2 may pass
+ * 2^53) a second pass sums the squared deviations from the mean. */
 typedef struct {
     double p_hat, vx, vy, se, df;
 } bm_figures;
 
-static void bm_of_split(const prob_pool *p, const unsigned char *in_x,
-                        double *place, bm_figures *f)
+/* One walk over the blocks: the placement of the x and y members of each
+ * block, handed to visit(). */
+typedef struct {
+    double s1p, s2p, s1q, s2q;    /* sums, or with centres the squared
+                                     deviations from them                */
+    double cp, cq;                /* centres (0: raw sums)                */
+} bm_sums;
+
+static void bm_walk(const prob_pool *p, const size_t *idx, bm_sums *z)
 {
-    size_t n = p->n, m = p->m;
-    double before_x = 0, before_y = 0, sum_p = 0, sum_q = 0;
-    /* place[2 b], place[2 b + 1]: the placement of the x (y) members of
-     * block b, and their counts in cnt below */
+    size_t n = p->n, i = 0;
+    double before_x = 0, before_y = 0;
     for (size_t b = 0; b < p->nblocks; b++) {
+        size_t end = p->start[b + 1];
         double cx = 0;
-        for (size_t k = p->start[b]; k < p->start[b + 1]; k++) cx += in_x[k];
-        double cy = (double) (p->start[b + 1] - p->start[b]) - cx;
+        while (i < n && idx[i] < end) {
+            cx += 1;
+            i++;
+        }
+        double cy = (double) (end - p->start[b]) - cx;
         double r = p->rank[b];
-        double P = r - (before_x + (cx + 1) / 2);
-        double Q = r - (before_y + (cy + 1) / 2);
-        place[4 * b] = P;
-        place[4 * b + 1] = cx;
-        place[4 * b + 2] = Q;
-        place[4 * b + 3] = cy;
-        sum_p += cx * P;
-        sum_q += cy * Q;
+        if (cx > 0) {
+            double P = r - (before_x + (cx + 1) / 2) - z->cp;
+            z->s1p += cx * P;
+            z->s2p += cx * P * P;
+        }
+        if (cy > 0) {
+            double Q = r - (before_y + (cy + 1) / 2) - z->cq;
+            z->s1q += cy * Q;
+            z->s2q += cy * Q * Q;
+        }
         before_x += cx;
         before_y += cy;
     }
-    double dn = (double) n, dm = (double) m;
-    double mp = sum_p / dn, mq = sum_q / dm;
-    double ssp = 0, ssq = 0;
-    for (size_t b = 0; b < p->nblocks; b++) {
-        double a = place[4 * b] - mp, c = place[4 * b + 2] - mq;
-        ssp += place[4 * b + 1] * a * a;
-        ssq += place[4 * b + 3] * c * c;
+}
+
+static void bm_of_split(const prob_pool *p, const size_t *idx, int precise,
+                        bm_figures *f)
+{
+    double dn = (double) p->n, dm = (double) p->m;
+    bm_sums z = {0, 0, 0, 0, 0, 0};
+    bm_walk(p, idx, &z);
+    f->p_hat = z.s1p / (dn * dm);
+    double sp, sq;
+    if (precise) {
+        bm_sums d = {0, 0, 0, 0, z.s1p / dn, z.s1q / dm};
+        bm_walk(p, idx, &d);
+        sp = d.s2p * dn;
+        sq = d.s2q * dm;
+    } else {
+        sp = dn * z.s2p - z.s1p * z.s1p;
+        sq = dm * z.s2q - z.s1q * z.s1q;
     }
-    f->p_hat = mp / dm;
-    f->vx = ssp / (dn - 1);
-    f->vy = ssq / (dm - 1);
+    f->vx = sp > 0 ? sp / (dn * (dn - 1)) : 0;
+    f->vy = sq > 0 ? sq / (dm * (dm - 1)) : 0;
     double se2 = f->vx / (dn * dm * dm) + f->vy / (dm * dn * dn);
     f->se = se2 > 0 ? sqrt(se2) : 0;
     double a = dn * f->vx, c = dm * f->vy;
     double den = a * a / (dn - 1) + c * c / (dm - 1);
     f->df = den > 0 ? (a + c) * (a + c) / den : NAN;
+}
+
+/* The sorted positions of the x values (the observed split), as idx. */
+static void observed_split(const prob_pool *p, size_t *idx)
+{
+    size_t i = 0;
+    for (size_t k = 0; k < p->N; k++)
+        if (p->from_x[k]) idx[i++] = k;
 }
 
 /* The studentized statistic of H0: p = p0 (infinite when se = 0 and
@@ -262,19 +299,13 @@ static int at_most(double t, double t_obs)
 static int bm_run(const prob_pool *p, bm_test *out)
 {
     size_t N = p->N, n = p->n;
-    double *place = st_malloc(4 * p->nblocks, sizeof(double));
-    unsigned char *in_x = st_malloc(N, sizeof(unsigned char));
     size_t *idx = st_malloc(n, sizeof(size_t));
-    if (!place || !in_x || !idx) {
-        free(place);
-        free(in_x);
-        free(idx);
-        return ST_ERR_ALLOC;
-    }
-    bm_of_split(p, p->from_x, place, &out->f);
-    out->T = bm_stat(&out->f, 0.5);
+    if (!idx) return ST_ERR_ALLOC;
     double lc = lchoose((double) N, (double) n);
     out->exact = lc <= log(ST_PROB_EXACT_MAX);
+    observed_split(p, idx);
+    bm_of_split(p, idx, !out->exact, &out->f);
+    out->T = bm_stat(&out->f, 0.5);
     int s = ST_OK;
     if (!out->exact) {
         t_tails(&out->f, out->T, lc, &out->p_up, &out->p_down);
@@ -284,10 +315,8 @@ static int bm_run(const prob_pool *p, bm_test *out)
         double up = 0, down = 0, total = 0;
         for (size_t i = 0; i < n; i++) idx[i] = i;
         for (;;) {
-            memset(in_x, 0, N);
-            for (size_t i = 0; i < n; i++) in_x[idx[i]] = 1;
             bm_figures g;
-            bm_of_split(p, in_x, place, &g);
+            bm_of_split(p, idx, 0, &g);
             double t = bm_stat(&g, 0.5);
             up += at_least(t, out->T);
             down += at_most(t, out->T);
@@ -306,8 +335,6 @@ static int bm_run(const prob_pool *p, bm_test *out)
         out->p_up = up / total;
         out->p_down = down / total;
     }
-    free(place);
-    free(in_x);
     free(idx);
     return s;
 }
@@ -319,13 +346,14 @@ static int bm_observed(const double *x, size_t n, const double *y, size_t m,
     prob_pool p;
     int s = pool_init(&p, x, n, y, m);
     if (s != ST_OK) return s;
-    double *place = st_malloc(4 * p.nblocks, sizeof(double));
-    if (!place) {
+    size_t *idx = st_malloc(n, sizeof(size_t));
+    if (!idx) {
         pool_free(&p);
         return ST_ERR_ALLOC;
     }
-    bm_of_split(&p, p.from_x, place, f);
-    free(place);
+    observed_split(&p, idx);
+    bm_of_split(&p, idx, 1, f);
+    free(idx);
     pool_free(&p);
     return ST_OK;
 }
