@@ -142,3 +142,71 @@ test_that("the parts made when read are those of the complete verdict", {
   v$caveats <- "set by hand"
   expect_identical(v$caveats, "set by hand")
 })
+
+# ---- the protocol table: what a protocol must declare ---------------------------
+
+test_that("every protocol of the core's table has its descriptor and its words", {
+  table <- names(codes("protocol"))
+  expect_setequal(speeduptest:::protocol_choices(), table)
+  fields <- c("test", "design", "label", "what", "rank", "fun", "centre",
+              "centre_fun", "trend_in_core", "extra", "constant", "plot_title",
+              "interval", "final", "branches", "steps", "caveats", "calls")
+  for (p in table) {
+    d <- protocols[[p]]
+    expect_false(is.null(d), info = p)
+    expect_identical(d$design, "unpaired", info = p)
+    for (f in fields) expect_true(f %in% names(d), info = paste(p, f))
+    expect_true(d$centre %in% c("mean", "median"), info = p)
+    expect_true(all(d$branches %in% names(speeduptest:::branch_words)), info = p)
+    expect_true(all(d$steps %in% names(speeduptest:::protocol_steps)), info = p)
+    expect_true(is.function(speeduptest:::protocol_fun(p, "default")), info = p)
+    # a paired twin, or NULL, declared either way
+    expect_true("paired" %in% names(d), info = paste(p, "paired twin declared"))
+  }
+})
+
+test_that("every protocol of the table has its capabilities, in C and in R", {
+  set.seed(7)
+  x <- rlnorm(20, 0.02, 0.03)
+  y <- rlnorm(20, 0, 0.03)
+  caps <- c("detectable", "suite_detectable", "tolerance_candidates",
+            "plan_samples", "plan_effect")
+  ns <- asNamespace("speeduptest")
+  for (p in names(codes("protocol"))) {
+    d <- protocols[[p]]
+    code <- speeduptest:::protocol_code(p)
+    for (cap in c(caps, if (!is.null(d$paired)) "paired_tolerance")) {
+      fn <- d$calls[[cap]]
+      expect_true(is.character(fn) && is.function(get0(fn, envir = ns)),
+                  info = paste(p, cap))
+    }
+    # its tolerance tests in the core
+    res <- .Call(ns$ffi_tolerance_tests, x, y, code, FALSE, 1.02)
+    expect_identical(res$status, 0L, info = p)
+    expect_false(anyNA(res$p_values), info = p)
+    # its paired twin in the core exactly when the descriptor declares one
+    res <- .Call(ns$ffi_run_protocol, x, y, code, TRUE, 0.05, TRUE, 0L)
+    if (is.null(d$paired)) {
+      expect_identical(speeduptest:::st_code_name("status", res$status),
+                       "unsupported", info = p)
+    } else {
+      expect_identical(res$status, 0L, info = p)
+      tw <- protocols[[d$paired]]
+      expect_identical(tw$design, "paired", info = p)
+      expect_true(speeduptest:::st_code_name("branch", res$branch) %in% tw$branches,
+                  info = p)
+    }
+    # its columns in a suite, cut from the long table
+    s <- speedup_suite(list(a = list(x = x, y = y), b = list(x = y, y = x)),
+                       protocols = p)
+    wide <- paste0(p, "_", speeduptest:::suite_long_columns)
+    expect_true(all(wide %in% names(s$benchmarks)), info = p)
+    expect_identical(s$results$protocol, c(p, p))
+    expect_identical(s$results$decision, s$benchmarks[[paste0(p, "_decision")]])
+  }
+  # an unknown protocol code is an error, never another protocol
+  res <- .Call(ns$ffi_tolerance_tests, x, y, 99L, FALSE, 1.02)
+  expect_identical(speeduptest:::st_code_name("status", res$status), "domain")
+  expect_error(.Call(ns$ffi_run_protocol, x, y, 99L, FALSE, 0.05, TRUE, 0L))
+  expect_error(speeduptest:::protocol_info("nonesuch"))
+})
