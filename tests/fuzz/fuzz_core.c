@@ -134,6 +134,10 @@ static int cmp_dbl(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
+/* The protocols a fuzzed suite runs: the paper's two, so that the
+ * per-protocol index of a benchmark's results is the protocol's code. */
+static const int fuzz_protos[2] = {ST_PROTO_MEAN, ST_PROTO_MEDIAN};
+
 /* ---- targets ------------------------------------------------------------ */
 
 static void fuzz_wilcoxon(reader *r)
@@ -505,6 +509,22 @@ static void fuzz_protocol(reader *r)
         if (!isnan(v.shift_ci[0]) && !isnan(v.shift_ci[1]))
             CHECK(v.shift_ci[0] <= v.shift_ci[1]);
     }
+    /* the probability protocol: p-values, its estimate in [0, 1] inside
+     * its interval */
+    st = st_protocol(ST_PROTO_PROB, x, n, y, m, alpha, rigorous, NULL, &v);
+    if (st == ST_OK) {
+        check_p(v.p_value);
+        check_p(v.p_value_slowdown);
+        if (!isnan(v.prob_greater)) {
+            CHECK(v.prob_greater >= 0 && v.prob_greater <= 1);
+            if (!isnan(v.prob_ci[0]))
+                CHECK(v.prob_ci[0] <= v.prob_greater &&
+                      v.prob_greater <= v.prob_ci[1]);
+        }
+    }
+    /* an unknown protocol is an error, never another protocol */
+    CHECK(st_protocol(ST_N_PROTOCOLS, x, n, y, m, alpha, rigorous, NULL, &v)
+          == ST_ERR_DOMAIN);
     /* the same protocol sorting by the trend tests' merge sort: the same
      * verdict (run times are positive, so no -0 to lose) */
     {
@@ -538,10 +558,10 @@ static void fuzz_protocol(reader *r)
     if (st == ST_OK) CHECK(isnan(a) || (a >= 0.0 && a <= 0.5));
     st_bench_result br;
     st = st_suite_bench(x, n, y, m, (rd_u8(r) & 1) ? NAN : alpha, rigorous,
-                        &br, NULL);
+                        fuzz_protos, 2, &br, NULL);
     if (st == ST_OK) {
-        check_p(br.p_value[0]);
-        check_p(br.p_value[1]);
+        check_p(br.proto[0].p_value);
+        check_p(br.proto[1].p_value);
     }
     /* the paired protocols on the first min(n, m) values as rounds, and
      * the variance components with a fuzzer-chosen grouping */
@@ -1236,8 +1256,8 @@ static int ref_suite_summarise(const st_bench_result *res, size_t nb,
          * benchmarks declared by both protocols. */
         for (size_t j = 0; j < nb; j++) {
             const st_bench_result *r = &res[j];
-            int sm = r->decision[ST_PROTO_MEAN] == ST_SIGNIFICANT;
-            int sd = r->decision[ST_PROTO_MEDIAN] == ST_SIGNIFICANT;
+            int sm = r->proto[ST_PROTO_MEAN].decision == ST_SIGNIFICANT;
+            int sd = r->proto[ST_PROTO_MEDIAN].decision == ST_SIGNIFICANT;
             include[j] = r->status == ST_OK &&
                 (c == ST_CENTRE_MEAN ? sm : c == ST_CENTRE_MEDIAN ? sd : sm && sd);
         }
@@ -1250,7 +1270,7 @@ static int ref_suite_summarise(const st_bench_result *res, size_t nb,
     size_t a[2] = {0, 0};
     for (int p = 0; p < 2; p++)
         for (size_t j = 0; j < nb; j++)
-            a[p] += res[j].status == ST_OK && res[j].decision[p] == ST_SIGNIFICANT;
+            a[p] += res[j].status == ST_OK && res[j].proto[p].decision == ST_SIGNIFICANT;
     return ref_proportions(a, nok, opt, out);
 }
 
@@ -1272,11 +1292,11 @@ static void fuzz_suite(reader *r)
         for (size_t i = 0; i < nx[b]; i++) xv[b][i] = rd_time(r);
         for (size_t j = 0; j < ny[b]; j++) yv[b][j] = rd_time(r);
         int st = st_suite_bench(xv[b], nx[b], yv[b], ny[b], alpha,
-                                rigorous, &res[b], &tab);
+                                rigorous, fuzz_protos, 2, &res[b], &tab);
         CHECK(st == res[b].status);
         st_bench_result plain;
         int st2 = st_suite_bench(xv[b], nx[b], yv[b], ny[b], alpha, rigorous,
-                                 &plain, NULL);
+                                 fuzz_protos, 2, &plain, NULL);
         CHECK(st2 == st);
         if (st != ST_OK) continue;
         /* the centres: minimum, mean and median of each sample */
@@ -1300,13 +1320,13 @@ static void fuzz_suite(reader *r)
                   2 * DBL_EPSILON * fabs(med) + 0x1p-1074);
         }
         for (int p = 0; p < 2; p++) {
-            CHECK(plain.decision[p] == res[b].decision[p]);
-            CHECK(same(plain.p_value[p], res[b].p_value[p]));
-            CHECK(same(plain.alpha[p], res[b].alpha[p]));
-            check_p(res[b].p_value[p]);
-            check_p(res[b].p_value_slowdown[p]);
+            CHECK(plain.proto[p].decision == res[b].proto[p].decision);
+            CHECK(same(plain.proto[p].p_value, res[b].proto[p].p_value));
+            CHECK(same(plain.proto[p].alpha, res[b].proto[p].alpha));
+            check_p(res[b].proto[p].p_value);
+            check_p(res[b].proto[p].p_value_slowdown);
             /* the decision is the protocol's at the alpha reported */
-            double al = res[b].alpha[p];
+            double al = res[b].proto[p].alpha;
             if (isnan(alpha)) {
                 CHECK(res[b].searched);
                 CHECK(al >= 0.01 - 1e-12 && al <= 0.5 + 1e-12);
@@ -1318,13 +1338,13 @@ static void fuzz_suite(reader *r)
             int sv = st_protocol(p, xv[b], nx[b], yv[b], ny[b], al, rigorous,
                                  NULL, &v);
             CHECK(sv == ST_OK);
-            CHECK(v.decision == res[b].decision[p]);
-            CHECK(v.guaranteed == res[b].guaranteed[p]);
-            CHECK(same(v.p_value, res[b].p_value[p]));
-            CHECK(same(v.p_value_slowdown, res[b].p_value_slowdown[p]));
+            CHECK(v.decision == res[b].proto[p].decision);
+            CHECK(v.guaranteed == res[b].proto[p].guaranteed);
+            CHECK(same(v.p_value, res[b].proto[p].p_value));
+            CHECK(same(v.p_value_slowdown, res[b].proto[p].p_value_slowdown));
             if (p == ST_PROTO_MEDIAN) CHECK(same(v.prob_greater, res[b].prob_greater));
-            if (isnan(alpha) && res[b].decision[p] == ST_SIGNIFICANT)
-                CHECK(!isnan(res[b].highest[p]));
+            if (isnan(alpha) && res[b].proto[p].decision == ST_SIGNIFICANT)
+                CHECK(!isnan(res[b].proto[p].highest));
         }
     }
     st_cache_free(&tab);
@@ -1353,13 +1373,17 @@ static void fuzz_suite(reader *r)
             cxs[c][b] = res[b].centre_x[c];
             cys[c][b] = res[b].centre_y[c];
         }
-        for (int p = 0; p < 2; p++) dec[p][b] = res[b].decision[p];
+        for (int p = 0; p < 2; p++) dec[p][b] = res[b].proto[p].decision;
     }
     for (int c = 0; c < 3; c++) {
         cols.centre_x[c] = cxs[c];
         cols.centre_y[c] = cys[c];
     }
-    for (int p = 0; p < 2; p++) cols.decision[p] = dec[p];
+    cols.k = 2;
+    for (int p = 0; p < 2; p++) {
+        cols.protos[p] = fuzz_protos[p];
+        cols.decision[p] = dec[p];
+    }
     int st2 = st_suite_summarise(&cols, cw, &opt, w2, &s2);
     CHECK(st1 == ST_OK && st2 == ST_OK);
     if (getenv("FUZZ_VERBOSE")) {
@@ -1369,7 +1393,7 @@ static void fuzz_suite(reader *r)
                     b, res[b].status, nx[b], ny[b], res[b].centre_x[0],
                     res[b].centre_x[1], res[b].centre_x[2], res[b].centre_y[0],
                     res[b].centre_y[1], res[b].centre_y[2],
-                    (int) res[b].decision[0], (int) res[b].decision[1]);
+                    (int) res[b].proto[0].decision, (int) res[b].proto[1].decision);
         fprintf(stderr, "weights %d -> %d; gain %.17g %.17g %.17g; sig %.17g "
                 "%.17g %.17g\n", (int) opt.weights, (int) s1.weights,
                 s1.gain[0], s1.gain[1], s1.gain[2], s1.gain_sig[0],
@@ -1400,8 +1424,8 @@ static void fuzz_suite(reader *r)
             int overflowed = 0;     /* the known median overflow */
             for (size_t b = 0; b < nb; b++) {
                 if (res[b].status != ST_OK) continue;
-                int sm = res[b].decision[ST_PROTO_MEAN] == ST_SIGNIFICANT;
-                int sd = res[b].decision[ST_PROTO_MEDIAN] == ST_SIGNIFICANT;
+                int sm = res[b].proto[ST_PROTO_MEAN].decision == ST_SIGNIFICANT;
+                int sd = res[b].proto[ST_PROTO_MEDIAN].decision == ST_SIGNIFICANT;
                 if (sig && !(c == ST_CENTRE_MEAN ? sm :
                              c == ST_CENTRE_MEDIAN ? sd : sm && sd))
                     continue;
@@ -1458,7 +1482,7 @@ static void fuzz_suite(reader *r)
     for (int p = 0; p < 2; p++) {
         size_t a = 0;
         for (size_t b = 0; b < nb; b++)
-            a += res[b].status == ST_OK && res[b].decision[p] == ST_SIGNIFICANT;
+            a += res[b].status == ST_OK && res[b].proto[p].decision == ST_SIGNIFICANT;
         CHECK(s1.a[p] == (double) a && s2.a[p] == (double) a);
         CHECK(s1.valid[p] == s2.valid[p]);
         CHECK(same(s1.min_benchmarks[p], s2.min_benchmarks[p]));
