@@ -93,7 +93,7 @@ choice_cases <- list(
        call = function(v) {
          suppressWarnings(speedup_suite(suite, weights = v))$weights_requested
        }),
-  list(fn = "plan_runs", arg = "test", choices = c("median", "mean"),
+  list(fn = "plan_runs", arg = "test", choices = speeduptest:::protocol_choices(),
        partial = c(med = "median"), ambiguous = "me",
        call = function(v) plan_runs(x, y, speedup = 1.2, test = v, reps = 20,
                                     max_runs = 40)$test),
