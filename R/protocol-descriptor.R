@@ -209,7 +209,8 @@ NULL
 protocols <- list(
   mean = list(
     test = "mean", design = "unpaired", centre = "mean", centre_fun = mean,
-    label = "mean", what = "speedup of the mean", rank = 2L, fun = "mean_test", paired = "paired_mean",
+    label = "mean", what = "speedup of the mean", rank = 2L, fun = "mean_test",
+    paired = "paired_mean",
     trend_in_core = FALSE, extra = character(), constant = "both",
     plot_title = "Mean run time",
     calls = list(detectable = "detectable_mean",
@@ -231,7 +232,8 @@ protocols <- list(
   median = list(
     test = "median", design = "unpaired", centre = "median",
     centre_fun = stats::median, final = "wilcoxon", trend_in_core = TRUE,
-    label = "median", what = "speedup of the median", rank = 1L, fun = "median_test", paired = "paired_median",
+    label = "median", what = "speedup of the median", rank = 1L,
+    fun = "median_test", paired = "paired_median",
     extra = c("prob_greater", "shift", "shift_ci"), constant = "one",
     plot_title = "Median run time",
     calls = list(detectable = "detectable_median",

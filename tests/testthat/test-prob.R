@@ -287,3 +287,31 @@ test_that("compare --test prob runs", {
                  min_speedup = 1.01)
   expect_identical(v$direction, "speedup")
 })
+
+test_that("every paired twin's highest confidence is the smallest significant alpha", {
+  # brute force: the decision on a fine grid of alpha and at the steps'
+  # p-values, against highest_confidence(design = "paired")
+  set.seed(291)
+  for (i in 1:12) {
+    k <- sample(c(8, 12, 25, 40), 1)
+    x <- rlnorm(k, 0, 0.02)
+    y <- x * rlnorm(k, sample(c(-0.01, -0.003, 0), 1), 0.01)
+    if (i %% 3 == 0) y <- y * rlnorm(k, 0, 0.03)   # not normal differences
+    for (test in speeduptest:::protocol_choices()) {
+      fun <- speeduptest:::protocol_fun(test)
+      h <- highest_confidence(x, y, test = test, design = "paired")
+      v <- fun(x, y, design = "paired", alpha = 0.5, rigorous = FALSE)
+      cand <- sort(unique(c(vapply(v$steps, function(s) as.double(s$p.value), 0),
+                            seq(0.005, 0.5, by = 0.005))))
+      cand <- cand[!is.na(cand) & cand > 0 & cand <= 0.5]
+      sig <- vapply(cand, function(a) isTRUE(fun(x, y, design = "paired",
+                                                  alpha = a)$significant), NA)
+      want <- if (any(sig)) 1 - cand[which(sig)[1L]] else NA_real_
+      if (is.na(want)) {
+        expect_true(is.na(h), info = paste(test, i))
+      } else {
+        expect_equal(as.double(h), want, tolerance = 1e-12, info = paste(test, i))
+      }
+    }
+  }
+})
