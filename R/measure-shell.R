@@ -81,19 +81,18 @@ reraise_interrupt <- function() {
   invokeRestart("abort")
 }
 
-# One calibration pair, `sh -c ''` and a direct `true` in random order,
-# recorded in st; FALSE when interrupted.
-measure_calibration_pair <- function(st, ctx) {
-  for (what in sample(c("shell", "direct"))) {
-    v <- ctx$timer$shell$spawn[[what]]
-    if (is.null(v)) next
-    r <- measure_spawn(v, ctx)
-    if (identical(r$status, 2L)) return(FALSE)
-    if (identical(r$status, 0L) && identical(r$exit_status, 0L)) {
-      row <- c(r$wall, r$user, r$sys)
-      if (what == "shell") st$cal_shell <- rbind(st$cal_shell, row) else
-        st$cal_direct <- rbind(st$cal_direct, row)
-    }
+# One calibration run, of `sh -c ''` (what = "shell") or of a direct `true`
+# ("direct"), recorded in st; FALSE when interrupted.  (Runs made by the
+# launcher's batches are recorded by measure_loop().)
+measure_calibration_one <- function(st, ctx, what) {
+  v <- ctx$timer$shell$spawn[[what]]
+  if (is.null(v)) return(TRUE)
+  r <- measure_spawn(v, ctx)
+  if (identical(r$status, 2L)) return(FALSE)
+  if (identical(r$status, 0L) && identical(r$exit_status, 0L)) {
+    row <- c(r$wall, r$user, r$sys)
+    if (what == "shell") st$cal_shell <- rbind(st$cal_shell, row) else
+      st$cal_direct <- rbind(st$cal_direct, row)
   }
   TRUE
 }
@@ -107,7 +106,8 @@ measure_corrected <- function(st, ctx) {
   time <- st$time[k]
   user <- st$user[k]
   sys <- st$sys[k]
-  correction <- numeric(length(k))
+  # R code: the harness's share, subtracted when the runs were recorded
+  correction <- if (length(st$harness) >= st$n) st$harness[k] else numeric(length(k))
   sh <- ctx$timer$shell
   if (!is.null(sh)) sh$samples <- sh$spawn <- NULL
   if (is.null(sh) || !nrow(st$cal_shell)) {
