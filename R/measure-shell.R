@@ -16,7 +16,7 @@ measure_calibrate <- function(launcher, shell, server = NULL) {
   sh <- list(path = NULL, args = "")
   ctx <- list(output = NULL, timeout = Inf, timer = list(launcher = launcher),
               server = server)
-  n <- if (shell) 33L else 11L
+  n <- if (shell) 33L else 5L
   warm <- if (shell) 3L else 1L
   one <- function(v) {
     r <- measure_spawn(v, ctx)
@@ -25,9 +25,15 @@ measure_calibrate <- function(launcher, shell, server = NULL) {
   }
   d <- vector("list", n)
   s <- vector("list", n)
-  for (i in seq_len(n)) {
-    d[[i]] <- one(direct)
-    if (shell) s[[i]] <- one(sh)
+  batched <- measure_calibrate_batch(server, direct, sh, n, shell)
+  if (!is.null(batched)) {
+    d <- batched$direct
+    s <- batched$shell
+  } else {
+    for (i in seq_len(n)) {
+      d[[i]] <- one(direct)
+      if (shell) s[[i]] <- one(sh)
+    }
   }
   med <- function(runs, what) {
     x <- vapply(runs[-seq_len(warm)], function(r) {
@@ -59,6 +65,25 @@ measure_calibrate <- function(launcher, shell, server = NULL) {
            spawn = list(shell = sh, direct = if (nzchar(true_path)) direct else NULL)))
   }
   out
+}
+
+# The calibration runs made by the launcher in one batch (a direct `true`,
+# then `sh -c ''` when `shell`, n times): list(direct, shell) of runs as
+# ffi_launcher_run gives them, or NULL when the batch did not complete.
+measure_calibrate_batch <- function(server, direct, sh, n, shell) {
+  if (is.null(server)) return(NULL)
+  paths <- c(if (is.null(direct$path)) NA_character_ else direct$path, NA_character_)
+  steps <- if (shell) rep(1:2, n) else rep(1L, n)
+  res <- .Call(ffi_launcher_batch, server, paths, list(direct$args, sh$args), steps,
+               NULL, Inf)
+  if (identical(res$status, 2L)) reraise_interrupt()
+  if (!identical(res$status, 0L) || res$done != length(steps)) return(NULL)
+  m <- res$runs
+  as_run <- function(k) list(status = 0L, wall = m[k, 1L], user = m[k, 2L],
+                             sys = m[k, 3L], max_rss = m[k, 4L],
+                             exit_status = as.integer(m[k, 5L]), rss_floor = m[k, 10L])
+  list(direct = lapply(which(steps == 1L), as_run),
+       shell = if (shell) lapply(which(steps == 2L), as_run) else vector("list", n))
 }
 
 # The shell's share of a run from the calibration runs (matrices of wall,

@@ -206,10 +206,12 @@
 #' Before measuring, `measure()` records the clock's resolution (what
 #' `clock_getres()` reports and the smallest nonzero step seen between two
 #' readings) and the overhead of a run: the median time of a direct run of
-#' `true` (the spawn floor; 10 runs after one warm-up, or the 30 of the
-#' shell's calibration) and of calling an empty R function (51 calls).  A
-#' version whose median time is under 100 times the resolution, or under 1.5
-#' times the overhead of starting a run, gives a warning of class
+#' `true` (the spawn floor; 4 runs after one warm-up, or the 30 of the
+#' shell's calibration, made by the launcher in one batch) and the
+#' harness's time around one evaluation of R code (51 batches of one).  A
+#' version whose median time (for R code, the time of its batch) is under
+#' 100 times the resolution, or under 1.5 times the overhead of starting a
+#' run, gives a warning of class
 #' `speeduptest_warning_short_runs`: most of what is measured is then the
 #' clock or the start-up, not the code; repeat the work inside the run (a
 #' loop in the command or the function) until a run lasts far longer.
@@ -489,6 +491,9 @@ measure_steps <- function(b, ctx) {
   has_setup <- !is.null(ctx$setup)
   has_cleanup <- !is.null(ctx$cleanup)
   cal_roles <- c("cal_shell", if (!is.null(ctx$timer$shell$spawn$direct)) "cal_direct")
+  if (!has_setup && !has_cleanup && (!shell_cal || !any(launch[idx] == "shell"))) {
+    return(list(role = rep.int(run_role, n), ver = idx))
+  }
   for (j in seq_len(n)) {
     i <- idx[j]
     r <- c(if (has_setup) "setup",
