@@ -689,8 +689,10 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
       kind <- ex$exec[pos]
       end <- pos
       if (kind != "each") {
-        limit <- if (is.null(progress)) m else
-          max(1L, as.integer(0.25 / per_step))
+        # at most 5000 runs a batch (the reports wait in the launcher's
+        # memory until the batch ends); with a progress line, about 0.25 s
+        limit <- if (is.null(progress)) 5000L else
+          max(1L, min(5000L, as.integer(0.25 / per_step)))
         while (end < m && ex$exec[end + 1L] == kind && end - pos + 1L < limit) {
           end <- end + 1L
         }

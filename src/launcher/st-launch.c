@@ -461,8 +461,10 @@ static int serve_batch(int req, int rep, int nullfd, char *msg, size_t len)
         off + (size_t) nstep * sizeof(uint32_t) > len) goto bad;
     steps = (uint32_t *) malloc(((size_t) nstep + 1) * sizeof(uint32_t));
     specs = (spec *) calloc(nspec, sizeof(spec));
-    /* every argv pointer fits in len + nspec slots */
-    argvs = (char **) calloc(len + nspec, sizeof(char *));
+    /* the argv pointers: every string takes at least one byte of the
+     * request, so there are fewer strings than bytes after the steps */
+    size_t nptr = len - off - (size_t) nstep * sizeof(uint32_t) + nspec;
+    argvs = (char **) calloc(nptr, sizeof(char *));
     if (!steps || !specs || !argvs) {
         report_errno(&out, 'e', ENOMEM);
         goto send;
@@ -484,6 +486,7 @@ static int serve_batch(int req, int rep, int nullfd, char *msg, size_t len)
         specs[i].path = msg + off;
         off += strlen(msg + off) + 1;
         specs[i].argv = argvs + a;
+        if (a + nargs + 1 > nptr) goto bad;
         for (uint32_t k = 0; k < nargs; k++) {
             if (off >= len) goto bad;
             argvs[a++] = msg + off;
