@@ -126,12 +126,12 @@
 #' `exit_status` are `NA`.
 #'
 #' One run of a command lasts from the reading of the clock just before
-#' `posix_spawn()` creates its process to the reading just after the
-#' launcher (below) has been woken by the process's exit (a pidfd on
-#' Linux), before it is reaped: the creation of the process, the `exec` of
-#' the program, the program itself and its exit.  This is `hyperfine -N`'s
-#' definition (it reads its clock before `Command::spawn()` and after
-#' `wait()` returns).  A command run by the shell is the same span around
+#' `posix_spawn()` creates its process to the reading just after `wait4()`
+#' has reaped it in the launcher (below): the creation of the process, the
+#' `exec` of the program, the program itself, its exit and the reaping.
+#' This is `hyperfine -N`'s definition (it reads its clock before
+#' `Command::spawn()` and after `wait()` returns).  A run stopped by its
+#' timeout or an interrupt ends when it is stopped.  A command run by the shell is the same span around
 #' `/bin/sh -c CMD`, minus the shell's share measured as said below.  The
 #' request to run it, the report and everything R does are outside it, and
 #' the runs are made by the launcher in batches: the launcher runs the

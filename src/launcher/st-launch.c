@@ -66,10 +66,12 @@
  *
  * The wall time is the spawn floor of the command and nothing of the
  * launcher: CLOCK_MONOTONIC is read just before posix_spawn() and just after
- * wait4() returns, so it holds the creation of the child (a vfork-style
- * clone in glibc), the exec, the command, its exit and the reaping -- what
- * `hyperfine -N` times around a child -- while the launcher's own exec,
- * dynamic linking and report are outside it.
+ * wait4() returns (for a run stopped by its timeout or an interrupt, when it
+ * was stopped), so it holds the creation of the child (a vfork-style clone
+ * in glibc), the exec, the command, its exit and the reaping -- what
+ * `hyperfine -N` times around a child: it reads its clock before
+ * Command::spawn() and after wait() returns -- while the launcher's own
+ * exec, dynamic linking and report are outside it.
  *
  * Why a launcher and not a spawn from R: on Linux, exec() records the
  * high-water resident size of the memory the process leaves in the new
@@ -403,8 +405,9 @@ static int run_one(const spec *sp, int outfd, int nullfd, double timeout, int re
             break;
         }
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* a run that was stopped ends when it was stopped */
     if (timed_out || stopped) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
         kill(-pid, SIGTERM);
         if (wait_exit(pid, pidfd, -1, 0.5) != 1) kill(-pid, SIGKILL);
     }
@@ -418,6 +421,9 @@ static int run_one(const spec *sp, int outfd, int nullfd, double timeout, int re
     do {
         r = wait4(pid, &wstatus, 0, &ru);
     } while (r < 0 && errno == EINTR);
+    /* a run that ended by itself ends when wait4() has returned, as
+     * hyperfine stops its clock when wait() returns */
+    if (!timed_out && !stopped) clock_gettime(CLOCK_MONOTONIC, &t1);
     if (pidfd >= 0) close(pidfd);
     if (r != pid) {
         report_errno(out, 'e', errno);
