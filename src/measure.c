@@ -23,10 +23,14 @@
  * writes the status, wall time, user and sys times and ru_maxrss of the
  * command back through a pipe (fd given on its command line): the
  * launcher's own start-up is not in the time.  measure() starts the launcher
- * once, as a server (st_server_start(), st_server_run()): requests go to it
- * over a socket, reports come back over a pipe, and it gives each command a
- * process group of its own, enforces the timeout and stops a run when asked;
- * a long-lived server is woken at once when its command exits, where a new
+ * once, as a server (st_server_start(), st_server_batch()): batches of runs
+ * go to it over a socket, and it runs them back to back and sends their
+ * reports over a pipe when the batch ends, so that the caller neither wakes
+ * nor allocates while commands run; it gives each command a process group
+ * of its own, enforces the timeout and stops a run when asked (a stop byte
+ * that arrives after its run is dropped before the next batch, and the
+ * interrupt it stood for is still reported here); a long-lived server is
+ * woken at once when its command exits, where a new
  * launcher per run (st_run_command() with a launcher, the fallback) is woken
  * late on a busy machine.  With st_run_command() the launcher is what gets
  * the process group; the command stays in it.  Without a launcher (none
@@ -60,6 +64,11 @@
  * nonzero difference seen between consecutive clock readings (the blog post
  * "Statistics for performance" in papers/ explains why a run should last far
  * longer than this).
+ *
+ * R code (ffi_eval_runs, in the .Call layer: it evaluates R objects) is
+ * timed as bench::mark times it: the clock is read around a batch of
+ * evaluations, with nothing allocated between the readings, and the
+ * results are written in place into a matrix made by the caller.
  *
  * The core functions use plain C types only; the .Call entry points are at
  * the end of the file.
