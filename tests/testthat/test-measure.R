@@ -210,7 +210,8 @@ test_that("R expressions and functions are timed; their errors are classed", {
 
   # a variable holding a function, and the list form with a quoted expression
   g <- function() Sys.sleep(0.01)
-  t <- measure(list(g = g, q = quote(Sys.sleep(0.02)), cmd = "sleep 0.01"), .runs = 2)
+  t <- quiet_short(measure(list(g = g, q = quote(Sys.sleep(0.02)), cmd = "sleep 0.01"),
+                           .runs = 2))
   expect_identical(levels(t$version), c("g", "q", "cmd"))
   expect_true(all(t$time[t$version == "q"] >= 0.02))
   expect_match(attr(t, "versions")[["cmd"]], "^command")
@@ -225,7 +226,7 @@ test_that("R expressions and functions are timed; their errors are classed", {
   expect_identical(calls, 3L)
   expect_identical(levels(t$version), "counter()")
   cmds <- c(a = "sleep 0.01", b = "sleep 0.01")
-  expect_identical(levels(measure(cmds, .runs = 1)$version), c("a", "b"))
+  expect_identical(levels(quiet_short(measure(cmds, .runs = 1))$version), c("a", "b"))
 
   err <- tryCatch(measure(x = stop("boom"), .runs = 2), error = function(e) e)
   expect_s3_class(err, "speeduptest_error_expression")
@@ -247,7 +248,7 @@ test_that("setup and cleanup run around every run, untimed", {
   expect_identical(sort(unique(seen)), c("a", "b"))
   expect_length(readLines(f), 8L)
   # the setup is not timed
-  t <- measure(a = "sleep 0.01", .runs = 3, .setup = function() Sys.sleep(0.1))
+  t <- quiet_short(measure(a = "sleep 0.01", .runs = 3, .setup = function() Sys.sleep(0.1)))
   expect_lt(median(t$time), 0.09)
 
   err <- tryCatch(measure(a = "true", .runs = 2, .setup = "exit 4"), error = function(e) e)
