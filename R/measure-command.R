@@ -74,3 +74,34 @@ measure_spawn <- function(v, ctx) {
   }
   .Call(ffi_run_command, v$path, v$args, ctx$output, ctx$timeout, ctx$timer$launcher)
 }
+
+# The commands the launcher may run in a measurement, numbered: the
+# versions that are commands, the hooks that are commands and the shell's
+# calibration commands.  Each of them gets its number as `cmd_id`; the
+# table (`paths`, NA for the shell, and `args`) goes with every batch.
+measure_command_table <- function(ctx) {
+  paths <- character()
+  args <- list()
+  add <- function(v) {
+    if (is.null(v) || !identical(v$kind %||% "command", "command")) return(v)
+    paths[length(paths) + 1L] <<- if (is.null(v$path)) NA_character_ else v$path
+    args[[length(args) + 1L]] <<- as.character(v$args)
+    v$cmd_id <- length(paths)
+    v
+  }
+  ctx$versions <- lapply(ctx$versions, add)
+  ctx$setup <- add(ctx$setup)
+  ctx$cleanup <- add(ctx$cleanup)
+  sp <- ctx$timer$shell$spawn
+  if (!is.null(sp)) {
+    ctx$timer$shell$spawn$shell <- add(sp$shell)
+    if (!is.null(sp$direct)) ctx$timer$shell$spawn$direct <- add(sp$direct)
+  }
+  ctx$commands <- list(paths = paths, args = args)
+  # R code: the calls ffi_eval_runs() evaluates, and each version's number
+  r <- vapply(ctx$versions, function(v) v$kind != "command", TRUE)
+  ctx$r_calls <- lapply(ctx$versions[r], measure_r_call)
+  ctx$r_id <- rep(NA_integer_, length(ctx$versions))
+  ctx$r_id[r] <- seq_len(sum(r))
+  ctx
+}

@@ -22,10 +22,19 @@ format_machine <- function(x) {
     over <- c(if (!is.na(tm$overhead_command))
                 sprintf("starting a command %s", measure_fmt_seconds(tm$overhead_command)),
               if (!is.na(tm$overhead_r))
-                sprintf("calling an R function %s", measure_fmt_seconds(tm$overhead_r)))
+                sprintf("around R code %s", measure_fmt_seconds(tm$overhead_r)))
     out <- c(out, sprintf("Timer: %s, resolution %s (smallest step seen %s)%s", tm$clock,
                           measure_fmt_seconds(tm$resolution), measure_fmt_seconds(tm$tick),
                           if (length(over)) paste0("; overhead: ", paste(over, collapse = ", ")) else ""))
+    b <- tm$batch
+    if (!is.null(b) && any(!is.na(b))) {
+      b <- b[!is.na(b)]
+      out <- c(out, sprintf(paste0(
+        "R code: timed in batches of %s evaluation(s) a run, the harness's share ",
+        "subtracted (column `correction`)"),
+        paste(sprintf("%s (`%s`)", format(b, big.mark = ",", trim = TRUE),
+                      names(b)), collapse = ", ")))
+    }
     if (!is.na(tm$overhead_command) && "launcher" %in% names(tm) && is.na(tm$launcher)) {
       out <- c(out, sprintf(
         "Peak memory: launcher not installed, max_rss known only above R's own peak (%s MB)",

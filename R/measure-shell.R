@@ -16,7 +16,7 @@ measure_calibrate <- function(launcher, shell, server = NULL) {
   sh <- list(path = NULL, args = "")
   ctx <- list(output = NULL, timeout = Inf, timer = list(launcher = launcher),
               server = server)
-  n <- if (shell) 33L else 11L
+  n <- if (shell) 33L else 5L
   warm <- if (shell) 3L else 1L
   one <- function(v) {
     r <- measure_spawn(v, ctx)
@@ -25,9 +25,15 @@ measure_calibrate <- function(launcher, shell, server = NULL) {
   }
   d <- vector("list", n)
   s <- vector("list", n)
-  for (i in seq_len(n)) {
-    d[[i]] <- one(direct)
-    if (shell) s[[i]] <- one(sh)
+  batched <- measure_calibrate_batch(server, direct, sh, n, shell)
+  if (!is.null(batched)) {
+    d <- batched$direct
+    s <- batched$shell
+  } else {
+    for (i in seq_len(n)) {
+      d[[i]] <- one(direct)
+      if (shell) s[[i]] <- one(sh)
+    }
   }
   med <- function(runs, what) {
     x <- vapply(runs[-seq_len(warm)], function(r) {
@@ -61,6 +67,25 @@ measure_calibrate <- function(launcher, shell, server = NULL) {
   out
 }
 
+# The calibration runs made by the launcher in one batch (a direct `true`,
+# then `sh -c ''` when `shell`, n times): list(direct, shell) of runs as
+# ffi_launcher_run gives them, or NULL when the batch did not complete.
+measure_calibrate_batch <- function(server, direct, sh, n, shell) {
+  if (is.null(server)) return(NULL)
+  paths <- c(if (is.null(direct$path)) NA_character_ else direct$path, NA_character_)
+  steps <- if (shell) rep(1:2, n) else rep(1L, n)
+  res <- .Call(ffi_launcher_batch, server, paths, list(direct$args, sh$args), steps,
+               NULL, Inf)
+  if (identical(res$status, 2L)) reraise_interrupt()
+  if (!identical(res$status, 0L) || res$done != length(steps)) return(NULL)
+  m <- res$runs
+  as_run <- function(k) list(status = 0L, wall = m[k, 1L], user = m[k, 2L],
+                             sys = m[k, 3L], max_rss = m[k, 4L],
+                             exit_status = as.integer(m[k, 5L]), rss_floor = m[k, 10L])
+  list(direct = lapply(which(steps == 1L), as_run),
+       shell = if (shell) lapply(which(steps == 2L), as_run) else vector("list", n))
+}
+
 # The shell's share of a run from the calibration runs (matrices of wall,
 # user and sys, one row per run): the differences of the medians of `sh -c
 # ''` and of a direct `true`, never below 0.
@@ -81,19 +106,18 @@ reraise_interrupt <- function() {
   invokeRestart("abort")
 }
 
-# One calibration pair, `sh -c ''` and a direct `true` in random order,
-# recorded in st; FALSE when interrupted.
-measure_calibration_pair <- function(st, ctx) {
-  for (what in sample(c("shell", "direct"))) {
-    v <- ctx$timer$shell$spawn[[what]]
-    if (is.null(v)) next
-    r <- measure_spawn(v, ctx)
-    if (identical(r$status, 2L)) return(FALSE)
-    if (identical(r$status, 0L) && identical(r$exit_status, 0L)) {
-      row <- c(r$wall, r$user, r$sys)
-      if (what == "shell") st$cal_shell <- rbind(st$cal_shell, row) else
-        st$cal_direct <- rbind(st$cal_direct, row)
-    }
+# One calibration run, of `sh -c ''` (what = "shell") or of a direct `true`
+# ("direct"), recorded in st; FALSE when interrupted.  (Runs made by the
+# launcher's batches are recorded by measure_loop().)
+measure_calibration_one <- function(st, ctx, what) {
+  v <- ctx$timer$shell$spawn[[what]]
+  if (is.null(v)) return(TRUE)
+  r <- measure_spawn(v, ctx)
+  if (identical(r$status, 2L)) return(FALSE)
+  if (identical(r$status, 0L) && identical(r$exit_status, 0L)) {
+    row <- c(r$wall, r$user, r$sys)
+    if (what == "shell") st$cal_shell <- rbind(st$cal_shell, row) else
+      st$cal_direct <- rbind(st$cal_direct, row)
   }
   TRUE
 }
@@ -107,7 +131,8 @@ measure_corrected <- function(st, ctx) {
   time <- st$time[k]
   user <- st$user[k]
   sys <- st$sys[k]
-  correction <- numeric(length(k))
+  # R code: the harness's share, subtracted when the runs were recorded
+  correction <- if (length(st$harness) >= st$n) st$harness[k] else numeric(length(k))
   sh <- ctx$timer$shell
   if (!is.null(sh)) sh$samples <- sh$spawn <- NULL
   if (is.null(sh) || !nrow(st$cal_shell)) {

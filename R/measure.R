@@ -56,17 +56,27 @@
 #' a version.
 #'
 #' @section Commands and the shell:
-#' A command with no shell syntax (words separated by blanks, quoted with
-#' `'...'` or `"..."` at most, no `|`, `&`, `;`, `<`, `>`, `$`, `*`, `?`,
-#' backquote, backslash, brackets, braces, `~`, `!`, leading `#` or
-#' assignment) is split into its words and its program (looked up in the
-#' `PATH` once) is run directly, the way `hyperfine -N` runs it: no shell
-#' start-up is in its time.  Every other command (pipes, redirections,
-#' variables, globbing, reserved words and builtins such as `cd` or `:`) is
-#' run by `/bin/sh -c`, and so is a command whose program is not found (the
-#' shell then reports it).  `.shell = "always"` runs every command by the
-#' shell, `.shell = "never"` refuses commands that need it.  How each
-#' version was run is in `attr(, "launch")`.
+#' A command runs directly, without a shell, exactly when it is a plain list
+#' of words: words separated by spaces or tabs, each made of characters
+#' other than `| & ; < > ( ) $` backquote backslash `* ? [ ] { } ~ !`,
+#' newline and carriage return, and quoted at most with `'...'` (anything
+#' but `'` inside) or `"..."` (anything but `"`, `$`, backquote and
+#' backslash inside); no word starts with `#`, the first word holds no `=`
+#' (an assignment) and is not a reserved word or a builtin of the shell
+#' (`cd`, `exit`, `:`, `.`, `export`, `if`, ..., and also `echo`, `printf`,
+#' `test`, `kill` and `pwd`, which the shell runs itself and which can print
+#' otherwise than the programs of those names: dash's `echo` knows no `-e`
+#' and reads `\r` as a carriage return; `true` and `false` run directly
+#' only without arguments).  Such a command is split into its words as the
+#' shell would split it (the quotes removed), its program is looked up in
+#' the `PATH` once, and it is run with those words as its arguments: what
+#' `sh -c` would run, without the shell, the way `hyperfine -N` runs it.
+#' Every other command (pipes, redirections, variables, globbing, escapes,
+#' builtins) is run by `/bin/sh -c`, and so is a command whose program is
+#' not found (the shell then reports it, exit status 127), so that every
+#' command prints what `sh -c` prints.  `.shell = "always"` runs every
+#' command by the shell, `.shell = "never"` refuses commands that need it.
+#' How each version was run is in `attr(, "launch")`.
 #'
 #' When some version runs through the shell, `measure()` measures the
 #' shell's start-up, as hyperfine does: 30 runs of `/bin/sh -c ''`
@@ -107,28 +117,62 @@
 #' runs of R code share the R session (`process` 0).
 #'
 #' @section What is measured:
-#' For every run: `time`, the wall time in seconds of the run on the
-#' monotonic clock (`CLOCK_MONOTONIC`), and `timestamp`, the start as
-#' date-time.  For commands also `user` and `sys`, the CPU seconds of the
-#' command and every process it waited for, `max_rss`, the peak resident
-#' memory in bytes (from `wait4()`), and `exit_status`.  For R code `user`
-#' and `sys` come from [proc.time()], and `max_rss` and `exit_status` are
-#' `NA`.
+#' For every run: `time`, in seconds, on the monotonic clock
+#' (`CLOCK_MONOTONIC`), and `timestamp`, the start as date-time.  For
+#' commands also `user` and `sys`, the CPU seconds of the command and every
+#' process it waited for, `max_rss`, the peak resident memory in bytes
+#' (from `wait4()`), and `exit_status`.  For R code `user` and `sys` come
+#' from `getrusage()` around the run (per evaluation), and `max_rss` and
+#' `exit_status` are `NA`.
+#'
+#' One run of a command lasts from the reading of the clock just before
+#' `posix_spawn()` creates its process to the reading just after `wait4()`
+#' has reaped it in the launcher (below): the creation of the process, the
+#' `exec` of the program, the program itself, its exit and the reaping.
+#' This is `hyperfine -N`'s definition (it reads its clock before
+#' `Command::spawn()` and after `wait()` returns).  A run stopped by its
+#' timeout or an interrupt ends when it is stopped.  A command run by the shell is the same span around
+#' `/bin/sh -c CMD`, minus the shell's share measured as said below.  The
+#' request to run it, the report and everything R does are outside it, and
+#' the runs are made by the launcher in batches: the launcher runs the
+#' planned runs of a round (or of the whole plan: every run up to the next
+#' R code, hook given as an R function, or progress update) back to back
+#' and writes their reports after the last, so R neither allocates nor
+#' wakes while commands run.
 #'
 #' Commands are started through a small program installed with the
-#' package, the launcher `st-launch` (its path is `attr(, "timer")$launcher`).
-#' The launcher starts the command with `posix_spawn()`, waits for it with
-#' `wait4()` and reads the monotonic clock just before the one and just after
-#' the other, so a command's `time` is the spawn floor and the command
-#' itself, as `hyperfine -N` times it, and the launcher's own start is not in
-#' it.  It also makes `max_rss` the command's own peak: on Linux the kernel
-#' carries the peak memory of the process that calls `exec` into the new
-#' program's peak, so a command started straight from R would report at
-#' least R's own peak, while the launcher is small.  If the launcher is not
-#' installed (`attr(, "timer")$launcher` is `NA`), the command is started
-#' directly, timed around its spawn from R, and `max_rss` is `NA` when the
-#' reported peak does not exceed R's own peak at the start
-#' (`attr(, "timer")$rss_floor`).
+#' package, the launcher `st-launch` (its path is `attr(, "timer")$launcher`),
+#' started once per call of `measure()` and kept waiting for its batches
+#' (like hyperfine's own process, it has long been asleep when a command
+#' ends, so the scheduler wakes it at once).  It also makes `max_rss` the
+#' command's own peak: on Linux the kernel carries the peak memory of the
+#' process that calls `exec` into the new program's peak, so a command
+#' started straight from R would report at least R's own peak, while the
+#' launcher is small.  If the launcher is not installed (`attr(,
+#' "timer")$launcher` is `NA`), the command is started directly, timed
+#' around its spawn from R, and `max_rss` is `NA` when the reported peak
+#' does not exceed R's own peak at the start (`attr(, "timer")$rss_floor`).
+#'
+#' A command starts with standard input from `/dev/null`, standard output
+#' and error to `/dev/null` or appended to `.output`, and no other open
+#' file: the launcher closes every descriptor above 2 that it inherited
+#' from R (R's connections), so a command cannot write into them.  The
+#' output file is opened without blocking: a FIFO that no process reads
+#' gives `speeduptest_error_spawn` at once instead of waiting for a reader.
+#'
+#' One run of R code is a batch of evaluations timed as `bench::mark`
+#' times its iterations: the monotonic clock is read just before the first
+#' evaluation of the batch and just after the last, in compiled code, with
+#' nothing allocated in between; `time` is the batch's time divided by the
+#' number of evaluations, minus the harness's own time per evaluation (the
+#' clock readings and the loop, measured on batches of the same size that
+#' evaluate R's `NULL` constant), which is kept in the column `correction`.
+#' The number of evaluations per run is sized after the warm-up so that a
+#' batch lasts at least 1000 times the clock's step (see Timer and short
+#' runs): code that lasts that long is evaluated once per run, faster code
+#' in batches of up to a million evaluations, and the sizes are in
+#' `attr(, "timer")$batch`.  `.batch` sets the size; with `.setup` or
+#' `.cleanup`, every run is one evaluation.
 #'
 #' Every run of a command has a process group of its own; when the command
 #' ends, whatever it left running in that group (a background job, `cmd &`)
@@ -162,10 +206,12 @@
 #' Before measuring, `measure()` records the clock's resolution (what
 #' `clock_getres()` reports and the smallest nonzero step seen between two
 #' readings) and the overhead of a run: the median time of a direct run of
-#' `true` (the spawn floor; 10 runs after one warm-up, or the 30 of the
-#' shell's calibration) and of calling an empty R function (51 calls).  A
-#' version whose median time is under 100 times the resolution, or under 1.5
-#' times the overhead of starting a run, gives a warning of class
+#' `true` (the spawn floor; 4 runs after one warm-up, or the 30 of the
+#' shell's calibration, made by the launcher in one batch) and the
+#' harness's time around one evaluation of R code (51 batches of one).  A
+#' version whose median time (for R code, the time of its batch) is under
+#' 100 times the resolution, or under 1.5 times the overhead of starting a
+#' run, gives a warning of class
 #' `speeduptest_warning_short_runs`: most of what is measured is then the
 #' clock or the start-up, not the code; repeat the work inside the run (a
 #' loop in the command or the function) until a run lasts far longer.
@@ -243,6 +289,8 @@
 #' @param .env The environment R expressions are evaluated in.
 #' @param .shell `"auto"` (default: the shell only for commands that need
 #'   it), `"always"` or `"never"`; see the section Commands and the shell.
+#' @param .batch `NULL` (default: sized to the clock, see What is measured)
+#'   or the number of evaluations of R code in each run (at most 1e6).
 #' @return A `speedup_timings` data frame (one row per measured run, in the
 #'   order of the runs) with columns `benchmark`, `version` (a factor, levels
 #'   in the order of `...`), `time` (wall seconds, shell start-up subtracted),
@@ -279,7 +327,8 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
                     .until = c("fixed", "decided"), .max_runs = 100L,
                     .test = protocol_choices(), .alpha = 0.05, .output = NULL,
                     .progress = interactive(), .name = "measure",
-                    .env = parent.frame(), .shell = c("auto", "always", "never")) {
+                    .env = parent.frame(), .shell = c("auto", "always", "never"),
+                    .batch = NULL) {
   caller <- parent.frame()
   dots <- as.list(substitute(list(...)))[-1L]
   split <- measure_old_options(dots, caller)
@@ -312,6 +361,8 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
   arg <- function(nm) if (nm %in% names(split$options)) nm else paste0(".", nm)
   env <- check_environment(opts$env, arg("env"))
   shell <- check_choice(.shell, c("auto", "always", "never"), ".shell")
+  batch <- if (is.null(.batch)) NULL else
+    as.integer(check_whole(.batch, ".batch", min = 1, max = 1e6))
   versions <- measure_versions(split$versions, env)
   order <- check_choice(opts$order, c("interleaved", "random", "blocks"), arg("order"))
   until <- check_choice(opts$until, c("fixed", "decided"), arg("until"))
@@ -361,7 +412,8 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
   ctx <- list(versions = versions, setup = setup, cleanup = cleanup, server = server,
               timeout = as.double(timeout), output = output, env = env,
               name = name, machine = machine, timer = timer, order = order,
-              warmup = warmup, until = until)
+              warmup = warmup, until = until, batch = batch)
+  ctx <- measure_command_table(ctx)
   plan <- measure_plan(length(versions), runs, warmup, order, until, max_runs)
   seq_rule <- if (until == "decided") sequential_rule(plan$looks, max_runs, alpha, test) else NULL
   measure_loop(ctx, plan, seq_rule, runner = measure_run_version,
@@ -375,6 +427,8 @@ new_measure_state <- function(total) {
   st$n <- 0L
   st$version <- integer(total)
   st$time <- st$user <- st$sys <- st$max_rss <- st$start <- double(total)
+  # seconds of the harness subtracted from a run of R code (per evaluation)
+  st$harness <- double(total)
   # the shell's calibration runs (see measure_calibrate()): wall, user and
   # sys of `sh -c ''` and of a direct `true`, one row per run
   st$cal_shell <- st$cal_direct <- matrix(numeric(), 0L, 3L)
@@ -383,6 +437,11 @@ new_measure_state <- function(total) {
   st$decision <- NA_character_
   st$interrupted <- FALSE
   st$status_text <- ""
+  # R code: evaluations per run and the harness's time per evaluation, per
+  # version (set after the warm-up, see measure_batches())
+  st$batch <- NULL
+  st$harness_per <- NULL
+  st$warm_time <- NULL
   st
 }
 
@@ -395,15 +454,100 @@ measure_record <- function(st, i, r) {
   st$max_rss[n] <- r$max_rss
   st$exit_status[n] <- r$exit_status
   st$start[n] <- r$start
+  st$harness[n] <- r$harness %||% 0
   st$n <- n
 }
 
+# Records the runs of a segment at once (vectors, one element per run).
+measure_record_many <- function(st, i, time, user, sys, max_rss, exit_status, start,
+                                harness = 0) {
+  m <- length(i)
+  if (!m) return(invisible())
+  k <- st$n + seq_len(m)
+  st$version[k] <- i
+  st$time[k] <- time
+  st$user[k] <- user
+  st$sys[k] <- sys
+  st$max_rss[k] <- max_rss
+  st$exit_status[k] <- exit_status
+  st$start[k] <- start
+  st$harness[k] <- harness
+  st$n <- st$n + m
+  invisible()
+}
+
+# The steps of one batch of the plan, in order: for each planned run, the
+# setup, a calibration pair of the shell (before a measured run of a
+# version run by the shell), the run and the cleanup.  `role`: "run",
+# "warmup", "setup", "cleanup", "cal_shell", "cal_direct"; `ver` the
+# version.
+measure_steps <- function(b, ctx) {
+  idx <- b$idx
+  n <- length(idx)
+  if (!n) return(list(role = character(), ver = integer()))
+  per <- vector("list", n)
+  run_role <- if (b$warmup) "warmup" else "run"
+  shell_cal <- !b$warmup && !is.null(ctx$timer$shell)
+  launch <- vapply(ctx$versions, function(v) v$launch %||% "R", "")
+  has_setup <- !is.null(ctx$setup)
+  has_cleanup <- !is.null(ctx$cleanup)
+  cal_roles <- c("cal_shell", if (!is.null(ctx$timer$shell$spawn$direct)) "cal_direct")
+  if (!has_setup && !has_cleanup && (!shell_cal || !any(launch[idx] == "shell"))) {
+    return(list(role = rep.int(run_role, n), ver = idx))
+  }
+  for (j in seq_len(n)) {
+    i <- idx[j]
+    r <- c(if (has_setup) "setup",
+           if (shell_cal && launch[i] == "shell") sample(cal_roles),
+           run_role, if (has_cleanup) "cleanup")
+    per[[j]] <- r
+  }
+  role <- unlist(per, use.names = FALSE)
+  ver <- rep.int(idx, lengths(per))
+  list(role = role, ver = ver)
+}
+
+# How each step is made: "cmd" (by the launcher, in a batch), "R" (R code
+# timed in batches by ffi_eval_runs) or "each" (one at a time by `runner`);
+# and, for "cmd", the command's number in ctx$commands.
+measure_step_exec <- function(steps, ctx, fast) {
+  m <- length(steps$role)
+  exec <- rep("each", m)
+  cmd <- integer(m)
+  if (!fast || !m) return(list(exec = exec, cmd = cmd))
+  server <- !is.null(ctx$server)
+  for (k in seq_len(m)) {
+    role <- steps$role[k]
+    what <- switch(role,
+      run = , warmup = ctx$versions[[steps$ver[k]]],
+      setup = ctx$setup, cleanup = ctx$cleanup,
+      cal_shell = ctx$timer$shell$spawn$shell, cal_direct = ctx$timer$shell$spawn$direct)
+    id <- what$cmd_id %||% NA_integer_
+    if (server && !is.na(id)) {
+      exec[k] <- "cmd"
+      cmd[k] <- id
+    } else if (role %in% c("run", "warmup") && what$kind != "command") {
+      exec[k] <- "R"
+    }
+  }
+  list(exec = exec, cmd = cmd)
+}
+
+# What measure_fail() needs of a command step that did not succeed.
+measure_cmd_outcome <- function(status, exit_status, message) {
+  list(status = switch(as.character(status),
+         "0" = if (identical(exit_status, 127L)) "not_found" else "failed",
+         "1" = "timeout", "2" = "interrupted", "spawn"),
+       exit_status = exit_status, message = message, time = NA_real_)
+}
+
 # Runs the plan; `runner(version, ctx)` runs one version (replaceable in the
-# tests).  Returns the timings.
+# tests: a runner other than measure_run_version() makes every run through
+# it, one at a time).  Returns the timings.
 measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_version,
                          progress = NULL) {
   st <- new_measure_state(plan$total)
-  versions <- ctx$versions
+  fast <- identical(runner, measure_run_version)
   cal <- ctx$timer$shell
   if (!is.null(cal$samples)) {
     st$cal_shell <- cal$samples$shell
@@ -411,27 +555,162 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
   }
   if (!is.null(progress)) on.exit(progress$done(), add = TRUE)
   done <- 0L
-  run_in_batch <- function(b) {
-    round_no <- 0L
-    for (j in seq_along(b$idx)) {
-      i <- b$idx[j]
-      v <- versions[[i]]
-      h <- measure_run_hook(ctx$setup, v$name, ctx)
+  # seconds a step takes, for the size of the launcher's batches when a
+  # progress line is shown (about 4 updates a second)
+  per_step <- ctx$timer$overhead_command %||% NA_real_
+  per_step <- if (is.na(per_step)) 1e-3 else max(per_step, 1e-4)
+
+  run_each <- function(role, i) {
+    v <- ctx$versions[[i]]
+    if (role %in% c("setup", "cleanup")) {
+      h <- measure_run_hook(ctx[[role]], v$name, ctx)
       if (h$status == "interrupted") return(FALSE)
-      if (h$status != "ok") measure_fail(st, ctx, v, h, "setup")
-      if (!b$warmup && identical(v$launch, "shell") && !is.null(cal)) {
-        if (!measure_calibration_pair(st, ctx)) return(FALSE)
-      }
-      r <- runner(v, ctx)
-      if (r$status == "interrupted") return(FALSE)
-      if (r$status != "ok") measure_fail(st, ctx, v, r, "run", warmup = b$warmup)
-      if (!b$warmup) measure_record(st, i, r)
-      h <- measure_run_hook(ctx$cleanup, v$name, ctx)
-      if (h$status == "interrupted") return(FALSE)
-      if (h$status != "ok") measure_fail(st, ctx, v, h, "cleanup")
-      done <<- done + 1L
-      if (!is.null(progress)) progress$update(done, st$status_text)
+      if (h$status != "ok") measure_fail(st, ctx, v, h, role)
+      return(TRUE)
     }
+    if (role %in% c("cal_shell", "cal_direct")) {
+      return(measure_calibration_one(st, ctx, sub("^cal_", "", role)))
+    }
+    r <- runner(v, ctx)
+    if (r$status == "interrupted") return(FALSE)
+    if (r$status != "ok") measure_fail(st, ctx, v, r, "run", warmup = role == "warmup")
+    if (role == "run") {
+      measure_record(st, i, r)
+    } else if (role == "warmup") {
+      st$warm_time[i] <- r$time
+    }
+    TRUE
+  }
+
+  # steps from..to, all made by the launcher in one batch
+  run_cmd <- function(steps, ex, from, to) {
+    k <- from:to
+    res <- .Call(ffi_launcher_batch, ctx$server, ctx$commands$paths, ctx$commands$args,
+                 ex$cmd[k], ctx$output, ctx$timeout)
+    nd <- res$done
+    m <- res$runs
+    role <- steps$role[k]
+    good_last <- nd > 0L && isTRUE(m[nd, 5L] == 0 && m[nd, 6L] == 0 && m[nd, 7L] == 0 &&
+                                     m[nd, 8L] == 0 && !is.na(m[nd, 1L]))
+    # the run that ended the batch early, if any, is not a result
+    fail_at <- if (nd == length(k) && good_last && res$status %in% c(0L, 2L)) 0L else nd
+    keep <- seq_len(nd)
+    keep <- keep[keep != fail_at]
+    runs <- keep[role[keep] == "run"]
+    measure_record_many(st, steps$ver[k][runs], m[runs, 1L], m[runs, 2L], m[runs, 3L],
+                        m[runs, 4L], as.integer(m[runs, 5L]), m[runs, 9L])
+    w <- keep[role[keep] == "warmup"]
+    if (length(w)) st$warm_time[steps$ver[k][w]] <- m[w, 1L]
+    for (what in c("shell", "direct")) {
+      ck <- keep[role[keep] == paste0("cal_", what)]
+      if (length(ck)) {
+        rows <- m[ck, 1:3, drop = FALSE]
+        if (what == "shell") st$cal_shell <- rbind(st$cal_shell, rows) else
+          st$cal_direct <- rbind(st$cal_direct, rows)
+      }
+    }
+    if (res$status == 2L) return(-1L)
+    if (fail_at == 0L && res$status == 0L) return(length(k))
+    last <- max(nd, 1L)
+    i <- steps$ver[k][last]
+    v <- ctx$versions[[i]]
+    r <- measure_cmd_outcome(res$status, if (nd) as.integer(m[last, 5L]) else NA_integer_,
+                             res$error)
+    rl <- role[last]
+    if (rl %in% c("cal_shell", "cal_direct")) return(last)   # a calibration run: ignored
+    measure_fail(st, ctx, v, r, if (rl %in% c("run", "warmup")) "run" else rl,
+                 warmup = rl == "warmup")
+  }
+
+  # steps from..to, R code timed in batches of evaluations
+  run_r <- function(steps, from, to) {
+    k <- from:to
+    vers <- steps$ver[k]
+    batch <- if (is.null(st$batch)) rep(1L, length(ctx$r_calls)) else st$batch
+    harness_per <- if (is.null(st$batch)) rep(0, length(ctx$r_calls)) else st$harness_per
+    out <- matrix(NA_real_, length(k), 4L)
+    count <- 0L
+    count <- c(count, 0L)[1L]   # a fresh vector, written in place by the core
+    cnd <- NULL
+    interrupted <- FALSE
+    limit <- if (is.finite(ctx$timeout)) {
+      call("setTimeLimit", elapsed = ctx$timeout, transient = TRUE)
+    }
+    reset <- if (is.finite(ctx$timeout)) call("setTimeLimit", elapsed = Inf)
+    tryCatch(.Call(ffi_eval_runs, ctx$r_calls, ctx$env, ctx$r_id[vers], batch,
+                   limit, reset, out, count),
+             error = function(e) cnd <<- e,
+             interrupt = function(e) interrupted <<- TRUE,
+             finally = if (!is.null(reset)) setTimeLimit(elapsed = Inf))
+    nd <- count
+    ok <- seq_len(nd)
+    b <- batch[ctx$r_id[vers[ok]]]
+    raw <- out[ok, 1L] / b
+    over <- harness_per[ctx$r_id[vers[ok]]]
+    floor <- max(ctx$timer$resolution, 1e-9, na.rm = TRUE) / b
+    time <- pmax(raw - over, floor)
+    limited <- is.finite(ctx$timeout)
+    too_long <- limited & out[ok, 1L] > ctx$timeout
+    if (any(too_long)) {
+      # code R could not interrupt: found longer than the timeout afterwards
+      first <- which(too_long)[1L]
+      nd <- first - 1L
+      ok <- seq_len(nd)
+      cnd <- NULL
+      interrupted <- FALSE
+      timed <- list(status = "timeout", time = out[first, 1L], exit_status = NA_integer_)
+    } else {
+      timed <- NULL
+    }
+    role <- steps$role[k]
+    runs <- ok[role[ok] == "run"]
+    measure_record_many(st, vers[runs], time[runs], out[runs, 2L] / b[runs],
+                        out[runs, 3L] / b[runs], NA_real_, NA_integer_, out[runs, 4L],
+                        harness = raw[runs] - time[runs])
+    w <- ok[role[ok] == "warmup"]
+    if (length(w)) st$warm_time[vers[w]] <- raw[w]
+    if (interrupted) return(-1L)
+    if (is.null(cnd) && is.null(timed)) return(length(k))
+    last <- nd + 1L
+    v <- ctx$versions[[vers[last]]]
+    r <- timed %||% list(
+      status = if (limited && grepl("time limit", conditionMessage(cnd), fixed = TRUE))
+        "timeout" else "error",
+      condition = cnd, time = NA_real_, exit_status = NA_integer_)
+    if (identical(r$status, "timeout") && is.na(r$time)) r$time <- ctx$timeout
+    measure_fail(st, ctx, v, r, "run", warmup = role[last] == "warmup")
+  }
+
+  run_in_batch <- function(b) {
+    steps <- measure_steps(b, ctx)
+    ex <- measure_step_exec(steps, ctx, fast)
+    m <- length(steps$role)
+    pos <- 1L
+    while (pos <= m) {
+      kind <- ex$exec[pos]
+      end <- pos
+      if (kind != "each") {
+        # at most 5000 runs a batch (the reports wait in the launcher's
+        # memory until the batch ends); with a progress line, about 0.25 s
+        limit <- if (is.null(progress)) 5000L else
+          max(1L, min(5000L, as.integer(0.25 / per_step)))
+        while (end < m && ex$exec[end + 1L] == kind && end - pos + 1L < limit) {
+          end <- end + 1L
+        }
+      }
+      t0 <- .Call(ffi_monotonic_now)
+      got <- switch(kind,
+        cmd = run_cmd(steps, ex, pos, end),
+        R = run_r(steps, pos, end),
+        each = if (run_each(steps$role[pos], steps$ver[pos])) 1L else -1L)
+      if (got < 0L) return(FALSE)
+      if (kind != "each") per_step <<- max((.Call(ffi_monotonic_now) - t0) / got, 1e-5)
+      roles <- steps$role[pos:(pos + got - 1L)]
+      done <<- done + sum(roles %in% c("run", "warmup"))
+      if (!is.null(progress)) progress$update(done, st$status_text)
+      pos <- pos + got
+    }
+    if (b$warmup && fast && is.null(st$batch)) measure_size_batches(st, ctx)
     TRUE
   }
   completed <- tryCatch({
@@ -447,6 +726,7 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
     }
     finished
   }, interrupt = function(cnd) FALSE)
+  ctx$timer$batch <- measure_batch_sizes(st, ctx)
   out <- measure_timings(st, ctx, seq_rule)
   if (!completed) {
     st$interrupted <- TRUE
@@ -457,6 +737,22 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
     check_short_runs(out, ctx)
   }
   out
+}
+
+# Sizes the batches of R code (measure_batches()); an error of the code
+# while sizing stops the measurement as an error in a warm-up run would.
+measure_size_batches <- function(st, ctx) {
+  e <- measure_batches(st, ctx)
+  if (!is.null(e)) {
+    limited <- is.finite(ctx$timeout)
+    timeout <- limited && grepl("time limit", conditionMessage(e$condition), fixed = TRUE)
+    measure_fail(st, ctx, ctx$versions[[e$version]],
+                 list(status = if (timeout) "timeout" else "error",
+                      condition = if (!timeout) e$condition,
+                      time = if (timeout) ctx$timeout else NA_real_,
+                      exit_status = NA_integer_), "run", warmup = TRUE)
+  }
+  invisible()
 }
 
 measure_fail <- function(st, ctx, v, r, phase, warmup = FALSE) {

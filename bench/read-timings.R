@@ -108,7 +108,9 @@ fixture <- function(f) system.file("extdata", "timings", f, package = "speedupte
 
 compare <- function(label, file, ours, warm) {
   res <- list(ours = NULL, jsonlite = NULL)
+  load <- numeric(repeats)
   for (k in seq_len(repeats)) {  # the two sides in turn
+    load[k] <- as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1L]][1L])
     res$ours <- rbind(res$ours, child(ours, file, warm))
     res$jsonlite <- rbind(res$jsonlite, child("jsonlite::fromJSON(f)", file, warm))
   }
@@ -116,6 +118,12 @@ compare <- function(label, file, ours, warm) {
   cat(sprintf("%-17s read_timings %6.2f s %6.0f MB | fromJSON %6.2f s %6.0f MB | ratio time %.2f, memory %.2f\n",
               label, med[1, "ours"], med[2, "ours"], med[1, "jsonlite"], med[2, "jsonlite"],
               med[1, "ours"] / med[1, "jsonlite"], med[2, "ours"] / med[2, "jsonlite"]))
+  # the ratios of the repeats (each side's k-th child), median and range
+  rt <- res$ours[, 1L] / res$jsonlite[, 1L]
+  rm <- res$ours[, 2L] / res$jsonlite[, 2L]
+  cat(sprintf("%-17s per repeat: time %.2f (%.2f-%.2f), memory %.2f (%.2f-%.2f); load %.1f (%.1f-%.1f)\n",
+              "", stats::median(rt), min(rt), max(rt), stats::median(rm), min(rm), max(rm),
+              stats::median(load), min(load), max(load)))
 }
 compare("Google Benchmark", gb, "read_timings(f)", fixture("gbench-base.json"))
 compare("hyperfine", hf, "read_timings(f)", fixture("hyperfine-main.json"))

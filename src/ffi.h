@@ -86,6 +86,12 @@ SEXP ffi_split_command(SEXP cmd);
 SEXP ffi_launcher_start(SEXP launcher);
 SEXP ffi_launcher_run(SEXP xp, SEXP path, SEXP args, SEXP output, SEXP timeout);
 SEXP ffi_launcher_stop(SEXP xp);
+SEXP ffi_launcher_batch(SEXP xp, SEXP paths, SEXP args, SEXP steps, SEXP output,
+                        SEXP timeout);
+SEXP ffi_launcher_stop_byte(SEXP xp);
+SEXP ffi_eval_runs(SEXP calls, SEXP env, SEXP steps, SEXP batch, SEXP limit, SEXP reset,
+                   SEXP out, SEXP count);
+SEXP ffi_eval_overhead(SEXP reps);
 SEXP ffi_monotonic_now(void);
 SEXP ffi_clock_info(SEXP tries);
 SEXP ffi_all_positive_finite(SEXP x);

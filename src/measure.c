@@ -23,10 +23,14 @@
  * writes the status, wall time, user and sys times and ru_maxrss of the
  * command back through a pipe (fd given on its command line): the
  * launcher's own start-up is not in the time.  measure() starts the launcher
- * once, as a server (st_server_start(), st_server_run()): requests go to it
- * over a socket, reports come back over a pipe, and it gives each command a
- * process group of its own, enforces the timeout and stops a run when asked;
- * a long-lived server is woken at once when its command exits, where a new
+ * once, as a server (st_server_start(), st_server_batch()): batches of runs
+ * go to it over a socket, and it runs them back to back and sends their
+ * reports over a pipe when the batch ends, so that the caller neither wakes
+ * nor allocates while commands run; it gives each command a process group
+ * of its own, enforces the timeout and stops a run when asked (a stop byte
+ * that arrives after its run is dropped before the next batch, and the
+ * interrupt it stood for is still reported here); a long-lived server is
+ * woken at once when its command exits, where a new
  * launcher per run (st_run_command() with a launcher, the fallback) is woken
  * late on a busy machine.  With st_run_command() the launcher is what gets
  * the process group; the command stays in it.  Without a launcher (none
@@ -46,10 +50,13 @@
  * syntax in it.  Words are separated by blanks; '...' quotes anything but a
  * quote, "..." anything but $, ` and \ (which need the shell's expansions).
  * Anything else the shell would read specially -- | & ; < > ( ) $ ` \ * ? [
- * ] { } ~ ! a newline, # at the start of a word, = in the first word (an
- * assignment), an unterminated quote, a reserved word or a builtin with no
- * program of its name as the first word -- makes the command a shell
- * command.  The check errs on the side of the shell: a command it sends to
+ * ] { } ~ ! a newline or a carriage return, # at the start of a word, = in
+ * the first word (an assignment), an unterminated quote, a reserved word or
+ * a builtin as the first word (echo, printf, test, kill and pwd included:
+ * the shell runs its own, which may print otherwise than the program of
+ * that name; true and false with arguments) -- makes the command a shell
+ * command.  So a command runs directly only when it is a plain list of
+ * words, and then its argv is exactly what `sh -c` would pass.  The check errs on the side of the shell: a command it sends to
  * the shell still runs as written, only with the shell's start-up around
  * it, which measure() then measures and subtracts.
  *
@@ -57,6 +64,11 @@
  * nonzero difference seen between consecutive clock readings (the blog post
  * "Statistics for performance" in papers/ explains why a run should last far
  * longer than this).
+ *
+ * R code (ffi_eval_runs, in the .Call layer: it evaluates R objects) is
+ * timed as bench::mark times it: the clock is read around a batch of
+ * evaluations, with nothing allocated between the readings, and the
+ * results are written in place into a matrix made by the caller.
  *
  * The core functions use plain C types only; the .Call entry points are at
  * the end of the file.
@@ -108,6 +120,22 @@ static double realtime_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+double st_realtime_now(void)
+{
+    return realtime_now();
+}
+
+void st_cpu_self(double *user, double *sys)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0) {
+        *user = *sys = NAN;
+        return;
+    }
+    *user = (double) ru.ru_utime.tv_sec + 1e-6 * (double) ru.ru_utime.tv_usec;
+    *sys = (double) ru.ru_stime.tv_sec + 1e-6 * (double) ru.ru_stime.tv_usec;
 }
 
 double st_clock_resolution(void)
@@ -409,6 +437,11 @@ int st_run_command(const char *path, char *const *args, const char *output,
         argv[k++] = args[0];
     }
     argv[k] = NULL;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    /* started directly, the command inherits nothing but 0, 1 and 2 (the
+     * launcher closes the rest itself) */
+    if (!use_launcher) posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+#endif
 
     struct rusage self;
     if (getrusage(RUSAGE_SELF, &self) == 0) {
@@ -596,15 +629,35 @@ void st_server_stop(st_server *s)
     s->pid = -1;
 }
 
-/* Reads the server's report line into buf (at most size - 1 bytes, up to the
- * newline), waking every 100 ms to ask `interrupted`; on an interrupt sends
- * one byte (stop the run) and goes on waiting for the report.  Returns 1
- * when a line was read, 0 at end of file, -1 on error; *asked is set when a
- * stop was sent. */
-static int read_server_line(st_server *s, char *buf, size_t size,
-                            st_interrupt_fn interrupted, void *data, int *asked)
+/* Kills a server that does not answer, and forgets it. */
+static void server_kill(st_server *s)
 {
-    size_t len = 0;
+    if (s->pid > 0) {
+        kill(s->pid, SIGKILL);
+        int status;
+        while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR) {}
+    }
+    if (s->req >= 0) close(s->req);
+    if (s->rep >= 0) close(s->rep);
+    s->req = s->rep = -1;
+    s->pid = -1;
+}
+
+/* Reads the server's reports of a batch, up to its line `st-launch 3 end`,
+ * into a buffer it allocates (*out; the caller frees it), waking every
+ * 100 ms to ask `interrupted`.  On an interrupt it sends one stop byte and
+ * goes on reading (the server ends the batch); a server that has not ended
+ * it 5 s after the stop is killed.  Returns 1 when the batch ended, 0 when
+ * the server went away, -1 on error; *asked is set when a stop was sent. */
+static int read_batch(st_server *s, char **out, size_t *out_len,
+                      st_interrupt_fn interrupted, void *data, int *asked)
+{
+    size_t len = 0, cap = 1024;
+    char *buf = (char *) malloc(cap);
+    double asked_at = 0;
+    *out = NULL;
+    *out_len = 0;
+    if (!buf) return -1;
     for (;;) {
         struct pollfd p;
         p.fd = s->rep;
@@ -613,131 +666,223 @@ static int read_server_line(st_server *s, char *buf, size_t size,
         int r = poll(&p, 1, 100);
         if (r < 0) {
             if (errno == EINTR) continue;
+            free(buf);
             return -1;
         }
         if (r == 0) {
             if (!*asked && interrupted && interrupted(data)) {
                 char c = 'k';
-                if (write_all_fd(s->req, &c, 1) != 0) return -1;
+                if (write_all_fd(s->req, &c, 1) != 0) {
+                    free(buf);
+                    return 0;
+                }
                 *asked = 1;
+                asked_at = st_monotonic_now();
+            } else if (*asked && st_monotonic_now() - asked_at > 5.0) {
+                server_kill(s);
+                free(buf);
+                return 0;
             }
             continue;
         }
-        ssize_t n = read(s->rep, buf + len, size - 1 - len);
+        if (cap - len < 512) {
+            char *nb = (char *) realloc(buf, 2 * cap);
+            if (!nb) {
+                free(buf);
+                return -1;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t n = read(s->rep, buf + len, cap - 1 - len);
         if (n < 0) {
             if (errno == EINTR) continue;
+            free(buf);
             return -1;
         }
-        if (n == 0) return 0;
+        if (n == 0) {
+            free(buf);
+            return 0;
+        }
         len += (size_t) n;
         buf[len] = '\0';
-        if (memchr(buf, '\n', len) || len >= size - 1) return 1;
+        static const char end[] = "st-launch 3 end\n";
+        size_t el = sizeof end - 1;
+        if (len >= el && memcmp(buf + len - el, end, el) == 0) {
+            *out = buf;
+            *out_len = len;
+            return 1;
+        }
     }
+}
+
+int st_server_batch(st_server *s, const st_command *cmds, int ncmd, const int *steps,
+                    int nstep, const char *output, double timeout,
+                    st_interrupt_fn interrupted, void *data, st_run *res, int *done)
+{
+    *done = 0;
+    for (int k = 0; k < nstep; k++) st_run_init(&res[k]);
+    st_run first;
+    st_run_init(&first);
+    st_run *err = nstep > 0 ? &res[0] : &first;
+    if (s->req < 0 || s->rep < 0) {
+        err->error = ST_ERR_NO_REPORT;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    if (ncmd < 1 || nstep < 1) {
+        err->error = EINVAL;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    /* the request: 'R', length, timeout, counts, steps, output, commands */
+    const char *out = output ? output : "";
+    size_t head = sizeof(double) + 2 * sizeof(uint32_t);
+    size_t bytes = head + (size_t) nstep * sizeof(uint32_t) + strlen(out) + 1;
+    for (int i = 0; i < ncmd; i++) {
+        bytes += 2 * sizeof(uint32_t) + strlen(cmds[i].path ? cmds[i].path : "") + 1;
+        for (int k = 0; cmds[i].args[k]; k++) bytes += strlen(cmds[i].args[k]) + 1;
+    }
+    if (bytes > (1u << 30)) {
+        err->error = E2BIG;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    char *msg = (char *) malloc(1 + sizeof(uint32_t) + bytes);
+    if (!msg) {
+        err->error = ENOMEM;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    char *p = msg;
+    *p++ = 'R';
+    uint32_t u = (uint32_t) bytes;
+    memcpy(p, &u, sizeof u);
+    p += sizeof u;
+    double to = (timeout > 0 && isfinite(timeout)) ? timeout : 0.0;
+    memcpy(p, &to, sizeof to);
+    p += sizeof to;
+    u = (uint32_t) ncmd;
+    memcpy(p, &u, sizeof u);
+    p += sizeof u;
+    u = (uint32_t) nstep;
+    memcpy(p, &u, sizeof u);
+    p += sizeof u;
+    for (int k = 0; k < nstep; k++) {
+        u = (uint32_t) steps[k];
+        memcpy(p, &u, sizeof u);
+        p += sizeof u;
+    }
+    size_t l = strlen(out) + 1;
+    memcpy(p, out, l);
+    p += l;
+    for (int i = 0; i < ncmd; i++) {
+        uint32_t nargs = 0;
+        while (cmds[i].args[nargs]) nargs++;
+        u = cmds[i].path ? 0u : 1u;
+        memcpy(p, &u, sizeof u);
+        p += sizeof u;
+        memcpy(p, &nargs, sizeof nargs);
+        p += sizeof nargs;
+        const char *prog = cmds[i].path ? cmds[i].path : "";
+        l = strlen(prog) + 1;
+        memcpy(p, prog, l);
+        p += l;
+        for (uint32_t k = 0; k < nargs; k++) {
+            l = strlen(cmds[i].args[k]) + 1;
+            memcpy(p, cmds[i].args[k], l);
+            p += l;
+        }
+    }
+    struct rusage self;
+    double floor = NAN;
+    if (getrusage(RUSAGE_SELF, &self) == 0) {
+#ifdef __APPLE__
+        floor = (double) self.ru_maxrss;
+#else
+        floor = 1024.0 * (double) self.ru_maxrss;
+#endif
+    }
+    int w = write_all_fd(s->req, msg, (size_t) (p - msg));
+    free(msg);
+    if (w != 0) {
+        err->error = errno ? errno : EPIPE;
+        return ST_RUN_SPAWN_FAILED;
+    }
+    char *rep = NULL;
+    size_t rep_len = 0;
+    int asked = 0;
+    int r = read_batch(s, &rep, &rep_len, interrupted, data, &asked);
+    if (r != 1) {
+        err->error = r == 0 ? ST_ERR_NO_REPORT : errno;
+        return asked ? ST_RUN_INTERRUPTED : ST_RUN_SPAWN_FAILED;
+    }
+    int status = ST_RUN_OK;
+    char *line = rep;
+    while (line < rep + rep_len && *done < nstep) {
+        char *nl = strchr(line, '\n');
+        if (!nl) break;
+        *nl = '\0';
+        if (strcmp(line, "st-launch 3 end") == 0) break;
+        st_run *x = &res[*done];
+        x->rss_floor = floor;
+        char kind = 0;
+        int code = 0, timed_out = 0, stopped = 0;
+        long long user = 0, sys = 0, rss = 0, wall = 0, start = 0;
+        int got = sscanf(line, "st-launch 3 %c %d %lld %lld %lld %lld %d %d %lld", &kind,
+                         &code, &user, &sys, &rss, &wall, &timed_out, &stopped, &start);
+        (*done)++;
+        if (got >= 2 && (kind == 'e' || kind == 'o')) {
+            x->error = kind == 'o' ? ST_ERR_OUTPUT_BASE - code : code;
+            status = ST_RUN_SPAWN_FAILED;
+            break;
+        }
+        if (got != 9 || (kind != 'x' && kind != 's')) {
+            x->error = ST_ERR_NO_REPORT;
+            status = ST_RUN_SPAWN_FAILED;
+            break;
+        }
+        x->user = 1e-6 * (double) user;
+        x->sys = 1e-6 * (double) sys;
+        x->max_rss = (double) rss;
+        x->wall = 1e-9 * (double) wall;
+        x->start_time = 1e-9 * (double) start;
+        if (kind == 'x') {
+            x->exit_status = code;
+        } else {
+            x->signal = code;
+            x->exit_status = 128 + code;
+        }
+        x->launched = 1;
+        x->timed_out = timed_out;
+        x->interrupted = stopped;
+        if (timed_out) status = ST_RUN_TIMEOUT;
+        if (stopped) status = ST_RUN_INTERRUPTED;
+        line = nl + 1;
+    }
+    free(rep);
+    /* the user's interrupt was consumed: it is reported even when the
+     * batch ended before the stop reached the server */
+    if (asked) status = ST_RUN_INTERRUPTED;
+    return status;
 }
 
 int st_server_run(st_server *s, const char *path, char *const *args, const char *output,
                   double timeout, st_interrupt_fn interrupted, void *data, st_run *res)
 {
-    st_run_init(res);
-    if (s->req < 0 || s->rep < 0) {
-        res->error = EBADF;
-        return ST_RUN_SPAWN_FAILED;
-    }
-    if (!args || !args[0]) {
-        res->error = EINVAL;
-        return ST_RUN_SPAWN_FAILED;
-    }
-    /* the request: length, timeout, flags, count, then the strings */
-    size_t nargs = 0, bytes = 0;
-    while (args[nargs]) bytes += strlen(args[nargs++]) + 1;
-    const char *out = output ? output : "";
-    const char *prog = path ? path : "";
-    bytes += strlen(out) + 1 + strlen(prog) + 1;
-    size_t head = sizeof(double) + 2 * sizeof(uint32_t);
-    size_t len = head + bytes;
-    if (len > (1u << 30) || nargs + 2 > UINT32_MAX) {
-        res->error = E2BIG;
-        return ST_RUN_SPAWN_FAILED;
-    }
-    char *msg = (char *) malloc(sizeof(uint32_t) + len);
-    if (!msg) {
-        res->error = ENOMEM;
-        return ST_RUN_SPAWN_FAILED;
-    }
-    uint32_t len32 = (uint32_t) len, flags = path ? 0u : 1u,
-             nstr = (uint32_t) (nargs + 2);
-    double to = (timeout > 0 && isfinite(timeout)) ? timeout : 0.0;
-    char *p = msg;
-    memcpy(p, &len32, sizeof len32);
-    p += sizeof len32;
-    memcpy(p, &to, sizeof to);
-    p += sizeof to;
-    memcpy(p, &flags, sizeof flags);
-    p += sizeof flags;
-    memcpy(p, &nstr, sizeof nstr);
-    p += sizeof nstr;
-    size_t k = strlen(out) + 1;
-    memcpy(p, out, k);
-    p += k;
-    k = strlen(prog) + 1;
-    memcpy(p, prog, k);
-    p += k;
-    for (size_t i = 0; i < nargs; i++) {
-        k = strlen(args[i]) + 1;
-        memcpy(p, args[i], k);
-        p += k;
-    }
-    struct rusage self;
-    if (getrusage(RUSAGE_SELF, &self) == 0) {
-#ifdef __APPLE__
-        res->rss_floor = (double) self.ru_maxrss;
-#else
-        res->rss_floor = 1024.0 * (double) self.ru_maxrss;
-#endif
-    }
-    res->start_time = realtime_now();
-    int w = write_all_fd(s->req, msg, sizeof(uint32_t) + len);
-    free(msg);
-    if (w != 0) {
-        res->error = errno;
-        return ST_RUN_SPAWN_FAILED;
-    }
-    char line[256];
-    int asked = 0;
-    int r = read_server_line(s, line, sizeof line, interrupted, data, &asked);
-    if (r != 1) {
-        res->error = r == 0 ? ST_ERR_NO_REPORT : errno;
-        return ST_RUN_SPAWN_FAILED;
-    }
-    char kind = 0;
-    int code = 0, timed_out = 0, stopped = 0;
-    long long user = 0, sys = 0, rss = 0, wall = 0;
-    int got = sscanf(line, "st-launch 3 %c %d %lld %lld %lld %lld %d %d", &kind, &code,
-                     &user, &sys, &rss, &wall, &timed_out, &stopped);
-    if (got >= 2 && kind == 'e') {
-        res->error = code;
-        return ST_RUN_SPAWN_FAILED;
-    }
-    if (got != 8 || (kind != 'x' && kind != 's')) {
+    st_command c;
+    c.path = path;
+    c.args = args;
+    int step = 0, done = 0;
+    int status = st_server_batch(s, &c, 1, &step, 1, output, timeout, interrupted, data,
+                                 res, &done);
+    if (status == ST_RUN_OK && done < 1) {
         res->error = ST_ERR_NO_REPORT;
-        return ST_RUN_SPAWN_FAILED;
+        status = ST_RUN_SPAWN_FAILED;
     }
-    res->user = 1e-6 * (double) user;
-    res->sys = 1e-6 * (double) sys;
-    res->max_rss = (double) rss;
-    res->wall = 1e-9 * (double) wall;
-    if (kind == 'x') {
-        res->exit_status = code;
-    } else {
-        res->signal = code;
-        res->exit_status = 128 + code;
-    }
-    res->launched = 1;
-    res->timed_out = timed_out;
-    res->interrupted = stopped;
-    if (timed_out) return ST_RUN_TIMEOUT;
-    if (stopped) return ST_RUN_INTERRUPTED;
-    return ST_RUN_OK;
+    return status;
+}
+
+int st_server_stop_byte(st_server *s)
+{
+    char c = 'k';
+    return s->req >= 0 ? write_all_fd(s->req, &c, 1) : -1;
 }
 
 #else /* _WIN32: no POSIX processes; measure() runs R code only there */
@@ -751,6 +896,19 @@ double st_monotonic_now(void)
     QueryPerformanceFrequency(&f);
     QueryPerformanceCounter(&c);
     return (double) c.QuadPart / (double) f.QuadPart;
+}
+
+double st_realtime_now(void)
+{
+    FILETIME ft;
+    GetSystemTimeAsFileTime(&ft);
+    unsigned long long t = ((unsigned long long) ft.dwHighDateTime << 32) | ft.dwLowDateTime;
+    return (double) t * 1e-7 - 11644473600.0;
+}
+
+void st_cpu_self(double *user, double *sys)
+{
+    *user = *sys = NAN;
 }
 
 double st_clock_resolution(void)
@@ -805,6 +963,24 @@ void st_server_stop(st_server *s)
     s->req = s->rep = -1;
 }
 
+int st_server_batch(st_server *s, const st_command *cmds, int ncmd, const int *steps,
+                    int nstep, const char *output, double timeout,
+                    st_interrupt_fn interrupted, void *data, st_run *res, int *done)
+{
+    (void) s; (void) cmds; (void) ncmd; (void) steps; (void) output; (void) timeout;
+    (void) interrupted; (void) data;
+    *done = 0;
+    for (int k = 0; k < nstep; k++) st_run_init(&res[k]);
+    if (nstep > 0) res[0].error = 38; /* ENOSYS */
+    return ST_RUN_SPAWN_FAILED;
+}
+
+int st_server_stop_byte(st_server *s)
+{
+    (void) s;
+    return -1;
+}
+
 int st_server_run(st_server *s, const char *path, char *const *args, const char *output,
                   double timeout, st_interrupt_fn interrupted, void *data, st_run *res)
 {
@@ -821,9 +997,15 @@ int st_server_run(st_server *s, const char *path, char *const *args, const char 
 
 #include <string.h>
 
-/* Words that only the shell understands as the first word of a command:
- * reserved words and builtins that have no program of their own. */
+/* Words the shell does not look up as programs when they come first:
+ * reserved words, builtins that have no program of their own, and the
+ * builtins that have a program of the same name that can behave otherwise
+ * (dash's `echo` interprets backslashes and knows no -e, where
+ * /usr/bin/echo does the reverse; `printf`, `test`, `kill` and `pwd` have
+ * options and formats of their own).  `true` and `false` are the same
+ * builtin or not when they are given no argument (see st_split_command). */
 static const char *const shell_words[] = {
+    "echo", "printf", "test", "kill", "pwd", "newgrp", "fc",
     "if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until",
     "do", "done", "in", "function", "select", "time", "{", "}", "[[", "]]", "!",
     ".", ":", "source", "cd", "exec", "exit", "export", "readonly", "return",
@@ -885,6 +1067,8 @@ int st_split_command(const char *cmd, char *out, size_t out_size, int *starts,
         n++;
     }
     if (n == 0) return -1;
+    if (n > 1 && (strcmp(out + starts[0], "true") == 0 ||
+                  strcmp(out + starts[0], "false") == 0)) return -1;
     for (int w = 0; shell_words[w]; w++) {
         if (strcmp(out + starts[0], shell_words[w]) == 0) return -1;
     }
@@ -893,6 +1077,8 @@ int st_split_command(const char *cmd, char *out, size_t out_size, int *starts,
 
 /* ---- .Call entry points ------------------------------------------------- */
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ffi.h"
@@ -919,6 +1105,21 @@ static const char *optional_string(SEXP x)
     return NULL;
 }
 
+/* The words of a run's error (st_run.error). */
+static const char *run_error_message(int error)
+{
+    static char buf[300];
+    if (error == 0) return "";
+    if (error == ST_ERR_NO_REPORT) return "the launcher st-launch did not report";
+    if (error <= ST_ERR_OUTPUT_BASE) {
+        int e = ST_ERR_OUTPUT_BASE - error;
+        snprintf(buf, sizeof buf, "the output file cannot be opened for writing: %s%s",
+                 strerror(e), e == ENXIO ? " (a FIFO that no process reads)" : "");
+        return buf;
+    }
+    return strerror(error);
+}
+
 /* The list ffi_run_command and ffi_launcher_run return. */
 static SEXP run_result(int status, const st_run *r)
 {
@@ -926,8 +1127,7 @@ static SEXP run_result(int status, const st_run *r)
         "status", "wall", "user", "sys", "max_rss", "exit_status", "signal",
         "timed_out", "interrupted", "error", "start_time", "rss_floor", "launched"
     };
-    const char *err = r->error == ST_ERR_NO_REPORT ? "the launcher st-launch did not report" :
-        r->error ? strerror(r->error) : "";
+    const char *err = run_error_message(r->error);
     SEXP values[13];
     values[0] = PROTECT(Rf_ScalarInteger(status));
     values[1] = PROTECT(Rf_ScalarReal(r->wall));
@@ -1019,10 +1219,138 @@ SEXP ffi_launcher_run(SEXP xp, SEXP path, SEXP args, SEXP output, SEXP timeout)
     return run_result(status, &r);
 }
 
+/* A batch of commands run back to back by the server (st_server_batch):
+ * paths a character vector (NA: the shell), args a list of character
+ * vectors, steps the 1-based commands to run.  Returns list(status, done,
+ * runs, error): runs a matrix with one row per step and the columns wall,
+ * user, sys, max_rss, exit_status, signal, timed_out, interrupted,
+ * start_time, rss_floor (only the first `done` rows are filled), error the
+ * message of the run that ended the batch.  Everything R allocates is made
+ * before the batch is sent or after its reports are read. */
+SEXP ffi_launcher_batch(SEXP xp, SEXP paths, SEXP args, SEXP steps, SEXP output,
+                        SEXP timeout)
+{
+    if (TYPEOF(xp) != EXTPTRSXP || !R_ExternalPtrAddr(xp))
+        Rf_error("The launcher is not running.");
+    if (TYPEOF(paths) != STRSXP || TYPEOF(args) != VECSXP ||
+        XLENGTH(paths) != XLENGTH(args) || XLENGTH(paths) < 1 || XLENGTH(paths) > 1000000)
+        Rf_error("`paths` and `args` must describe the same commands.");
+    if (TYPEOF(steps) != INTSXP || XLENGTH(steps) < 1 || XLENGTH(steps) > 10000000)
+        Rf_error("`steps` must be an integer vector.");
+    int ncmd = (int) XLENGTH(paths), nstep = (int) XLENGTH(steps);
+    const int *st = INTEGER(steps);
+    int *idx = (int *) R_alloc((size_t) nstep, sizeof(int));
+    for (int k = 0; k < nstep; k++) {
+        if (st[k] == NA_INTEGER || st[k] < 1 || st[k] > ncmd)
+            Rf_error("`steps` must hold numbers of commands.");
+        idx[k] = st[k] - 1;
+    }
+    st_command *cmds = (st_command *) R_alloc((size_t) ncmd, sizeof(st_command));
+    for (int i = 0; i < ncmd; i++) {
+        SEXP pi = PROTECT(Rf_ScalarString(STRING_ELT(paths, i)));
+        cmds[i].path = optional_string(pi);
+        cmds[i].args = run_args(VECTOR_ELT(args, i), pi);
+        UNPROTECT(1);
+    }
+    const char *out = optional_string(output);
+    double to = ffi_double(timeout, "timeout");
+    SEXP runs = PROTECT(Rf_allocMatrix(REALSXP, nstep, 10));
+    st_run *res = (st_run *) R_alloc((size_t) nstep, sizeof(st_run));
+    int done = 0;
+    int status = st_server_batch((st_server *) R_ExternalPtrAddr(xp), cmds, ncmd, idx, nstep,
+                                 out, to, r_interrupted, NULL, res, &done);
+    double *m = REAL(runs);
+    for (int k = 0; k < nstep; k++) {
+        const st_run *x = &res[k];
+        double v[10] = {x->wall, x->user, x->sys, x->max_rss, (double) x->exit_status,
+                        (double) x->signal, (double) x->timed_out, (double) x->interrupted,
+                        x->start_time, x->rss_floor};
+        for (int j = 0; j < 10; j++) m[k + (R_xlen_t) j * nstep] = v[j];
+    }
+    int last = done > 0 ? done - 1 : 0;
+    static const char *names[] = {"status", "done", "runs", "error"};
+    SEXP values[4];
+    values[0] = PROTECT(Rf_ScalarInteger(status));
+    values[1] = PROTECT(Rf_ScalarInteger(done));
+    values[2] = runs;
+    values[3] = PROTECT(Rf_mkString(run_error_message(res[last].error)));
+    SEXP ans = ffi_named_list(4, names, values);
+    UNPROTECT(4);
+    return ans;
+}
+
+/* Sends one stop byte to the server, as an interrupt does. */
+SEXP ffi_launcher_stop_byte(SEXP xp)
+{
+    if (TYPEOF(xp) != EXTPTRSXP || !R_ExternalPtrAddr(xp))
+        Rf_error("The launcher is not running.");
+    return Rf_ScalarLogical(st_server_stop_byte((st_server *) R_ExternalPtrAddr(xp)) == 0);
+}
+
 SEXP ffi_launcher_stop(SEXP xp)
 {
     if (TYPEOF(xp) == EXTPTRSXP) server_finalize(xp);
     return R_NilValue;
+}
+
+/* R code timed as bench::mark times it, in batches: for each step (a
+ * 1-based index into `calls`, each a call or an expression evaluated in
+ * `env`), `batch` evaluations of it between two readings of the monotonic
+ * clock, and getrusage() around them for the CPU time.  `limit` (NULL or a
+ * call) is evaluated before each step and `reset` after it (setTimeLimit()
+ * for the timeout).  The results are written in place into `out` (a double
+ * matrix with one row per step: the batch's wall time, user and sys seconds,
+ * and its start as seconds since 1970), and the number of steps done into
+ * `count`, so that the steps made before an error or an interrupt (a jump
+ * out of this function) are kept; nothing is allocated between the clock
+ * readings. */
+SEXP ffi_eval_runs(SEXP calls, SEXP env, SEXP steps, SEXP batch, SEXP limit, SEXP reset,
+                   SEXP out, SEXP count)
+{
+    if (TYPEOF(calls) != VECSXP || TYPEOF(steps) != INTSXP || TYPEOF(batch) != INTSXP ||
+        XLENGTH(batch) != XLENGTH(calls) || TYPEOF(out) != REALSXP ||
+        !Rf_isMatrix(out) || Rf_nrows(out) < XLENGTH(steps) || Rf_ncols(out) != 4 ||
+        TYPEOF(count) != INTSXP || XLENGTH(count) != 1 || !Rf_isEnvironment(env))
+        Rf_error("ffi_eval_runs: bad arguments.");
+    R_xlen_t n = XLENGTH(steps), nc = XLENGTH(calls), nr = Rf_nrows(out);
+    const int *st = INTEGER(steps), *b = INTEGER(batch);
+    for (R_xlen_t k = 0; k < n; k++) {
+        if (st[k] == NA_INTEGER || st[k] < 1 || st[k] > nc || b[st[k] - 1] < 1)
+            Rf_error("ffi_eval_runs: bad steps.");
+    }
+    double *o = REAL(out);
+    int *done = INTEGER(count);
+    *done = 0;
+    for (R_xlen_t k = 0; k < n; k++) {
+        SEXP call = VECTOR_ELT(calls, st[k] - 1);
+        int reps = b[st[k] - 1];
+        if (!Rf_isNull(limit)) Rf_eval(limit, R_BaseEnv);
+        double u0, s0, u1, s1;
+        st_cpu_self(&u0, &s0);
+        double start = st_realtime_now();
+        double t0 = st_monotonic_now();
+        for (int i = 0; i < reps; i++) Rf_eval(call, env);
+        double t1 = st_monotonic_now();
+        st_cpu_self(&u1, &s1);
+        if (!Rf_isNull(reset)) Rf_eval(reset, R_BaseEnv);
+        o[k] = t1 - t0;
+        o[k + nr] = u1 - u0;
+        o[k + 2 * nr] = s1 - s0;
+        o[k + 3 * nr] = start;
+        *done = (int) (k + 1);
+    }
+    return R_NilValue;
+}
+
+/* The wall time of `reps` evaluations of R's NULL constant, as
+ * ffi_eval_runs times a batch: the harness's own share of a batch. */
+SEXP ffi_eval_overhead(SEXP reps)
+{
+    int n = ffi_int(reps, "reps");
+    double t0 = st_monotonic_now();
+    for (int i = 0; i < n; i++) Rf_eval(R_NilValue, R_BaseEnv);
+    double t1 = st_monotonic_now();
+    return Rf_ScalarReal(t1 - t0);
 }
 
 SEXP ffi_monotonic_now(void)

@@ -36,12 +36,17 @@ typedef struct {
 
 /* st_run.error when the launcher exited without reporting. */
 #define ST_ERR_NO_REPORT (-1)
+/* st_run.error when the output file could not be opened:
+ * ST_ERR_OUTPUT_BASE - errno. */
+#define ST_ERR_OUTPUT_BASE (-1000)
 
 /* Returns nonzero when the run should be abandoned (user interrupt). */
 typedef int (*st_interrupt_fn)(void *data);
 
 double st_monotonic_now(void);
 double st_clock_resolution(void);
+double st_realtime_now(void);   /* seconds since 1970 */
+void st_cpu_self(double *user, double *sys);   /* this process's CPU seconds */
 double st_clock_tick(long tries);
 void st_run_init(st_run *r);
 /* Runs the program `path` with argv `args` (NULL-terminated) or, when path
@@ -69,6 +74,26 @@ int st_server_start(const char *launcher, st_server *s);
  * enforced by the server, an interrupt is passed on to it. */
 int st_server_run(st_server *s, const char *path, char *const *args, const char *output,
                   double timeout, st_interrupt_fn interrupted, void *data, st_run *res);
+/* A command of a batch: `path` with argv `args` (NULL-terminated), or, when
+ * path is NULL, `/bin/sh -c args[0]`. */
+typedef struct {
+    const char *path;
+    char *const *args;
+} st_command;
+
+/* Runs the steps (indices into cmds) back to back in the server, with one
+ * output and timeout; res (nstep entries) gets each run's outcome, *done
+ * how many ran.  The batch ends at the first run that does not exit with
+ * status 0 (see its exit_status) or cannot start, times out or is stopped.
+ * Returns ST_RUN_OK, or the outcome of the run that ended it; an interrupt
+ * asked for by `interrupted` gives ST_RUN_INTERRUPTED even when the
+ * batch had ended before the server saw it. */
+int st_server_batch(st_server *s, const st_command *cmds, int ncmd, const int *steps,
+                    int nstep, const char *output, double timeout,
+                    st_interrupt_fn interrupted, void *data, st_run *res, int *done);
+/* Sends one stop byte, as an interrupt does (for the tests of the race of
+ * an interrupt with the end of a run). */
+int st_server_stop_byte(st_server *s);
 /* Ends the server (end of file on its requests; SIGKILL after a second). */
 void st_server_stop(st_server *s);
 

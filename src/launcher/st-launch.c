@@ -18,23 +18,44 @@
  *
  *     st-launch serve REQ_FD REP_FD
  *
- * is the launcher as a server, started once by measure() for all its runs:
- * it reads requests from REQ_FD, runs each command in a process group of its
- * own and writes one line per run to REP_FD,
+ * is the launcher as a server, started once by measure() for all its runs.
+ * It reads batches from REQ_FD; a batch is a list of commands and the
+ * sequence of them to run, back to back, each in a process group of its
+ * own, with the same timeout and output.  It keeps one line per run,
  *
- *     st-launch 3 x|s CODE USER_US SYS_US MAXRSS_BYTES WALL_NS TIMED_OUT STOPPED
- *     st-launch 3 e ERRNO
+ *     st-launch 3 x|s CODE USER_US SYS_US MAXRSS_BYTES WALL_NS TIMED_OUT STOPPED START_NS
+ *     st-launch 3 e ERRNO     (the command could not be started)
+ *     st-launch 3 o ERRNO     (the output file could not be opened)
  *
- * until REQ_FD (a pipe or a socket) is closed.  A request (native byte
- * order) is a 32-bit length L, then L bytes: the timeout in seconds (a
- * double; not above 0 or not finite: none), a 32-bit flag (1: run
- * `/bin/sh -c ARG0`), a 32-bit count of strings, and the strings, each
- * ended by a NUL: the output file ("": to /dev/null), the program's path
- * ("" for the shell), and its argv.  While a command runs, any byte
- * arriving on REQ_FD asks to stop it (the caller sends one when the user
- * interrupts, and no request after it); end of file there stops it and ends
- * the server.  A stopped run (timeout or request)
- * gets SIGTERM in its whole process group, then SIGKILL 0.5 s later.
+ * (START_NS: CLOCK_REALTIME at the spawn), ends the batch at the first run
+ * that does not exit with status 0 (or cannot start, times out or is
+ * stopped), and only then writes the lines and `st-launch 3 end` to REP_FD:
+ * the caller sleeps while the commands run and reads the batch at its end.
+ * It serves until REQ_FD (a socket) is closed.
+ *
+ * The request stream: a batch is the byte 'R', a 32-bit length L (native
+ * byte order) and L bytes: the timeout in seconds (a double; not above 0 or
+ * not finite: none), the 32-bit counts of commands C and of steps S, S
+ * 32-bit indices of commands, the output file ("": /dev/null), then per
+ * command a 32-bit flag (1: run `/bin/sh -c ARG0`), a 32-bit count of
+ * strings N and the program's path ("" for the shell) and N strings of its
+ * argv; every string ends with a NUL.  While a command runs, a byte 'k'
+ * on REQ_FD asks to stop it (the caller sends one when the user
+ * interrupts); end of file stops it and ends the server.  A 'k' that
+ * arrives after its run has ended (the user interrupted just as the
+ * command exited) is read before the next batch and dropped, so it can
+ * neither stop the next run nor be read as part of a request.  A stopped
+ * run (timeout or request) gets SIGTERM in its whole process group, then
+ * SIGKILL 0.5 s later.
+ *
+ * Descriptors: the server closes every descriptor above 2 it inherited
+ * but its two ends (R's open connections, say), and opens /dev/null and the
+ * output file close-on-exec, so a command starts with its standard input,
+ * output and error and nothing else.  The output file is opened by the
+ * server with O_NONBLOCK (then made blocking again), so a FIFO that has
+ * no reader is refused at once with ENXIO instead of blocking the server
+ * (and the caller with it); a reader that stops reading blocks only the
+ * command, which the timeout stops.
  *
  * Why a server: a process that has just started is placed behind the
  * running ones by the Linux scheduler, so on a busy machine a new launcher
@@ -45,10 +66,12 @@
  *
  * The wall time is the spawn floor of the command and nothing of the
  * launcher: CLOCK_MONOTONIC is read just before posix_spawn() and just after
- * wait4() returns, so it holds the creation of the child (a vfork-style
- * clone in glibc), the exec, the command, its exit and the reaping -- what
- * `hyperfine -N` times around a child -- while the launcher's own exec,
- * dynamic linking and report are outside it.
+ * wait4() returns (for a run stopped by its timeout or an interrupt, when it
+ * was stopped), so it holds the creation of the child (a vfork-style clone
+ * in glibc), the exec, the command, its exit and the reaping -- what
+ * `hyperfine -N` times around a child: it reads its clock before
+ * Command::spawn() and after wait() returns -- while the launcher's own
+ * exec, dynamic linking and report are outside it.
  *
  * Why a launcher and not a spawn from R: on Linux, exec() records the
  * high-water resident size of the memory the process leaves in the new
@@ -138,7 +161,42 @@ static void report_error(int fd, int err)
     write_all(fd, line, strlen(line));
 }
 
+/* ---- descriptors -------------------------------------------------------- */
+
+/* Closes every descriptor above 2 but `keep1` and `keep2` (-1: none), so
+ * that nothing the caller (R) had open reaches the commands: close_range(2)
+ * where the kernel has it, else the list in /proc/self/fd, else every
+ * number up to the limit of open files (at most 65536). */
+static void close_others(int keep1, int keep2)
+{
+    int lo = keep1 < keep2 ? keep1 : keep2, hi = keep1 < keep2 ? keep2 : keep1;
+#if defined(__linux__) && defined(SYS_close_range)
+    {
+        /* the ranges between the kept ones (lo may be -1) */
+        int ok = 1;
+        unsigned int from = 3;
+        int keeps[2] = {lo, hi};
+        for (int k = 0; k < 2 && ok; k++) {
+            if (keeps[k] < 3) continue;
+            if ((unsigned int) keeps[k] > from &&
+                syscall(SYS_close_range, from, (unsigned int) keeps[k] - 1, 0) != 0) ok = 0;
+            from = (unsigned int) keeps[k] + 1;
+        }
+        if (ok && syscall(SYS_close_range, from, ~0U, 0) == 0) return;
+    }
+#endif
+    long max = sysconf(_SC_OPEN_MAX);
+    if (max < 0 || max > 65536) max = 65536;
+    for (int fd = 3; fd < (int) max; fd++) {
+        if (fd != keep1 && fd != keep2) close(fd);
+    }
+}
+
 /* ---- the server --------------------------------------------------------- */
+
+/* Bytes of the request stream (see the header comment). */
+#define REQ_BEGIN 'R'
+#define REQ_STOP 'k'
 
 static double now_seconds(void)
 {
@@ -227,83 +285,75 @@ static int wait_exit(pid_t pid, int pidfd, int ctl, double seconds)
     }
 }
 
-static void serve_error(int rep, int err)
+/* The reports of a batch, kept until it ends (the caller is not woken
+ * while the commands run). */
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} report_buf;
+
+static void report_add(report_buf *b, const char *line)
 {
-    char line[64];
-    snprintf(line, sizeof line, "st-launch 3 e %d\n", err);
-    write_all(rep, line, strlen(line));
+    size_t n = strlen(line);
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 4096;
+        while (cap < b->len + n + 1) cap *= 2;
+        char *nb = (char *) realloc(b->buf, cap);
+        if (!nb) return;
+        b->buf = nb;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, line, n);
+    b->len += n;
 }
 
-/* Runs one request; returns 0 to go on, 1 when the caller has gone. */
-static int serve_one(int req, int rep, char *msg, size_t len)
+static void report_errno(report_buf *b, char kind, int err)
 {
-    double timeout;
-    uint32_t flags, nstr;
-    size_t head = sizeof timeout + 2 * sizeof(uint32_t);
-    if (len < head) {
-        serve_error(rep, EINVAL);
-        return 0;
-    }
-    memcpy(&timeout, msg, sizeof timeout);
-    memcpy(&flags, msg + sizeof timeout, sizeof flags);
-    memcpy(&nstr, msg + sizeof timeout + sizeof flags, sizeof nstr);
-    if (msg[len - 1] != '\0' || nstr < 3 || nstr > len) {
-        serve_error(rep, EINVAL);
-        return 0;
-    }
-    char **str = (char **) calloc((size_t) nstr + 4, sizeof(char *));
-    if (!str) {
-        serve_error(rep, ENOMEM);
-        return 0;
-    }
-    size_t off = head;
-    for (uint32_t i = 0; i < nstr; i++) {
-        if (off >= len) {
-            free(str);
-            serve_error(rep, EINVAL);
-            return 0;
-        }
-        str[i] = msg + off;
-        off += strlen(msg + off) + 1;
-    }
-    const char *output = str[0];
+    char line[64];
+    snprintf(line, sizeof line, "st-launch 3 %c %d\n", kind, err);
+    report_add(b, line);
+}
+
+/* One command of a batch: the shell flag and its strings in the request. */
+typedef struct {
+    int shell;
     const char *path;
     char **argv;
+} spec;
+
+/* Runs one command (the outcome goes to `out`): returns 0 to go on with
+ * the batch, 1 to end it (the command failed, was stopped or timed out, or
+ * could not be started), 2 when the caller has gone. */
+static int run_one(const spec *sp, int outfd, int nullfd, double timeout, int req,
+                   report_buf *out)
+{
     char *sh_argv[4];
-    if (flags & 1u) {
+    const char *path = sp->path;
+    char **argv = sp->argv;
+    if (sp->shell) {
         sh_argv[0] = (char *) "sh";
         sh_argv[1] = (char *) "-c";
-        sh_argv[2] = str[2];
+        sh_argv[2] = sp->argv[0];
         sh_argv[3] = NULL;
         path = "/bin/sh";
         argv = sh_argv;
-    } else {
-        path = str[1];
-        argv = str + 2;
-        str[nstr] = NULL;
     }
-
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
     if (posix_spawn_file_actions_init(&fa) != 0) {
-        free(str);
-        serve_error(rep, ENOMEM);
-        return 0;
+        report_errno(out, 'e', ENOMEM);
+        return 1;
     }
     if (posix_spawnattr_init(&attr) != 0) {
         posix_spawn_file_actions_destroy(&fa);
-        free(str);
-        serve_error(rep, ENOMEM);
-        return 0;
+        report_errno(out, 'e', ENOMEM);
+        return 1;
     }
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    if (output[0]) {
-        posix_spawn_file_actions_addopen(&fa, 1, output, O_WRONLY | O_CREAT | O_APPEND,
-                                         0644);
-    } else {
-        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    }
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    /* descriptors opened by the server, close-on-exec there: dup2() gives
+     * the command its own copies and nothing else */
+    posix_spawn_file_actions_adddup2(&fa, nullfd, 0);
+    posix_spawn_file_actions_adddup2(&fa, outfd, 1);
+    posix_spawn_file_actions_adddup2(&fa, outfd, 2);
     sigset_t none, dflt;
     sigemptyset(&none);
     sigemptyset(&dflt);
@@ -317,16 +367,16 @@ static int serve_one(int req, int rep, char *msg, size_t len)
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
                                     POSIX_SPAWN_SETSIGDEF);
 
-    struct timespec t0, t1;
+    struct timespec t0, t1, wall0;
     pid_t pid;
+    clock_gettime(CLOCK_REALTIME, &wall0);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = posix_spawn(&pid, path, &fa, &attr, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
-    free(str);
     if (rc != 0) {
-        serve_error(rep, rc);
-        return 0;
+        report_errno(out, 'e', rc);
+        return 1;
     }
     int pidfd = open_pidfd(pid);
     int timed_out = 0, stopped = 0, gone = 0;
@@ -344,15 +394,20 @@ static int serve_one(int req, int rep, char *msg, size_t len)
         int w = wait_exit(pid, pidfd, req, slice);
         if (w == 1 || w < 0) break;
         if (w == 2) {
+            /* a stop byte, or end of file: the caller has gone */
             char c;
-            ssize_t r = read(req, &c, 1);
-            if (r == 0) gone = 1;
+            ssize_t r;
+            do {
+                r = read(req, &c, 1);
+            } while (r < 0 && errno == EINTR);
+            if (r <= 0) gone = 1;
             stopped = 1;
             break;
         }
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* a run that was stopped ends when it was stopped */
     if (timed_out || stopped) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
         kill(-pid, SIGTERM);
         if (wait_exit(pid, pidfd, -1, 0.5) != 1) kill(-pid, SIGKILL);
     }
@@ -366,10 +421,13 @@ static int serve_one(int req, int rep, char *msg, size_t len)
     do {
         r = wait4(pid, &wstatus, 0, &ru);
     } while (r < 0 && errno == EINTR);
+    /* a run that ended by itself ends when wait4() has returned, as
+     * hyperfine stops its clock when wait() returns */
+    if (!timed_out && !stopped) clock_gettime(CLOCK_MONOTONIC, &t1);
     if (pidfd >= 0) close(pidfd);
     if (r != pid) {
-        serve_error(rep, errno);
-        return gone;
+        report_errno(out, 'e', errno);
+        return gone ? 2 : 1;
     }
 #ifdef __APPLE__
     long long rss = (long long) ru.ru_maxrss;
@@ -378,11 +436,105 @@ static int serve_one(int req, int rep, char *msg, size_t len)
 #endif
     char kind = WIFSIGNALED(wstatus) ? 's' : 'x';
     int code = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : WEXITSTATUS(wstatus);
-    char line[200];
-    snprintf(line, sizeof line, "st-launch 3 %c %d %lld %lld %lld %lld %d %d\n", kind, code,
-             microseconds(ru.ru_utime), microseconds(ru.ru_stime), rss,
-             nanoseconds(&t0, &t1), timed_out, stopped);
-    write_all(rep, line, strlen(line));
+    char line[256];
+    snprintf(line, sizeof line, "st-launch 3 %c %d %lld %lld %lld %lld %d %d %lld\n", kind,
+             code, microseconds(ru.ru_utime), microseconds(ru.ru_stime), rss,
+             nanoseconds(&t0, &t1), timed_out, stopped,
+             (long long) wall0.tv_sec * 1000000000LL + (long long) wall0.tv_nsec);
+    report_add(out, line);
+    if (gone) return 2;
+    return (timed_out || stopped || kind != 'x' || code != 0) ? 1 : 0;
+}
+
+/* Parses a batch (see the header comment) and runs it; returns 1 when the
+ * caller has gone. */
+static int serve_batch(int req, int rep, int nullfd, char *msg, size_t len)
+{
+    report_buf out = {NULL, 0, 0};
+    double timeout;
+    uint32_t nspec, nstep;
+    size_t head = sizeof timeout + 2 * sizeof(uint32_t);
+    int gone = 0;
+    spec *specs = NULL;
+    uint32_t *steps = NULL;
+    char **argvs = NULL;
+    if (len < head || msg[len - 1] != '\0') goto bad;
+    memcpy(&timeout, msg, sizeof timeout);
+    memcpy(&nspec, msg + sizeof timeout, sizeof nspec);
+    memcpy(&nstep, msg + sizeof timeout + sizeof nspec, sizeof nstep);
+    size_t off = head;
+    if (nspec < 1 || nspec > len || nstep > len / sizeof(uint32_t) ||
+        off + (size_t) nstep * sizeof(uint32_t) > len) goto bad;
+    steps = (uint32_t *) malloc(((size_t) nstep + 1) * sizeof(uint32_t));
+    specs = (spec *) calloc(nspec, sizeof(spec));
+    /* the argv pointers: every string takes at least one byte of the
+     * request, so there are fewer strings than bytes after the steps */
+    size_t nptr = len - off - (size_t) nstep * sizeof(uint32_t) + nspec;
+    argvs = (char **) calloc(nptr, sizeof(char *));
+    if (!steps || !specs || !argvs) {
+        report_errno(&out, 'e', ENOMEM);
+        goto send;
+    }
+    memcpy(steps, msg + off, (size_t) nstep * sizeof(uint32_t));
+    off += (size_t) nstep * sizeof(uint32_t);
+    if (off >= len) goto bad;
+    const char *output = msg + off;
+    off += strlen(output) + 1;
+    size_t a = 0;
+    for (uint32_t i = 0; i < nspec; i++) {
+        uint32_t flag, nargs;
+        if (off + 2 * sizeof(uint32_t) > len) goto bad;
+        memcpy(&flag, msg + off, sizeof flag);
+        memcpy(&nargs, msg + off + sizeof flag, sizeof nargs);
+        off += 2 * sizeof(uint32_t);
+        if (nargs < 1 || nargs > len || off >= len) goto bad;
+        specs[i].shell = (flag & 1u) != 0;
+        specs[i].path = msg + off;
+        off += strlen(msg + off) + 1;
+        specs[i].argv = argvs + a;
+        if (a + nargs + 1 > nptr) goto bad;
+        for (uint32_t k = 0; k < nargs; k++) {
+            if (off >= len) goto bad;
+            argvs[a++] = msg + off;
+            off += strlen(msg + off) + 1;
+        }
+        argvs[a++] = NULL;
+    }
+    for (uint32_t k = 0; k < nstep; k++) {
+        if (steps[k] >= nspec) goto bad;
+    }
+    {
+        /* the output file, opened here without blocking: a FIFO without a
+         * reader (or any file that would block on open) is refused at once
+         * (ENXIO) instead of hanging the spawn */
+        int outfd = nullfd;
+        if (output[0]) {
+            outfd = open(output, O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK | O_NOCTTY |
+                         O_CLOEXEC, 0644);
+            if (outfd < 0) {
+                report_errno(&out, 'o', errno);
+                goto send;
+            }
+            int fl = fcntl(outfd, F_GETFL);
+            if (fl >= 0) fcntl(outfd, F_SETFL, fl & ~O_NONBLOCK);
+        }
+        for (uint32_t k = 0; k < nstep; k++) {
+            int r = run_one(&specs[steps[k]], outfd, nullfd, timeout, req, &out);
+            if (r == 2) gone = 1;
+            if (r != 0) break;
+        }
+        if (outfd != nullfd) close(outfd);
+    }
+    goto send;
+bad:
+    report_errno(&out, 'e', EINVAL);
+send:
+    report_add(&out, "st-launch 3 end\n");
+    if (out.buf) write_all(rep, out.buf, out.len);
+    free(out.buf);
+    free(steps);
+    free(specs);
+    free(argvs);
     return gone;
 }
 
@@ -391,9 +543,18 @@ static int serve(int req, int rep)
     signal(SIGPIPE, SIG_IGN);
     signal(SIGINT, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
+    int nullfd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (nullfd < 0) return 0;
     for (;;) {
+        /* stop bytes that arrived after their run had ended are dropped */
+        unsigned char c;
+        int r;
+        do {
+            r = read_exact(req, &c, 1);
+        } while (r == 1 && c == REQ_STOP);
+        if (r <= 0 || c != REQ_BEGIN) return 0;
         uint32_t len;
-        int r = read_exact(req, &len, sizeof len);
+        r = read_exact(req, &len, sizeof len);
         if (r <= 0) return 0;
         if (len == 0 || len > (1u << 30)) return 0;
         char *msg = (char *) malloc(len);
@@ -402,7 +563,7 @@ static int serve(int req, int rep)
             free(msg);
             return 0;
         }
-        int gone = serve_one(req, rep, msg, len);
+        int gone = serve_batch(req, rep, nullfd, msg, len);
         free(msg);
         if (gone) return 0;
     }
@@ -425,6 +586,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "st-launch: serve needs two open file descriptors\n");
             return 125;
         }
+        close_others(req, rep);
         fcntl(req, F_SETFD, FD_CLOEXEC);
         fcntl(rep, F_SETFD, FD_CLOEXEC);
         return serve(req, rep);
@@ -444,7 +606,8 @@ int main(int argc, char **argv)
         return 125;
     }
     int report = (int) fdl;
-    /* the command does not inherit the report pipe */
+    /* the command inherits nothing but its standard descriptors */
+    close_others(report, -1);
     fcntl(report, F_SETFD, FD_CLOEXEC);
 
     struct sigaction sa;

@@ -466,7 +466,215 @@ battery_cases <- function() {
           if (k %in% c("cfg_fifo", "cfg_latin1")) sprintf("g%d", 1:4) else NULL,
         limit = 12, risky = TRUE, inproc = FALSE)
   }
+  # 9. the launcher of measure(): outputs that block, R killed, the stop
+  # byte of an interrupt that lands after its run, descriptors, and the
+  # words a command runs with (each check stops with an untyped error when
+  # it fails; launcher_* below)
+  # (the limits allow for a machine loaded 8 times over: a check makes
+  # many runs, and `true` takes 30 ms there)
+  add("launcher/fifo", "measure", "launcher_check_fifo(pf('fifo'))", ".output",
+      limit = 30, risky = TRUE, inproc = FALSE)
+  add("launcher/killed", "measure", "launcher_check_killed()", "...",
+      limit = 60, risky = TRUE, inproc = FALSE)
+  add("launcher/stop_byte", "measure", "launcher_check_stop_byte(60)", "...",
+      limit = 60, risky = TRUE, inproc = FALSE)
+  for (k in 1:6) {
+    add(sprintf("launcher/sigint/%d", k), "measure",
+        sprintf("launcher_check_sigint(%.2f)", 0.2 + 0.1 * k + 0.03 * (k %% 3)), "...",
+        limit = 60, risky = TRUE, inproc = FALSE)
+  }
+  add("launcher/fds", "measure", "launcher_check_fds()", "...", limit = 60,
+      risky = TRUE, inproc = FALSE)
+  for (k in seq_along(launcher_sh_corpus)) {
+    add(sprintf("launcher/sh/%02d", k), "measure",
+        sprintf("launcher_check_sh(launcher_sh_corpus[[%d]])", k), "...", limit = 20,
+        risky = TRUE, inproc = FALSE)
+  }
   cases
+}
+
+# ---------------------------------------------------------------------------
+# The launcher of measure(): checks that stop with an untyped error when the
+# launcher misbehaves (a hang is caught by the case's time limit).
+
+# Commands as users write them: quotes, escapes, echo's options, builtins.
+launcher_sh_corpus <- list(
+  "echo -e x", "echo a\\rb", "echo a\rb", "echo -n abc", "echo 'a  b' \"c\"",
+  "echo a\\ b", "echo \"a\\tb\"", "printf '%s|' a 'b c'", "echo '$HOME'",
+  "echo \"x'y\"", "echo ''", "echo -E 'a\\nb'", "printf 'a\\x41b'",
+  "true --version", "test -n x", "echo", "pwd -L", "echo a # b", "echo a#b",
+  "ls -d /", "env -i printenv", "printf %s\\\\n x")
+
+# The processes whose command line contains `marker`.
+launcher_processes <- function(marker) {
+  pids <- suppressWarnings(as.integer(basename(Sys.glob("/proc/[0-9]*"))))
+  pids <- pids[!is.na(pids) & pids != Sys.getpid()]
+  hit <- vapply(pids, function(p) {
+    cl <- tryCatch(readBin(sprintf("/proc/%d/cmdline", p), "raw", 4096L),
+                   error = function(e) raw(), warning = function(w) raw())
+    if (!length(cl)) return(FALSE)
+    cl[cl == as.raw(0L)] <- as.raw(32L)
+    grepl(marker, rawToChar(cl), fixed = TRUE, useBytes = TRUE)
+  }, TRUE)
+  pids[hit]
+}
+
+# An Rscript child running `lines`; returns its pid (from a file it writes).
+launcher_child <- function(lines, dir) {
+  script <- file.path(dir, "child.R")
+  pidfile <- file.path(dir, "pid")
+  writeLines(c("suppressPackageStartupMessages(library(speeduptest))",
+               sprintf('writeLines(as.character(Sys.getpid()), "%s")', pidfile), lines),
+             script)
+  lib <- paste(.libPaths(), collapse = .Platform$path.sep)
+  system2(file.path(R.home("bin"), "Rscript"), shQuote(script), wait = FALSE,
+          env = paste0("R_LIBS=", shQuote(lib)), stdout = FALSE, stderr = FALSE)
+  deadline <- Sys.time() + 20
+  while (!file.exists(pidfile) && Sys.time() < deadline) Sys.sleep(0.05)
+  if (!file.exists(pidfile)) stop("the child R did not start")
+  Sys.sleep(0.05)
+  as.integer(readLines(pidfile))
+}
+
+# An output FIFO that nobody reads: refused at once with a classed error.
+launcher_check_fifo <- function(fifo) {
+  t0 <- Sys.time()
+  err <- tryCatch(speeduptest::measure(a = "echo hi", .output = fifo, .timeout = 2,
+                                       .runs = 2),
+                  error = function(e) e)
+  el <- as.double(difftime(Sys.time(), t0, units = "secs"))
+  if (!inherits(err, "speeduptest_error_spawn")) stop("the FIFO output was not refused")
+  if (el > 8) stop(sprintf("refusing the FIFO took %.1f s", el))
+  TRUE
+}
+
+# R killed (SIGKILL) while measuring: its commands and its launcher go.
+launcher_check_killed <- function() {
+  marker <- sprintf("%d.%06d", 40L + sample.int(9L, 1L), sample.int(999999L, 1L))
+  dir <- tempfile("killed-")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE))
+  pid <- launcher_child(sprintf('measure(a = "sleep %s", b = "sleep %s; true", .runs = 3)',
+                                marker, marker), dir)
+  deadline <- Sys.time() + 20
+  while (!length(launcher_processes(paste("sleep", marker))) && Sys.time() < deadline) {
+    Sys.sleep(0.05)
+  }
+  if (!length(launcher_processes(paste("sleep", marker)))) stop("the command never started")
+  tools::pskill(pid, tools::SIGKILL)
+  deadline <- Sys.time() + 5
+  left <- launcher_processes(paste("sleep", marker))
+  while (length(left) && Sys.time() < deadline) {
+    Sys.sleep(0.05)
+    left <- launcher_processes(paste("sleep", marker))
+  }
+  if (length(left)) stop("the command outlived the R process that measured it")
+  TRUE
+}
+
+# The race made certain: the stop byte an interrupt sends lands in the
+# request stream after its run has ended, `n` times; the next run must run
+# to its end, not be stopped, and not block.
+launcher_check_stop_byte <- function(n = 200) {
+  ns <- asNamespace("speeduptest")
+  launcher <- ns$measure_launcher()
+  if (is.na(launcher)) return(NA)
+  s <- .Call(ns$ffi_launcher_start, launcher)
+  on.exit(.Call(ns$ffi_launcher_stop, s))
+  for (i in seq_len(n)) {
+    r <- .Call(ns$ffi_launcher_run, s, NA_character_, "true", NULL, 5)
+    if (!identical(r$status, 0L)) stop(sprintf("run %d: status %d", i, r$status))
+    .Call(ns$ffi_launcher_stop_byte, s)
+    t0 <- Sys.time()
+    r <- .Call(ns$ffi_launcher_run, s, NA_character_, "sleep 0.01", NULL, 5)
+    el <- as.double(difftime(Sys.time(), t0, units = "secs"))
+    if (!identical(r$status, 0L) || isTRUE(r$interrupted) || el > 4) {
+      stop(sprintf("after a late stop byte, run %d: status %d, %.1f s", i, r$status, el))
+    }
+  }
+  TRUE
+}
+
+# Ctrl-C (SIGINT) at `delay` seconds into a measurement of short commands:
+# measure() returns the runs so far with its warning, and the next call in
+# the same session measures normally.
+launcher_check_sigint <- function(delay) {
+  dir <- tempfile("sigint-")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE))
+  rds <- file.path(dir, "out.rds")
+  started <- file.path(dir, "started")
+  pid <- launcher_child(c(
+    'invisible(suppressWarnings(measure(a = "true", .runs = 1)))',
+    sprintf('file.create("%s")', started),
+    "w <- character()",
+    "t1 <- tryCatch(withCallingHandlers(",
+    '  measure(a = "true", b = "sleep 0.001", .runs = 1e5, .warmup = 0, .timeout = 5),',
+    "  warning = function(cnd) { w <<- c(w, class(cnd)); invokeRestart('muffleWarning') }),",
+    "  interrupt = function(cnd) 'raised')",
+    't2 <- suppressWarnings(measure(a = "true", .runs = 3, .timeout = 5))',
+    sprintf('saveRDS(list(t1 = t1, t2 = t2, w = w), "%s")', rds)), dir)
+  deadline <- Sys.time() + 20
+  while (!file.exists(started) && Sys.time() < deadline) Sys.sleep(0.02)
+  Sys.sleep(delay)
+  tools::pskill(pid, tools::SIGINT)
+  deadline <- Sys.time() + 20
+  while (!file.exists(rds) && Sys.time() < deadline) Sys.sleep(0.05)
+  Sys.sleep(0.1)
+  if (!file.exists(rds)) {
+    tools::pskill(pid, tools::SIGKILL)
+    stop(sprintf("Ctrl-C at %.2f s: measure() did not return (or the next call blocked)",
+                 delay))
+  }
+  res <- readRDS(rds)
+  # the interrupt ends the runs with the warning, or (when it lands before
+  # the first run) is raised as R raises it
+  if (!"speeduptest_warning_interrupted" %in% res$w && !identical(res$t1, "raised")) {
+    stop("the interrupt was lost")
+  }
+  if (nrow(res$t2) != 3L) stop("the call after the interrupt did not measure")
+  TRUE
+}
+
+# A command has no descriptor of R's but 0, 1 and 2.
+launcher_check_fds <- function() {
+  keep <- tempfile()
+  con <- file(keep, "w")
+  on.exit({
+    close(con)
+    unlink(keep)
+  })
+  out <- tempfile()
+  on.exit(unlink(out), add = TRUE)
+  suppressWarnings(speeduptest::measure(a = "ls /proc/$$/fd", .runs = 1, .warmup = 0,
+                                        .output = out))
+  fds <- sort(as.integer(readLines(out)))
+  if (!identical(fds, 0:2)) stop("the command had descriptors ", paste(fds, collapse = " "))
+  for (fd in 3:5) {
+    cmd <- c(a = sprintf("echo leaked >&%d", fd))
+    suppressWarnings(tryCatch(speeduptest::measure(cmd, .runs = 1, .warmup = 0),
+                              speeduptest_error_command = function(e) NULL))
+  }
+  flush(con)
+  if (file.size(keep) != 0) stop("a command wrote into R's connection")
+  TRUE
+}
+
+# measure() runs `cmd` and it prints what `sh -c` prints.
+launcher_check_sh <- function(cmd) {
+  f <- tempfile()
+  g <- tempfile()
+  on.exit(unlink(c(f, g)))
+  cmds <- c(a = cmd)
+  suppressWarnings(speeduptest::measure(cmds, .runs = 1, .warmup = 0, .output = f))
+  system(paste("sh -c", shQuote(cmd), ">", shQuote(g), "2>&1"))
+  a <- readBin(f, "raw", 1e5)
+  b <- readBin(g, "raw", 1e5)
+  if (!identical(a, b)) {
+    stop(sprintf("`%s` printed %s, `sh -c` printed %s", cmd, paste(a, collapse = " "),
+                 paste(b, collapse = " ")))
+  }
+  TRUE
 }
 
 list.files.bad <- function() {
