@@ -213,6 +213,35 @@ check_positive_numbers <- function(x, arg, call = NULL) {
   sort(as.double(x))
 }
 
+# One series of a history (series_changes()): per-process values (times,
+# positive and finite) and the commit position of each (whole numbers in
+# first-parent order, any order and repeated for several processes of a
+# commit).  Returns the values ordered by position (the processes of a
+# commit in the order given), the distinct positions ascending and
+# `start`, the offsets of each commit's values (0-based, length + 1).
+check_series <- function(value, position, call = NULL) {
+  if (!is.numeric(value) || !length(value) || anyNA(value) ||
+      any(!is.finite(value)) || any(value <= 0)) {
+    abort(sprintf("`value` must hold positive finite times, not %s.",
+                  describe_value(value)), call = call)
+  }
+  if (!is.numeric(position) || anyNA(position) || any(!is.finite(position)) ||
+      any(abs(position - round(position)) > 1e-7 * pmax(1, abs(position)))) {
+    abort(sprintf("`position` must hold whole numbers (commit positions), not %s.",
+                  describe_value(position)), call = call)
+  }
+  if (length(position) != length(value)) {
+    abort(sprintf("`position` must have one element per value (%d), not %d.",
+                  length(value), length(position)), call = call)
+  }
+  position <- round(as.double(position))
+  o <- order(position, method = "radix")
+  pos <- position[o]
+  first <- c(TRUE, pos[-1L] != pos[-length(pos)])
+  list(value = as.double(value)[o], position = pos[first],
+       start = c(which(first) - 1, length(pos)))
+}
+
 # ---- strings, names and paths ------------------------------------------------
 
 # A single string (not NA; "" only with empty_ok); NULL too with null_ok.
