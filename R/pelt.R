@@ -48,10 +48,18 @@ pelt_penalty_value <- function(penalty, n, cost) {
 #'   single number >= 0.
 #' @param minseg The minimum segment length (changepoint's `minseglen`),
 #'   at least 2 for `"meanvar"`.
+#' @param step 1 (the default) for the exact search. On a series without
+#'   changes PELT prunes nothing and costs about `n^2 / 2` segment costs; a
+#'   `step` of `b > 1` searches the changes at every `b`-th value only (the
+#'   exact optimum among those, each segment's cost from all its values),
+#'   then moves each change found to its best place within `b - 1` values
+#'   between its neighbours: about `b^2` times faster, and close to the
+#'   exact answer, not always equal to it.
 #' @return An integer vector of change points, increasing: each is the last
 #'   index of a segment that a change follows, as `changepoint::cpts()`
 #'   returns them (empty when there is no change, and when the series is
-#'   shorter than `2 * minseg`).
+#'   shorter than `2 * minseg`). With `step = 1`, the change points of
+#'   changepoint.
 #' @references Killick, R., Fearnhead, P. and Eckley, I. A. (2012). Optimal
 #'   detection of changepoints with a linear computational cost. *Journal of
 #'   the American Statistical Association* 107(500), 1590-1598.
@@ -66,25 +74,27 @@ pelt_penalty_value <- function(penalty, n, cost) {
 #'                   penalty = "BIC", minseg = 1)
 #' @export
 pelt_changepoints <- function(x, cost = c("meanvar", "mean"),
-                              penalty = "MBIC", minseg = 2L) {
+                              penalty = "MBIC", minseg = 2L, step = 1L) {
   x <- check_sample(x, "x", min_n = 1L)
   cost <- check_choice(cost, c("meanvar", "mean"), "cost")
   penalty <- check_penalty(penalty, pelt_penalties)
   minseg <- check_whole(minseg, "minseg", min = if (cost == "meanvar") 2 else 1)
-  pelt_many(x, 0, length(x), cost, penalty, minseg)[[1L]]
+  step <- check_whole(step, "step", min = 1, max = 1e9)
+  pelt_many(x, 0, length(x), cost, penalty, minseg, step)[[1L]]
 }
 
 # PELT on k series packed in `values` (series i: values[start[i] + 1 ..
 # start[i] + len[i]]): a list of integer vectors of change points, within
 # each series.  The arguments are already checked; `penalty` is a name or a
 # number.
-pelt_many <- function(values, start, len, cost, penalty, minseg) {
+# `step` > 1 searches a grid of every step-th value (src/pelt.c).
+pelt_many <- function(values, start, len, cost, penalty, minseg, step = 1) {
   n <- as.double(len)
   pen <- if (is.numeric(penalty)) penalty else
     vapply(n, function(m) pelt_penalty_value(penalty, m, cost), 0)
   res <- .Call(ffi_pelt, as.double(values), as.double(start), n,
                if (cost == "meanvar") 0L else 1L, as.double(pen),
-               identical(penalty, "MBIC"), as.integer(minseg))
+               identical(penalty, "MBIC"), as.integer(minseg), as.double(step))
   check_status(res, "PELT")
   res$cpts
 }

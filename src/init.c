@@ -52,7 +52,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_power_sim, 12),
     CALLDEF(ffi_codes, 0),
     CALLDEF(ffi_suite_variances, 3),
-    CALLDEF(ffi_pelt, 7),
+    CALLDEF(ffi_pelt, 8),
     {NULL, NULL, 0}
 };
 

@@ -33,8 +33,20 @@
  * The MBIC of Zhang and Siegmund (2007) adds log(k) to each segment's cost
  * (its penalty part on the number of changes is the caller's beta).
  *
- * These conventions are those of the CRAN package changepoint (Killick
- * and Eckley 2014), whose cpts() this reproduces exactly: the sums are
+ * On a grid.  Without changes the candidate set is never pruned (a split
+ * always fits at least as well as no split), so the search costs n^2 / 2
+ * segment costs on a flat series.  With a step b > 1 the search runs over
+ * the changes at g_j = min(j b, n) only: the same recursion on the grid
+ * points, each segment's cost still from all its values (the cumulative
+ * sums at the grid points), so it is the exact optimum among segmentations
+ * whose changes lie on the grid, at (n / b)^2 / 2 costs.  Each change found
+ * is then moved to the best single split of the values between its
+ * neighbouring changes within b - 1 of it (a local refinement: the result
+ * is close to, not always equal to, the unrestricted optimum).
+ *
+ * With a step of 1 the conventions are those of the CRAN package
+ * changepoint (Killick and Eckley 2014), whose cpts() this reproduces
+ * exactly: the sums are
  * cumulative sums accumulated in long double as R's cumsum(), the
  * arithmetic is done in the same order, among equal optima the earliest
  * candidate wins, and a candidate is kept while
@@ -101,13 +113,44 @@ void st_pelt_work_free(st_pelt_work *w)
     memset(w, 0, sizeof(*w));
 }
 
+/* C(x_{a+1..b}) from the cumulative sums */
+static inline double seg_cost(const double *S, const double *Q, size_t a,
+                              size_t b, st_pelt_cost cost, int mbic)
+{
+    return pelt_cost(cost, mbic, S[b] - S[a], Q[b] - Q[a], (int) (b - a));
+}
+
+/* The best single split c of x_{p+1..q} with c within (lo, hi) and
+ * segments of at least minseg: the one of least C(p..c) + C(c..q), the
+ * earliest among equals, or `keep` when it is as good. */
+static size_t refine_change(const double *S, const double *Q, size_t p,
+                            size_t q, size_t keep, size_t lo, size_t hi,
+                            size_t minseg, st_pelt_cost cost, int mbic)
+{
+    size_t from = lo > p + minseg ? lo : p + minseg;
+    size_t to = hi + minseg < q ? hi : q - minseg;
+    double best = seg_cost(S, Q, p, keep, cost, mbic) +
+                  seg_cost(S, Q, keep, q, cost, mbic);
+    size_t at = keep;
+    for (size_t c = from; c <= to; c++) {
+        double v = seg_cost(S, Q, p, c, cost, mbic) +
+                   seg_cost(S, Q, c, q, cost, mbic);
+        if (v < best) {
+            best = v;
+            at = c;
+        }
+    }
+    return at;
+}
+
 int st_pelt(const double *x, size_t n, st_pelt_cost cost, double penalty,
-            int mbic, size_t minseg, st_pelt_work *work, size_t *cpts,
-            size_t *ncpts)
+            int mbic, size_t minseg, size_t step, st_pelt_work *work,
+            size_t *cpts, size_t *ncpts)
 {
     *ncpts = 0;
     if (n == 0) return ST_ERR_TOO_FEW;
-    if (minseg < 1 || isnan(penalty) || penalty < 0 || !isfinite(penalty))
+    if (minseg < 1 || step < 1 || isnan(penalty) || penalty < 0 ||
+        !isfinite(penalty))
         return ST_ERR_DOMAIN;
     if ((size_t) n > (size_t) 2147483647) return ST_ERR_TOO_MANY;
     for (size_t i = 0; i < n; i++)
@@ -135,59 +178,81 @@ int st_pelt(const double *x, size_t n, st_pelt_cost cost, double penalty,
         Q[i + 1] = (double) aq;
     }
 
+    /* The search runs over the grid points g_j = min(j step, n); F, last
+     * and the candidates are indexed by j (with step 1, g_j = j). */
+    size_t m = (n + step - 1) / step;     /* grid points after 0 */
+#define G(j) ((j) * step < n ? (j) * step : n)
     const double beta = penalty;
     F[0] = -beta;
     last[0] = 0;
-    for (size_t t = minseg; t < 2 * minseg; t++) {
-        F[t] = pelt_cost(cost, mbic, S[t], Q[t], (int) t);
-        last[t] = 0;
-    }
-    size_t nc = 2;
+    size_t nc = 1, next = 1;
     cand[0] = 0;
-    cand[1] = minseg;
     int status = ST_OK;
-    for (size_t t = 2 * minseg; t <= n; t++) {
-        if ((t & 1023) == 0 && st_check_interrupt()) {
+    for (size_t j = 1; j <= m; j++) {
+        size_t t = G(j);
+        if ((j & 1023) == 0 && st_check_interrupt()) {
             status = ST_ERR_INTERRUPTED;
             break;
+        }
+        if (t < 2 * minseg) {
+            /* only one segment fits: its cost (INFINITY below minseg) */
+            F[j] = t < minseg ? INFINITY : seg_cost(S, Q, 0, t, cost, mbic);
+            last[j] = 0;
+            continue;
+        }
+        /* the newest candidates: every g_i that leaves minseg values
+         * before t and could end a segment itself */
+        while (next < j && t - G(next) >= minseg) {
+            if (G(next) >= minseg) cand[nc++] = next;
+            next++;
         }
         double best = 0;
         size_t which = 0;
         for (size_t i = 0; i < nc; i++) {
-            size_t tau = cand[i];
-            like[i] = F[tau] + pelt_cost(cost, mbic, S[t] - S[tau],
-                                         Q[t] - Q[tau], (int) (t - tau))
-                      + beta;
+            size_t tau = G(cand[i]);
+            like[i] = F[cand[i]] + seg_cost(S, Q, tau, t, cost, mbic) + beta;
             if (i == 0 || like[i] < best) {
                 best = like[i];
                 which = i;
             }
         }
-        F[t] = best;
-        last[t] = cand[which];
+        F[j] = best;
+        last[j] = cand[which];
         /* prune: keep tau while F(tau) + C + beta <= F(t) + beta */
         size_t kept = 0;
         double bound = best + beta;
         for (size_t i = 0; i < nc; i++)
             if (like[i] <= bound) cand[kept++] = cand[i];
         nc = kept;
-        cand[nc++] = t - (minseg - 1);
     }
 
     if (status == ST_OK) {
-        size_t m = 0;
-        size_t at = last[n];
+        size_t k = 0;
+        size_t at = last[m];
         while (at != 0) {
-            cpts[m++] = at;
+            cpts[k++] = G(at);
             at = last[at];
         }
+#undef G
         /* reverse into increasing order */
-        for (size_t i = 0; i < m / 2; i++) {
+        for (size_t i = 0; i < k / 2; i++) {
             size_t tmp = cpts[i];
-            cpts[i] = cpts[m - 1 - i];
-            cpts[m - 1 - i] = tmp;
+            cpts[i] = cpts[k - 1 - i];
+            cpts[k - 1 - i] = tmp;
         }
-        *ncpts = m;
+        /* on a grid: each change moved to its best place within a step
+         * either side, its neighbours held */
+        if (step > 1) {
+            for (size_t i = 0; i < k; i++) {
+                size_t p = i ? cpts[i - 1] : 0;
+                size_t q = i + 1 < k ? cpts[i + 1] : n;
+                size_t lo = cpts[i] > step ? cpts[i] - step + 1 : 1;
+                cpts[i] = refine_change(S, Q, p, q, cpts[i], lo,
+                                        cpts[i] + step - 1, minseg, cost,
+                                        mbic);
+            }
+        }
+        *ncpts = k;
     }
     if (w == &own) st_pelt_work_free(&own);
     return status;
@@ -198,12 +263,13 @@ int st_pelt(const double *x, size_t n, st_pelt_cost cost, double penalty,
 #include "ffi.h"
 
 /* k series packed as ffi_read_samples() reads them; cost 0 (mean and
- * variance) or 1 (mean); penalty one per series or one for all; mbic and
- * minseg as st_pelt.  list(cpts = list of integer vectors, series_status
+ * variance) or 1 (mean); penalty and step one per series or one for all;
+ * mbic and minseg as st_pelt.  list(cpts = list of integer vectors,
+ * series_status
  * (one per series), status (ST_ERR_INTERRUPTED when the user stopped it,
  * the series not reached then say so too)). */
 SEXP ffi_pelt(SEXP values, SEXP start, SEXP len, SEXP cost, SEXP penalty,
-              SEXP mbic, SEXP minseg)
+              SEXP mbic, SEXP minseg, SEXP step)
 {
     ffi_samples s = ffi_read_samples(values, start, len);
     size_t npen;
@@ -216,6 +282,13 @@ SEXP ffi_pelt(SEXP values, SEXP start, SEXP len, SEXP cost, SEXP penalty,
     if (L < 1) Rf_error("`minseg` must be at least 1.");
     if (npen != 1 && npen != s.k)
         Rf_error("`penalty` must have length 1 or one per series.");
+    size_t nstep;
+    const double *stp = ffi_doubles(step, &nstep, "step");
+    if (nstep != 1 && nstep != s.k)
+        Rf_error("`step` must have length 1 or one per series.");
+    for (size_t i = 0; i < nstep; i++)
+        if (!(stp[i] >= 1) || stp[i] != floor(stp[i]) || stp[i] > 1e9)
+            Rf_error("`step` must hold whole numbers >= 1.");
     size_t longest = 0;
     for (size_t i = 0; i < s.k; i++)
         if ((size_t) s.len[i] > longest) longest = (size_t) s.len[i];
@@ -232,7 +305,8 @@ SEXP ffi_pelt(SEXP values, SEXP start, SEXP len, SEXP cost, SEXP penalty,
         if (overall == ST_OK) {
             status = st_pelt(s.values + (size_t) s.start[i], n,
                              (st_pelt_cost) c, pen[npen == 1 ? 0 : i], mb,
-                             (size_t) L, &w, cp, &m);
+                             (size_t) L, (size_t) stp[nstep == 1 ? 0 : i],
+                             &w, cp, &m);
             if (status == ST_ERR_ALLOC) {
                 st_pelt_work_free(&w);
                 Rf_error("out of memory.");

@@ -627,13 +627,15 @@ void st_pelt_work_free(st_pelt_work *w);
  * segment before a change, increasing) into cpts (room for n), their count
  * into *ncpts.  penalty >= 0 on each change; mbic adds log(length) to each
  * segment's cost (changepoint's MBIC); segments hold at least minseg >= 1
- * values (no change when n < 2 minseg).  work may be NULL (allocated in
+ * values (no change when n < 2 minseg).  step 1: the exact search; step
+ * b > 1: changes searched on a grid of every b-th value, each then moved
+ * to its best place within b - 1 (pelt.c).  work may be NULL (allocated in
  * the call) or hold at least n.  ST_OK, ST_ERR_TOO_FEW (n = 0),
  * ST_ERR_DOMAIN (a non-finite value, a bad penalty or minseg),
  * ST_ERR_TOO_MANY, ST_ERR_ALLOC or ST_ERR_INTERRUPTED. */
 int st_pelt(const double *x, size_t n, st_pelt_cost cost, double penalty,
-            int mbic, size_t minseg, st_pelt_work *work, size_t *cpts,
-            size_t *ncpts);
+            int mbic, size_t minseg, size_t step, st_pelt_work *work,
+            size_t *cpts, size_t *ncpts);
 
 /* ==== helpers shared by the core's files ================================== */
 

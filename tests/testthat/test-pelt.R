@@ -190,3 +190,32 @@ test_that("pelt_changepoints() refuses bad arguments with classed errors", {
   expect_identical(pelt_changepoints(1:10, cost = "mean", minseg = 1,
                                      penalty = 0), 1:9)
 })
+
+test_that("on a grid, PELT finds the exact changes of clear series", {
+  set.seed(9)
+  same <- 0L
+  for (i in 1:100) {
+    n <- sample(c(300, 1000, 2000), 1)
+    k <- sample(0:3, 1)
+    cp <- sort(sample(seq(50, n - 50), k))
+    if (k > 1 && any(diff(cp) < 50)) cp <- cp[c(TRUE, diff(cp) >= 50)]
+    lens <- diff(c(0, cp, n))
+    x <- rnorm(n, rep(sample(c(-2, 0, 2), length(lens), TRUE), lens),
+               rep(exp(rnorm(length(lens), 0, 0.5)), lens))
+    b <- ceiling(n / 250)
+    grid <- pelt_changepoints(x, penalty = 15 * log(n), minseg = 10, step = b)
+    exact <- pelt_changepoints(x, penalty = 15 * log(n), minseg = 10)
+    same <- same + identical(grid, exact)
+    # never a better penalised cost than the exact optimum
+    cost_of <- function(cps) {
+      bnd <- c(0L, cps, n)
+      sum(vapply(seq_len(length(bnd) - 1L), function(j) {
+        v <- x[(bnd[j] + 1L):bnd[j + 1L]]
+        length(v) * (log(2 * pi) + log(mean((v - mean(v))^2)) + 1)
+      }, 0)) + 15 * log(n) * length(cps)
+    }
+    expect_gte(cost_of(grid), cost_of(exact) - 1e-6 * abs(cost_of(exact)))
+    expect_true(all(diff(c(0L, grid, n)) >= 10))
+  }
+  expect_gte(same, 95L)
+})
