@@ -479,6 +479,22 @@ check_sample <- function(x, arg = deparse(substitute(x)), na_rm = FALSE,
   x
 }
 
+# A penalty on each change point (pelt_changepoints(), warmup_classify()):
+# one of `choices` (a name, as changepoint's `penalty`) or a single number
+# >= 0 (changepoint's "Manual").  Returns the name or the number.
+check_penalty <- function(x, choices, arg = "penalty", call = NULL) {
+  if (is.numeric(x)) {
+    x <- check_number(x, arg, call = call)
+    if (x < 0) {
+      abort(sprintf("`%s` must be a number >= 0 or one of %s, not %s.", arg,
+                    paste0('"', choices, '"', collapse = ", "),
+                    describe_value(x)), call = call)
+    }
+    return(x)
+  }
+  check_choice(x, choices, arg, call = call)
+}
+
 # ---- arguments in `...` -------------------------------------------------------
 
 # Errors on anything in `...`.  Arguments spelled the base R way (`na.rm`,

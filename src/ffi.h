@@ -109,6 +109,9 @@ SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,
                    SEXP rigorous, SEXP s0, SEXP want, SEXP n, SEXP m,
                    SEXP reps, SEXP seed);
 
+SEXP ffi_pelt(SEXP values, SEXP start, SEXP len, SEXP cost, SEXP penalty,
+              SEXP mbic, SEXP minseg, SEXP step);
+
 /* protocol.c: a verdict as the list the R side reads */
 SEXP ffi_verdict_list(const st_verdict *v, int status);
 

@@ -680,6 +680,37 @@ int st_change_figures(const double *value, const size_t *start, size_t k,
                       const size_t *first_bad, size_t r, double alpha,
                       double s0, st_change_figure *out);
 
+/* ==== change points in a series (pelt.c) ================================ */
+
+/* PELT (Killick, Fearnhead and Eckley 2012) with a normal cost, as the
+ * CRAN package changepoint's cpt.mean / cpt.meanvar (method "PELT"). */
+typedef enum {
+    ST_PELT_MEANVAR = 0,  /* normal mean and variance (MLE variance)       */
+    ST_PELT_MEAN = 1      /* normal mean, variance 1                       */
+} st_pelt_cost;
+/* Scratch arrays for series of up to cap values, reused over many calls
+ * (st_pelt_work_init: ST_OK or ST_ERR_ALLOC; free with st_pelt_work_free). */
+typedef struct {
+    size_t cap;
+    double *s, *q, *f, *like;
+    size_t *last, *cand;
+} st_pelt_work;
+int st_pelt_work_init(st_pelt_work *w, size_t n);
+void st_pelt_work_free(st_pelt_work *w);
+/* The change points of x[0 .. n-1] (each the 1-based last index of a
+ * segment before a change, increasing) into cpts (room for n), their count
+ * into *ncpts.  penalty >= 0 on each change; mbic adds log(length) to each
+ * segment's cost (changepoint's MBIC); segments hold at least minseg >= 1
+ * values (no change when n < 2 minseg).  step 1: the exact search; step
+ * b > 1: changes searched on a grid of every b-th value, each then moved
+ * to its best place within b - 1 (pelt.c).  work may be NULL (allocated in
+ * the call) or hold at least n.  ST_OK, ST_ERR_TOO_FEW (n = 0),
+ * ST_ERR_DOMAIN (a non-finite value, a bad penalty or minseg),
+ * ST_ERR_TOO_MANY, ST_ERR_ALLOC or ST_ERR_INTERRUPTED. */
+int st_pelt(const double *x, size_t n, st_pelt_cost cost, double penalty,
+            int mbic, size_t minseg, size_t step, st_pelt_work *work,
+            size_t *cpts, size_t *ncpts);
+
 /* ==== helpers shared by the core's files ================================== */
 
 /* These are the pieces several of the core's files build on; they are not
