@@ -23,14 +23,15 @@
 #' @param min_speedup The tolerance `s0 >= 1` of the decisions: a change
 #'   smaller than this factor either way is "negligible" (see
 #'   [tolerance]).
-#' @param ... Options of the method: for `"pelt"`, `cost` (`"meanvar"`,
-#'   the default, or `"mean"`), `penalty` (`"MBIC"`, the default, or a
-#'   number, the manual penalty) and `min_seg` (the fewest commits
-#'   between changes, 2 by default); for `"edivisive"`, `sig_level` (the
-#'   level of each permutation test, `alpha` by default), `R` (199
-#'   permutations), `min_size` (the fewest processes in a segment, 30 by
-#'   default, as [ecp::e.divisive()]) and `seed` (of the permutations).
-#'
+#' @param ... Options of the method: for `"pelt"`, `cost` (`"mean"`, the
+#'   default: changes in the mean of the log times, in units of their noise
+#'   estimated from successive differences; or `"meanvar"`), `penalty`
+#'   (`"MBIC"`, the default, or a number, the manual penalty) and `minseg`
+#'   (the fewest processes in a segment, 2), as [pelt_changepoints()]; for
+#'   `"edivisive"`, `sig_level` (the level of each permutation test,
+#'   `alpha` by default), `R` (199 permutations), `min_size` (the fewest
+#'   processes in a segment, 30) and `seed` (of the permutations), as
+#'   [edivisive_changepoints()].  The scan takes none.
 #' @return A data frame with one row per change, ordered along the series
 #'   (zero rows, the same columns, when there is none):
 #'   * `last_good`, `first_bad`: the positions of the last commit measured
@@ -109,14 +110,16 @@
 #' series_changes(value, position)
 #' @export
 series_changes <- function(value, position,
-                           method = c("scan"),
+                           method = c("scan", "pelt", "edivisive"),
                            alpha = 0.05, min_speedup = 1.01, ...) {
-  method <- check_choice(method, c("scan"), "method")
+  method <- check_choice(method, c("scan", "pelt", "edivisive"), "method")
   s <- check_series(value, position)
   alpha <- check_between(alpha, "alpha", 0, 0.5)
   s0 <- check_min_speedup(min_speedup)
   found <- switch(method,
-    scan = scan_series(s, alpha, ...))
+    scan = scan_series(s, alpha, ...),
+    pelt = pelt_series(s, ...),
+    edivisive = edivisive_series(s, alpha, ...))
   change_frame(s, found, alpha, s0, method)
 }
 
@@ -131,6 +134,50 @@ scan_series <- function(s, alpha, ...) {
   check_status(res, "series_changes()")
   list(first_bad = res$first_bad, from = res$from, to = res$to - 1,
        p_value = res$p_value)
+}
+
+# The changes of PELT on the log times in commit order: its change points
+# (the last value of a segment) moved to the nearest commit boundary.
+pelt_series <- function(s, cost = c("mean", "meanvar"), penalty = "MBIC",
+                        minseg = 2L) {
+  cost <- check_choice(cost, c("mean", "meanvar"), "cost")
+  x <- log(s$value)
+  if (cost == "mean") {
+    # the "mean" cost has variance 1: the log times in units of their
+    # noise, estimated from successive differences (robust to the changes)
+    sd <- stats::mad(diff(x)) / sqrt(2)
+    if (!is.finite(sd) || sd <= 0) sd <- stats::sd(x)
+    if (is.finite(sd) && sd > 0) x <- x / sd
+  }
+  cp <- pelt_changepoints(x, cost = cost, penalty = penalty, minseg = minseg)
+  at_commits(s, cp, rep(NA_real_, length(cp)))
+}
+
+# The changes of E-divisive on the log times in commit order, at the
+# commit boundaries nearest to its splits.
+edivisive_series <- function(s, alpha, sig_level = alpha, R = 199,
+                             min_size = 30, seed = 1) {
+  x <- log(s$value)
+  res <- edivisive_changepoints(x, sig_level = sig_level, R = R,
+                                min_size = min_size, seed = seed)
+  at_commits(s, res$order_found - 1, res$p_values)
+}
+
+# Changes found between values (cp: the number of values before each) as
+# first bad commits (0-based): each moved to the nearest commit boundary
+# (the earlier one on a tie), duplicates and the ends dropped.
+at_commits <- function(s, cp, p_value) {
+  start <- s$start
+  k <- length(start) - 1L
+  c_of <- findInterval(cp, start, left.open = TRUE)   # commit of value cp
+  lo <- start[pmax(c_of, 1L)]
+  hi <- start[pmin(c_of + 1L, k + 1L)]
+  fb <- ifelse(cp - lo <= hi - cp, c_of - 1L, c_of)
+  keep <- fb >= 1L & fb <= k - 1L & !duplicated(fb)
+  fb <- fb[keep]
+  p_value <- p_value[keep]
+  o <- order(fb)
+  list(first_bad = fb[o], from = fb[o] - 1, to = fb[o], p_value = p_value[o])
 }
 
 # The figures of the changes found and the data frame of series_changes().
