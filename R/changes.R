@@ -31,7 +31,10 @@
 #'   `"edivisive"`, `sig_level` (the level of each permutation test,
 #'   `alpha` by default), `R` (199 permutations), `min_size` (the fewest
 #'   processes in a segment, 30) and `seed` (of the permutations), as
-#'   [edivisive_changepoints()].  The scan takes none.
+#'   [edivisive_changepoints()]; for `"scan"`, `dependence`:
+#'   `"independent"` (the default: the guarantee is exact for independent
+#'   processes) or `"ar1"` (the noise of the processes in run order taken
+#'   as an AR(1) series and whitened before the scan; see Details).
 #' @return A data frame with one row per change, ordered along the series
 #'   (zero rows, the same columns, when there is none):
 #'   * `last_good`, `first_bad`: the positions of the last commit measured
@@ -75,7 +78,12 @@
 #' tested on 128 of them evenly spaced along the commits (the exact test
 #' stays exact).  The guarantee assumes independent processes: processes
 #' of one commit that share a build (a commit-level effect) or a drift of
-#' the machine make rejections likelier than `alpha` (see `bench/`).
+#' the machine make rejections likelier than `alpha` (see `bench/`).  With
+#' `dependence = "ar1"` the log times in run order are whitened first:
+#' each less `phi` times the previous one, `phi` the AR(1) coefficient
+#' estimated from the lag-one autocorrelation of the successive
+#' differences (robust to a few steps); the scan then runs on these
+#' residuals, and its guarantee is approximate (`phi` is estimated).
 #'
 #' **PELT** (Killick, Fearnhead and Eckley 2012) fits a piecewise normal
 #' model (changes in the mean, or the mean and variance) to the log times
@@ -126,20 +134,44 @@ series_changes <- function(value, position,
 # The changes of the scan: list(first_bad, from, to, p_value), commits
 # 0-based; `from` the last commit before the certified range, `to` its
 # last.
-scan_series <- function(s, alpha, ...) {
+scan_series <- function(s, alpha, dependence = c("independent", "ar1"), ...) {
   check_dots_empty(..., .fn = "series_changes(method = \"scan\")",
                    .formals = c("value", "position", "method", "alpha",
-                                "min_speedup"))
-  res <- .Call(ffi_scan_changes, s$value, s$start, alpha)
+                                "min_speedup", "dependence"))
+  dependence <- check_choice(dependence, c("independent", "ar1"), "dependence")
+  x <- s$value
+  if (dependence == "ar1") x <- ar1_whiten(log(x))
+  res <- .Call(ffi_scan_changes, x, s$start, alpha)
   check_status(res, "series_changes()")
   list(first_bad = res$first_bad, from = res$from, to = res$to - 1,
        p_value = res$p_value)
 }
 
+# The log times in run order less phi times the previous one, phi the
+# lag-one autocorrelation of an AR(1) noise estimated from the successive
+# differences d (for AR(1) noise, cor(d_t, d_{t-1}) = -(1 - phi) / 2),
+# winsorised at 4 MADs so that a few steps do not count; phi in [0, 0.95].
+ar1_whiten <- function(x) {
+  n <- length(x)
+  if (n < 4L) return(x)
+  d <- diff(x)
+  m <- stats::median(d)
+  sd <- stats::mad(d)
+  if (!(sd > 0)) return(x)
+  d <- pmin(pmax(d, m - 4 * sd), m + 4 * sd)
+  d <- d - mean(d)
+  r <- sum(d[-1L] * d[-length(d)]) / sum(d^2)
+  phi <- min(0.95, max(0, 1 + 2 * r))
+  c(x[1L], x[-1L] - phi * x[-n])
+}
+
 # The changes of PELT on the log times in commit order: its change points
 # (the last value of a segment) moved to the nearest commit boundary.
 pelt_series <- function(s, cost = c("mean", "meanvar"), penalty = "MBIC",
-                        minseg = 2L) {
+                        minseg = 2L, ...) {
+  check_dots_empty(..., .fn = "series_changes(method = \"pelt\")",
+                   .formals = c("value", "position", "method", "alpha",
+                                "min_speedup", "cost", "penalty", "minseg"))
   cost <- check_choice(cost, c("mean", "meanvar"), "cost")
   x <- log(s$value)
   if (cost == "mean") {
@@ -156,7 +188,11 @@ pelt_series <- function(s, cost = c("mean", "meanvar"), penalty = "MBIC",
 # The changes of E-divisive on the log times in commit order, at the
 # commit boundaries nearest to its splits.
 edivisive_series <- function(s, alpha, sig_level = alpha, R = 199,
-                             min_size = 30, seed = 1) {
+                             min_size = 30, seed = 1, ...) {
+  check_dots_empty(..., .fn = "series_changes(method = \"edivisive\")",
+                   .formals = c("value", "position", "method", "alpha",
+                                "min_speedup", "sig_level", "R", "min_size",
+                                "seed"))
   x <- log(s$value)
   res <- edivisive_changepoints(x, sig_level = sig_level, R = R,
                                 min_size = min_size, seed = seed)

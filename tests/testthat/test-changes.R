@@ -259,6 +259,10 @@ test_that("bad input is a classed error", {
   expect_error(series_changes(v, pos, method = "cusum"),
                class = "speeduptest_error_input")
   expect_error(series_changes(v, pos, R = 10), class = "speeduptest_error_input")
+  expect_error(series_changes(v, pos, method = "pelt", R = 10),
+               class = "speeduptest_error_input")
+  expect_error(series_changes(v, pos, method = "edivisive", cost = "mean"),
+               class = "speeduptest_error_input")
   expect_error(series_changes(numeric(), numeric()),
                class = "speeduptest_error_input")
 })
@@ -328,5 +332,29 @@ test_that("the edivisive method is ecp's E-divisive on the log times", {
   expect_true(all(res$p_value <= 0.05))
   expect_equal(res$decision, "regression beyond 1 %")
   expect_error(series_changes(value, pos, method = "edivisive", R = 0),
+               class = "speeduptest_error_input")
+})
+
+test_that("dependence = \"ar1\" whitens the log times with the AR(1) estimate", {
+  set.seed(12)
+  n <- 6000
+  e <- as.double(stats::filter(rnorm(n, sd = sqrt(1 - 0.25)), 0.5,
+                               method = "recursive"))
+  w <- speeduptest:::ar1_whiten(e)
+  phi <- (e[2] - w[2]) / e[1]
+  # from the differences: the standard error is about 2 / sqrt(n) = 0.026
+  expect_lt(abs(phi - 0.5), 0.08)
+  expect_equal(w[-1], e[-1] - phi * e[-n])
+  # independent noise: phi near 0 (clamped at 0 below)
+  x <- rnorm(n)
+  w <- speeduptest:::ar1_whiten(x)
+  expect_lt(max(abs(w - x)), 0.1 * max(abs(x)))
+  # a step does not count as dependence, and is still found
+  pos <- rep(1:200, each = 3)
+  v <- exp(rnorm(600, ifelse(pos > 100, 0.03, 0), 0.01))
+  res <- series_changes(v, pos, dependence = "ar1")
+  expect_equal(nrow(res), 1L)
+  expect_true(res$range_from < 101 && res$range_to >= 101)
+  expect_error(series_changes(v, pos, dependence = "ar2"),
                class = "speeduptest_error_input")
 })
