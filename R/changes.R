@@ -53,7 +53,9 @@
 #'     `conf_high` its two-sided `1 - 2 alpha` interval (each end a
 #'     one-sided `1 - alpha` bound, as the median protocol's);
 #'   * `p_value`: `"scan"`: the Bonferroni-adjusted p-value of the
-#'     rank-sum test that certified the range (at most `alpha`);
+#'     rank-sum test that certified the range (at most `alpha`): the
+#'     smallest over a series (1 when it reports none) is a p-value of
+#'     "no change in this series", for Holm or BH across series;
 #'     `"edivisive"`: the permutation test's; `"pelt"`: `NA` (a penalised
 #'     fit has none);
 #'   * `decision`: the tolerance rules of the median protocol on the
