@@ -51,11 +51,13 @@
  * grows as the fourth power of the sample: a half of more than max_half
  * (128) processes is tested on max_half of them, evenly spaced in commit
  * order (a choice made without looking at the values, so the test stays
- * exact).  A triplet whose normal-approximation p-value exceeds 20 times
- * its level is not counted exactly (this can only lose a rejection, never
- * add one); one whose p-value is below its level by Serfling's (1974)
- * bound for sampling without replacement is rejected without the count,
- * its exact p-value counted only if it is reported.
+ * exact).  From 17 processes in a window on, a triplet whose normal-
+ * approximation p-value exceeds 20 times its level is not counted exactly
+ * (this can only lose a rejection, never add one, and far in the tails the
+ * exact law, bounded, is lighter than the normal one); one whose p-value
+ * is below its level by Serfling's (1974) bound for sampling without
+ * replacement is rejected without the count, its exact p-value counted
+ * only if it is reported.
  *
  * The figures of a change.  Around the changes' first bad commits
  * c_1 < ... < c_r, change i compares the processes of [c_{i-1}, c_i) (the
@@ -80,6 +82,7 @@
 
 #define SCAN_MAX_HALF 128
 #define SCAN_SCREEN 20.0
+#define SCAN_EXACT_ALWAYS 16
 
 /* ---- the collection of triplets ------------------------------------------ */
 
@@ -308,7 +311,7 @@ static int triplet_p(const double *value, const size_t *start,
         *exact = 1;
         return ST_OK;
     }
-    if (!force && N > 40) {
+    if (!force && N > SCAN_EXACT_ALWAYS) {
         double z = fabs(dev) / sqrt(var);
         double pn = 2.0 * pnorm(z, 0.0, 1.0, 0, 0);
         if (pn > SCAN_SCREEN * level) return ST_OK;
