@@ -3,7 +3,8 @@
 #
 # usage (from the package root, with speeduptest installed):
 #   Rscript bench/changes.R [what = "all"] [series = 500] [speed series = 100]
-# what: "aa" (false alarms), "step" (the 3 % step), "speed", or "all".
+# what: "aa" (false alarms), "aa1" (the drift-free cell alone), "step"
+# (the 3 % step), "speed", or "all".
 #
 # A/A: histories of 200 commits x 3 processes without a change, the
 #   log time of each process N(0, 0.01^2) around the benchmark's level (a
@@ -55,13 +56,14 @@ noise <- function(cell) {
     ar_commit = rnorm(n, sd = 0.01) + rep(ar1(k, cell$phi, 0.003), each = procs))
 }
 
-if (what %in% c("aa", "all")) {
+if (what %in% c("aa", "aa1", "all")) {
   cells <- list(
     list(name = "iid (drift-free)", kind = "iid"),
     list(name = "AR(1) phi = 0.2, processes", kind = "ar_process", phi = 0.2),
     list(name = "AR(1) phi = 0.5, processes", kind = "ar_process", phi = 0.5),
     list(name = "AR(1) phi = 0.5, commits (0.3 %)", kind = "ar_commit", phi = 0.5),
     list(name = "AR(1) phi = 0.9, commits (0.3 %)", kind = "ar_commit", phi = 0.9))
+  if (what == "aa1") cells <- cells[1]
   cat(sprintf("A/A: %d series per cell, %d commits x %d processes, alpha = 0.05\n",
               nser, k, procs))
   cat("  (the share of series with any reported change, its standard error)\n")
