@@ -655,7 +655,9 @@ SEXP ffi_scan_grid(SEXP start, SEXP alpha)
 {
     size_t ns, k;
     const double *sd = ffi_doubles(start, &ns, "start");
-    size_t *st = read_start(start, ns ? (size_t) sd[ns - 1] : 0, &k);
+    if (ns < 1 || !(sd[ns - 1] >= 0 && sd[ns - 1] <= 1e15))
+        Rf_error("`start` is out of range.");
+    size_t *st = read_start(start, (size_t) sd[ns - 1], &k);
     st_scan_triplet *t;
     size_t nt;
     int s = st_scan_grid(st, k, ffi_double(alpha, "alpha"), SCAN_MAX_HALF,
