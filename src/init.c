@@ -53,6 +53,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_codes, 0),
     CALLDEF(ffi_suite_variances, 3),
     CALLDEF(ffi_pelt, 8),
+    CALLDEF(ffi_warmup_classify, 11),
     {NULL, NULL, 0}
 };
 
