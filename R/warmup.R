@@ -328,17 +328,69 @@ warmup_apply <- function(t, warmup, arg = "warmup") {
   trim_warmup(t)
 }
 
+# The two samples of a comparison (timings_pair()) with warmup = "detect":
+# the runs of t behind them classified, each sample keeping its steady
+# iterations; what was dropped goes in parts$warmup.
+warmup_parts <- function(parts, t, warmup) {
+  warmup <- check_choice(warmup, c("keep", "detect"), "warmup")
+  if (warmup == "keep") return(parts)
+  rows <- c(parts$rows$x, parts$rows$y)
+  sub <- t[rows, , drop = FALSE]
+  ok <- is.finite(sub$time) & sub$time > 0
+  keep <- rep(TRUE, length(rows))
+  cl <- warmup_classify(sub[ok, , drop = FALSE])
+  keep[ok] <- warmup_keep(sub[ok, , drop = FALSE], cl)
+  d <- warmup_dropped(sub[ok, , drop = FALSE], cl, keep[ok])
+  d <- d[match(parts$labels, as.character(d$version)), , drop = FALSE]
+  d <- d[!is.na(d$version), , drop = FALSE]
+  kx <- keep[seq_along(parts$rows$x)]
+  ky <- keep[length(parts$rows$x) + seq_along(parts$rows$y)]
+  cut <- function(v) if (!is.null(v)) list(x = v$x[kx], y = v$y[ky])
+  parts$x <- parts$x[kx]
+  parts$y <- parts$y[ky]
+  parts$process <- cut(parts$process)
+  parts$round <- cut(parts$round)
+  parts$positions <- cut(parts$positions)
+  parts$rows <- cut(parts$rows)
+  parts$warmup <- d
+  parts
+}
+
 # The verdict of one benchmark with what warmup = "detect" did: its notes
 # (iterations dropped) and caveats (processes left out, versions where
-# none settled), kept in v$warmup for every surface that prints a verdict.
-warmup_verdict <- function(v, t, benchmark = NULL, labels = NULL) {
-  d <- attr(t, "warmup_dropped")
+# none settled: warmup_caveats() in verdict-story.R), kept in v$warmup for
+# every surface that prints a verdict.
+warmup_verdict <- function(v, parts) {
+  d <- parts$warmup
   if (is.null(d)) return(v)
-  if (!is.null(benchmark)) d <- d[d$benchmark == benchmark, , drop = FALSE]
-  if (!is.null(labels)) d <- d[as.character(d$version) %in% labels, , drop = FALSE]
   v$warmup <- d
   v$notes <- c(v$notes, warmup_words$dropped(d))
   v
+}
+
+# What warmup = "detect" did to whole timings (speedup_suite(), compare):
+# the trimmed timings, and one message per benchmark that dropped
+# iterations or left processes out.
+warmup_timings <- function(t, warmup) {
+  warmup <- check_choice(warmup, c("keep", "detect"), "warmup")
+  if (warmup == "keep") return(list(t = t, messages = character(), dropped = NULL))
+  ok <- is.finite(t$time) & t$time > 0
+  tt <- trim_warmup(t[ok, , drop = FALSE])
+  out <- rbind(tt, t[!ok, , drop = FALSE])
+  for (a in setdiff(names(attributes(t)), c("names", "row.names", "class"))) {
+    attr(out, a) <- attr(t, a)
+  }
+  class(out) <- class(t)
+  d <- attr(tt, "warmup_dropped")
+  msgs <- character()
+  for (b in unique(d$benchmark)) {
+    db <- d[d$benchmark == b, , drop = FALSE]
+    words <- c(if (sum(db$dropped)) warmup_words$dropped(db), warmup_caveats(db))
+    if (length(words)) {
+      msgs <- c(msgs, sprintf("benchmark \"%s\": %s.", b, paste(words, collapse = "; ")))
+    }
+  }
+  list(t = out, messages = msgs, dropped = d)
 }
 
 # The caveats a verdict owes to warmup = "detect" (verdict-story.R).
@@ -355,4 +407,44 @@ warmup_caveats <- function(d) {
     })
   }
   out
+}
+
+# ---- measure(.until = "steady") ----------------------------------------------
+
+# The rule of measure(.until = "steady"): at each look, every version's runs
+# so far classified; stop when each has a steady state of at least `runs`.
+steady_rule <- function(looks, runs, max_runs) {
+  list(kind = "steady", looks = looks, runs = runs, max_runs = max_runs)
+}
+
+# One look (measure_loop()): TRUE to stop.
+steady_step <- function(st, rule, j, ctx = NULL) {
+  idx <- st$version[seq_len(st$n)]
+  tm <- if (is.null(ctx)) st$time[seq_len(st$n)] else measure_corrected(st, ctx)$time
+  k <- max(idx)
+  xs <- lapply(seq_len(k), function(i) tm[idx == i])
+  ok <- vapply(xs, function(v) length(v) > 0L && all(is.finite(v) & v > 0), NA)
+  steady_runs <- integer(k)
+  cls <- rep(NA_character_, k)
+  if (any(ok)) {
+    w <- warmup_classify(xs[ok])
+    cls[ok] <- as.character(w$class)
+    steady_runs[ok] <- ifelse(is.na(w$steady_iteration) | w$class == "too short", 0L,
+                              w$iterations - w$steady_iteration + 1L)
+  }
+  done <- all(cls %in% c("flat", "warm-up", "slowdown") & steady_runs >= rule$runs)
+  st$looks[[j]] <- data.frame(look = j, runs = min(lengths(xs)),
+                              version = seq_len(k), class = cls,
+                              steady_runs = steady_runs, stringsAsFactors = FALSE)
+  st$status_text <- sprintf("| steady: %d of %d versions", sum(steady_runs >= rule$runs &
+                              cls %in% c("flat", "warm-up", "slowdown")), k)
+  done
+}
+
+steady_attr <- function(st, rule) {
+  looks <- do.call(rbind, st$looks)
+  last <- if (length(st$looks)) looks[looks$look == max(looks$look), , drop = FALSE] else NULL
+  list(runs = rule$runs, max_runs = rule$max_runs, looks = looks,
+       settled = !is.null(last) && all(last$class %in% c("flat", "warm-up", "slowdown") &
+                                          last$steady_runs >= rule$runs))
 }
