@@ -23,7 +23,7 @@ warmup_classes <- c("flat", "warm-up", "slowdown", "no steady state",
 #' 2. **Change points** by PELT on the times relative to the process's
 #'    median, with `penalty` and segments of at least `minseg` iterations.
 #'    Unless `exact = TRUE` the search runs on a grid of
-#'    `ceiling(n / 250)` iterations and each change is then placed to the
+#'    `ceiling(n / 150)` iterations and each change is then placed to the
 #'    iteration (see the `step` of [pelt_changepoints()]): the exact
 #'    search costs about `n^2 / 2` segment costs on a process without
 #'    changes.
@@ -123,10 +123,15 @@ warmup_input <- function(x, arg = "timings") {
                     arg, describe_type(x)))
     }
     lens <- lengths(x)
-    x <- new_speedup_timings("benchmark", "x", unlist(x, use.names = FALSE),
-                             process = rep(seq_along(lens), lens),
-                             iteration = unlist(lapply(lens, seq_len)),
-                             source = "vectors")
+    total <- sum(lens)
+    x <- structure(
+      list(benchmark = rep("benchmark", total),
+           version = factor(rep(1L, total), levels = 1L, labels = "x"),
+           time = as.double(unlist(x, use.names = FALSE)),
+           run = sequence(lens), process = rep(seq_along(lens), lens),
+           iteration = sequence(lens)),
+      row.names = c(NA_integer_, -total), source = "vectors",
+      run_order = "sample", class = c("speedup_timings", "data.frame"))
   }
   if (!inherits(x, "speedup_timings")) {
     if (!is.data.frame(x)) {
@@ -134,6 +139,9 @@ warmup_input <- function(x, arg = "timings") {
                     arg, describe_type(x)))
     }
     x <- as_timings(x)
+  }
+  if (!nrow(x)) {
+    abort(sprintf("`%s` holds no run time.", arg), class = "data")
   }
   bad <- !is.finite(x$time) | x$time <= 0
   if (any(bad)) {
@@ -147,27 +155,38 @@ warmup_input <- function(x, arg = "timings") {
 # and the rows in iteration order within each.
 warmup_groups <- function(t) {
   proc <- t[["process"]]
-  proc <- if (is.null(proc)) rep(NA_character_, nrow(t)) else as.character(proc)
-  key <- paste(t$benchmark, as.integer(t$version), proc, sep = "\r")
+  if (is.null(proc)) proc <- rep(NA_character_, nrow(t))
+  b <- t$benchmark
+  nv <- max(1, nlevels(t$version))
+  # one number per (benchmark, version, process): the ids of each part
+  pid <- match(proc, unique(proc))
+  bid <- if (length(b) && all(b == b[1L])) 1 else match(b, unique(b))
+  key <- ((bid - 1) * nv + (as.integer(t$version) - 1)) * (max(pid) + 1) + pid
   within <- if (!is.null(t[["iteration"]])) t[["iteration"]] else t$run
-  first <- match(key, key)
-  o <- order(first, within, seq_len(nrow(t)))
-  list(key = key, order = o, process = proc)
+  n <- length(key)
+  # already grouped and in order (vectors, most importers): no sort
+  in_order <- n < 2L || (!anyNA(within) && !is.unsorted(key) && {
+    m <- max(abs(within)) + 1
+    max(key) * m < 2^52 && !is.unsorted(key * m + within, strictly = TRUE)
+  })
+  o <- if (in_order) seq_len(n) else
+    order(match(key, key), within, seq_len(n), method = "radix")
+  list(key = key, order = o, process = proc, in_order = in_order)
 }
 
 warmup_run <- function(t, settings) {
   g <- warmup_groups(t)
   o <- g$order
   key <- g$key[o]
-  runs <- rle(key)
-  k <- length(runs$lengths)
-  len <- runs$lengths
-  start <- c(0, cumsum(len)[-k])
-  times <- t$time[o]
+  ends <- c(which(key[-1L] != key[-length(key)]), length(key))
+  k <- length(ends)
+  len <- diff(c(0L, ends))
+  start <- c(0, ends[-k])
+  times <- if (g$in_order) t$time else t$time[o]
   first <- o[start + 1L]
   penalty <- if (is.numeric(settings$penalty)) settings$penalty else
     vapply(len, function(n) pelt_penalty_value(settings$penalty, n, "meanvar"), 0)
-  step <- if (settings$exact) 1 else pmax(1, ceiling(len / 250))
+  step <- if (settings$exact) 1 else pmax(1, ceiling(len / 150))
   steady <- if (is.null(settings$steady)) ceiling(len / 4) else settings$steady
   res <- .Call(ffi_warmup_classify, as.double(times), as.double(start),
                as.double(len), as.double(penalty), as.integer(settings$minseg),
@@ -186,7 +205,7 @@ warmup_run <- function(t, settings) {
   out <- data.frame(
     benchmark = t$benchmark[first],
     version = t$version[first],
-    process = g$process[first],
+    process = as.character(g$process[first]),
     iterations = len,
     class = factor(warmup_classes[res$class + 1L], levels = warmup_classes),
     steady_iteration = as.integer(res$steady_iteration),

@@ -104,13 +104,18 @@ int st_warmup_outliers(const double *x, size_t n, size_t window, double k,
         size_t want = i >= w / 2 ? i - w / 2 : 0;
         if (want > n - w) want = n - w;
         while (a < want) {
-            /* slide by one: x[a] leaves, x[a + w] enters */
-            size_t out = lower_bound(s, w, x[a]);
-            memmove(s + out, s + out + 1, (w - out - 1) * sizeof(double));
+            /* slide by one: x[a] leaves, x[a + w] enters; only the
+             * values between the two places move */
             double v = x[a + w];
-            size_t in = lower_bound(s, w - 1, v);
-            memmove(s + in + 1, s + in, (w - 1 - in) * sizeof(double));
-            s[in] = v;
+            size_t out = lower_bound(s, w, x[a]);
+            size_t in = lower_bound(s, w, v);
+            if (in > out) {
+                memmove(s + out, s + out + 1, (in - 1 - out) * sizeof(double));
+                s[in - 1] = v;
+            } else {
+                memmove(s + in + 1, s + in, (out - in) * sizeof(double));
+                s[in] = v;
+            }
             a++;
         }
         double med = quantile7(s, w, 0.5);
@@ -123,16 +128,49 @@ int st_warmup_outliers(const double *x, size_t n, size_t window, double k,
     return ST_OK;
 }
 
-static double median_of(const double *x, size_t n, int *status)
+/* The k-th smallest (0-based) of buf[0 .. n-1], which it reorders so that
+ * buf[k] holds it, the values before it are not larger and those after
+ * not smaller (quickselect, the median of three as pivot). */
+static double select_kth(double *buf, size_t n, size_t k)
 {
-    double *s = st_sorted_copy(x, n);
-    if (!s) {
-        *status = ST_ERR_ALLOC;
-        return NAN;
+    size_t lo = 0, hi = n - 1;
+    while (hi > lo) {
+        size_t mid = lo + (hi - lo) / 2;
+        double a = buf[lo], b = buf[mid], c = buf[hi];
+        double piv = a < b ? (b < c ? b : (a < c ? c : a))
+                           : (a < c ? a : (b < c ? c : b));
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (buf[i] < piv) i++;
+            while (buf[j] > piv) j--;
+            if (i <= j) {
+                double t = buf[i];
+                buf[i] = buf[j];
+                buf[j] = t;
+                i++;
+                if (j == 0) break;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return buf[k];
     }
-    double m = st_median_sorted(s, n);
-    free(s);
-    return m;
+    return buf[k];
+}
+
+/* The median of x[0 .. n-1] (n >= 1) by selection in buf (room for n). */
+static double median_in(const double *x, size_t n, double *buf)
+{
+    memcpy(buf, x, n * sizeof(double));
+    size_t h = n / 2;
+    double hiv = select_kth(buf, n, h);
+    if (n % 2) return hiv;
+    /* the largest of the lower half */
+    double lov = buf[0];
+    for (size_t i = 1; i < h; i++)
+        if (buf[i] > lov) lov = buf[i];
+    return (lov + hiv) / 2;
 }
 
 int st_warmup_classify(const double *x, size_t n,
@@ -156,7 +194,8 @@ int st_warmup_classify(const double *x, size_t n,
     double *lo = st_malloc(n, sizeof(double));
     double *hi = st_malloc(n, sizeof(double));
     double *y = st_malloc(n, sizeof(double));
-    if (!lo || !hi || !y) {
+    double *buf = st_malloc(n, sizeof(double));
+    if (!lo || !hi || !y || !buf) {
         status = ST_ERR_ALLOC;
         goto done;
     }
@@ -165,8 +204,7 @@ int st_warmup_classify(const double *x, size_t n,
     if (status != ST_OK) goto done;
     for (size_t i = 0; i < n; i++) res->outliers += (size_t) outlier[i];
 
-    double centre = median_of(x, n, &status);
-    if (status != ST_OK) goto done;
+    double centre = median_in(x, n, buf);
     for (size_t i = 0; i < n; i++) {
         double v = x[i] < lo[i] ? lo[i] : x[i] > hi[i] ? hi[i] : x[i];
         y[i] = v / centre;
@@ -184,9 +222,8 @@ int st_warmup_classify(const double *x, size_t n,
 #define SEG_START(j) ((j) == 0 ? 0 : cpts[(j) - 1])
 #define SEG_END(j) ((j) == K - 1 ? n : cpts[(j)])
     for (size_t j = 0; j < K; j++) {
-        seg_median[j] = median_of(x + SEG_START(j), SEG_END(j) - SEG_START(j),
-                                  &status);
-        if (status != ST_OK) goto done;
+        seg_median[j] = median_in(x + SEG_START(j), SEG_END(j) - SEG_START(j),
+                                  buf);
     }
     if (n < 2 * opt->minseg) {
         res->steady_median = seg_median[0];
@@ -238,8 +275,8 @@ int st_warmup_classify(const double *x, size_t n,
         for (size_t i = 0; i < steady_start; i++) t += x[i];
         res->steady_iteration = steady_start + 1;
         res->steady_time = (double) t;
-        res->steady_median = median_of(x + steady_start, n - steady_start,
-                                       &status);
+        res->steady_median = median_in(x + steady_start, n - steady_start,
+                                       buf);
     }
 #undef SEG_START
 #undef SEG_END
@@ -247,6 +284,7 @@ done:
     free(lo);
     free(hi);
     free(y);
+    free(buf);
     return status;
 }
 
