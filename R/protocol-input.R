@@ -119,7 +119,9 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
   }
   run_order <- attr(t, "run_order")
   t <- as.data.frame(unclass(t), stringsAsFactors = FALSE)
-  row_id <- which(t$benchmark == benchmark)
+  # the warm-ups a tool marked (pyperf, BenchmarkDotNet) are not runs to
+  # compare (warmup = "detect" classifies them with the rest: warmup.R)
+  row_id <- which(t$benchmark == benchmark & !(t[["warmup"]] %in% TRUE))
   t <- t[row_id, , drop = FALSE]
   ver <- t$version
   lev <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))

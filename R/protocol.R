@@ -175,8 +175,7 @@ mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      warmup = "keep") {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
-  parts <- warmup_parts(timings_pair(x, benchmark, versions, initial, na_rm),
-                        x, warmup)
+  parts <- warmup_pair(x, benchmark, versions, initial, na_rm, warmup)
   warmup_verdict(run_structured("mean", parts, alpha, rigorous, na_rm,
                                 generic_call(match.call(), quote(mean_test)),
                                 replication, design, min_speedup = min_speedup),
@@ -299,8 +298,7 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      warmup = "keep") {
   check_dots_empty(...)
   na_rm <- check_flag(na_rm, "na_rm")
-  parts <- warmup_parts(timings_pair(x, benchmark, versions, initial, na_rm),
-                        x, warmup)
+  parts <- warmup_pair(x, benchmark, versions, initial, na_rm, warmup)
   warmup_verdict(run_structured("median", parts, alpha, rigorous, na_rm,
                                 generic_call(match.call(), quote(median_test)),
                                 replication, design, min_speedup = min_speedup),

@@ -1,6 +1,15 @@
 # print() and summary() of speedup_warmup (the classification is in
 # warmup.R).
 
+# A name cut to width from the left ("..List:size=1000"): benchmark names
+# often share their start.
+trunc_left <- function(x, width) {
+  x <- as.character(x)
+  long <- nchar(x) > width
+  x[long] <- paste0("..", substr(x[long], nchar(x[long]) - width + 3L, nchar(x[long])))
+  x
+}
+
 warmup_settings_line <- function(s) {
   if (is.null(s)) return(character())
   pen <- if (is.numeric(s$penalty)) format(s$penalty, digits = 4L) else
@@ -54,7 +63,7 @@ print.speedup_warmup <- function(x, n = 10L, ...) {
   cat(sprintf("  %-18s %-10s %-8s %6s %-15s %9s %6s", "benchmark", "version",
               "process", "iters", "class", "steady at", "outl."), sep = "\n")
   cat(sprintf("  %-18s %-10s %-8s %6d %-15s %9s %6d",
-              trunc_text(bytes_safe(show$benchmark), 18L),
+              trunc_left(bytes_safe(show$benchmark), 18L),
               trunc_text(bytes_safe(as.character(show$version)), 10L),
               trunc_text(bytes_safe(ifelse(is.na(show$process), "-", show$process)), 8L),
               show$iterations, as.character(show$class),
@@ -76,7 +85,7 @@ print_warmup_benchmarks <- function(b) {
   }, "")
   for (i in seq_len(nrow(b))) {
     cat(sprintf("  %-20s %-12s %-15s %s\n",
-                trunc_text(bytes_safe(b$benchmark[i]), 20L),
+                trunc_left(bytes_safe(b$benchmark[i]), 20L),
                 trunc_text(bytes_safe(as.character(b$version[i])), 12L),
                 b$class[i],
                 trunc_text(fmt_spread(b$steady_iteration[i], b$steady_iteration_min[i],
@@ -104,7 +113,7 @@ print.summary.speedup_warmup <- function(x, ...) {
   if (!nrow(x)) return(invisible(x))
   print_warmup_benchmarks(x)
   cat("\nTime to steady state (median [range] over the processes that settled):\n")
-  cat(sprintf("  %-20s %-12s %s", trunc_text(bytes_safe(x$benchmark), 20L),
+  cat(sprintf("  %-20s %-12s %s", trunc_left(bytes_safe(x$benchmark), 20L),
               trunc_text(bytes_safe(as.character(x$version)), 12L),
               fmt_spread(x$steady_time, x$steady_time_min, x$steady_time_max,
                          fmt_time)), sep = "\n")

@@ -272,7 +272,8 @@ warmup_benchmarks <- function(w) {
 #'   when already computed.
 #' @return The timings (`speedup_timings`) without the warm-up iterations
 #'   and without the processes that have no steady state; its attribute
-#'   `warmup` is the classification, and `warmup_dropped` a data frame with
+#'   `warmup` is the classification, `kept` the row numbers kept, and
+#'   `warmup_dropped` a data frame with
 #'   one row per benchmark and version: the iterations dropped, the
 #'   processes left out and their classes.
 #' @seealso [warmup_classify()]
@@ -294,13 +295,21 @@ trim_warmup <- function(timings, ..., classified = NULL) {
     classified
   }
   keep <- warmup_keep(t, w)
-  out <- t[keep, , drop = FALSE]
+  out <- timings_rows(t, keep)
+  attr(out, "kept") <- which(keep)
+  attr(out, "warmup") <- w
+  attr(out, "warmup_dropped") <- warmup_dropped(t, w, keep)
+  out
+}
+
+# Rows i of timings, with the timings' attributes.
+timings_rows <- function(t, i) {
+  out <- as.data.frame(unclass(t), stringsAsFactors = FALSE)[i, , drop = FALSE]
+  rownames(out) <- NULL
   for (a in setdiff(names(attributes(t)), c("names", "row.names", "class"))) {
     attr(out, a) <- attr(t, a)
   }
   class(out) <- class(t)
-  attr(out, "warmup") <- w
-  attr(out, "warmup_dropped") <- warmup_dropped(t, w, keep)
   out
 }
 
@@ -347,21 +356,26 @@ warmup_apply <- function(t, warmup, arg = "warmup") {
   trim_warmup(t)
 }
 
-# The two samples of a comparison (timings_pair()) with warmup = "detect":
-# the runs of t behind them classified, each sample keeping its steady
-# iterations; what was dropped goes in parts$warmup.
-warmup_parts <- function(parts, t, warmup) {
+# The two samples of a comparison (timings_pair()): with warmup = "keep"
+# the runs as given less the warm-ups the tool marked; with "detect" every
+# run of the two versions classified (the marked warm-ups too), each sample
+# keeping its steady iterations; what was dropped goes in parts$warmup.
+warmup_pair <- function(t, benchmark, versions, initial, na_rm, warmup) {
   warmup <- check_choice(warmup, c("keep", "detect"), "warmup")
-  if (warmup == "keep") return(parts)
+  if (warmup == "keep") return(timings_pair(t, benchmark, versions, initial, na_rm))
+  t$warmup <- NULL
+  parts <- timings_pair(t, benchmark, versions, initial, na_rm)
   rows <- c(parts$rows$x, parts$rows$y)
   sub <- t[rows, , drop = FALSE]
   ok <- is.finite(sub$time) & sub$time > 0
   keep <- rep(TRUE, length(rows))
-  cl <- warmup_classify(sub[ok, , drop = FALSE])
-  keep[ok] <- warmup_keep(sub[ok, , drop = FALSE], cl)
-  d <- warmup_dropped(sub[ok, , drop = FALSE], cl, keep[ok])
-  d <- d[match(parts$labels, as.character(d$version)), , drop = FALSE]
-  d <- d[!is.na(d$version), , drop = FALSE]
+  if (any(ok)) {
+    cl <- warmup_classify(sub[ok, , drop = FALSE])
+    keep[ok] <- warmup_keep(sub[ok, , drop = FALSE], cl)
+    d <- warmup_dropped(sub[ok, , drop = FALSE], cl, keep[ok])
+    d <- d[match(parts$labels, as.character(d$version)), , drop = FALSE]
+    parts$warmup <- d[!is.na(d$version), , drop = FALSE]
+  }
   kx <- keep[seq_along(parts$rows$x)]
   ky <- keep[length(parts$rows$x) + seq_along(parts$rows$y)]
   cut <- function(v) if (!is.null(v)) list(x = v$x[kx], y = v$y[ky])
@@ -371,7 +385,6 @@ warmup_parts <- function(parts, t, warmup) {
   parts$round <- cut(parts$round)
   parts$positions <- cut(parts$positions)
   parts$rows <- cut(parts$rows)
-  parts$warmup <- d
   parts
 }
 
@@ -392,14 +405,15 @@ warmup_verdict <- function(v, parts) {
 # iterations or left processes out.
 warmup_timings <- function(t, warmup) {
   warmup <- check_choice(warmup, c("keep", "detect"), "warmup")
-  if (warmup == "keep") return(list(t = t, messages = character(), dropped = NULL))
-  ok <- is.finite(t$time) & t$time > 0
-  tt <- trim_warmup(t[ok, , drop = FALSE])
-  out <- rbind(tt, t[!ok, , drop = FALSE])
-  for (a in setdiff(names(attributes(t)), c("names", "row.names", "class"))) {
-    attr(out, a) <- attr(t, a)
+  marked <- t[["warmup"]] %in% TRUE
+  if (warmup == "keep") {
+    if (any(marked)) t <- timings_rows(t, !marked)
+    return(list(t = t, messages = character(), dropped = NULL))
   }
-  class(out) <- class(t)
+  t$warmup <- NULL
+  ok <- is.finite(t$time) & t$time > 0
+  tt <- trim_warmup(timings_rows(t, ok))
+  out <- timings_rows(t, c(which(ok)[attr(tt, "kept")], which(!ok)))
   d <- attr(tt, "warmup_dropped")
   msgs <- character()
   for (b in unique(d$benchmark)) {
