@@ -121,7 +121,8 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
   t <- as.data.frame(unclass(t), stringsAsFactors = FALSE)
   # the warm-ups a tool marked (pyperf, BenchmarkDotNet) are not runs to
   # compare (warmup = "detect" classifies them with the rest: warmup.R)
-  row_id <- which(t$benchmark == benchmark & !(t[["warmup"]] %in% TRUE))
+  marked <- if (is.null(t[["warmup"]])) FALSE else t[["warmup"]] %in% TRUE
+  row_id <- which(t$benchmark == benchmark & !marked)
   t <- t[row_id, , drop = FALSE]
   ver <- t$version
   lev <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))
