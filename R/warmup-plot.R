@@ -14,8 +14,8 @@ warmup_plot_processes <- function(x, processes) {
 }
 
 warmup_plot_data <- function(x, processes = NULL) {
-  series <- attr(x, "series")
-  if (is.null(series)) {
+  series <- warmup_series(x)
+  if (is.null(series) || sum(x$iterations) != nrow(series)) {
     abort("Nothing to plot: the classification has lost its iterations (subset it with `processes =` instead).",
           class = "data")
   }

@@ -91,7 +91,11 @@ warmup_classes <- c("flat", "warm-up", "slowdown", "no steady state",
 warmup_classify <- function(timings, penalty = "15logn", minseg = 10L,
                             steady = NULL, margin = 0.01, alpha = 0.05,
                             window = 200L, outlier_k = 3, exact = FALSE) {
-  t <- warmup_input(timings)
+  # vectors go to the core as they are; timings are grouped by process
+  vectors <- is.numeric(timings) && is.null(dim(timings)) ||
+    is.list(timings) && !is.data.frame(timings) && length(timings) &&
+      all(vapply(timings, function(v) is.numeric(v) && is.null(dim(v)), NA))
+  t <- if (!vectors) warmup_input(timings)
   penalty <- check_penalty(penalty, pelt_penalties)
   minseg <- check_whole(minseg, "minseg", min = 2, max = 1e9)
   if (!is.null(steady)) steady <- check_whole(steady, "steady", min = 0)
@@ -109,7 +113,17 @@ warmup_classify <- function(timings, penalty = "15logn", minseg = 10L,
   settings <- list(penalty = penalty, minseg = minseg, steady = steady,
                    margin = margin, alpha = alpha, window = window,
                    outlier_k = outlier_k, exact = exact)
-  warmup_run(t, settings)
+  if (!vectors) return(warmup_run(t, settings))
+  if (is.numeric(timings)) timings <- list(timings)
+  len <- lengths(timings)
+  if (any(len == 0L)) {
+    abort("`timings` must hold run times: a process has none.", class = "data")
+  }
+  info <- data.frame(benchmark = rep("benchmark", length(len)),
+                     version = factor(rep("x", length(len))),
+                     process = as.character(seq_along(len)), stringsAsFactors = FALSE)
+  warmup_core(as.double(unlist(timings, use.names = FALSE)), len, info, NULL,
+              settings)
 }
 
 # The timings of warmup_classify(): speedup_timings, with their processes
@@ -126,7 +140,7 @@ warmup_input <- function(x, arg = "timings") {
     total <- sum(lens)
     x <- structure(
       list(benchmark = rep("benchmark", total),
-           version = factor(rep(1L, total), levels = 1L, labels = "x"),
+           version = structure(rep(1L, total), levels = "x", class = "factor"),
            time = as.double(unlist(x, use.names = FALSE)),
            run = sequence(lens), process = rep(seq_along(lens), lens),
            iteration = sequence(lens)),
@@ -178,17 +192,29 @@ warmup_run <- function(t, settings) {
   g <- warmup_groups(t)
   o <- g$order
   key <- g$key[o]
-  ends <- c(which(key[-1L] != key[-length(key)]), length(key))
+  ends <- c(which(diff(key) != 0), length(key))
   k <- length(ends)
   len <- diff(c(0L, ends))
   start <- c(0, ends[-k])
   times <- if (g$in_order) t$time else t$time[o]
   first <- o[start + 1L]
+  info <- data.frame(benchmark = t$benchmark[first], version = t$version[first],
+                     process = as.character(g$process[first]),
+                     stringsAsFactors = FALSE)
+  warmup_core(times, len, info, o, settings)
+}
+
+# The classification of k processes whose iterations are times (process
+# after process, len[i] each, in order); info: their benchmark, version and
+# process; rows: the rows of the timings behind times (NULL: 1, 2, ...).
+warmup_core <- function(times, len, info, rows, settings) {
+  k <- length(len)
+  start <- c(0, cumsum(as.double(len))[-k])
   penalty <- if (is.numeric(settings$penalty)) settings$penalty else
     vapply(len, function(n) pelt_penalty_value(settings$penalty, n, "meanvar"), 0)
   step <- if (settings$exact) 1 else pmax(1, ceiling(len / 150))
   steady <- if (is.null(settings$steady)) ceiling(len / 4) else settings$steady
-  res <- .Call(ffi_warmup_classify, as.double(times), as.double(start),
+  res <- .Call(ffi_warmup_classify, times, start,
                as.double(len), as.double(penalty), as.integer(settings$minseg),
                as.double(step), as.integer(settings$window),
                as.double(settings$outlier_k), as.double(steady),
@@ -196,16 +222,19 @@ warmup_run <- function(t, settings) {
   check_status(res, "warmup_classify()")
   ok <- res$process_status == 0L
   if (!all(ok)) {
-    abort(sprintf("warmup_classify(): %d process(es) could not be classified.",
-                  sum(!ok)), class = "data")
+    bad <- st_code_name("status", res$process_status[!ok][1L])
+    abort(if (identical(bad, "domain"))
+      "`timings` must hold positive, finite times; some are not." else
+        sprintf("warmup_classify(): %d process(es) could not be classified.", sum(!ok)),
+      class = "data")
   }
   nch <- res$changes
   cps <- split(as.integer(res$cpts), factor(rep(seq_len(k), nch), levels = seq_len(k)))
   sms <- split(res$seg_median, factor(rep(seq_len(k), nch + 1L), levels = seq_len(k)))
   out <- data.frame(
-    benchmark = t$benchmark[first],
-    version = t$version[first],
-    process = as.character(g$process[first]),
+    benchmark = info$benchmark,
+    version = info$version,
+    process = info$process,
     iterations = len,
     class = factor(warmup_classes[res$class + 1L], levels = warmup_classes),
     steady_iteration = as.integer(res$steady_iteration),
@@ -216,14 +245,22 @@ warmup_run <- function(t, settings) {
     stringsAsFactors = FALSE)
   out$changepoints <- unname(cps)
   out$segment_medians <- unname(sms)
-  series <- data.frame(row = rep(seq_len(k), len),
-                       iteration = sequence(len),
-                       time = times,
-                       outlier = res$outlier,
-                       stringsAsFactors = FALSE)
+  # the iterations, for the plots and trim_warmup() (warmup_series())
+  series <- list(time = times, outlier = res$outlier)
   structure(out, class = c("speedup_warmup", "data.frame"),
             settings = settings, series = series,
-            rows = o, benchmarks = warmup_benchmarks(out))
+            rows = if (is.null(rows)) seq_along(times) else rows,
+            benchmarks = warmup_benchmarks(out))
+}
+
+# The iterations of a classification: row (its process), iteration, time
+# and outlier, one row per iteration.
+warmup_series <- function(w) {
+  s <- attr(w, "series")
+  if (is.null(s)) return(NULL)
+  data.frame(row = rep(seq_len(nrow(w)), w$iterations),
+             iteration = sequence(w$iterations), time = s$time,
+             outlier = s$outlier)
 }
 
 # Per benchmark and version: the processes by class, whether they agree,
@@ -315,8 +352,7 @@ timings_rows <- function(t, i) {
 
 # The rows of t that are steady iterations of processes that settled.
 warmup_keep <- function(t, w) {
-  g <- warmup_groups(t)
-  series <- attr(w, "series")
+  series <- warmup_series(w)
   rows <- attr(w, "rows")
   if (length(rows) != nrow(t) || !identical(sort(rows), seq_len(nrow(t)))) {
     abort("`classified` does not match the timings: classify these timings.")

@@ -91,5 +91,5 @@ test_that("Google Benchmark repetitions keep their order in the process", {
   expect_identical(t$iteration, c(3L, 1L, 2L))
   expect_identical(t$process, rep(1L, 3))
   w <- warmup_classify(t)
-  expect_equal(attr(w, "series")$time, c(10, 20, 30) * 1e-9)
+  expect_equal(warmup_series(w)$time, c(10, 20, 30) * 1e-9)
 })

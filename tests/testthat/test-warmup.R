@@ -70,7 +70,7 @@ test_that("the outlier rule marks what R's quantiles say", {
   x <- exp(rnorm(500, 0, 0.05))
   x[c(20, 250, 480)] <- c(3, 0.2, 5)
   w <- warmup_classify(x, window = 101L)
-  s <- attr(w, "series")
+  s <- warmup_series(w)
   n <- length(x)
   ref <- vapply(seq_len(n), function(i) {
     a <- min(max(i - 50L, 1L), n - 100L)
