@@ -24,16 +24,18 @@ cpu <- function(expr) {
 }
 
 # ---- 1. simulated processes ---------------------------------------------------
-# Each process: a level of 1 plus noise of CV 1 % (normal, or Student t with
-# 3 degrees of freedom scaled to the same spread, with 0.5 % of iterations
-# spikes of +20 % to +100 %), and its class's change:
-#   warm-up         slower by 3 % to 30 % over its first 2 % to 40 %
-#                   (the steady iteration is the first after it);
-#   slowdown        faster by 3 % to 30 % over its first 2 % to 40 %;
-#   no steady state flat, then slower or faster by 3 % to 30 % from an
-#                   iteration in its last 20 % (the rule's window is 25 %).
-sim <- function(kind, heavy) {
-  size <- stats::runif(1, 0.03, 0.30)
+# Each process: a level of 1 plus noise (normal, or Student t with 3
+# degrees of freedom scaled to the same spread, with 0.5 % of iterations
+# spikes of +20 % to +100 %), and its class's change, of a size drawn
+# uniformly (setting a: noise CV 1 %, changes of 3 % to 30 %; setting b:
+# noise CV 2 %, changes of 2 % to 10 %):
+#   warm-up         slower over its first 2 % to 40 % (the steady iteration
+#                   is the first after it);
+#   slowdown        faster over its first 2 % to 40 %;
+#   no steady state flat, then slower or faster from an iteration in its
+#                   last 20 % (the rule's window is 25 %).
+sim <- function(kind, heavy, cv = 0.01, sizes = c(0.03, 0.30)) {
+  size <- stats::runif(1, sizes[1], sizes[2])
   level <- rep(1, n)
   truth <- 1L
   if (kind %in% c("warm-up", "slowdown")) {
@@ -46,36 +48,40 @@ sim <- function(kind, heavy) {
     truth <- NA_integer_
   }
   e <- if (heavy) {
-    v <- 0.01 * stats::rt(n, 3) / sqrt(3)
+    v <- cv * stats::rt(n, 3) / sqrt(3)
     spikes <- stats::runif(n) < 0.005
     v[spikes] <- v[spikes] + stats::runif(sum(spikes), 0.2, 1)
     v
-  } else stats::rnorm(n, 0, 0.01)
+  } else stats::rnorm(n, 0, cv)
   list(x = level * pmax(1 + e, 0.5), truth = truth)
 }
-set.seed(32)
 kinds <- c("flat", "warm-up", "slowdown", "no steady state")
-cases <- expand.grid(rep = seq_len(per_class), kind = kinds,
-                     noise = c("normal", "heavy-tailed"), stringsAsFactors = FALSE)
-procs <- lapply(seq_len(nrow(cases)), function(i) sim(cases$kind[i], cases$noise[i] == "heavy-tailed"))
-w <- warmup_classify(lapply(procs, `[[`, "x"))
-right <- as.character(w$class) == cases$kind
-truth <- vapply(procs, `[[`, 0L, "truth")
-wu <- cases$kind == "warm-up"
-close <- abs(w$steady_iteration - truth) <= 0.05 * n
-cat(sprintf("1. %d simulated processes of %d iterations (%d per class and noise)\n",
-            nrow(cases), n, per_class))
-cat(sprintf("   class right: %.1f %% (need >= 90 %%)\n", 100 * mean(right)))
-tab <- stats::aggregate(right, list(kind = cases$kind, noise = cases$noise), mean)
-for (i in seq_len(nrow(tab))) {
-  cat(sprintf("     %-16s %-13s %.1f %%\n", tab$kind[i], tab$noise[i], 100 * tab$x[i]))
+one_setting <- function(label, cv, sizes, seed) {
+  set.seed(seed)
+  cases <- expand.grid(rep = seq_len(per_class), kind = kinds,
+                       noise = c("normal", "heavy-tailed"), stringsAsFactors = FALSE)
+  procs <- lapply(seq_len(nrow(cases)), function(i)
+    sim(cases$kind[i], cases$noise[i] == "heavy-tailed", cv, sizes))
+  w <- warmup_classify(lapply(procs, `[[`, "x"))
+  right <- as.character(w$class) == cases$kind
+  truth <- vapply(procs, `[[`, 0L, "truth")
+  wu <- cases$kind == "warm-up"
+  close <- !is.na(w$steady_iteration) & abs(w$steady_iteration - truth) <= 0.05 * n
+  cat(sprintf("1%s. %d simulated processes of %d iterations (%d per class and noise): noise CV %g %%, changes of %g %% to %g %%\n",
+              label, nrow(cases), n, per_class, 100 * cv, 100 * sizes[1], 100 * sizes[2]))
+  cat(sprintf("   class right: %.1f %% (need >= 90 %%)\n", 100 * mean(right)))
+  tab <- stats::aggregate(right, list(kind = cases$kind, noise = cases$noise), mean)
+  for (i in seq_len(nrow(tab))) {
+    cat(sprintf("     %-16s %-13s %.1f %%\n", tab$kind[i], tab$noise[i], 100 * tab$x[i]))
+  }
+  cat(sprintf("   steady iteration within 5 %% of the length (100 iterations) of the truth: %.1f %% of warm-up processes (need >= 90 %%)\n",
+              100 * mean(close[wu])))
+  cat(sprintf("   median |steady iteration - truth| over warm-up processes classified warm-up: %.0f iterations\n",
+              stats::median(abs(w$steady_iteration - truth)[wu & right])))
+  print(table(truth = cases$kind, found = as.character(w$class)))
 }
-cat(sprintf("   steady iteration within 5 %% of the length (100 iterations) of the truth: %.1f %% of warm-up processes (need >= 90 %%); %.1f %% of those classified warm-up\n",
-            100 * mean(wu & close & !is.na(close)) / mean(wu),
-            100 * mean(close[wu & right])))
-cat(sprintf("   median |steady iteration - truth| over warm-up processes classified warm-up: %.0f iterations\n",
-            stats::median(abs(w$steady_iteration - truth)[wu & right])))
-print(table(truth = cases$kind, found = as.character(w$class)))
+one_setting("a", 0.01, c(0.03, 0.30), 32)
+one_setting("b", 0.02, c(0.02, 0.10), 33)
 
 # ---- 2. PELT against changepoint ------------------------------------------------
 if (requireNamespace("changepoint", quietly = TRUE)) {
@@ -153,6 +159,7 @@ chunks <- ceiling(n_proc / chunk)
 times <- numeric(chunks)
 for (j in seq_len(chunks)) {
   xs <- lapply(seq_len(chunk), function(i) sim(kinds[(i %% 4) + 1], i %% 2 == 0)$x)
+  invisible(gc())
   times[j] <- cpu(warmup_classify(xs))
 }
 total <- sum(times)
