@@ -315,7 +315,8 @@ SEXP ffi_warmup_classify(SEXP values, SEXP start, SEXP len, SEXP penalty,
     ffi_doubles(values, &nv, "values");
     if ((np != 1 && np != s.k) || (ns != 1 && ns != s.k) ||
         (nst != 1 && nst != s.k))
-        Rf_error("`penalty`, `step` and `steady` must have length 1 or one per process.");
+        Rf_error("`penalty`, `step` and `steady` must have length 1 or "
+                 "one per process.");
     for (size_t i = 0; i < ns; i++)
         if (!(stp[i] >= 1) || stp[i] != floor(stp[i]) || stp[i] > 1e9)
             Rf_error("`step` must hold whole numbers >= 1.");
