@@ -564,10 +564,7 @@ warmup_words <- list(
   none_settled = function(label, n) {
     sprintf("insufficient data: no process of %s reached a steady state (%d process%s), so there are no steady iterations to compare",
             label, n, if (n == 1L) "" else "es")
-  },
-  class_labels = c(flat = "flat", "warm-up" = "warm-up", slowdown = "slowdown",
-                   "no steady state" = "no steady state",
-                   "too short" = "too short to tell")
+  }
 )
 
 fmt_count <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
