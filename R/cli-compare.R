@@ -17,6 +17,7 @@
 #'                     [--replication auto|process|run] [--design auto|unpaired|paired]
 #'                     [--tolerance P] [--p-adjust holm|BH|none]
 #'                     [--output text|markdown|json] [--baseline V]
+#'                     [--warmup keep|detect]
 #' speeduptest compare FILE [options]
 #' ```
 #'
@@ -56,6 +57,11 @@
 #'   (and, when nothing changed, the same risk); `none` decides each
 #'   benchmark at alpha (the paper's choice: a suite of 30 unchanged
 #'   benchmarks then fails about 1 - 0.95^30 = 79 % of jobs).
+#' * `--warmup keep|detect`: `detect` analyses each process's steady
+#'   iterations only ([trim_warmup()]): the iterations dropped and the
+#'   processes that never settled (left out) are reported as notes, and a
+#'   benchmark where no process of a version settled has no runs of it
+#'   left. `keep` (the default) takes the iterations as given.
 #' * `--output text|markdown|json`: one line per benchmark and a summary
 #'   (text); a Markdown table with the same figures for a pull-request
 #'   comment; or a JSON document holding every figure (speedups, intervals,
@@ -108,6 +114,9 @@ cli_compare <- function(args = character()) {
         read_timings(compare_labels(opts$files), format = opts$format,
                      metric = opts$metric)
       }
+      wt <- warmup_timings(t, opts$warmup)
+      for (m in wt$messages) warning(m, call. = FALSE)
+      t <- wt$t
       list(t = t, run = compare_run(t, opts))
     }, warning = function(w) {
       problems <<- c(problems, conditionMessage(w))
@@ -176,6 +185,8 @@ compare_usage <- function() {
     "                 comment) or json (every figure, for tools)",
     "  --baseline V   with more than two versions, the one every other",
     "                 version is compared with (default: the first)",
+    "  --warmup W     keep (default) or detect: each process's steady",
+    "                 iterations only, unsettled processes left out",
     "",
     "Exit status: 1 when --fail-on is met, 0 otherwise, 2 on bad input.")
 }
@@ -187,10 +198,11 @@ compare_parse_args <- function(args) {
   opts <- list(format = "auto", metric = NULL, alpha = 0.05, test = "median",
                fail_on = "slowdown", files = character(), help = FALSE,
                replication = "auto", design = "auto",
-               p_adjust = "holm", s0 = 1.01, output = "text", baseline = NULL)
+               p_adjust = "holm", s0 = 1.01, output = "text", baseline = NULL,
+               warmup = "keep")
   with_value <- c("--format", "--metric", "--alpha", "--test", "--fail-on",
                   "--replication", "--design", "--p-adjust", "--tolerance", "--output",
-                  "--baseline")
+                  "--baseline", "--warmup")
   i <- 1L
   while (i <= length(args)) {
     a <- args[i]
@@ -233,7 +245,8 @@ compare_parse_args <- function(args) {
           opts$s0 <- 1 + tol / 100
         },
         "--output" = opts$output <- check_choice(val, c("text", "markdown", "json"), key),
-        "--baseline" = opts$baseline <- val)
+        "--baseline" = opts$baseline <- val,
+        "--warmup" = opts$warmup <- check_choice(val, c("keep", "detect"), key))
     } else {
       opts$files <- c(opts$files, a)
     }

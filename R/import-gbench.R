@@ -4,7 +4,10 @@
 # "time_unit", "aggregate_name"?, "error_occurred"?}, ...]}.
 # real_time and cpu_time are per iteration, in time_unit; each "iteration"
 # row is one repetition (run), the "aggregate" rows are summaries (mean,
-# median, stddev, cv) and are left out.
+# median, stddev, cv) and are left out.  The repetitions of a benchmark ran
+# one after the other in the file's process: `iteration` is their order
+# there (repetition_index + 1 when the file has it, else the file's
+# order).
 
 gbench_units <- c(ns = 1e-9, us = 1e-6, ms = 1e-3, s = 1)
 
@@ -78,6 +81,7 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
   val <- field(metric)
   time <- json_num(val)
   iters <- json_num(field("iterations"))
+  rep_index <- json_num(field("repetition_index"))
   # a benchmark with a run that cannot be read is left out whole
   why <- ifelse(is.na(unit) | !(unit %in% names(gbench_units)),
                 sprintf("unknown time_unit %s (expected ns, us, ms or s)",
@@ -97,10 +101,20 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
   nm <- nm[keep]
   time <- time[keep] * gbench_units[unit[keep]]
   iters <- iters[keep]
+  rep_index <- if (length(rep_index) == length(keep)) rep_index[keep] else
+    rep(NA_real_, length(nm))
   run <- stats::ave(seq_along(nm), nm, FUN = seq_along)
+  # the order of the repetitions in the process: repetition_index when every
+  # run of the benchmark has a distinct one, else the order in the file
+  iteration <- run
+  for (bn in unique(nm)) {
+    i <- which(nm == bn)
+    r <- rep_index[i]
+    if (!anyNA(r) && !anyDuplicated(r)) iteration[i] <- rank(r)
+  }
   version <- if (multi) NA_character_ else file_stem(path)
   d <- timings_part(nm, version, time, run, "sample", iterations = iters,
-                    process = rep(1L, length(time)))
+                    process = rep(1L, length(time)), iteration = as.integer(iteration))
   if (nrow(problems)) attr(d, "problems") <- problems
   d
 }

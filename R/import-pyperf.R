@@ -3,9 +3,12 @@
 # "runs": [{"metadata": {...}, "warmups": [[loops, value], ...],
 # "values": [...]}, ...]}, ...]}.  Each run is one worker process; its
 # "values" are normalised per loop iteration (seconds unless the metadata
-# says another unit); "warmups" are left out, and a run without values is a
-# calibration run.  The benchmark's name is in its metadata (or the suite's
-# common metadata).
+# says another unit), and so are the values of its "warmups", which ran
+# first in the same process: they are kept, in order before the values,
+# with `warmup = TRUE` (the analyses leave them out unless asked to detect
+# the warm-up themselves: warmup.R); a run without values is a calibration
+# run.  The benchmark's name is in its metadata (or the suite's common
+# metadata).
 
 import_pyperf <- function(path, metric = NULL, multi = FALSE, name = NULL,
                           src = NULL) {
@@ -65,7 +68,23 @@ import_pyperf <- function(path, metric = NULL, multi = FALSE, name = NULL,
       md <- runs[[k]]$metadata
       loops <- (if (is.list(md)) md$loops) %||% meta$loops %||% NA
       if (!(is.numeric(loops) && length(loops) == 1L)) loops <- NA
-      data.frame(value = v, process = k, loops = as.double(loops))
+      # the warm-ups, [loops, value] pairs; one that cannot be read is left
+      # out (the values are what pyperf itself analyses)
+      w <- runs[[k]]$warmups
+      wv <- wl <- double()
+      if (is.list(w) && length(w) && is.null(names(w))) {
+        pair <- vapply(w, function(e) {
+          n <- json_num(e)
+          if (length(n) == 2L && all(is.finite(n)) && n[2L] > 0) n else c(NA_real_, NA_real_)
+        }, c(0, 0))
+        ok <- !is.na(pair[2L, ])
+        wl <- pair[1L, ok]
+        wv <- pair[2L, ok]
+      }
+      data.frame(value = c(wv, v), process = k,
+                 loops = c(wl, rep(as.double(loops), length(v))),
+                 iteration = seq_len(length(wv) + length(v)),
+                 warmup = rep(c(TRUE, FALSE), c(length(wv), length(v))))
     })
     d <- do.call(rbind, vals)
     if (is.null(d)) {
@@ -85,7 +104,8 @@ import_pyperf <- function(path, metric = NULL, multi = FALSE, name = NULL,
   run <- stats::ave(seq_len(nrow(d)), d$benchmark, FUN = seq_along)
   version <- if (multi) NA_character_ else file_stem(path)
   out <- timings_part(d$benchmark, version, d$value, run, "sample",
-                      process = as.integer(d$process), loops = d$loops)
+                      process = as.integer(d$process), loops = d$loops,
+                      iteration = d$iteration, warmup = d$warmup)
   if (nrow(problems)) attr(out, "problems") <- problems
   out
 }

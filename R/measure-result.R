@@ -17,7 +17,9 @@ measure_timings <- function(st, ctx, seq_rule) {
                 warmup = ctx$warmup,
                 versions = stats::setNames(
                   vapply(ctx$versions, function(v) paste0(v$kind, ": ", v$label), ""), nms))
-  if (!is.null(seq_rule)) {
+  if (identical(seq_rule$kind, "steady")) {
+    attrs$steady <- steady_attr(st, seq_rule)
+  } else if (!is.null(seq_rule)) {
     looks <- do.call(rbind, st$looks)
     last <- if (length(st$looks)) nrow(looks) else 0L
     attrs$sequential <- list(

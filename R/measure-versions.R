@@ -36,7 +36,7 @@ measure_old_options <- function(dots, caller) {
       next
     }
     choices <- switch(nms[i], order = c("interleaved", "random", "blocks"),
-                      until = c("fixed", "decided"), test = protocol_choices(), NULL)
+                      until = c("fixed", "decided", "steady"), test = protocol_choices(), NULL)
     option_like <- is.null(val) || is.environment(val) ||
       ((is.numeric(val) || is.logical(val)) && !is.object(val)) ||
       (!is.null(choices) && is.character(val) && length(val) == 1L && val %in% choices)

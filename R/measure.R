@@ -251,6 +251,17 @@
 #' decided (or of the last look), the one at which the final verdict's claim
 #' holds.
 #'
+#' @section Until steady:
+#' With `.until = "steady"`, `measure()` looks at the runs of each version,
+#' in the order they ran, at the same points as the sequential mode (after
+#' 10 rounds, then each time the rounds have grown by half, and at
+#' `.max_runs`), classifies each version's series with
+#' [warmup_classify()], and stops when every version has reached a steady
+#' state (class flat, warm-up or slowdown) holding at least `.runs` runs,
+#' or at `.max_runs` runs of each version (the cap). The runs before the
+#' steady state are kept in the result; `trim_warmup()` or `warmup =
+#' "detect"` drop them. The looks are in `attr(, "steady")`.
+#'
 #' @section Printing:
 #' Printing the result shows, besides the samples, the machine and the
 #' timer, the shell correction when there is one, the speedup of each
@@ -273,7 +284,9 @@
 #' @param .timeout Longest time of a run in seconds (`Inf`: no limit); see
 #'   the section Failures and timeouts.
 #' @param .until `"fixed"` (default): exactly `.runs` runs of each version;
-#'   `"decided"`: sequential mode, see the section Sequential mode.
+#'   `"decided"`: sequential mode, see the section Sequential mode;
+#'   `"steady"`: runs each version until its runs have settled, see the
+#'   section Until steady.
 #' @param .max_runs In sequential mode, the largest number of runs of each
 #'   version (at most 1e6).
 #' @param .test The protocol of the sequential mode, by name (see
@@ -324,7 +337,7 @@
 measure <- function(..., .runs = 31L, .warmup = 1L,
                     .order = c("interleaved", "random", "blocks"),
                     .setup = NULL, .cleanup = NULL, .timeout = Inf,
-                    .until = c("fixed", "decided"), .max_runs = 100L,
+                    .until = c("fixed", "decided", "steady"), .max_runs = 100L,
                     .test = protocol_choices(), .alpha = 0.05, .output = NULL,
                     .progress = interactive(), .name = "measure",
                     .env = parent.frame(), .shell = c("auto", "always", "never"),
@@ -365,7 +378,7 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
     as.integer(check_whole(.batch, ".batch", min = 1, max = 1e6))
   versions <- measure_versions(split$versions, env)
   order <- check_choice(opts$order, c("interleaved", "random", "blocks"), arg("order"))
-  until <- check_choice(opts$until, c("fixed", "decided"), arg("until"))
+  until <- check_choice(opts$until, c("fixed", "decided", "steady"), arg("until"))
   test <- check_choice(opts$test, protocol_choices(), arg("test"))
   runs <- as.integer(check_whole(opts$runs, arg("runs"), min = 1, max = 1e6))
   warmup <- as.integer(check_whole(opts$warmup, arg("warmup"), min = 0, max = 1e6))
@@ -385,6 +398,10 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
     if (order == "blocks") {
       abort("`.until = \"decided\"` needs interleaved or random runs, not `.order = \"blocks\"`.")
     }
+  }
+  if (until == "steady" && max_runs < runs) {
+    abort(sprintf("`.until = \"steady\"` needs `.max_runs` (%d) of at least `.runs` (%d), the steady runs asked for.",
+                  max_runs, runs))
   }
   total <- length(versions) * (warmup + if (until == "fixed") runs else max_runs)
   if (total > 1e7) {
@@ -414,8 +431,10 @@ measure <- function(..., .runs = 31L, .warmup = 1L,
               name = name, machine = machine, timer = timer, order = order,
               warmup = warmup, until = until, batch = batch)
   ctx <- measure_command_table(ctx)
-  plan <- measure_plan(length(versions), runs, warmup, order, until, max_runs)
-  seq_rule <- if (until == "decided") sequential_rule(plan$looks, max_runs, alpha, test) else NULL
+  plan <- measure_plan(length(versions), runs, warmup, order,
+                       if (until == "steady") "decided" else until, max_runs)
+  seq_rule <- if (until == "decided") sequential_rule(plan$looks, max_runs, alpha, test) else
+    if (until == "steady") steady_rule(plan$looks, runs, max_runs) else NULL
   measure_loop(ctx, plan, seq_rule, runner = measure_run_version,
                progress = if (progress) measure_progress(plan) else NULL)
 }
@@ -721,7 +740,8 @@ measure_loop <- function(ctx, plan, seq_rule = NULL, runner = measure_run_versio
         break
       }
       if (!is.null(seq_rule) && !is.na(b$look)) {
-        if (sequential_step(st, seq_rule, b$look, ctx)) break
+        if (if (identical(seq_rule$kind, "steady")) steady_step(st, seq_rule, b$look, ctx)
+            else sequential_step(st, seq_rule, b$look, ctx)) break
       }
     }
     finished

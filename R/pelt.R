@@ -52,9 +52,9 @@ pelt_penalty_value <- function(penalty, n, cost) {
 #'   changes PELT prunes nothing and costs about `n^2 / 2` segment costs; a
 #'   `step` of `b > 1` searches the changes at every `b`-th value only (the
 #'   exact optimum among those, each segment's cost from all its values),
-#'   then moves each change found to its best place within `b - 1` values
-#'   between its neighbours: about `b^2` times faster, and close to the
-#'   exact answer, not always equal to it.
+#'   then again among every value within `2 b + minseg` of the changes
+#'   found: about `b^2` times faster, and close to the exact answer, not
+#'   always equal to it.
 #' @return An integer vector of change points, increasing: each is the last
 #'   index of a segment that a change follows, as `changepoint::cpts()`
 #'   returns them (empty when there is no change, and when the series is

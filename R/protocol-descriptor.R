@@ -796,3 +796,29 @@ check_suite_protocol <- function(which, x) {
   if (is.null(which)) return(choices[1L])
   check_choice(which, choices, "which")
 }
+# ---- warm-up (warmup = "detect", R/warmup.R) -------------------------------------
+
+# The words of a verdict about the iterations warmup = "detect" dropped and
+# the processes it left out; `d` has one row per version (warmup_dropped()).
+warmup_words <- list(
+  dropped = function(d) {
+    if (!nrow(d)) return(character())
+    per <- sprintf("%s: %s of %s", as.character(d$version), fmt_count(d$dropped),
+                   fmt_count(d$iterations))
+    sprintf("warm-up detected: %s of %s iterations dropped as warm-up or unsettled (%s)",
+            fmt_count(sum(d$dropped)), fmt_count(sum(d$iterations)),
+            paste(per, collapse = ", "))
+  },
+  left_out = function(label, k, n, processes) {
+    shown <- utils::head(processes, 5L)
+    sprintf("%d of %d processes of %s never reached a steady state and are left out (process%s %s%s)",
+            k, n, label, if (k > 1L) "es" else "", paste(shown, collapse = ", "),
+            if (length(processes) > 5L) ", ..." else "")
+  },
+  none_settled = function(label, n) {
+    sprintf("insufficient data: no process of %s reached a steady state (%d process%s), so there are no steady iterations to compare",
+            label, n, if (n == 1L) "" else "es")
+  }
+)
+
+fmt_count <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)

@@ -119,7 +119,11 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
   }
   run_order <- attr(t, "run_order")
   t <- as.data.frame(unclass(t), stringsAsFactors = FALSE)
-  t <- t[t$benchmark == benchmark, , drop = FALSE]
+  # the warm-ups a tool marked (pyperf, BenchmarkDotNet) are not runs to
+  # compare (warmup = "detect" classifies them with the rest: warmup.R)
+  marked <- if (is.null(t[["warmup"]])) FALSE else t[["warmup"]] %in% TRUE
+  row_id <- which(t$benchmark == benchmark & !marked)
+  t <- t[row_id, , drop = FALSE]
   ver <- t$version
   lev <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))
   ver <- as.character(ver)
@@ -150,6 +154,7 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
   }
   keep <- ver %in% lev
   t <- t[keep, , drop = FALSE]
+  row_id <- row_id[keep]
   ver <- ver[keep]
   run <- if (is.null(t$run)) seq_len(nrow(t)) else t$run
   ts <- t$timestamp
@@ -169,5 +174,6 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
        baseline = sprintf('"%s" (%s)', lev[1L], how),
        positions = if (global) list(x = pos[ix], y = pos[iy]),
        process = if (!is.null(proc)) list(x = proc[ix], y = proc[iy]),
-       round = if (!is.null(rnd)) list(x = rnd[ix], y = rnd[iy]))
+       round = if (!is.null(rnd)) list(x = rnd[ix], y = rnd[iy]),
+       rows = list(x = row_id[o][ix], y = row_id[o][iy]))
 }

@@ -75,6 +75,12 @@
 #'   may be declared `"equivalent"` (within `s0` of each other); 1, the
 #'   default, is the paper's test.  See [tolerance].
 #' @param ... Not used; must be empty.
+#' @param warmup With timings, `"keep"` (default) analyses the iterations
+#'   as given; `"detect"` keeps each process's steady iterations only
+#'   ([trim_warmup()]), leaves out the processes that never reached a
+#'   steady state, and says so in the verdict (a version none of whose
+#'   processes settled gives "insufficient data" with the reason). See
+#'   [warmup_classify()].
 #' @param replication With timings, the unit of replication: `"auto"`
 #'   (default) uses the per-process means (medians for [median_test()]) when
 #'   the timings hold several processes per version with several runs in
@@ -151,11 +157,12 @@ mean_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
 mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
                                      rigorous = TRUE, na_rm = FALSE, ...,
-                                     replication = "auto", design = "auto", min_speedup = 1) {
+                                     replication = "auto", design = "auto", min_speedup = 1,
+                                     warmup = "keep") {
   check_dots_empty(...)
   protocol_timings("mean", x, benchmark, versions, initial, alpha, rigorous,
                    na_rm, generic_call(match.call(), quote(mean_test)),
-                   replication, design, min_speedup)
+                   replication, design, min_speedup, warmup)
 }
 
 #' The Speedup-Test for the median execution time
@@ -255,11 +262,12 @@ median_test.formula <- function(x, data = NULL, alpha = 0.05, rigorous = TRUE,
 median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      initial = NULL, alpha = 0.05,
                                      rigorous = TRUE, na_rm = FALSE, ...,
-                                     replication = "auto", design = "auto", min_speedup = 1) {
+                                     replication = "auto", design = "auto", min_speedup = 1,
+                                     warmup = "keep") {
   check_dots_empty(...)
   protocol_timings("median", x, benchmark, versions, initial, alpha, rigorous,
                    na_rm, generic_call(match.call(), quote(median_test)),
-                   replication, design, min_speedup)
+                   replication, design, min_speedup, warmup)
 }
 
 #' Highest confidence at which a Speedup-Test declares a speedup
@@ -414,11 +422,12 @@ protocol_formula <- function(test, x, data, alpha, rigorous, na_rm, initial,
 
 protocol_timings <- function(test, x, benchmark, versions, initial, alpha,
                              rigorous, na_rm, call, replication, design,
-                             min_speedup) {
+                             min_speedup, warmup = "keep") {
   na_rm <- check_flag(na_rm, "na_rm")
-  parts <- timings_pair(x, benchmark, versions, initial, na_rm)
-  run_structured(test, parts, alpha, rigorous, na_rm, call, replication,
-                 design, min_speedup = min_speedup)
+  parts <- warmup_pair(x, benchmark, versions, initial, na_rm, warmup)
+  warmup_verdict(run_structured(test, parts, alpha, rigorous, na_rm, call, replication,
+                                design, min_speedup = min_speedup),
+                 parts)
 }
 
 run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,

@@ -48,8 +48,24 @@
 #'   the `/repeats:` and aggregate suffixes. A file holding only aggregates
 #'   (`--benchmark_report_aggregates_only`) is an error.
 #' * **pyperf** (`-o file.json`): the values of every run of every
-#'   benchmark, in order, the warm-ups (and calibration runs) excluded; the
-#'   values are per loop iteration, as pyperf stores them.
+#'   benchmark, in order, the calibration runs excluded; the values are per
+#'   loop iteration, as pyperf stores them. Each run (worker process) is a
+#'   `process`; its warm-ups are kept before its values, marked by the
+#'   column `warmup` (`TRUE`), with `iteration` the order of both in the
+#'   process. The analyses leave the marked warm-ups out, unless
+#'   `warmup = "detect"` finds the warm-up itself ([warmup_classify()]).
+#' * **JMH** (`-rf json`): the raw per-iteration scores of every fork
+#'   (`primaryMetric.rawData`), each fork a `process` with its iterations in
+#'   order; times per operation from the average-time and single-shot modes
+#'   (`ns/op`, ...), and the inverse of the throughput (`ops/s`, ...). JMH
+#'   does not write its warm-up iterations to the file.
+#' * **BenchmarkDotNet** (the full JSON export, `--exporters json` or
+#'   `[JsonExporterAttribute.Full]`): every workload measurement
+#'   (`Measurements` with `IterationMode` `"Workload"`), the warm-up stage
+#'   (`IterationStage` `"Warmup"`, marked `warmup = TRUE`) and the actual
+#'   ones (`"Actual"`), the time per operation (`Nanoseconds / Operations`),
+#'   each launch a `process` with its iterations in order. A brief export
+#'   without measurements is an error.
 #' * **criterion.rs**: a `sample.json` file (`times / iters` nanoseconds per
 #'   iteration), or a benchmark folder of `target/criterion` holding the
 #'   `base` and `new` sample folders (two versions), or a folder of such
@@ -117,12 +133,13 @@ read_timings <- function(path, format = "auto", metric = NULL,
                          benchmark = NULL) {
   path <- check_paths(path, "path")
   formats <- c("auto", "hyperfine", "google-benchmark", "pyperf", "criterion",
-               "speeduptest", "csv")
+               "speeduptest", "csv", "jmh", "benchmarkdotnet")
   # any case, and the other names of two formats
   if (is.character(format) && length(format) == 1L && !is.na(format) &&
       validUTF8(format)) {
     format <- switch(tolower(format), gbench = , googlebenchmark = ,
                      "google benchmark" = "google-benchmark", config = "speeduptest",
+                     bdn = , "benchmark.net" = "benchmarkdotnet",
                      tolower(format))
   }
   format <- check_choice(format, formats, "format")
@@ -141,7 +158,8 @@ read_timings <- function(path, format = "auto", metric = NULL,
     reader <- switch(fmt,
       hyperfine = import_hyperfine, "google-benchmark" = import_gbench,
       pyperf = import_pyperf, criterion = import_criterion,
-      speeduptest = import_speedup_config, csv = import_timings_csv)
+      speeduptest = import_speedup_config, csv = import_timings_csv,
+      jmh = import_jmh, benchmarkdotnet = import_bdn)
     one_name <- if (!multi && length(benchmark) == 1L) benchmark else NULL
     d <- reader(path[i], metric = metric, multi = multi, name = one_name, src = src)
     if (!nrow(d)) timings_empty(path[i], "no run was found")
@@ -243,7 +261,7 @@ detect_timings_format <- function(path) {
   fmt <- if (all(c("name", "sample1", "sample2") %in% cols)) "speeduptest" else
     if ("time" %in% cols || ("version" %in% cols && length(cols) >= 2L)) "csv"
   if (!is.null(fmt)) return(list(format = fmt, sniff = sniff))
-  abort(sprintf("'%s' is not a file format read_timings() knows: it is not JSON (hyperfine, Google Benchmark, pyperf, criterion.rs) and its first line \"%s\" is not the header of a SpeedupTest configuration (Name,Sample1,Sample2,...) or of a long CSV (benchmark,version,time).",
+  abort(sprintf("'%s' is not a file format read_timings() knows: it is not JSON (hyperfine, Google Benchmark, pyperf, criterion.rs, JMH, BenchmarkDotNet) and its first line \"%s\" is not the header of a SpeedupTest configuration (Name,Sample1,Sample2,...) or of a long CSV (benchmark,version,time).",
                 safe_text(path), gsub("[[:cntrl:]]", "?", iconv(substr(first, 1L, 60L), "UTF-8", "ASCII", sub = "?"))),
         class = c("format", "file"))
 }
@@ -252,6 +270,8 @@ detect_timings_format <- function(path) {
 # (NA when they do not tell).
 detect_json_guess <- function(txt) {
   key <- function(k) grepl(sprintf('"%s"[[:space:]]*:', k), txt, useBytes = TRUE)
+  if (key("primaryMetric") || key("jmhVersion")) return("jmh")
+  if (key("HostEnvironmentInfo") || key("Benchmarks")) return("benchmarkdotnet")
   if (key("results")) return("hyperfine")
   if (key("context") || key("run_type")) return("google-benchmark")
   if (key("benchmarks") && (key("runs") || key("version"))) return("pyperf")
@@ -267,7 +287,12 @@ detect_json_format <- function(j, path, guess = NA_character_) {
     is.list(x) && length(x) && is.list(x[[1L]]) && !is.null(x[[1L]][[key]])
   }
   has <- function(fmt) {
+    if (fmt == "jmh") {
+      return(is.list(j) && is.null(names(j)) && length(j) > 0L &&
+               is.list(j[[1L]]) && !is.null(j[[1L]]$primaryMetric))
+    }
     named && switch(fmt,
+      benchmarkdotnet = is.list(j$Benchmarks),
       hyperfine = is.list(j$results) && length(j$results) &&
         any(vapply(j$results, function(r) is.list(r) && !is.null(r$times), NA)),
       "google-benchmark" = is.list(j$benchmarks) &&
@@ -277,7 +302,8 @@ detect_json_format <- function(j, path, guess = NA_character_) {
       FALSE)
   }
   if (!is.na(guess) && has(guess)) return(guess)
-  for (fmt in c("hyperfine", "google-benchmark", "pyperf", "criterion-sample")) {
+  for (fmt in c("hyperfine", "google-benchmark", "pyperf", "criterion-sample",
+                "jmh", "benchmarkdotnet")) {
     if (has(fmt)) return(fmt)
   }
   if (named && is.list(j$results) && !length(j$results)) {
@@ -286,7 +312,7 @@ detect_json_format <- function(j, path, guess = NA_character_) {
   }
   keys <- if (!named) "an array" else
     paste0("keys ", paste0('"', safe_text(utils::head(names(j), 6L)), '"', collapse = ", "))
-  abort(sprintf("'%s' is JSON but not the output of a tool read_timings() knows (hyperfine, Google Benchmark, pyperf, criterion.rs): it has %s.",
+  abort(sprintf("'%s' is JSON but not the output of a tool read_timings() knows (hyperfine, Google Benchmark, pyperf, criterion.rs, JMH, BenchmarkDotNet): it has %s.",
                 safe_text(path), keys), class = c("format", "file"))
 }
 

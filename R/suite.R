@@ -61,6 +61,11 @@
 #'   (Benjamini-Hochberg, false discovery rate).  The speedup and the
 #'   slowdown p-values are adjusted separately, over the benchmarks that
 #'   reached the final test; needs a level for every benchmark.
+#' @param warmup With timings `data`, `"keep"` (default) or `"detect"`:
+#'   each process's steady iterations only, the processes that never
+#'   settled left out ([trim_warmup()]); what was dropped, and the
+#'   benchmarks where no process of a version settled (then "insufficient
+#'   data"), are listed in `problems` (where `"warmup"`).
 #' @param replication,design With timings `data`, the unit of replication
 #'   and the design, as in [median_test()] (see [replication]): a benchmark
 #'   whose runs share processes, or come from one process per version, or
@@ -205,7 +210,8 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
                           time = "time", initial = NULL,
                           p_adjust = c("none", "holm", "BH"),
                           min_speedup = 1, ..., replication = "auto",
-                          design = "auto", protocols = c("mean", "median")) {
+                          design = "auto", protocols = c("mean", "median"),
+                          warmup = "keep") {
   check_dots_empty(...)
   call <- match.call()
   protocols <- check_protocols(protocols)
@@ -221,7 +227,11 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   if (!is.null(weights)) weights <- check_choice(weights, suite_weight_modes, "weights")
   timings_problems <- NULL
   structured <- NULL
+  warmup_notes <- character()
   if (is_speedup_timings(data)) {
+    wt <- warmup_timings(data, warmup)
+    data <- wt$t
+    warmup_notes <- wt$messages
     structured <- data
     tp <- timings_pairs(data, initial, require = TRUE)
     data <- tp$data
@@ -240,6 +250,10 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   }
 
   if (!is.null(timings_problems)) suite$problems <- rbind(timings_problems, suite$problems)
+  for (m in warmup_notes) {
+    suite$problems <- add_problem(suite$problems, sub('^benchmark "(.*)": .*$', "\\1", m),
+                                  "warmup", "warning", m)
+  }
   suite <- suite_drop_bad_fields(suite, conf_level, weights)
   levels <- suite_levels(conf_level, suite)
   if (p_adjust != "none" && anyNA(levels)) {

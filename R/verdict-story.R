@@ -69,6 +69,7 @@ verdict_story <- function(v) {
     if (any(few)) adv <- c(adv, S$more_runs(labels[few], unit))
     if (isTRUE(ro$trend)) adv <- c(adv, S$interleave())
   }
+  cav <- c(cav, warmup_caveats(v$warmup))
   tail <- if (!is.na(v$significant) && !v$confidence_guaranteed) {
     S$not_guaranteed(v$confidence)
   }

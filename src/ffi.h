@@ -118,6 +118,10 @@ SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,
 SEXP ffi_pelt(SEXP values, SEXP start, SEXP len, SEXP cost, SEXP penalty,
               SEXP mbic, SEXP minseg, SEXP step);
 
+SEXP ffi_warmup_classify(SEXP values, SEXP start, SEXP len, SEXP penalty,
+                         SEXP minseg, SEXP step, SEXP window, SEXP outlier_k,
+                         SEXP steady, SEXP margin, SEXP alpha);
+
 /* protocol.c: a verdict as the list the R side reads */
 SEXP ffi_verdict_list(const st_verdict *v, int status);
 

@@ -59,6 +59,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_change_figures, 5),
     CALLDEF(ffi_edivisive, 7),
     CALLDEF(ffi_pelt, 8),
+    CALLDEF(ffi_warmup_classify, 11),
     {NULL, NULL, 0}
 };
 

@@ -35,14 +35,18 @@
  *
  * On a grid.  Without changes the candidate set is never pruned (a split
  * always fits at least as well as no split), so the search costs n^2 / 2
- * segment costs on a flat series.  With a step b > 1 the search runs over
- * the changes at g_j = min(j b, n) only: the same recursion on the grid
- * points, each segment's cost still from all its values (the cumulative
- * sums at the grid points), so it is the exact optimum among segmentations
- * whose changes lie on the grid, at (n / b)^2 / 2 costs.  Each change found
- * is then moved to the best single split of the values between its
- * neighbouring changes within b - 1 of it (a local refinement: the result
- * is close to, not always equal to, the unrestricted optimum).
+ * segment costs on a flat series.  With a step b > 1 the recursion runs
+ * twice over restricted sets of positions where a change may fall, each
+ * segment's cost still from all its values (the cumulative sums):
+ *   1. the grid b, 2b, ...: the exact optimum among segmentations whose
+ *      changes lie on the grid, at (n / b)^2 / 2 costs;
+ *   2. every position within r = 2b + minseg of a change found in 1: the
+ *      exact optimum among segmentations whose changes lie there, which
+ *      places each change to the value (a change between two grid points
+ *      may have been found in 1 as a short segment of its own, which 2
+ *      undoes).
+ * The result is never worse than 1's and close to, not always equal to,
+ * the unrestricted optimum.
  *
  * With a step of 1 the conventions are those of the CRAN package
  * changepoint (Killick and Eckley 2014), whose cpts() this reproduces
@@ -95,7 +99,9 @@ int st_pelt_work_init(st_pelt_work *w, size_t n)
     w->like = (double *) malloc((n + 1) * sizeof(double));
     w->last = (size_t *) malloc((n + 1) * sizeof(size_t));
     w->cand = (size_t *) malloc((n + 1) * sizeof(size_t));
-    if (!w->s || !w->q || !w->f || !w->like || !w->last || !w->cand) {
+    w->pos = (size_t *) malloc((n + 1) * sizeof(size_t));
+    if (!w->s || !w->q || !w->f || !w->like || !w->last || !w->cand ||
+        !w->pos) {
         st_pelt_work_free(w);
         return ST_ERR_ALLOC;
     }
@@ -110,6 +116,7 @@ void st_pelt_work_free(st_pelt_work *w)
     free(w->like);
     free(w->last);
     free(w->cand);
+    free(w->pos);
     memset(w, 0, sizeof(*w));
 }
 
@@ -120,27 +127,69 @@ static inline double seg_cost(const double *S, const double *Q, size_t a,
     return pelt_cost(cost, mbic, S[b] - S[a], Q[b] - Q[a], (int) (b - a));
 }
 
-/* The best single split c of x_{p+1..q} with c within (lo, hi) and
- * segments of at least minseg: the one of least C(p..c) + C(c..q), the
- * earliest among equals, or `keep` when it is as good. */
-static size_t refine_change(const double *S, const double *Q, size_t p,
-                            size_t q, size_t keep, size_t lo, size_t hi,
-                            size_t minseg, st_pelt_cost cost, int mbic)
+/* The optimal partitioning recursion with PELT's pruning over the
+ * positions pos[0] = 0 < pos[1] < ... < pos[m] = n (the values after which
+ * a change may fall): F, last and the candidates are indexed by j.  The
+ * change points of the optimum go to cpts (increasing), their count to
+ * *k. */
+static int pelt_search(const double *S, const double *Q, const size_t *pos,
+                       size_t m, st_pelt_cost cost, double beta, int mbic,
+                       size_t minseg, st_pelt_work *w, size_t *cpts,
+                       size_t *k)
 {
-    size_t from = lo > p + minseg ? lo : p + minseg;
-    size_t to = hi + minseg < q ? hi : q - minseg;
-    double best = seg_cost(S, Q, p, keep, cost, mbic) +
-                  seg_cost(S, Q, keep, q, cost, mbic);
-    size_t at = keep;
-    for (size_t c = from; c <= to; c++) {
-        double v = seg_cost(S, Q, p, c, cost, mbic) +
-                   seg_cost(S, Q, c, q, cost, mbic);
-        if (v < best) {
-            best = v;
-            at = c;
+    double *F = w->f, *like = w->like;
+    size_t *last = w->last, *cand = w->cand;
+    F[0] = -beta;
+    last[0] = 0;
+    size_t nc = 1, next = 1;
+    cand[0] = 0;
+    for (size_t j = 1; j <= m; j++) {
+        size_t t = pos[j];
+        if ((j & 1023) == 0 && st_check_interrupt()) return ST_ERR_INTERRUPTED;
+        if (t < 2 * minseg) {
+            /* only one segment fits: its cost (INFINITY below minseg) */
+            F[j] = t < minseg ? INFINITY : seg_cost(S, Q, 0, t, cost, mbic);
+            last[j] = 0;
+            continue;
         }
+        /* the newest candidates: every position that leaves minseg values
+         * before t and could end a segment itself */
+        while (next < j && t - pos[next] >= minseg) {
+            if (pos[next] >= minseg) cand[nc++] = next;
+            next++;
+        }
+        double best = 0;
+        size_t which = 0;
+        for (size_t i = 0; i < nc; i++) {
+            size_t tau = pos[cand[i]];
+            like[i] = F[cand[i]] + seg_cost(S, Q, tau, t, cost, mbic) + beta;
+            if (i == 0 || like[i] < best) {
+                best = like[i];
+                which = i;
+            }
+        }
+        F[j] = best;
+        last[j] = cand[which];
+        /* prune: keep tau while F(tau) + C + beta <= F(t) + beta */
+        size_t kept = 0;
+        double bound = best + beta;
+        for (size_t i = 0; i < nc; i++)
+            if (like[i] <= bound) cand[kept++] = cand[i];
+        nc = kept;
     }
-    return at;
+    size_t c = 0;
+    size_t at = last[m];
+    while (at != 0) {
+        cpts[c++] = pos[at];
+        at = last[at];
+    }
+    for (size_t i = 0; i < c / 2; i++) {
+        size_t tmp = cpts[i];
+        cpts[i] = cpts[c - 1 - i];
+        cpts[c - 1 - i] = tmp;
+    }
+    *k = c;
+    return ST_OK;
 }
 
 int st_pelt(const double *x, size_t n, st_pelt_cost cost, double penalty,
@@ -165,8 +214,8 @@ int st_pelt(const double *x, size_t n, st_pelt_cost cost, double penalty,
         if (status != ST_OK) return status;
         w = &own;
     }
-    double *S = w->s, *Q = w->q, *F = w->f, *like = w->like;
-    size_t *last = w->last, *cand = w->cand;
+    double *S = w->s, *Q = w->q;
+    size_t *pos = w->pos;
 
     long double as = 0, aq = 0;
     S[0] = 0;
@@ -178,82 +227,32 @@ int st_pelt(const double *x, size_t n, st_pelt_cost cost, double penalty,
         Q[i + 1] = (double) aq;
     }
 
-    /* The search runs over the grid points g_j = min(j step, n); F, last
-     * and the candidates are indexed by j (with step 1, g_j = j). */
-    size_t m = (n + step - 1) / step;     /* grid points after 0 */
-#define G(j) ((j) * step < n ? (j) * step : n)
-    const double beta = penalty;
-    F[0] = -beta;
-    last[0] = 0;
-    size_t nc = 1, next = 1;
-    cand[0] = 0;
-    int status = ST_OK;
-    for (size_t j = 1; j <= m; j++) {
-        size_t t = G(j);
-        if ((j & 1023) == 0 && st_check_interrupt()) {
-            status = ST_ERR_INTERRUPTED;
-            break;
-        }
-        if (t < 2 * minseg) {
-            /* only one segment fits: its cost (INFINITY below minseg) */
-            F[j] = t < minseg ? INFINITY : seg_cost(S, Q, 0, t, cost, mbic);
-            last[j] = 0;
-            continue;
-        }
-        /* the newest candidates: every g_i that leaves minseg values
-         * before t and could end a segment itself */
-        while (next < j && t - G(next) >= minseg) {
-            if (G(next) >= minseg) cand[nc++] = next;
-            next++;
-        }
-        double best = 0;
-        size_t which = 0;
-        for (size_t i = 0; i < nc; i++) {
-            size_t tau = G(cand[i]);
-            like[i] = F[cand[i]] + seg_cost(S, Q, tau, t, cost, mbic) + beta;
-            if (i == 0 || like[i] < best) {
-                best = like[i];
-                which = i;
-            }
-        }
-        F[j] = best;
-        last[j] = cand[which];
-        /* prune: keep tau while F(tau) + C + beta <= F(t) + beta */
-        size_t kept = 0;
-        double bound = best + beta;
-        for (size_t i = 0; i < nc; i++)
-            if (like[i] <= bound) cand[kept++] = cand[i];
-        nc = kept;
+    size_t m = 0, k = 0;
+    pos[0] = 0;
+    if (step == 1) {
+        for (size_t i = 1; i <= n; i++) pos[i] = i;
+        m = n;
+    } else {
+        for (size_t g = step; g < n; g += step) pos[++m] = g;
+        pos[++m] = n;
     }
-
-    if (status == ST_OK) {
-        size_t k = 0;
-        size_t at = last[m];
-        while (at != 0) {
-            cpts[k++] = G(at);
-            at = last[at];
+    int status = pelt_search(S, Q, pos, m, cost, penalty, mbic, minseg, w,
+                             cpts, &k);
+    if (status == ST_OK && step > 1 && k > 0) {
+        /* the second pass: every position within r of a change found */
+        size_t r = 2 * step + minseg;
+        m = 0;
+        for (size_t i = 0; i < k; i++) {
+            size_t lo = cpts[i] > r ? cpts[i] - r : 1;
+            size_t hi = cpts[i] + r < n ? cpts[i] + r : n - 1;
+            if (lo <= pos[m]) lo = pos[m] + 1;
+            for (size_t v = lo; v <= hi; v++) pos[++m] = v;
         }
-#undef G
-        /* reverse into increasing order */
-        for (size_t i = 0; i < k / 2; i++) {
-            size_t tmp = cpts[i];
-            cpts[i] = cpts[k - 1 - i];
-            cpts[k - 1 - i] = tmp;
-        }
-        /* on a grid: each change moved to its best place within a step
-         * either side, its neighbours held */
-        if (step > 1) {
-            for (size_t i = 0; i < k; i++) {
-                size_t p = i ? cpts[i - 1] : 0;
-                size_t q = i + 1 < k ? cpts[i + 1] : n;
-                size_t lo = cpts[i] > step ? cpts[i] - step + 1 : 1;
-                cpts[i] = refine_change(S, Q, p, q, cpts[i], lo,
-                                        cpts[i] + step - 1, minseg, cost,
-                                        mbic);
-            }
-        }
-        *ncpts = k;
+        pos[++m] = n;
+        status = pelt_search(S, Q, pos, m, cost, penalty, mbic, minseg, w,
+                             cpts, &k);
     }
+    if (status == ST_OK) *ncpts = k;
     if (w == &own) st_pelt_work_free(&own);
     return status;
 }

@@ -823,7 +823,7 @@ typedef enum {
 typedef struct {
     size_t cap;
     double *s, *q, *f, *like;
-    size_t *last, *cand;
+    size_t *last, *cand, *pos;
 } st_pelt_work;
 int st_pelt_work_init(st_pelt_work *w, size_t n);
 void st_pelt_work_free(st_pelt_work *w);
@@ -832,14 +832,56 @@ void st_pelt_work_free(st_pelt_work *w);
  * into *ncpts.  penalty >= 0 on each change; mbic adds log(length) to each
  * segment's cost (changepoint's MBIC); segments hold at least minseg >= 1
  * values (no change when n < 2 minseg).  step 1: the exact search; step
- * b > 1: changes searched on a grid of every b-th value, each then moved
- * to its best place within b - 1 (pelt.c).  work may be NULL (allocated in
+ * b > 1: changes searched on a grid of every b-th value, then again near
+ * those found (pelt.c).  work may be NULL (allocated in
  * the call) or hold at least n.  ST_OK, ST_ERR_TOO_FEW (n = 0),
  * ST_ERR_DOMAIN (a non-finite value, a bad penalty or minseg),
  * ST_ERR_TOO_MANY, ST_ERR_ALLOC or ST_ERR_INTERRUPTED. */
 int st_pelt(const double *x, size_t n, st_pelt_cost cost, double penalty,
             int mbic, size_t minseg, size_t step, st_pelt_work *work,
             size_t *cpts, size_t *ncpts);
+
+/* ==== warm-up and steady state of a process (warmup.c) =================== */
+
+/* Classes of a process (Barrett et al. 2017; SPEC section 13). */
+enum {
+    ST_WARMUP_FLAT = 0,
+    ST_WARMUP_WARMUP = 1,
+    ST_WARMUP_SLOWDOWN = 2,
+    ST_WARMUP_NO_STEADY = 3,
+    ST_WARMUP_TOO_SHORT = 4   /* fewer than 2 minseg iterations            */
+};
+typedef struct {
+    double penalty;    /* PELT's penalty on each change (e.g. 15 log n)    */
+    size_t minseg;     /* minimum segment length, >= 2                     */
+    size_t step;       /* PELT's grid (1: exact)                           */
+    size_t window;     /* iterations of the outlier rule's rolling window  */
+    double outlier_k;  /* outliers beyond median +- k (q90 - q10)          */
+    size_t steady;     /* no steady state: it starts in the last `steady`  */
+    double margin;     /* segments equivalent within a factor 1 + margin   */
+    double alpha;      /* level of the two one-sided tests                 */
+} st_warmup_options;
+typedef struct {
+    int cls;                  /* ST_WARMUP_*                               */
+    size_t steady_iteration;  /* 1-based first steady iteration, 0: none   */
+    double steady_time;       /* sum of the times before it (NAN: none)    */
+    double steady_median;     /* median of the steady iterations           */
+    size_t changes, outliers;
+} st_warmup_result;
+/* The rolling outlier rule on x[0 .. n-1]: bounds lo[i], hi[i] =
+ * median -+ k (q90 - q10) of the `window` values around i, and outlier[i]
+ * = 1 outside them.  ST_OK, ST_ERR_DOMAIN or ST_ERR_ALLOC. */
+int st_warmup_outliers(const double *x, size_t n, size_t window, double k,
+                       double *lo, double *hi, int *outlier);
+/* The class of one process's iterations x[0 .. n-1] (positive, in the
+ * order they ran): change points into cpts (room for n), outlier flags
+ * into outlier (n), each segment's median into seg_median (room for
+ * n + 1).  work may be NULL.  ST_OK, ST_ERR_TOO_FEW, ST_ERR_DOMAIN,
+ * ST_ERR_ALLOC or ST_ERR_INTERRUPTED. */
+int st_warmup_classify(const double *x, size_t n,
+                       const st_warmup_options *opt, st_pelt_work *work,
+                       st_warmup_result *res, size_t *cpts, int *outlier,
+                       double *seg_median);
 
 /* ==== helpers shared by the core's files ================================== */
 

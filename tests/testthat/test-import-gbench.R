@@ -78,3 +78,18 @@ test_that("`benchmark` keeps the benchmarks named", {
   expect_error(read_timings(timings_fixture("gbench-base.json"), benchmark = "BM_nope"),
                "BM_nope", class = "speeduptest_error_input")
 })
+
+test_that("Google Benchmark repetitions keep their order in the process", {
+  f <- timings_tempfile('{"context": {}, "benchmarks": [
+    {"name": "BM_a", "run_name": "BM_a", "run_type": "iteration", "repetitions": 3,
+     "repetition_index": 2, "iterations": 10, "real_time": 30, "cpu_time": 30, "time_unit": "ns"},
+    {"name": "BM_a", "run_name": "BM_a", "run_type": "iteration", "repetitions": 3,
+     "repetition_index": 0, "iterations": 10, "real_time": 10, "cpu_time": 10, "time_unit": "ns"},
+    {"name": "BM_a", "run_name": "BM_a", "run_type": "iteration", "repetitions": 3,
+     "repetition_index": 1, "iterations": 10, "real_time": 20, "cpu_time": 20, "time_unit": "ns"}]}')
+  t <- read_timings(f)
+  expect_identical(t$iteration, c(3L, 1L, 2L))
+  expect_identical(t$process, rep(1L, 3))
+  w <- warmup_classify(t)
+  expect_equal(warmup_series(w)$time, c(10, 20, 30) * 1e-9)
+})
