@@ -130,6 +130,20 @@ check_alpha <- function(alpha, arg = "alpha", call = NULL) {
   alpha
 }
 
+# A confidence level below 0.5 is most likely a risk passed as the
+# confidence (conf_level = 0.05 for 95%): allowed, with the warning
+# check_alpha() gives for the converse mistake (class
+# speeduptest_warning_alpha).
+check_conf_level_risk <- function(conf_level, arg = "conf_level", call = NULL) {
+  conf_level <- check_conf_level(conf_level, arg = arg, call = call)
+  if (conf_level < 0.5) {
+    warn(sprintf("`%s` = %s is a confidence below 0.5 (a risk of %s): for a %s confidence, use `%s = %s`.",
+                 arg, format(conf_level), fmt_pct(1 - conf_level), fmt_pct(1 - conf_level),
+                 arg, format(1 - conf_level)), class = "alpha", call = call)
+  }
+  conf_level
+}
+
 # The precision r of the minimal number of benchmarks, strictly inside
 # (0, 1) (a half-width of an interval for a proportion).
 check_precision <- function(precision, arg = "precision", call = NULL) {

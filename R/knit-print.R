@@ -117,7 +117,8 @@ knit_print.speedup_suite <- function(x, ...) {
       observed = fmt_num(bm[[paste0("speedup_", p)]]),
       level = vapply(col("conf_level"), fmt_pct, ""),
       "p-value" = md_pval(pd),
-      decision = col("decision"),
+      decision = ifelse(!is.na(dirn) & !(col("guaranteed") %in% TRUE),
+                        paste(col("decision"), "(not guaranteed)"), col("decision")),
       check.names = FALSE, stringsAsFactors = FALSE)
     names(tab)[3L] <- "speedup [interval]"
     names(tab)[4L] <- sprintf("ratio of the %ss", p)
@@ -148,7 +149,31 @@ knit_print.speedup_suite <- function(x, ...) {
                         nrow(bm), x$weights), "",
            md_table(ovt, c("l", "r", "r")), "",
            md_table(prt, c("l", "r", "r", "l")))
-  md_output(out)
+  md_output(c(out, suite_knit_notes(x)))
+}
+
+# The notes of a suite as a Markdown list, the same as print() and
+# summary() tell: the run order flagged, multiplicity, and per benchmark
+# why a speedup was not declared or why its confidence is not guaranteed.
+suite_knit_notes <- function(x) {
+  bm <- x$benchmarks
+  nro <- sum(bm$run_order_flag %in% TRUE)
+  lines <- c(
+    if (nro) sprintf("Run order flagged (a trend, or versions not interleaved) in %d benchmark%s: the confidence is not guaranteed there.",
+                     nro, if (nro == 1L) "" else "s"),
+    paste(suite_multiplicity_lines(x), collapse = " "),
+    if (nrow(x$notes)) sprintf("%s: %s", x$notes$benchmark, x$notes$message),
+    if (nrow(x$problems)) sprintf("[%s] %s", x$problems$severity, x$problems$message))
+  lines <- lines[nzchar(lines)]
+  if (!length(lines)) return(character())
+  c("", "**Notes**", "", paste0("- ", md_escape_text(lines)))
+}
+
+# Text from the data in a Markdown list item: the characters Markdown
+# reads as markup escaped.
+md_escape_text <- function(s) {
+  s <- gsub("[\r\n]+", " ", bytes_safe(s))
+  gsub("([\\\\`*_\\[\\]<>|~&])", "\\\\\\1", s, perl = TRUE)
 }
 
 #' @rdname knit_print.speedup_verdict
