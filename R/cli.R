@@ -29,6 +29,9 @@
 #' * `-h`, `--help`: print the usage.
 #' `--name=value` is the same as `--name value`.
 #'
+#' `speeduptest measure ...` times commands interleaved with [measure()]'s
+#' engine and writes the runs for `compare` (see `cli_measure()`).
+#'
 #' `speeduptest compare ...` compares two sets of timings for continuous
 #' integration (see `cli_compare()` when this build of the package has it):
 #' by default with a 1 % tolerance (`--tolerance`) and Holm's adjustment
@@ -89,7 +92,8 @@
 #'   missing values).
 #' @return The exit status, invisibly: 0 for an analysis (whose
 #'   [speedup_suite()] result is attached as the attribute `"suite"`) or for
-#'   `--help`; for `compare`, the status `cli_compare()` returns.
+#'   `--help`; for `compare` and `measure`, the status `cli_compare()` or
+#'   `cli_measure()` returns.
 #'
 #'   Called without `args` in a non-interactive R, as in
 #'   `Rscript -e 'speeduptest::speeduptest_cli()' compare OLD NEW`, it is the
@@ -112,6 +116,9 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   args <- check_strings(args, "args")
   if (length(args) && identical(args[[1L]], "compare")) {
     return(cli_dispatch_compare(args[-1L]))
+  }
+  if (length(args) && identical(args[[1L]], "measure")) {
+    return(cli_measure(args[-1L]))
   }
   opt <- cli_parse(args)
   if (isTRUE(opt$help)) {
@@ -178,6 +185,7 @@ cli_usage <- c(
   "usage: speeduptest CONFIG [--conf-level L] [--weight custom|equal|fraction]",
   "                   [--precision r] [-o PREFIX] [--significant-only] [-q]",
   "       speeduptest compare ...",
+  "       speeduptest measure [options] -n NAME CMD -n NAME CMD ...",
   "",
   "CONFIG is a CSV file with the header Name,Sample1,Sample2,ConfLevel,Coef and one",
   "line per benchmark (Sample1/Sample2: files with one run time per line; empty or",

@@ -31,7 +31,10 @@
 #'   measurement and accept only `NULL`.
 #' @param benchmark For a source that does not name its benchmark (a single
 #'   hyperfine file whose commands are the versions, a lone criterion.rs
-#'   `sample.json`), the benchmark's name (default: the file name). For the
+#'   `sample.json`), the benchmark's name (default: for hyperfine, what the
+#'   commands have in common, `prog in.txt` for `../base/prog in.txt` and
+#'   `../head/prog in.txt` or else the program's name, and the file name
+#'   when they have nothing in common; otherwise the file name). For the
 #'   other sources, `NULL` (all benchmarks) or the names of the benchmarks to
 #'   keep.
 #'
