@@ -472,9 +472,9 @@ compare_markdown <- function(res, opts, status, notes = character()) {
   sub_head <- sprintf("Speedup-Test for the %s, alpha = %s, tolerance %s, p-values adjusted: %s; baseline: %s.",
                       opts$test, format(opts$alpha), fmt_change(opts$s0), opts$p_adjust,
                       esc(res$baseline))
-  old_h <- if (multi) "old" else esc(res$baseline)
-  new_h <- if (multi) "new" else esc(res$others[1L])
-  tab <- c(sprintf("| benchmark |%s %s | %s | change | %s interval of the speedup | decision |",
+  old_h <- if (multi) "old" else sprintf("%s (old)", esc(res$baseline))
+  new_h <- if (multi) "new" else sprintf("%s (new)", esc(res$others[1L]))
+  tab <- c(sprintf("| benchmark |%s %s | %s | difference | %s interval of the speedup | decision |",
                    if (multi) " version |" else "", old_h, new_h,
                    fmt_pct(interval_level(opts$alpha))),
            sprintf("|:---|%s---:|---:|---:|:---:|:---|", if (multi) ":---|" else ""))
@@ -510,7 +510,7 @@ compare_markdown <- function(res, opts, status, notes = character()) {
                   n[["not_guaranteed"]])
   risk <- compare_risk_line(res, opts)
   c(head, "", sub_head, "", tab, "",
-    sprintf("Old and new: the median time of the runs %s their spread (the scaled median absolute deviation). Change: the speedup (old time / new time) as a factor.",
+    sprintf("Old and new: the median time of the runs %s their spread (the scaled median absolute deviation). Difference: the speedup (old time / new time) as a factor.",
             compare_pm()),
     "", foot, "",
     paste0(toupper(substr(risk, 1, 1)), substring(risk, 2), "."),

@@ -270,6 +270,7 @@ cli_parse <- function(args) {
 # standard error).  The installed script and speeduptest_cli() called from
 # Rscript end R with it.
 cli_exit_status <- function(args) {
+  cli_utf8_locale()
   tryCatch({
     st <- speeduptest_cli(args)
     if (is.numeric(st) && length(st) == 1L && !is.na(st)) as.integer(st) else 0L
@@ -277,4 +278,17 @@ cli_exit_status <- function(args) {
     message("speeduptest: ", conditionMessage(e))
     2L
   })
+}
+
+# The command line reads and writes UTF-8 (names from the data, the
+# Markdown of a comment) also when started from a fresh shell without a
+# locale (`env -i`, a CI step): the C locale's character type is switched
+# to C.UTF-8 where the system has it.
+cli_utf8_locale <- function() {
+  if (isTRUE(l10n_info()[["UTF-8"]])) return(invisible(TRUE))
+  for (loc in c("C.UTF-8", "C.utf8", "en_US.UTF-8")) {
+    ok <- suppressWarnings(Sys.setlocale("LC_CTYPE", loc))
+    if (nzchar(ok) && isTRUE(l10n_info()[["UTF-8"]])) return(invisible(TRUE))
+  }
+  invisible(FALSE)
 }

@@ -199,28 +199,55 @@ run_recipe <- function(recipe, env) {
        out = out, files = list.files(work, full.names = TRUE))
 }
 
-test_that("the vignette's hyperfine recipe runs as written", {
+test_that("the vignette's recipe with speeduptest measure runs as written", {
   skip_on_cran()
   skip_on_os("windows")
-  skip_if(!nzchar(Sys.which("hyperfine")) || !nzchar(Sys.which("cc")),
-          "hyperfine or a C compiler is missing")
-  recipe <- system.file("ci", "ci-hyperfine.sh", package = "speeduptest")
+  skip_if(!nzchar(Sys.which("cc")), "no C compiler")
+  recipe <- system.file("ci", "ci-measure.sh", package = "speeduptest")
   exe <- tempfile("busy")
   skip_if(system2("cc", c("-O2", "-o", exe, shQuote(timings_fixture("busy.c"))),
                   stdout = FALSE, stderr = FALSE) != 0, "cannot build busy.c")
-  # three times the work: the job fails
+  # three times the work: measured interleaved, the slowdown is guaranteed
+  # and the job fails
   r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "2000000"))),
                             paste0("CHANGE_CMD=", shQuote(paste(exe, "6000000")))))
-  expect_identical(r$status, 3L)
-  expect_true(any(grepl("significant slowdown beyond 1 %", r$out, fixed = TRUE)))
+  expect_identical(r$status, 1L)
+  expect_true(any(grepl("significant slowdown beyond 1 % (paired by round, 31 rounds)",
+                        r$out, fixed = TRUE)))
+  expect_true(any(grepl("FAIL (--fail-on slowdown): exit 1", r$out, fixed = TRUE)))
+  csv <- grep("times.csv$", r$files, value = TRUE)
+  expect_length(csv, 1L)
+  t <- read_timings(csv)
+  expect_identical(levels(t$version), c("base", "change"))
+  expect_setequal(t$round, 1:31)
   md <- grep("speedup-report.md$", r$files, value = TRUE)
   expect_length(md, 1L)
-  expect_match(readLines(md)[1], "speeduptest compare: INCONCLUSIVE", fixed = TRUE)
+  lines <- readLines(md, encoding = "UTF-8")
+  expect_identical(lines[1], "### speeduptest compare: FAIL")
+  row <- grep("^\\| ", lines, value = TRUE)[2]
+  expect_match(row, "^\\| [^|]+ \\| [0-9.]+ ms \\S+ [0-9.]+ [mu]?s \\| [0-9.]+ ms \\S+ [0-9.]+ [mu]?s \\| [0-9.]+x slower \\|")
   # a third of the work: the job passes
   r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "6000000"))),
                             paste0("CHANGE_CMD=", shQuote(paste(exe, "2000000")))))
   expect_identical(r$status, 0L)
   expect_true(any(grepl("significant speedup beyond 1 %", r$out, fixed = TRUE)))
+})
+
+test_that("the GitHub Actions workflow installs from source, runs the recipe and posts the comment", {
+  yml <- readLines(system.file("ci", "speedup.yml", package = "speeduptest"))
+  run <- paste(yml, collapse = "\n")
+  expect_match(run, "R CMD INSTALL", fixed = TRUE)
+  expect_false(grepl("install.packages(\"speeduptest\")", run, fixed = TRUE))
+  expect_match(run, "ci-measure.sh", fixed = TRUE)
+  expect_match(run, "gh pr comment", fixed = TRUE)
+  expect_match(run, "--body-file speedup-report.md", fixed = TRUE)
+  expect_match(run, "pull-requests: write", fixed = TRUE)
+  # the vignette shows the recipes and the workflow as they are installed
+  vig <- readLines(test_path("..", "..", "vignettes", "from-your-tool.Rmd"))
+  skip_if(!length(vig), "vignette source not found")
+  for (f in c("ci-measure.sh", "ci-gbench.sh", "speedup.yml")) {
+    expect_true(any(grepl(sprintf('system.file("ci", "%s"', f), vig, fixed = TRUE)), label = f)
+  }
 })
 
 test_that("the vignette's Google Benchmark recipe runs as written", {
@@ -240,10 +267,14 @@ test_that("the vignette's Google Benchmark recipe runs as written", {
   slower <- build(300)
   recipe <- system.file("ci", "ci-gbench.sh", package = "speeduptest")
   r <- run_recipe(recipe, c(paste0("BASE_BENCH=", base), paste0("CHANGE_BENCH=", slower)))
-  expect_identical(r$status, 3L)
-  expect_gte(length(grep("significant slowdown beyond 1 %", r$out, fixed = TRUE)), 2L)
+  # each build in 15 interleaved processes: paired by round, guaranteed
+  expect_identical(r$status, 1L)
+  expect_gte(length(grep("significant slowdown beyond 1 % (paired by round, 15 rounds)",
+                         r$out, fixed = TRUE)), 2L)
   js <- grep("speedup-report.json$", r$files, value = TRUE)
   expect_length(js, 1L)
   j <- jsonlite::fromJSON(js)
-  expect_identical(j$summary$exit_status, 3L)
+  expect_identical(j$summary$exit_status, 1L)
+  expect_true(all(j$comparisons$guaranteed))
+  expect_length(grep("speedup-report.md$", r$files), 1L)
 })
