@@ -191,3 +191,47 @@ test_that("several files per version are several processes (read_timings and com
   expect_identical(gate_cli("--base", b)$status, 2L)
   expect_identical(gate_cli(b[1], "--base", b[2], "--head", h[1])$status, 2L)
 })
+
+test_that("the comment renders (pandoc), with both times, the change, and names kept as text", {
+  pandoc <- Sys.which("pandoc")
+  skip_if(!nzchar(pandoc), "pandoc is missing")
+  set.seed(6)
+  rounds <- 31
+  nm <- c("**bold** <b>x</b> | pipe", "plain")
+  d <- do.call(rbind, lapply(nm, function(b) {
+    data.frame(benchmark = b, version = rep(c("base", "head"), rounds),
+               time = 2e-3 * exp(0.01 * rnorm(2 * rounds)) *
+                 rep(c(1, if (b == "plain") 1 else 1.1), rounds),
+               run = seq_len(2 * rounds), round = rep(seq_len(rounds), each = 2),
+               process = seq_len(2 * rounds))
+  }))
+  p <- tempfile(fileext = ".csv")
+  utils::write.csv(d, p, row.names = FALSE)
+  r <- gate_cli(p, "--output", "markdown")
+  expect_identical(r$status, 1L)
+  md <- tempfile(fileext = ".md")
+  writeLines(enc2utf8(r$out), md, useBytes = TRUE)
+  html <- paste(system2(pandoc, c("-f", "gfm", "-t", "html", md), stdout = TRUE),
+                collapse = "\n")
+  # one table, a header and two rows of six cells: the pipe in the name
+  # did not split its row, and no name became markup
+  expect_length(gregexpr("<table>", html, fixed = TRUE)[[1]], 1L)
+  rows <- regmatches(html, gregexpr("<tr[^>]*>.*?</tr>", gsub("\n", " ", html), perl = TRUE))[[1]]
+  expect_length(rows, 3L)
+  for (row in rows) {
+    expect_length(gregexpr("<t[dh][ >]", row)[[1]], 6L)
+  }
+  expect_false(grepl("<strong>bold</strong>", html, fixed = TRUE))
+  expect_false(grepl("<b>x</b>", html, fixed = TRUE))
+  expect_match(html, "**bold** &lt;b&gt;x&lt;/b&gt; | pipe", fixed = TRUE)
+  # the slower row: both times with units, the change as a factor, in bold
+  slow <- rows[grepl("bold", rows)]
+  expect_match(slow, "[0-9.]+ ms \\S+ [0-9.]+ [mu]s</td>")
+  expect_match(slow, "1\\.1[0-9]x slower")
+  expect_match(slow, "<strong>significant slowdown beyond 1\\s+%</strong>")
+  # the unchanged row: what the runs could have detected, not a p-value
+  plain <- rows[grepl(">plain<", rows)]
+  expect_match(plain, "(equivalent within 1\\s+%|could have detected [0-9.]+x faster)")
+  expect_false(any(grepl("p-value|p = ", rows)))
+  expect_match(html, "Result: FAIL \\(--fail-on slowdown\\): exit 1")
+})
