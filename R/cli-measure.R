@@ -46,7 +46,8 @@
 #'   or always by the shell.
 #' * `--export FILE`: the runs as a long CSV (`benchmark`, `version`,
 #'   `time` in seconds, `run`, `round`, `process`, and `user`, `sys`,
-#'   `max_rss`, `exit_status` for commands); `--benchmark NAME` names the
+#'   `max_rss`, `exit_status` and `cpu` (user + sys) for commands; `compare
+#'   --metric cpu` decides on the CPU time); `--benchmark NAME` names the
 #'   benchmark (default: what the commands have in common, as
 #'   [read_timings()] names a hyperfine benchmark).
 #' * `--harness gbench`: each command is a Google Benchmark program; it is
@@ -350,6 +351,8 @@ measure_cli_export <- function(t, file) {
   d <- d[order(match(d$benchmark, unique(d$benchmark)), as.integer(d$version), d$run), ,
          drop = FALSE]
   d$version <- as.character(d$version)
+  # the CPU time of a run (user + system), for `compare --metric cpu`
+  if (!is.null(d$user) && !is.null(d$sys)) d$cpu <- d$user + d$sys
   utils::write.csv(d, file, row.names = FALSE)
   invisible(file)
 }

@@ -131,3 +131,19 @@ test_that("--harness gbench runs the program in interleaved processes and keeps 
   expect_identical(r$status, 0L)
   expect_identical(nrow(read_timings(f)), 24L)
 })
+
+test_that("compare --metric reads another column of a CSV that also has a time column", {
+  set.seed(7)
+  d <- data.frame(benchmark = "b", version = rep(c("base", "head"), 31),
+                  time = 1 + 0.01 * rnorm(62), run = 1:62, round = rep(1:31, each = 2),
+                  process = 1:62)
+  d$cpu <- d$time * rep(c(1, 1.2), 31)
+  f <- tempfile(fileext = ".csv")
+  utils::write.csv(d, f, row.names = FALSE)
+  t <- read_timings(f, metric = "cpu")
+  expect_equal(t$time, d$cpu)
+  expect_null(t[["cpu"]])
+  out <- utils::capture.output(st <- speeduptest:::cli_compare(c(f, "--metric", "cpu")))
+  expect_identical(st, 1L)
+  expect_match(grep("^b ", out, value = TRUE), "significant slowdown", fixed = TRUE)
+})
