@@ -194,14 +194,37 @@ compare_num <- function(v) {
   if (is.na(v)) "NA" else if (is.infinite(v)) "Inf" else formatC(v, digits = 3L, format = "f")
 }
 
+# The names in a compare_run() result (benchmarks, versions, the baseline,
+# the notes and the messages of the skipped benchmarks, which quote names)
+# passed through `esc`, one of the escapers of R/escape.R, for the output
+# they are written to.
+compare_escaped <- function(res, esc) {
+  res$rows$benchmark <- esc(res$rows$benchmark)
+  res$rows$version <- esc(res$rows$version)
+  res$rows$note <- esc(res$rows$note)
+  res$baseline <- esc(res$baseline)
+  res$others <- esc(res$others)
+  res$versions <- esc(res$versions)
+  for (cl in c("benchmark", "version", "message")) {
+    res$skipped[[cl]] <- esc(res$skipped[[cl]])
+  }
+  res
+}
+
 # ---- text -------------------------------------------------------------------
 
 compare_text <- function(res, opts, status, notes) {
+  # the lines of each version, matched before the names are escaped (two
+  # names may read the same once escaped)
+  row_of <- match(res$rows$version, res$others)
+  skip_of <- match(res$skipped$version, res$others)
+  res <- compare_escaped(res, esc_text)
   rows <- res$rows
   out <- character()
   multi <- length(res$others) > 1L
-  for (o in res$others) {
-    r <- rows[rows$version == o, , drop = FALSE]
+  for (k in seq_along(res$others)) {
+    o <- res$others[k]
+    r <- rows[row_of %in% k, , drop = FALSE]
     out <- c(out, sprintf("%s (initial) -> %s: Speedup-Test for the %s, alpha = %s",
                           res$baseline, o, opts$test, format(opts$alpha)))
     # within 80 columns: "speedup: Hodges-Lehmann estimate on log times [90%
@@ -213,7 +236,7 @@ compare_text <- function(res, opts, status, notes) {
     for (i in seq_len(nrow(r))) out <- c(out, compare_text_line(r[i, ], width, opts))
     sk <- res$skipped
     if (nrow(sk)) {
-      sk <- sk[sk$version == o, , drop = FALSE]
+      sk <- sk[skip_of %in% k, , drop = FALSE]
       for (i in seq_len(nrow(sk))) {
         out <- c(out, sprintf("%-*s  skipped: %s", width,
                               trunc_text(if (is.na(sk$benchmark[i])) "-" else sk$benchmark[i], width),
@@ -267,12 +290,11 @@ compare_text_line <- function(r, width, opts) {
 
 # ---- Markdown ----------------------------------------------------------------
 
-compare_md_escape <- function(s) gsub("|", "\\|", s, fixed = TRUE)
-
 compare_markdown <- function(res, opts, status) {
+  res <- compare_escaped(res, esc_md)
   rows <- res$rows
   n <- compare_counts(rows)
-  head <- sprintf("**speeduptest compare: %s** (Speedup-Test for the %s, alpha = %s, tolerance %s, p-values adjusted: %s; baseline `%s`)",
+  head <- sprintf("**speeduptest compare: %s** (Speedup-Test for the %s, alpha = %s, tolerance %s, p-values adjusted: %s; baseline %s)",
                   if (status == 1L) "FAIL" else "pass", opts$test, format(opts$alpha),
                   fmt_change(opts$s0), opts$p_adjust, res$baseline)
   tab <- c(sprintf("| benchmark | version | speedup | %s interval | decision | p-value (adjusted) | detectable |",
@@ -287,7 +309,7 @@ compare_markdown <- function(res, opts, status) {
     dec <- compare_words(r$direction, opts$s0)
     if (identical(r$direction, "slowdown")) dec <- paste0("**", dec, "**")
     tab <- c(tab, sprintf("| %s | %s | %s | %s | %s | %s | %s |",
-                          compare_md_escape(r$benchmark), compare_md_escape(r$version),
+                          r$benchmark, r$version,
                           fmt_num(if (is.na(r$ci_low) || is.na(r$estimate)) r$speedup else r$estimate),
                           if (is.na(r$ci_low)) "" else sub("Inf]", "Inf)", fmt_ci(c(r$ci_low, r$ci_high)),
                                                            fixed = TRUE),
@@ -305,7 +327,7 @@ compare_markdown <- function(res, opts, status) {
   c(head, "", tab, "", foot, "",
     paste0(toupper(substr(compare_risk_line(res, opts), 1, 1)),
            substring(compare_risk_line(res, opts), 2), "."),
-    if (nrow(sk)) c("", paste0("- skipped: ", compare_md_escape(sk$message))))
+    if (nrow(sk)) c("", paste0("- skipped: ", sk$message)))
 }
 
 # ---- JSON ----------------------------------------------------------------------
@@ -351,6 +373,5 @@ compare_json <- function(res, opts, status, notes) {
                    result = if (status == 1L) "FAIL" else "pass",
                    exit_status = status),
     notes = as.list(notes))
-  as.character(jsonlite::toJSON(out, auto_unbox = TRUE, digits = NA,
-                                pretty = TRUE, null = "null"))
+  json_text(out, auto_unbox = TRUE, digits = NA, pretty = TRUE, null = "null")
 }

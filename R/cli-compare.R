@@ -117,13 +117,13 @@ cli_compare <- function(args = character()) {
   if (inherits(res, "error")) return(compare_fail(conditionMessage(res)))
   run <- res$run
   if (!nrow(run$rows)) {
-    for (p in problems) cat(p, "\n", sep = "", file = stderr())
+    for (p in problems) cat(esc_text(p), "\n", sep = "", file = stderr())
     return(compare_fail(sprintf("no benchmark has runs of both \"%s\" and another version.",
                                 run$baseline)))
   }
   status <- if (compare_fails(run$rows, opts$fail_on)) 1L else 0L
   other <- setdiff(problems, run$skipped$message)
-  for (p in other) cat("note: ", p, "\n", sep = "", file = stderr())
+  for (p in other) cat("note: ", esc_text(p), "\n", sep = "", file = stderr())
   out <- switch(opts$output,
                 text = compare_text(run, opts, status, other),
                 markdown = compare_markdown(run, opts, status),
@@ -141,7 +141,7 @@ compare_labels <- function(files) {
 }
 
 compare_fail <- function(message) {
-  cat("speeduptest compare: ", message, "\n", sep = "", file = stderr())
+  cat("speeduptest compare: ", esc_text(message), "\n", sep = "", file = stderr())
   cat("Usage: speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A] [--test median|mean] [--fail-on slowdown|change|never] [--tolerance P] [--p-adjust holm|BH|none] [--output text|markdown|json] [--baseline V]\n",
       file = stderr())
   invisible(2L)

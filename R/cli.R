@@ -138,7 +138,7 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   paths <- write_speedup_report(suite, prefix, config = config_file,
                                 conf_level = opt$conf_level)
   if (!opt$quiet) {
-    cat(suite_report_file_lines(suite, config_file, opt$conf_level), sep = "\n")
+    cat(esc_text(suite_report_file_lines(suite, config_file, opt$conf_level)), sep = "\n")
     nskip <- sum(suite$problems$severity == "error")
     nw <- nrow(suite_warning_messages(suite))
     cat(sprintf("\n%d benchmark(s) analysed, %d skipped; %d warning(s) in %s.\n",
@@ -266,7 +266,7 @@ cli_exit_status <- function(args) {
     st <- speeduptest_cli(args)
     if (is.numeric(st) && length(st) == 1L && !is.na(st)) as.integer(st) else 0L
   }, error = function(e) {
-    message("speeduptest: ", conditionMessage(e))
+    message("speeduptest: ", esc_text_lines(conditionMessage(e)))
     2L
   })
 }

@@ -7,13 +7,20 @@
 #                   shown as visible escapes ("\n", "\r", "\033", "\u202e"),
 #                   so that a name can neither recolour or clear the
 #                   terminal, nor forge a line, nor reorder what follows it.
-#   esc_md()        Markdown (GitHub-flavoured, CommonMark): the visible
-#                   escapes of esc_text(), then every ASCII punctuation
-#                   character backslash-escaped (CommonMark section 2.4: any
-#                   ASCII punctuation may be escaped, and the escaped
-#                   character is literal text), so that no name can add
-#                   emphasis, a link, an image, raw HTML, an entity, a code
-#                   span, a heading, a list item or a table cell.  "@" is
+#   esc_md()        Markdown (GitHub-flavoured, CommonMark, pandoc): the
+#                   visible escapes of esc_text(), then a backslash before
+#                   each character that can start markup anywhere in a
+#                   line, \ ` * _ [ ] < > ! & | ~ # $ ^ : { } (CommonMark
+#                   section 2.4: any ASCII punctuation may be escaped, and
+#                   the escaped character is literal text), before the "."
+#                   of "www." and before what would start a list item or a
+#                   setext heading at the start of the text (- + = "1." "1)"),
+#                   so that no name can add emphasis, a link (":" and
+#                   "www." end GFM's autolinks), an image, raw HTML, an
+#                   entity, a code span, math, a heading, a list item or a
+#                   table cell.  The other characters ( ) . , - / stay
+#                   readable: without "[" and "]" parentheses make no link.
+#                   "@" is
 #                   written "<span>@</span>", so that a name mentions nobody
 #                   and is no e-mail link (GitHub's autolinks and mentions
 #                   look at one run of text; an entity or a backslash is
@@ -28,9 +35,9 @@
 #                   passed.  The names keep their characters: a reader of
 #                   the JSON gets them back exactly.
 #
-# Text that is not valid UTF-8 shows its bad bytes as "\xNN" (text,
-# Markdown, HTML) and, in JSON, as the same four characters, so that the
-# document stays valid UTF-8.  NA stays NA.
+# Text that is not valid UTF-8 shows its bad bytes as "<e9>", as everywhere
+# in the package (bytes_safe()), in every output, so that each stays valid
+# UTF-8.  NA stays NA.
 
 # The characters that move or hide text: the bidirectional embeddings,
 # overrides and isolates (U+202A-U+202E, U+2066-U+2069), the marks (U+200E,
@@ -40,13 +47,14 @@
 esc_hidden_class <- "(*UTF)[\\x{7f}-\\x{9f}\\x{61c}\\x{200b}-\\x{200f}\\x{2028}-\\x{202e}\\x{2066}-\\x{2069}\\x{feff}]"
 
 # x as UTF-8 text: strings marked in another encoding are converted, and the
-# bytes of a string that is not valid UTF-8 are written "\xNN".
+# bytes of a string that is not valid UTF-8 are written "<e9>".
 esc_utf8 <- function(x) {
   x <- as.character(x)
   if (!length(x)) return(character())
   na <- is.na(x)
-  # native strings of a UTF-8 locale and bytes are taken as UTF-8 (enc2utf8()
-  # would write a bad byte "<e9>", like a name that holds those 4 characters)
+  # native strings of a UTF-8 locale and bytes are taken as UTF-8, their
+  # bad bytes written before enc2utf8() (which leaves "bytes" strings as
+  # they are)
   enc <- Encoding(x)
   raw_utf8 <- enc == "bytes" | (enc == "unknown" & isTRUE(l10n_info()[["UTF-8"]]))
   bad <- !na & raw_utf8 & !validUTF8(x)
@@ -59,7 +67,7 @@ esc_utf8 <- function(x) {
 }
 
 # One string that is not valid UTF-8: its valid UTF-8 sequences kept, every
-# other byte written "\xNN".
+# other byte written "<e9>".
 esc_bytes <- function(s) {
   b <- charToRaw(s)  # charToRaw() reads the bytes whatever the mark
   out <- character()
@@ -77,7 +85,7 @@ esc_bytes <- function(s) {
         next
       }
     }
-    out <- c(out, sprintf("\\x%02x", lead))
+    out <- c(out, sprintf("<%02x>", lead))
     i <- i + 1L
   }
   out <- paste(out, collapse = "")
@@ -110,18 +118,31 @@ esc_replace <- function(x, cls) {
 }
 
 
-esc_text <- function(x) {
+# keep_tabs: tabs left as they are, for the files whose lines the package
+# indents with tabs (the original tool's .warning).
+esc_text <- function(x, keep_tabs = FALSE) {
   x <- esc_utf8(x)
-  esc_replace(x, paste0("(*UTF)[\\x{00}-\\x{1f}]|", sub("(*UTF)", "", esc_hidden_class, fixed = TRUE)))
+  c0 <- if (keep_tabs) "[\\x{00}-\\x{08}\\x{0a}-\\x{1f}]|" else "[\\x{00}-\\x{1f}]|"
+  esc_replace(x, paste0("(*UTF)", c0, sub("(*UTF)", "", esc_hidden_class, fixed = TRUE)))
 }
 
-# The ASCII punctuation of CommonMark's backslash escapes.
-esc_md_punct <- "([!\"#$%&'()*+,\\-./:;<=>?\\[\\\\\\]^_`{|}~])"
+# A message of several lines (joined by "\n"): each line through esc_text().
+# For the messages of errors, whose own lines the package writes.
+esc_text_lines <- function(x) {
+  vapply(strsplit(esc_utf8(x), "\n", fixed = TRUE),
+         function(l) paste(esc_text(l), collapse = "\n"), "")
+}
+
+# The ASCII punctuation that starts markup anywhere in a line.
+esc_md_punct <- "([\\\\`*_\\[\\]<>!&|~#$^:{}])"
 
 esc_md <- function(x) {
   x <- esc_text(x)
   ok <- !is.na(x)
   x[ok] <- gsub(esc_md_punct, "\\\\\\1", x[ok], perl = TRUE)
+  x[ok] <- gsub("(?i)(www)\\.", "\\1\\\\.", x[ok], perl = TRUE)
+  x[ok] <- sub("^([-+=])", "\\\\\\1", x[ok], perl = TRUE)
+  x[ok] <- sub("^([0-9]+)([.)])", "\\1\\\\\\2", x[ok], perl = TRUE)
   x[ok] <- gsub("@", "<span>@</span>", x[ok], fixed = TRUE)
   x
 }

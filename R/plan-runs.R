@@ -231,7 +231,7 @@ format.speedup_plan <- function(x, ...) {
 #' @rdname plan_runs
 #' @export
 print.speedup_plan <- function(x, ...) {
-  cat(format(x), sep = "\n")
+  cat(esc_text(format(x)), sep = "\n")
   invisible(x)
 }
 
