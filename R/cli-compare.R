@@ -83,8 +83,9 @@
 #'
 #' @param args The arguments after `compare` (a character vector).
 #' @return The exit status, invisibly: 0 (the `--fail-on` condition is not
-#'   met), 1 (it is met) or 2 (bad input: the message is written to the
-#'   standard error). The function never quits R; `speeduptest_cli()` and the
+#'   met), 1 (it is met) or 2 (bad input, or a report that cannot be written
+#'   to the standard output, e.g. a full device or a closed descriptor: the
+#'   message is written to the standard error). The function never quits R; `speeduptest_cli()` and the
 #'   installed `speeduptest` script exit with this status.
 #' @seealso [read_timings()], [speedup_suite()]
 #' @examples
@@ -96,7 +97,8 @@ cli_compare <- function(args = character()) {
   opts <- tryCatch(compare_parse_args(args), speeduptest_error = function(e) e)
   if (inherits(opts, "error")) return(compare_fail(conditionMessage(opts)))
   if (isTRUE(opts$help)) {
-    cat(compare_usage(), sep = "\n")
+    wrote <- tryCatch(cli_write(compare_usage()), speeduptest_error = function(e) e)
+    if (inherits(wrote, "error")) return(compare_fail(conditionMessage(wrote), usage = FALSE))
     return(invisible(0L))
   }
   problems <- character()
@@ -128,7 +130,9 @@ cli_compare <- function(args = character()) {
                 text = compare_text(run, opts, status, other),
                 markdown = compare_markdown(run, opts, status),
                 json = compare_json(run, opts, status, other))
-  cat(out, sep = "\n")
+  # a report that cannot be written is an error (2), never a decision
+  wrote <- tryCatch(cli_write(out), speeduptest_error = function(e) e)
+  if (inherits(wrote, "error")) return(compare_fail(conditionMessage(wrote), usage = FALSE))
   invisible(status)
 }
 
@@ -140,9 +144,9 @@ compare_labels <- function(files) {
   stats::setNames(files, lab)
 }
 
-compare_fail <- function(message) {
+compare_fail <- function(message, usage = TRUE) {
   cat("speeduptest compare: ", esc_text(message), "\n", sep = "", file = stderr())
-  cat("Usage: speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A] [--test median|mean] [--fail-on slowdown|change|never] [--tolerance P] [--p-adjust holm|BH|none] [--output text|markdown|json] [--baseline V]\n",
+  if (usage) cat("Usage: speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A] [--test median|mean] [--fail-on slowdown|change|never] [--tolerance P] [--p-adjust holm|BH|none] [--output text|markdown|json] [--baseline V]\n",
       file = stderr())
   invisible(2L)
 }
@@ -175,7 +179,8 @@ compare_usage <- function() {
     "  --baseline V   with more than two versions, the one every other",
     "                 version is compared with (default: the first)",
     "",
-    "Exit status: 1 when --fail-on is met, 0 otherwise, 2 on bad input.")
+    "Exit status: 1 when --fail-on is met, 0 otherwise, 2 on bad input or",
+    "when the report cannot be written.")
 }
 
 compare_parse_args <- function(args) {

@@ -115,7 +115,7 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   }
   opt <- cli_parse(args)
   if (isTRUE(opt$help)) {
-    cat(cli_usage, sep = "\n")
+    cli_write(cli_usage)
     return(invisible(0L))
   }
   config_file <- opt$config
@@ -138,12 +138,12 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   paths <- write_speedup_report(suite, prefix, config = config_file,
                                 conf_level = opt$conf_level)
   if (!opt$quiet) {
-    cat(esc_text(suite_report_file_lines(suite, config_file, opt$conf_level)), sep = "\n")
     nskip <- sum(suite$problems$severity == "error")
     nw <- nrow(suite_warning_messages(suite))
-    cat(sprintf("\n%d benchmark(s) analysed, %d skipped; %d warning(s) in %s.\n",
-                nrow(suite$benchmarks), nskip, nw, paths[["warning"]]))
-    cat(sprintf("Wrote %s\n", paste(paths, collapse = ", ")))
+    cli_write(c(esc_text(suite_report_file_lines(suite, config_file, opt$conf_level)), "",
+                sprintf("%d benchmark(s) analysed, %d skipped; %d warning(s) in %s.",
+                        nrow(suite$benchmarks), nskip, nw, esc_text(paths[["warning"]])),
+                sprintf("Wrote %s", esc_text(paste(paths, collapse = ", ")))))
   }
   invisible(structure(0L, suite = suite))
 }
