@@ -30,6 +30,9 @@ compare_run <- function(t, opts) {
     sub <- as.data.frame(unclass(t), stringsAsFactors = FALSE)[keep, , drop = FALSE]
     sub$version <- factor(as.character(sub$version), levels = c(baseline, o))
     attr(sub, "run_order") <- attr(t, "run_order")
+    # the benchmarks skipped as the timings were built (a bad structure value)
+    pr <- attr(t, "problems")
+    if (!is.null(pr)) attr(sub, "problems") <- pr[pr$where == "data", , drop = FALSE]
     tp <- suppressWarnings(timings_pairs(sub, arg = "the files"))
     sk <- tp$problems
     sk <- sk[sk$severity == "error", , drop = FALSE]

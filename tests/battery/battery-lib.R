@@ -97,6 +97,22 @@ battery_fixture_files <- function(dir) {
   writeLines("null", p("null.json"))
   writeLines(strrep("[", 20000), p("deep.json"))
   writeLines(csv_rows(character()), p("csv-good.csv"))
+  # a structure column with one bad value in one benchmark
+  struct_rows <- function(bad_round, bad_process) {
+    rows <- unlist(lapply(c(good, "bad"), function(b) {
+      r <- rep(1:12, 2)
+      pr <- as.character(seq_len(24))
+      if (b == "bad") {
+        r[3] <- bad_round
+        pr[] <- bad_process
+      }
+      sprintf("%s,%s,%.6f,%s,%s", b, rep(c("old", "new"), each = 12),
+              c(rlnorm(12, 0, 0.05), rlnorm(12, -0.1, 0.05)), r, pr)
+    }))
+    c("benchmark,version,time,round,process", rows)
+  }
+  writeLines(struct_rows("2.5", seq_len(24)), p("csv-bad-round.csv"))
+  writeLines(struct_rows("x", seq_len(24)), p("csv-bad-roundtext.csv"))
   dir.create(p("adir"), showWarnings = FALSE)
   if (!file.exists(p("fifo"))) system2("mkfifo", p("fifo"))
   # a configuration with sample files, one of them bad
@@ -338,7 +354,10 @@ battery_cases <- function() {
     weight_neg = "d$weight <- 1; d$weight[d$benchmark == 'bad'] <- -3",
     level_bad = "d$conf_level <- 0.95; d$conf_level[d$benchmark == 'bad'] <- 7",
     level_varies = "d$conf_level <- 0.95; d$conf_level[d$benchmark == 'bad'][1] <- 0.9",
-    level_text = "d$conf_level <- '0.95'; d$conf_level[d$benchmark == 'bad'] <- 'x'")
+    level_text = "d$conf_level <- '0.95'; d$conf_level[d$benchmark == 'bad'] <- 'x'",
+    round_frac = "d$round <- ave(seq_along(d$time), d$benchmark, d$version, FUN = seq_along); d$round[d$benchmark == 'bad'][2] <- 2.5",
+    round_inf = "d$round <- ave(seq_along(d$time), d$benchmark, d$version, FUN = seq_along); d$round[d$benchmark == 'bad'][2] <- Inf",
+    process_logical = "d$process <- NA; d$process[d$benchmark == 'bad'] <- TRUE")
   consumers <- c(
     speedup_suite = "speeduptest::speedup_suite(d)",
     speedup_suite_na_rm = "speeduptest::speedup_suite(d, na_rm = TRUE)",
@@ -477,7 +496,8 @@ list.files.bad <- function() {
   c(sprintf("hf-bad-%s.json", c("notimes", "null", "text", "big", "neg", "empty", "one",
                                 "nulls", "obj", "nested", "zero")),
     sprintf("csv-bad-%s.csv", c("na", "text", "neg", "zero", "two", "onever", "third", "inf",
-                                "big", "latin1", "empty", "quote", "fields", "const")),
+                                "big", "latin1", "empty", "quote", "fields", "const",
+                                "round", "roundtext")),
     sprintf("cfg-bad-%s.csv", c("binary", "neg", "text", "empty", "missing", "fifo", "dir",
                                 "level", "coef", "fields", "latin1")))
 }
