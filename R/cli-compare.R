@@ -217,7 +217,7 @@ compare_parse_args <- function(args) {
         "--format" = opts$format <- val,
         "--metric" = opts$metric <- val,
         "--alpha" = {
-          alpha <- suppressWarnings(as.numeric(val))
+          alpha <- parse_decimal(val)
           if (is.na(alpha) || alpha <= 0 || alpha >= 1) {
             abort(sprintf("--alpha must be a number strictly between 0 and 1, not \"%s\".", val))
           }
@@ -229,7 +229,7 @@ compare_parse_args <- function(args) {
         "--design" = opts$design <- check_choice(val, design_choices, key),
         "--p-adjust" = opts$p_adjust <- check_choice(val, c("holm", "BH", "none"), key),
         "--tolerance" = {
-          tol <- suppressWarnings(as.numeric(sub("%$", "", val)))
+          tol <- parse_decimal(val, percent = TRUE)
           if (is.na(tol) || tol < 0 || !is.finite(tol)) {
             abort(sprintf("--tolerance must be a percentage >= 0 (1 for 1 %%), not \"%s\".", val))
           }

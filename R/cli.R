@@ -211,7 +211,7 @@ cli_parse <- function(args) {
       i <- i + 1L
     } else if (a == "--conf-level") {
       v <- value(i, a)
-      lv <- if (toupper(v) == "NA") NA_real_ else suppressWarnings(as.numeric(v))
+      lv <- if (toupper(v) == "NA") NA_real_ else parse_decimal(v)
       if (toupper(v) != "NA" && (is.na(lv) || lv <= 0 || lv >= 1)) {
         bad(sprintf("--conf-level must be a number strictly between 0 and 1 (or NA), not \"%s\".", v))
       }
@@ -224,7 +224,7 @@ cli_parse <- function(args) {
       i <- i + 2L
     } else if (a == "--precision") {
       v <- value(i, a)
-      r <- suppressWarnings(as.numeric(v))
+      r <- parse_decimal(v)
       if (is.na(r) || r <= 0 || r >= 1) {
         bad(sprintf("--precision must be a number strictly between 0 and 1, not \"%s\".", v))
       }

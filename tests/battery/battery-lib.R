@@ -480,6 +480,8 @@ battery_cases <- function() {
     cfg_latin1 = "FIX/cfg-bad-latin1.csv -q -o OUT/l", cfg_missing = "FIX/nonexistent.csv",
     unknown = "--frobnicate", weight = "CFG --weight heavy -q -o OUT/w",
     level = "CFG --conf-level 3 -q -o OUT/w", prec = "CFG --precision -1 -q -o OUT/w",
+    hex_tol = "compare HF --tolerance=0x10", hex_alpha = "compare HF --alpha 0x0.1p0",
+    inf_tol = "compare HF --tolerance Inf",
     nonutf8 = "compare FIX/\xff.json")
   for (k in names(script_args)) {
     add(sprintf("script/%s", k), "cli-script", script_args[[k]], "args",
@@ -489,6 +491,21 @@ battery_cases <- function() {
   }
   # 9. hostile names in every output
   cases <- c(cases, battery_inject_cases())
+  # 10. long computations: refused before they start, or stopped at the
+  # time limit by their interrupt checks (a classed error, not a hang)
+  long <- c(
+    plan_tiny = "speeduptest::plan_runs(X, Y, speedup = 1.0001, max_runs = 1e9)",
+    plan_reps = "speeduptest::plan_runs(X, Y, reps = 2^53)",
+    plan_reps31 = "speeduptest::plan_runs(X, Y, reps = 2^31)",
+    plan_long = "speeduptest::plan_runs(X, Y, speedup = 1.0005, reps = 40, max_runs = 1e6)",
+    plan_long_mean = "speeduptest::plan_runs(X, Y, speedup = 1.0005, test = 'mean', reps = 40, max_runs = 1e6)",
+    vc_one = "speeduptest::variance_components(c(1, 2), c(1, 1))",
+    vc_each = "speeduptest::variance_components(c(1, 2, 3), 1:3)")
+  for (k in names(long)) {
+    add(sprintf("long/%s", k), sub("^speeduptest::([a-z_]+)\\(.*", "\\1", long[[k]]),
+        long[[k]], c("x", "y", "speedup", "max_runs", "reps", "test", "time", "process"),
+        limit = 10, risky = TRUE, inproc = FALSE)
+  }
   cases
 }
 
