@@ -30,6 +30,9 @@ compare_run <- function(t, opts) {
     sub <- as.data.frame(unclass(t), stringsAsFactors = FALSE)[keep, , drop = FALSE]
     sub$version <- factor(as.character(sub$version), levels = c(baseline, o))
     attr(sub, "run_order") <- attr(t, "run_order")
+    # the benchmarks skipped as the timings were built (a bad structure value)
+    pr <- attr(t, "problems")
+    if (!is.null(pr)) attr(sub, "problems") <- pr[pr$where == "data", , drop = FALSE]
     tp <- suppressWarnings(timings_pairs(sub, arg = "the files"))
     sk <- tp$problems
     sk <- sk[sk$severity == "error", , drop = FALSE]
@@ -378,14 +381,37 @@ compare_exit_line <- function(opts, status) {
           status)
 }
 
+# The names in a compare_run() result (benchmarks, versions, the baseline,
+# the notes and the messages of the skipped benchmarks, which quote names)
+# passed through `esc`, one of the escapers of R/escape.R, for the output
+# they are written to.
+compare_escaped <- function(res, esc) {
+  res$rows$benchmark <- esc(res$rows$benchmark)
+  res$rows$version <- esc(res$rows$version)
+  res$rows$note <- esc(res$rows$note)
+  res$baseline <- esc(res$baseline)
+  res$others <- esc(res$others)
+  res$versions <- esc(res$versions)
+  for (cl in c("benchmark", "version", "message")) {
+    res$skipped[[cl]] <- esc(res$skipped[[cl]])
+  }
+  res
+}
+
 # ---- text -------------------------------------------------------------------
 
 compare_text <- function(res, opts, status, notes) {
+  # the lines of each version, matched before the names are escaped (two
+  # names may read the same once escaped)
+  row_of <- match(res$rows$version, res$others)
+  skip_of <- match(res$skipped$version, res$others)
+  res <- compare_escaped(res, esc_text)
   rows <- res$rows
   out <- character()
   multi <- length(res$others) > 1L
-  for (o in res$others) {
-    r <- rows[rows$version == o, , drop = FALSE]
+  for (k in seq_along(res$others)) {
+    o <- res$others[k]
+    r <- rows[row_of %in% k, , drop = FALSE]
     out <- c(out, sprintf("%s (initial) -> %s: Speedup-Test for the %s, alpha = %s",
                           res$baseline, o, opts$test, format(opts$alpha)))
     # within 80 columns: "speedup: Hodges-Lehmann estimate on log times [90%
@@ -397,7 +423,7 @@ compare_text <- function(res, opts, status, notes) {
     for (i in seq_len(nrow(r))) out <- c(out, compare_text_line(r[i, ], width, opts))
     sk <- res$skipped
     if (nrow(sk)) {
-      sk <- sk[sk$version == o, , drop = FALSE]
+      sk <- sk[skip_of %in% k, , drop = FALSE]
       for (i in seq_len(nrow(sk))) {
         out <- c(out, sprintf("%-*s  skipped: %s", width,
                               trunc_text(if (is.na(sk$benchmark[i])) "-" else sk$benchmark[i], width),
@@ -410,7 +436,7 @@ compare_text <- function(res, opts, status, notes) {
                           res$baseline, res$baseline_how, length(res$others),
                           if (length(res$others) == 1L) "" else "s"))
   }
-  for (nt in notes) out <- c(out, strwrap(paste("note:", nt), width = 79, exdent = 6))
+  for (nt in esc_text(notes)) out <- c(out, strwrap(paste("note:", nt), width = 79, exdent = 6))
   out <- c(out, strwrap(compare_risk_line(res, opts), width = 79, exdent = 2))
   n <- compare_counts(rows)
   nsk <- nrow(res$skipped)
@@ -451,29 +477,23 @@ compare_text_line <- function(r, width, opts) {
 
 # ---- Markdown ----------------------------------------------------------------
 
-# Text from the data (benchmark and version names, messages) as Markdown
-# text: the characters Markdown reads as markup are escaped, so a name
-# never becomes markup.
-compare_md_escape <- function(s) {
-  s <- gsub("[\r\n]+", " ", s)
-  gsub("([\\\\`*_\\[\\]<>|~&])", "\\\\\\1", s, perl = TRUE)
-}
-
 # The pull-request comment: the result, then per benchmark the old and new
 # times (median and spread), the change as a factor, its interval, the
 # decision (whether guaranteed, and what the data could have detected
 # when it decides nothing), then every note of the job.
 compare_markdown <- function(res, opts, status, notes = character()) {
+  # the names from the data (and the notes, which quote them) as text
+  res <- compare_escaped(res, esc_md)
+  notes <- esc_md(notes)
   rows <- res$rows
   n <- compare_counts(rows)
   multi <- length(res$others) > 1L
-  esc <- compare_md_escape
   head <- sprintf("### speeduptest compare: %s", compare_result_word(status))
   sub_head <- sprintf("Speedup-Test for the %s, alpha = %s, tolerance %s, p-values adjusted: %s; baseline: %s.",
                       opts$test, format(opts$alpha), fmt_change(opts$s0), opts$p_adjust,
-                      esc(res$baseline))
-  old_h <- if (multi) "old" else sprintf("%s (old)", esc(res$baseline))
-  new_h <- if (multi) "new" else sprintf("%s (new)", esc(res$others[1L]))
+                      res$baseline)
+  old_h <- if (multi) "old" else sprintf("%s (old)", res$baseline)
+  new_h <- if (multi) "new" else sprintf("%s (new)", res$others[1L])
   tab <- c(sprintf("| benchmark |%s %s | %s | difference | %s interval of the speedup | decision |",
                    if (multi) " version |" else "", old_h, new_h,
                    fmt_pct(interval_level(opts$alpha))),
@@ -489,9 +509,9 @@ compare_markdown <- function(res, opts, status, notes = character()) {
         sprintf(": could have detected %s", fmt_factor_change(r$detectable))
         else ": could not have detected any change")
     }
-    if (is.na(r$direction) && nzchar(r$note)) dec <- paste0(dec, ": ", esc(r$note))
+    if (is.na(r$direction) && nzchar(r$note)) dec <- paste0(dec, ": ", r$note)
     tab <- c(tab, sprintf("| %s |%s %s | %s | %s | %s | %s |",
-                          esc(r$benchmark), if (multi) paste0(" ", esc(r$version), " |") else "",
+                          r$benchmark, if (multi) paste0(" ", r$version, " |") else "",
                           fmt_time_spread(r$old_median, r$old_spread),
                           fmt_time_spread(r$new_median, r$new_spread),
                           fmt_factor_change(est),
@@ -515,8 +535,8 @@ compare_markdown <- function(res, opts, status, notes = character()) {
     "", foot, "",
     paste0(toupper(substr(risk, 1, 1)), substring(risk, 2), "."),
     if (nrow(sk) || length(notes)) c("", "Notes:", "",
-      if (nrow(sk)) paste0("- skipped: ", esc(sk$message)),
-      if (length(notes)) paste0("- ", esc(notes))),
+      if (nrow(sk)) paste0("- skipped: ", sk$message),
+      if (length(notes)) paste0("- ", notes)),
     "", paste0("Result: ", compare_exit_line(opts, status), "."))
 }
 
@@ -575,6 +595,5 @@ compare_json <- function(res, opts, status, notes) {
                    exit_status = status,
                    exit_text = compare_exit_line(opts, status)),
     notes = as.list(notes))
-  as.character(jsonlite::toJSON(out, auto_unbox = TRUE, digits = NA,
-                                pretty = TRUE, null = "null"))
+  json_text(out, auto_unbox = TRUE, digits = NA, pretty = TRUE, null = "null")
 }

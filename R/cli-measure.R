@@ -101,7 +101,7 @@ cli_measure <- function(args = character()) {
 }
 
 measure_cli_fail <- function(message, usage = TRUE) {
-  cat("speeduptest measure: ", message, "\n", sep = "", file = stderr())
+  cat("speeduptest measure: ", esc_text(message), "\n", sep = "", file = stderr())
   if (usage) {
     cat("Usage: speeduptest measure [options] -n NAME CMD -n NAME CMD ... (speeduptest measure --help)\n",
         file = stderr())
@@ -363,14 +363,14 @@ measure_cli_summary <- function(t, opts) {
   vers <- levels(t$version)
   out <- character()
   for (b in unique(t$benchmark)) {
-    out <- c(out, sprintf("%s: %d version%s, %s", b, length(vers),
+    out <- c(out, sprintf("%s: %d version%s, %s", esc_text(b), length(vers),
                           if (length(vers) == 1L) "" else "s",
                           if (opts$order == "interleaved") "interleaved rounds" else
                             paste(opts$order, "order")))
     for (v in vers) {
       x <- t$time[t$benchmark == b & t$version == v]
       np <- length(unique(t$process[t$benchmark == b & t$version == v]))
-      out <- c(out, sprintf("  %-20s %s  (%d runs, %d process%s)", trunc_text(v, 20L),
+      out <- c(out, sprintf("  %-20s %s  (%d runs, %d process%s)", trunc_text(esc_text(v), 20L),
                             fmt_time_spread(stats::median(x),
                                             if (length(x) > 1L) stats::mad(x) else NA),
                             length(x), np, if (np == 1L) "" else "es"))
@@ -382,9 +382,9 @@ measure_cli_summary <- function(t, opts) {
         error = function(e) NULL)
       if (!is.null(v)) {
         ch <- fmt_factor_change(or_na(attr(v$speedup_ci, "estimate"), v$speedup))
-        out <- c(out, sprintf("  %s: %s", vers[length(vers)],
-                              if (ch == "1.00x") sprintf("as fast as %s", vers[1L]) else
-                                sprintf("%s than %s", ch, vers[1L])),
+        out <- c(out, sprintf("  %s: %s", esc_text(vers[length(vers)]),
+                              if (ch == "1.00x") sprintf("as fast as %s", esc_text(vers[1L])) else
+                                sprintf("%s than %s", ch, esc_text(vers[1L]))),
                  paste0("  ", format(v)[1L]))
       }
     }
