@@ -143,6 +143,20 @@ check_alpha <- function(alpha, arg = "alpha", call = NULL) {
   alpha
 }
 
+# A confidence level below 0.5 is most likely a risk passed as the
+# confidence (conf_level = 0.05 for 95%): allowed, with the warning
+# check_alpha() gives for the converse mistake (class
+# speeduptest_warning_alpha).
+check_conf_level_risk <- function(conf_level, arg = "conf_level", call = NULL) {
+  conf_level <- check_conf_level(conf_level, arg = arg, call = call)
+  if (conf_level < 0.5) {
+    warn(sprintf("`%s` = %s is a confidence below 0.5 (a risk of %s): for a %s confidence, use `%s = %s`.",
+                 arg, format(conf_level), fmt_pct(1 - conf_level), fmt_pct(1 - conf_level),
+                 arg, format(1 - conf_level)), class = "alpha", call = call)
+  }
+  conf_level
+}
+
 # The precision r of the minimal number of benchmarks, strictly inside
 # (0, 1) (a half-width of an interval for a proportion).
 check_precision <- function(precision, arg = "precision", call = NULL) {
@@ -578,4 +592,15 @@ argument_hint <- function(name, formals) {
     return("the protocol chooses Student's or Welch's test itself, from an F-test of the variances")
   }
   ""
+}
+
+# A number written on the command line: decimal notation only ("0.05",
+# "1", "1.5e-3", "2%" with `percent`), NA for anything else.  as.numeric()
+# alone would also read hexadecimal ("0x10" = 16), "Inf", "NaN" and
+# surrounding spaces.
+parse_decimal <- function(x, percent = FALSE) {
+  if (!is.character(x) || length(x) != 1L || is.na(x)) return(NA_real_)
+  if (percent) x <- sub("%$", "", x)
+  if (!grepl("^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$", x)) return(NA_real_)
+  as.numeric(x)
 }

@@ -30,6 +30,9 @@ compare_run <- function(t, opts) {
     sub <- as.data.frame(unclass(t), stringsAsFactors = FALSE)[keep, , drop = FALSE]
     sub$version <- factor(as.character(sub$version), levels = c(baseline, o))
     attr(sub, "run_order") <- attr(t, "run_order")
+    # the benchmarks skipped as the timings were built (a bad structure value)
+    pr <- attr(t, "problems")
+    if (!is.null(pr)) attr(sub, "problems") <- pr[pr$where == "data", , drop = FALSE]
     tp <- suppressWarnings(timings_pairs(sub, arg = "the files"))
     sk <- tp$problems
     sk <- sk[sk$severity == "error", , drop = FALSE]
@@ -65,18 +68,20 @@ compare_verdict <- function(benchmark, version, x, y, opts, t = NULL,
              design = opts$design %||% "auto", min_speedup = opts$s0)
   }, error = function(e) e)
   if (inherits(v, "error")) {
-    return(list(row = list(benchmark = benchmark, version = version,
-                           n = length(x), m = length(y), speedup = NA_real_,
-                           estimate = NA_real_,
-                           ci_low = NA_real_, ci_high = NA_real_,
-                           p_speedup = NA_real_, p_slowdown = NA_real_,
-                           p_equivalence = NA_real_, note = conditionMessage(v)),
+    return(list(row = c(list(benchmark = benchmark, version = version,
+                             n = length(x), m = length(y), speedup = NA_real_,
+                             estimate = NA_real_,
+                             ci_low = NA_real_, ci_high = NA_real_,
+                             p_speedup = NA_real_, p_slowdown = NA_real_,
+                             p_equivalence = NA_real_, note = conditionMessage(v),
+                             guaranteed = NA, caveats = "", advice = ""),
+                        compare_times(x, y)),
                 verdict = NULL))
   }
   reached <- !is.na(v$significant)
   pe <- v$p_value_equivalence
   if (opts$s0 == 1) pe <- NA_real_
-  list(row = list(benchmark = benchmark, version = version, n = v$n, m = v$m,
+  list(row = c(list(benchmark = benchmark, version = version, n = v$n, m = v$m,
                   speedup = v$speedup,
                   estimate = or_na(attr(v$speedup_ci, "estimate"), NA_real_),
                   ci_low = as.double(v$speedup_ci[1L]),
@@ -85,19 +90,50 @@ compare_verdict <- function(benchmark, version, x, y, opts, t = NULL,
                   p_slowdown = if (reached) v$p_value_slowdown else NA_real_,
                   p_equivalence = if (reached) pe else NA_real_,
                   note = paste(c(if (!reached) paste(v$advice, collapse = "; "),
-                                 replicates_note(v)), collapse = "; ")),
+                                 replicates_note(v)), collapse = "; "),
+                  guaranteed = if (reached) isTRUE(v$confidence_guaranteed) else NA,
+                  caveats = compare_caveats(v),
+                  advice = paste(v$advice, collapse = "; ")),
+                compare_times(x, y)),
        verdict = v)
 }
+
+# The caveats of a verdict that say why its confidence is not guaranteed
+# (the generic "may not be the correct confidence level" left out: the
+# line says "not guaranteed"), joined by "; ".
+compare_caveats <- function(v) {
+  cav <- v$caveats
+  cav <- cav[!grepl("may not be the correct confidence level$", cav)]
+  paste(cav, collapse = "; ")
+}
+
+# The old and new times of a line: the median and the spread (the median
+# absolute deviation, scaled as mad() to estimate a standard deviation) of
+# the runs of each version, in seconds.
+compare_times <- function(x, y) {
+  x <- x[is.finite(x)]
+  y <- y[is.finite(y)]
+  med <- function(v) if (length(v)) stats::median(v) else NA_real_
+  spr <- function(v) if (length(v) > 1L) stats::mad(v) else NA_real_
+  list(old_median = med(x), old_spread = spr(x), new_median = med(y),
+       new_spread = spr(y))
+}
+
 
 # The rows of compare_verdict() results as a data frame (the verdicts in
 # the attribute "verdicts").
 compare_frame <- function(items) {
   cols <- c("benchmark", "version", "n", "m", "speedup", "estimate", "ci_low", "ci_high",
-            "p_speedup", "p_slowdown", "p_equivalence", "note")
+            "p_speedup", "p_slowdown", "p_equivalence", "note", "guaranteed",
+            "caveats", "advice", "old_median", "old_spread", "new_median",
+            "new_spread")
   out <- lapply(cols, function(cl) {
     v <- lapply(items, function(it) it$row[[cl]])
-    if (cl %in% c("benchmark", "version", "note")) as.character(unlist(v))
-    else as.double(unlist(v))
+    if (cl %in% c("benchmark", "version", "note", "caveats", "advice")) {
+      as.character(unlist(v))
+    } else if (cl == "guaranteed") {
+      as.logical(unlist(v))
+    } else as.double(unlist(v))
   })
   names(out) <- cols
   df <- new_frame(out)
@@ -134,24 +170,72 @@ compare_adjust <- function(rows, opts) {
   rows
 }
 
+# The conditions --fail-on fails a job on: the directions, and whether the
+# unguaranteed verdicts count.
+compare_fail_directions <- function(fail_on) {
+  switch(fail_on, slowdown = , "unguaranteed-slowdown" = "slowdown",
+         change = c("slowdown", "speedup"), never = character())
+}
+
+# The exit status of a job (SPEC section 10b): 1 when a guaranteed verdict
+# meets --fail-on; 3 ("inconclusive") when only verdicts that are not
+# guaranteed meet it, unless --fail-on unguaranteed-slowdown, which fails on
+# them too; 0 otherwise.
+compare_status <- function(rows, fail_on) {
+  hit <- rows$direction %in% compare_fail_directions(fail_on)
+  g <- rows$guaranteed %in% TRUE
+  if (any(hit & g)) return(1L)
+  if (any(hit & !g)) return(if (fail_on == "unguaranteed-slowdown") 1L else 3L)
+  0L
+}
+
+compare_fails <- function(rows, fail_on) compare_status(rows, fail_on) == 1L
+
+compare_result_word <- function(status) {
+  switch(as.character(status), "1" = "FAIL", "3" = "INCONCLUSIVE", "pass")
+}
+
 # The job's risk on an unchanged suite: the probability that it fails when
 # nothing changed, bounded by the adjustment (Holm: alpha; BH: alpha, as
-# all null hypotheses are true; none: 1 - (1 - alpha)^k).
+# all null hypotheses are true; none: 1 - (1 - alpha)^k).  Holm's bound
+# needs only the p-values of the true hypotheses to be valid, so it holds
+# for a job that fails on the guaranteed verdicts alone; there is no bound
+# when the job may fail on a verdict that is not guaranteed, and none is
+# stated when no verdict is guaranteed.  risk is NA without a bound.
 compare_risk <- function(res, opts) {
-  k <- sum(!is.na(res$rows$p_speedup))
+  rows <- res$rows
+  reached <- !is.na(rows$p_speedup)
+  k <- sum(reached)
+  ng <- sum(reached & !(rows$guaranteed %in% TRUE))
   a <- opts$alpha
   families <- if (opts$fail_on == "change") 2 else 1
   risk <- switch(opts$p_adjust,
                  none = 1 - (1 - a)^(k * families),
                  min(1, families * a))
-  if (opts$fail_on == "never") risk <- 0
-  list(risk = risk, tested = k)
+  bounded <- TRUE
+  if (opts$fail_on == "never") {
+    risk <- 0
+  } else if (ng > 0L && (ng == k || opts$fail_on == "unguaranteed-slowdown")) {
+    risk <- NA_real_
+    bounded <- FALSE
+  }
+  list(risk = risk, tested = k, not_guaranteed = ng, bounded = bounded)
 }
 
 compare_risk_line <- function(res, opts) {
   r <- compare_risk(res, opts)
   if (opts$fail_on == "never") {
     return("risk: --fail-on never: the job never fails on a decision")
+  }
+  ng <- r$not_guaranteed
+  verdicts <- function(k) sprintf("%d verdict%s", k, if (k == 1L) "" else "s")
+  if (!r$bounded) {
+    if (opts$fail_on == "unguaranteed-slowdown") {
+      return(sprintf("risk: not bounded: %s of %d %s not guaranteed and --fail-on unguaranteed-slowdown fails the job on them, so no probability that a job with no real change fails can be stated",
+                     verdicts(ng), r$tested, if (ng == 1L) "is" else "are"))
+    }
+    return(sprintf("risk: none stated: no verdict is guaranteed (%s of %d), so the job states no probability of failing when nothing changed; a slowdown among them ends the job with exit 3 (inconclusive), never 1",
+                   verdicts(ng), r$tested))
   }
   what <- if (opts$fail_on == "change") "a change" else "a slowdown"
   tol <- if (opts$s0 > 1) sprintf(" beyond %s", fmt_change(opts$s0)) else ""
@@ -162,8 +246,15 @@ compare_risk_line <- function(res, opts) {
                  if (r$tested == 1L) "" else "s"),
     none = sprintf("no adjustment: each of %d comparison%s at alpha = %s",
                    r$tested, if (r$tested == 1L) "" else "s", format(opts$alpha)))
-  sprintf("risk: tolerance %s, p-values adjusted: %s; a job with no real change%s fails on %s with probability at most %s (%s)",
-          fmt_change(opts$s0), opts$p_adjust, tol, what, fmt_num(r$risk, 2L), how)
+  line <- sprintf("risk: tolerance %s, p-values adjusted: %s; a job with no real change%s fails on %s with probability at most %s (%s)",
+                  fmt_change(opts$s0), opts$p_adjust, tol,
+                  if (ng) paste("a guaranteed", sub("^a ", "", what)) else what,
+                  fmt_num(r$risk, 2L), how)
+  if (ng) {
+    line <- sprintf("%s; the %s not guaranteed state no risk and never fail the job (exit 3 on %s among them)",
+                    line, verdicts(ng), what)
+  }
+  line
 }
 
 # The verdict of a line in words, with the tolerance it was decided at.
@@ -181,27 +272,146 @@ compare_counts <- function(rows) {
   d <- rows$direction
   c(faster = sum(d %in% "speedup"), slower = sum(d %in% "slowdown"),
     equivalent = sum(d %in% "equivalent"), none = sum(d %in% "none"),
-    insufficient = sum(is.na(d)))
-}
-
-compare_fails <- function(rows, fail_on) {
-  n <- compare_counts(rows)
-  switch(fail_on, slowdown = n[["slower"]] > 0L,
-         change = n[["slower"]] + n[["faster"]] > 0L, never = FALSE)
+    insufficient = sum(is.na(d)),
+    not_guaranteed = sum(!is.na(d) & !(rows$guaranteed %in% TRUE)))
 }
 
 compare_num <- function(v) {
   if (is.na(v)) "NA" else if (is.infinite(v)) "Inf" else formatC(v, digits = 3L, format = "f")
 }
 
+# "1.09x faster", "1.41x slower" for a speedup (initial time / new time).
+fmt_factor_change <- function(s) {
+  vapply(s, function(v) {
+    if (is.na(v) || v <= 0) return("NA")
+    if (is.infinite(v)) return("Inf x faster")
+    f <- if (v >= 1) v else 1 / v
+    if (fmt_num(f) == "1.00") return("1.00x")
+    sprintf("%sx %s", fmt_num(f), if (v >= 1) "faster" else "slower")
+  }, "")
+}
+
+# The sign "plus or minus" where the session writes UTF-8, else "+/-".
+compare_pm <- function() if (isTRUE(l10n_info()[["UTF-8"]])) "\u00b1" else "+/-"
+
+# A time with its spread: "5.15 ms ± 0.12 ms".
+fmt_time_spread <- function(med, spread) {
+  if (is.na(med)) return("")
+  if (is.na(spread)) return(trimws(fmt_time(med)))
+  sprintf("%s %s %s", trimws(fmt_time(med)), compare_pm(), trimws(fmt_time(spread)))
+}
+
+# ---- the notes every output carries -----------------------------------------
+
+# The caveats of the verdicts that are not guaranteed, grouped by sentence:
+# a data frame of the sentence and the benchmarks (with their versions when
+# there are several) it applies to.
+compare_caveat_groups <- function(res) {
+  rows <- res$rows
+  verdicts <- attr(rows, "verdicts")
+  multi <- length(res$others) > 1L
+  who <- character()
+  what <- character()
+  for (i in seq_len(nrow(rows))) {
+    v <- verdicts[[i]]
+    if (is.null(v) || is.na(rows$direction[i]) || isTRUE(rows$guaranteed[i])) next
+    cav <- v$caveats
+    cav <- cav[!grepl("may not be the correct confidence level$", cav)]
+    if (!length(cav)) cav <- "the protocol's conditions for its confidence level are not met"
+    lab <- if (multi) sprintf("%s (%s)", rows$benchmark[i], rows$version[i]) else
+      rows$benchmark[i]
+    who <- c(who, rep(lab, length(cav)))
+    what <- c(what, cav)
+  }
+  if (!length(what)) {
+    return(data.frame(caveat = character(), benchmarks = character(),
+                      stringsAsFactors = FALSE))
+  }
+  u <- unique(what)
+  data.frame(caveat = u, benchmarks = vapply(u, function(c) {
+    b <- who[what == c]
+    if (length(b) > 3L) sprintf("%s and %d more", paste(b[1:3], collapse = ", "),
+                                length(b) - 3L) else paste(b, collapse = ", ")
+  }, ""), stringsAsFactors = FALSE, row.names = NULL)
+}
+
+# Runs measured in blocks (the runs test of the run-order checks).
+compare_blocks_note <- function(res) {
+  rows <- res$rows
+  verdicts <- attr(rows, "verdicts")
+  blocked <- vapply(verdicts, function(v) {
+    if (is.null(v)) return(FALSE)
+    il <- v$run_order$interleaving
+    !is.null(il) && identical(il$interleaved, FALSE) &&
+      !identical(v$design$design, "paired")
+  }, logical(1))
+  if (!any(blocked)) return(character())
+  sprintf("%d benchmark%s measured in blocks, not interleaved (runs test): a drift of the machine during the job looks like a change, so no such verdict is guaranteed; measure the versions interleaved (speeduptest measure).",
+          sum(blocked), if (sum(blocked) == 1L) " was" else "s were")
+}
+
+# Why a job is inconclusive, and the cure.
+compare_inconclusive_note <- function(res, opts, status) {
+  if (status != 3L) return(character())
+  rows <- res$rows
+  hit <- rows$direction %in% compare_fail_directions(opts$fail_on) &
+    !(rows$guaranteed %in% TRUE)
+  what <- if (opts$fail_on == "change") "change" else "slowdown"
+  sprintf("inconclusive: %d significant %s%s %s not guaranteed, so the job does not fail (exit 3). Measure the versions interleaved (speeduptest measure -n base CMD1 -n head CMD2 --export times.csv), or each version in several processes (speeduptest compare --base b1.json b2.json ... --head h1.json h2.json ...); --fail-on unguaranteed-slowdown fails the job on them.",
+          sum(hit), what, if (sum(hit) == 1L) "" else "s",
+          if (sum(hit) == 1L) "is" else "are")
+}
+
+# Every note of a job, as sentences (the text wraps them, the Markdown
+# lists them, the JSON holds them): the reading problems, the structure of
+# the data (one process per version, blocks), the caveats of the verdicts
+# that are not guaranteed, and why a job is inconclusive.
+compare_notes <- function(res, opts, status, problems = character()) {
+  single <- compare_single_note(lapply(attr(res$rows, "verdicts"),
+                                       function(v) list(verdict = v)))
+  single <- sub("^note: ", "", single)
+  cav <- compare_caveat_groups(res)
+  c(problems, single, compare_blocks_note(res),
+    if (nrow(cav)) sprintf("caveat (%s): %s", cav$benchmarks, cav$caveat),
+    compare_inconclusive_note(res, opts, status))
+}
+
+compare_exit_line <- function(opts, status) {
+  sprintf("%s (--fail-on %s): exit %d", compare_result_word(status), opts$fail_on,
+          status)
+}
+
+# The names in a compare_run() result (benchmarks, versions, the baseline,
+# the notes and the messages of the skipped benchmarks, which quote names)
+# passed through `esc`, one of the escapers of R/escape.R, for the output
+# they are written to.
+compare_escaped <- function(res, esc) {
+  res$rows$benchmark <- esc(res$rows$benchmark)
+  res$rows$version <- esc(res$rows$version)
+  res$rows$note <- esc(res$rows$note)
+  res$baseline <- esc(res$baseline)
+  res$others <- esc(res$others)
+  res$versions <- esc(res$versions)
+  for (cl in c("benchmark", "version", "message")) {
+    res$skipped[[cl]] <- esc(res$skipped[[cl]])
+  }
+  res
+}
+
 # ---- text -------------------------------------------------------------------
 
 compare_text <- function(res, opts, status, notes) {
+  # the lines of each version, matched before the names are escaped (two
+  # names may read the same once escaped)
+  row_of <- match(res$rows$version, res$others)
+  skip_of <- match(res$skipped$version, res$others)
+  res <- compare_escaped(res, esc_text)
   rows <- res$rows
   out <- character()
   multi <- length(res$others) > 1L
-  for (o in res$others) {
-    r <- rows[rows$version == o, , drop = FALSE]
+  for (k in seq_along(res$others)) {
+    o <- res$others[k]
+    r <- rows[row_of %in% k, , drop = FALSE]
     out <- c(out, sprintf("%s (initial) -> %s: Speedup-Test for the %s, alpha = %s",
                           res$baseline, o, protocol_info(opts$test)$label,
                           format(opts$alpha)))
@@ -214,7 +424,7 @@ compare_text <- function(res, opts, status, notes) {
     for (i in seq_len(nrow(r))) out <- c(out, compare_text_line(r[i, ], width, opts))
     sk <- res$skipped
     if (nrow(sk)) {
-      sk <- sk[sk$version == o, , drop = FALSE]
+      sk <- sk[skip_of %in% k, , drop = FALSE]
       for (i in seq_len(nrow(sk))) {
         out <- c(out, sprintf("%-*s  skipped: %s", width,
                               trunc_text(if (is.na(sk$benchmark[i])) "-" else sk$benchmark[i], width),
@@ -227,13 +437,11 @@ compare_text <- function(res, opts, status, notes) {
                           res$baseline, res$baseline_how, length(res$others),
                           if (length(res$others) == 1L) "" else "s"))
   }
-  single <- compare_single_note(lapply(attr(rows, "verdicts"),
-                                       function(v) list(verdict = v)))
-  if (length(single)) out <- c(out, strwrap(single, width = 79, exdent = 6))
+  for (nt in esc_text(notes)) out <- c(out, strwrap(paste("note:", nt), width = 79, exdent = 6))
   out <- c(out, strwrap(compare_risk_line(res, opts), width = 79, exdent = 2))
   n <- compare_counts(rows)
   nsk <- nrow(res$skipped)
-  out <- c(out, strwrap(exdent = 2, width = 79, sprintf("%d benchmark%s: %d %s, %d %s, %s%d %s%s%s",
+  out <- c(out, strwrap(exdent = 2, width = 79, sprintf("%d benchmark%s: %d %s, %d %s, %s%d %s%s%s%s",
                         nrow(rows), if (nrow(rows) == 1L) "" else "s",
                         n[["faster"]], decision_words("speedup"),
                         n[["slower"]], decision_words("slowdown"),
@@ -242,10 +450,10 @@ compare_text <- function(res, opts, status, notes) {
                         n[["none"]], decision_words("none"),
                         if (n[["insufficient"]]) sprintf(", %d %s", n[["insufficient"]],
                                                          decision_words(NA)) else "",
-                        if (nsk) sprintf(", %d skipped", nsk) else "")))
-  out <- c(out, sprintf("%s (--fail-on %s): exit %d", if (status == 1L) "FAIL" else "pass",
-                        opts$fail_on, status))
-  out
+                        if (nsk) sprintf(", %d skipped", nsk) else "",
+                        if (n[["not_guaranteed"]]) sprintf("; %d not guaranteed",
+                                                           n[["not_guaranteed"]]) else "")))
+  c(out, compare_exit_line(opts, status))
 }
 
 compare_text_line <- function(r, width, opts) {
@@ -256,6 +464,8 @@ compare_text_line <- function(r, width, opts) {
   line <- sprintf("%-*s  speedup %s  %s", width, trunc_text(r$benchmark, width),
                   fmt_estimate_ci(est, ci), compare_words(r$direction, opts$s0))
   note <- r$note
+  if (identical(r$guaranteed, FALSE)) note <- paste(c("not guaranteed", if (nzchar(note %||% "")) note),
+                                                    collapse = "; ")
   if (identical(r$direction, "none") && !is.na(r$detectable)) {
     note <- paste(c(if (nzchar(note %||% "")) note,
                     sprintf("could detect %s", if (is.finite(r$detectable))
@@ -268,46 +478,67 @@ compare_text_line <- function(r, width, opts) {
 
 # ---- Markdown ----------------------------------------------------------------
 
-compare_md_escape <- function(s) gsub("|", "\\|", s, fixed = TRUE)
-
-compare_markdown <- function(res, opts, status) {
+# The pull-request comment: the result, then per benchmark the old and new
+# times (median and spread), the change as a factor, its interval, the
+# decision (whether guaranteed, and what the data could have detected
+# when it decides nothing), then every note of the job.
+compare_markdown <- function(res, opts, status, notes = character()) {
+  # the names from the data (and the notes, which quote them) as text
+  res <- compare_escaped(res, esc_md)
+  notes <- esc_md(notes)
   rows <- res$rows
   n <- compare_counts(rows)
-  head <- sprintf("**speeduptest compare: %s** (Speedup-Test for the %s, alpha = %s, tolerance %s, p-values adjusted: %s; baseline `%s`)",
-                  if (status == 1L) "FAIL" else "pass", protocol_info(opts$test)$label,
-                  format(opts$alpha),
-                  fmt_change(opts$s0), opts$p_adjust, res$baseline)
-  tab <- c(sprintf("| benchmark | version | speedup | %s interval | decision | p-value (adjusted) | detectable |",
+  multi <- length(res$others) > 1L
+  head <- sprintf("### speeduptest compare: %s", compare_result_word(status))
+  sub_head <- sprintf("Speedup-Test for the %s, alpha = %s, tolerance %s, p-values adjusted: %s; baseline: %s.",
+                      protocol_info(opts$test)$label, format(opts$alpha), fmt_change(opts$s0),
+                      opts$p_adjust, res$baseline)
+  old_h <- if (multi) "old" else sprintf("%s (old)", res$baseline)
+  new_h <- if (multi) "new" else sprintf("%s (new)", res$others[1L])
+  tab <- c(sprintf("| benchmark |%s %s | %s | difference | %s interval of the speedup | decision |",
+                   if (multi) " version |" else "", old_h, new_h,
                    fmt_pct(interval_level(opts$alpha))),
-           "|:---|:---|---:|:---:|:---|---:|---:|")
+           sprintf("|:---|%s---:|---:|---:|:---:|:---|", if (multi) ":---|" else ""))
   for (i in seq_len(nrow(rows))) {
     r <- rows[i, ]
-    p <- switch(r$direction %||% "NA", speedup = r$p_speedup_adj,
-                slowdown = r$p_slowdown_adj, equivalent = r$p_equivalence_adj,
-                none = min(r$p_speedup_adj, r$p_slowdown_adj), NA_real_)
-    if (is.na(r$direction)) p <- NA_real_
+    est <- if (is.na(r$ci_low) || is.na(r$estimate)) r$speedup else r$estimate
     dec <- compare_words(r$direction, opts$s0)
-    if (identical(r$direction, "slowdown")) dec <- paste0("**", dec, "**")
-    tab <- c(tab, sprintf("| %s | %s | %s | %s | %s | %s | %s |",
-                          compare_md_escape(r$benchmark), compare_md_escape(r$version),
-                          fmt_num(if (is.na(r$ci_low) || is.na(r$estimate)) r$speedup else r$estimate),
+    if (identical(r$direction, "slowdown") && isTRUE(r$guaranteed)) dec <- paste0("**", dec, "**")
+    if (identical(r$guaranteed, FALSE)) dec <- paste0(dec, " (not guaranteed)")
+    if (identical(r$direction, "none") && !is.na(r$detectable)) {
+      dec <- paste0(dec, if (is.finite(r$detectable))
+        sprintf(": could have detected %s", fmt_factor_change(r$detectable))
+        else ": could not have detected any change")
+    }
+    if (is.na(r$direction) && nzchar(r$note)) dec <- paste0(dec, ": ", r$note)
+    tab <- c(tab, sprintf("| %s |%s %s | %s | %s | %s | %s |",
+                          r$benchmark, if (multi) paste0(" ", r$version, " |") else "",
+                          fmt_time_spread(r$old_median, r$old_spread),
+                          fmt_time_spread(r$new_median, r$new_spread),
+                          fmt_factor_change(est),
                           if (is.na(r$ci_low)) "" else sub("Inf]", "Inf)", fmt_ci(c(r$ci_low, r$ci_high)),
                                                            fixed = TRUE),
-                          dec, if (is.na(p)) "" else fmt_p(p),
-                          if (is.na(r$detectable)) "" else fmt_change(r$detectable)))
+                          dec))
   }
   sk <- res$skipped
-  foot <- sprintf("%d benchmark%s: %d %s, %d %s, %d %s, %d %s, %d %s, %d skipped.",
+  foot <- sprintf("%d benchmark%s: %d %s, %d %s, %d %s, %d %s, %d %s, %d skipped; %d not guaranteed.",
                   nrow(rows), if (nrow(rows) == 1L) "" else "s",
                   n[["faster"]], decision_words("speedup"),
                   n[["slower"]], decision_words("slowdown"),
                   n[["equivalent"]], decision_words("equivalent"),
                   n[["none"]], decision_words("none"),
-                  n[["insufficient"]], decision_words(NA), nrow(sk))
-  c(head, "", tab, "", foot, "",
-    paste0(toupper(substr(compare_risk_line(res, opts), 1, 1)),
-           substring(compare_risk_line(res, opts), 2), "."),
-    if (nrow(sk)) c("", paste0("- skipped: ", compare_md_escape(sk$message))))
+                  n[["insufficient"]], decision_words(NA), nrow(sk),
+                  n[["not_guaranteed"]])
+  risk <- compare_risk_line(res, opts)
+  c(head, "", sub_head, "", tab, "",
+    sprintf("Old and new: the median time of the runs %s their spread (the scaled median absolute deviation). Difference: the speedup (old time / new time) as a factor.",
+            compare_pm()),
+    "", foot, "",
+    paste0(toupper(substr(risk, 1, 1)), substring(risk, 2), "."),
+    if (nrow(sk) || length(notes)) c("", "Notes:", "",
+      if (nrow(sk)) paste0("- skipped: ", sk$message),
+      if (length(notes)) paste0("- ", notes)),
+    "", paste0("Result: ", compare_exit_line(opts, status), "."))
 }
 
 # ---- JSON ----------------------------------------------------------------------
@@ -317,13 +548,21 @@ compare_json <- function(res, opts, status, notes) {
   risk <- compare_risk(res, opts)
   n <- compare_counts(rows)
   na <- function(v) if (length(v) == 0L || is.na(v)) NULL else v
+  verdicts <- attr(rows, "verdicts")
   comparisons <- lapply(seq_len(nrow(rows)), function(i) {
     r <- rows[i, ]
+    v <- verdicts[[i]]
     list(benchmark = r$benchmark, version = r$version, baseline = res$baseline,
          n = r$n, m = r$m, speedup = na(r$speedup), estimate = na(r$estimate),
+         change = fmt_factor_change(if (is.na(r$estimate)) r$speedup else r$estimate),
          interval = if (is.na(r$ci_low)) NULL else c(r$ci_low, r$ci_high),
          decision = if (is.na(r$direction)) "insufficient data" else r$direction,
          words = compare_words(r$direction, opts$s0),
+         guaranteed = if (is.na(r$guaranteed)) NULL else r$guaranteed,
+         caveats = if (is.null(v)) list() else as.list(v$caveats),
+         advice = if (is.null(v)) list() else as.list(v$advice),
+         old = list(median = na(r$old_median), spread = na(r$old_spread)),
+         new = list(median = na(r$new_median), spread = na(r$new_spread)),
          p_speedup = na(r$p_speedup), p_slowdown = na(r$p_slowdown),
          p_equivalence = na(r$p_equivalence),
          p_speedup_adjusted = na(r$p_speedup_adj),
@@ -337,7 +576,7 @@ compare_json <- function(res, opts, status, notes) {
     tool = "speeduptest compare",
     test = opts$test, alpha = opts$alpha, tolerance_percent = 100 * (opts$s0 - 1),
     min_speedup = opts$s0, p_adjust = opts$p_adjust, fail_on = opts$fail_on,
-    interval_level = interval_level(opts$alpha),
+    interval_level = interval_level(opts$alpha), time_unit = "s",
     baseline = res$baseline, versions = res$versions,
     comparisons = comparisons,
     skipped = lapply(seq_len(nrow(res$skipped)), function(i) {
@@ -348,11 +587,14 @@ compare_json <- function(res, opts, status, notes) {
                    slower = n[["slower"]], equivalent = n[["equivalent"]],
                    no_significant_change = n[["none"]],
                    insufficient_data = n[["insufficient"]],
+                   not_guaranteed = n[["not_guaranteed"]],
                    skipped = nrow(res$skipped), tested = risk$tested,
-                   risk = risk$risk, risk_text = compare_risk_line(res, opts),
-                   result = if (status == 1L) "FAIL" else "pass",
-                   exit_status = status),
+                   risk = if (is.na(risk$risk)) NULL else risk$risk,
+                   risk_bounded = risk$bounded,
+                   risk_text = compare_risk_line(res, opts),
+                   result = compare_result_word(status),
+                   exit_status = status,
+                   exit_text = compare_exit_line(opts, status)),
     notes = as.list(notes))
-  as.character(jsonlite::toJSON(out, auto_unbox = TRUE, digits = NA,
-                                pretty = TRUE, null = "null"))
+  json_text(out, auto_unbox = TRUE, digits = NA, pretty = TRUE, null = "null")
 }

@@ -13,13 +13,22 @@
 #'
 #' ```
 #' speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A]
-#'                     [--test P] [--fail-on slowdown|change|never]
+#'                     [--test P]
+#'                     [--fail-on slowdown|change|never|unguaranteed-slowdown]
 #'                     [--replication auto|process|run] [--design auto|unpaired|paired]
 #'                     [--tolerance P] [--p-adjust holm|BH|none]
 #'                     [--output text|markdown|json] [--baseline V]
 #'                     [--warmup keep|detect]
 #' speeduptest compare FILE [options]
+#' speeduptest compare --base B1 B2 ... --head H1 H2 ... [options]
 #' ```
+#'
+#' With `--base` and `--head`, each version is several files (or glob
+#' patterns, expanded in sorted order), each file one process of that
+#' version (SPEC section 9): the processes are then the unit of replication,
+#' and the variation between them is seen. This is how to gate on tools that
+#' measure a version in one process (Google Benchmark, criterion.rs): run
+#' the benchmark program several times per version, a file each.
 #'
 #' With one `FILE`, the file holds the versions (a hyperfine export with two
 #' or more commands, a criterion.rs benchmark folder with `base` and `new`, a
@@ -37,9 +46,22 @@
 #' * `--alpha A`: the risk level (default 0.05).
 #' * `--test P`: the protocol, by name (see [speeduptest_protocols]):
 #'   `median` ([median_test()], the default), `mean`, ....
-#' * `--fail-on slowdown|change|never`: when to exit with status 1: a
-#'   significant slowdown of any benchmark (the default), any significant
-#'   change (faster or slower), or never.
+#' * `--fail-on slowdown|change|never|unguaranteed-slowdown`: when to exit
+#'   with status 1: a significant slowdown of any benchmark whose confidence
+#'   is guaranteed (the default), any significant guaranteed change (faster
+#'   or slower), never, or any significant slowdown, guaranteed or not.
+#'
+#' **Honest gating** (SPEC section 10b). A verdict whose decisive variation
+#' the data cannot show -- each version in one process (two Google
+#' Benchmark files), each version in one block of runs (hyperfine runs all
+#' the runs of one command, then all of the next), a runs test that says
+#' the versions were measured in blocks -- or whose protocol's conditions
+#' fail is "not guaranteed": its line says so, every output names the cause
+#' and the cure, and no output states a risk for it. Such a slowdown does
+#' not fail the job: the job ends with exit status 3, "inconclusive",
+#' unless `--fail-on unguaranteed-slowdown`. Measure the versions
+#' interleaved (`speeduptest measure`) or each in
+#' several processes (`--base`/`--head`) to get guaranteed verdicts.
 #' * `--replication auto|process|run` and `--design auto|unpaired|paired`:
 #'   the unit of replication and the design, as in [median_test()] (see
 #'   [replication]): by default the processes are the unit where runs share
@@ -89,8 +111,13 @@
 #'
 #' @param args The arguments after `compare` (a character vector).
 #' @return The exit status, invisibly: 0 (the `--fail-on` condition is not
-#'   met), 1 (it is met) or 2 (bad input: the message is written to the
-#'   standard error). The function never quits R; `speeduptest_cli()` and the
+#'   met), 1 (it is met by a guaranteed verdict, or by any with `--fail-on
+#'   unguaranteed-slowdown`), 2 (bad input, or a report that cannot be
+#'   written to the standard output, e.g. a full device or a closed
+#'   descriptor: the message is written to the standard error) or 3
+#'   (inconclusive: only verdicts that are not guaranteed meet the condition;
+#'   the output says how to measure so that they are). The function never
+#'   quits R; `speeduptest_cli()` and the
 #'   installed `speeduptest` script exit with this status.
 #' @seealso [read_timings()], [speedup_suite()]
 #' @examples
@@ -102,13 +129,18 @@ cli_compare <- function(args = character()) {
   opts <- tryCatch(compare_parse_args(args), speeduptest_error = function(e) e)
   if (inherits(opts, "error")) return(compare_fail(conditionMessage(opts)))
   if (isTRUE(opts$help)) {
-    cat(compare_usage(), sep = "\n")
+    wrote <- tryCatch(cli_write(compare_usage()), speeduptest_error = function(e) e)
+    if (inherits(wrote, "error")) return(compare_fail(conditionMessage(wrote), usage = FALSE))
     return(invisible(0L))
   }
   problems <- character()
   res <- tryCatch(
     withCallingHandlers({
-      t <- if (length(opts$files) == 1L) {
+      t <- if (length(opts$base)) {
+        read_timings(c(stats::setNames(opts$base, rep("base", length(opts$base))),
+                       stats::setNames(opts$head, rep("head", length(opts$head)))),
+                     format = opts$format, metric = opts$metric)
+      } else if (length(opts$files) == 1L) {
         read_timings(opts$files, format = opts$format, metric = opts$metric)
       } else {
         read_timings(compare_labels(opts$files), format = opts$format,
@@ -126,18 +158,21 @@ cli_compare <- function(args = character()) {
   if (inherits(res, "error")) return(compare_fail(conditionMessage(res)))
   run <- res$run
   if (!nrow(run$rows)) {
-    for (p in problems) cat(p, "\n", sep = "", file = stderr())
+    for (p in problems) cat(esc_text(p), "\n", sep = "", file = stderr())
     return(compare_fail(sprintf("no benchmark has runs of both \"%s\" and another version.",
                                 run$baseline)))
   }
-  status <- if (compare_fails(run$rows, opts$fail_on)) 1L else 0L
+  status <- compare_status(run$rows, opts$fail_on)
   other <- setdiff(problems, run$skipped$message)
-  for (p in other) cat("note: ", p, "\n", sep = "", file = stderr())
+  for (p in other) cat("note: ", esc_text(p), "\n", sep = "", file = stderr())
+  notes <- compare_notes(run, opts, status, other)
   out <- switch(opts$output,
-                text = compare_text(run, opts, status, other),
-                markdown = compare_markdown(run, opts, status),
-                json = compare_json(run, opts, status, other))
-  cat(out, sep = "\n")
+                text = compare_text(run, opts, status, notes),
+                markdown = compare_markdown(run, opts, status, notes),
+                json = compare_json(run, opts, status, notes))
+  # a report that cannot be written is an error (2), never a decision
+  wrote <- tryCatch(cli_write(out), speeduptest_error = function(e) e)
+  if (inherits(wrote, "error")) return(compare_fail(conditionMessage(wrote), usage = FALSE))
   invisible(status)
 }
 
@@ -149,10 +184,10 @@ compare_labels <- function(files) {
   stats::setNames(files, lab)
 }
 
-compare_fail <- function(message) {
-  cat("speeduptest compare: ", message, "\n", sep = "", file = stderr())
-  cat(sprintf("Usage: speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A] [--test %s] [--fail-on slowdown|change|never] [--tolerance P] [--p-adjust holm|BH|none] [--output text|markdown|json] [--baseline V]\n",
-              paste(protocol_choices(), collapse = "|")),
+compare_fail <- function(message, usage = TRUE) {
+  cat("speeduptest compare: ", esc_text(message), "\n", sep = "", file = stderr())
+  if (usage) cat(sprintf("Usage: speeduptest compare OLD NEW | FILE | --base B1 B2 ... --head H1 H2 ... [--format F] [--metric M] [--alpha A] [--test %s] [--fail-on slowdown|change|never|unguaranteed-slowdown] [--tolerance P] [--p-adjust holm|BH|none] [--output text|markdown|json] [--baseline V] [--warmup keep|detect]\n",
+                         paste(protocol_choices(), collapse = "|")),
       file = stderr())
   invisible(2L)
 }
@@ -160,6 +195,8 @@ compare_fail <- function(message) {
 compare_usage <- function() {
   c("Usage: speeduptest compare OLD NEW [options]",
     "       speeduptest compare FILE [options]   (a file holding both versions)",
+    "       speeduptest compare --base B1 B2 ... --head H1 H2 ... [options]",
+    "                      (several files per version, each file a process)",
     "",
     "Decides for every benchmark whether NEW is faster or slower than OLD",
     "(the Speedup-Test), prints one line per benchmark and a summary.",
@@ -171,7 +208,8 @@ compare_usage <- function() {
     "  --alpha A      risk of each decision (default 0.05)",
     sprintf("  --test T       %s", or_list(c(sprintf("%s (default)", protocol_choices()[1L]),
                                              protocol_choices()[-1L]))),
-    "  --fail-on F    slowdown (default), change or never",
+    "  --fail-on F    slowdown (default: a guaranteed slowdown), change,",
+    "                 never or unguaranteed-slowdown (any slowdown)",
     "  --replication R  auto (default: processes when runs share them), process",
     "                 or run (every run an independent replicate)",
     "  --design D     auto (default: paired by round when rounds are complete),",
@@ -188,7 +226,11 @@ compare_usage <- function() {
     "  --warmup W     keep (default) or detect: each process's steady",
     "                 iterations only, unsettled processes left out",
     "",
-    "Exit status: 1 when --fail-on is met, 0 otherwise, 2 on bad input.")
+    "Exit status: 1 when --fail-on is met by a guaranteed verdict, 0 when it",
+    "is not met, 2 on bad input or when the report cannot be written, 3",
+    "(inconclusive) when only verdicts that are not guaranteed (one process",
+    "or one block per version) meet it: measure interleaved (speeduptest",
+    "measure) or in several processes per version.")
 }
 
 compare_parse_args <- function(args) {
@@ -196,7 +238,8 @@ compare_parse_args <- function(args) {
     abort(sprintf("the arguments must be strings, not %s.", describe_type(args)))
   }
   opts <- list(format = "auto", metric = NULL, alpha = 0.05, test = "median",
-               fail_on = "slowdown", files = character(), help = FALSE,
+               fail_on = "slowdown", files = character(), base = character(),
+               head = character(), help = FALSE,
                replication = "auto", design = "auto",
                p_adjust = "holm", s0 = 1.01, output = "text", baseline = NULL,
                warmup = "keep")
@@ -209,6 +252,15 @@ compare_parse_args <- function(args) {
     if (a %in% c("-h", "--help")) {
       opts$help <- TRUE
       return(opts)
+    }
+    if (a %in% c("--base", "--head")) {
+      # the files of one version, up to the next option: each a process
+      j <- i + 1L
+      while (j <= length(args) && !startsWith(args[j], "--")) j <- j + 1L
+      files <- compare_glob(args[seq_len(j - i - 1L) + i], a)
+      opts[[sub("^--", "", a)]] <- c(opts[[sub("^--", "", a)]], files)
+      i <- j
+      next
     }
     if (startsWith(a, "--")) {
       key <- sub("=.*$", "", a)
@@ -226,19 +278,26 @@ compare_parse_args <- function(args) {
         "--format" = opts$format <- val,
         "--metric" = opts$metric <- val,
         "--alpha" = {
-          alpha <- suppressWarnings(as.numeric(val))
+          alpha <- parse_decimal(val)
           if (is.na(alpha) || alpha <= 0 || alpha >= 1) {
             abort(sprintf("--alpha must be a number strictly between 0 and 1, not \"%s\".", val))
+          }
+          # a confidence passed as the risk: R warns (check_alpha()); the
+          # gate refuses, as its intervals of level 1 - 2 alpha would not exist
+          if (alpha >= 0.5) {
+            abort(sprintf("--alpha %s is a risk of %s (a confidence of %s), at least 0.5: for a %s confidence, use --alpha %s.",
+                          val, fmt_pct(alpha), fmt_pct(1 - alpha), fmt_pct(alpha),
+                          format(1 - alpha)))
           }
           opts$alpha <- alpha
         },
         "--test" = opts$test <- check_choice(val, protocol_choices(), key),
-        "--fail-on" = opts$fail_on <- check_choice(val, c("slowdown", "change", "never"), key),
+        "--fail-on" = opts$fail_on <- check_choice(val, compare_fail_choices, key),
         "--replication" = opts$replication <- check_choice(val, replication_choices, key),
         "--design" = opts$design <- check_choice(val, design_choices, key),
         "--p-adjust" = opts$p_adjust <- check_choice(val, c("holm", "BH", "none"), key),
         "--tolerance" = {
-          tol <- suppressWarnings(as.numeric(sub("%$", "", val)))
+          tol <- parse_decimal(val, percent = TRUE)
           if (is.na(tol) || tol < 0 || !is.finite(tol)) {
             abort(sprintf("--tolerance must be a percentage >= 0 (1 for 1 %%), not \"%s\".", val))
           }
@@ -252,9 +311,35 @@ compare_parse_args <- function(args) {
     }
     i <- i + 1L
   }
+  if (length(opts$base) || length(opts$head)) {
+    if (!length(opts$base) || !length(opts$head)) {
+      abort(sprintf("--base and --head each need one file or more; %s has none.",
+                    if (!length(opts$base)) "--base" else "--head"))
+    }
+    if (length(opts$files)) {
+      abort(sprintf("give the files with --base and --head, or as OLD NEW, not both (\"%s\").",
+                    opts$files[1L]))
+    }
+    return(opts)
+  }
   if (!length(opts$files) || length(opts$files) > 2L) {
-    abort(sprintf("give OLD NEW (two files) or one file holding both versions, not %d file(s).",
+    abort(sprintf("give OLD NEW (two files), one file holding both versions, or several files per version with --base B1 B2 ... --head H1 H2 ..., not %d file(s).",
                   length(opts$files)))
   }
   opts
 }
+
+# The files after --base or --head: a pattern the shell did not expand
+# (quoted, or a CI step's string) is expanded here, in sorted order.
+compare_glob <- function(files, option) {
+  if (!length(files)) abort(sprintf("option %s needs one file or more.", option))
+  out <- unlist(lapply(files, function(f) {
+    if (file.exists(f) || !grepl("[*?[]", f)) return(f)
+    g <- sort(Sys.glob(f))
+    if (!length(g)) abort(sprintf("%s \"%s\" matches no file.", option, f))
+    g
+  }))
+  out
+}
+
+compare_fail_choices <- c("slowdown", "change", "never", "unguaranteed-slowdown")

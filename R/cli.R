@@ -29,6 +29,9 @@
 #' * `-h`, `--help`: print the usage.
 #' `--name=value` is the same as `--name value`.
 #'
+#' `speeduptest measure ...` times commands interleaved with [measure()]'s
+#' engine and writes the runs for `compare` (see `cli_measure()`).
+#'
 #' `speeduptest compare ...` compares two sets of timings for continuous
 #' integration (see `cli_compare()` when this build of the package has it):
 #' by default with a 1 % tolerance (`--tolerance`) and Holm's adjustment
@@ -89,7 +92,8 @@
 #'   missing values).
 #' @return The exit status, invisibly: 0 for an analysis (whose
 #'   [speedup_suite()] result is attached as the attribute `"suite"`) or for
-#'   `--help`; for `compare`, the status `cli_compare()` returns.
+#'   `--help`; for `compare` and `measure`, the status `cli_compare()` or
+#'   `cli_measure()` returns.
 #'
 #'   Called without `args` in a non-interactive R, as in
 #'   `Rscript -e 'speeduptest::speeduptest_cli()' compare OLD NEW`, it is the
@@ -113,9 +117,12 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   if (length(args) && identical(args[[1L]], "compare")) {
     return(cli_dispatch_compare(args[-1L]))
   }
+  if (length(args) && identical(args[[1L]], "measure")) {
+    return(cli_measure(args[-1L]))
+  }
   opt <- cli_parse(args)
   if (isTRUE(opt$help)) {
-    cat(cli_usage, sep = "\n")
+    cli_write(cli_usage)
     return(invisible(0L))
   }
   config_file <- opt$config
@@ -138,12 +145,12 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   paths <- write_speedup_report(suite, prefix, config = config_file,
                                 conf_level = opt$conf_level)
   if (!opt$quiet) {
-    cat(suite_report_file_lines(suite, config_file, opt$conf_level), sep = "\n")
     nskip <- sum(suite$problems$severity == "error")
     nw <- nrow(suite_warning_messages(suite))
-    cat(sprintf("\n%d benchmark(s) analysed, %d skipped; %d warning(s) in %s.\n",
-                nrow(suite$benchmarks), nskip, nw, paths[["warning"]]))
-    cat(sprintf("Wrote %s\n", paste(paths, collapse = ", ")))
+    cli_write(c(esc_text(suite_report_file_lines(suite, config_file, opt$conf_level)), "",
+                sprintf("%d benchmark(s) analysed, %d skipped; %d warning(s) in %s.",
+                        nrow(suite$benchmarks), nskip, nw, esc_text(paths[["warning"]])),
+                sprintf("Wrote %s", esc_text(paste(paths, collapse = ", ")))))
   }
   invisible(structure(0L, suite = suite))
 }
@@ -178,6 +185,7 @@ cli_usage <- c(
   "usage: speeduptest CONFIG [--conf-level L] [--weight custom|equal|fraction]",
   "                   [--precision r] [-o PREFIX] [--significant-only] [-q]",
   "       speeduptest compare ...",
+  "       speeduptest measure [options] -n NAME CMD -n NAME CMD ...",
   "",
   "CONFIG is a CSV file with the header Name,Sample1,Sample2,ConfLevel,Coef and one",
   "line per benchmark (Sample1/Sample2: files with one run time per line; empty or",
@@ -211,7 +219,7 @@ cli_parse <- function(args) {
       i <- i + 1L
     } else if (a == "--conf-level") {
       v <- value(i, a)
-      lv <- if (toupper(v) == "NA") NA_real_ else suppressWarnings(as.numeric(v))
+      lv <- if (toupper(v) == "NA") NA_real_ else parse_decimal(v)
       if (toupper(v) != "NA" && (is.na(lv) || lv <= 0 || lv >= 1)) {
         bad(sprintf("--conf-level must be a number strictly between 0 and 1 (or NA), not \"%s\".", v))
       }
@@ -224,7 +232,7 @@ cli_parse <- function(args) {
       i <- i + 2L
     } else if (a == "--precision") {
       v <- value(i, a)
-      r <- suppressWarnings(as.numeric(v))
+      r <- parse_decimal(v)
       if (is.na(r) || r <= 0 || r >= 1) {
         bad(sprintf("--precision must be a number strictly between 0 and 1, not \"%s\".", v))
       }
@@ -262,11 +270,25 @@ cli_parse <- function(args) {
 # standard error).  The installed script and speeduptest_cli() called from
 # Rscript end R with it.
 cli_exit_status <- function(args) {
+  cli_utf8_locale()
   tryCatch({
     st <- speeduptest_cli(args)
     if (is.numeric(st) && length(st) == 1L && !is.na(st)) as.integer(st) else 0L
   }, error = function(e) {
-    message("speeduptest: ", conditionMessage(e))
+    message("speeduptest: ", esc_text_lines(conditionMessage(e)))
     2L
   })
+}
+
+# The command line reads and writes UTF-8 (names from the data, the
+# Markdown of a comment) also when started from a fresh shell without a
+# locale (`env -i`, a CI step): the C locale's character type is switched
+# to C.UTF-8 where the system has it.
+cli_utf8_locale <- function() {
+  if (isTRUE(l10n_info()[["UTF-8"]])) return(invisible(TRUE))
+  for (loc in c("C.UTF-8", "C.utf8", "en_US.UTF-8")) {
+    ok <- suppressWarnings(Sys.setlocale("LC_CTYPE", loc))
+    if (nzchar(ok) && isTRUE(l10n_info()[["UTF-8"]])) return(invisible(TRUE))
+  }
+  invisible(FALSE)
 }

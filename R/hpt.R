@@ -139,6 +139,17 @@ hpt <- function(a, b = NULL, higher_is_better = FALSE, alpha_bench = NULL,
   speedup <- check_positive(speedup, "speedup", call)
   conf_level <- check_conf_level(conf_level, call = call)
   if (!is.null(alpha_bench)) alpha_bench <- check_alpha(alpha_bench, "alpha_bench", call)
+  data <- hpt_input(a, b, initial, na_rm, call)
+  alpha_bench <- hpt_alpha(alpha_bench, data, call)
+  hpt_run(data, higher_is_better, alpha_bench, speedup, exact_ties,
+          conf_level, call)
+}
+
+# The data of hpt() and hpt_speedup(): with timings, A is the transformed
+# code and B the initial one (the first version unless `initial` names
+# another), so that both test "the new code is faster", as the rest of the
+# package does.
+hpt_input <- function(a, b, initial, na_rm, call) {
   tp <- NULL
   if (is_speedup_timings(a)) {
     tp <- timings_pairs(a, initial, arg = "a", require = TRUE)
@@ -152,9 +163,7 @@ hpt <- function(a, b = NULL, higher_is_better = FALSE, alpha_bench = NULL,
   if (!is.null(tp) && nrow(tp$problems)) {
     data$problems <- rbind(tp$problems, data$problems)
   }
-  alpha_bench <- hpt_alpha(alpha_bench, data, call)
-  hpt_run(data, higher_is_better, alpha_bench, speedup, exact_ties,
-          conf_level, call)
+  data
 }
 
 hpt_run <- function(data, higher_is_better, alpha_bench, speedup, exact_ties,
@@ -541,7 +550,8 @@ as.data.frame.speeduptest_hpt <- function(x, row.names = NULL,
 #' @export
 hpt_speedup <- function(a, b = NULL, confidence = 0.95,
                         higher_is_better = FALSE, alpha_bench = NULL,
-                        exact_ties = FALSE, precision = 0.01, na_rm = FALSE, ...) {
+                        exact_ties = FALSE, precision = 0.01, na_rm = FALSE,
+                        initial = NULL, ...) {
   check_dots_empty(...)
   call <- sys.call()
   na_rm <- check_flag(na_rm, "na_rm", call)
@@ -550,7 +560,7 @@ hpt_speedup <- function(a, b = NULL, confidence = 0.95,
   confidence <- check_conf_level(confidence, "confidence", call)
   if (!is.null(alpha_bench)) alpha_bench <- check_alpha(alpha_bench, "alpha_bench", call)
   precision <- check_between(precision, "precision", 0, 1, call, upper_ok = TRUE)
-  data <- hpt_data(a, b, na_rm = na_rm, call = call)
+  data <- hpt_input(a, b, initial, na_rm, call)
   alpha_bench <- hpt_alpha(alpha_bench, data, call)
   res <- .Call(ffi_hpt_speedup, data$a, data$a_len, data$b, data$b_len,
                higher_is_better, alpha_bench, exact_ties, confidence,

@@ -95,7 +95,10 @@ import_timings_csv <- function(path, metric = NULL, multi = FALSE, name = NULL,
     run <- stats::ave(seq_len(nrow(d)), paste(bench, version, sep = "\r"),
                       FUN = seq_along)
   }
-  extra <- d[setdiff(names(d), c(tcol, bcol, vcol, rcol))]
+  # the other columns are kept, but not one named like a column of the
+  # result (a "time" column when `metric` reads another one)
+  extra <- d[setdiff(names(d), c(tcol, bcol, vcol, rcol, "time", "benchmark", "version",
+                                 "run"))]
   out <- do.call(timings_part, c(list(bench, version, time, run, "sample"),
                                  as.list(extra),
                                  list(named = is.null(bcol) && !is.null(name))))

@@ -92,7 +92,11 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL,
                                       all$within, "sample"), as.list(extras),
                                  list(process = all$within)))
   } else {
-    bench <- if (is.null(name)) file_stem(path) else name
+    bench <- if (is.null(name)) {
+      hyperfine_benchmark_name(vapply(res, function(r) {
+        if (is.character(r$command) && length(r$command) == 1L) r$command else NA_character_
+      }, ""), file_stem(path))
+    } else name
     d <- do.call(timings_part, c(list(bench, all$cmd, all$time,
                                       seq_len(nrow(all)), "global"),
                                  as.list(extras), list(named = !is.null(name),
@@ -100,4 +104,25 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL,
   }
   if (nrow(problems)) attr(d, "problems") <- problems
   d
+}
+
+# The benchmark a file of several commands (the versions) measures, from
+# the commands themselves: the command with its program's folder left out
+# when that is the same for every version (`../base/prog in.txt` and
+# `../head/prog in.txt` measure `prog in.txt`), else the program's name
+# when it is the same (`prog`), else `fallback` (the file's name).
+hyperfine_benchmark_name <- function(commands, fallback) {
+  if (!length(commands) || anyNA(commands)) return(fallback)
+  words <- strsplit(trimws(commands), "[[:space:]]+")
+  if (any(lengths(words) == 0L)) return(fallback)
+  prog <- vapply(words, function(w) basename(w[1L]), "")
+  full <- vapply(seq_along(words), function(i) {
+    paste(c(prog[i], words[[i]][-1L]), collapse = " ")
+  }, "")
+  if (length(unique(full)) == 1L && length(commands) > 1L) return(full[1L])
+  if (length(unique(prog)) == 1L && length(commands) > 1L &&
+      any(lengths(words) > 1L | grepl("/", commands))) {
+    return(prog[1L])
+  }
+  fallback
 }

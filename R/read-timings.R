@@ -15,8 +15,12 @@
 #'   folder with `base` and `new`, a CSV with a `version` column, a
 #'   SpeedupTest configuration). Several files hold one version each: a named
 #'   vector names the versions (`c(old = "a.json", new = "b.json")`),
-#'   otherwise the file names (without extension) do. The versions keep the
-#'   order of `path`; the first is the initial code.
+#'   otherwise the file names (without extension) do. A name given to
+#'   several files makes them one version, each file a process of it
+#'   (`c(base = "b1.json", base = "b2.json", head = "h1.json", head =
+#'   "h2.json")`: SPEC section 9), so that the variation between processes
+#'   is seen. The versions keep the order of `path`; the first is the
+#'   initial code.
 #' @param format `"auto"` (the default) detects the format from the content;
 #'   or one of `"hyperfine"`, `"google-benchmark"`, `"pyperf"`,
 #'   `"criterion"`, `"speeduptest"` (a SpeedupTest configuration) and `"csv"`.
@@ -27,7 +31,10 @@
 #'   measurement and accept only `NULL`.
 #' @param benchmark For a source that does not name its benchmark (a single
 #'   hyperfine file whose commands are the versions, a lone criterion.rs
-#'   `sample.json`), the benchmark's name (default: the file name). For the
+#'   `sample.json`), the benchmark's name (default: for hyperfine, what the
+#'   commands have in common, `prog in.txt` for `../base/prog in.txt` and
+#'   `../head/prog in.txt` or else the program's name, and the file name
+#'   when they have nothing in common; otherwise the file name). For the
 #'   other sources, `NULL` (all benchmarks) or the names of the benchmarks to
 #'   keep.
 #'
@@ -167,6 +174,10 @@ read_timings <- function(path, format = "auto", metric = NULL,
     parts[[i]] <- d
   }
   run_order <- if (!multi) attr(parts[[1L]], "run_order") else "sample"
+  # hyperfine measures each file in one block: files of different versions
+  # were not interleaved, so their runs are in a global order, one file
+  # after the other (the runs test then sees the blocks)
+  blocks <- multi && !anyDuplicated(labels) && all(fmts == "hyperfine")
   select <- !is.null(benchmark) && !isTRUE(attr(parts[[1L]], "named"))
   problems <- do.call(rbind, lapply(parts, attr, "problems"))
   all <- if (length(parts) == 1L) parts[[1L]] else {
@@ -175,8 +186,27 @@ read_timings <- function(path, format = "auto", metric = NULL,
       for (nm in setdiff(keep_cols, names(d))) d[[nm]] <- NA
       d[keep_cols]
     })
-    if (multi && "process" %in% keep_cols) parts <- distinct_file_processes(parts)
-    do.call(rbind, parts)
+    repeated <- multi && anyDuplicated(labels) > 0L
+    if (repeated && !("process" %in% keep_cols)) {
+      parts <- lapply(parts, function(d) {
+        d$process <- NA_integer_
+        d
+      })
+    }
+    if (multi && (repeated || "process" %in% keep_cols)) {
+      parts <- distinct_file_processes(parts, one_each = repeated)
+    }
+    all <- do.call(rbind, parts)
+    if (blocks) {
+      all$run <- stats::ave(seq_len(nrow(all)), all$benchmark, FUN = seq_along)
+      run_order <- "global"
+    }
+    if (repeated) {
+      # the runs of a version numbered across its files, in their order
+      all$run <- stats::ave(seq_len(nrow(all)), all$benchmark, all$version,
+                            FUN = seq_along)
+    }
+    all
   }
   version_levels <- if (multi) unique(labels) else unique(as.character(all$version))
   if (select) {
@@ -198,6 +228,8 @@ read_timings <- function(path, format = "auto", metric = NULL,
     as.list(all[extras]),
     list(source = paste(unique(fmts), collapse = ", "), run_order = run_order,
          attrs = list(files = stats::setNames(path, labels)))))
+  # with the benchmarks new_speedup_timings() skipped for their structure columns
+  problems <- rbind(problems, attr(t, "problems"))
   if (!is.null(problems) && nrow(problems)) attr(t, "problems") <- problems
   rownames(t) <- NULL
   t
@@ -214,10 +246,15 @@ timings_file_labels <- function(path) {
     if (!anyDuplicated(alt)) lab <- alt
   }
   lab <- make.unique(lab, sep = "-")
-  if (!is.null(nm)) lab[!is.na(nm) & nzchar(nm)] <- nm[!is.na(nm) & nzchar(nm)]
-  if (anyDuplicated(lab)) {
+  given <- if (is.null(nm)) rep(FALSE, length(lab)) else !is.na(nm) & nzchar(nm)
+  lab[given] <- nm[given]
+  # a name given to several files makes them one version, each file a
+  # process of it; a file name repeated by chance does not
+  rep_given <- unique(lab[duplicated(lab)])
+  bad <- setdiff(rep_given, unique(lab[given][duplicated(lab[given])]))
+  if (length(bad)) {
     abort(sprintf("`path`: the version names must be unique; %s is repeated.",
-                  paste0('"', unique(lab[duplicated(lab)]), '"', collapse = ", ")))
+                  paste0('"', bad, '"', collapse = ", ")))
   }
   lab
 }
@@ -581,12 +618,20 @@ timings_part <- function(benchmark, version, time, run, run_order, ...,
 
 # Several files: the process labels of each file numbered apart (a
 # process of one file is not a process of another), NA where unknown.
-distinct_file_processes <- function(parts) {
+distinct_file_processes <- function(parts, one_each = FALSE) {
   offset <- 0L
   for (i in seq_along(parts)) {
     p <- parts[[i]]$process
-    if (is.null(p) || all(is.na(p))) {
-      parts[[i]]$process <- rep(NA_integer_, nrow(parts[[i]]))
+    if (one_each || is.null(p) || all(is.na(p))) {
+      if (one_each) {
+        # several files of a version: each file is one process of it (SPEC
+        # section 10b), whatever processes the tool ran inside it, as the
+        # runs of a file were taken together
+        offset <- offset + 1L
+        parts[[i]]$process <- rep(offset, nrow(parts[[i]]))
+      } else {
+        parts[[i]]$process <- rep(NA_integer_, nrow(parts[[i]]))
+      }
       next
     }
     code <- match(as.character(p), unique(as.character(p[!is.na(p)])))

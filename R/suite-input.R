@@ -386,7 +386,7 @@ suite_levels <- function(conf_level, suite) {
     return(rep(0.95, nb))
   }
   if (length(conf_level) == 1L && is.na(conf_level)) return(rep(NA_real_, nb))
-  rep(check_conf_level(conf_level), nb)
+  rep(check_conf_level_risk(conf_level), nb)
 }
 
 # How the benchmarks are weighted: `weights` as checked by speedup_suite(),

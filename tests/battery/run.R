@@ -18,7 +18,7 @@ opt <- function(name, default = NULL) {
 }
 
 failures <- c("untyped", "misnamed", "warning", "crash", "hang", "lost", "memory",
-              "battery-error")
+              "injection", "battery-error")
 
 # ---------------------------------------------------------------------------
 # A child: runs a batch of cases, writing a line before and after each one.

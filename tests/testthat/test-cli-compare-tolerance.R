@@ -29,8 +29,11 @@ test_that("the decisions are the protocol's at the tolerance, adjusted by Holm",
     line <- grep(paste0("^", bs[i], " "), r$out, value = TRUE)
     expect_match(line, word)
   }
-  expect_identical(r$status, as.integer(any(pl <= 0.05)))
-  expect_true(any(grepl("^risk: tolerance 1 %, p-values adjusted: holm", r$out)))
+  # one process per version: no verdict is guaranteed, a slowdown is
+  # inconclusive and no risk is stated
+  expect_identical(r$status, if (any(pl <= 0.05)) 3L else 0L)
+  expect_true(any(grepl("^risk: none stated: no verdict is guaranteed", r$out)))
+  expect_false(any(grepl("probability at most", r$out)))
 })
 
 test_that("a slowdown inside the tolerance does not fail the job; beyond it, it does", {
@@ -59,7 +62,7 @@ test_that("a slowdown inside the tolerance does not fail the job; beyond it, it 
 test_that("a file with three versions compares each with the baseline", {
   h <- timings_fixture("hyperfine-three.json")
   r <- compare_run_cli(h)
-  expect_identical(r$status, 1L)          # "double" is slower than "base"
+  expect_identical(r$status, 3L)          # "double" is slower than "base" (blocks)
   expect_match(r$out[1], "^base \\(initial\\) -> same:")
   expect_true(any(grepl("^base \\(initial\\) -> double:", r$out)))
   expect_true(any(grepl("baseline: base (the first version; choose another with --baseline)",
@@ -80,7 +83,7 @@ test_that("bad new options exit 2", {
     r <- compare_run_cli(h, args)
     expect_identical(r$status, 2L, label = paste(args, collapse = " "))
   }
-  expect_identical(compare_run_cli(h, "--tolerance=2%")$status, 1L)
+  expect_identical(compare_run_cli(h, "--tolerance=2%")$status, 3L)
 })
 
 test_that("the Markdown output renders as a table (pandoc)", {
@@ -88,7 +91,7 @@ test_that("the Markdown output renders as a table (pandoc)", {
   skip_if(!nzchar(pandoc), "pandoc is missing")
   g <- timings_fixture(c("gbench-base.json", "gbench-slower.json"))
   r <- compare_run_cli(g[1], g[2], "--output", "markdown")
-  expect_identical(r$status, 1L)
+  expect_identical(r$status, 3L)
   md <- tempfile(fileext = ".md")
   writeLines(r$out, md)
   html <- system2(pandoc, c("-f", "gfm", "-t", "html", md), stdout = TRUE)
@@ -96,8 +99,8 @@ test_that("the Markdown output renders as a table (pandoc)", {
   expect_match(html, "<table>", fixed = TRUE)
   rows <- gregexpr("<tr", html, fixed = TRUE)[[1]]
   expect_length(rows, 1L + 3L)   # the header and the three benchmarks
-  expect_match(html, "<strong>significant slowdown beyond 1\\s+%</strong>")
-  expect_match(html, "speeduptest compare: FAIL", fixed = TRUE)
+  expect_match(html, "significant slowdown beyond 1\\s+%\\s+\\(not\\s+guaranteed\\)")
+  expect_match(html, "speeduptest compare:\\s+INCONCLUSIVE")
 })
 
 test_that("the JSON output parses and holds every figure of the text output", {
@@ -127,7 +130,12 @@ test_that("the JSON output parses and holds every figure of the text output", {
   srow <- grep("^[0-9]+ benchmarks?: ", txt$out)
   risk <- paste(txt$out[grep("^risk:", txt$out):(srow[length(srow)] - 1L)], collapse = " ")
   expect_identical(gsub("\\s+", " ", risk), s$risk_text)
-  expect_match(s$risk_text, speeduptest:::fmt_num(s$risk, 2L), fixed = TRUE)
+  if (isTRUE(s$risk_bounded)) {
+    expect_match(s$risk_text, speeduptest:::fmt_num(s$risk, 2L), fixed = TRUE)
+  } else {
+    expect_null(s$risk)
+    expect_false(grepl("probability at most", s$risk_text))
+  }
   expect_identical(txt$out[length(txt$out)], sprintf("%s (--fail-on %s): exit %d", s$result,
                                                      j$fail_on, s$exit_status))
 })
@@ -163,7 +171,7 @@ test_that("install_cli() puts a working `speeduptest` on the PATH", {
                              stdout = TRUE, stderr = TRUE))
   }
   out <- run("compare", shQuote(timings_fixture("hyperfine-slowdown.json")))
-  expect_identical(attr(out, "status"), 1L)
+  expect_identical(attr(out, "status"), 3L)
   expect_true(any(grepl("significant slowdown beyond 1 %", out, fixed = TRUE)))
   out <- run("compare", shQuote(timings_fixture("hyperfine-speedup.json")))
   expect_null(attr(out, "status"))
@@ -191,28 +199,55 @@ run_recipe <- function(recipe, env) {
        out = out, files = list.files(work, full.names = TRUE))
 }
 
-test_that("the vignette's hyperfine recipe runs as written", {
+test_that("the vignette's recipe with speeduptest measure runs as written", {
   skip_on_cran()
   skip_on_os("windows")
-  skip_if(!nzchar(Sys.which("hyperfine")) || !nzchar(Sys.which("cc")),
-          "hyperfine or a C compiler is missing")
-  recipe <- system.file("ci", "ci-hyperfine.sh", package = "speeduptest")
+  skip_if(!nzchar(Sys.which("cc")), "no C compiler")
+  recipe <- system.file("ci", "ci-measure.sh", package = "speeduptest")
   exe <- tempfile("busy")
   skip_if(system2("cc", c("-O2", "-o", exe, shQuote(timings_fixture("busy.c"))),
                   stdout = FALSE, stderr = FALSE) != 0, "cannot build busy.c")
-  # three times the work: the job fails
+  # three times the work: measured interleaved, the slowdown is guaranteed
+  # and the job fails
   r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "2000000"))),
                             paste0("CHANGE_CMD=", shQuote(paste(exe, "6000000")))))
   expect_identical(r$status, 1L)
-  expect_true(any(grepl("significant slowdown beyond 1 %", r$out, fixed = TRUE)))
+  expect_true(any(grepl("significant slowdown beyond 1 % (paired by round, 31 rounds)",
+                        r$out, fixed = TRUE)))
+  expect_true(any(grepl("FAIL (--fail-on slowdown): exit 1", r$out, fixed = TRUE)))
+  csv <- grep("times.csv$", r$files, value = TRUE)
+  expect_length(csv, 1L)
+  t <- read_timings(csv)
+  expect_identical(levels(t$version), c("base", "change"))
+  expect_setequal(t$round, 1:31)
   md <- grep("speedup-report.md$", r$files, value = TRUE)
   expect_length(md, 1L)
-  expect_match(readLines(md)[1], "**speeduptest compare: FAIL**", fixed = TRUE)
+  lines <- readLines(md, encoding = "UTF-8")
+  expect_identical(lines[1], "### speeduptest compare: FAIL")
+  row <- grep("^\\| ", lines, value = TRUE)[2]
+  expect_match(row, "^\\| [^|]+ \\| [0-9.]+ ms \\S+ [0-9.]+ [mu]?s \\| [0-9.]+ ms \\S+ [0-9.]+ [mu]?s \\| [0-9.]+x slower \\|")
   # a third of the work: the job passes
   r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "6000000"))),
                             paste0("CHANGE_CMD=", shQuote(paste(exe, "2000000")))))
   expect_identical(r$status, 0L)
   expect_true(any(grepl("significant speedup beyond 1 %", r$out, fixed = TRUE)))
+})
+
+test_that("the GitHub Actions workflow installs from source, runs the recipe and posts the comment", {
+  yml <- readLines(system.file("ci", "speedup.yml", package = "speeduptest"))
+  run <- paste(yml, collapse = "\n")
+  expect_match(run, "R CMD INSTALL", fixed = TRUE)
+  expect_false(grepl("install.packages(\"speeduptest\")", run, fixed = TRUE))
+  expect_match(run, "ci-measure.sh", fixed = TRUE)
+  expect_match(run, "gh pr comment", fixed = TRUE)
+  expect_match(run, "--body-file speedup-report.md", fixed = TRUE)
+  expect_match(run, "pull-requests: write", fixed = TRUE)
+  # the vignette shows the recipes and the workflow as they are installed
+  vig <- readLines(test_path("..", "..", "vignettes", "from-your-tool.Rmd"))
+  skip_if(!length(vig), "vignette source not found")
+  for (f in c("ci-measure.sh", "ci-gbench.sh", "speedup.yml")) {
+    expect_true(any(grepl(sprintf('system.file("ci", "%s"', f), vig, fixed = TRUE)), label = f)
+  }
 })
 
 test_that("the vignette's Google Benchmark recipe runs as written", {
@@ -232,10 +267,14 @@ test_that("the vignette's Google Benchmark recipe runs as written", {
   slower <- build(300)
   recipe <- system.file("ci", "ci-gbench.sh", package = "speeduptest")
   r <- run_recipe(recipe, c(paste0("BASE_BENCH=", base), paste0("CHANGE_BENCH=", slower)))
+  # each build in 15 interleaved processes: paired by round, guaranteed
   expect_identical(r$status, 1L)
-  expect_gte(length(grep("significant slowdown beyond 1 %", r$out, fixed = TRUE)), 2L)
+  expect_gte(length(grep("significant slowdown beyond 1 % (paired by round, 15 rounds)",
+                         r$out, fixed = TRUE)), 2L)
   js <- grep("speedup-report.json$", r$files, value = TRUE)
   expect_length(js, 1L)
   j <- jsonlite::fromJSON(js)
   expect_identical(j$summary$exit_status, 1L)
+  expect_true(all(j$comparisons$guaranteed))
+  expect_length(grep("speedup-report.md$", r$files), 1L)
 })

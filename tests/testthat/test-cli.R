@@ -253,7 +253,10 @@ test_that("Rscript -e 'speeduptest::speeduptest_cli()' exits with the command li
     st <- attr(out, "status")
     if (is.null(st)) 0L else st
   }
-  expect_identical(status_of(c("compare", file.path(ex, "hyperfine-slowdown.json"))), 1L)
+  # a slowdown measured in blocks: inconclusive (3); asked for, a failure
+  expect_identical(status_of(c("compare", file.path(ex, "hyperfine-slowdown.json"))), 3L)
+  expect_identical(status_of(c("compare", file.path(ex, "hyperfine-slowdown.json"),
+                               "--fail-on", "unguaranteed-slowdown")), 1L)
   expect_identical(status_of(c("compare", file.path(ex, "hyperfine-speedup.json"))), 0L)
   expect_identical(status_of(c("compare", file.path(tempdir(), "none.json"))), 2L)
   expect_identical(status_of("--no-such-option"), 2L)

@@ -274,3 +274,30 @@ test_that("no speedup reaching the level is NA, not NaN", {
   expect_null(sp$test)
   expect_output(print(sp), "No speedup >= 1 reaches confidence 0.95")
 })
+
+test_that("on timings, hpt_speedup() takes the first version as the baseline, as hpt() does", {
+  # O0 (initial, first) is slower; O3 is the new code, about 1.5 times faster
+  set.seed(30)
+  d <- do.call(rbind, lapply(sprintf("b%02d", 1:12), function(b) {
+    s <- exp(rnorm(1))
+    data.frame(benchmark = b, version = rep(c("O0", "O3"), each = 15),
+               time = s * c(rlnorm(15, log(1.5), 0.05), rlnorm(15, 0, 0.05)))
+  }))
+  t <- as_timings(d)
+  h <- hpt(t)
+  s <- hpt_speedup(t)
+  # both say "O3 is faster than O0": A is O3, B is O0
+  expect_identical(h$labels, s$labels)
+  expect_identical(s$labels, c("O3", "O0"))
+  expect_gt(s$speedup, 1.3)
+  expect_gte(s$test$confidence, 0.95)
+  # the same answer as the two machines given by hand, new code as A
+  wide <- function(v) lapply(split(d$time[d$version == v], d$benchmark[d$version == v]), identity)
+  ref <- hpt_speedup(wide("O3"), wide("O0"))
+  expect_identical(s$speedup, ref$speedup)
+  expect_identical(s$supremum, ref$supremum)
+  # `initial` names another baseline, as in hpt()
+  expect_identical(hpt_speedup(t, initial = "O3")$labels, c("O0", "O3"))
+  expect_true(is.na(hpt_speedup(t, initial = "O3")$speedup))
+  expect_error(hpt_speedup(wide("O3"), wide("O0"), initial = "O0"), class = "speeduptest_error")
+})
