@@ -172,7 +172,9 @@ if (identical(mode, "record")) {
   cat(length(out), "answers recorded\n")
 } else {
   ref <- readRDS(file)
+  if (length(ref) != length(out)) cat(sprintf("%d answers recorded, %d now\n", length(ref), length(out)))
   same <- mapply(identical, ref, out)
+  if (any(!same)) cat("differing:", utils::head(which(!same), 20), "\n")
   cat(sprintf("%d answers, %d differing\n", length(ref), sum(!same)))
   if (any(!same)) quit(status = 1)
 }
