@@ -113,7 +113,32 @@ test_that("plot draws both samples", {
   on.exit(dev.off())
   v <- median_test(before, after)
   expect_identical(plot(v), v)
-  expect_identical(plot(mean_test(c(1, 2), before)), mean_test(c(1, 2), before))
+  v2 <- mean_test(c(1, 2), before)
+  expect_identical(plot(v2), v2)
+})
+
+test_that("a verdict's parts are made once, kept, and made again after an assignment", {
+  x <- exp(seq(0, 0.3, length.out = 30)) * rlnorm(30, 0, 0.01)
+  v <- median_test(x, rlnorm(30, -0.1, 0.05))
+  cache <- attr(v, "lazy")$cache
+  expect_identical(ls(cache), character())
+  ro <- v$run_order
+  expect_identical(ls(cache), "run_order")
+  # the same object, not a second computation of it
+  expect_true(identical(v$run_order, ro))
+  cav <- v$caveats
+  expect_setequal(ls(cache), c("run_order", "story", "caveats"))
+  expect_identical(v$advice, speeduptest:::verdict_story(v)$advice)
+  expect_identical(cav, speeduptest:::verdict_story(v)$caveats)
+  expect_identical(ro, speeduptest:::run_order_check(v$x, v$y, v$labels))
+  # an assignment starts a new cache: the parts follow the new fields
+  w <- v
+  w$labels <- c("before", "after")
+  expect_identical(ls(attr(w, "lazy")$cache), character())
+  expect_identical(w$run_order, speeduptest:::run_order_check(w$x, w$y, c("before", "after")))
+  expect_identical(v$run_order, ro)
+  w[["alpha"]] <- 0.1
+  expect_identical(ls(attr(w, "lazy")$cache), character())
 })
 
 test_that("print says \"significant slowdown\" with the speedup and its interval", {
