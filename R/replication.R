@@ -150,14 +150,18 @@ process_kind <- function(px, py) {
 }
 
 # Integer codes of labels p, 1, 2, ... in order of first appearance, equal
-# where as.character(p) is equal (numbers and text alike); without turning
-# whole numbers or text into a factor of strings.
+# where as.character(p) is equal (numbers and text alike), NA where it is
+# NA; without turning whole numbers or text into a factor of strings.
 label_codes <- function(p) {
   if (is.factor(p)) p <- as.character(p)
   if (is.double(p) && !all(is.na(p) | (p == trunc(p) & abs(p) < 1e15))) {
     p <- as.character(p)
   }
-  match(p, unique(p))
+  u <- unique(p)
+  # as.character(NaN) is the text "NaN", a label; NA is none
+  none <- is.na(u)
+  if (is.double(u)) none <- none & !is.nan(u)
+  match(p, u[!none])
 }
 
 # Per-process summaries of times t grouped by labels p, processes in the
@@ -498,7 +502,7 @@ structure_actions <- function(sp, replication, design) {
     }
     na_p <- tabulate(j[is.na(p)], nb) > 0L
     code <- label_codes(p)
-    u <- max(0L, code)
+    u <- max(0L, code, na.rm = TRUE)
     key <- (j - 1) * u + code
     first <- !duplicated(key + nb * u * (side - 1))
     kx <- tabulate(j[first & side == 1L], nb)
