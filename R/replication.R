@@ -342,8 +342,10 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
     rxs <- rx
     rys <- ry
   }
+  # at least two rounds holding runs of both versions
   info$interleaved <- !is.null(rx) && !is.null(ry) &&
-    length(intersect(rx[!is.na(rx)], ry[!is.na(ry)])) >= 2L
+    .Call(ffi_round_pairs, as.integer(rx), c(0L, length(rx)), as.integer(ry),
+          c(0L, length(ry)))$shared >= 2L
   list(x = xs, y = ys, info = info, positions = positions,
        pairing = round_pairs(xs, ys, rxs, rys, design))
 }
@@ -409,9 +411,8 @@ round_pairs <- function(x, y, rx, ry, design) {
       k, if (k == 1L) "" else "s")))
   }
   # the units of the complete rounds, in increasing round
-  ix <- iy <- integer(k)
-  ix[rp$pos_x[rp$pos_x > 0L]] <- which(rp$pos_x > 0L)
-  iy[rp$pos_y[rp$pos_y > 0L]] <- which(rp$pos_y > 0L)
+  ix <- rp$x_index
+  iy <- rp$y_index
   note <- if (dropped > 0L) {
     sprintf("%d incomplete round%s dropped (a round must hold each version once)",
             dropped, if (dropped == 1L) "" else "s")

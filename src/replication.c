@@ -52,15 +52,17 @@ static int cmp_round_unit(const void *a, const void *b)
  * zeroed for the next pair. */
 static void rounds_dense(const int *rx, size_t nx, const int *ry, size_t ny,
                          int na, int lo, size_t range, int *cx, int *cy,
-                         int *complete, int *rounds, int *pos_x, int *pos_y)
+                         int *complete, int *rounds, int *shared, int *pos_x,
+                         int *pos_y)
 {
     for (size_t i = 0; i < nx; i++)
         if (rx[i] != na) cx[(int64_t) rx[i] - lo]++;
     for (size_t i = 0; i < ny; i++)
         if (ry[i] != na) cy[(int64_t) ry[i] - lo]++;
-    int k = 0, all = 0;
+    int k = 0, all = 0, both = 0;
     for (size_t r = 0; r < range; r++) {
         if (cx[r] || cy[r]) all++;
+        if (cx[r] && cy[r]) both++;
         /* the rank of a complete round kept in cx, as a negative number */
         if (cx[r] == 1 && cy[r] == 1) cx[r] = -(++k);
         else cx[r] = 0;
@@ -73,12 +75,13 @@ static void rounds_dense(const int *rx, size_t nx, const int *ry, size_t ny,
     memset(cy, 0, range * sizeof(int));
     *complete = k;
     *rounds = all;
+    *shared = both;
 }
 
 /* The same after sorting the units by round (a wide range of codes). */
 static int rounds_sorted(const int *rx, size_t nx, const int *ry, size_t ny,
-                         int na, int *complete, int *rounds, int *pos_x,
-                         int *pos_y)
+                         int na, int *complete, int *rounds, int *shared,
+                         int *pos_x, int *pos_y)
 {
     round_unit *u = st_malloc(nx + ny, sizeof(round_unit));
     if (!u) return ST_ERR_ALLOC;
@@ -92,12 +95,13 @@ static int rounds_sorted(const int *rx, size_t nx, const int *ry, size_t ny,
         if (ry[i] != na) u[n++] = (round_unit) {ry[i], 1, i};
     }
     qsort(u, n, sizeof(round_unit), cmp_round_unit);
-    int k = 0, all = 0;
+    int k = 0, all = 0, both = 0;
     for (size_t a = 0; a < n;) {
         size_t b = a;
         size_t c[2] = {0, 0};
         while (b < n && u[b].round == u[a].round) c[u[b++].side]++;
         all++;
+        if (c[0] && c[1]) both++;
         if (c[0] == 1 && c[1] == 1) {
             k++;
             pos_x[u[a].index] = k;
@@ -108,12 +112,13 @@ static int rounds_sorted(const int *rx, size_t nx, const int *ry, size_t ny,
     free(u);
     *complete = k;
     *rounds = all;
+    *shared = both;
     return ST_OK;
 }
 
 int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
                    const size_t *y_off, size_t nseg, int na, int *complete,
-                   int *rounds, int *pos_x, int *pos_y)
+                   int *rounds, int *shared, int *pos_x, int *pos_y)
 {
     /* the dense table covers ranges up to 2 (units) + 64 of one pair */
     size_t cap = 0;
@@ -149,13 +154,15 @@ int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
             for (size_t i = 0; i < ny; i++) pos_y[y_off[s] + i] = 0;
             complete[s] = 0;
             rounds[s] = 0;
+            shared[s] = 0;
         } else if ((uint64_t) (hi - lo) < 2 * (uint64_t) (nx + ny) + 64) {
             rounds_dense(sx, nx, sy, ny, na, (int) lo, (size_t) (hi - lo + 1),
-                         cx, cy, complete + s, rounds + s, pos_x + x_off[s],
+                         cx, cy, complete + s, rounds + s, shared + s,
+                         pos_x + x_off[s],
                          pos_y + y_off[s]);
         } else {
             status = rounds_sorted(sx, nx, sy, ny, na, complete + s,
-                                   rounds + s, pos_x + x_off[s],
+                                   rounds + s, shared + s, pos_x + x_off[s],
                                    pos_y + y_off[s]);
         }
         if (status == ST_OK && (s & 1023) == 1023 && st_check_interrupt())
@@ -267,22 +274,41 @@ SEXP ffi_round_pairs(SEXP rx, SEXP x_off, SEXP ry, SEXP y_off)
         Rf_error("`x_off` and `y_off` must have the same length.");
     SEXP complete = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nseg));
     SEXP rounds = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nseg));
+    SEXP shared = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nseg));
     SEXP px = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nx));
     SEXP py = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) ny));
     int s = st_round_pairs(INTEGER(rx), xo, INTEGER(ry), yo, nseg,
                            NA_INTEGER, INTEGER(complete), INTEGER(rounds),
-                           INTEGER(px), INTEGER(py));
+                           INTEGER(shared), INTEGER(px), INTEGER(py));
     if (s == ST_ERR_INTERRUPTED) R_CheckUserInterrupt();
-    static const char *names[] = {"status", "complete", "rounds", "pos_x",
-                                  "pos_y"};
-    SEXP values[5];
+    /* the units of the complete rounds of each pair, in increasing round
+     * (1-based within the pair's sample), pairs one after the other */
+    R_xlen_t total = 0;
+    for (size_t g = 0; s == ST_OK && g < nseg; g++)
+        total += INTEGER(complete)[g];
+    SEXP ix = PROTECT(Rf_allocVector(INTSXP, total));
+    SEXP iy = PROTECT(Rf_allocVector(INTSXP, total));
+    R_xlen_t base = 0;
+    for (size_t g = 0; s == ST_OK && g < nseg; g++) {
+        for (size_t i = xo[g]; i < xo[g + 1]; i++)
+            if (INTEGER(px)[i])
+                INTEGER(ix)[base + INTEGER(px)[i] - 1] = (int) (i - xo[g] + 1);
+        for (size_t i = yo[g]; i < yo[g + 1]; i++)
+            if (INTEGER(py)[i])
+                INTEGER(iy)[base + INTEGER(py)[i] - 1] = (int) (i - yo[g] + 1);
+        base += INTEGER(complete)[g];
+    }
+    static const char *names[] = {"status", "complete", "rounds", "shared",
+                                  "x_index", "y_index"};
+    SEXP values[6];
     values[0] = PROTECT(Rf_ScalarInteger(s));
     values[1] = complete;
     values[2] = rounds;
-    values[3] = px;
-    values[4] = py;
-    SEXP res = ffi_named_list(5, names, values);
-    UNPROTECT(5);
+    values[3] = shared;
+    values[4] = ix;
+    values[5] = iy;
+    SEXP res = ffi_named_list(6, names, values);
+    UNPROTECT(8);
     return res;
 }
 

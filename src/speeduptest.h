@@ -458,12 +458,13 @@ int st_variance_components(const double *v, const int *group, size_t n,
 /* The complete rounds of nseg pairs of samples: the round codes of the
  * units of sample x of pair s are rx[x_off[s]] .. rx[x_off[s + 1] - 1]
  * (likewise y), `na` meaning no round.  complete[s]: the rounds holding
- * exactly one unit of each sample; rounds[s]: the distinct rounds; each
+ * exactly one unit of each sample; rounds[s]: the distinct rounds;
+ * shared[s]: the rounds holding units of both samples; each
  * unit of a complete round gets in pos_x / pos_y the rank of its round
  * among the complete rounds of its pair (1 = lowest round), the others 0. */
 int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
                    const size_t *y_off, size_t nseg, int na, int *complete,
-                   int *rounds, int *pos_x, int *pos_y);
+                   int *rounds, int *shared, int *pos_x, int *pos_y);
 
 /* Per-process summaries of the n runs t grouped by group (codes 1..k):
  * value (the mean, or the median when `median`, as R computes them), the

@@ -465,6 +465,15 @@ test_that("the complete rounds from the core match a table of the rounds", {
   expect_identical(res$rounds, vapply(segs, function(s) {
     brute_round_pairs(s$rx, s$ry)$rounds
   }, 1L))
+  expect_identical(res$shared, vapply(segs, function(s) {
+    length(intersect(s$rx[!is.na(s$rx)], s$ry[!is.na(s$ry)]))
+  }, 1L))
+  expect_identical(res$x_index, unlist(lapply(segs, function(s) {
+    brute_round_pairs(s$rx, s$ry)$ix
+  })))
+  expect_identical(res$y_index, unlist(lapply(segs, function(s) {
+    brute_round_pairs(s$rx, s$ry)$iy
+  })))
 })
 
 test_that("per-process summaries from the core are R's mean() and median()", {
