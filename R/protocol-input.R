@@ -180,17 +180,24 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
 # (timestamps when the benchmark has them all, then `run`, then the rows),
 # which gives each run its position; then by version, so that the runs of
 # a sample are one slice: x of benchmark j is time[x_start[j] + 1:x_len[j]]
-# and y follows it.
-timings_split <- function(t, versions, benchmarks) {
+# and y follows it.  With `recorded = FALSE` the runs of each sample stay in
+# the order of the table and have no positions: enough to count them and
+# their processes and rounds (structure_actions()), not for split_part().
+timings_split <- function(t, versions, benchmarks, recorded = TRUE) {
   nb <- length(benchmarks)
   bi <- match(as.character(t$benchmark), benchmarks)
-  vi <- match(as.character(t$version), versions)
+  ver <- t$version
+  vi <- if (is.factor(ver)) match(levels(ver), versions)[as.integer(ver)]
+        else match(as.character(ver), versions)
   keep <- which(!is.na(bi) & !is.na(vi))
   bk <- bi[keep]
   run <- if (is.null(t$run)) keep else t$run[keep]
   ts <- t$timestamp
   has_ts <- logical(nb)
-  if (!is.null(ts) && inherits(ts, "POSIXct")) {
+  if (!recorded) {
+    # the rows of each sample in the order of the table, no positions
+    o <- seq_along(keep)
+  } else if (!is.null(ts) && inherits(ts, "POSIXct")) {
     tsd <- as.double(ts)[keep]
     has_ts <- tabulate(bk[is.na(tsd)], nb) == 0L & tabulate(bk, nb) > 0L
     tsd[!has_ts[bk]] <- 0
@@ -209,7 +216,7 @@ timings_split <- function(t, versions, benchmarks) {
   proc <- t[["process"]]
   rnd <- t[["round"]]
   list(benchmarks = benchmarks, versions = versions, rows = rows,
-       time = t$time[rows], side = side, pos = pos[o2],
+       time = t$time[rows], side = side, pos = if (recorded) pos[o2],
        process = if (!is.null(proc)) proc[rows],
        round = if (!is.null(rnd)) rnd[rows],
        start = first, x_len = x_len, y_len = counts - x_len,

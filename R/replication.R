@@ -501,15 +501,14 @@ structure_actions <- function(sp, replication, design) {
       # labels whose text and value may disagree: one benchmark at a time
       return(rep("full", nb))
     }
-    na_p <- tabulate(j[is.na(p)], nb) > 0L
     code <- label_codes(p)
-    u <- max(0L, code, na.rm = TRUE)
-    key <- (j - 1) * u + code
-    first <- !duplicated(key + nb * u * (side - 1))
-    kx <- tabulate(j[first & side == 1L], nb)
-    ky <- tabulate(j[first & side == 2L], nb)
-    shared <- tabulate(j[side == 2L][key[side == 2L] %in% key[side == 1L]], nb) > 0L
-    kind <- ifelse(na_p | nx == 0L | ny == 0L, "unknown",
+    pc <- .Call(ffi_process_counts, j, side, code, nb,
+                max(0L, code, na.rm = TRUE))
+    check_status(pc, "the processes")
+    kx <- pc$kx
+    ky <- pc$ky
+    shared <- pc$shared
+    kind <- ifelse(pc$has_na | nx == 0L | ny == 0L, "unknown",
             ifelse(shared, "shared",
             ifelse(kx == nx & ky == ny, "one_per_run",
             ifelse(kx == 1L | ky == 1L, "single", "processes"))))
@@ -558,8 +557,9 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
   if (!has_p && !has_r) return(s)
   bm <- s$benchmarks
   vers <- s$versions
-  sp <- timings_split(t, vers, as.character(bm$benchmark))
+  sp <- timings_split(t, vers, as.character(bm$benchmark), recorded = FALSE)
   act <- structure_actions(sp, replication, design)
+  if (any(act == "full")) sp <- timings_split(t, vers, as.character(bm$benchmark))
   # rule 2: the runs as given, never guaranteed
   r2 <- which(act == "single")
   for (p in c("mean", "median")) {

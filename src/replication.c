@@ -239,6 +239,61 @@ done:
     return status;
 }
 
+/* ---- processes of many benchmarks ----------------------------------------------- */
+
+/* The process labels of the runs of many benchmarks: run i belongs to
+ * benchmark bench[i] (1..nb, the runs of a benchmark together, those of x
+ * before those of y: side[i] 1 or 2) and has label code[i] (1..u, `na`
+ * for none).  Per benchmark: has_na[b], whether a run has no label;
+ * kx[b], ky[b], the distinct labels of each side; shared[b], whether a
+ * label is on both sides.  One pass, with the benchmark that last saw each
+ * label on each side. */
+int st_process_counts(const int *bench, const int *side, const int *code,
+                      size_t n, size_t nb, size_t u, int na, int *has_na,
+                      int *kx, int *ky, int *shared)
+{
+    int *seen_x = calloc(u ? u : 1, sizeof(int));
+    int *seen_y = calloc(u ? u : 1, sizeof(int));
+    if (!seen_x || !seen_y) {
+        free(seen_x);
+        free(seen_y);
+        return ST_ERR_ALLOC;
+    }
+    for (size_t b = 0; b < nb; b++) has_na[b] = kx[b] = ky[b] = shared[b] = 0;
+    int status = ST_OK;
+    for (size_t i = 0; i < n; i++) {
+        int b = bench[i];
+        if (b < 1 || (size_t) b > nb || (side[i] != 1 && side[i] != 2)) {
+            status = ST_ERR_DOMAIN;
+            break;
+        }
+        if (code[i] == na) {
+            has_na[b - 1] = 1;
+            continue;
+        }
+        if (code[i] < 1 || (size_t) code[i] > u) {
+            status = ST_ERR_DOMAIN;
+            break;
+        }
+        size_t c = (size_t) code[i] - 1;
+        if (side[i] == 1) {
+            if (seen_x[c] != b) {
+                seen_x[c] = b;
+                kx[b - 1]++;
+            }
+        } else {
+            if (seen_y[c] != b) {
+                seen_y[c] = b;
+                ky[b - 1]++;
+            }
+            if (seen_x[c] == b) shared[b - 1] = 1;
+        }
+    }
+    free(seen_x);
+    free(seen_y);
+    return status;
+}
+
 /* ---- R entry points ----------------------------------------------------------- */
 #include "ffi.h"
 
@@ -344,6 +399,35 @@ SEXP ffi_process_units(SEXP t, SEXP group, SEXP k, SEXP round, SEXP median)
     values[2] = runs;
     values[3] = rnd;
     values[4] = excess;
+    SEXP res = ffi_named_list(5, names, values);
+    UNPROTECT(5);
+    return res;
+}
+
+SEXP ffi_process_counts(SEXP bench, SEXP side, SEXP code, SEXP nb, SEXP u)
+{
+    size_t n = (size_t) XLENGTH(bench);
+    if (TYPEOF(bench) != INTSXP || TYPEOF(side) != INTSXP ||
+        TYPEOF(code) != INTSXP || (size_t) XLENGTH(side) != n ||
+        (size_t) XLENGTH(code) != n)
+        Rf_error("`bench`, `side` and `code` must be integer vectors of one length.");
+    int k = ffi_int(nb, "nb"), uu = ffi_int(u, "u");
+    if (k < 0 || uu < 0) Rf_error("`nb` and `u` must be counts.");
+    SEXP has_na = PROTECT(Rf_allocVector(LGLSXP, k));
+    SEXP kx = PROTECT(Rf_allocVector(INTSXP, k));
+    SEXP ky = PROTECT(Rf_allocVector(INTSXP, k));
+    SEXP shared = PROTECT(Rf_allocVector(LGLSXP, k));
+    int s = st_process_counts(INTEGER(bench), INTEGER(side), INTEGER(code),
+                              n, (size_t) k, (size_t) uu, NA_INTEGER,
+                              LOGICAL(has_na), INTEGER(kx), INTEGER(ky),
+                              LOGICAL(shared));
+    static const char *names[] = {"status", "has_na", "kx", "ky", "shared"};
+    SEXP values[5];
+    values[0] = PROTECT(Rf_ScalarInteger(s));
+    values[1] = has_na;
+    values[2] = kx;
+    values[3] = ky;
+    values[4] = shared;
     SEXP res = ffi_named_list(5, names, values);
     UNPROTECT(5);
     return res;

@@ -475,6 +475,14 @@ int st_process_units(const double *t, const int *group, const int *round,
                      size_t n, size_t k, int na, int median, double *value,
                      int *runs, int *unit_round, double *excess);
 
+/* The process labels of the runs of nb benchmarks, the runs of each
+ * benchmark together, x (side 1) before y (side 2); label codes 1..u or
+ * `na`: per benchmark whether a run has no label, the distinct labels of
+ * x and of y, and whether a label is on both sides. */
+int st_process_counts(const int *bench, const int *side, const int *code,
+                      size_t n, size_t nb, size_t u, int na, int *has_na,
+                      int *kx, int *ky, int *shared);
+
 /* ==== tolerance and equivalence (tolerance.c) ============================= */
 
 /* The direction a verdict with a tolerance declares (as R's verdicts
