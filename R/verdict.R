@@ -42,8 +42,8 @@ na_if_nan <- function(v) {
 #' when they are first read (`v$caveats`, `v[["steps"]]`, or by any
 #' method) and kept, so that a verdict computed in a loop or a simulation
 #' costs about what its numbers cost, and reading a part again costs
-#' nothing.  `unclass(v)` shows them as `NULL`; assigning to a verdict
-#' (`v$x <- ...`) makes its parts again when they are next read.
+#' nothing.  `unclass(v)` shows them as `NULL`; a verdict changed since
+#' (`v$n <- 2L`) makes its parts again when they are next read.
 #'
 #' @param x,object A `speedup_verdict`.
 #' @param digits Significant digits for speedups and p-values.
@@ -160,12 +160,21 @@ verdict_lazy <- function(v, name) {
 
 # A part made when read, made once: kept in the environment `cache` of the
 # attribute "lazy" under `key` (a part, or "story" for the caveats and
-# advice made together).  Assigning to a verdict ($<-, [[<-, [<-) gives it
-# a new, empty cache, so that a part is never kept from the verdict as it
-# was before.
+# advice made together), with the state of the verdict it was made from
+# (its fields and its attribute "lazy" but the cache).  A verdict changed
+# in any way since (`v$n <- 2`, a new attribute "lazy", ...) finds another
+# state: its parts are made again and the cache holds those.  The state
+# shares its vectors with the verdict, so comparing it costs little.
 verdict_kept <- function(v, key, make) {
-  cache <- attr(v, "lazy", exact = TRUE)$cache
-  if (is.null(cache)) return(make(v))
+  lz <- attr(v, "lazy", exact = TRUE)
+  cache <- lz$cache
+  if (!is.environment(cache)) return(make(v))
+  state <- list(fields = unclass(v), lazy = lz[names(lz) != "cache"])
+  attr(state$fields, "lazy") <- NULL
+  if (!identical(cache$.state, state)) {
+    rm(list = ls(cache, all.names = TRUE), envir = cache)
+    assign(".state", state, envir = cache)
+  }
   if (!exists(key, envir = cache, inherits = FALSE)) {
     assign(key, make(v), envir = cache)
   }
@@ -174,15 +183,6 @@ verdict_kept <- function(v, key, make) {
 
 verdict_part <- function(v, name) {
   verdict_kept(v, name, function(v) verdict_lazy(v, name))
-}
-
-verdict_new_cache <- function(v) {
-  lz <- attr(v, "lazy", exact = TRUE)
-  if (!is.null(lz$cache)) {
-    lz$cache <- new.env(parent = emptyenv())
-    attr(v, "lazy") <- lz
-  }
-  v
 }
 
 #' @rdname speedup_verdict
@@ -205,25 +205,6 @@ verdict_new_cache <- function(v) {
       !is.null(attr(x, "lazy", exact = TRUE))) {
     verdict_part(x, i)
   } else out
-}
-
-#' @rdname speedup_verdict
-#' @param value The new value of the part.
-#' @export
-`$<-.speedup_verdict` <- function(x, name, value) {
-  verdict_new_cache(NextMethod())
-}
-
-#' @rdname speedup_verdict
-#' @export
-`[[<-.speedup_verdict` <- function(x, i, ..., value) {
-  verdict_new_cache(NextMethod())
-}
-
-#' @rdname speedup_verdict
-#' @export
-`[<-.speedup_verdict` <- function(x, i, ..., value) {
-  verdict_new_cache(NextMethod())
 }
 
 # The verdict with every part made (the object a user sees part by part):
