@@ -157,7 +157,7 @@ if ("paired" %in% parts) {
 
 if ("anova" %in% parts) {
   set.seed(3)
-  for (kn in list(c(50, 2000), c(1000, 100))) {
+  for (kn in list(c(50, 2000), c(200, 200))) {
     p <- rep(seq_len(kn[1]), each = kn[2])
     tt <- exp(rnorm(kn[1], 0, 0.02)[p] + rnorm(length(p), 0, 0.005))
     lab <- sprintf("worker-%d", p)
