@@ -41,10 +41,13 @@ compare_run <- function(t, opts) {
                                            message = sk$message,
                                            stringsAsFactors = FALSE))
     }
-    for (b in names(tp$pairs)) {
-      p <- tp$pairs[[b]]
+    # the timings split once for all the benchmarks of this version
+    sp <- timings_split(t, c(baseline, o), names(tp$pairs))
+    for (j in seq_along(sp$benchmarks)) {
+      b <- sp$benchmarks[j]
+      p <- tp$pairs[[j]]
       rows[[length(rows) + 1L]] <- compare_verdict(b, o, p$x, p$y, opts,
-                                                   t = t, versions = c(baseline, o))
+                                                   parts = split_part(sp, j))
     }
   }
   rows <- compare_adjust(compare_frame(rows), opts)
@@ -55,17 +58,18 @@ compare_run <- function(t, opts) {
 # One benchmark's verdict: the protocol's p-values at s0 (the speedup, the
 # slowdown and the equivalence tests), the speedup and its interval; NA
 # p-values when the final test was not reached.  list(row, verdict).
-compare_verdict <- function(benchmark, version, x, y, opts, t = NULL,
-                            versions = NULL) {
-  v <- tryCatch(if (is.null(t)) {
+compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL) {
+  v <- tryCatch(if (is.null(parts)) {
     test_fun <- protocol_fun(opts$test, "default")
     test_fun(x, y, alpha = opts$alpha, min_speedup = opts$s0)
   } else {
-    # the timings carry the processes and rounds (SPEC section 9)
-    test_fun <- protocol_fun(opts$test)
-    test_fun(t, benchmark = benchmark, versions = versions, alpha = opts$alpha,
-             replication = opts$replication %||% "auto",
-             design = opts$design %||% "auto", min_speedup = opts$s0)
+    # the benchmark's runs with their processes and rounds (SPEC section
+    # 9), as the protocol's function of the timings analyses them
+    call <- compare_call
+    call[[1L]] <- as.name(protocol_info(opts$test)$fun)
+    run_structured(opts$test, parts, opts$alpha, TRUE, FALSE, call,
+                   opts$replication %||% "auto", opts$design %||% "auto",
+                   min_speedup = opts$s0)
   }, error = function(e) e)
   if (inherits(v, "error")) {
     return(list(row = c(list(benchmark = benchmark, version = version,
@@ -119,6 +123,12 @@ compare_times <- function(x, y) {
        new_spread = spr(y))
 }
 
+# The call a verdict of compare_verdict() records.
+compare_call <- quote(test(x = t, benchmark = benchmark, versions = versions,
+                           alpha = opts$alpha,
+                           replication = opts$replication %||% "auto",
+                           design = opts$design %||% "auto",
+                           min_speedup = opts$s0))
 
 # The rows of compare_verdict() results as a data frame (the verdicts in
 # the attribute "verdicts").

@@ -177,3 +177,68 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
        round = if (!is.null(rnd)) list(x = rnd[ix], y = rnd[iy]),
        rows = list(x = row_id[o][ix], y = row_id[o][iy]))
 }
+
+# Every benchmark `benchmarks` of timings t split once, by integer codes,
+# into the two versions `versions` (initial first): what timings_pair()
+# returns for each benchmark with `versions` given, without scanning the
+# whole table once per benchmark.  Each benchmark must have runs of both
+# versions.  The runs are sorted by benchmark, then in recorded order
+# (timestamps when the benchmark has them all, then `run`, then the rows),
+# which gives each run its position; then by version, so that the runs of
+# a sample are one slice: x of benchmark j is time[x_start[j] + 1:x_len[j]]
+# and y follows it.  With `recorded = FALSE` the runs of each sample stay in
+# the order of the table and have no positions: enough to count them and
+# their processes and rounds (structure_actions()), not for split_part().
+timings_split <- function(t, versions, benchmarks, recorded = TRUE) {
+  nb <- length(benchmarks)
+  bi <- match(as.character(t$benchmark), benchmarks)
+  ver <- t$version
+  vi <- if (is.factor(ver)) match(levels(ver), versions)[as.integer(ver)]
+        else match(as.character(ver), versions)
+  keep <- which(!is.na(bi) & !is.na(vi))
+  bk <- bi[keep]
+  run <- if (is.null(t$run)) keep else t$run[keep]
+  ts <- t$timestamp
+  has_ts <- logical(nb)
+  if (!recorded) {
+    # the rows of each sample in the order of the table, no positions
+    o <- seq_along(keep)
+  } else if (!is.null(ts) && inherits(ts, "POSIXct")) {
+    tsd <- as.double(ts)[keep]
+    has_ts <- tabulate(bk[is.na(tsd)], nb) == 0L & tabulate(bk, nb) > 0L
+    tsd[!has_ts[bk]] <- 0
+    o <- order(bk, tsd, run)
+  } else {
+    o <- order(bk, run)
+  }
+  counts <- tabulate(bk, nb)
+  first <- cumsum(c(0L, counts))[seq_len(nb)]
+  pos <- seq_along(o) - first[bk[o]]
+  side <- vi[keep][o]
+  o2 <- order(bk[o], side)
+  rows <- keep[o][o2]
+  side <- side[o2]
+  x_len <- tabulate(bk[o][o2][side == 1L], nb)
+  proc <- t[["process"]]
+  rnd <- t[["round"]]
+  list(benchmarks = benchmarks, versions = versions, rows = rows,
+       time = t$time[rows], side = side, pos = if (recorded) pos[o2],
+       process = if (!is.null(proc)) proc[rows],
+       round = if (!is.null(rnd)) rnd[rows],
+       start = first, x_len = x_len, y_len = counts - x_len,
+       global = has_ts | identical(attr(t, "run_order"), "global"))
+}
+
+# Benchmark j of a timings_split(): the list timings_pair() returns.
+split_part <- function(sp, j) {
+  ix <- sp$start[j] + seq_len(sp$x_len[j])
+  iy <- sp$start[j] + sp$x_len[j] + seq_len(sp$y_len[j])
+  b <- sp$benchmarks[j]
+  lev <- sp$versions
+  list(x = sp$time[ix], y = sp$time[iy], labels = lev,
+       data_name = sprintf("%s: %s vs %s", b, lev[1L], lev[2L]),
+       baseline = sprintf('"%s" (%s)', lev[1L], "versions ="),
+       positions = if (sp$global[j]) list(x = sp$pos[ix], y = sp$pos[iy]),
+       process = if (!is.null(sp$process)) list(x = sp$process[ix], y = sp$process[iy]),
+       round = if (!is.null(sp$round)) list(x = sp$round[ix], y = sp$round[iy]))
+}

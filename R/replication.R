@@ -193,30 +193,38 @@ process_kind <- function(px, py) {
   "processes"
 }
 
+# Integer codes of labels p, 1, 2, ... in order of first appearance, equal
+# where as.character(p) is equal (numbers and text alike), NA where it is
+# NA; without turning whole numbers or text into a factor of strings.
+label_codes <- function(p) {
+  if (is.factor(p)) p <- as.character(p)
+  if (is.double(p) && !all(is.na(p) | (p == trunc(p) & abs(p) < 1e15))) {
+    p <- as.character(p)
+  }
+  u <- unique(p)
+  # as.character(NaN) is the text "NaN", a label; NA is none
+  none <- is.na(u)
+  if (is.double(u)) none <- none & !is.nan(u)
+  match(p, u[!none])
+}
+
 # Per-process summaries of times t grouped by labels p, processes in the
 # order of their first run; with the runs per process, the rounds (NA when
-# a process spans several) and each process's first-run excess.
-process_units <- function(t, p, r, fun) {
-  key <- as.character(p)
-  g <- factor(key, levels = unique(key))
-  idx <- split(seq_along(t), g)
-  list(
-    value = vapply(idx, function(i) fun(t[i]), numeric(1), USE.NAMES = FALSE),
-    runs = lengths(idx, use.names = FALSE),
-    round = if (is.null(r)) NULL else vapply(idx, function(i) {
-      u <- unique(r[i])
-      if (length(u) == 1L) as.integer(u) else NA_integer_
-    }, integer(1), USE.NAMES = FALSE),
-    excess = vapply(idx, function(i) {
-      if (length(i) < 2L) NA_real_ else t[i[1L]] - mean(t[i[-1L]])
-    }, numeric(1), USE.NAMES = FALSE),
-    group = as.integer(g))
+# a process spans several) and each process's first-run excess; centre
+# "mean" or "median" (st_process_units, src/replication.c).
+process_units <- function(t, p, r, centre) {
+  g <- label_codes(p)
+  k <- if (length(g)) max(g) else 0L
+  res <- .Call(ffi_process_units, as.double(t), g, k,
+               if (!is.null(r)) as.integer(r), identical(centre, "median"))
+  check_status(res, "process summaries")
+  list(value = res$value, runs = res$runs, round = res$round,
+       excess = res$excess, group = g)
 }
 
 # Between- and within-process variance of log times for one version.
 variance_parts <- function(t, p) {
-  g <- as.integer(factor(as.character(p), levels = unique(as.character(p))))
-  res <- .Call(ffi_variance_components, log(as.double(t)), g)
+  res <- .Call(ffi_variance_components, log(as.double(t)), label_codes(p))
   check_status(res, "variance components")
   n <- length(t)
   k <- res$groups
@@ -255,9 +263,7 @@ variance_components <- function(time, process) {
     abort(sprintf("`process` must label each of the %d runs (no missing value).",
                   length(time)))
   }
-  g <- as.integer(factor(as.character(process),
-                         levels = unique(as.character(process))))
-  res <- .Call(ffi_variance_components, log(time), g)
+  res <- .Call(ffi_variance_components, log(time), label_codes(process))
   check_status(res, "variance_components()")
   list(within = res$within, between = res$between, ms_within = res$ms_within,
        ms_between = res$ms_between, n0 = res$n0, processes = as.integer(res$groups))
@@ -347,12 +353,12 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
   }
   unit <- if (replication == "run") "run" else
     if (replication == "process" || kind == "processes") "process" else "run"
-  fun <- protocol_info(test)$centre_fun
+  centre <- protocol_info(test)$centre
   info <- list(unit = unit, kind = kind, requested = replication,
                runs = c(length(x), length(y)))
   if (unit == "process") {
-    ux <- process_units(x, px, rx, fun)
-    uy <- process_units(y, py, ry, fun)
+    ux <- process_units(x, px, rx, centre)
+    uy <- process_units(y, py, ry, centre)
     vx <- variance_parts(x, px)
     vy <- variance_parts(y, py)
     dfw <- vx$df_within + vy$df_within
@@ -380,8 +386,10 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
     rxs <- rx
     rys <- ry
   }
+  # at least two rounds holding runs of both versions
   info$interleaved <- !is.null(rx) && !is.null(ry) &&
-    length(intersect(rx[!is.na(rx)], ry[!is.na(ry)])) >= 2L
+    .Call(ffi_round_pairs, as.integer(rx), c(0L, length(rx)), as.integer(ry),
+          c(0L, length(ry)))$shared >= 2L
   list(x = xs, y = ys, info = info, positions = positions,
        pairing = round_pairs(xs, ys, rxs, rys, design))
 }
@@ -430,28 +438,25 @@ round_pairs <- function(x, y, rx, ry, design) {
     }
     return(none())
   }
-  okx <- !is.na(rx)
-  oky <- !is.na(ry)
-  cx <- table(rx[okx])
-  cy <- table(ry[oky])
-  both <- intersect(names(cx)[cx == 1L], names(cy)[cy == 1L])
-  all_rounds <- union(names(cx), names(cy))
-  if (!length(all_rounds)) {
+  rp <- .Call(ffi_round_pairs, as.integer(rx), c(0L, length(rx)),
+              as.integer(ry), c(0L, length(ry)))
+  check_status(rp, "the rounds")
+  if (!rp$rounds) {
     if (design == "paired") {
       abort("`design = \"paired\"`: no run belongs to a round.", class = c("argument", "input"))
     }
     return(none())
   }
-  complete <- sort(as.integer(both))
-  dropped <- length(all_rounds) - length(complete)
-  k <- length(complete)
+  k <- rp$complete
+  dropped <- rp$rounds - k
   if (k < 6L) {
     return(none(sprintf(
       "only %d complete round%s (each version once): fewer than 6, so the runs are compared unpaired",
       k, if (k == 1L) "" else "s")))
   }
-  ix <- match(complete, rx)
-  iy <- match(complete, ry)
+  # the units of the complete rounds, in increasing round
+  ix <- rp$x_index
+  iy <- rp$y_index
   note <- if (dropped > 0L) {
     sprintf("%d incomplete round%s dropped (a round must hold each version once)",
             dropped, if (dropped == 1L) "" else "s")
@@ -512,6 +517,69 @@ structured_confidence <- function(test, parts, rigorous, na_rm, replication,
 
 # ---- suites ------------------------------------------------------------------
 
+# What the structure columns change for each benchmark of a
+# timings_split(), found for all benchmarks at once from integer codes:
+# "none" (the runs as the suite analysed them), "single" (rule 2: one
+# process per version, the runs as given, never guaranteed) or "full" (the
+# benchmark goes through structured_samples() and run_structured(): the
+# process as the unit, the paired design, or an input that
+# structured_samples() refuses, which it reports).  The same decisions as
+# structured_samples() and round_pairs() on each benchmark (na_rm = TRUE).
+structure_actions <- function(sp, replication, design) {
+  nb <- length(sp$benchmarks)
+  act <- rep("none", nb)
+  if (!nb) return(act)
+  j <- rep.int(seq_len(nb), sp$x_len + sp$y_len)
+  tm <- sp$time
+  ok <- !is.na(tm)
+  bad <- tabulate(j[ok & (!is.finite(tm) | tm <= 0)], nb) > 0L
+  j <- j[ok]
+  side <- sp$side[ok]
+  nx <- tabulate(j[side == 1L], nb)
+  ny <- tabulate(j[side == 2L], nb)
+  p <- sp$process
+  kind <- rep("unknown", nb)
+  if (!is.null(p)) {
+    p <- p[ok]
+    if (is.double(p) && !all(is.na(p) | (p == trunc(p) & abs(p) < 1e15))) {
+      # labels whose text and value may disagree: one benchmark at a time
+      return(rep("full", nb))
+    }
+    code <- label_codes(p)
+    pc <- .Call(ffi_process_counts, j, side, code, nb,
+                max(0L, code, na.rm = TRUE))
+    check_status(pc, "the processes")
+    kx <- pc$kx
+    ky <- pc$ky
+    shared <- pc$shared
+    kind <- ifelse(pc$has_na | nx == 0L | ny == 0L, "unknown",
+            ifelse(shared, "shared",
+            ifelse(kx == nx & ky == ny, "one_per_run",
+            ifelse(kx == 1L | ky == 1L, "single", "processes"))))
+  }
+  unit <- if (replication == "run") rep("run", nb) else
+    ifelse(replication == "process" | kind == "processes", "process", "run")
+  paired <- logical(nb)
+  refused <- bad | (replication == "process" & kind %in% c("unknown", "shared"))
+  r <- sp$round
+  if (design != "unpaired" && !is.null(r)) {
+    r <- as.integer(r[ok])
+    run <- which(unit == "run")
+    # the rounds of the runs of each benchmark analysed by runs
+    keep <- unit[j] == "run"
+    rx <- r[keep & side == 1L]
+    ry <- r[keep & side == 2L]
+    rp <- .Call(ffi_round_pairs, rx, c(0L, cumsum(nx[run])), ry,
+                c(0L, cumsum(ny[run])))
+    check_status(rp, "the rounds")
+    paired[run] <- rp$complete >= 6L
+    if (design == "paired") refused[run] <- refused[run] | rp$rounds == 0L
+  }
+  act[unit == "run" & kind == "single" & replication == "auto"] <- "single"
+  act[unit == "process" | paired | refused] <- "full"
+  act
+}
+
 # speedup_suite() on timings with structure columns: the benchmarks whose
 # processes or rounds change the analysis (rule 1, 2, 4, or a forced run
 # unit with processes) get the verdicts of run_structured() in place of the
@@ -534,15 +602,25 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
   bm <- s$benchmarks
   vers <- s$versions
   protos <- suite_protocols(s)
-  changed <- FALSE
-  for (j in seq_len(nrow(bm))) {
-    b <- bm$benchmark[j]
-    parts <- timings_pair(t, b, vers, NULL, TRUE)
+  sp <- timings_split(t, vers, as.character(bm$benchmark), recorded = FALSE)
+  act <- structure_actions(sp, replication, design)
+  if (any(act == "full")) sp <- timings_split(t, vers, as.character(bm$benchmark))
+  # rule 2: the runs as given, never guaranteed
+  r2 <- which(act == "single")
+  for (p in protos) {
+    bm[[paste0(p, "_guaranteed")]][r2] <- FALSE
+    cav <- bm[[paste0(p, "_caveats")]][r2]
+    bm[[paste0(p, "_caveats")]][r2] <- ifelse(
+      nzchar(cav), paste(cav, suite_run_order_phrases[["single_process"]], sep = "; "),
+      suite_run_order_phrases[["single_process"]])
+  }
+  changed <- length(r2) > 0L
+  for (j in which(act == "full")) {
+    parts <- split_part(sp, j)
     st <- structured_samples("median", parts, TRUE, replication, design)
     info <- st$info
     if (info$unit == "run" && !st$pairing$paired) {
       if (info$kind == "single" && replication == "auto") {
-        # rule 2: the runs as given, never guaranteed
         changed <- TRUE
         for (p in protos) {
           bm[[paste0(p, "_guaranteed")]][j] <- FALSE

@@ -282,6 +282,12 @@ suite_pack <- function(names, xs, ys, lev, wt, has_level, has_weight,
        problems = problems, versions = versions)
 }
 
+# droplevels(f), without rebuilding a factor whose levels are all used
+# (the benchmarks of timings handed over by timings_pairs()).
+drop_unused_levels <- function(f) {
+  if (all(tabulate(f, nlevels(f)) > 0L)) f else droplevels(f)
+}
+
 suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
   global_order <- identical(attr(data, "run_order"), "global")
   check_column_name(benchmark, "benchmark")
@@ -299,8 +305,8 @@ suite_from_frame <- function(data, benchmark, version, time, na_rm, initial) {
     abort(sprintf("column `%s` of `data` must be numeric, not %s.", time,
                   describe_type(t)))
   }
-  b <- if (is.factor(b)) droplevels(b) else factor(b, levels = unique(b[!is.na(b)]))
-  v <- if (is.factor(v)) droplevels(v) else factor(v, levels = unique(v[!is.na(v)]))
+  b <- if (is.factor(b)) drop_unused_levels(b) else factor(b, levels = unique(b[!is.na(b)]))
+  v <- if (is.factor(v)) drop_unused_levels(v) else factor(v, levels = unique(v[!is.na(v)]))
   problems <- empty_problems()
   if (anyNA(b) || anyNA(v) || nlevels(v) != 2L) {
     # runs without a benchmark or version, or of a third version: their

@@ -233,7 +233,7 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
     data <- wt$t
     warmup_notes <- wt$messages
     structured <- data
-    tp <- timings_pairs(data, initial, require = TRUE)
+    tp <- timings_pairs(data, initial, require = TRUE, pairs = FALSE)
     data <- tp$data
     timings_problems <- tp$problems
     benchmark <- "benchmark"; version <- "version"; time <- "time"; initial <- NULL

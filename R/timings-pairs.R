@@ -3,8 +3,10 @@
 # initial code first, and the benchmarks with runs of both.  A benchmark
 # with runs of only one version is reported (a warning of class
 # speeduptest_warning_unpaired, and a row of `problems`) and left out.
+# `pairs = FALSE` leaves out the list of the pairs (NULL).
 
-timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE) {
+timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE,
+                          pairs = TRUE) {
   check_object(t, arg)
   v <- droplevels(t$version)
   if (!is.null(initial)) {
@@ -41,12 +43,11 @@ timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE) {
   }
   b <- t$benchmark
   bench <- unique(b)
-  o <- order(factor(b, levels = bench), as.integer(v), t$run)
-  split_v <- split(t$time[o], list(factor(b[o], levels = bench), v[o]), drop = FALSE)
-  xs <- split_v[paste(bench, levels(v)[1L], sep = ".")]
-  ys <- split_v[paste(bench, levels(v)[2L], sep = ".")]
-  nx <- lengths(xs)
-  ny <- lengths(ys)
+  bi <- as.integer(factor(b, levels = bench))
+  vi <- as.integer(v)
+  o <- order(bi, vi, t$run)
+  nx <- tabulate(bi[vi == 1L], length(bench))
+  ny <- tabulate(bi[vi == 2L], length(bench))
   lone <- which(nx == 0L | ny == 0L)
   for (j in lone) {
     has <- if (nx[j] > 0L) levels(v)[1L] else levels(v)[2L]
@@ -61,8 +62,15 @@ timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE) {
     abort(sprintf("`%s`: no benchmark has runs of both \"%s\" and \"%s\".", arg,
                   levels(v)[1L], levels(v)[2L]), class = c("unpaired", "data"))
   }
-  pairs <- lapply(keep, function(j) list(x = unname(xs[[j]]), y = unname(ys[[j]])))
-  names(pairs) <- bench[keep]
+  # the pairs themselves only for those who read them (`pairs = FALSE`:
+  # NULL, as speedup_suite() reads `data`)
+  if (pairs) {
+    split_v <- split(t$time[o], list(factor(b[o], levels = bench), v[o]), drop = FALSE)
+    xs <- split_v[paste(bench, levels(v)[1L], sep = ".")]
+    ys <- split_v[paste(bench, levels(v)[2L], sep = ".")]
+    pairs <- lapply(keep, function(j) list(x = unname(xs[[j]]), y = unname(ys[[j]])))
+    names(pairs) <- bench[keep]
+  } else pairs <- NULL
   rows <- o[b[o] %in% bench[keep]]
   data <- data.frame(benchmark = factor(b[rows], levels = bench[keep]),
                      version = v[rows], time = t$time[rows], run = t$run[rows])

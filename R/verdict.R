@@ -39,9 +39,11 @@ na_if_nan <- function(v) {
 #'
 #' A verdict holds its numbers; the parts made of objects and sentences
 #' (`steps`, `caveats`, `advice`, `detectable` and `run_order`) are made
-#' when they are read (`v$caveats`, `v[["steps"]]`, or by any method), so
-#' that a verdict computed in a loop or a simulation costs about what its
-#' numbers cost.  `unclass(v)` shows them as `NULL`.
+#' when they are first read (`v$caveats`, `v[["steps"]]`, or by any
+#' method) and kept, so that a verdict computed in a loop or a simulation
+#' costs about what its numbers cost, and reading a part again costs
+#' nothing.  `unclass(v)` shows them as `NULL`; a verdict changed since
+#' (`v$n <- 2L`) makes its parts again when they are next read.
 #'
 #' @param x,object A `speedup_verdict`.
 #' @param digits Significant digits for speedups and p-values.
@@ -139,7 +141,8 @@ new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
   }
   structure(out, class = c(paste0("speedup_verdict_", test), "speedup_verdict"),
             lazy = list(steps = res$steps, kinds = res$step_kinds,
-                        flags = res$caveats, design = design))
+                        flags = res$caveats, design = design,
+                        cache = new.env(parent = emptyenv())))
 }
 
 # The parts of a verdict made when read, and how.
@@ -148,13 +151,40 @@ verdict_lazy_fields <- c("steps", "caveats", "advice", "detectable", "run_order"
 verdict_lazy <- function(v, name) {
   switch(name,
     steps = verdict_steps(v),
-    caveats = verdict_story(v)$caveats,
-    advice = verdict_story(v)$advice,
+    caveats = verdict_kept(v, "story", verdict_story)$caveats,
+    advice = verdict_kept(v, "story", verdict_story)$advice,
     detectable = if (identical(.subset2(v, "direction"), "none"))
       verdict_detectable(v) else NA_real_,
     run_order = run_order_check(.subset2(v, "x"), .subset2(v, "y"),
                                 .subset2(v, "labels")),
     NULL)
+}
+
+# A part made when read, made once: kept in the environment `cache` of the
+# attribute "lazy" under `key` (a part, or "story" for the caveats and
+# advice made together), with the state of the verdict it was made from
+# (its fields and its attribute "lazy" but the cache).  A verdict changed
+# in any way since (`v$n <- 2`, a new attribute "lazy", ...) finds another
+# state: its parts are made again and the cache holds those.  The state
+# shares its vectors with the verdict, so comparing it costs little.
+verdict_kept <- function(v, key, make) {
+  lz <- attr(v, "lazy", exact = TRUE)
+  cache <- lz$cache
+  if (!is.environment(cache)) return(make(v))
+  state <- list(fields = unclass(v), lazy = lz[names(lz) != "cache"])
+  attr(state$fields, "lazy") <- NULL
+  if (!identical(cache$.state, state)) {
+    rm(list = ls(cache, all.names = TRUE), envir = cache)
+    assign(".state", state, envir = cache)
+  }
+  if (!exists(key, envir = cache, inherits = FALSE)) {
+    assign(key, make(v), envir = cache)
+  }
+  get(key, envir = cache, inherits = FALSE)
+}
+
+verdict_part <- function(v, name) {
+  verdict_kept(v, name, function(v) verdict_lazy(v, name))
 }
 
 #' @rdname speedup_verdict
@@ -164,7 +194,7 @@ verdict_lazy <- function(v, name) {
   out <- .subset2(x, name, exact = FALSE)
   if (is.null(out) && name %in% verdict_lazy_fields &&
       name %in% names(x) && !is.null(attr(x, "lazy", exact = TRUE))) {
-    verdict_lazy(x, name)
+    verdict_part(x, name)
   } else out
 }
 
@@ -175,7 +205,7 @@ verdict_lazy <- function(v, name) {
   if (is.null(out) && is.character(i) && length(i) == 1L &&
       i %in% verdict_lazy_fields && i %in% names(x) &&
       !is.null(attr(x, "lazy", exact = TRUE))) {
-    verdict_lazy(x, i)
+    verdict_part(x, i)
   } else out
 }
 
@@ -183,9 +213,10 @@ verdict_lazy <- function(v, name) {
 # what the identical-answer scripts of bench/ compare.
 complete_verdict <- function(v) {
   if (is.null(attr(v, "lazy", exact = TRUE))) return(v)
-  for (f in intersect(verdict_lazy_fields, names(v))) {
-    if (is.null(.subset2(v, f))) v[f] <- list(verdict_lazy(v, f))
-  }
+  todo <- Filter(function(f) is.null(.subset2(v, f)),
+                 intersect(verdict_lazy_fields, names(v)))
+  made <- lapply(todo, function(f) verdict_part(v, f))
+  for (i in seq_along(todo)) v[todo[i]] <- list(made[[i]])
   attr(v, "lazy") <- NULL
   v
 }

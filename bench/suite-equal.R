@@ -95,6 +95,131 @@ add("tiny_runs", speedup_suite(lapply(s1[1:50], function(b) list(x = b$x[1:2], y
 add("config", speedup_suite(read_speedup_config(
   system.file("extdata", "config.csv", package = "speeduptest"))))
 
+
+# Suites on timings with the structure columns (the path of real files):
+# one process per version (Google Benchmark), a process per run
+# (hyperfine), several processes per version (pyperf), a process shared by
+# the versions, unknown processes, complete, incomplete and too few
+# rounds, processes within rounds, labels as numbers and as text, a third
+# version and a lone version; every unit of replication and design, the
+# adjustments, searched levels and the tolerance.
+structured <- function(nb, seed, types = 1:9, labels = "number") {
+  set.seed(seed)
+  do.call(rbind, lapply(seq_len(nb), function(j) {
+    type <- types[(j - 1L) %% length(types) + 1L]
+    f <- sample(c(1, 1.01, 1.05, 0.97), 1)
+    base <- runif(1, 1, 20)
+    k <- sample(c(3, 5, 8, 12), 1)
+    r <- sample(c(1, 2, 4), 1)
+    n <- k * r
+    ver <- rep(c("old", "new"), each = n)
+    pe <- rep(rnorm(2 * k, 0, 0.01), each = r)
+    time <- base * exp(pe + rnorm(2 * n, 0, 0.004) - (ver == "new") * log(f))
+    proc <- switch(type,
+      seq_len(2 * n),                                   # 1 one per run
+      rep(1:2, each = n),                               # 2 one per version
+      rep(seq_len(2 * k), each = r),                    # 3 processes
+      rep(seq_len(k), each = r, times = 2),             # 4 shared
+      rep(NA, 2 * n),                                   # 5 unknown
+      seq_len(2 * n),                                   # 6 rounds, one per run
+      rep(seq_len(2 * k), each = r),                    # 7 processes in rounds
+      rep(1:2, each = n),                               # 8 incomplete rounds
+      seq_len(2 * n))                                   # 9 too few rounds
+    rnd <- switch(type, rep(NA, 2 * n), rep(NA, 2 * n), rep(NA, 2 * n),
+                  rep(NA, 2 * n), rep(NA, 2 * n),
+                  rep(seq_len(n), 2),
+                  rep(rep(seq_len(k), each = r), 2),
+                  { q <- rep(seq_len(n), 2); q[sample(2 * n, 2)] <- NA; q[1] <- n + 1L; q },
+                  rep(c(1:3, rep(NA, n))[seq_len(n)], 2))
+    if (labels == "text") proc <- ifelse(is.na(proc), NA, sprintf("p%03d", proc))
+    d <- data.frame(benchmark = sprintf("s%04d", j), version = ver, time = time,
+                    process = proc, round = rnd)
+    if (j %% 50 == 0) d <- d[d$version == "old", ]
+    if (j %% 71 == 0) d$version[1] <- "third"
+    d
+  }))
+}
+st1 <- as_timings(structured(450, 3))
+st2 <- as_timings(structured(300, 4, labels = "text"))
+gb <- as_timings(structured(400, 5, types = 2))
+pr <- as_timings(structured(150, 6, types = 3))
+ro <- as_timings(structured(150, 7, types = c(6, 7)))
+add("st_auto", speedup_suite(st1))
+add("st_text", speedup_suite(st2))
+add("st_run", speedup_suite(st1, replication = "run"))
+add("st_process", speedup_suite(st1, replication = "process"))
+add("st_unpaired", speedup_suite(st1, design = "unpaired"))
+add("st_paired", speedup_suite(st1, design = "paired"))
+add("st_bh", speedup_suite(st1, p_adjust = "BH"))
+add("st_holm90", speedup_suite(st2, p_adjust = "holm", conf_level = 0.9))
+add("st_searched", speedup_suite(as_timings(structured(90, 8)), conf_level = NA))
+add("st_tolerance", speedup_suite(st1, min_speedup = 1.01))
+add("st_initial", speedup_suite(st2, initial = "new", weights = "equal"))
+add("gb_auto", speedup_suite(gb))
+add("gb_run", speedup_suite(gb, replication = "run"))
+add("pr_process", speedup_suite(pr, replication = "process", p_adjust = "BH"))
+add("ro_paired", speedup_suite(ro, design = "paired"))
+add("ro_auto_fraction", speedup_suite(ro, weights = "fraction"))
+ts <- structured(120, 9)
+ts$timestamp <- as.POSIXct("2026-11-01", tz = "UTC") + sample(nrow(ts))
+ts$timestamp[ts$benchmark == "s0007"][2] <- NA
+add("st_timestamp", speedup_suite(as_timings(ts)))
+
+# `speeduptest compare` on the structured timings (three versions) and on
+# Google Benchmark files: the rows, the verdicts behind them (with every
+# part made, the call included) and the three outputs.
+complete <- get0("complete_verdict", envir = asNamespace("speeduptest"),
+                 ifnotfound = identity)
+cmp_run <- function(t, ...) {
+  opts <- list(test = "median", alpha = 0.05, s0 = 1, p_adjust = "holm",
+               baseline = NULL, replication = NULL, design = NULL)
+  o <- list(...)
+  opts[names(o)] <- o
+  r <- speeduptest:::compare_run(t, opts)
+  vs <- attr(r$rows, "verdicts")
+  attr(r$rows, "verdicts") <- lapply(vs, function(v) if (!is.null(v)) complete(v))
+  r
+}
+st3 <- structured(300, 10)
+st3$version[st3$version == "new" & st3$benchmark > "s0150"] <- "newer"
+st3 <- as_timings(st3)
+add("cmp_median", cmp_run(st3))
+add("cmp_mean_tol", cmp_run(st3, test = "mean", s0 = 1.01, p_adjust = "BH"))
+add("cmp_run_unpaired", cmp_run(st3, replication = "run", design = "unpaired",
+                                baseline = "new"))
+gbench_file <- function(path, nb, reps, f, seed) {
+  set.seed(seed)
+  rows <- unlist(lapply(seq_len(nb), function(j) {
+    base <- 1000 * (1 + j %% 17)
+    s <- if (j %% 3 == 0) f else 1
+    tm <- base / s * exp(rnorm(reps, 0, 0.02))
+    sprintf('{"name": "BM_%d", "run_name": "BM_%d", "run_type": "iteration", "repetitions": %d, "repetition_index": %d, "threads": 1, "iterations": 100, "real_time": %.17g, "cpu_time": %.17g, "time_unit": "ns"}',
+            j, j, reps, seq_len(reps) - 1L, tm, tm * 0.99)
+  }))
+  writeLines(c('{"context": {"date": "2026-11-27T00:00:00+00:00", "num_cpus": 2},',
+               '"benchmarks": [', paste(rows, collapse = ",\n"), ']}'), path)
+}
+gdir <- tempfile()
+dir.create(gdir)
+gbench_file(file.path(gdir, "base.json"), 300, 12, 1, 1)
+gbench_file(file.path(gdir, "new.json"), 300, 12, 1.05, 2)
+cli <- function(...) {
+  status <- NULL
+  out <- utils::capture.output(status <- speeduptest:::cli_compare(c(...)),
+                               type = "output")
+  list(status = status, out = gsub(gdir, "<dir>", out, fixed = TRUE))
+}
+g2 <- file.path(gdir, c("base.json", "new.json"))
+add("cli_text", cli(g2))
+add("cli_json", cli(g2, "--output", "json", "--test", "mean"))
+add("cli_md", cli(g2, "--output", "markdown", "--tolerance", "0.02"))
+fx <- system.file("extdata", "timings", package = "speeduptest")
+add("cli_fixtures", lapply(list(
+  "hyperfine-slowdown.json", c("hyperfine-main.json", "hyperfine-branch.json"),
+  "hyperfine-three.json", c("gbench-base.json", "gbench-slower.json"),
+  c("pyperf-base.json", "pyperf-new.json"), "criterion"),
+  function(f) cli(file.path(fx, f))))
+
 if (mode == "record") {
   saveRDS(out, file)
   cat(length(out), "suites recorded\n")

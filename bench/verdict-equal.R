@@ -123,11 +123,56 @@ for (fun in list(mean_test, median_test)) {
   add(shown(fun(exp(seq(0, 1, length.out = 30)), rlnorm(30))))
 }
 
+# The paired protocols on many rounds (vectors and timings with a round
+# column, rounds out of order, incomplete and repeated), the variance
+# components with labels of every type, and a verdict's parts read twice
+# and in any order (the parts made when read are the same each time).
+set.seed(12)
+for (k in c(7, 500, 1e5)) {
+  x <- rlnorm(k, 1, 0.05)
+  y <- x / 1.002 * exp(rnorm(k, 0, 0.01))
+  for (fun in list(mean_test, median_test)) {
+    add(drop_call(fun(x, y, design = "paired")))
+    rnd <- sample(k)
+    d <- data.frame(version = rep(c("a", "b"), each = k), time = c(x, y),
+                    round = c(rnd, rnd))
+    d$round[c(1, k + 2)] <- c(NA, k + 5L)
+    d <- d[sample(nrow(d)), ]
+    add(drop_call(fun(as_timings(d))))
+    d$round[3] <- d$round[4]
+    add(tryCatch(drop_call(fun(as_timings(d), design = "paired", alpha = 0.01)),
+                 error = conditionMessage))
+  }
+}
+set.seed(13)
+for (i in 1:40) {
+  k <- sample(c(2, 3, 10, 200), 1)
+  r <- sample(c(1, 2, 5), 1)
+  p <- rep(seq_len(k), each = r)
+  t <- exp(rnorm(k, 0, 0.02)[p] + rnorm(k * r, 0, 0.005))
+  lab <- switch(i %% 5 + 1, p, as.double(p) * 10, sprintf("w%d", p),
+                factor(sprintf("f%d", p)), p / 3)
+  add(tryCatch(variance_components(t, lab), error = conditionMessage))
+  add(tryCatch(variance_components(t, sample(lab)), error = conditionMessage))
+}
+add(tryCatch(variance_components(c(1, 2, 3), c(1, 1, NA)), error = conditionMessage))
+add(variance_components(c(1, 2, 3, 4), c(0.1 + 0.2, 0.3, 1, 1)))
+set.seed(14)
+for (i in 1:20) {
+  x <- rlnorm(30, 1, 0.1) * (1 + 0.02 * seq_len(30) * (i %% 2))
+  y <- rlnorm(30, 0.95, 0.1)
+  v <- (if (i %% 3) median_test else mean_test)(x, y, alpha = 0.1)
+  parts <- list(v$advice, v$caveats, v$run_order, v[["caveats"]], v$steps,
+                v$detectable, v$advice, v[["run_order"]], v[["detectable"]])
+  add(list(parts, drop_call(v), utils::capture.output(print(v))))
+}
+
 if (identical(mode, "record")) {
   saveRDS(out, file)
   cat(length(out), "answers recorded\n")
 } else {
   ref <- readRDS(file)
+  if (length(ref) != length(out)) cat(sprintf("%d answers recorded, %d now\n", length(ref), length(out)))
   # a suite of a build that adds fields (the long benchmark x protocol
   # table `results` and `protocols`) is compared on the reference's fields
   # (every field the reference has must be identical)
@@ -140,6 +185,7 @@ if (identical(mode, "record")) {
   }
   out <- Map(as_ref, ref, out)
   same <- mapply(identical, ref, out)
+  if (any(!same)) cat("differing:", utils::head(which(!same), 20), "\n")
   cat(sprintf("%d answers, %d differing\n", length(ref), sum(!same)))
   if (any(!same)) quit(status = 1)
 }

@@ -542,6 +542,36 @@ int st_paired_median(const double *x, const double *y, size_t n,
 int st_variance_components(const double *v, const int *group, size_t n,
                            double out[6]);
 
+/* ==== rounds and processes (replication.c) ================================= */
+
+/* The complete rounds of nseg pairs of samples: the round codes of the
+ * units of sample x of pair s are rx[x_off[s]] .. rx[x_off[s + 1] - 1]
+ * (likewise y), `na` meaning no round.  complete[s]: the rounds holding
+ * exactly one unit of each sample; rounds[s]: the distinct rounds;
+ * shared[s]: the rounds holding units of both samples; each
+ * unit of a complete round gets in pos_x / pos_y the rank of its round
+ * among the complete rounds of its pair (1 = lowest round), the others 0. */
+int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
+                   const size_t *y_off, size_t nseg, int na, int *complete,
+                   int *rounds, int *shared, int *pos_x, int *pos_y);
+
+/* Per-process summaries of the n runs t grouped by group (codes 1..k):
+ * value (the mean, or the median when `median`, as R computes them), the
+ * runs, the common round of the runs (round may be NULL; `na` when they
+ * differ) and the first run's excess over the mean of the others (NaN for
+ * one run). */
+int st_process_units(const double *t, const int *group, const int *round,
+                     size_t n, size_t k, int na, int median, double *value,
+                     int *runs, int *unit_round, double *excess);
+
+/* The process labels of the runs of nb benchmarks, the runs of each
+ * benchmark together, x (side 1) before y (side 2); label codes 1..u or
+ * `na`: per benchmark whether a run has no label, the distinct labels of
+ * x and of y, and whether a label is on both sides. */
+int st_process_counts(const int *bench, const int *side, const int *code,
+                      size_t n, size_t nb, size_t u, int na, int *has_na,
+                      int *kx, int *ky, int *shared);
+
 /* ==== tolerance and equivalence (tolerance.c) ============================= */
 
 /* The direction a verdict with a tolerance declares (as R's verdicts

@@ -407,3 +407,168 @@ test_that("replication = \"process\" on one process per version counts processes
   expect_true(any(grepl("ran in 1 process(es); the protocol needs at least 3 processes",
                         v$caveats, fixed = TRUE)))
 })
+
+# ---- the structure from integer codes ------------------------------------------
+
+# round_pairs() as a table of the rounds computes it: the rounds holding
+# one unit of each sample, in increasing round.
+brute_round_pairs <- function(rx, ry) {
+  cx <- table(rx[!is.na(rx)])
+  cy <- table(ry[!is.na(ry)])
+  both <- sort(as.integer(intersect(names(cx)[cx == 1L], names(cy)[cy == 1L])))
+  list(rounds = length(union(names(cx), names(cy))), complete = both,
+       ix = match(both, rx), iy = match(both, ry))
+}
+
+test_that("the complete rounds from the core match a table of the rounds", {
+  set.seed(31)
+  rp <- speeduptest:::round_pairs
+  for (i in 1:300) {
+    k <- sample(c(1:8, 40, 300), 1)
+    wide <- i %% 3 == 0           # codes far apart: the sorted path
+    codes <- if (wide) sample(c(-2e9, -5L, 0L, 7L, 1e6, 2e9), k, TRUE) else sample(k)
+    rx <- as.integer(sample(codes, sample(0:(k + 3), 1), replace = TRUE))
+    ry <- as.integer(sample(codes, sample(0:(k + 3), 1), replace = TRUE))
+    rx[runif(length(rx)) < 0.1] <- NA
+    ry[runif(length(ry)) < 0.1] <- NA
+    x <- rlnorm(length(rx))
+    y <- rlnorm(length(ry))
+    b <- brute_round_pairs(rx, ry)
+    if (!b$rounds) {
+      expect_error(rp(x, y, rx, ry, "paired"), "no run belongs to a round")
+      next
+    }
+    got <- rp(x, y, rx, ry, "auto")
+    if (length(b$complete) < 6L) {
+      expect_false(got$paired)
+      expect_match(got$note, sprintf("only %d complete round", length(b$complete)))
+    } else {
+      expect_true(got$paired)
+      expect_identical(got$rounds, length(b$complete))
+      expect_identical(got$dropped, b$rounds - length(b$complete))
+      expect_identical(got$x, x[b$ix])
+      expect_identical(got$y, y[b$iy])
+    }
+  }
+  # many pairs of samples in one call, as a suite classifies its benchmarks
+  segs <- replicate(50, list(rx = sample(c(1:20, NA), sample(0:25, 1), TRUE),
+                             ry = sample(c(1:20, NA), sample(0:25, 1), TRUE)),
+                    simplify = FALSE)
+  res <- .Call(speeduptest:::ffi_round_pairs,
+               as.integer(unlist(lapply(segs, `[[`, "rx"))),
+               c(0L, cumsum(vapply(segs, function(s) length(s$rx), 1L))),
+               as.integer(unlist(lapply(segs, `[[`, "ry"))),
+               c(0L, cumsum(vapply(segs, function(s) length(s$ry), 1L))))
+  expect_identical(res$complete, vapply(segs, function(s) {
+    length(brute_round_pairs(s$rx, s$ry)$complete)
+  }, 1L))
+  expect_identical(res$rounds, vapply(segs, function(s) {
+    brute_round_pairs(s$rx, s$ry)$rounds
+  }, 1L))
+  expect_identical(res$shared, vapply(segs, function(s) {
+    length(intersect(s$rx[!is.na(s$rx)], s$ry[!is.na(s$ry)]))
+  }, 1L))
+  expect_identical(res$x_index, unlist(lapply(segs, function(s) {
+    brute_round_pairs(s$rx, s$ry)$ix
+  })))
+  expect_identical(res$y_index, unlist(lapply(segs, function(s) {
+    brute_round_pairs(s$rx, s$ry)$iy
+  })))
+})
+
+test_that("per-process summaries from the core are R's mean() and median()", {
+  set.seed(32)
+  pu <- speeduptest:::process_units
+  for (i in 1:100) {
+    n <- sample(c(1:10, 50), 1)
+    t <- rlnorm(n) * 10^sample(-3:3, 1)
+    if (i %% 4 == 0) t <- round(t, 1) + 0.1
+    p <- sample(switch(i %% 3 + 1, 1:3, c("a", "b"), c(2.5, 7)), n, TRUE)
+    r <- sample(c(1L, 2L, NA), n, TRUE)
+    g <- factor(as.character(p), levels = unique(as.character(p)))
+    idx <- split(seq_len(n), g)
+    for (centre in c("mean", "median")) {
+      fun <- if (centre == "mean") mean else stats::median
+      u <- pu(t, p, r, centre)
+      expect_identical(u$value, vapply(idx, function(i) fun(t[i]), 1, USE.NAMES = FALSE))
+      expect_identical(u$runs, lengths(idx, use.names = FALSE))
+      expect_identical(u$round, vapply(idx, function(i) {
+        v <- unique(r[i])
+        if (length(v) == 1L) as.integer(v) else NA_integer_
+      }, 1L, USE.NAMES = FALSE))
+      expect_identical(u$excess, vapply(idx, function(i) {
+        if (length(i) < 2L) NA_real_ else t[i[1L]] - mean(t[i[-1L]])
+      }, 1, USE.NAMES = FALSE))
+      expect_identical(u$group, as.integer(g))
+      expect_null(pu(t, p, NULL, centre)$round)
+    }
+  }
+})
+
+test_that("process labels are grouped as their text, whatever their type", {
+  codes <- speeduptest:::label_codes
+  by_text <- function(p) as.integer(factor(as.character(p), levels = unique(as.character(p))))
+  for (p in list(c(3L, 1L, 3L, NA, 1L), c("b", "a", "b", NA), c(2, 2, 1e14, -0, 0),
+                 c(0.1 + 0.2, 0.3, 1), factor(c("z", "y", "z")), c(TRUE, FALSE, TRUE),
+                 c(1e15 + 2, 1e15, 1e15 + 2), c(NaN, NA, 1))) {
+    expect_identical(codes(p), by_text(p))
+  }
+})
+
+test_that("a timings table split once gives each benchmark what timings_pair() gives", {
+  set.seed(33)
+  df <- do.call(rbind, lapply(1:30, function(j) {
+    n <- sample(3:8, 1)
+    data.frame(benchmark = sprintf("b%02d", j),
+               version = sample(c("old", "new", "other"), 2 * n, TRUE, c(4, 4, 1)),
+               time = rlnorm(2 * n), process = sample(1:4, 2 * n, TRUE),
+               round = sample(c(1:5, NA), 2 * n, TRUE),
+               run = sample(2 * n))
+  }))
+  df$timestamp <- as.POSIXct("2026-01-01", tz = "UTC") + sample(c(1:5, 5), nrow(df), TRUE)
+  df$timestamp[df$benchmark == "b03"][1] <- NA
+  for (ts in c(TRUE, FALSE)) {
+    t <- as_timings(if (ts) df else df[names(df) != "timestamp"])
+    have <- tapply(as.character(t$version), t$benchmark,
+                   function(v) all(c("old", "new") %in% v))
+    bs <- names(have)[have]
+    sp <- speeduptest:::timings_split(t, c("new", "old"), rev(bs))
+    for (j in seq_along(sp$benchmarks)) {
+      expect_identical(speeduptest:::split_part(sp, j),
+                       speeduptest:::timings_pair(t, sp$benchmarks[j], c("new", "old"),
+                                                  NULL, FALSE))
+    }
+  }
+})
+
+test_that("a suite's benchmarks are classified at once as one at a time would", {
+  set.seed(34)
+  df <- do.call(rbind, lapply(1:120, function(j) {
+    k <- sample(c(2, 4, 7), 1)
+    r <- sample(1:3, 1)
+    n <- k * r
+    type <- j %% 6
+    proc <- switch(type + 1, seq_len(2 * n), rep(1:2, each = n),
+                   rep(seq_len(2 * k), each = r), rep(seq_len(k), each = r, times = 2),
+                   rep(NA, 2 * n), sprintf("p%d", rep(seq_len(2 * k), each = r)))
+    rnd <- if (j %% 4 == 0) rep(rep(seq_len(k), each = r), 2) else
+      if (j %% 4 == 1) rep(seq_len(n), 2) else rep(NA, 2 * n)
+    time <- rlnorm(2 * n)
+    if (j %% 29 == 0) time[2] <- NA
+    data.frame(benchmark = sprintf("s%03d", j), version = rep(c("old", "new"), each = n),
+               time = time, process = proc, round = rnd)
+  }))
+  t <- as_timings(df)
+  bs <- unique(t$benchmark)
+  sp <- speeduptest:::timings_split(t, c("old", "new"), bs)
+  for (rep in c("auto", "run", "process")) for (des in c("auto", "unpaired", "paired")) {
+    act <- speeduptest:::structure_actions(sp, rep, des)
+    one <- vapply(seq_along(bs), function(j) {
+      st <- tryCatch(speeduptest:::structured_samples(
+        "median", speeduptest:::split_part(sp, j), TRUE, rep, des), error = function(e) NULL)
+      if (is.null(st) || st$info$unit == "process" || st$pairing$paired) "full"
+      else if (st$info$kind == "single" && rep == "auto") "single" else "none"
+    }, "")
+    expect_identical(act, one, info = paste(rep, des))
+  }
+})

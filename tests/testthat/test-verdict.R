@@ -113,7 +113,39 @@ test_that("plot draws both samples", {
   on.exit(dev.off())
   v <- median_test(before, after)
   expect_identical(plot(v), v)
-  expect_identical(plot(mean_test(c(1, 2), before)), mean_test(c(1, 2), before))
+  v2 <- mean_test(c(1, 2), before)
+  expect_identical(plot(v2), v2)
+})
+
+test_that("a verdict's parts are made once, kept, and made again for a changed verdict", {
+  x <- exp(seq(0, 0.3, length.out = 30)) * rlnorm(30, 0, 0.01)
+  v <- median_test(x, rlnorm(30, -0.1, 0.05))
+  cache <- attr(v, "lazy")$cache
+  expect_identical(ls(cache), character())
+  ro <- v$run_order
+  expect_identical(ls(cache), "run_order")
+  # the same object, not a second computation of it
+  expect_true(identical(v$run_order, ro))
+  cav <- v$caveats
+  expect_setequal(ls(cache), c("run_order", "story", "caveats"))
+  expect_identical(v$advice, speeduptest:::verdict_story(v)$advice)
+  expect_identical(cav, speeduptest:::verdict_story(v)$caveats)
+  expect_identical(ro, speeduptest:::run_order_check(v$x, v$y, v$labels))
+  # a changed verdict makes its parts from what it now holds
+  w <- v
+  w$labels <- c("before", "after")
+  expect_identical(w$run_order, speeduptest:::run_order_check(w$x, w$y, c("before", "after")))
+  expect_identical(v$run_order, ro)
+  lz <- attr(w, "lazy")
+  lz$flags <- 0L
+  attr(w, "lazy") <- lz
+  expect_identical(w$caveats, speeduptest:::verdict_story(w)$caveats)
+  u <- unclass(v)
+  u$x <- rev(u$x)
+  class(u) <- class(v)
+  expect_identical(u$run_order, speeduptest:::run_order_check(rev(v$x), v$y, v$labels))
+  expect_false(identical(u$run_order, ro))
+  expect_identical(u$caveats, speeduptest:::verdict_story(u)$caveats)
 })
 
 test_that("print says \"significant slowdown\" with the speedup and its interval", {

@@ -1,0 +1,207 @@
+# Benchmark: the analyses of timings (what read_timings() and as_timings()
+# return, the path of every real file) against the same analyses of lists
+# and against the stats calls they replace, each ratio measured in turn in
+# this process (CPU time, user + system, median of the repeats):
+#
+#   suite     speedup_suite() on timings against the same suite as a list,
+#             for 1,000, 10,000 and 100,000 benchmarks, with the growth
+#             exponent of each from the smallest to the largest size; and
+#             against the loop of stats calls of bench/suite.R at 10,000;
+#   paired    mean_test() and median_test() of 1e6 complete rounds against
+#             t.test(paired = TRUE) and wilcox.test(paired = TRUE);
+#   anova     variance_components() against base R's one-way ANOVA
+#             (anova(lm(log(time) ~ factor(process))));
+#   compare   `speeduptest compare` on two Google Benchmark files of 3,000
+#             benchmarks each, the CPU of the whole child process (and of
+#             `Rscript -e NULL` and of reading the two files).
+#
+# usage (from the package root, with speeduptest installed):
+#   Rscript bench/timings.R [parts = suite,paired,anova,compare]
+#                           [repeats = 3] [runs per version = 10]
+#                           [sizes = 1000,10000,100000]
+suppressPackageStartupMessages(library(speeduptest))
+args <- commandArgs(trailingOnly = TRUE)
+parts <- if (length(args) >= 1) strsplit(args[1], ",")[[1]] else
+  c("suite", "paired", "anova", "compare")
+reps <- if (length(args) >= 2) as.integer(args[2]) else 3L
+n <- if (length(args) >= 3) as.integer(args[3]) else 10L
+sizes <- if (length(args) >= 4) as.numeric(strsplit(args[4], ",")[[1]]) else
+  c(1000, 10000, 1e5)
+
+cpu <- function(expr) {
+  t <- system.time(expr, gcFirst = FALSE)
+  t[["user.self"]] + t[["sys.self"]] + t[["user.child"]] + t[["sys.child"]]
+}
+# each expression timed in turn, `reps` times; the medians
+in_turn <- function(exprs, reps) {
+  env <- parent.frame()
+  times <- matrix(NA_real_, reps, length(exprs), dimnames = list(NULL, names(exprs)))
+  for (r in seq_len(reps)) for (k in seq_along(exprs)) {
+    invisible(gc())
+    times[r, k] <- cpu(eval(exprs[[k]], env))
+  }
+  list(median = apply(times, 2, median), min = apply(times, 2, min),
+       max = apply(times, 2, max))
+}
+line <- function(label, a, b, what) {
+  cat(sprintf("%-44s %8.3f s  %8.3f s  ratio %7.2f  (%s)\n", label, a, b, a / b, what))
+}
+
+make_suite <- function(nb, n, seed = 1) {
+  set.seed(seed)
+  suite <- lapply(seq_len(nb), function(j) {
+    base <- runif(1, 1, 20)
+    s <- sample(c(1, 1.02, 1.1, 1.5), 1)
+    list(x = rlnorm(n, log(base), 0.03), y = rlnorm(n, log(base / s), 0.03))
+  })
+  names(suite) <- sprintf("bench%07d", seq_len(nb))
+  suite
+}
+# the suite as timings: one process per version (Google Benchmark files),
+# one process per run (hyperfine) or no process column
+suite_timings <- function(suite, process) {
+  nb <- length(suite)
+  n <- length(suite[[1]]$x)
+  df <- data.frame(benchmark = rep(names(suite), each = 2 * n),
+                   version = rep(rep(c("old", "new"), each = n), nb),
+                   time = unlist(lapply(suite, function(b) c(b$x, b$y)), use.names = FALSE))
+  if (process == "file") df$process <- rep(rep(1:2, each = n), nb)
+  if (process == "run") df$process <- seq_len(nrow(df))
+  as_timings(df)
+}
+
+if ("suite" %in% parts) {
+  cat(sprintf("speedup_suite() on timings against the list, %d runs per version, %d repeats\n",
+              n, reps))
+  cat(sprintf("%-44s %10s  %10s\n", "", "timings", "list"))
+  res <- list()
+  for (nb in sizes) {
+    suite <- make_suite(nb, n)
+    for (proc in c("file", "run", "none")) {
+      tm <- suite_timings(suite, proc)
+      r <- in_turn(list(timings = quote(speedup_suite(tm)),
+                        list = quote(speedup_suite(suite))), if (nb >= 1e5) max(1L, reps - 1L) else reps)
+      res[[paste(proc, nb)]] <- r$median
+      line(sprintf("%g benchmarks, process per %s", nb, proc), r$median[1], r$median[2],
+           sprintf("timings %.3f-%.3f", r$min[1], r$max[1]))
+    }
+    # identical answers from the two paths (the timings without processes)
+    a <- speedup_suite(suite_timings(suite, "none"))
+    b <- speedup_suite(suite)
+    cat(sprintf("  same benchmarks table as the list: %s\n",
+                identical(a$benchmarks[setdiff(names(a$benchmarks), "benchmark")],
+                          b$benchmarks[setdiff(names(b$benchmarks), "benchmark")])))
+  }
+  if (length(sizes) >= 2) {
+    for (proc in c("file", "run", "none")) {
+      t1 <- res[[paste(proc, sizes[1])]]
+      t2 <- res[[paste(proc, sizes[length(sizes)])]]
+      cat(sprintf("growth exponent %g -> %g, process per %s: timings %.2f, list %.2f\n",
+                  sizes[1], sizes[length(sizes)], proc,
+                  log(t2[1] / t1[1]) / log(sizes[length(sizes)] / sizes[1]),
+                  log(t2[2] / t1[2]) / log(sizes[length(sizes)] / sizes[1])))
+    }
+  }
+  # against the loop of stats calls of bench/suite.R, at 10,000
+  r_mean <- function(x, y, alpha = 0.05) {
+    nx <- shapiro.test(x)$p.value > alpha
+    ny <- shapiro.test(y)$p.value > alpha
+    if ((!nx && length(x) <= 30) || (!ny && length(y) <= 30)) return(NA)
+    eq <- var.test(x, y)$p.value > alpha
+    t.test(x, y, alternative = "greater", var.equal = eq)$p.value <= alpha
+  }
+  r_median <- function(x, y, alpha = 0.05) {
+    shift <- suppressWarnings(ks.test(x - median(x), y - median(y))$p.value) > alpha
+    if (!shift && (length(x) <= 30 || length(y) <= 30)) return(NA)
+    wilcox.test(x, y, alternative = "greater")$p.value <= alpha
+  }
+  r_suite <- function(suite) {
+    res <- vapply(suite, function(b) c(r_mean(b$x, b$y), r_median(b$x, b$y)), logical(2))
+    cx <- vapply(suite, function(b) c(min(b$x), mean(b$x), median(b$x)), numeric(3))
+    cy <- vapply(suite, function(b) c(min(b$y), mean(b$y), median(b$y)), numeric(3))
+    gain <- rowSums(cx - cy) / rowSums(cx)
+    a <- rowSums(res, na.rm = TRUE)
+    list(res = res, gain = gain,
+         ci = lapply(a, function(k) prop.test(k, length(suite))$conf.int))
+  }
+  suite <- make_suite(10000, n)
+  tm <- suite_timings(suite, "file")
+  r <- in_turn(list(loop = quote(r_suite(suite)), timings = quote(speedup_suite(tm))),
+               max(1L, reps - 1L))
+  line("10000 benchmarks: loop of stats / timings", r$median[1], r$median[2],
+       "process per file")
+}
+
+if ("paired" %in% parts) {
+  set.seed(2)
+  k <- 1e6
+  x <- rlnorm(k, 1, 0.05)
+  y <- x / 1.002 * exp(rnorm(k, 0, 0.01))
+  cat(sprintf("paired protocols on %g rounds, %d repeats\n", k, reps))
+  r <- in_turn(list(mean = quote(mean_test(x, y, design = "paired")),
+                    t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))), reps)
+  line("mean_test(design = \"paired\") / t.test", r$median[1], r$median[2], "")
+  r <- in_turn(list(median = quote(median_test(x, y, design = "paired")),
+                    w = quote(wilcox.test(x, y, paired = TRUE, alternative = "greater"))), reps)
+  line("median_test(design = \"paired\") / wilcox.test", r$median[1], r$median[2], "")
+  rnd <- sample(k)
+  tm <- as_timings(data.frame(version = rep(c("a", "b"), each = k), time = c(x, y),
+                              round = c(rnd, rnd)))
+  r <- in_turn(list(median = quote(median_test(tm)),
+                    w = quote(wilcox.test(x, y, paired = TRUE, alternative = "greater"))), reps)
+  line("median_test(timings with rounds) / wilcox.test", r$median[1], r$median[2], "")
+  r <- in_turn(list(mean = quote(utils::capture.output(print(mean_test(tm)))),
+                    t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))), reps)
+  line("print(mean_test(timings with rounds)) / t.test", r$median[1], r$median[2], "")
+}
+
+if ("anova" %in% parts) {
+  set.seed(3)
+  for (kn in list(c(50, 2000), c(200, 200))) {
+    p <- rep(seq_len(kn[1]), each = kn[2])
+    tt <- exp(rnorm(kn[1], 0, 0.02)[p] + rnorm(length(p), 0, 0.005))
+    lab <- sprintf("worker-%d", p)
+    r <- in_turn(list(vc = quote(variance_components(tt, p)),
+                      aov = quote(stats::anova(stats::lm(log(tt) ~ factor(p))))), reps)
+    line(sprintf("variance_components() / ANOVA, %g x %g", kn[1], kn[2]),
+         r$median[1], r$median[2], "integer labels")
+    r <- in_turn(list(vc = quote(variance_components(tt, lab)),
+                      aov = quote(stats::anova(stats::lm(log(tt) ~ factor(lab))))), reps)
+    line(sprintf("variance_components() / ANOVA, %g x %g", kn[1], kn[2]),
+         r$median[1], r$median[2], "text labels")
+  }
+}
+
+if ("compare" %in% parts) {
+  gbench_file <- function(path, nb, reps, f, seed) {
+    set.seed(seed)
+    rows <- unlist(lapply(seq_len(nb), function(j) {
+      base <- 1000 * (1 + j %% 17)
+      s <- if (j %% 3 == 0) f else 1
+      tm <- base / s * exp(rnorm(reps, 0, 0.02))
+      sprintf('{"name": "BM_%d", "run_name": "BM_%d", "run_type": "iteration", "repetitions": %d, "repetition_index": %d, "threads": 1, "iterations": 100, "real_time": %.17g, "cpu_time": %.17g, "time_unit": "ns"}',
+              j, j, reps, seq_len(reps) - 1L, tm, tm * 0.99)
+    }))
+    writeLines(c('{"context": {"date": "2026-11-27T00:00:00+00:00", "num_cpus": 2},',
+                 '"benchmarks": [', paste(rows, collapse = ",\n"), ']}'), path)
+  }
+  dir <- tempfile()
+  dir.create(dir)
+  f <- file.path(dir, c("base.json", "new.json"))
+  gbench_file(f[1], 3000, 20, 1, 1)
+  gbench_file(f[2], 3000, 20, 1.05, 2)
+  rscript <- file.path(R.home("bin"), "Rscript")
+  run <- function(code) {
+    system2(rscript, c("-e", shQuote(code)), stdout = FALSE, stderr = FALSE)
+  }
+  cmp <- sprintf("invisible(speeduptest:::cli_compare(c('%s', '%s')))", f[1], f[2])
+  rd <- sprintf("invisible(speeduptest::read_timings(c(base = '%s', new = '%s')))", f[1], f[2])
+  cat(sprintf("speeduptest compare on two Google Benchmark files of 3000 benchmarks x 20 runs, %d repeats\n",
+              reps))
+  r <- in_turn(list(compare = quote(run(cmp)), read = quote(run(rd)),
+                    null = quote(run("NULL"))), reps)
+  cat(sprintf("compare, whole process:          %7.3f s CPU (%.3f-%.3f)\n", r$median[1],
+              r$min[1], r$max[1]))
+  cat(sprintf("reading the two files, process:  %7.3f s CPU\n", r$median[2]))
+  cat(sprintf("Rscript -e NULL:                 %7.3f s CPU\n", r$median[3]))
+}

@@ -1,0 +1,434 @@
+/*
+ * replication.c -- the structure of the replicates of timings (SPEC
+ * section 9): the complete interleaved rounds of two samples, and the
+ * per-process summaries of runs grouped by process, from integer codes.
+ *
+ * Rounds.  A round is complete when it holds exactly one unit of each
+ * version (the paired design of the Speedup-Test's successors: Kalibera
+ * and Jones 2013, section 5).  Each sample is a segment of an array of
+ * round codes; the rounds of a pair of segments are counted with a dense
+ * table over their range when the range is at most a few times the number
+ * of units (the common case: rounds 1..k), else after sorting the units
+ * by round.  Each unit in a complete round gets the rank of its round
+ * among the complete rounds in increasing order, so that pairing the
+ * units is a scatter by rank; the other units get 0.
+ *
+ * Processes.  Runs grouped by process codes 1..k (in order of the first
+ * run of each process) are summarised by the mean or the median of each
+ * process, as R's mean() and median() compute them (st_mean: the sum in
+ * long double with R's refinement pass; the median of an even count is
+ * st_mean of the two middle values), with each process's number of runs,
+ * its round when all its runs share one, and the excess of its first run
+ * over the mean of its others (Kalibera and Jones 2013, section 4: the
+ * cost of starting a process).
+ *
+ * Kalibera, T. and Jones, R. (2013). Rigorous benchmarking in reasonable
+ * time. ISMM 2013, 63-74.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "speeduptest.h"
+
+/* ---- rounds ------------------------------------------------------------------- */
+
+typedef struct {
+    int round;
+    int side;       /* 0: x, 1: y */
+    size_t index;   /* position in its side's array */
+} round_unit;
+
+static int cmp_round_unit(const void *a, const void *b)
+{
+    const round_unit *u = a, *v = b;
+    if (u->round != v->round) return u->round < v->round ? -1 : 1;
+    if (u->side != v->side) return u->side - v->side;
+    return u->index < v->index ? -1 : u->index > v->index;
+}
+
+/* One pair of segments through the dense table: count[0..range) of x and
+ * y units per round, then the ranks written back; the table is left
+ * zeroed for the next pair. */
+static void rounds_dense(const int *rx, size_t nx, const int *ry, size_t ny,
+                         int na, int lo, size_t range, int *cx, int *cy,
+                         int *complete, int *rounds, int *shared, int *pos_x,
+                         int *pos_y)
+{
+    for (size_t i = 0; i < nx; i++)
+        if (rx[i] != na) cx[(int64_t) rx[i] - lo]++;
+    for (size_t i = 0; i < ny; i++)
+        if (ry[i] != na) cy[(int64_t) ry[i] - lo]++;
+    int k = 0, all = 0, both = 0;
+    for (size_t r = 0; r < range; r++) {
+        if (cx[r] || cy[r]) all++;
+        if (cx[r] && cy[r]) both++;
+        /* the rank of a complete round kept in cx, as a negative number */
+        if (cx[r] == 1 && cy[r] == 1) cx[r] = -(++k);
+        else cx[r] = 0;
+    }
+    for (size_t i = 0; i < nx; i++)
+        pos_x[i] = rx[i] != na ? -cx[(int64_t) rx[i] - lo] : 0;
+    for (size_t i = 0; i < ny; i++)
+        pos_y[i] = ry[i] != na ? -cx[(int64_t) ry[i] - lo] : 0;
+    memset(cx, 0, range * sizeof(int));
+    memset(cy, 0, range * sizeof(int));
+    *complete = k;
+    *rounds = all;
+    *shared = both;
+}
+
+/* The same after sorting the units by round (a wide range of codes). */
+static int rounds_sorted(const int *rx, size_t nx, const int *ry, size_t ny,
+                         int na, int *complete, int *rounds, int *shared,
+                         int *pos_x, int *pos_y)
+{
+    round_unit *u = st_malloc(nx + ny, sizeof(round_unit));
+    if (!u) return ST_ERR_ALLOC;
+    size_t n = 0;
+    for (size_t i = 0; i < nx; i++) {
+        pos_x[i] = 0;
+        if (rx[i] != na) u[n++] = (round_unit) {rx[i], 0, i};
+    }
+    for (size_t i = 0; i < ny; i++) {
+        pos_y[i] = 0;
+        if (ry[i] != na) u[n++] = (round_unit) {ry[i], 1, i};
+    }
+    qsort(u, n, sizeof(round_unit), cmp_round_unit);
+    int k = 0, all = 0, both = 0;
+    for (size_t a = 0; a < n;) {
+        size_t b = a;
+        size_t c[2] = {0, 0};
+        while (b < n && u[b].round == u[a].round) c[u[b++].side]++;
+        all++;
+        if (c[0] && c[1]) both++;
+        if (c[0] == 1 && c[1] == 1) {
+            k++;
+            pos_x[u[a].index] = k;
+            pos_y[u[a + 1].index] = k;
+        }
+        a = b;
+    }
+    free(u);
+    *complete = k;
+    *rounds = all;
+    *shared = both;
+    return ST_OK;
+}
+
+int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
+                   const size_t *y_off, size_t nseg, int na, int *complete,
+                   int *rounds, int *shared, int *pos_x, int *pos_y)
+{
+    /* the dense table covers ranges up to 2 (units) + 64 of one pair */
+    size_t cap = 0;
+    for (size_t s = 0; s < nseg; s++) {
+        size_t units = (x_off[s + 1] - x_off[s]) + (y_off[s + 1] - y_off[s]);
+        if (units > (SIZE_MAX - 64) / 2) return ST_ERR_TOO_MANY;
+        if (2 * units + 64 > cap) cap = 2 * units + 64;
+    }
+    int *cx = calloc(cap ? cap : 1, sizeof(int));
+    int *cy = calloc(cap ? cap : 1, sizeof(int));
+    if (!cx || !cy) {
+        free(cx);
+        free(cy);
+        return ST_ERR_ALLOC;
+    }
+    int status = ST_OK;
+    for (size_t s = 0; s < nseg && status == ST_OK; s++) {
+        const int *sx = rx + x_off[s], *sy = ry + y_off[s];
+        size_t nx = x_off[s + 1] - x_off[s], ny = y_off[s + 1] - y_off[s];
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (size_t i = 0; i < nx; i++)
+            if (sx[i] != na) {
+                if (sx[i] < lo) lo = sx[i];
+                if (sx[i] > hi) hi = sx[i];
+            }
+        for (size_t i = 0; i < ny; i++)
+            if (sy[i] != na) {
+                if (sy[i] < lo) lo = sy[i];
+                if (sy[i] > hi) hi = sy[i];
+            }
+        if (lo > hi) {              /* no unit belongs to a round */
+            for (size_t i = 0; i < nx; i++) pos_x[x_off[s] + i] = 0;
+            for (size_t i = 0; i < ny; i++) pos_y[y_off[s] + i] = 0;
+            complete[s] = 0;
+            rounds[s] = 0;
+            shared[s] = 0;
+        } else if ((uint64_t) (hi - lo) < 2 * (uint64_t) (nx + ny) + 64) {
+            rounds_dense(sx, nx, sy, ny, na, (int) lo, (size_t) (hi - lo + 1),
+                         cx, cy, complete + s, rounds + s, shared + s,
+                         pos_x + x_off[s],
+                         pos_y + y_off[s]);
+        } else {
+            status = rounds_sorted(sx, nx, sy, ny, na, complete + s,
+                                   rounds + s, shared + s, pos_x + x_off[s],
+                                   pos_y + y_off[s]);
+        }
+        if (status == ST_OK && (s & 1023) == 1023 && st_check_interrupt())
+            status = ST_ERR_INTERRUPTED;
+    }
+    free(cx);
+    free(cy);
+    return status;
+}
+
+/* ---- processes ---------------------------------------------------------------- */
+
+int st_process_units(const double *t, const int *group, const int *round,
+                     size_t n, size_t k, int na, int median, double *value,
+                     int *runs, int *unit_round, double *excess)
+{
+    size_t *start = calloc(k + 1, sizeof(size_t));
+    size_t *fill = st_malloc(k, sizeof(size_t));
+    size_t *order = st_malloc(n, sizeof(size_t));
+    double *buf = st_malloc(n, sizeof(double));
+    if (!start || !fill || !order || !buf) {
+        free(start);
+        free(fill);
+        free(order);
+        free(buf);
+        return ST_ERR_ALLOC;
+    }
+    int status = ST_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (group[i] < 1 || (size_t) group[i] > k) {
+            status = ST_ERR_DOMAIN;
+            goto done;
+        }
+        start[group[i]]++;
+    }
+    for (size_t g = 0; g < k; g++) start[g + 1] += start[g];
+    memcpy(fill, start, k * sizeof(size_t));
+    /* the runs of each process in their order */
+    for (size_t i = 0; i < n; i++) order[fill[group[i] - 1]++] = i;
+    for (size_t g = 0; g < k; g++) {
+        size_t a = start[g], m = start[g + 1] - a;
+        runs[g] = (int) m;
+        if (m == 0) {
+            value[g] = NAN;
+            excess[g] = NAN;
+            if (round) unit_round[g] = na;
+            continue;
+        }
+        for (size_t j = 0; j < m; j++) buf[j] = t[order[a + j]];
+        /* the first run's excess over the mean of the others */
+        excess[g] = m < 2 ? NAN : buf[0] - st_mean(buf + 1, m - 1);
+        if (round) {
+            int r = round[order[a]];
+            for (size_t j = 1; j < m; j++)
+                if (round[order[a + j]] != r) {
+                    r = na;
+                    break;
+                }
+            unit_round[g] = r;
+        }
+        if (!median) {
+            value[g] = st_mean(buf, m);
+        } else {
+            st_sort(buf, m);
+            size_t h = (m + 1) / 2;     /* R's half, 1-based */
+            value[g] = m % 2 ? buf[h - 1] : st_mean(buf + h - 1, 2);
+        }
+    }
+done:
+    free(start);
+    free(fill);
+    free(order);
+    free(buf);
+    return status;
+}
+
+/* ---- processes of many benchmarks ----------------------------------------------- */
+
+/* The process labels of the runs of many benchmarks: run i belongs to
+ * benchmark bench[i] (1..nb, the runs of a benchmark together, those of x
+ * before those of y: side[i] 1 or 2) and has label code[i] (1..u, `na`
+ * for none).  Per benchmark: has_na[b], whether a run has no label;
+ * kx[b], ky[b], the distinct labels of each side; shared[b], whether a
+ * label is on both sides.  One pass, with the benchmark that last saw each
+ * label on each side. */
+int st_process_counts(const int *bench, const int *side, const int *code,
+                      size_t n, size_t nb, size_t u, int na, int *has_na,
+                      int *kx, int *ky, int *shared)
+{
+    int *seen_x = calloc(u ? u : 1, sizeof(int));
+    int *seen_y = calloc(u ? u : 1, sizeof(int));
+    if (!seen_x || !seen_y) {
+        free(seen_x);
+        free(seen_y);
+        return ST_ERR_ALLOC;
+    }
+    for (size_t b = 0; b < nb; b++) has_na[b] = kx[b] = ky[b] = shared[b] = 0;
+    int status = ST_OK;
+    for (size_t i = 0; i < n; i++) {
+        int b = bench[i];
+        if (b < 1 || (size_t) b > nb || (side[i] != 1 && side[i] != 2)) {
+            status = ST_ERR_DOMAIN;
+            break;
+        }
+        if (code[i] == na) {
+            has_na[b - 1] = 1;
+            continue;
+        }
+        if (code[i] < 1 || (size_t) code[i] > u) {
+            status = ST_ERR_DOMAIN;
+            break;
+        }
+        size_t c = (size_t) code[i] - 1;
+        if (side[i] == 1) {
+            if (seen_x[c] != b) {
+                seen_x[c] = b;
+                kx[b - 1]++;
+            }
+        } else {
+            if (seen_y[c] != b) {
+                seen_y[c] = b;
+                ky[b - 1]++;
+            }
+            if (seen_x[c] == b) shared[b - 1] = 1;
+        }
+    }
+    free(seen_x);
+    free(seen_y);
+    return status;
+}
+
+/* ---- R entry points ----------------------------------------------------------- */
+#include "ffi.h"
+
+/* Segment offsets from an integer vector of nseg + 1 non-decreasing
+ * whole numbers within [0, n]. */
+static size_t *read_offsets(SEXP off, size_t n, const char *arg)
+{
+    if (TYPEOF(off) != INTSXP || XLENGTH(off) < 1)
+        Rf_error("`%s` must be an integer vector of segment offsets.", arg);
+    size_t len = (size_t) XLENGTH(off);
+    const int *p = INTEGER(off);
+    size_t *out = (size_t *) R_alloc(len, sizeof(size_t));
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] == NA_INTEGER || p[i] < 0 || (size_t) p[i] > n ||
+            (i && p[i] < p[i - 1]))
+            Rf_error("`%s` must be non-decreasing offsets within the rounds.", arg);
+        out[i] = (size_t) p[i];
+    }
+    if (out[len - 1] != n)
+        Rf_error("`%s` must end at the number of rounds.", arg);
+    return out;
+}
+
+SEXP ffi_round_pairs(SEXP rx, SEXP x_off, SEXP ry, SEXP y_off)
+{
+    if (TYPEOF(rx) != INTSXP || TYPEOF(ry) != INTSXP)
+        Rf_error("`rx` and `ry` must be integer vectors of rounds.");
+    size_t nx = (size_t) XLENGTH(rx), ny = (size_t) XLENGTH(ry);
+    size_t *xo = read_offsets(x_off, nx, "x_off");
+    size_t *yo = read_offsets(y_off, ny, "y_off");
+    size_t nseg = (size_t) XLENGTH(x_off) - 1;
+    if ((size_t) XLENGTH(y_off) - 1 != nseg)
+        Rf_error("`x_off` and `y_off` must have the same length.");
+    SEXP complete = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nseg));
+    SEXP rounds = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nseg));
+    SEXP shared = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nseg));
+    SEXP px = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nx));
+    SEXP py = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) ny));
+    int s = st_round_pairs(INTEGER(rx), xo, INTEGER(ry), yo, nseg,
+                           NA_INTEGER, INTEGER(complete), INTEGER(rounds),
+                           INTEGER(shared), INTEGER(px), INTEGER(py));
+    if (s == ST_ERR_INTERRUPTED) R_CheckUserInterrupt();
+    /* the units of the complete rounds of each pair, in increasing round
+     * (1-based within the pair's sample), pairs one after the other */
+    R_xlen_t total = 0;
+    for (size_t g = 0; s == ST_OK && g < nseg; g++)
+        total += INTEGER(complete)[g];
+    SEXP ix = PROTECT(Rf_allocVector(INTSXP, total));
+    SEXP iy = PROTECT(Rf_allocVector(INTSXP, total));
+    R_xlen_t base = 0;
+    for (size_t g = 0; s == ST_OK && g < nseg; g++) {
+        for (size_t i = xo[g]; i < xo[g + 1]; i++)
+            if (INTEGER(px)[i])
+                INTEGER(ix)[base + INTEGER(px)[i] - 1] = (int) (i - xo[g] + 1);
+        for (size_t i = yo[g]; i < yo[g + 1]; i++)
+            if (INTEGER(py)[i])
+                INTEGER(iy)[base + INTEGER(py)[i] - 1] = (int) (i - yo[g] + 1);
+        base += INTEGER(complete)[g];
+    }
+    static const char *names[] = {"status", "complete", "rounds", "shared",
+                                  "x_index", "y_index"};
+    SEXP values[6];
+    values[0] = PROTECT(Rf_ScalarInteger(s));
+    values[1] = complete;
+    values[2] = rounds;
+    values[3] = shared;
+    values[4] = ix;
+    values[5] = iy;
+    SEXP res = ffi_named_list(6, names, values);
+    UNPROTECT(8);
+    return res;
+}
+
+SEXP ffi_process_units(SEXP t, SEXP group, SEXP k, SEXP round, SEXP median)
+{
+    size_t n;
+    const double *pt = ffi_doubles(t, &n, "t");
+    if (TYPEOF(group) != INTSXP || (size_t) XLENGTH(group) != n)
+        Rf_error("`group` must be an integer vector as long as `t`.");
+    int kk = ffi_int(k, "k");
+    if (kk < 0) Rf_error("`k` must be a count of processes.");
+    int has_round = !Rf_isNull(round);
+    if (has_round && (TYPEOF(round) != INTSXP || (size_t) XLENGTH(round) != n))
+        Rf_error("`round` must be NULL or an integer vector as long as `t`.");
+    int med = ffi_flag(median, "median");
+    SEXP value = PROTECT(Rf_allocVector(REALSXP, kk));
+    SEXP runs = PROTECT(Rf_allocVector(INTSXP, kk));
+    SEXP rnd = PROTECT(has_round ? Rf_allocVector(INTSXP, kk) : R_NilValue);
+    SEXP excess = PROTECT(Rf_allocVector(REALSXP, kk));
+    int s = st_process_units(pt, INTEGER(group),
+                             has_round ? INTEGER(round) : NULL, n,
+                             (size_t) kk, NA_INTEGER, med, REAL(value),
+                             INTEGER(runs), has_round ? INTEGER(rnd) : NULL,
+                             REAL(excess));
+    /* a process of one run has no excess: R's NA */
+    for (int g = 0; g < kk; g++)
+        if (isnan(REAL(excess)[g])) REAL(excess)[g] = NA_REAL;
+    static const char *names[] = {"status", "value", "runs", "round",
+                                  "excess"};
+    SEXP values[5];
+    values[0] = PROTECT(Rf_ScalarInteger(s));
+    values[1] = value;
+    values[2] = runs;
+    values[3] = rnd;
+    values[4] = excess;
+    SEXP res = ffi_named_list(5, names, values);
+    UNPROTECT(5);
+    return res;
+}
+
+SEXP ffi_process_counts(SEXP bench, SEXP side, SEXP code, SEXP nb, SEXP u)
+{
+    size_t n = (size_t) XLENGTH(bench);
+    if (TYPEOF(bench) != INTSXP || TYPEOF(side) != INTSXP ||
+        TYPEOF(code) != INTSXP || (size_t) XLENGTH(side) != n ||
+        (size_t) XLENGTH(code) != n)
+        Rf_error("`bench`, `side` and `code` must be integer vectors of one length.");
+    int k = ffi_int(nb, "nb"), uu = ffi_int(u, "u");
+    if (k < 0 || uu < 0) Rf_error("`nb` and `u` must be counts.");
+    SEXP has_na = PROTECT(Rf_allocVector(LGLSXP, k));
+    SEXP kx = PROTECT(Rf_allocVector(INTSXP, k));
+    SEXP ky = PROTECT(Rf_allocVector(INTSXP, k));
+    SEXP shared = PROTECT(Rf_allocVector(LGLSXP, k));
+    int s = st_process_counts(INTEGER(bench), INTEGER(side), INTEGER(code),
+                              n, (size_t) k, (size_t) uu, NA_INTEGER,
+                              LOGICAL(has_na), INTEGER(kx), INTEGER(ky),
+                              LOGICAL(shared));
+    static const char *names[] = {"status", "has_na", "kx", "ky", "shared"};
+    SEXP values[5];
+    values[0] = PROTECT(Rf_ScalarInteger(s));
+    values[1] = has_na;
+    values[2] = kx;
+    values[3] = ky;
+    values[4] = shared;
+    SEXP res = ffi_named_list(5, names, values);
+    UNPROTECT(5);
+    return res;
+}
