@@ -96,7 +96,7 @@ history_changes <- function(h, benchmark = NULL, machine = NULL, branch = NULL,
   refresh <- check_flag(refresh, "refresh")
   detect <- history_detector(method)
   dots <- list(...)
-  settings <- list(method = detect$name, alpha = alpha, min_speedup = min_speedup,
+  settings <- list(method = detect$name, code = detect$code, alpha = alpha, min_speedup = min_speedup,
                    p_adjust = p_adjust, dots = dots)
   key <- history_settings_key(settings)
   if (!identical(history_setting(h, "analysis"), key)) {
@@ -162,7 +162,9 @@ history_changes <- function(h, benchmark = NULL, machine = NULL, branch = NULL,
 # The detection: series_changes() with a method, or the user's function.
 history_detector <- function(method) {
   if (is.function(method)) {
-    return(list(name = "custom", fn = function(value, position, alpha, min_speedup, dots) {
+    # a function is known by its code: another function is another analysis
+    code <- paste(deparse(method), collapse = "\n")
+    return(list(name = "custom", code = code, fn = function(value, position, alpha, min_speedup, dots) {
       do.call(method, c(list(value, position, alpha = alpha, min_speedup = min_speedup), dots))
     }))
   }
