@@ -230,6 +230,35 @@ check_positive_numbers <- function(x, arg, call = NULL) {
   sort(as.double(x))
 }
 
+# One series of a history (series_changes()): per-process values (times,
+# positive and finite) and the commit position of each (whole numbers in
+# first-parent order, any order and repeated for several processes of a
+# commit).  Returns the values ordered by position (the processes of a
+# commit in the order given), the distinct positions ascending and
+# `start`, the offsets of each commit's values (0-based, length + 1).
+check_series <- function(value, position, call = NULL) {
+  if (!is.numeric(value) || !length(value) || anyNA(value) ||
+      any(!is.finite(value)) || any(value <= 0)) {
+    abort(sprintf("`value` must hold positive finite times, not %s.",
+                  describe_value(value)), call = call)
+  }
+  if (!is.numeric(position) || anyNA(position) || any(!is.finite(position)) ||
+      any(abs(position - round(position)) > 1e-7 * pmax(1, abs(position)))) {
+    abort(sprintf("`position` must hold whole numbers (commit positions), not %s.",
+                  describe_value(position)), call = call)
+  }
+  if (length(position) != length(value)) {
+    abort(sprintf("`position` must have one element per value (%d), not %d.",
+                  length(value), length(position)), call = call)
+  }
+  position <- round(as.double(position))
+  o <- order(position, method = "radix")
+  pos <- position[o]
+  first <- c(TRUE, pos[-1L] != pos[-length(pos)])
+  list(value = as.double(value)[o], position = pos[first],
+       start = c(which(first) - 1, length(pos)))
+}
+
 # ---- strings, names and paths ------------------------------------------------
 
 # A single string (not NA; "" only with empty_ok); NULL too with null_ok.
@@ -465,6 +494,22 @@ check_sample <- function(x, arg = deparse(substitute(x)), na_rm = FALSE,
                   arg, min_n, length(x)), class = "data", call = call)
   }
   x
+}
+
+# A penalty on each change point (pelt_changepoints(), warmup_classify()):
+# one of `choices` (a name, as changepoint's `penalty`) or a single number
+# >= 0 (changepoint's "Manual").  Returns the name or the number.
+check_penalty <- function(x, choices, arg = "penalty", call = NULL) {
+  if (is.numeric(x)) {
+    x <- check_number(x, arg, call = call)
+    if (x < 0) {
+      abort(sprintf("`%s` must be a number >= 0 or one of %s, not %s.", arg,
+                    paste0('"', choices, '"', collapse = ", "),
+                    describe_value(x)), call = call)
+    }
+    return(x)
+  }
+  check_choice(x, choices, arg, call = call)
 }
 
 # ---- arguments in `...` -------------------------------------------------------

@@ -169,12 +169,7 @@ history_detector <- function(method) {
     }))
   }
   method <- check_choice(method, c("scan", "pelt", "edivisive"), "method")
-  fn <- get0("series_changes", envir = topenv(environment()), mode = "function",
-             inherits = FALSE)
-  if (is.null(fn)) {
-    abort("`method`: the change-point detection (series_changes()) is not in this build of speeduptest; give a function.",
-          class = "unavailable")
-  }
+  fn <- series_changes
   list(name = method, fn = function(value, position, alpha, min_speedup, dots) {
     do.call(fn, c(list(value, position, method = method, alpha = alpha,
                        min_speedup = min_speedup), dots))
@@ -239,7 +234,8 @@ history_store_changes <- function(h, s, r, now) {
   for (i in seq_len(nrow(r))) {
     c <- r[i, ]
     ov <- pmin(old$range_to, c$range_to) - pmax(old$range_from, c$range_from)
-    ov[used | ov < 0] <- NA
+    # ranges are (from, to]: they overlap when they share a commit
+    ov[used | ov <= 0] <- NA
     j <- if (all(is.na(ov))) NA_integer_ else which.max(ov)
     vals <- list(as.double(c$last_good), as.double(c$first_bad), as.double(c$range_from),
                  as.double(c$range_to), as.integer(c$n_before), as.integer(c$n_after),
@@ -273,6 +269,8 @@ history_adjust <- function(h, p_adjust) {
   ch <- history_query(h, paste(
     "SELECT change_id, benchmark_id, machine_id, branch, segment, p_value",
     "FROM changes WHERE active = 1"))
+  # a method without p-values (PELT): its changes are reported unadjusted
+  ch <- ch[!is.na(ch$p_value), , drop = FALSE]
   if (!nrow(ch)) return(invisible())
   unit <- paste(ch$benchmark_id, ch$machine_id, ch$branch, ch$segment)
   pu <- tapply(ch$p_value, unit, min)
@@ -307,7 +305,7 @@ history_set_setting <- function(h, key, value) {
 history_reported <- function(h, benchmark, machine, branch, alpha, now = NULL) {
   f <- history_filter(benchmark, machine, branch,
                       prefix = c(b = "b.name", m = "m.name", c = "x.branch"))
-  where <- c("x.active = 1", "x.p_adjusted <= ?", f$where)
+  where <- c("x.active = 1", "(x.p_adjusted <= ? OR x.p_value IS NULL)", f$where)
   sql <- paste(
     "SELECT x.change_id, b.name AS benchmark, m.name AS machine, x.branch, x.segment,",
     "x.last_good AS pos_last_good, x.first_bad AS pos_first_bad,",

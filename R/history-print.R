@@ -39,12 +39,13 @@ format.speedup_history_changes <- function(x, ...) {
               history_short(r$last_good), history_short(r$first_bad),
               history_short(r$range_from), history_short(r$range_to),
               r$n_before, r$n_after),
-      sprintf("   time %s: %s; p = %s (adjusted %s); %s%s%s",
+      sprintf("   time %s: %s",
               history_ratio_text(r$ratio, r$conf_low, r$conf_high),
-              history_cut(r$decision, 24L), history_p_text(r$p_value),
+              history_cut(r$decision, 30L)),
+      sprintf("   p = %s (adjusted %s); %s%s%s", history_p_text(r$p_value),
               history_p_text(r$p_adjusted), r$state,
-              if (isTRUE(r$is_new)) ", new" else "",
-              if (isTRUE(r$at_head)) ", at head" else ""))
+              if (isTRUE(r$is_new)) ", first reported now" else "",
+              if (isTRUE(r$at_head)) ", at the head" else ""))
   }
   skipped <- attr(x, "skipped")
   if (length(skipped)) {

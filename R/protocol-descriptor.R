@@ -96,6 +96,29 @@ decision_colour <- function(direction) {
   out
 }
 
+# A change along a history (series_changes()) is told by its direction
+# with the tolerance s0: "regression beyond 1 %", "improvement beyond 1 %",
+# "negligible within 1 %" (equivalence), else "undecided".
+change_table <- data.frame(
+  direction = c("slowdown", "speedup", "equivalent", "none", NA),
+  words = c("regression", "improvement", "negligible", "undecided",
+            "undecided"),
+  tolerance = c("beyond", "beyond", "within", "", ""),
+  stringsAsFactors = FALSE
+)
+
+change_words <- function(direction, s0) {
+  d <- as.character(direction)
+  i <- match(d, change_table$direction)
+  i[is.na(d)] <- nrow(change_table)
+  words <- change_table$words[i]
+  tol <- change_table$tolerance[i]
+  if (s0 == 1) return(words)
+  with_tol <- nzchar(tol)
+  words[with_tol] <- paste(words[with_tol], tol[with_tol], fmt_change(s0))
+  words
+}
+
 # The outcome of the C core's decision code (st_decision), as the
 # verdicts' three-valued decision before the direction is known.
 decision_outcome <- function(code) {

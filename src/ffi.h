@@ -42,6 +42,10 @@ SEXP ffi_trend_list(const st_result *r, size_t k);
 
 /* entry points */
 SEXP ffi_codes(void);
+SEXP ffi_scan_changes(SEXP value, SEXP start, SEXP alpha);
+SEXP ffi_scan_grid(SEXP k, SEXP alpha);
+SEXP ffi_change_figures(SEXP value, SEXP start, SEXP first_bad, SEXP alpha,
+                        SEXP s0);
 SEXP ffi_suite_variances(SEXP values, SEXP start, SEXP len);
 SEXP ffi_shapiro_wilk(SEXP x);
 SEXP ffi_var_test(SEXP x, SEXP y, SEXP alternative, SEXP ratio,
@@ -104,6 +108,9 @@ SEXP ffi_decide(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous,
 SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,
                    SEXP rigorous, SEXP s0, SEXP want, SEXP n, SEXP m,
                    SEXP reps, SEXP seed);
+
+SEXP ffi_pelt(SEXP values, SEXP start, SEXP len, SEXP cost, SEXP penalty,
+              SEXP mbic, SEXP minseg, SEXP step);
 
 /* protocol.c: a verdict as the list the R side reads */
 SEXP ffi_verdict_list(const st_verdict *v, int status);

@@ -606,6 +606,111 @@ int st_hpt_speedup(const st_hpt_input *in, double level, double precision,
                    const st_hpt_speedup_options *opt, double *speedup,
                    double *supremum, int *attained);
 
+/* ==== change points along a series of a history (changes.c) ============== */
+
+/* A series: k commits in first-parent order, commit c holding the
+ * per-process values value[start[c]] .. value[start[c + 1] - 1] (start[0]
+ * = 0, each commit at least one value, all finite).  A change at c (its
+ * first bad commit) separates the commits before c from those from c on. */
+
+/* One triplet of the Lean Bonferroni scan: the window of commits
+ * [from, to) split at `split`, its scale (the level l of windows of 2^l
+ * to 2^(l+1) - 1 commits), its Bonferroni block and the level alpha /
+ * (H * block * |block|) its two-sided rank-sum test is made at. */
+typedef struct {
+    size_t from, to, split;
+    int scale, block;
+    double level;
+} st_scan_triplet;
+
+/* The triplets of a series of k commits at the overall level alpha, as a
+ * new array (free it; none, and *len = 0, below 4 commits); their levels
+ * add up to alpha.  With start (may be NULL) the triplets that cannot
+ * reject at their level with the processes' counts (each half tested on
+ * at most max_half processes) are left out and the levels shared among
+ * the rest.  ST_OK, ST_ERR_DOMAIN (alpha outside (0, 1)) or
+ * ST_ERR_ALLOC. */
+int st_scan_grid(const size_t *start, size_t k, double alpha,
+                 size_t max_half, st_scan_triplet **out, size_t *len);
+
+typedef struct {
+    size_t max_half;      /* a window's half is tested on at most this many
+                             evenly spaced processes (0: 128)            */
+} st_scan_options;        /* NULL: the defaults                           */
+
+/* A change certified by the scan: the window of the triplet that rejected
+ * (its first bad commit lies in from + 1 .. to - 1 with the scan's
+ * guarantee), the estimated first bad commit (the window's split with the
+ * largest standardised rank sum), the triplet's exact two-sided p-value
+ * and the Bonferroni-adjusted one (p_local * alpha / level, <= alpha). */
+typedef struct {
+    size_t from, to, split, first_bad;
+    double p_value, p_local;
+} st_scan_change;
+
+/* Lean Bonferroni changepoint detection (Jang and Walther 2024) with
+ * exact rank-sum tests: with probability at least 1 - alpha every
+ * reported range holds a change.  The changes come as a new array (free
+ * it), ordered along the series, with disjoint ranges.  ST_OK,
+ * ST_ERR_TOO_FEW (k = 0), ST_ERR_DOMAIN (a commit without values, a
+ * non-finite value, alpha outside (0, 1)), ST_ERR_ALLOC or
+ * ST_ERR_INTERRUPTED. */
+int st_scan_changes(const double *value, const size_t *start, size_t k,
+                    double alpha, const st_scan_options *opt,
+                    st_scan_change **changes, size_t *n_changes);
+
+/* The figures of a change from the processes either side of it, bounded
+ * by the neighbouring changes: their counts, the ratio new / old (exp of
+ * the Hodges-Lehmann shift of log times) with its two-sided 1 - 2 alpha
+ * interval, and the tolerance's four one-sided rank-sum p-values of the
+ * median protocol (old as x, new as y: p[0] the new code faster beyond
+ * s0, p[1] slower beyond s0, p[2] not more than s0 faster, p[3] not more
+ * than s0 slower; st_tolerance_tests). */
+typedef struct {
+    size_t n_before, n_after;
+    double ratio, conf[2];
+    double p[4];
+} st_change_figure;
+
+/* For r changes with first bad commits first_bad[0] < ... < first_bad[r -
+ * 1] (each in 1 .. k - 1), out[r] filled.  ST_OK, ST_ERR_DOMAIN (a value
+ * <= 0, changes out of range or order, alpha outside (0, 0.5), s0 < 1),
+ * ST_ERR_ALLOC or ST_ERR_INTERRUPTED. */
+int st_change_figures(const double *value, const size_t *start, size_t k,
+                      const size_t *first_bad, size_t r, double alpha,
+                      double s0, st_change_figure *out);
+
+/* ==== change points in a series (pelt.c) ================================ */
+
+/* PELT (Killick, Fearnhead and Eckley 2012) with a normal cost, as the
+ * CRAN package changepoint's cpt.mean / cpt.meanvar (method "PELT"). */
+typedef enum {
+    ST_PELT_MEANVAR = 0,  /* normal mean and variance (MLE variance)       */
+    ST_PELT_MEAN = 1      /* normal mean, variance 1                       */
+} st_pelt_cost;
+/* Scratch arrays for series of up to cap values, reused over many calls
+ * (st_pelt_work_init: ST_OK or ST_ERR_ALLOC; free with st_pelt_work_free). */
+typedef struct {
+    size_t cap;
+    double *s, *q, *f, *like;
+    size_t *last, *cand;
+} st_pelt_work;
+int st_pelt_work_init(st_pelt_work *w, size_t n);
+void st_pelt_work_free(st_pelt_work *w);
+/* The change points of x[0 .. n-1] (each the 1-based last index of a
+ * segment before a change, increasing) into cpts (room for n), their count
+ * into *ncpts.  penalty >= 0 on each change; mbic adds log(length) to each
+ * segment's cost (changepoint's MBIC); segments hold at least minseg >= 1
+ * values (no change when n < 2 minseg).  step 1: the exact search; step
+ * b > 1: changes searched on a grid of every b-th value, each then moved
+ * to its best place within b - 1 (pelt.c).  work may be NULL (allocated in
+ * the call) or hold at least n.  ST_OK, ST_ERR_TOO_FEW (n = 0),
+ * ST_ERR_DOMAIN (a non-finite value, a bad penalty or minseg),
+ * ST_ERR_TOO_MANY, ST_ERR_ALLOC or ST_ERR_INTERRUPTED. */
+int st_pelt(const double *x, size_t n, st_pelt_cost cost, double penalty,
+            int mbic, size_t minseg, size_t step, st_pelt_work *work,
+            size_t *cpts, size_t *ncpts);
+
 /* ==== helpers shared by the core's files ================================== */
 
 /* These are the pieces several of the core's files build on; they are not

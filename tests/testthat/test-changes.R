@@ -1,0 +1,277 @@
+# series_changes(): change points along one series of a history (SPEC
+# section 12), the certified scan against a reference written here from the
+# paper (Jang and Walther 2024) with R's exact wilcox.test(), and the
+# figures of a change against wilcox.test().
+
+scan_grid <- function(counts, alpha) {
+  start <- c(0, cumsum(counts))
+  as.data.frame(.Call(speeduptest:::ffi_scan_grid, as.double(start), alpha))
+}
+
+# The collection of the paper, written again: windows of level l have 2^l
+# to 2^(l+1) - 1 commits on the grid d_l, counted back from the newest
+# commit; levels 1 .. s_k - 1 are block 1, each higher one a block; levels
+# up to floor(log2 k) - 1.
+paper_windows <- function(k) {
+  top <- floor(log2(k)) - 1
+  sk <- max(2, ceiling(log2(log(k))))
+  out <- NULL
+  for (l in seq_len(max(top, 0))) {
+    d <- ceiling(2^l / sqrt(2 * log(exp(1) * k / 2^l)))
+    cells <- k %/% d
+    off <- k - cells * d
+    for (u in ceiling(2^l / d):(ceiling(2^(l + 1) / d) - 1)) {
+      if (u > cells || u * d < 2) next
+      j <- 0:(cells - u)
+      out <- rbind(out, data.frame(from = off + j * d, to = off + (j + u) * d,
+                                   scale = l,
+                                   block = if (l < sk) 1 else l - sk + 2))
+    }
+  }
+  out$split <- out$from + ceiling((out$to - out$from) / 2)
+  out
+}
+
+# The levels of the paper's weighted Bonferroni on the triplets that can
+# reject: drop, share again, until none is dropped.
+paper_levels <- function(w, counts, alpha, cap = 128) {
+  cs <- c(0, cumsum(counts))
+  n <- pmin(cs[w$split + 1] - cs[w$from + 1], cap)
+  m <- pmin(cs[w$to + 1] - cs[w$split + 1], cap)
+  lmin <- log(2) - lchoose(n + m, n)
+  keep <- rep(TRUE, nrow(w))
+  repeat {
+    size <- table(w$block[keep])
+    b <- as.integer(names(size))
+    rank <- match(w$block, b)
+    h <- sum(1 / seq_along(b))
+    level <- ifelse(keep, alpha / (h * rank * size[rank]), 0)
+    drop <- keep & lmin > log(level)
+    if (!any(drop)) break
+    keep <- keep & !drop
+  }
+  w$level <- as.double(level)
+  w[keep, ]
+}
+
+test_that("the scan's triplets are the paper's collection and share alpha", {
+  for (k in c(4, 9, 37, 200, 1000)) {
+    for (counts in list(rep(1, k), rep(3, k), rep(c(2, 5), length.out = k))) {
+      g <- scan_grid(counts, 0.05)
+      ref <- paper_levels(paper_windows(k), counts, 0.05)
+      key <- function(d) paste(d$from, d$to, d$split)
+      expect_setequal(key(g), key(ref))
+      if (!nrow(ref)) next
+      i <- match(key(ref), key(g))
+      expect_lt(rel_diff(g$level[i], ref$level), 1e-12)
+      if (nrow(g)) {
+        expect_equal(sum(g$level), 0.05, tolerance = 1e-12)
+        expect_true(all(g$from >= 0 & g$to <= k & g$from < g$split &
+                          g$split < g$to))
+      }
+    }
+  }
+  # the head of the series is covered at every level
+  g <- scan_grid(rep(3, 1000), 0.05)
+  expect_true(all(tapply(g$to, g$scale, max) == 1000))
+  # too short to test anything: no triplet
+  expect_equal(nrow(scan_grid(rep(3, 3), 0.05)), 0L)
+})
+
+# The scan written in R: every triplet's exact two-sided p-value from
+# wilcox.test (no ties, fewer than 50 values a half), the rejected ranges
+# taken shortest first (then by adjusted p-value), disjoint.
+reference_scan <- function(value, counts, alpha) {
+  k <- length(counts)
+  cs <- c(0, cumsum(counts))
+  w <- paper_levels(paper_windows(k), counts, alpha)
+  w$p <- mapply(function(a, m, b) {
+    wilcox.test(value[(cs[a + 1] + 1):cs[m + 1]],
+                value[(cs[m + 1] + 1):cs[b + 1]], exact = TRUE)$p.value
+  }, w$from, w$split, w$to)
+  hit <- w[w$p <= w$level, ]
+  hit$adj <- hit$p * alpha / hit$level
+  hit <- hit[order(hit$to - hit$from, hit$adj, hit$from), ]
+  taken <- hit[0, ]
+  for (i in seq_len(nrow(hit))) {
+    lo <- hit$from[i] + 1
+    hi <- hit$to[i] - 1
+    if (!any(lo <= taken$to - 1 & taken$from + 1 <= hi)) {
+      taken <- rbind(taken, hit[i, ])
+    }
+  }
+  taken[order(taken$from), ]
+}
+
+test_that("the scan equals the paper's procedure with R's exact tests", {
+  set.seed(2)
+  for (rep in 1:6) {
+    k <- sample(c(40, 48, 64), 1)
+    counts <- sample(1:3, k, replace = TRUE)
+    pos <- rep(seq_len(k), counts)
+    value <- exp(rnorm(length(pos), sd = 0.01))
+    cut <- sample(8:14, 1)
+    cut <- c(cut, cut + sample(12:20, 1))
+    value[pos > cut[1]] <- value[pos > cut[1]] * 1.06
+    value[pos > cut[2]] <- value[pos > cut[2]] / 1.05
+    res <- .Call(speeduptest:::ffi_scan_changes, value,
+                 as.double(c(0, cumsum(counts))), 0.05)
+    ref <- reference_scan(value, counts, 0.05)
+    expect_gt(nrow(ref), 0L)
+    expect_equal(res$from, ref$from)
+    expect_equal(res$to, ref$to)
+    expect_lt(rel_diff(res$p_local, ref$p), 1e-9)
+    expect_lt(rel_diff(res$p_value, pmin(1, ref$adj)), 1e-9)
+    expect_true(all(res$p_value <= 0.05))
+  }
+})
+
+test_that("the change's commit is the split with the largest rank-sum statistic", {
+  set.seed(3)
+  pos <- rep(1:80, each = 3)
+  value <- exp(rnorm(240, sd = 0.01))
+  value[pos > 50] <- value[pos > 50] * 1.05
+  res <- series_changes(value, pos)
+  expect_equal(nrow(res), 1L)
+  expect_equal(res$first_bad, 51)
+  expect_equal(res$last_good, 50)
+  expect_true(res$range_from < 51 && res$range_to >= 51)
+  # brute force over the certified window
+  win <- pos > res$range_from & pos <= res$range_to
+  v <- value[win]
+  p <- pos[win]
+  r <- rank(v)
+  z <- sapply(unique(p)[-1], function(c) {
+    n <- sum(p < c)
+    m <- sum(p >= c)
+    abs(sum(r[p < c]) - n * (length(v) + 1) / 2) / sqrt(n * m)
+  })
+  expect_equal(unique(p)[-1][which.max(z)], res$first_bad)
+})
+
+test_that("the figures of a change are the Hodges-Lehmann ratio and the tolerance tests", {
+  set.seed(4)
+  pos <- rep(1:90, each = 3)
+  value <- 2 * exp(rnorm(270, sd = 0.01))
+  value[pos > 30] <- value[pos > 30] * 1.04
+  value[pos > 60] <- value[pos > 60] / 1.005
+  res <- series_changes(value, pos, alpha = 0.05, min_speedup = 1.01)
+  expect_gte(nrow(res), 1L)
+  bounds <- c(0, res$last_good, 90)
+  for (i in seq_len(nrow(res))) {
+    old <- value[pos > bounds[i] & pos <= bounds[i + 1]]
+    new <- value[pos > bounds[i + 1] & pos <= bounds[i + 2]]
+    expect_equal(res$n_before[i], length(old))
+    expect_equal(res$n_after[i], length(new))
+    # the estimate: the median of the pairwise differences of log times;
+    # the interval: wilcox.test's (its normal approximation found by
+    # uniroot, to about 1e-4)
+    expect_lt(rel_diff(log(res$ratio[i]),
+                       median(outer(log(new), log(old), "-"))), 1e-12)
+    w <- suppressWarnings(wilcox.test(log(new), log(old), conf.int = TRUE,
+                                      conf.level = 0.9))
+    expect_lt(rel_diff(log(c(res$conf_low[i], res$conf_high[i])),
+                       w$conf.int[1:2]), 2e-3)
+    p_slow <- wilcox.test(new, 1.01 * old, alternative = "greater")$p.value
+    p_fast <- wilcox.test(old, 1.01 * new, alternative = "greater")$p.value
+    p_eq <- max(wilcox.test(old, 1.01 * new, alternative = "less")$p.value,
+                wilcox.test(new, 1.01 * old, alternative = "less")$p.value)
+    want <- if (p_fast <= 0.05) "improvement beyond 1 %" else
+      if (p_slow <= 0.05) "regression beyond 1 %" else
+        if (p_eq <= 0.05) "negligible within 1 %" else "undecided"
+    expect_equal(res$decision[i], want)
+  }
+  expect_equal(res$decision[1], "regression beyond 1 %")
+  expect_equal(res$method, rep("scan", nrow(res)))
+  # without a tolerance the words carry none
+  res1 <- series_changes(value, pos, min_speedup = 1)
+  expect_equal(res1$decision[1], "regression")
+})
+
+test_that("positions in any order, with gaps, give the same changes", {
+  set.seed(5)
+  pos <- rep(seq(10, 1200, by = 10), each = 2)
+  value <- exp(rnorm(length(pos), sd = 0.01))
+  value[pos > 700] <- value[pos > 700] * 1.05
+  a <- series_changes(value, pos)
+  o <- sample(length(pos))
+  b <- series_changes(value[o], pos[o])
+  expect_equal(a, b)
+  expect_equal(a$last_good, 700)
+  expect_equal(a$first_bad, 710)
+  expect_equal(a$range_from %% 10, 0)
+})
+
+test_that("no change, a short series: zero rows with the same columns", {
+  set.seed(6)
+  cols <- c("last_good", "first_bad", "range_from", "range_to", "n_before",
+            "n_after", "ratio", "conf_low", "conf_high", "p_value",
+            "decision", "method")
+  pos <- rep(1:60, each = 3)
+  res <- series_changes(exp(rnorm(180, sd = 0.01)), pos)
+  expect_equal(names(res), cols)
+  expect_equal(nrow(res), 0L)
+  expect_equal(names(series_changes(c(1, 2, 3), 1:3)), cols)
+  expect_equal(nrow(series_changes(1, 7)), 0L)
+  expect_type(res$decision, "character")
+  expect_type(res$ratio, "double")
+  expect_type(res$n_before, "integer")
+})
+
+test_that("A/A series report a change in at most alpha of them", {
+  # 300 series of 60 commits x 3 processes, iid: at most alpha = 0.1 of them
+  # may report a change; the bound 0.1 + 3 binomial standard errors
+  set.seed(7)
+  pos <- rep(1:60, each = 3)
+  any_change <- vapply(1:300, function(i) {
+    nrow(series_changes(exp(rnorm(180, sd = 0.01)), pos, alpha = 0.1)) > 0
+  }, TRUE)
+  expect_lt(mean(any_change), 0.1 + 3 * sqrt(0.1 * 0.9 / 300))
+})
+
+test_that("a 3 % step is found with its range holding the commit", {
+  set.seed(8)
+  pos <- rep(1:100, each = 3)
+  hit <- vapply(1:40, function(i) {
+    t0 <- sample(20:80, 1)
+    v <- exp(rnorm(300, sd = 0.01))
+    v[pos > t0] <- v[pos > t0] * 1.03
+    r <- series_changes(v, pos)
+    nrow(r) == 1L && r$range_from < t0 + 1 && r$range_to >= t0 + 1
+  }, TRUE)
+  expect_gte(mean(hit), 0.9)
+})
+
+test_that("bad input is a classed error", {
+  pos <- rep(1:20, each = 2)
+  v <- exp(rnorm(40))
+  expect_error(series_changes(-v, pos), class = "speeduptest_error_input")
+  expect_error(series_changes(c(v[-1], NA), pos), class = "speeduptest_error_input")
+  expect_error(series_changes(c(v[-1], Inf), pos), class = "speeduptest_error_input")
+  expect_error(series_changes("a", 1), class = "speeduptest_error_input")
+  expect_error(series_changes(v, pos[-1]), class = "speeduptest_error_input")
+  expect_error(series_changes(v, pos + 0.5), class = "speeduptest_error_input")
+  expect_error(series_changes(v, c(pos[-1], NA)), class = "speeduptest_error_input")
+  expect_error(series_changes(v, pos, alpha = 0.5), class = "speeduptest_error_input")
+  expect_error(series_changes(v, pos, alpha = 0), class = "speeduptest_error_input")
+  expect_error(series_changes(v, pos, min_speedup = 0.9),
+               class = "speeduptest_error_input")
+  expect_error(series_changes(v, pos, method = "cusum"),
+               class = "speeduptest_error_input")
+  expect_error(series_changes(v, pos, R = 10), class = "speeduptest_error_input")
+  expect_error(series_changes(numeric(), numeric()),
+               class = "speeduptest_error_input")
+})
+
+test_that("ties and constant stretches are tested exactly", {
+  # times on a coarse clock: many ties
+  set.seed(9)
+  pos <- rep(1:64, each = 3)
+  value <- round(exp(rnorm(192, sd = 0.02)), 2)
+  value[pos > 32] <- round(value[pos > 32] * 1.06, 2)
+  res <- series_changes(value, pos)
+  expect_equal(nrow(res), 1L)
+  expect_true(res$range_from < 33 && res$range_to >= 33)
+  # every value the same: nothing to find
+  expect_equal(nrow(series_changes(rep(1, 192), pos)), 0L)
+})
