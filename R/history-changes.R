@@ -307,7 +307,8 @@ history_reported <- function(h, benchmark, machine, branch, alpha, now = NULL) {
                       prefix = c(b = "b.name", m = "m.name", c = "x.branch"))
   where <- c("x.active = 1", "(x.p_adjusted <= ? OR x.p_value IS NULL)", f$where)
   sql <- paste(
-    "SELECT x.change_id, b.name AS benchmark, m.name AS machine, x.branch, x.segment,",
+    "SELECT x.change_id, b.name AS benchmark, m.name AS machine, x.machine_id, x.branch,",
+    "x.segment,",
     "x.last_good AS pos_last_good, x.first_bad AS pos_first_bad,",
     "x.range_from AS pos_from, x.range_to AS pos_to, x.n_before, x.n_after,",
     "x.ratio, x.conf_low, x.conf_high, x.p_value, x.p_adjusted, x.decision, x.method,",
@@ -330,9 +331,18 @@ history_reported <- function(h, benchmark, machine, branch, alpha, now = NULL) {
   d$range_from <- sha(d$pos_from)
   d$range_to <- sha(d$pos_to)
   d$is_new <- if (is.null(now)) rep(FALSE, nrow(d)) else d$first_seen == now
+  # at the head: the last change of its series, in the segment the
+  # branch's last commit is in
   key <- paste(d$benchmark, d$machine, d$branch, d$segment, sep = "\r")
-  last <- stats::ave(d$pos_first_bad, key, FUN = max)
-  d$at_head <- d$pos_first_bad == last
+  last <- if (nrow(d)) stats::ave(d$pos_first_bad, key, FUN = max) else numeric()
+  head_seg <- integer(nrow(d))
+  for (b in unique(d$branch)) {
+    top <- as.double(history_query(h, "SELECT MAX(position) AS p FROM commits WHERE branch = ?",
+                                   list(b))$p)
+    i <- d$branch == b
+    head_seg[i] <- history_segment(h, d$machine_id[i], d$branch[i], rep(top, sum(i)))
+  }
+  d$at_head <- d$pos_first_bad == last & d$segment == head_seg
   cols <- c("change_id", "benchmark", "machine", "branch", "last_good", "first_bad",
             "range_from", "range_to", "pos_last_good", "pos_first_bad", "pos_from",
             "pos_to", "n_before", "n_after", "ratio", "conf_low", "conf_high", "p_value",

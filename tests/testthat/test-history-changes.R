@@ -5,6 +5,23 @@
 
 detect <- function(...) toy_series_changes(...)
 
+test_that("the default detection (the certified scan) finds a step in its range", {
+  h <- local_history()
+  history_add(h, history_sim(commits = 60, benchmarks = 2, step_at = 31, step = 1.05,
+                             stepped = 1), machine = "m1")
+  ch <- history_changes(h)
+  expect_equal(ch$benchmark, "bench1")
+  expect_equal(ch$method, "scan")
+  # the change came in at a commit of (range_from, range_to]
+  expect_lt(ch$pos_from, 31)
+  expect_gte(ch$pos_to, 31)
+  expect_equal(ch$decision, "regression beyond 1 %")
+  v <- speeduptest:::history_values(h, benchmark = "bench1")
+  ref <- series_changes(v$value, v$position)
+  expect_equal(ch$ratio, ref$ratio)
+  expect_equal(ch$pos_first_bad, ref$first_bad)
+})
+
 test_that("a step is found in its series only, with its commits and figures", {
   h <- local_history()
   history_add(h, history_sim(commits = 30, benchmarks = 3, step_at = 20, step = 1.1,
