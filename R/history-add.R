@@ -196,23 +196,26 @@ history_summarise <- function(r, warmup) {
     }
   }
   keep <- !(series_key %in% series_key[bad])
+  # the process of each run as an integer code; the runs sorted by process
+  # (in order of first appearance) and run
   pkey <- paste(series_key, lab, sep = "\r")
-  o <- order(pkey, t$run)
+  pcode <- match(pkey, unique(pkey))
+  o <- order(pcode, t$run, method = "radix")
   o <- o[keep[o]]
-  pk <- pkey[o]
+  pk <- pcode[o]
   g <- cumsum(c(TRUE, pk[-1L] != pk[-length(pk)]))
   if (!length(o)) g <- integer()
-  iteration <- stats::ave(seq_along(g), g, FUN = seq_along)
   ng <- if (length(g)) max(g) else 0L
-  size <- tabulate(g, ng)
   first <- match(seq_len(ng), g)
+  iteration <- seq_along(g) - first[g] + 1L
+  size <- tabulate(g, ng)
   # steady iterations: after the warm-up, when a process has more
   skip <- ifelse(size > warmup, warmup, 0L)
   steady <- iteration > skip[g]
   lt <- log(time[o])
   gs <- g[steady]
   ls <- lt[steady]
-  so <- order(gs, ls)
+  so <- order(gs, ls, method = "radix")
   gs <- gs[so]
   ls <- ls[so]
   m <- tabulate(gs, ng)
@@ -267,10 +270,13 @@ history_insert <- function(h, d, t) {
   p$machine_id <- known$machine_id[match(p$machine, known$name)]
   # commits: a known commit keeps its position; a new one goes where it is
   # told or after the branch's last
-  ck <- unique(p[c("branch", "sha")])
-  ck$position <- p$position[match(paste(ck$branch, ck$sha), paste(p$branch, p$sha))]
-  ck$time <- p$commit_time[match(paste(ck$branch, ck$sha), paste(p$branch, p$sha))]
+  pc <- paste(p$branch, p$sha, sep = "\r")
+  first_of <- !duplicated(pc)
+  ck <- data.frame(branch = p$branch[first_of], sha = p$sha[first_of],
+                   position = p$position[first_of], time = p$commit_time[first_of],
+                   stringsAsFactors = FALSE)
   ck$commit_id <- NA_integer_
+  fresh <- rep(FALSE, nrow(ck))
   next_id <- history_next_id(h, "commits", "commit_id")
   for (b in unique(ck$branch)) {
     have <- history_query(h, "SELECT commit_id, sha, position FROM commits WHERE branch = ?",
@@ -305,11 +311,12 @@ history_insert <- function(h, d, t) {
       have <- rbind(have, data.frame(commit_id = next_id, sha = ck$sha[i],
                                      position = ck$position[i]))
       next_id <- next_id + 1L
-      history_append(h, "commits", data.frame(
-        commit_id = ck$commit_id[i], sha = ck$sha[i], branch = b,
-        position = ck$position[i], time = ck$time[i], stringsAsFactors = FALSE))
+      fresh[i] <- TRUE
     }
   }
+  history_append(h, "commits", data.frame(
+    commit_id = ck$commit_id[fresh], sha = ck$sha[fresh], branch = ck$branch[fresh],
+    position = ck$position[fresh], time = ck$time[fresh], stringsAsFactors = FALSE))
   p$commit_id <- ck$commit_id[match(paste(p$branch, p$sha), paste(ck$branch, ck$sha))]
   p$position <- ck$position[match(paste(p$branch, p$sha), paste(ck$branch, ck$sha))]
   # a machine whose fingerprint changed: its series split at this commit
@@ -340,14 +347,15 @@ history_insert <- function(h, d, t) {
   }
   p$benchmark_id <- bk$benchmark_id[match(p$benchmark, bk$name)]
   # one run per commit and machine
-  rk <- unique(p[c("commit_id", "machine_id")])
+  rkey <- paste(p$commit_id, p$machine_id)
+  rfirst <- !duplicated(rkey)
+  rk <- data.frame(commit_id = p$commit_id[rfirst], machine_id = p$machine_id[rfirst])
   rk$run_id <- history_next_id(h, "runs", "run_id") + seq_len(nrow(rk)) - 1L
   history_append(h, "runs", data.frame(
     run_id = rk$run_id, commit_id = rk$commit_id, machine_id = rk$machine_id,
     source = as.character(attr(t, "source") %||% NA_character_), added_at = now,
     stringsAsFactors = FALSE))
-  p$run_id <- rk$run_id[match(paste(p$commit_id, p$machine_id),
-                              paste(rk$commit_id, rk$machine_id))]
+  p$run_id <- rk$run_id[match(rkey, rkey[rfirst])]
   p$process_id <- history_next_id(h, "processes", "process_id") + p$group - 1L
   history_append(h, "processes", data.frame(
     process_id = p$process_id, run_id = p$run_id, benchmark_id = p$benchmark_id,
@@ -358,20 +366,19 @@ history_insert <- function(h, d, t) {
     time = it$time))
   history_insert_summaries(h, p)
   # the series these runs touch are analysed again by history_changes()
-  s <- unique(p[c("benchmark_id", "machine_id", "branch")])
+  skey <- paste(p$benchmark_id, p$machine_id, p$branch)
+  s <- p[!duplicated(skey), c("benchmark_id", "machine_id", "branch")]
   history_mark_dirty(h, s)
-  ck <- merge(ck, unique(p[c("branch", "sha", "machine")]), by = c("branch", "sha"))
-  counts <- stats::aggregate(list(processes = p$process_id),
-                             list(branch = p$branch, sha = p$sha, machine = p$machine),
-                             length)
-  nb <- stats::aggregate(list(benchmarks = p$benchmark_id),
-                         list(branch = p$branch, sha = p$sha, machine = p$machine),
-                         function(v) length(unique(v)))
-  out <- merge(merge(ck, nb), counts)
-  out <- out[order(out$branch, out$position), , drop = FALSE]
-  data.frame(commit = out$sha, branch = out$branch, position = out$position,
-             machine = out$machine, benchmarks = out$benchmarks,
-             processes = out$processes, stringsAsFactors = FALSE)
+  # per commit and machine: the benchmarks and processes added
+  n_proc <- tabulate(match(rkey, rkey[rfirst]), nrow(rk))
+  bkey <- paste(rkey, p$benchmark_id)
+  n_bench <- tabulate(match(rkey[!duplicated(bkey)], rkey[rfirst]), nrow(rk))
+  out <- data.frame(commit = p$sha[rfirst], branch = p$branch[rfirst],
+                    position = p$position[rfirst], machine = p$machine[rfirst],
+                    benchmarks = n_bench, processes = n_proc, stringsAsFactors = FALSE)
+  out <- out[order(out$branch, out$position, out$machine), , drop = FALSE]
+  rownames(out) <- NULL
+  out
 }
 
 history_insert_summaries <- function(h, p) {

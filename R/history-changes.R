@@ -105,48 +105,48 @@ history_changes <- function(h, benchmark = NULL, machine = NULL, branch = NULL,
   }
   started <- history_now()
   d <- history_values(h, benchmark, machine, branch, dirty = !refresh)
-  series <- split(seq_len(nrow(d)), list(d$benchmark_id, d$machine_id, d$branch,
-                                         d$segment), drop = TRUE)
+  # the rows come ordered by series and position: a series (segment) is a
+  # run of rows with the same benchmark, machine, branch and segment
+  n <- nrow(d)
+  brk <- if (n) c(TRUE, d$benchmark_id[-1L] != d$benchmark_id[-n] |
+                    d$machine_id[-1L] != d$machine_id[-n] | d$branch[-1L] != d$branch[-n] |
+                    d$segment[-1L] != d$segment[-n]) else logical()
+  sid <- cumsum(brk)
+  series <- split(seq_len(n), sid)
   results <- history_map_series(d, series, detect, alpha, min_speedup, dots)
-  skipped <- character()
+  first_row <- vapply(series, `[`, 1L, 1L)
+  # the series (all their segments) and whether one of their segments failed
+  whole <- paste(d$benchmark_id, d$machine_id, d$branch)[first_row]
+  failed_seg <- vapply(results, inherits, TRUE, "error")
+  failed <- tapply(failed_seg, whole, any)
+  segments <- tapply(failed_seg, whole, length)
+  done <- d[first_row[!duplicated(whole)], c("benchmark_id", "machine_id", "branch")]
+  dk <- paste(done$benchmark_id, done$machine_id, done$branch)
+  ok <- !failed[dk]
+  skipped <- vapply(which(failed_seg), function(i) {
+    r <- first_row[i]
+    sprintf("benchmark \"%s\" on machine \"%s\", branch \"%s\": %s",
+            safe_text(d$benchmark[r]), safe_text(d$machine[r]), safe_text(d$branch[r]),
+            conditionMessage(results[[i]]))
+  }, "")
   history_transaction(h, function() {
-    done <- unique(d[c("benchmark_id", "machine_id", "branch")])
-    failed <- rep(FALSE, nrow(done))
-    for (i in seq_along(series)) {
-      r <- results[[i]]
-      rows <- series[[i]]
-      if (inherits(r, "error")) {
-        k <- paste(d$benchmark_id[rows[1L]], d$machine_id[rows[1L]], d$branch[rows[1L]])
-        failed[paste(done$benchmark_id, done$machine_id, done$branch) == k] <- TRUE
-        skipped[length(skipped) + 1L] <<- sprintf(
-          "benchmark \"%s\" on machine \"%s\", branch \"%s\": %s", safe_text(d$benchmark[rows[1L]]),
-          safe_text(d$machine[rows[1L]]), safe_text(d$branch[rows[1L]]), conditionMessage(r))
-      }
-    }
-    # the stored changes of the series analysed again are retired, then
-    # those found again are made active under their id
-    for (j in which(!failed)) {
-      history_exec(h, "UPDATE changes SET active = 0 WHERE benchmark_id = ? AND machine_id = ? AND branch = ?",
-                   list(done$benchmark_id[j], done$machine_id[j], done$branch[j]))
+    if (any(ok)) {
+      # the stored changes of the series analysed again are retired, then
+      # those found again are made active under their id
+      history_exec(h, paste("UPDATE changes SET active = 0",
+                            "WHERE benchmark_id = ? AND machine_id = ? AND branch = ?"),
+                   list(done$benchmark_id[ok], done$machine_id[ok], done$branch[ok]))
     }
     for (i in seq_along(series)) {
       r <- results[[i]]
-      if (inherits(r, "error") || !nrow(r)) next
-      rows <- series[[i]]
-      history_store_changes(h, d[rows[1L], ], r, started)
+      if (failed_seg[i] || !nrow(r) || !ok[match(whole[i], dk)]) next
+      history_store_changes(h, d[first_row[i], ], r, started)
     }
-    segs <- unique(d[c("benchmark_id", "machine_id", "branch", "segment")])
-    if (nrow(segs)) {
-      segs <- stats::aggregate(list(segments = segs$segment),
-                               segs[c("benchmark_id", "machine_id", "branch")], length)
-    }
-    for (j in which(!failed)) {
-      k <- which(segs$benchmark_id == done$benchmark_id[j] &
-                   segs$machine_id == done$machine_id[j] & segs$branch == done$branch[j])
+    if (any(ok)) {
       history_exec(h, paste("UPDATE series SET dirty = 0, segments = ?, analysed_at = ?",
                             "WHERE benchmark_id = ? AND machine_id = ? AND branch = ?"),
-                   list(segs$segments[k], started, done$benchmark_id[j], done$machine_id[j],
-                        done$branch[j]))
+                   list(as.integer(segments[dk[ok]]), rep(started, sum(ok)),
+                        done$benchmark_id[ok], done$machine_id[ok], done$branch[ok]))
     }
     history_adjust(h, p_adjust)
     history_set_setting(h, "analysis", key)
