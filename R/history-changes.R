@@ -48,7 +48,9 @@
 #' The series are analysed in parallel with `future.apply` under the
 #' user's `future` plan (e.g. `future::plan("multisession")`, or a cluster
 #' through `future.batchtools`), when both packages are installed and a
-#' plan other than sequential is set; only the calling process writes to
+#' plan other than sequential is set and there are at least
+#' `getOption("speeduptest.history_parallel_min", 100)` series to analyse
+#' (fewer do not pay for the workers); only the calling process writes to
 #' the history.
 #'
 #' A series whose detection fails is skipped with a warning of class
@@ -193,9 +195,14 @@ history_map_series <- function(d, series, detect, alpha, min_speedup, dots) {
     }, error = function(e) e)
   }
   if (!length(series)) return(list())
-  parallel <- requireNamespace("future.apply", quietly = TRUE) &&
+  # workers pay for themselves from some series on (the option
+  # speeduptest.history_parallel_min, 100 by default: bench/history.R)
+  min <- getOption("speeduptest.history_parallel_min", 100)
+  if (!is.numeric(min) || length(min) != 1L || is.na(min)) min <- 100
+  parallel <- length(series) >= max(2, min) &&
+    requireNamespace("future.apply", quietly = TRUE) &&
     requireNamespace("future", quietly = TRUE) &&
-    !inherits(future::plan(), "sequential") && length(series) > 1L
+    !inherits(future::plan(), "sequential")
   if (!parallel) return(lapply(series, one))
   # each worker gets its chunk's values only
   workers <- max(1L, future::nbrOfWorkers())

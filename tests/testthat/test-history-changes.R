@@ -168,6 +168,7 @@ test_that("under a future plan the answers are the same", {
   a <- history_changes(h1, method = detect)
   old <- future::plan(future::multisession, workers = 2)
   on.exit(future::plan(old), add = TRUE)
+  withr::local_options(speeduptest.history_parallel_min = 0)
   b <- history_changes(h2, method = detect)
   cols <- c("change_id", "benchmark", "last_good", "first_bad", "ratio", "p_value",
             "p_adjusted", "decision")
