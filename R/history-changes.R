@@ -213,9 +213,21 @@ history_map_series <- function(d, series, detect, alpha, min_speedup, dots) {
       list(value = d$value[rows], position = d$position[rows])
     })
   })
-  fn <- detect$fn
+  res <- future.apply::future_lapply(
+    parts, history_worker(detect$fn, alpha, min_speedup, dots), future.seed = TRUE)
+  unlist(res, recursive = FALSE, use.names = FALSE)
+}
+
+# The function the workers run on their chunk of series, made here so
+# that its environment holds only what it needs (not the whole history's
+# values, which a plan would otherwise ship to every worker).
+history_worker <- function(fn, alpha, min_speedup, dots) {
+  force(fn)
+  force(alpha)
+  force(min_speedup)
+  force(dots)
   cols <- history_change_columns
-  res <- future.apply::future_lapply(parts, function(part) {
+  function(part) {
     lapply(part, function(s) {
       tryCatch({
         r <- fn(s$value, s$position, alpha, min_speedup, dots)
@@ -225,8 +237,7 @@ history_map_series <- function(d, series, detect, alpha, min_speedup, dots) {
         r[cols]
       }, error = function(e) e)
     })
-  }, future.seed = TRUE)
-  unlist(res, recursive = FALSE, use.names = FALSE)
+  }
 }
 
 # The changes `r` found along one series (`s`: its first row) stored:
