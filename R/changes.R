@@ -23,14 +23,18 @@
 #' @param min_speedup The tolerance `s0 >= 1` of the decisions: a change
 #'   smaller than this factor either way is "negligible" (see
 #'   [tolerance]).
-#' @param ... Options of the method: for `"pelt"`, `cost` (`"meanvar"`,
-#'   the default, or `"mean"`), `penalty` (`"MBIC"`, the default, or a
-#'   number, the manual penalty) and `min_seg` (the fewest commits
-#'   between changes, 2 by default); for `"edivisive"`, `sig_level` (the
-#'   level of each permutation test, `alpha` by default), `R` (199
-#'   permutations), `min_size` (the fewest processes in a segment, 30 by
-#'   default, as [ecp::e.divisive()]) and `seed` (of the permutations).
-#'
+#' @param ... Options of the method: for `"pelt"`, `cost` (`"mean"`, the
+#'   default: changes in the mean of the log times, in units of their noise
+#'   estimated from successive differences; or `"meanvar"`), `penalty`
+#'   (`"MBIC"`, the default, or a number, the manual penalty) and `minseg`
+#'   (the fewest processes in a segment, 2), as [pelt_changepoints()]; for
+#'   `"edivisive"`, `sig_level` (the level of each permutation test,
+#'   `alpha` by default), `R` (199 permutations), `min_size` (the fewest
+#'   processes in a segment, 30) and `seed` (of the permutations), as
+#'   [edivisive_changepoints()]; for `"scan"`, `dependence`:
+#'   `"independent"` (the default: the guarantee is exact for independent
+#'   processes) or `"ar1"` (the noise of the processes in run order taken
+#'   as an AR(1) series and whitened before the scan; see Details).
 #' @return A data frame with one row per change, ordered along the series
 #'   (zero rows, the same columns, when there is none):
 #'   * `last_good`, `first_bad`: the positions of the last commit measured
@@ -49,7 +53,9 @@
 #'     `conf_high` its two-sided `1 - 2 alpha` interval (each end a
 #'     one-sided `1 - alpha` bound, as the median protocol's);
 #'   * `p_value`: `"scan"`: the Bonferroni-adjusted p-value of the
-#'     rank-sum test that certified the range (at most `alpha`);
+#'     rank-sum test that certified the range (at most `alpha`): the
+#'     smallest over a series (1 when it reports none) is a p-value of
+#'     "no change in this series", for Holm or BH across series;
 #'     `"edivisive"`: the permutation test's; `"pelt"`: `NA` (a penalised
 #'     fit has none);
 #'   * `decision`: the tolerance rules of the median protocol on the
@@ -74,7 +80,12 @@
 #' tested on 128 of them evenly spaced along the commits (the exact test
 #' stays exact).  The guarantee assumes independent processes: processes
 #' of one commit that share a build (a commit-level effect) or a drift of
-#' the machine make rejections likelier than `alpha` (see `bench/`).
+#' the machine make rejections likelier than `alpha` (see `bench/`).  With
+#' `dependence = "ar1"` the log times in run order are whitened first:
+#' each less `phi` times the previous one, `phi` the AR(1) coefficient
+#' estimated from the lag-one autocorrelation of the successive
+#' differences (robust to a few steps); the scan then runs on these
+#' residuals, and its guarantee is approximate (`phi` is estimated).
 #'
 #' **PELT** (Killick, Fearnhead and Eckley 2012) fits a piecewise normal
 #' model (changes in the mean, or the mean and variance) to the log times
@@ -109,28 +120,102 @@
 #' series_changes(value, position)
 #' @export
 series_changes <- function(value, position,
-                           method = c("scan"),
+                           method = c("scan", "pelt", "edivisive"),
                            alpha = 0.05, min_speedup = 1.01, ...) {
-  method <- check_choice(method, c("scan"), "method")
+  method <- check_choice(method, c("scan", "pelt", "edivisive"), "method")
   s <- check_series(value, position)
   alpha <- check_between(alpha, "alpha", 0, 0.5)
   s0 <- check_min_speedup(min_speedup)
   found <- switch(method,
-    scan = scan_series(s, alpha, ...))
+    scan = scan_series(s, alpha, ...),
+    pelt = pelt_series(s, ...),
+    edivisive = edivisive_series(s, alpha, ...))
   change_frame(s, found, alpha, s0, method)
 }
 
 # The changes of the scan: list(first_bad, from, to, p_value), commits
 # 0-based; `from` the last commit before the certified range, `to` its
 # last.
-scan_series <- function(s, alpha, ...) {
+scan_series <- function(s, alpha, dependence = c("independent", "ar1"), ...) {
   check_dots_empty(..., .fn = "series_changes(method = \"scan\")",
                    .formals = c("value", "position", "method", "alpha",
-                                "min_speedup"))
-  res <- .Call(ffi_scan_changes, s$value, s$start, alpha)
+                                "min_speedup", "dependence"))
+  dependence <- check_choice(dependence, c("independent", "ar1"), "dependence")
+  x <- s$value
+  if (dependence == "ar1") x <- ar1_whiten(log(x))
+  res <- .Call(ffi_scan_changes, x, s$start, alpha)
   check_status(res, "series_changes()")
   list(first_bad = res$first_bad, from = res$from, to = res$to - 1,
        p_value = res$p_value)
+}
+
+# The log times in run order less phi times the previous one, phi the
+# lag-one autocorrelation of an AR(1) noise estimated from the successive
+# differences d (for AR(1) noise, cor(d_t, d_{t-1}) = -(1 - phi) / 2),
+# winsorised at 4 MADs so that a few steps do not count; phi in [0, 0.95].
+ar1_whiten <- function(x) {
+  n <- length(x)
+  if (n < 4L) return(x)
+  d <- diff(x)
+  m <- stats::median(d)
+  sd <- stats::mad(d)
+  if (!(sd > 0)) return(x)
+  d <- pmin(pmax(d, m - 4 * sd), m + 4 * sd)
+  d <- d - mean(d)
+  r <- sum(d[-1L] * d[-length(d)]) / sum(d^2)
+  phi <- min(0.95, max(0, 1 + 2 * r))
+  c(x[1L], x[-1L] - phi * x[-n])
+}
+
+# The changes of PELT on the log times in commit order: its change points
+# (the last value of a segment) moved to the nearest commit boundary.
+pelt_series <- function(s, cost = c("mean", "meanvar"), penalty = "MBIC",
+                        minseg = 2L, ...) {
+  check_dots_empty(..., .fn = "series_changes(method = \"pelt\")",
+                   .formals = c("value", "position", "method", "alpha",
+                                "min_speedup", "cost", "penalty", "minseg"))
+  cost <- check_choice(cost, c("mean", "meanvar"), "cost")
+  x <- log(s$value)
+  if (cost == "mean") {
+    # the "mean" cost has variance 1: the log times in units of their
+    # noise, estimated from successive differences (robust to the changes)
+    sd <- stats::mad(diff(x)) / sqrt(2)
+    if (!is.finite(sd) || sd <= 0) sd <- stats::sd(x)
+    if (is.finite(sd) && sd > 0) x <- x / sd
+  }
+  cp <- pelt_changepoints(x, cost = cost, penalty = penalty, minseg = minseg)
+  at_commits(s, cp, rep(NA_real_, length(cp)))
+}
+
+# The changes of E-divisive on the log times in commit order, at the
+# commit boundaries nearest to its splits.
+edivisive_series <- function(s, alpha, sig_level = alpha, R = 199,
+                             min_size = 30, seed = 1, ...) {
+  check_dots_empty(..., .fn = "series_changes(method = \"edivisive\")",
+                   .formals = c("value", "position", "method", "alpha",
+                                "min_speedup", "sig_level", "R", "min_size",
+                                "seed"))
+  x <- log(s$value)
+  res <- edivisive_changepoints(x, sig_level = sig_level, R = R,
+                                min_size = min_size, seed = seed)
+  at_commits(s, res$order_found - 1, res$p_values)
+}
+
+# Changes found between values (cp: the number of values before each) as
+# first bad commits (0-based): each moved to the nearest commit boundary
+# (the earlier one on a tie), duplicates and the ends dropped.
+at_commits <- function(s, cp, p_value) {
+  start <- s$start
+  k <- length(start) - 1L
+  c_of <- findInterval(cp, start, left.open = TRUE)   # commit of value cp
+  lo <- start[pmax(c_of, 1L)]
+  hi <- start[pmin(c_of + 1L, k + 1L)]
+  fb <- ifelse(cp - lo <= hi - cp, c_of - 1L, c_of)
+  keep <- fb >= 1L & fb <= k - 1L & !duplicated(fb)
+  fb <- fb[keep]
+  p_value <- p_value[keep]
+  o <- order(fb)
+  list(first_bad = fb[o], from = fb[o] - 1, to = fb[o], p_value = p_value[o])
 }
 
 # The figures of the changes found and the data frame of series_changes().

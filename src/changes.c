@@ -40,7 +40,10 @@
  * range holds a change.  The reported changes are disjoint certified
  * ranges, taken shortest first (each then minimal: it contains no other
  * certified range); their count is a lower bound of the number of changes,
- * at the same confidence.  Each change's p-value is that of
+ * at the same confidence.  The windows are tested by increasing length,
+ * and one whose range meets a range already taken is skipped, which
+ * changes nothing in the answer and saves most of the long windows around
+ * a change.  Each change's p-value is that of
  * its triplet times alpha over the triplet's level (the Bonferroni-
  * adjusted p-value, at most alpha).
  *
@@ -48,11 +51,13 @@
  * grows as the fourth power of the sample: a half of more than max_half
  * (128) processes is tested on max_half of them, evenly spaced in commit
  * order (a choice made without looking at the values, so the test stays
- * exact).  A triplet whose normal-approximation p-value exceeds 20 times
- * its level is not counted exactly (this can only lose a rejection, never
- * add one); one whose p-value is below its level by Serfling's (1974)
- * bound for sampling without replacement is rejected without the count,
- * its exact p-value counted only if it is reported.
+ * exact).  From 17 processes in a window on, a triplet whose normal-
+ * approximation p-value exceeds 20 times its level is not counted exactly
+ * (this can only lose a rejection, never add one, and far in the tails the
+ * exact law, bounded, is lighter than the normal one); one whose p-value
+ * is below its level by Serfling's (1974) bound for sampling without
+ * replacement is rejected without the count, its exact p-value counted
+ * only if it is reported.
  *
  * The figures of a change.  Around the changes' first bad commits
  * c_1 < ... < c_r, change i compares the processes of [c_{i-1}, c_i) (the
@@ -77,6 +82,7 @@
 
 #define SCAN_MAX_HALF 128
 #define SCAN_SCREEN 20.0
+#define SCAN_EXACT_ALWAYS 16
 
 /* ---- the collection of triplets ------------------------------------------ */
 
@@ -305,7 +311,7 @@ static int triplet_p(const double *value, const size_t *start,
         *exact = 1;
         return ST_OK;
     }
-    if (!force && N > 40) {
+    if (!force && N > SCAN_EXACT_ALWAYS) {
         double z = fabs(dev) / sqrt(var);
         double pn = 2.0 * pnorm(z, 0.0, 1.0, 0, 0);
         if (pn > SCAN_SCREEN * level) return ST_OK;
@@ -394,6 +400,42 @@ static int cmp_change(const void *u, const void *v)
     return (a->from > b->from) - (a->from < b->from);
 }
 
+/* 1 when lo .. hi meets one of the n ranges taken. */
+static int range_taken(const st_scan_change *c, size_t n, size_t lo,
+                       size_t hi)
+{
+    for (size_t j = 0; j < n; j++)
+        if (lo <= c[j].to - 1 && c[j].from + 1 <= hi) return 1;
+    return 0;
+}
+
+typedef struct {
+    size_t len, idx;
+} scan_key;
+
+static int cmp_key(const void *u, const void *v)
+{
+    const scan_key *a = u, *b = v;
+    if (a->len != b->len) return a->len < b->len ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* The indices ord[0 .. n-1] by increasing window length (then index). */
+static int scan_sort_by_length(size_t *ord, size_t n,
+                               const st_scan_triplet *t)
+{
+    scan_key *key = st_malloc(n, sizeof(scan_key));
+    if (!key) return ST_ERR_ALLOC;
+    for (size_t i = 0; i < n; i++) {
+        key[i].len = t[i].to - t[i].from;
+        key[i].idx = i;
+    }
+    qsort(key, n, sizeof(scan_key), cmp_key);
+    for (size_t i = 0; i < n; i++) ord[i] = key[i].idx;
+    free(key);
+    return ST_OK;
+}
+
 static int check_series(const double *value, const size_t *start, size_t k)
 {
     if (start[0] != 0) return ST_ERR_DOMAIN;
@@ -429,43 +471,51 @@ int st_scan_changes(const double *value, const size_t *start, size_t k,
     }
     w.ys = w.xs + w.cap;
     w.rank2 = w.ys + w.cap;
-    size_t nh = 0;
-    for (size_t i = 0; i < nt && s == ST_OK; i++) {
-        if ((i & 255) == 255 && st_check_interrupt()) {
-            s = ST_ERR_INTERRUPTED;
-            break;
-        }
-        double p;
-        int ex;
-        s = triplet_p(value, start, &t[i], &w, 0, &p, &ex);
-        if (s == ST_OK && ex >= 0 && p <= t[i].level) {
-            scan_hit *h = &hits[nh++];
-            h->lo = t[i].from + 1;
-            h->hi = t[i].to - 1;
-            h->idx = i;
-            h->p = p;
-            h->adj = p * alpha / t[i].level;
-            h->exact = ex;
-        }
-    }
-    st_scan_change *out = NULL;
+    /* The ranges taken: the shortest first, each disjoint from those
+     * already taken (a shortest range contains no other, so each is
+     * minimal); among ranges of one length, the smaller adjusted p-value
+     * first, then along the series.  So the windows are tested by
+     * increasing length, and a window whose range meets a range already
+     * taken is not tested at all: its answer could not change the
+     * choice. */
+    size_t *ord = st_malloc(nt, sizeof(size_t));
+    st_scan_change *out = st_malloc(nt, sizeof(st_scan_change));
+    if (!ord || !out) s = ST_ERR_ALLOC;
     size_t nout = 0;
-    if (s == ST_OK && nh > 0) {
-        /* the ranges taken: the shortest first, each disjoint from those
-         * already taken (a shortest range contains no other, so each is
-         * minimal), then ordered along the series */
-        qsort(hits, nh, sizeof(scan_hit), cmp_hit);
-        out = st_malloc(nh, sizeof(st_scan_change));
-        if (!out) s = ST_ERR_ALLOC;
-        for (size_t i = 0; i < nh && s == ST_OK; i++) {
-            int overlaps = 0;
-            for (size_t j = 0; j < nout && !overlaps; j++)
-                overlaps = hits[i].lo <= out[j].to - 1 &&
-                           out[j].from + 1 <= hits[i].hi;
-            if (overlaps) continue;
-            const st_scan_triplet *tr = &t[hits[i].idx];
-            double p = hits[i].p;
-            if (!hits[i].exact) {
+    if (s == ST_OK) {
+        s = scan_sort_by_length(ord, nt, t);
+    }
+    size_t g0 = 0, done = 0;
+    while (s == ST_OK && g0 < nt) {
+        size_t len = t[ord[g0]].to - t[ord[g0]].from, g1 = g0, nh = 0;
+        while (g1 < nt && t[ord[g1]].to - t[ord[g1]].from == len) g1++;
+        for (size_t q = g0; q < g1 && s == ST_OK; q++) {
+            if ((++done & 255) == 0 && st_check_interrupt()) {
+                s = ST_ERR_INTERRUPTED;
+                break;
+            }
+            size_t i = ord[q];
+            size_t lo = t[i].from + 1, hi = t[i].to - 1;
+            if (range_taken(out, nout, lo, hi)) continue;
+            double p;
+            int ex;
+            s = triplet_p(value, start, &t[i], &w, 0, &p, &ex);
+            if (s == ST_OK && ex >= 0 && p <= t[i].level) {
+                scan_hit *h = &hits[nh++];
+                h->lo = lo;
+                h->hi = hi;
+                h->idx = i;
+                h->p = p;
+                h->adj = p * alpha / t[i].level;
+                h->exact = ex;
+            }
+        }
+        if (s == ST_OK && nh > 0) qsort(hits, nh, sizeof(scan_hit), cmp_hit);
+        for (size_t q = 0; q < nh && s == ST_OK; q++) {
+            if (range_taken(out, nout, hits[q].lo, hits[q].hi)) continue;
+            const st_scan_triplet *tr = &t[hits[q].idx];
+            double p = hits[q].p;
+            if (!hits[q].exact) {
                 int ex;
                 s = triplet_p(value, start, tr, &w, 1, &p, &ex);
                 if (s != ST_OK) break;
@@ -479,12 +529,14 @@ int st_scan_changes(const double *value, const size_t *start, size_t k,
             c->p_value = adj > 1.0 ? 1.0 : adj;
             s = best_split(value, start, tr->from, tr->to, &c->first_bad);
         }
-        if (s == ST_OK) qsort(out, nout, sizeof(st_scan_change), cmp_change);
+        g0 = g1;
     }
+    if (s == ST_OK) qsort(out, nout, sizeof(st_scan_change), cmp_change);
+    free(ord);
     free(w.xs);
     free(hits);
     free(t);
-    if (s != ST_OK) {
+    if (s != ST_OK || nout == 0) {
         free(out);
         return s;
     }
@@ -603,7 +655,9 @@ SEXP ffi_scan_grid(SEXP start, SEXP alpha)
 {
     size_t ns, k;
     const double *sd = ffi_doubles(start, &ns, "start");
-    size_t *st = read_start(start, ns ? (size_t) sd[ns - 1] : 0, &k);
+    if (ns < 1 || !(sd[ns - 1] >= 0 && sd[ns - 1] <= 1e15))
+        Rf_error("`start` is out of range.");
+    size_t *st = read_start(start, (size_t) sd[ns - 1], &k);
     st_scan_triplet *t;
     size_t nt;
     int s = st_scan_grid(st, k, ffi_double(alpha, "alpha"), SCAN_MAX_HALF,

@@ -55,6 +55,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_scan_changes, 3),
     CALLDEF(ffi_scan_grid, 2),
     CALLDEF(ffi_change_figures, 5),
+    CALLDEF(ffi_edivisive, 7),
     CALLDEF(ffi_pelt, 8),
     {NULL, NULL, 0}
 };

@@ -680,6 +680,34 @@ int st_change_figures(const double *value, const size_t *start, size_t k,
                       const size_t *first_bad, size_t r, double alpha,
                       double s0, st_change_figure *out);
 
+/* ==== E-divisive change points (edivisive.c) ============================= */
+
+/* E-divisive (Matteson and James 2014) on a univariate series: splits at
+ * the largest energy distance, each split kept when the permutation test
+ * (permutations within the current segments) rejects at sig_level, or a
+ * fixed number of splits without a test (max_changes > 0). */
+typedef struct {
+    double sig_level;     /* level of each permutation test               */
+    size_t permutations;  /* R                                            */
+    size_t min_size;      /* fewest values of a segment (>= 2)            */
+    double exponent;      /* a of |x - y|^a, in (0, 2]                    */
+    size_t max_changes;   /* > 0: exactly so many splits (while possible),
+                             no test (p-values 0)                         */
+    uint64_t seed;        /* of the permutations                          */
+} st_edivisive_options;
+typedef struct {
+    size_t n_changes;
+    size_t *change;       /* first index (0-based) of each new segment, in
+                             the order found (malloc'ed: free it)        */
+    double *p_value;      /* the permutation p-value of each             */
+} st_edivisive_result;
+/* ST_OK, ST_ERR_DOMAIN (an option out of range, a non-finite value),
+ * ST_ERR_TOO_MANY (more than ST_EDIVISIVE_MAX_N values: each test costs
+ * R n^2 distances), ST_ERR_ALLOC or ST_ERR_INTERRUPTED. */
+#define ST_EDIVISIVE_MAX_N 20000
+int st_edivisive(const double *x, size_t n, const st_edivisive_options *opt,
+                 st_edivisive_result *out);
+
 /* ==== change points in a series (pelt.c) ================================ */
 
 /* PELT (Killick, Fearnhead and Eckley 2012) with a normal cost, as the

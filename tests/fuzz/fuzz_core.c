@@ -29,7 +29,11 @@
  *   - Mann-Kendall's S equals the O(n^2) count; the runs test's P(R <= r)
  *     is a distribution function equal to the count by enumeration;
  *   - a suite's decisions are the protocols', its two summaries agree and
- *     its gains, speedups, weights and proportions match their definitions.
+ *     its gains, speedups, weights and proportions match their definitions;
+ *   - the change-point scan's levels add up to alpha, its changes lie in
+ *     their windows with disjoint ranges and p-values at most alpha, their
+ *     figures use every value once; E-divisive's changes leave segments
+ *     of at least min_size values.
  * Hangs are caught by libFuzzer's -timeout.
  */
 #include <float.h>
@@ -1539,6 +1543,104 @@ static void fuzz_split(reader *r)
     free(cmd);
 }
 
+/* ---- change points along a series (changes.c, edivisive.c) -------------- */
+
+static void fuzz_changes(reader *r)
+{
+    size_t k = rd_size(r, 60) + 1;
+    size_t *start = malloc((k + 1) * sizeof(size_t));
+    start[0] = 0;
+    for (size_t c = 0; c < k; c++) start[c + 1] = start[c] + 1 + rd_size(r, 3);
+    size_t N = start[k];
+    double *v = malloc(N * sizeof(double));
+    int step = rd_u8(r) % 3;
+    for (size_t i = 0; i < N; i++) {
+        double x = rd_double(r);
+        v[i] = step && i > N / 2 ? x + 10.0 * step : x;
+    }
+    double alpha = (1 + rd_size(r, 49)) / 100.0;
+    /* the triplets: inside the series, levels adding up to alpha */
+    st_scan_triplet *t;
+    size_t nt;
+    int s = st_scan_grid(start, k, alpha, 128, &t, &nt);
+    CHECK(s == ST_OK);
+    double sum = 0.0;
+    for (size_t i = 0; i < nt; i++) {
+        CHECK(t[i].from < t[i].split && t[i].split < t[i].to && t[i].to <= k);
+        CHECK(t[i].level > 0);
+        sum += t[i].level;
+    }
+    if (nt) CHECK(fabs(sum - alpha) <= 1e-9 * alpha);
+    free(t);
+    /* the scan: disjoint ranges in order, each p-value at most alpha */
+    st_scan_change *ch;
+    size_t nc;
+    s = st_scan_changes(v, start, k, alpha, NULL, &ch, &nc);
+    if (!all_finite(v, N)) CHECK(s == ST_ERR_DOMAIN);
+    if (s == ST_OK) {
+        for (size_t i = 0; i < nc; i++) {
+            CHECK(ch[i].from < ch[i].first_bad && ch[i].first_bad < ch[i].to);
+            CHECK(ch[i].p_value <= alpha && ch[i].p_value >= 0);
+            check_p(ch[i].p_local);
+            if (i) CHECK(ch[i - 1].to - 1 < ch[i].from + 1);
+        }
+        /* the figures: intervals ordered, p-values in [0, 1] */
+        int positive = 1;
+        for (size_t i = 0; i < N; i++) positive &= v[i] > 0;
+        size_t *fb = malloc((nc ? nc : 1) * sizeof(size_t));
+        for (size_t i = 0; i < nc; i++) fb[i] = ch[i].first_bad;
+        st_change_figure *f = malloc((nc ? nc : 1) * sizeof(st_change_figure));
+        double a2 = alpha < 0.5 ? alpha : 0.25;
+        s = st_change_figures(v, start, k, fb, nc, a2, 1.01, f);
+        if (!positive) CHECK(s == ST_ERR_DOMAIN);
+        if (s == ST_OK) {
+            size_t used = 0;
+            for (size_t i = 0; i < nc; i++) {
+                used += f[i].n_after;
+                if (i == 0) used += f[i].n_before;
+                if (!isnan(f[i].conf[0]) && !isnan(f[i].conf[1]))
+                    CHECK(f[i].conf[0] <= f[i].conf[1]);
+                for (int j = 0; j < 4; j++) check_p(f[i].p[j]);
+            }
+            if (nc) CHECK(used == N);
+        }
+        free(fb);
+        free(f);
+    }
+    free(ch);
+    /* E-divisive: changes strictly inside, segments of min_size at least */
+    st_edivisive_options o;
+    o.sig_level = alpha;
+    o.permutations = rd_size(r, 19);
+    o.min_size = 2 + rd_size(r, 10);
+    o.exponent = (1 + rd_size(r, 3)) / 2.0;
+    o.max_changes = rd_size(r, 3);
+    o.seed = rd_u8(r);
+    st_edivisive_result e;
+    s = st_edivisive(v, N, &o, &e);
+    if (!all_finite(v, N)) CHECK(s == ST_ERR_DOMAIN);
+    if (s == ST_OK) {
+        char *cut = calloc(N + 1, 1);
+        for (size_t i = 0; i < e.n_changes; i++) {
+            CHECK(e.change[i] >= o.min_size && e.change[i] + o.min_size <= N);
+            CHECK(!cut[e.change[i]]);
+            cut[e.change[i]] = 1;
+            check_p(e.p_value[i]);
+        }
+        size_t last = 0;
+        for (size_t i = 1; i <= N; i++)
+            if (cut[i] || i == N) {
+                CHECK(i - last >= o.min_size || e.n_changes == 0);
+                last = i;
+            }
+        free(cut);
+        free(e.change);
+        free(e.p_value);
+    }
+    free(v);
+    free(start);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size};
@@ -1559,6 +1661,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((all && pick == 11) || strcmp(t, "runorder") == 0) fuzz_runorder(&r);
     if ((all && pick == 12) || strcmp(t, "suite") == 0) fuzz_suite(&r);
     if (strcmp(t, "split") == 0) fuzz_split(&r);
+    if (strcmp(t, "changes") == 0) fuzz_changes(&r);
     /* (not in all: one input can take seconds) */
     if (strcmp(t, "exactlarge") == 0) fuzz_exact_large(&r);
     return 0;

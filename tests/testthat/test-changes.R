@@ -259,6 +259,10 @@ test_that("bad input is a classed error", {
   expect_error(series_changes(v, pos, method = "cusum"),
                class = "speeduptest_error_input")
   expect_error(series_changes(v, pos, R = 10), class = "speeduptest_error_input")
+  expect_error(series_changes(v, pos, method = "pelt", R = 10),
+               class = "speeduptest_error_input")
+  expect_error(series_changes(v, pos, method = "edivisive", cost = "mean"),
+               class = "speeduptest_error_input")
   expect_error(series_changes(numeric(), numeric()),
                class = "speeduptest_error_input")
 })
@@ -274,4 +278,83 @@ test_that("ties and constant stretches are tested exactly", {
   expect_true(res$range_from < 33 && res$range_to >= 33)
   # every value the same: nothing to find
   expect_equal(nrow(series_changes(rep(1, 192), pos)), 0L)
+})
+
+test_that("the pelt method is changepoint's PELT on the log times at commit boundaries", {
+  skip_if_not_installed("changepoint")
+  set.seed(10)
+  for (i in 1:8) {
+    k <- sample(60:150, 1)
+    pos <- sort(sample(1:400, k))              # one process a commit, gaps
+    cuts <- sort(sample(10:(k - 10), 2))
+    lv <- rnorm(k, rep(c(0, 0.05, 0.02), diff(c(0, cuts, k))), 0.01)
+    value <- exp(lv)
+    x <- lv / (mad(diff(lv)) / sqrt(2))
+    cost <- if (i %% 2) "mean" else "meanvar"
+    f <- if (cost == "mean") changepoint::cpt.mean else changepoint::cpt.meanvar
+    ref <- changepoint::cpts(f(if (cost == "mean") x else lv, penalty = "MBIC",
+                               method = "PELT", minseglen = 2))
+    res <- series_changes(value, pos, method = "pelt", cost = cost)
+    expect_equal(res$last_good, pos[ref])
+    expect_equal(res$first_bad, pos[ref + 1])
+    expect_equal(res$range_from, res$last_good)
+    expect_equal(res$range_to, res$first_bad)
+    expect_true(all(is.na(res$p_value)))
+    expect_equal(res$method, rep("pelt", length(ref)))
+  }
+  # several processes a commit: a change between two processes of one
+  # commit moves to the nearest commit boundary
+  s <- speeduptest:::check_series(rep(1, 9), rep(1:3, each = 3))
+  at <- speeduptest:::at_commits(s, c(1, 2, 3, 4, 7, 8), rep(NA, 6))
+  expect_equal(at$first_bad, c(1, 2))
+  expect_equal(speeduptest:::at_commits(s, 5, NA)$first_bad, 2)
+  expect_equal(speeduptest:::at_commits(s, c(6, 6), c(0.1, 0.1))$first_bad, 2)
+  # the manual penalty
+  pos <- rep(1:100, each = 3)
+  value <- exp(rnorm(300, ifelse(pos > 50, 0.04, 0), 0.01))
+  res <- series_changes(value, pos, method = "pelt", penalty = 1e6)
+  expect_equal(nrow(res), 0L)
+  res <- series_changes(value, pos, method = "pelt", penalty = 20)
+  expect_equal(res$first_bad, 51)
+})
+
+test_that("the edivisive method is ecp's E-divisive on the log times", {
+  skip_if_not_installed("ecp")
+  set.seed(11)
+  pos <- rep(1:100, each = 3)
+  value <- exp(rnorm(300, ifelse(pos > 40, 0.05, 0), 0.01))
+  res <- series_changes(value, pos, method = "edivisive", R = 99)
+  ref <- ecp::e.divisive(matrix(log(value)), sig.lvl = 0.05, R = 99,
+                         min.size = 30, alpha = 1)
+  found <- ref$estimates[-c(1, length(ref$estimates))] - 1   # values before
+  expect_equal(res$first_bad, pos[found + 1])
+  expect_equal(res$first_bad, 41)
+  expect_true(all(res$p_value <= 0.05))
+  expect_equal(res$decision, "regression beyond 1 %")
+  expect_error(series_changes(value, pos, method = "edivisive", R = 0),
+               class = "speeduptest_error_input")
+})
+
+test_that("dependence = \"ar1\" whitens the log times with the AR(1) estimate", {
+  set.seed(12)
+  n <- 6000
+  e <- as.double(stats::filter(rnorm(n, sd = sqrt(1 - 0.25)), 0.5,
+                               method = "recursive"))
+  w <- speeduptest:::ar1_whiten(e)
+  phi <- (e[2] - w[2]) / e[1]
+  # from the differences: the standard error is about 2 / sqrt(n) = 0.026
+  expect_lt(abs(phi - 0.5), 0.08)
+  expect_equal(w[-1], e[-1] - phi * e[-n])
+  # independent noise: phi near 0 (clamped at 0 below)
+  x <- rnorm(n)
+  w <- speeduptest:::ar1_whiten(x)
+  expect_lt(max(abs(w - x)), 0.1 * max(abs(x)))
+  # a step does not count as dependence, and is still found
+  pos <- rep(1:200, each = 3)
+  v <- exp(rnorm(600, ifelse(pos > 100, 0.03, 0), 0.01))
+  res <- series_changes(v, pos, dependence = "ar1")
+  expect_equal(nrow(res), 1L)
+  expect_true(res$range_from < 101 && res$range_to >= 101)
+  expect_error(series_changes(v, pos, dependence = "ar2"),
+               class = "speeduptest_error_input")
 })
