@@ -195,14 +195,19 @@ test_that("a killed history_add() leaves no partial commit", {
     "history_add(h, as_timings(d), commit = 'killed', machine = 'm')"), script)
   system2(file.path(R.home("bin"), "Rscript"), shQuote(script), wait = FALSE,
           env = paste0("R_LIBS=", lib), stdout = FALSE, stderr = FALSE)
-  for (i in 1:300) {
+  # a loaded machine may take long to start R
+  for (i in 1:1800) {
     if (file.exists(marker) && length(readLines(marker, warn = FALSE))) break
     Sys.sleep(0.1)
   }
   expect_true(file.exists(marker))
   pid <- as.integer(readLines(marker))
   expect_true(tools::pskill(pid, tools::SIGKILL))
-  Sys.sleep(0.5)
+  # until it is gone (signal 0 only asks whether the process exists)
+  for (i in 1:200) {
+    if (!isTRUE(suppressWarnings(tools::pskill(pid, 0L)))) break
+    Sys.sleep(0.05)
+  }
   h <- history_open(path)
   on.exit(history_close(h), add = TRUE)
   after <- lapply(c("commits", "runs", "processes", "iterations", "summaries"),
