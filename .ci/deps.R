@@ -1,8 +1,9 @@
 # Installs what the package needs to be built, tested and checked, skipping
 # what is already present: the R packages named in DESCRIPTION (Imports and
 # Suggests), plus roxygen2 with "docs", and the programs the live tests use
-# (hyperfine, Google Benchmark).  Debian's r-cran-* packages are used when
-# apt-get can install them (they come built); the rest comes from CRAN.
+# (hyperfine, Google Benchmark, the PostgreSQL server of the history
+# tests).  Debian's r-cran-* packages are used when apt-get can install
+# them (they come built); the rest comes from CRAN.
 args <- commandArgs(trailingOnly = TRUE)
 dcf <- read.dcf("DESCRIPTION", fields = c("Imports", "Suggests"))
 fields <- if ("runtime" %in% args) "Imports" else c("Imports", "Suggests")
@@ -22,7 +23,10 @@ missing <- pkgs[!vapply(pkgs, have, logical(1))]
 root <- identical(Sys.info()[["effective_user"]], "root")
 apt <- root && nzchar(Sys.which("apt-get"))
 programs <- if ("runtime" %in% args) character() else
-  c(hyperfine = "hyperfine", "libbenchmark-dev" = "/usr/include/benchmark/benchmark.h")
+  c(hyperfine = "hyperfine", "libbenchmark-dev" = "/usr/include/benchmark/benchmark.h",
+    # the PostgreSQL server the history tests start (initdb, pg_ctl), and the
+    # client library RPostgres is built against when it comes from CRAN
+    postgresql = "/usr/lib/postgresql", "libpq-dev" = "/usr/include/postgresql/libpq-fe.h")
 if ("vignettes" %in% args) programs <- c(programs, pandoc = "pandoc")
 need_prog <- names(programs)[!nzchar(Sys.which(programs)) & !file.exists(programs)]
 

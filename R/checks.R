@@ -201,6 +201,23 @@ check_whole <- function(x, arg, min = 0, max = Inf, call = NULL) {
   round(x)
 }
 
+# One or more whole numbers from `min` to `max` (positions, ids), none NA.
+check_wholes <- function(x, arg, min = -Inf, max = Inf, call = NULL) {
+  ok <- is.numeric(x) && length(x) >= 1L && !anyNA(x) && all(is.finite(x))
+  if (ok) {
+    x <- as.double(x)
+    ok <- all(abs(x - round(x)) <= 1e-7 * pmax(1, abs(x))) && all(round(x) >= min) &&
+      all(round(x) <= max)
+  }
+  if (!ok) {
+    abort(sprintf("`%s` must be whole numbers from %s to %s, not %s.", arg,
+                  format(min, big.mark = ",", scientific = FALSE),
+                  format(max, big.mark = ",", scientific = FALSE), describe_value(x)),
+          call = call)
+  }
+  round(x)
+}
+
 # A number of values (a sample size given as a number): a whole number >=
 # 0, and at least `min_n` (fewer is an error of class
 # speeduptest_error_data).

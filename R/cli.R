@@ -39,6 +39,11 @@
 #' fails with probability at most alpha; `--output markdown|json`,
 #' `--baseline NAME` for files with more than two versions.
 #'
+#' `speeduptest history add|changes|confirm|bisect ...` keeps a history of
+#' results across commits and finds, confirms and bisects the changes along
+#' it (see `cli_history()`); `history changes --fail-on regression` gates a
+#' job on a certified regression at the head of a branch.
+#'
 #' @section The command on the PATH:
 #' One step puts `speeduptest` on the `PATH`: [install_cli()] writes a
 #' launcher into a folder of your choosing,
@@ -92,8 +97,8 @@
 #'   missing values).
 #' @return The exit status, invisibly: 0 for an analysis (whose
 #'   [speedup_suite()] result is attached as the attribute `"suite"`) or for
-#'   `--help`; for `compare` and `measure`, the status `cli_compare()` or
-#'   `cli_measure()` returns.
+#'   `--help`; for `compare`, `measure` and `history`, the status
+#'   `cli_compare()`, `cli_measure()` or `cli_history()` returns.
 #'
 #'   Called without `args` in a non-interactive R, as in
 #'   `Rscript -e 'speeduptest::speeduptest_cli()' compare OLD NEW`, it is the
@@ -119,6 +124,9 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   }
   if (length(args) && identical(args[[1L]], "measure")) {
     return(cli_measure(args[-1L]))
+  }
+  if (length(args) && identical(args[[1L]], "history")) {
+    return(cli_history(args[-1L]))
   }
   opt <- cli_parse(args)
   if (isTRUE(opt$help)) {
@@ -186,6 +194,7 @@ cli_usage <- c(
   "                   [--precision r] [-o PREFIX] [--significant-only] [-q]",
   "       speeduptest compare ...",
   "       speeduptest measure [options] -n NAME CMD -n NAME CMD ...",
+  "       speeduptest history add|changes|confirm|bisect ...",
   "",
   "CONFIG is a CSV file with the header Name,Sample1,Sample2,ConfLevel,Coef and one",
   "line per benchmark (Sample1/Sample2: files with one run time per line; empty or",

@@ -1,0 +1,312 @@
+# read_history(): the histories people already keep, as timings with a
+# commit (and branch, machine, position, commit time) per run, ready for
+# history_add().  Three sources: asv's results folder, an Otava (formerly
+# Hunter) CSV, and a long CSV with a commit column.
+
+#' Read a history of results kept by another tool
+#'
+#' Reads the results of many commits into run times with the columns
+#' `commit`, `position`, and where the source has them `branch`, `machine`
+#' and `commit_time`, ready for [history_add()] (which takes those columns
+#' when its own arguments are `NULL`).
+#'
+#' * `"asv"`: an airspeed velocity results folder (`results/`, holding a
+#'   folder per machine with its `machine.json` and one
+#'   `<commit>-<environment>.json` per commit and environment, format
+#'   version 2), or one machine's folder. Every benchmark of a file is one
+#'   process: its raw samples when asv recorded them (`--record-samples`),
+#'   else its result (the median). A parameterised benchmark is one
+#'   benchmark per combination of parameters, named `name(p1, p2)` as asv
+#'   names them. The machine is the `machine` of `machine.json` (followed
+#'   by `/` and the environment when a machine has several). asv does not
+#'   store the order of the commits: they are ordered by `order` (commit
+#'   ids in first-parent order, e.g. from `git rev-list --first-parent
+#'   --reverse HEAD`, matched by prefix) when given, else by their date.
+#' * `"otava"`: an Otava (Hunter) CSV file: a `time` column, a `commit`
+#'   column, an optional `branch` column and one column per metric (each a
+#'   benchmark; `metrics` picks some). Every row is one process of its
+#'   commit; the commits are ordered by time, per branch. The values are
+#'   taken as costs (larger is slower): list throughput-like metrics in
+#'   `higher_is_better` and their inverses are used.
+#' * `"csv"`: a long CSV with the columns `benchmark`, `commit`, `time`
+#'   (seconds) and optionally `process`, `run`, `round`, `branch`,
+#'   `machine`, `position` and `commit_time`. Without `position`, the commits
+#'   are in the order of their first row, per branch.
+#'
+#' `"auto"` reads a folder as asv, a CSV whose header has `benchmark` and
+#' `time` columns as `"csv"`, and other CSVs as `"otava"`.
+#'
+#' @param path A folder (asv) or a CSV file.
+#' @param format `"auto"`, `"asv"`, `"otava"` or `"csv"`.
+#' @param order For asv: the commit ids in first-parent order.
+#' @param metrics For Otava: the metric columns to read (default: every
+#'   numeric column other than time, commit and branch).
+#' @param higher_is_better For Otava: the metrics where larger is better.
+#' @return Timings (class `speedup_timings`) with the columns above; the
+#'   version of a run is its commit.
+#' @seealso [history_add()]
+#' @export
+read_history <- function(path, format = c("auto", "asv", "otava", "csv"), order = NULL,
+                         metrics = NULL, higher_is_better = character()) {
+  path <- check_path(path, "path")
+  format <- check_choice(format, c("auto", "asv", "otava", "csv"), "format")
+  if (!file.exists(path)) {
+    abort(sprintf("`path`: '%s' does not exist.", safe_text(path)), class = "file")
+  }
+  if (format == "auto") {
+    format <- if (dir.exists(path)) "asv" else {
+      head <- tolower(trimws(strsplit(readLines(path, n = 1L, warn = FALSE), ",")[[1L]]))
+      head <- gsub('^"|"$', "", head)
+      if (all(c("benchmark", "time") %in% head)) "csv" else "otava"
+    }
+  }
+  if (!is.null(order)) order <- check_strings(order, "order")
+  if (!is.null(metrics)) metrics <- check_strings(metrics, "metrics")
+  higher_is_better <- check_strings(higher_is_better, "higher_is_better")
+  switch(format,
+    asv = read_history_asv(path, order),
+    otava = read_history_otava(path, metrics, higher_is_better),
+    csv = read_history_csv(path))
+}
+
+# ---- asv ---------------------------------------------------------------------
+
+read_history_asv <- function(path, order) {
+  if (!dir.exists(path)) {
+    abort(sprintf("`path`: an asv results folder is a folder, not the file '%s'.",
+                  safe_text(path)), class = "file")
+  }
+  dirs <- if (file.exists(file.path(path, "machine.json"))) path else {
+    d <- list.dirs(path, recursive = FALSE)
+    d[file.exists(file.path(d, "machine.json"))]
+  }
+  if (!length(dirs)) {
+    abort(sprintf("`path`: '%s' holds no asv machine folder (a folder with machine.json).",
+                  safe_text(path)), class = c("format", "file"))
+  }
+  parts <- list()
+  for (dir in dirs) {
+    mj <- timings_json(file.path(dir, "machine.json"))
+    mname <- mj$machine
+    if (!is.character(mname) || length(mname) != 1L || !nzchar(mname)) {
+      mname <- basename(dir)
+    }
+    files <- setdiff(list.files(dir, pattern = "[.]json$", full.names = TRUE),
+                     file.path(dir, c("machine.json", "benchmarks.json")))
+    rows <- lapply(files, read_asv_file, machine = bytes_safe(mname))
+    rows <- rows[!vapply(rows, is.null, TRUE)]
+    if (!length(rows)) next
+    r <- do.call(rbind, rows)
+    envs <- unique(r$env)
+    if (length(envs) > 1L) r$machine <- paste0(r$machine, "/", r$env)
+    parts[[length(parts) + 1L]] <- r
+  }
+  if (!length(parts)) {
+    abort(sprintf("`path`: the asv folder '%s' holds no results.", safe_text(path)),
+          class = c("format", "file"))
+  }
+  d <- do.call(rbind, parts)
+  # the commits' order: `order` (matched by prefix), else their date
+  shas <- unique(d[c("commit", "date")])
+  if (!is.null(order)) {
+    pos <- vapply(shas$commit, function(s) {
+      k <- which(startsWith(order, s) | startsWith(s, order))
+      if (length(k)) k[1L] else NA_integer_
+    }, 1L)
+    if (anyNA(pos)) {
+      abort(sprintf("`order` does not hold the commit(s) %s of the asv results.",
+                    quote_list(shas$commit[is.na(pos)])))
+    }
+  } else {
+    pos <- rank(shas$date, ties.method = "first")
+  }
+  d$position <- as.double(pos[match(d$commit, shas$commit)])
+  d$commit_time <- format(as.POSIXct(d$date / 1000, origin = "1970-01-01", tz = "UTC"),
+                          "%Y-%m-%dT%H:%M:%SZ", tz = "UTC")
+  d <- d[order(d$position, d$machine, d$benchmark, d$iteration), , drop = FALSE]
+  new_speedup_timings(d$benchmark, d$commit, d$time, run = NULL,
+                      process = d$process, commit = d$commit, machine = d$machine,
+                      position = d$position, commit_time = d$commit_time,
+                      source = "asv", attrs = list(files = path))
+}
+
+# One asv result file: a row per sample (or per result) of each benchmark
+# and parameter combination.
+read_asv_file <- function(file, machine) {
+  j <- timings_json(file)
+  if (!is.list(j) || is.null(j$results) || is.null(j$commit_hash)) {
+    warn(sprintf("'%s' skipped: not an asv result file (no commit_hash or results).",
+                 safe_text(file)), class = "skipped")
+    return(NULL)
+  }
+  if (!identical(as.integer(j$version %||% 2L), 2L)) {
+    warn(sprintf("'%s' skipped: asv result format version %s, not 2.", safe_text(file),
+                 format(j$version)), class = "skipped")
+    return(NULL)
+  }
+  cols <- unlist(j$result_columns %||% list("result", "params", "version", "started_at",
+                                            "duration", "stats_ci_99_a", "stats_ci_99_b",
+                                            "stats_q_25", "stats_q_75", "stats_number",
+                                            "stats_repeat", "samples", "profile"))
+  out <- list()
+  for (name in names(j$results)) {
+    row <- j$results[[name]]
+    get <- function(key) {
+      k <- match(key, cols)
+      if (is.na(k) || k > length(row)) NULL else row[[k]]
+    }
+    result <- get("result")
+    if (is.null(result)) next
+    params <- get("params")
+    combos <- if (length(params)) {
+      g <- expand.grid(lapply(rev(params), function(p) vapply(p, as.character, "")),
+                       stringsAsFactors = FALSE)
+      apply(g[, rev(seq_along(g)), drop = FALSE], 1L, paste, collapse = ", ")
+    } else NULL
+    samples <- get("samples")
+    for (k in seq_along(result)) {
+      v <- if (!is.null(samples) && length(samples) >= k && length(samples[[k]])) {
+        unlist(samples[[k]])
+      } else result[[k]]
+      v <- suppressWarnings(as.double(unlist(v)))
+      v <- v[!is.na(v)]
+      if (!length(v)) next
+      bname <- if (is.null(combos)) name else sprintf("%s(%s)", name, combos[k])
+      out[[length(out) + 1L]] <- data.frame(
+        benchmark = bytes_safe(bname), commit = bytes_safe(j$commit_hash),
+        env = bytes_safe(as.character(j$env_name %||% "")), machine = machine,
+        date = as.double(j$date %||% NA), time = v, process = 1L,
+        iteration = seq_along(v), stringsAsFactors = FALSE)
+    }
+  }
+  if (!length(out)) return(NULL)
+  do.call(rbind, out)
+}
+
+# ---- Otava / Hunter --------------------------------------------------------------
+
+read_history_otava <- function(path, metrics, higher_is_better) {
+  d <- history_read_csv(path)
+  low <- tolower(names(d))
+  tcol <- names(d)[match("time", low)]
+  ccol <- names(d)[match("commit", low)]
+  bcol <- names(d)[match("branch", low)]
+  if (is.na(ccol)) {
+    abort(sprintf("'%s' needs a column \"commit\" for an Otava history; its columns are %s.",
+                  safe_text(path), quote_list(names(d))), class = c("format", "file"))
+  }
+  other <- setdiff(names(d), c(tcol, ccol, bcol))
+  if (is.null(metrics)) {
+    metrics <- other[vapply(d[other], is.numeric, TRUE)]
+  } else if (!all(metrics %in% other)) {
+    abort(sprintf("`metrics`: '%s' has no column %s.", safe_text(path),
+                  quote_list(setdiff(metrics, other))))
+  }
+  if (!length(metrics)) {
+    abort(sprintf("'%s' has no numeric metric column.", safe_text(path)),
+          class = c("format", "file"))
+  }
+  if (!all(higher_is_better %in% metrics)) {
+    abort(sprintf("`higher_is_better` names %s, not metrics of '%s'.",
+                  quote_list(setdiff(higher_is_better, metrics)), safe_text(path)))
+  }
+  branch <- if (is.na(bcol)) rep("main", nrow(d)) else as.character(d[[bcol]])
+  when <- if (is.na(tcol)) rep(NA_real_, nrow(d)) else history_parse_time(d[[tcol]])
+  commit <- as.character(d[[ccol]])
+  # positions: by time (the row order where it cannot be read), per branch
+  key <- ifelse(is.na(when), seq_len(nrow(d)), when)
+  pos <- rep(NA_real_, nrow(d))
+  for (b in unique(branch)) {
+    i <- which(branch == b)
+    cm <- commit[i][order(key[i], i)]
+    cm <- unique(cm)
+    pos[i] <- match(commit[i], cm)
+  }
+  long <- lapply(metrics, function(m) {
+    v <- suppressWarnings(as.double(d[[m]]))
+    if (m %in% higher_is_better) v <- 1 / v
+    data.frame(benchmark = m, commit = commit, branch = branch, position = pos,
+               commit_time = if (is.na(tcol)) NA_character_ else
+                 format(as.POSIXct(when, origin = "1970-01-01", tz = "UTC"),
+                        "%Y-%m-%dT%H:%M:%SZ", tz = "UTC"),
+               time = v, process = seq_len(nrow(d)), stringsAsFactors = FALSE)
+  })
+  x <- do.call(rbind, long)
+  x <- x[!is.na(x$time), , drop = FALSE]
+  new_speedup_timings(x$benchmark, x$commit, x$time, process = x$process,
+                      commit = x$commit, branch = x$branch, position = x$position,
+                      commit_time = x$commit_time, source = "otava",
+                      attrs = list(files = path))
+}
+
+# Otava's times ("2024.01.01 3:00:00 +0100") and ISO 8601, as seconds since
+# 1970 (NA where unreadable).
+history_parse_time <- function(x) {
+  x <- trimws(as.character(x))
+  fmts <- c("%Y.%m.%d %H:%M:%S %z", "%Y-%m-%d %H:%M:%S %z", "%Y-%m-%dT%H:%M:%S%z",
+            "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d")
+  out <- rep(NA_real_, length(x))
+  for (f in fmts) {
+    miss <- is.na(out)
+    if (!any(miss)) break
+    out[miss] <- as.double(as.POSIXct(x[miss], format = f, tz = "UTC"))
+  }
+  out
+}
+
+# ---- long CSV ----------------------------------------------------------------
+
+read_history_csv <- function(path) {
+  d <- history_read_csv(path)
+  low <- tolower(names(d))
+  col <- function(nm) {
+    k <- match(nm, low)
+    if (is.na(k)) NULL else d[[k]]
+  }
+  need <- c("benchmark", "commit", "time")
+  if (!all(need %in% low)) {
+    abort(sprintf("'%s' needs the columns %s; its columns are %s.", safe_text(path),
+                  quote_list(need), quote_list(names(d))), class = c("format", "file"))
+  }
+  time <- col("time")
+  if (!is.numeric(time)) {
+    abort(sprintf("'%s': the column \"time\" must hold numbers (seconds).", safe_text(path)),
+          class = c("format", "file"))
+  }
+  commit <- as.character(col("commit"))
+  branch <- if (is.null(col("branch"))) rep("main", nrow(d)) else as.character(col("branch"))
+  pos <- col("position")
+  if (is.null(pos)) {
+    pos <- rep(NA_real_, nrow(d))
+    for (b in unique(branch)) {
+      i <- which(branch == b)
+      pos[i] <- match(commit[i], unique(commit[i]))
+    }
+  }
+  extra <- list(commit = commit, branch = branch, position = as.double(pos))
+  for (nm in c("process", "round", "machine", "commit_time")) {
+    if (!is.null(col(nm))) extra[[nm]] <- col(nm)
+  }
+  do.call(new_speedup_timings, c(
+    list(as.character(col("benchmark")), commit, time, run = col("run")), extra,
+    list(source = "csv", attrs = list(files = path))))
+}
+
+# A CSV read as text-safe data: bytes that are not UTF-8 written as <xx>.
+history_read_csv <- function(path) {
+  check_timings_file(path)
+  d <- tryCatch(utils::read.csv(path, stringsAsFactors = FALSE, check.names = FALSE,
+                                strip.white = TRUE, encoding = "UTF-8"),
+                error = function(e) {
+                  abort(sprintf("'%s' is not a readable CSV: %s", safe_text(path),
+                                safe_text(conditionMessage(e))), class = c("format", "file"))
+                })
+  names(d)[1L] <- sub("^\xef\xbb\xbf", "", names(d)[1L], useBytes = TRUE)
+  d[] <- lapply(d, bytes_safe)
+  names(d) <- safe_text(names(d))
+  if (!nrow(d)) {
+    abort(sprintf("'%s' has a header but no rows.", safe_text(path)),
+          class = c("format", "file"))
+  }
+  d
+}
