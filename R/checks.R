@@ -583,3 +583,14 @@ argument_hint <- function(name, formals) {
   }
   ""
 }
+
+# A number written on the command line: decimal notation only ("0.05",
+# "1", "1.5e-3", "2%" with `percent`), NA for anything else.  as.numeric()
+# alone would also read hexadecimal ("0x10" = 16), "Inf", "NaN" and
+# surrounding spaces.
+parse_decimal <- function(x, percent = FALSE) {
+  if (!is.character(x) || length(x) != 1L || is.na(x)) return(NA_real_)
+  if (percent) x <- sub("%$", "", x)
+  if (!grepl("^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$", x)) return(NA_real_)
+  as.numeric(x)
+}

@@ -30,6 +30,9 @@ compare_run <- function(t, opts) {
     sub <- as.data.frame(unclass(t), stringsAsFactors = FALSE)[keep, , drop = FALSE]
     sub$version <- factor(as.character(sub$version), levels = c(baseline, o))
     attr(sub, "run_order") <- attr(t, "run_order")
+    # the benchmarks skipped as the timings were built (a bad structure value)
+    pr <- attr(t, "problems")
+    if (!is.null(pr)) attr(sub, "problems") <- pr[pr$where == "data", , drop = FALSE]
     tp <- suppressWarnings(timings_pairs(sub, arg = "the files"))
     sk <- tp$problems
     sk <- sk[sk$severity == "error", , drop = FALSE]
@@ -65,7 +68,7 @@ compare_verdict <- function(benchmark, version, x, y, opts, t = NULL,
              design = opts$design %||% "auto", min_speedup = opts$s0)
   }, error = function(e) e)
   if (inherits(v, "error")) {
-    return(list(row = list(benchmark = benchmark, version = version,
+    return(list(error = v, row = list(benchmark = benchmark, version = version,
                            n = length(x), m = length(y), speedup = NA_real_,
                            estimate = NA_real_,
                            ci_low = NA_real_, ci_high = NA_real_,
@@ -102,7 +105,31 @@ compare_frame <- function(items) {
   names(out) <- cols
   df <- new_frame(out)
   attr(df, "verdicts") <- lapply(items, `[[`, "verdict")
+  attr(df, "errors") <- lapply(items, `[[`, "error")
   df
+}
+
+# Why the job cannot stand (NULL when it can): an analysis the options ask
+# for that cannot be applied (`--design paired` without rounds: an error
+# of class speeduptest_error_argument for a benchmark), or no benchmark
+# analysed at all (every one failed, e.g. all times negative).  A job that
+# tested nothing must not pass.
+compare_broken <- function(run) {
+  errs <- attr(run$rows, "errors")
+  failed <- !vapply(errs, is.null, NA)
+  if (!any(failed)) return(NULL)
+  what <- function(i) sprintf("benchmark \"%s\" (%s): %s", run$rows$benchmark[i],
+                              run$rows$version[i], conditionMessage(errs[[i]]))
+  arg <- which(vapply(errs, inherits, NA, "speeduptest_error_argument"))
+  if (length(arg)) {
+    return(sprintf("the analysis asked for cannot be applied to %d benchmark%s, e.g. %s",
+                   length(arg), if (length(arg) == 1L) "" else "s", what(arg[1L])))
+  }
+  if (all(failed)) {
+    return(sprintf("no benchmark could be analysed (%d failed), e.g. %s",
+                   length(failed), what(1L)))
+  }
+  NULL
 }
 
 # The decisions over all the comparisons of the job: the speedup, the
@@ -194,14 +221,37 @@ compare_num <- function(v) {
   if (is.na(v)) "NA" else if (is.infinite(v)) "Inf" else formatC(v, digits = 3L, format = "f")
 }
 
+# The names in a compare_run() result (benchmarks, versions, the baseline,
+# the notes and the messages of the skipped benchmarks, which quote names)
+# passed through `esc`, one of the escapers of R/escape.R, for the output
+# they are written to.
+compare_escaped <- function(res, esc) {
+  res$rows$benchmark <- esc(res$rows$benchmark)
+  res$rows$version <- esc(res$rows$version)
+  res$rows$note <- esc(res$rows$note)
+  res$baseline <- esc(res$baseline)
+  res$others <- esc(res$others)
+  res$versions <- esc(res$versions)
+  for (cl in c("benchmark", "version", "message")) {
+    res$skipped[[cl]] <- esc(res$skipped[[cl]])
+  }
+  res
+}
+
 # ---- text -------------------------------------------------------------------
 
 compare_text <- function(res, opts, status, notes) {
+  # the lines of each version, matched before the names are escaped (two
+  # names may read the same once escaped)
+  row_of <- match(res$rows$version, res$others)
+  skip_of <- match(res$skipped$version, res$others)
+  res <- compare_escaped(res, esc_text)
   rows <- res$rows
   out <- character()
   multi <- length(res$others) > 1L
-  for (o in res$others) {
-    r <- rows[rows$version == o, , drop = FALSE]
+  for (k in seq_along(res$others)) {
+    o <- res$others[k]
+    r <- rows[row_of %in% k, , drop = FALSE]
     out <- c(out, sprintf("%s (initial) -> %s: Speedup-Test for the %s, alpha = %s",
                           res$baseline, o, opts$test, format(opts$alpha)))
     # within 80 columns: "speedup: Hodges-Lehmann estimate on log times [90%
@@ -213,7 +263,7 @@ compare_text <- function(res, opts, status, notes) {
     for (i in seq_len(nrow(r))) out <- c(out, compare_text_line(r[i, ], width, opts))
     sk <- res$skipped
     if (nrow(sk)) {
-      sk <- sk[sk$version == o, , drop = FALSE]
+      sk <- sk[skip_of %in% k, , drop = FALSE]
       for (i in seq_len(nrow(sk))) {
         out <- c(out, sprintf("%-*s  skipped: %s", width,
                               trunc_text(if (is.na(sk$benchmark[i])) "-" else sk$benchmark[i], width),
@@ -267,12 +317,11 @@ compare_text_line <- function(r, width, opts) {
 
 # ---- Markdown ----------------------------------------------------------------
 
-compare_md_escape <- function(s) gsub("|", "\\|", s, fixed = TRUE)
-
 compare_markdown <- function(res, opts, status) {
+  res <- compare_escaped(res, esc_md)
   rows <- res$rows
   n <- compare_counts(rows)
-  head <- sprintf("**speeduptest compare: %s** (Speedup-Test for the %s, alpha = %s, tolerance %s, p-values adjusted: %s; baseline `%s`)",
+  head <- sprintf("**speeduptest compare: %s** (Speedup-Test for the %s, alpha = %s, tolerance %s, p-values adjusted: %s; baseline %s)",
                   if (status == 1L) "FAIL" else "pass", opts$test, format(opts$alpha),
                   fmt_change(opts$s0), opts$p_adjust, res$baseline)
   tab <- c(sprintf("| benchmark | version | speedup | %s interval | decision | p-value (adjusted) | detectable |",
@@ -287,7 +336,7 @@ compare_markdown <- function(res, opts, status) {
     dec <- compare_words(r$direction, opts$s0)
     if (identical(r$direction, "slowdown")) dec <- paste0("**", dec, "**")
     tab <- c(tab, sprintf("| %s | %s | %s | %s | %s | %s | %s |",
-                          compare_md_escape(r$benchmark), compare_md_escape(r$version),
+                          r$benchmark, r$version,
                           fmt_num(if (is.na(r$ci_low) || is.na(r$estimate)) r$speedup else r$estimate),
                           if (is.na(r$ci_low)) "" else sub("Inf]", "Inf)", fmt_ci(c(r$ci_low, r$ci_high)),
                                                            fixed = TRUE),
@@ -305,7 +354,7 @@ compare_markdown <- function(res, opts, status) {
   c(head, "", tab, "", foot, "",
     paste0(toupper(substr(compare_risk_line(res, opts), 1, 1)),
            substring(compare_risk_line(res, opts), 2), "."),
-    if (nrow(sk)) c("", paste0("- skipped: ", compare_md_escape(sk$message))))
+    if (nrow(sk)) c("", paste0("- skipped: ", sk$message)))
 }
 
 # ---- JSON ----------------------------------------------------------------------
@@ -351,6 +400,5 @@ compare_json <- function(res, opts, status, notes) {
                    result = if (status == 1L) "FAIL" else "pass",
                    exit_status = status),
     notes = as.list(notes))
-  as.character(jsonlite::toJSON(out, auto_unbox = TRUE, digits = NA,
-                                pretty = TRUE, null = "null"))
+  json_text(out, auto_unbox = TRUE, digits = NA, pretty = TRUE, null = "null")
 }

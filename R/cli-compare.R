@@ -83,8 +83,9 @@
 #'
 #' @param args The arguments after `compare` (a character vector).
 #' @return The exit status, invisibly: 0 (the `--fail-on` condition is not
-#'   met), 1 (it is met) or 2 (bad input: the message is written to the
-#'   standard error). The function never quits R; `speeduptest_cli()` and the
+#'   met), 1 (it is met) or 2 (bad input, or a report that cannot be written
+#'   to the standard output, e.g. a full device or a closed descriptor: the
+#'   message is written to the standard error). The function never quits R; `speeduptest_cli()` and the
 #'   installed `speeduptest` script exit with this status.
 #' @seealso [read_timings()], [speedup_suite()]
 #' @examples
@@ -96,7 +97,8 @@ cli_compare <- function(args = character()) {
   opts <- tryCatch(compare_parse_args(args), speeduptest_error = function(e) e)
   if (inherits(opts, "error")) return(compare_fail(conditionMessage(opts)))
   if (isTRUE(opts$help)) {
-    cat(compare_usage(), sep = "\n")
+    wrote <- tryCatch(cli_write(compare_usage()), speeduptest_error = function(e) e)
+    if (inherits(wrote, "error")) return(compare_fail(conditionMessage(wrote), usage = FALSE))
     return(invisible(0L))
   }
   problems <- character()
@@ -117,18 +119,25 @@ cli_compare <- function(args = character()) {
   if (inherits(res, "error")) return(compare_fail(conditionMessage(res)))
   run <- res$run
   if (!nrow(run$rows)) {
-    for (p in problems) cat(p, "\n", sep = "", file = stderr())
+    for (p in problems) cat(esc_text(p), "\n", sep = "", file = stderr())
     return(compare_fail(sprintf("no benchmark has runs of both \"%s\" and another version.",
                                 run$baseline)))
   }
+  broken <- compare_broken(run)
+  if (!is.null(broken)) {
+    for (p in problems) cat(esc_text(p), "\n", sep = "", file = stderr())
+    return(compare_fail(broken, usage = FALSE))
+  }
   status <- if (compare_fails(run$rows, opts$fail_on)) 1L else 0L
   other <- setdiff(problems, run$skipped$message)
-  for (p in other) cat("note: ", p, "\n", sep = "", file = stderr())
+  for (p in other) cat("note: ", esc_text(p), "\n", sep = "", file = stderr())
   out <- switch(opts$output,
                 text = compare_text(run, opts, status, other),
                 markdown = compare_markdown(run, opts, status),
                 json = compare_json(run, opts, status, other))
-  cat(out, sep = "\n")
+  # a report that cannot be written is an error (2), never a decision
+  wrote <- tryCatch(cli_write(out), speeduptest_error = function(e) e)
+  if (inherits(wrote, "error")) return(compare_fail(conditionMessage(wrote), usage = FALSE))
   invisible(status)
 }
 
@@ -140,9 +149,9 @@ compare_labels <- function(files) {
   stats::setNames(files, lab)
 }
 
-compare_fail <- function(message) {
-  cat("speeduptest compare: ", message, "\n", sep = "", file = stderr())
-  cat("Usage: speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A] [--test median|mean] [--fail-on slowdown|change|never] [--tolerance P] [--p-adjust holm|BH|none] [--output text|markdown|json] [--baseline V]\n",
+compare_fail <- function(message, usage = TRUE) {
+  cat("speeduptest compare: ", esc_text(message), "\n", sep = "", file = stderr())
+  if (usage) cat("Usage: speeduptest compare OLD NEW [--format F] [--metric M] [--alpha A] [--test median|mean] [--fail-on slowdown|change|never] [--tolerance P] [--p-adjust holm|BH|none] [--output text|markdown|json] [--baseline V]\n",
       file = stderr())
   invisible(2L)
 }
@@ -175,7 +184,8 @@ compare_usage <- function() {
     "  --baseline V   with more than two versions, the one every other",
     "                 version is compared with (default: the first)",
     "",
-    "Exit status: 1 when --fail-on is met, 0 otherwise, 2 on bad input.")
+    "Exit status: 1 when --fail-on is met, 0 otherwise, 2 on bad input or",
+    "when the report cannot be written.")
 }
 
 compare_parse_args <- function(args) {
@@ -212,7 +222,7 @@ compare_parse_args <- function(args) {
         "--format" = opts$format <- val,
         "--metric" = opts$metric <- val,
         "--alpha" = {
-          alpha <- suppressWarnings(as.numeric(val))
+          alpha <- parse_decimal(val)
           if (is.na(alpha) || alpha <= 0 || alpha >= 1) {
             abort(sprintf("--alpha must be a number strictly between 0 and 1, not \"%s\".", val))
           }
@@ -224,7 +234,7 @@ compare_parse_args <- function(args) {
         "--design" = opts$design <- check_choice(val, design_choices, key),
         "--p-adjust" = opts$p_adjust <- check_choice(val, c("holm", "BH", "none"), key),
         "--tolerance" = {
-          tol <- suppressWarnings(as.numeric(sub("%$", "", val)))
+          tol <- parse_decimal(val, percent = TRUE)
           if (is.na(tol) || tol < 0 || !is.finite(tol)) {
             abort(sprintf("--tolerance must be a percentage >= 0 (1 for 1 %%), not \"%s\".", val))
           }

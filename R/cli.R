@@ -124,7 +124,7 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   }
   opt <- cli_parse(args)
   if (isTRUE(opt$help)) {
-    cat(cli_usage, sep = "\n")
+    cli_write(cli_usage)
     return(invisible(0L))
   }
   config_file <- opt$config
@@ -147,12 +147,12 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   paths <- write_speedup_report(suite, prefix, config = config_file,
                                 conf_level = opt$conf_level)
   if (!opt$quiet) {
-    cat(suite_report_file_lines(suite, config_file, opt$conf_level), sep = "\n")
     nskip <- sum(suite$problems$severity == "error")
     nw <- nrow(suite_warning_messages(suite))
-    cat(sprintf("\n%d benchmark(s) analysed, %d skipped; %d warning(s) in %s.\n",
-                nrow(suite$benchmarks), nskip, nw, paths[["warning"]]))
-    cat(sprintf("Wrote %s\n", paste(paths, collapse = ", ")))
+    cli_write(c(esc_text(suite_report_file_lines(suite, config_file, opt$conf_level)), "",
+                sprintf("%d benchmark(s) analysed, %d skipped; %d warning(s) in %s.",
+                        nrow(suite$benchmarks), nskip, nw, esc_text(paths[["warning"]])),
+                sprintf("Wrote %s", esc_text(paste(paths, collapse = ", ")))))
   }
   invisible(structure(0L, suite = suite))
 }
@@ -221,7 +221,7 @@ cli_parse <- function(args) {
       i <- i + 1L
     } else if (a == "--conf-level") {
       v <- value(i, a)
-      lv <- if (toupper(v) == "NA") NA_real_ else suppressWarnings(as.numeric(v))
+      lv <- if (toupper(v) == "NA") NA_real_ else parse_decimal(v)
       if (toupper(v) != "NA" && (is.na(lv) || lv <= 0 || lv >= 1)) {
         bad(sprintf("--conf-level must be a number strictly between 0 and 1 (or NA), not \"%s\".", v))
       }
@@ -234,7 +234,7 @@ cli_parse <- function(args) {
       i <- i + 2L
     } else if (a == "--precision") {
       v <- value(i, a)
-      r <- suppressWarnings(as.numeric(v))
+      r <- parse_decimal(v)
       if (is.na(r) || r <= 0 || r >= 1) {
         bad(sprintf("--precision must be a number strictly between 0 and 1, not \"%s\".", v))
       }
@@ -276,7 +276,7 @@ cli_exit_status <- function(args) {
     st <- speeduptest_cli(args)
     if (is.numeric(st) && length(st) == 1L && !is.na(st)) as.integer(st) else 0L
   }, error = function(e) {
-    message("speeduptest: ", conditionMessage(e))
+    message("speeduptest: ", esc_text_lines(conditionMessage(e)))
     2L
   })
 }

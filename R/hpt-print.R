@@ -14,6 +14,29 @@ hpt_count_note <- function(n, problems) {
   out
 }
 
+# The lines of print(df, row.names = FALSE, right = TRUE) for a data frame
+# of strings, without its escapes: print() doubles the backslashes that
+# esc_text() wrote.  Columns right-aligned, one space apart after one space;
+# columns past `width` go on in another block, as print() does.
+frame_lines <- function(df, width = 80L) {
+  wd <- function(s) nchar(s, type = "width", allowNA = TRUE, keepNA = FALSE)
+  cols <- lapply(seq_along(df), function(i) {
+    v <- c(names(df)[i], as.character(df[[i]]))
+    w <- max(wd(v))
+    paste0(strrep(" ", w - wd(v)), v)
+  })
+  w <- vapply(cols, function(v) wd(v[1L]), 0L) + 1L
+  out <- character()
+  i <- 1L
+  while (i <= length(cols)) {
+    j <- i
+    while (j < length(cols) && sum(w[i:(j + 1L)]) <= width) j <- j + 1L
+    out <- c(out, do.call(paste0, lapply(cols[i:j], function(v) paste0(" ", v))))
+    i <- j + 1L
+  }
+  out
+}
+
 hpt_method_note <- function(x) {
   if (x$exact_ties) "exact, conditional on ties" else
     if (x$exact[["benchmarks"]]) "exact tables, no ties" else
@@ -28,7 +51,8 @@ hpt_method_note <- function(x) {
 format.speeduptest_hpt <- function(x, digits = 3, ...) {
   check_object(x, "x")
   bm <- x$benchmarks
-  lab <- x$labels
+  bm$benchmark <- esc_text(bm$benchmark)
+  lab <- esc_text(x$labels)
   handicap <- if (x$speedup == 1) "" else
     if (x$higher_is_better) sprintf(" / %s", format(x$speedup)) else
       sprintf(" * %s", format(x$speedup))
@@ -43,7 +67,7 @@ format.speeduptest_hpt <- function(x, digits = 3, ...) {
   )
   names(tab)[2L] <- sprintf("Med. %s%s", lab[1L], handicap)
   names(tab)[6L] <- sprintf("Med. %s", lab[2L])
-  body <- utils::capture.output(print(tab, row.names = FALSE, right = TRUE))
+  body <- frame_lines(tab)
   head <- c(
     "",
     "        Hierarchical Performance Test (Chen et al. 2012)",
@@ -67,9 +91,9 @@ format.speeduptest_hpt <- function(x, digits = 3, ...) {
             if (x$exact_ties) "exact signed-rank, conditional on ties" else
               if (x$exact[["overall"]]) "exact signed-rank" else
                 "signed-rank, normal approximation"),
-    x$conclusion
+    esc_text(x$conclusion)
   )
-  c(wrap_lines(head), body, wrap_lines(tail))
+  esc_text(c(wrap_lines(head), body, wrap_lines(tail)))
 }
 
 #' @rdname hpt
@@ -98,9 +122,10 @@ print.summary.speeduptest_hpt <- function(x, digits = 3, ...) {
   bm <- x$benchmarks
   lab <- x$labels
   if (is.null(lab)) lab <- c("A", "B")
+  lab <- esc_text(lab)
   tab <- data.frame(
     check.names = FALSE,
-    Benchmark = bm$benchmark,
+    Benchmark = esc_text(bm$benchmark),
     a = format(bm$median_a, digits = digits),
     b = format(bm$median_b, digits = digits),
     "Stat. Win." = hpt_winner_names(bm$winner, lab),
@@ -112,8 +137,7 @@ print.summary.speeduptest_hpt <- function(x, digits = 3, ...) {
   )
   names(tab)[c(2L, 3L, 7L, 8L)] <- c(sprintf("Med. %s", lab),
                                      sprintf("p(%s)", lab))
-  cat(utils::capture.output(print(tab, row.names = FALSE, right = TRUE)),
-      sep = "\n")
+  cat(frame_lines(tab), sep = "\n")
   st <- x$statistics
   cat(wrap_lines(c(
     "",
@@ -122,7 +146,7 @@ print.summary.speeduptest_hpt <- function(x, digits = 3, ...) {
     sprintf("R_A = %s, R_B = %s, confidence = %s, p-value = %s",
             format(st[["R_A"]]), format(st[["R_B"]]),
             fmt_confidence(st[["confidence"]]), fmt_p(st[["p_value"]])),
-    x$conclusion)), sep = "\n")
+    esc_text(x$conclusion))), sep = "\n")
   invisible(x)
 }
 
@@ -131,7 +155,7 @@ print.summary.speeduptest_hpt <- function(x, digits = 3, ...) {
 #' @param ... Unused.
 #' @export
 print.speeduptest_hpt_speedup <- function(x, ...) {
-  lab <- x$labels
+  lab <- esc_text(x$labels)
   dec <- max(0L, ceiling(-log10(x$precision) - 1e-9))
   sp <- formatC(x$speedup, format = "f", digits = dec)
   lines <- c(
@@ -157,6 +181,6 @@ print.speeduptest_hpt_speedup <- function(x, ...) {
               lab[1L], sp, lab[2L], format(x$confidence),
               fmt_confidence(x$test$confidence)))
   })
-  cat(wrap_lines(lines), sep = "\n")
+  cat(esc_text(wrap_lines(lines)), sep = "\n")
   invisible(x)
 }

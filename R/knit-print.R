@@ -12,7 +12,11 @@ md_pval <- function(p) {
   }, "")
 }
 
-md_escape <- function(x) gsub("|", "\\|", x, fixed = TRUE)
+# The package's own text in a table cell: its pipes escaped, those that
+# esc_md() already escaped (after an odd number of backslashes) left alone,
+# so that a name escaped by esc_md() can be part of the text.  Names from
+# the input go through esc_md() (R/escape.R) before they reach a table.
+md_escape <- function(x) gsub("(?<!\\\\)((?:\\\\\\\\)*)\\|", "\\1\\\\|", esc_text(x), perl = TRUE)
 
 # A pipe table; `align` one of "l", "r", "c" per column.
 md_table <- function(df, align = NULL) {
@@ -46,7 +50,8 @@ NULL
 #' @rdname knit_print.speedup_verdict
 #' @exportS3Method knitr::knit_print
 knit_print.speedup_verdict <- function(x, ...) {
-  v <- x
+  # the names from the input as Markdown text, in every line made of them
+  v <- verdict_printable(x, esc_md)
   centre <- verdict_protocol(v)$centre
   ci <- v$speedup_ci
   fin <- verdict_final_step(v)
@@ -111,7 +116,7 @@ knit_print.speedup_suite <- function(x, ...) {
     lev <- unique(col("ci_level")[!is.na(col("ci_level"))])
     alpha <- unique(1 - col("conf_level"))
     tab <- data.frame(
-      benchmark = bm$benchmark,
+      benchmark = esc_md(bm$benchmark),
       runs = sprintf("%d / %d", bm$n, bm$m),
       speedup = ci,
       observed = fmt_num(bm[[paste0("speedup_", p)]]),
@@ -155,12 +160,12 @@ knit_print.speedup_suite <- function(x, ...) {
 #' @exportS3Method knitr::knit_print
 knit_print.speeduptest_hpt <- function(x, ...) {
   bm <- x$benchmarks
-  lab <- x$labels
+  lab <- esc_md(x$labels)
   handicap <- if (x$speedup == 1) "" else
     if (x$higher_is_better) sprintf(" / %s", format(x$speedup)) else
       sprintf(" * %s", format(x$speedup))
   tab <- data.frame(
-    Benchmark = bm$benchmark,
+    Benchmark = esc_md(bm$benchmark),
     a = format(bm$median_a, digits = 3),
     "Stat. Win." = hpt_winner_names(bm$winner, lab),
     "Diff. (d)" = ifelse(bm$d == 0, "0", format(bm$d, digits = 3)),
@@ -170,7 +175,7 @@ knit_print.speeduptest_hpt <- function(x, ...) {
   names(tab)[c(2L, 6L)] <- c(sprintf("Med. %s%s", lab[1L], handicap),
                              sprintf("Med. %s", lab[2L]))
   md_output(c(
-    sprintf("**Hierarchical Performance Test: %s**", md_escape(x$conclusion)), "",
+    sprintf("**Hierarchical Performance Test: %s**", esc_md(x$conclusion)), "",
     sprintf("Claim: %s (%s). %d benchmarks; on each, rank-sum tests at level %s (%s).",
             md_escape(hpt_claim(lab, x$speedup)),
             if (x$higher_is_better) "scores, higher is better" else
@@ -192,6 +197,7 @@ knit_print.speeduptest_tidy <- function(x, ...) {
   df[] <- Map(function(col, p) {
     if (p) md_pval(col)
     else if (is.double(col)) vapply(col, format, "", digits = 4)
+    else if (is.character(col) || is.factor(col)) esc_md(col)
     else as.character(col)
   }, df, is_p)
   align <- ifelse(vapply(x, is.numeric, NA), "r", "l")

@@ -53,7 +53,10 @@
 #' @param rigorous As in [median_test()].
 #' @param reps Replicates per number of runs tried (the standard error of a
 #'   power of 0.8 is 0.4 / sqrt(reps)).
-#' @param max_runs The largest number of runs of each version tried.
+#' @param max_runs The largest number of runs of each version tried. The
+#'   work is bounded before the search starts: a search that could draw
+#'   more than 4e9 run times (`reps * 2 * max_runs * (2 + log2(max_runs))`,
+#'   about five minutes) is refused; the search checks for interrupts.
 #' @param seed Seed of the simulation's own random numbers.
 #' @param data,initial,benchmark,versions,na_rm With a formula or timings
 #'   `x`, as in [median_test()].
@@ -104,8 +107,9 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
                   format(speedup), format(min_speedup), format(min_speedup)))
   }
   power <- check_between(power, "power", alpha, 1)
-  reps <- check_whole(reps, "reps", 20)
-  max_runs <- check_whole(max_runs, "max_runs", 3)
+  reps <- check_whole(reps, "reps", 20, plan_max_draws)
+  max_runs <- check_whole(max_runs, "max_runs", 3, plan_max_draws)
+  check_plan_work(reps, max_runs)
   seed <- check_number(seed, "seed")
   x <- check_sample(x, "x", na_rm = na_rm, min_n = 2L, positive = TRUE)
   y <- check_sample(y, "y", na_rm = na_rm, min_n = 2L, positive = TRUE)
@@ -131,8 +135,10 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
   want <- if (speedup > 1) 1L else 2L
   sim <- function(k) {
     k <- as.double(k)
-    .Call(ffi_power_sim, rx, ry, as.double(speedup), if (test == "mean") 0L else 1L,
-          alpha, rigorous, min_speedup, want, k, k, as.double(reps), seed)
+    res <- .Call(ffi_power_sim, rx, ry, as.double(speedup), if (test == "mean") 0L else 1L,
+                 alpha, rigorous, min_speedup, want, k, k, as.double(reps), seed)
+    check_status(res, "plan_runs()")
+    res$power
   }
   # doubling, then bisection on whole numbers of runs
   lo <- 2
@@ -170,6 +176,27 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
                  seed = seed, n = n_obs, m = m_obs, unit = unit,
                  max_runs = max_runs, runs_per_process = per_process),
             class = "speedup_plan")
+}
+
+# The run times plan_runs() may draw in one call (about 75 ns each: some 5
+# minutes of CPU), and the bound on its work checked before it starts.
+plan_max_draws <- 4e9
+
+# The search tries the sizes 3, 6, 12, ... up to max_runs, then bisects
+# (at most log2(max_runs) sizes below the last): at most
+# reps * 2 * max_runs * (2 + log2(max_runs)) run times are drawn.  Refused
+# before anything runs when that passes plan_max_draws.
+check_plan_work <- function(reps, max_runs) {
+  draws <- reps * 2 * max_runs * (2 + log2(max_runs))
+  if (draws > plan_max_draws) {
+    abort(sprintf("`reps` = %s with `max_runs` = %s would simulate up to %s run times, more than the %s plan_runs() allows (about %s minutes); lower `max_runs` or `reps`.",
+                  format(reps, big.mark = ",", scientific = FALSE),
+                  format(max_runs, big.mark = ",", scientific = FALSE),
+                  format(signif(draws, 2)), format(plan_max_draws),
+                  format(round(plan_max_draws * 75e-9 / 60))),
+          class = "input")
+  }
+  invisible(draws)
 }
 
 # The two samples the simulation resamples, brought to one location as the
@@ -231,7 +258,7 @@ format.speedup_plan <- function(x, ...) {
 #' @rdname plan_runs
 #' @export
 print.speedup_plan <- function(x, ...) {
-  cat(format(x), sep = "\n")
+  cat(esc_text(format(x)), sep = "\n")
   invisible(x)
 }
 

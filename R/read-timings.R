@@ -180,6 +180,8 @@ read_timings <- function(path, format = "auto", metric = NULL,
     as.list(all[extras]),
     list(source = paste(unique(fmts), collapse = ", "), run_order = run_order,
          attrs = list(files = stats::setNames(path, labels)))))
+  # with the benchmarks new_speedup_timings() skipped for their structure columns
+  problems <- rbind(problems, attr(t, "problems"))
   if (!is.null(problems) && nrow(problems)) attr(t, "problems") <- problems
   rownames(t) <- NULL
   t

@@ -113,24 +113,68 @@ design_choices <- c("auto", "unpaired", "paired")
 
 # Checks and normalises the structure columns of a timings object (called
 # by new_speedup_timings): `process` holds any labels (kept as they are,
-# NA = unknown); `round` whole numbers (NA = outside any round).
+# NA = unknown); `round` whole numbers (NA = outside any round).  A bad
+# value costs only its benchmark: the benchmark's rows are dropped, with a
+# warning of class speeduptest_warning_skipped and a row of the attribute
+# `problems`.  When no benchmark is left, or the column is not a vector,
+# the error names the column.
 check_structure_columns <- function(df) {
+  bad <- rep(FALSE, nrow(df))
+  why <- character(nrow(df))
+  mark <- function(rows, text) {
+    rows <- rows & !bad
+    why[rows] <<- text[rows]
+    bad <<- bad | rows
+  }
+  show <- function(v) encodeString(esc_text(as.character(v)), quote = "\"")
   if (!is.null(df[["process"]])) {
     p <- df[["process"]]
     if (is.factor(p)) p <- as.character(p)
-    if (!is.atomic(p) || is.logical(p) && !all(is.na(p))) {
+    if (!is.atomic(p) || is.complex(p) || is.raw(p)) {
       abort("The `process` column must hold process labels (numbers or text).")
+    }
+    if (is.logical(p)) {
+      mark(!is.na(p), sprintf("its `process` column holds %s, not a process label (a number or text)",
+                              show(p)))
+      p <- rep(NA_integer_, length(p))
     }
     df$process <- p
   }
   if (!is.null(df[["round"]])) {
     r <- df[["round"]]
-    if (is.logical(r) && all(is.na(r))) r <- as.integer(r)
-    if (!is.numeric(r) || any(!is.na(r) & (r != round(r) | !is.finite(r)))) {
+    if (is.factor(r)) r <- as.character(r)
+    if (!is.atomic(r) || is.complex(r) || is.raw(r)) {
       abort("The `round` column must hold whole numbers (the interleaved round of each run).",
             class = c("format", "data"))
     }
-    df$round <- as.integer(r)
+    num <- if (is.numeric(r)) as.double(r) else if (is.character(r))
+      suppressWarnings(as.numeric(r)) else rep(NA_real_, length(r))
+    given <- !is.na(r)
+    whole <- !is.na(num) & is.finite(num) & num == round(num) &
+      abs(num) <= .Machine$integer.max
+    mark(given & !whole, sprintf("its `round` column holds %s, not a whole number (the interleaved round of each run)",
+                                 show(r)))
+    num[!whole] <- NA_real_
+    df$round <- as.integer(num)
+  }
+  if (any(bad)) {
+    b <- as.character(df$benchmark)
+    spoiled <- unique(b[bad])
+    keep <- !(b %in% spoiled)
+    if (!any(keep)) {
+      abort(sprintf("no benchmark is left: %s.", paste(sprintf("benchmark %s: %s",
+                    show(spoiled), why[bad][match(spoiled, b[bad])]), collapse = "; ")),
+            class = c("format", "data"))
+    }
+    problems <- attr(df, "problems") %||% empty_problems()
+    for (nm in spoiled) {
+      msg <- sprintf("benchmark \"%s\" skipped: %s.", nm, why[bad & b == nm][1L])
+      warn(msg, class = "skipped", benchmark = nm)
+      problems <- add_problem(problems, nm, "data", "error", msg)
+    }
+    df <- df[keep, , drop = FALSE]
+    rownames(df) <- NULL
+    attr(df, "problems") <- problems
   }
   df
 }

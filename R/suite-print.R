@@ -15,9 +15,14 @@ nan_to_na <- function(df) {
 as.data.frame.speedup_suite <- function(x, ...) nan_to_na(x$benchmarks)
 
 # Right-aligned columns of text under a header, as lines.
+# (Padded by hand: formatC() miscounts strings holding backslashes.)
 text_table <- function(cols, header, indent = "  ", left = 1L) {
-  w <- pmax(nchar(header), vapply(cols, function(c) max(nchar(c), 0L), 0L))
-  pad <- function(s, i) formatC(s, width = if (i %in% left) -w[i] else w[i])
+  width <- function(s) nchar(s, type = "width", allowNA = TRUE, keepNA = FALSE)
+  w <- pmax(width(header), vapply(cols, function(c) max(width(c), 0L), 0L))
+  pad <- function(s, i) {
+    sp <- strrep(" ", pmax(0L, w[i] - width(s)))
+    if (i %in% left) paste0(s, sp) else paste0(sp, s)
+  }
   rows <- do.call(paste, c(lapply(seq_along(cols), function(i) pad(cols[[i]], i)),
                            sep = "  "))
   head <- paste(vapply(seq_along(header), function(i) pad(header[i], i), ""),
@@ -87,7 +92,7 @@ suite_print_lines <- function(x) {
                                   nrow(x$problems),
                                   if (nrow(x$problems) == 1L) "" else "s"))
   }
-  lines
+  esc_text(lines)
 }
 
 #' @export
@@ -113,7 +118,7 @@ print.summary.speedup_suite <- function(x, ...) {
   s <- x$suite
   lines <- suite_print_lines(s)
   bm <- nan_to_na(s$benchmarks)
-  bm$benchmark <- bytes_safe(as.character(bm$benchmark))
+  bm$benchmark <- esc_text(bm$benchmark)
   if (nrow(bm)) {
     # per protocol, a table of the speedup, the decision in its short
     # words and the confidence; benchmark names cut to keep 80 columns
@@ -151,6 +156,6 @@ print.summary.speedup_suite <- function(x, ...) {
                wrap_lines(bytes_safe(paste0("  [", s$problems$severity, "] ",
                                             s$problems$message))))
   }
-  cat(lines, sep = "\n")
+  cat(esc_text(lines), sep = "\n")
   invisible(x)
 }

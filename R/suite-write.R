@@ -82,7 +82,7 @@ write_lines <- function(lines, path) {
   ok <- tryCatch({
     con <- file(path, open = "w", encoding = "UTF-8")
     on.exit(close(con))
-    writeLines(lines, con)
+    writeLines(esc_text(lines, keep_tabs = TRUE), con)
     TRUE
   }, error = function(e) FALSE, warning = function(w) FALSE)
   if (!ok) abort(sprintf("cannot write the file '%s'.", path), class = "file")

@@ -19,14 +19,15 @@ trunc_text <- function(x, width) {
   x
 }
 
-# The timings with their benchmark and version names made printable: the
-# bytes that are not valid UTF-8 written as <e9> (see bytes_safe()).
+# The timings with their benchmark and version names made printable: control
+# characters shown as escapes, the bytes that are not valid UTF-8 written
+# as <e9> (see esc_text()).
 timings_printable <- function(t) {
-  t$benchmark <- bytes_safe(as.character(t$benchmark))
+  t$benchmark <- esc_text(t$benchmark)
   if (is.factor(t$version)) {
-    levels(t$version) <- bytes_safe(levels(t$version))
+    levels(t$version) <- esc_text(levels(t$version))
   } else {
-    t$version <- bytes_safe(as.character(t$version))
+    t$version <- esc_text(t$version)
   }
   t
 }

@@ -54,7 +54,9 @@ new_speedup_timings <- function(benchmark, version, time, run = NULL, ...,
   df <- check_structure_columns(df)
   attr(df, "source") <- source
   attr(df, "run_order") <- run_order
-  for (nm in names(attrs)) attr(df, nm) <- attrs[[nm]]
+  for (nm in names(attrs)) {
+    attr(df, nm) <- if (nm == "problems") rbind(attrs[[nm]], attr(df, nm)) else attrs[[nm]]
+  }
   class(df) <- c("speedup_timings", "data.frame")
   df
 }

@@ -27,6 +27,14 @@ verdict_speedup_lines <- function(v, digits = 3L) {
   out
 }
 
+# The verdict with the names from the input (its labels and baseline) shown
+# by `esc`, so that every line made of them is text (R/escape.R).
+verdict_printable <- function(v, esc = esc_text) {
+  v$labels <- esc(.subset2(v, "labels"))
+  if (!is.null(.subset2(v, "baseline"))) v$baseline <- esc(.subset2(v, "baseline"))
+  v
+}
+
 verdict_headline <- function(v) {
   title <- sprintf("Speedup-Test (%s): ", v$test)
   conf <- fmt_pct(v$confidence)
@@ -72,7 +80,7 @@ slowdown_p <- function(v) {
 #' @export
 format.speedup_verdict <- function(x, digits = 3L, ...) {
   check_object(x, "x")
-  v <- x
+  v <- verdict_printable(x)
   lines <- verdict_headline(v)
   lines <- c(lines, verdict_speedup_lines(v, digits))
   if (v$test == "median" && !is.na(v$prob_greater)) {
@@ -90,7 +98,7 @@ format.speedup_verdict <- function(x, digits = 3L, ...) {
   lines <- c(lines, tolerance_lines(v, digits))
   if (length(v$caveats)) lines <- c(lines, paste0("  caveat: ", v$caveats))
   if (length(v$advice)) lines <- c(lines, paste0("  advice: ", v$advice))
-  wrap_lines(lines)
+  esc_text(wrap_lines(lines))
 }
 
 #' @rdname speedup_verdict
@@ -150,7 +158,7 @@ step_line <- function(step, role, v, digits) {
 #' @rdname speedup_verdict
 #' @export
 print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
-  v <- x$verdict
+  v <- verdict_printable(x$verdict)
   lines <- format(v, digits = digits)
   lines <- c(lines, "", sprintf("Steps (alpha = %s, rigorous = %s):", format(v$alpha),
                                 v$rigorous))
@@ -171,7 +179,7 @@ print.summary.speedup_verdict <- function(x, digits = 3L, ...) {
       "Decided against the tolerance: the final test of x against %s y, of y against %s x, and the two one-sided tests of equivalence (see ?tolerance)",
       format(v$min_speedup), format(v$min_speedup)))
   }
-  cat(wrap_lines(lines), sep = "\n")
+  cat(esc_text(wrap_lines(lines)), sep = "\n")
   invisible(x)
 }
 

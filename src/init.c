@@ -43,6 +43,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_mann_kendall, 3),
     CALLDEF(ffi_all_positive_finite, 1),
     CALLDEF(ffi_path_kind, 1),
+    CALLDEF(ffi_write_stdout, 1),
     CALLDEF(ffi_runs_test, 3),
     CALLDEF(ffi_paired_test, 5),
     CALLDEF(ffi_variance_components, 2),

@@ -209,7 +209,7 @@ static int paired_mean(const double *x, const double *y, size_t n,
         sw.status = ST_ERR_TOO_MANY;
     } else {
         s = st_shapiro_wilk(D, n, NULL, &sw);
-        if (s == ST_ERR_ALLOC) {
+        if (ST_FATAL(s)) {
             free(D);
             return s;
         }

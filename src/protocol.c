@@ -182,7 +182,7 @@ static int shapiro_part(const double *x, const double *xs, size_t n,
     }
     st_shapiro_options opt = {xs != NULL, cache};
     int s = st_shapiro_wilk(xs ? xs : x, n, &opt, r);
-    if (s == ST_ERR_ALLOC) return s;
+    if (ST_FATAL(s)) return s;
     *checked = s == ST_OK && !isnan(r->p_value);
     return ST_OK;
 }
@@ -549,7 +549,7 @@ static int median_parts_run(const st_sorted_pair *P, median_parts *mp,
     double mx = st_median_sorted(P->xs, n), my = st_median_sorted(P->ys, m);
     st_ks_options ko = {1, {mx, my}, cache, NULL};
     int s = st_ks_test(P->xs, n, P->ys, m, ST_TWO_SIDED, -1, &ko, &mp->ks);
-    if (s == ST_ERR_ALLOC) return s;
+    if (ST_FATAL(s)) return s;
     /* The speedup test and the mirrored one: the same statistic, the same
      * automatic choice of the exact distribution (with ties too) and the
      * same cached table, from one merge. */
@@ -559,7 +559,7 @@ static int median_parts_run(const st_sorted_pair *P, median_parts *mp,
     wo.less = &mp->wl;
     s = st_wilcoxon_test(P->xs, n, P->ys, m, ST_GREATER, 0.0, -1, 1, 0, 0.95,
                          &wo, &mp->w);
-    if (s == ST_ERR_ALLOC) return s;
+    if (ST_FATAL(s)) return s;
     return ST_OK;
 }
 
@@ -615,7 +615,7 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
     int s = shift ? st_wilcoxon_test(P->xs, P->n, P->ys, P->m, ST_TWO_SIDED,
                                      0.0, -1, 1, 1, conf_of(alpha), &hl, &r)
                   : ST_ERR_DOMAIN;      /* not asked for: left NAN */
-    if (s == ST_ERR_ALLOC) return s;
+    if (ST_FATAL(s)) return s;
     if (s == ST_OK) {
         v->shift = r.estimate[0];
         v->shift_ci[0] = r.conf_int[0];
@@ -625,7 +625,7 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
     if (st_sorted_pair_log(P) != ST_OK) return ST_OK;
     s = st_wilcoxon_test(P->xs, P->n, P->ys, P->m, ST_TWO_SIDED, 0.0, -1, 1,
                          1, 1 - 2 * alpha, &hl, &r);
-    if (s == ST_ERR_ALLOC) return s;
+    if (ST_FATAL(s)) return s;
     if (s == ST_OK) {
         v->speedup_ci[0] = exp(r.conf_int[0]);
         v->speedup_ci[1] = exp(r.conf_int[1]);

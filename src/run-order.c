@@ -414,7 +414,7 @@ static int mann_kendall_sort(const double *x, size_t n, void *sorted,
     inv += merge_back(tmp, h, k, n);
     free(tmp);
     int s = mk_test((double) inv, k, n, out, cache);
-    if (s == ST_ERR_ALLOC) return s;
+    if (ST_FATAL(s)) return s;
     /* keys back to values (memcpy: the storage changes from keys to
      * doubles) */
     for (size_t i = 0; i < n; i++) {
@@ -506,9 +506,9 @@ SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len)
     for (size_t i = 0; i < k; i++) {
         int status = st_mann_kendall(v + (size_t) st[i], (size_t) ln[i], &opt,
                                      &res[i]);
-        if (status == ST_ERR_ALLOC) {
+        if (ST_FATAL(status)) {
             st_cache_free(&cache);
-            Rf_error("out of memory.");
+            Rf_error(status == ST_ERR_ALLOC ? "out of memory." : "interrupted.");
         }
         res[i].status = status;
     }

@@ -46,6 +46,11 @@ enum {
     ST_ERR_INTERRUPTED = 6  /* the interrupt callback asked to stop */
 };
 
+/* A status a caller passes up rather than reading as "this sub-test gave
+ * no result": out of memory, or an interrupt (read as a failed sub-test, it
+ * would lose the user's Ctrl-C, which the interrupt check has consumed). */
+#define ST_FATAL(s) ((s) == ST_ERR_ALLOC || (s) == ST_ERR_INTERRUPTED)
+
 /* Alternatives (same order as R's c("two.sided", "less", "greater")). */
 typedef enum {
     ST_TWO_SIDED = 0,

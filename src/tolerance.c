@@ -222,7 +222,7 @@ int st_decide(const double *x, size_t n, const double *y, size_t m, int proto,
         } else {
             s = tolerance_median(x, n, y, m, s0, p);
         }
-        if (s == ST_ERR_ALLOC) return s;
+        if (ST_FATAL(s)) return s;
         if (s != ST_OK) return ST_OK;   /* no variability: NA */
     }
     *direction = tolerance_direction(p, alpha, s0);
@@ -299,15 +299,20 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
     st_cache cache;
     st_cache_init(&cache);
     int s = ST_OK;
+    /* an interrupt is checked every 2^16 values drawn (and before the
+     * first replicate of each size): about a millisecond of work */
+    size_t drawn = 0;
     for (size_t i = 0; i < k && s == ST_OK; i++) {
         size_t a = (size_t) n[i], b = (size_t) m[i], hits = 0;
         rng_t g;
         rng_seed(&g, seed);
         for (size_t r = 0; r < reps; r++) {
-            if ((r & 63) == 0 && st_check_interrupt()) {
+            if ((r == 0 || drawn >= 65536) && st_check_interrupt()) {
                 s = ST_ERR_INTERRUPTED;
                 break;
             }
+            if (drawn >= 65536) drawn = 0;
+            drawn += a + b;
             for (size_t j = 0; j < a; j++) buf[j] = rx[rng_index(&g, nx)];
             for (size_t j = 0; j < b; j++)
                 buf[a + j] = ry[rng_index(&g, ny)] / speedup;
@@ -385,9 +390,9 @@ SEXP ffi_tolerance_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
                                  tolerance_pooled(v + a, na, v + b, nb, al[i]),
                                  f, p)
                 : tolerance_median(v + a, na, v + b, nb, f, p);
-            if (s == ST_ERR_ALLOC) {
+            if (ST_FATAL(s)) {
                 UNPROTECT(1);
-                Rf_error("out of memory.");
+                Rf_error(s == ST_ERR_ALLOC ? "out of memory." : "interrupted.");
             }
         }
         for (int j = 0; j < 4; j++)
@@ -429,14 +434,18 @@ SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,
     double r = ffi_double(reps, "reps"), sd = ffi_double(seed, "seed");
     if (!(r >= 1)) Rf_error("`reps` must be at least 1.");
     if (r > 0x1p52) Rf_error("`reps` is too large.");
-    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    SEXP power = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
     int s = st_power_sim(xp, nx, yp, ny, ffi_double(speedup, "speedup"),
                          ffi_int(test, "test"), ffi_double(alpha, "alpha"),
                          ffi_flag(rigorous, "rigorous"), ffi_double(s0, "s0"),
                          ffi_int(want, "want"), np, mp, k, (size_t) r,
-                         (uint64_t) (int64_t) sd, REAL(out));
-    UNPROTECT(1);
-    if (s == ST_ERR_INTERRUPTED) Rf_error("interrupted.");
-    if (s != ST_OK) Rf_error("the simulation failed (status %d).", s);
+                         (uint64_t) (int64_t) sd, REAL(power));
+    /* list(status, power): the R side turns a status (an interrupt, out of
+     * memory) into its classed error */
+    static const char *names[] = {"status", "power"};
+    SEXP st = PROTECT(Rf_ScalarInteger(s));
+    SEXP values[] = {st, power};
+    SEXP out = ffi_named_list(2, names, values);
+    UNPROTECT(2);
     return out;
 }

@@ -97,6 +97,26 @@ battery_fixture_files <- function(dir) {
   writeLines("null", p("null.json"))
   writeLines(strrep("[", 20000), p("deep.json"))
   writeLines(csv_rows(character()), p("csv-good.csv"))
+  # a structure column with one bad value in one benchmark
+  struct_rows <- function(bad_round, bad_process) {
+    rows <- unlist(lapply(c(good, "bad"), function(b) {
+      r <- rep(1:12, 2)
+      pr <- as.character(seq_len(24))
+      if (b == "bad") {
+        r[3] <- bad_round
+        pr[] <- bad_process
+      }
+      sprintf("%s,%s,%.6f,%s,%s", b, rep(c("old", "new"), each = 12),
+              c(rlnorm(12, 0, 0.05), rlnorm(12, -0.1, 0.05)), r, pr)
+    }))
+    c("benchmark,version,time,round,process", rows)
+  }
+  writeLines(struct_rows("2.5", seq_len(24)), p("csv-bad-round.csv"))
+  writeLines(struct_rows("x", seq_len(24)), p("csv-bad-roundtext.csv"))
+  # every benchmark broken: all times negative
+  writeLines(c("benchmark,version,time", sprintf("%s,%s,%.6f", rep(good, each = 24),
+                                                 rep(rep(c("old", "new"), each = 12), 4),
+                                                 -rlnorm(96))), p("csv-allneg.csv"))
   dir.create(p("adir"), showWarnings = FALSE)
   if (!file.exists(p("fifo"))) system2("mkfifo", p("fifo"))
   # a configuration with sample files, one of them bad
@@ -167,6 +187,8 @@ battery_fixture_env <- function(dir) {
   e$MD <- speeduptest::median_test(e$X, e$Y)
   e$HF <- file.path(dir, "hf-good.json")
   e$CFG <- file.path(dir, "cfg-good.csv")
+  e$INJECT <- battery_inject_names()
+  e$inject <- function(role, k, out) battery_inject_output(role, e$INJECT[[k]], out, e)
   e
 }
 
@@ -243,9 +265,9 @@ call_code <- function(fun, args) {
 }
 
 new_case <- function(id, fun, code, args, good = NULL, limit = 20, mem_mb = 1024,
-                     risky = FALSE, inproc = TRUE, expect = "any") {
+                     risky = FALSE, inproc = TRUE, expect = "any", check = NULL) {
   list(id = id, fun = fun, code = code, args = args, good = good, limit = limit,
-       mem_mb = mem_mb, risky = risky, inproc = inproc, expect = expect)
+       mem_mb = mem_mb, risky = risky, inproc = inproc, expect = expect, check = check)
 }
 
 # ---------------------------------------------------------------------------
@@ -336,7 +358,10 @@ battery_cases <- function() {
     weight_neg = "d$weight <- 1; d$weight[d$benchmark == 'bad'] <- -3",
     level_bad = "d$conf_level <- 0.95; d$conf_level[d$benchmark == 'bad'] <- 7",
     level_varies = "d$conf_level <- 0.95; d$conf_level[d$benchmark == 'bad'][1] <- 0.9",
-    level_text = "d$conf_level <- '0.95'; d$conf_level[d$benchmark == 'bad'] <- 'x'")
+    level_text = "d$conf_level <- '0.95'; d$conf_level[d$benchmark == 'bad'] <- 'x'",
+    round_frac = "d$round <- ave(seq_along(d$time), d$benchmark, d$version, FUN = seq_along); d$round[d$benchmark == 'bad'][2] <- 2.5",
+    round_inf = "d$round <- ave(seq_along(d$time), d$benchmark, d$version, FUN = seq_along); d$round[d$benchmark == 'bad'][2] <- Inf",
+    process_logical = "d$process <- NA; d$process[d$benchmark == 'bad'] <- TRUE")
   consumers <- c(
     speedup_suite = "speeduptest::speedup_suite(d)",
     speedup_suite_na_rm = "speeduptest::speedup_suite(d, na_rm = TRUE)",
@@ -459,12 +484,36 @@ battery_cases <- function() {
     cfg_latin1 = "FIX/cfg-bad-latin1.csv -q -o OUT/l", cfg_missing = "FIX/nonexistent.csv",
     unknown = "--frobnicate", weight = "CFG --weight heavy -q -o OUT/w",
     level = "CFG --conf-level 3 -q -o OUT/w", prec = "CFG --precision -1 -q -o OUT/w",
+    hex_tol = "compare HF --tolerance=0x10", hex_alpha = "compare HF --alpha 0x0.1p0",
+    inf_tol = "compare HF --tolerance Inf", all_broken = "compare FIX/csv-allneg.csv",
+    design_paired = "compare FIX/csv-good.csv --design paired",
     nonutf8 = "compare FIX/\xff.json")
+  # options and files the job must refuse (exit status 2), never pass on
+  refused <- c("hex_tol", "hex_alpha", "inf_tol", "all_broken", "design_paired", "bad_opt",
+               "bad_opt2", "bad_test", "bad_fail", "missing", "three", "unknown")
   for (k in names(script_args)) {
     add(sprintf("script/%s", k), "cli-script", script_args[[k]], "args",
         good = if (k %in% c("latin1")) sprintf("g%d", 1:4) else
           if (k %in% c("cfg_fifo", "cfg_latin1")) sprintf("g%d", 1:4) else NULL,
-        limit = 12, risky = TRUE, inproc = FALSE)
+        limit = 12, risky = TRUE, inproc = FALSE,
+        expect = if (k %in% refused) "refused" else "any")
+  }
+  # 9. hostile names in every output
+  cases <- c(cases, battery_inject_cases())
+  # 10. long computations: refused before they start, or stopped at the
+  # time limit by their interrupt checks (a classed error, not a hang)
+  long <- c(
+    plan_tiny = "speeduptest::plan_runs(X, Y, speedup = 1.0001, max_runs = 1e9)",
+    plan_reps = "speeduptest::plan_runs(X, Y, reps = 2^53)",
+    plan_reps31 = "speeduptest::plan_runs(X, Y, reps = 2^31)",
+    plan_long = "speeduptest::plan_runs(X, Y, speedup = 1.0005, reps = 40, max_runs = 1e6)",
+    plan_long_mean = "speeduptest::plan_runs(X, Y, speedup = 1.0005, test = 'mean', reps = 40, max_runs = 1e6)",
+    vc_one = "speeduptest::variance_components(c(1, 2), c(1, 1))",
+    vc_each = "speeduptest::variance_components(c(1, 2, 3), 1:3)")
+  for (k in names(long)) {
+    add(sprintf("long/%s", k), sub("^speeduptest::([a-z_]+)\\(.*", "\\1", long[[k]]),
+        long[[k]], c("x", "y", "speedup", "max_runs", "reps", "test", "time", "process"),
+        limit = 10, risky = TRUE, inproc = FALSE)
   }
   cases
 }
@@ -473,7 +522,8 @@ list.files.bad <- function() {
   c(sprintf("hf-bad-%s.json", c("notimes", "null", "text", "big", "neg", "empty", "one",
                                 "nulls", "obj", "nested", "zero")),
     sprintf("csv-bad-%s.csv", c("na", "text", "neg", "zero", "two", "onever", "third", "inf",
-                                "big", "latin1", "empty", "quote", "fields", "const")),
+                                "big", "latin1", "empty", "quote", "fields", "const",
+                                "round", "roundtext")),
     sprintf("cfg-bad-%s.csv", c("binary", "neg", "text", "empty", "missing", "fifo", "dir",
                                 "level", "coef", "fields", "latin1")))
 }
@@ -510,6 +560,7 @@ result_names <- function(v, output = character()) {
   else if (inherits(v, "speeduptest_hpt_speedup")) nm <- as.character(v$benchmarks$benchmark %||% v$labels)
   else if (inherits(v, "summary.speedup_suite")) nm <- result_names(v$suite)
   else if (inherits(v, "speedup_config")) nm <- names(v)
+  else if (inherits(v, "battery_output")) nm <- c(v$names, v$text)
   else if (is.character(v)) nm <- v
   else if (is.data.frame(v) && "benchmark" %in% names(v)) nm <- as.character(v$benchmark)
   else if (is.list(v) && !is.null(v$benchmarks)) nm <- as.character(v$benchmarks$benchmark %||% names(v$benchmarks))
@@ -615,6 +666,14 @@ classify <- function(case, res, warns, errs_seen, out, peak, secs) {
     return(o)
   }
   v <- res$value
+  if (identical(case$check, "injection")) {
+    p <- injection_problem(v)
+    if (!is.null(p)) {
+      o$outcome <- if (startsWith(p, "lost")) "lost" else "injection"
+      o$msg <- clean_msg(p)
+      return(o)
+    }
+  }
   if (identical(case$fun, "speeduptest_cli") && length(untyped_seen)) {
     # compare turns any error into status 2: an untyped one underneath is a defect
     st <- suppressWarnings(as.integer(v))
@@ -654,4 +713,175 @@ classify <- function(case, res, warns, errs_seen, out, peak, secs) {
     o$msg <- clean_msg(conditionMessage(base_w[[1]]))
   }
   o
+}
+
+# ---------------------------------------------------------------------------
+# Names from untrusted files: a corpus of hostile names, each put in a
+# benchmark, a version or the baseline name, through every output that
+# writes names (compare's text, Markdown and JSON; knit_print(); print() and
+# summary()).  A case passes when no name adds markup, a line, a table cell
+# or a control character, the JSON keeps every name as data, and the good
+# benchmarks around it survive.
+
+battery_inject_names <- function() {
+  list(
+    script = "<script>alert(1)</script>", html = "<img src=x onerror=alert(1)>",
+    link = "[x](javascript:alert(1))", image = "![img](http://e.x/i.png)",
+    entity = "&lt;b&gt; &amp; &#60;", pipe_bs = "a\\|b", pipe = "a | b",
+    ticks = "`code` ``x``", emph = "*em* _u_ ~~s~~", heading = "# head",
+    mention = "@team", autolink = "https://evil.example/x www.evil.example",
+    fail_lf = "x\nFAIL (--fail-on slowdown): exit 1",
+    pass_cr = "y\rPASS (--fail-on slowdown): exit 0",
+    pass_crlf = "z\r\npass (--fail-on slowdown): exit 0",
+    ansi = "\033[2J\033[31mred\033[0m", bidi = "\u202eevil", isolate = "a\u2066b\u2069c",
+    c1 = "\u0085next", lsep = "a\u2028b", tab = "a\tb",
+    latin1 = "b\xe9d")
+}
+
+# The outputs of one hostile name in one role, as a "battery_output": the
+# lines written (text), their kind (text, markdown, json), the names as the
+# package read them, the exit status of compare and how many status lines
+# ("pass ..."/"FAIL ...") the output has of its own.
+battery_inject_output <- function(role, name, out, e) {
+  d <- e$mkdf(c(e$GOOD, "hostile"))
+  if (role == "benchmark") d$benchmark[d$benchmark == "hostile"] <- name
+  if (role == "version") d$version[d$version == "new"] <- name
+  if (role == "baseline") d$version[d$version == "old"] <- name
+  res <- list(kind = out, status = NA_integer_, status_lines = 0L)
+  if (out %in% c("text", "markdown", "json")) {
+    f <- tempfile(fileext = ".csv")
+    on.exit(unlink(f), add = TRUE)
+    con <- file(f, "wb")
+    utils::write.csv(d, con, row.names = FALSE)
+    close(con)
+    t <- speeduptest::read_timings(f)
+    vers <- if (is.factor(t$version)) levels(t$version) else unique(as.character(t$version))
+    args <- c(f, "--output", out, "--fail-on", "never",
+              if (role == "baseline") c("--baseline", setdiff(vers, "new")[1L]))
+    txt <- utils::capture.output(st <- speeduptest:::cli_compare(args))
+    res$status <- as.integer(st)
+    res$status_lines <- if (out == "text") 1L else 0L
+  } else {
+    t <- speeduptest::as_timings(d)
+    vers <- if (is.factor(t$version)) levels(t$version) else unique(as.character(t$version))
+    b <- if (role == "benchmark") unique(as.character(t$benchmark))[5L] else "g1"
+    s <- speeduptest::speedup_suite(t)
+    v <- speeduptest::median_test(t, benchmark = b)
+    h <- speeduptest::hpt(t)
+    txt <- if (out == "knit") {
+      res$kind <- "markdown"
+      c(knitr::knit_print(s), knitr::knit_print(v), knitr::knit_print(h),
+        knitr::knit_print(speeduptest::tidy(s)), knitr::knit_print(speeduptest::glance(v)))
+    } else {
+      res$kind <- "text"
+      utils::capture.output(print(t), print(summary(t)), print(s), print(summary(s)),
+                            print(v), print(summary(v)), print(h), print(summary(h)),
+                            print(speeduptest::hpt_speedup(t)))
+    }
+  }
+  res$text <- unlist(strsplit(paste(txt, collapse = "\n"), "\n", fixed = TRUE))
+  res$names <- unique(c(as.character(t$benchmark), vers))
+  structure(res, class = "battery_output")
+}
+
+# The characters that move, hide or break text (R/escape.R).
+battery_bad_code_points <- function(s) {
+  cp <- utf8ToInt(s)
+  if (anyNA(cp)) return(NA_integer_)
+  cp[cp < 0x20 | (cp >= 0x7f & cp <= 0x9f) | cp %in% c(0x61c, 0xfeff) |
+       (cp >= 0x200b & cp <= 0x200f) | (cp >= 0x2028 & cp <= 0x202e) |
+       (cp >= 0x2066 & cp <= 0x2069)]
+}
+
+# The pipes of a Markdown table line that split cells: those after an even
+# number of backslashes.
+battery_md_pipes <- function(l) {
+  lengths(regmatches(l, gregexpr("(?<!\\\\)(\\\\\\\\)*\\|", l, perl = TRUE)))
+}
+
+# NULL when the output is clean, else what a name did to it.
+injection_problem <- function(v) {
+  if (!inherits(v, "battery_output")) return("the case returned no output")
+  if (!is.na(v$status) && v$status == 2L) return("lost: compare refused a file of good benchmarks")
+  lines <- v$text
+  if (!all(validUTF8(lines))) return("the output is not valid UTF-8")
+  for (i in seq_along(lines)) {
+    cp <- battery_bad_code_points(lines[i])
+    if (length(cp)) {
+      return(sprintf("line %d holds the character U+%04X: %s", i, cp[1L],
+                     substr(lines[i], 1L, 60L)))
+    }
+  }
+  if (v$kind == "text") {
+    st <- sum(grepl("^\\s*(FAIL|PASS|pass)\\b", lines))
+    if (st > v$status_lines) return(sprintf("%d status lines where the output has %d",
+                                            st, v$status_lines))
+  }
+  if (v$kind == "markdown") {
+    # every line of a table splits into as many cells as its header
+    tab <- startsWith(lines, "|")
+    run <- cumsum(c(TRUE, diff(tab) != 0))
+    for (r in unique(run[tab])) {
+      n <- battery_md_pipes(lines[tab & run == r])
+      if (length(unique(n)) > 1L) {
+        return(sprintf("a table line splits into %d cells, its header into %d: %s",
+                       max(n) - 1L, n[1L] - 1L, lines[tab & run == r][which(n != n[1L])[1L]]))
+      }
+    }
+    if (requireNamespace("commonmark", quietly = TRUE)) {
+      # without the tag filter, so that raw HTML shows as the tags it is
+      html <- commonmark::markdown_html(paste(lines, collapse = "\n"),
+                                        extensions = c("table", "strikethrough", "autolink"))
+      tags <- unique(regmatches(html, gregexpr("<[a-z][a-z0-9]*", html))[[1L]])
+      extra <- setdiff(tags, c("<p", "<strong", "<table", "<thead", "<tbody", "<tr",
+                               "<th", "<td", "<span", "<ul", "<li"))
+      if (length(extra)) return(sprintf("the Markdown renders %s", paste(extra, collapse = " ")))
+      rows <- lengths(regmatches(html, gregexpr("<tr>", html, fixed = TRUE)))
+      want <- sum(tab) - sum(grepl("^\\|[ :|-]+\\|$", lines[tab]))
+      if (rows != want) return(sprintf("%d table rows rendered from %d lines", rows, want))
+    } else if (any(grepl("(?<!\\\\)(\\\\\\\\)*<(?!span>@</span>)[A-Za-z/!?]|(?<!\\\\)(\\\\\\\\)*[[`]",
+                         lines, perl = TRUE))) {
+      return("an unescaped tag, bracket or backtick in the Markdown")
+    }
+  }
+  if (v$kind == "json") {
+    js <- paste(lines, collapse = "\n")
+    if (!isTRUE(jsonlite::validate(js))) return("the JSON is not valid")
+    strings <- unlist(jsonlite::fromJSON(js, simplifyVector = FALSE))
+    want <- v$names
+    bad <- !validUTF8(want)
+    want[bad] <- iconv(want[bad], "UTF-8", "UTF-8", sub = "byte")
+    miss <- setdiff(want, strings)
+    if (length(miss)) return(sprintf("the JSON lost the name %s", encodeString(miss[1L], quote = "\"")))
+  }
+  NULL
+}
+
+# The objects the injection cases use, without the files of the rest of the
+# battery (for tests/testthat/test-untrusted-names.R).
+battery_fixture_env_light <- function(dir) {
+  e <- new.env(parent = globalenv())
+  e$GOOD <- sprintf("g%d", 1:4)
+  e$mkdf <- function(bench = e$GOOD, n = 12, speed = 0.9) {
+    do.call(rbind, lapply(bench, function(b) data.frame(
+      benchmark = b, version = rep(c("old", "new"), each = n),
+      time = c(rlnorm(n, 0, 0.05), rlnorm(n, log(speed), 0.05)))))
+  }
+  e$INJECT <- battery_inject_names()
+  e$inject <- function(role, k, out) battery_inject_output(role, e$INJECT[[k]], out, e)
+  e
+}
+
+battery_inject_cases <- function() {
+  nm <- names(battery_inject_names())
+  out <- list()
+  for (k in nm) for (role in c("benchmark", "version", "baseline")) {
+    for (o in c("text", "markdown", "json", "knit", "print")) {
+      out[[length(out) + 1L]] <- new_case(
+        sprintf("inject/%s/%s/%s", o, role, k), "inject",
+        sprintf("inject('%s', '%s', '%s')", role, k, o), "name",
+        good = sprintf("g%d", 1:4), limit = 10, check = "injection")
+    }
+  }
+  out
 }

@@ -243,3 +243,26 @@ test_that("outside any export there is no caller to name", {
   e <- choice_error(speeduptest:::abort("`x` is wrong."))
   expect_null(conditionCall(e))
 })
+
+test_that("numbers on the command line are decimal numbers only", {
+  pd <- speeduptest:::parse_decimal
+  expect_identical(pd("0.05"), 0.05)
+  expect_identical(pd("1"), 1)
+  expect_identical(pd(".5"), 0.5)
+  expect_identical(pd("5."), 5)
+  expect_identical(pd("1e-3"), 1e-3)
+  expect_identical(pd("2%", percent = TRUE), 2)
+  for (v in c("0x10", "0x1p-4", "Inf", "NaN", "NA", " 1", "1 ", "", "1e", "e5", "1,5", "--1",
+              "2%", "1.2.3", "\u0661")) {
+    expect_identical(pd(v), NA_real_, info = v)
+  }
+  f <- timings_fixture("hyperfine-slowdown.json")
+  for (a in list(c("--tolerance=0x10"), c("--tolerance", "Inf"), c("--alpha", "0x0.1p0"),
+                 c("--alpha=NaN"))) {
+    err <- utils::capture.output(st <- speeduptest:::cli_compare(c(f, a)), type = "message")
+    expect_identical(st, 2L, info = paste(a, collapse = " "))
+    expect_match(err[1L], "must be", info = paste(a, collapse = " "))
+  }
+  expect_error(speeduptest_cli(c("cfg.csv", "--precision", "0x0.1p0")), "--precision")
+  expect_error(speeduptest_cli(c("cfg.csv", "--conf-level", "0x0.fp0")), "--conf-level")
+})

@@ -298,7 +298,7 @@ test_that("importers and measure() fill the structure columns", {
   expect_identical(t$round, c(1L, 1L, 2L, 2L))
   expect_identical(t$process, 1:4)
   writeLines(c("version,time,round", "a,1.0,1.5", "b,0.9,2"), f)
-  expect_error(read_timings(f), "whole numbers")
+  expect_error(read_timings(f), "not a whole number", class = "speeduptest_error_data")
   # as_timings() on data frames, with other column names
   d <- data.frame(v = c("a", "b"), s = c(1, 2), pid = c(10, 11), r = c(1, 1))
   t <- as_timings(d, version = "v", time = "s", process = "pid", round = "r")

@@ -197,7 +197,7 @@ test_that("plan_runs() reaches its power, leaves R's random numbers alone", {
   expect_gte(p$power, 0.8)
   sim <- function(k) .Call(speeduptest:::ffi_power_sim, r$x, r$y,
                            1.008, 1L, 0.05, TRUE, 1, 1L, as.double(k), as.double(k),
-                           400, 1)
+                           400, 1)$power
   expect_gte(sim(p$runs), 0.8)
   expect_lt(sim(p$runs - 1), 0.8)
   out <- format(p)
@@ -313,4 +313,18 @@ test_that("the suite's variances are R's var() of each sample, bit for bit", {
   s <- speedup_suite(suite, conf_level = 0.95)
   d <- vapply(suite, function(b) mean_test(b$x, b$y)$detectable, 0)
   expect_identical(unname(s$benchmarks$mean_detectable), unname(d))
+})
+
+test_that("plan_runs() refuses work past its bound before it starts", {
+  x <- c(1.02, 0.98, 1.01, 0.99, 1.03, 0.97, 1.00, 1.02)
+  y <- x * 0.99
+  # the search could draw some 6e13 run times: refused at once
+  expect_error(plan_runs(x, y, speedup = 1.0001, max_runs = 1e9),
+               "would simulate up to .* lower `max_runs` or `reps`",
+               class = "speeduptest_error_input")
+  expect_error(plan_runs(x, y, reps = 2^53), "`reps`", class = "speeduptest_error_input")
+  expect_error(plan_runs(x, y, reps = 2^31), "would simulate", class = "speeduptest_error_input")
+  expect_error(plan_runs(x, y, max_runs = 2^53), "`max_runs`", class = "speeduptest_error_input")
+  # the default search is within the bound
+  expect_lte(speeduptest:::check_plan_work(1000, 10000), speeduptest:::plan_max_draws)
 })
