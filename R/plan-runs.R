@@ -54,7 +54,10 @@
 #' @param rigorous As in [median_test()].
 #' @param reps Replicates per number of runs tried (the standard error of a
 #'   power of 0.8 is 0.4 / sqrt(reps)).
-#' @param max_runs The largest number of runs of each version tried.
+#' @param max_runs The largest number of runs of each version tried. The
+#'   work is bounded before the search starts: a search that could draw
+#'   more than 4e9 run times (`reps * 2 * max_runs * (2 + log2(max_runs))`,
+#'   about five minutes) is refused; the search checks for interrupts.
 #' @param seed Seed of the simulation's own random numbers.
 #' @param data,initial,benchmark,versions,na_rm With a formula or timings
 #'   `x`, as in [median_test()].

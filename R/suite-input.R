@@ -135,7 +135,7 @@ suite_frame_per_bench <- function(data, col, bi, names) {
 # run times stay where they are.
 suite_subset <- function(suite, keep) {
   per <- c("names", "x_start", "x_len", "y_start", "y_len", "level",
-           "weight", "runs", "level_problem", "weight_problem")
+           "weight", "runs", "level_problem", "weight_problem", "level_given")
   for (f in intersect(per, names(suite))) {
     if (!is.null(suite[[f]])) suite[[f]] <- suite[[f]][keep]
   }
@@ -165,7 +165,12 @@ suite_drop_bad_fields <- function(suite, conf_level, weights) {
   for (j in which(drop)) {
     suite$problems <- skip_benchmark(suite$problems, suite$names[j], why[j])
   }
-  suite_subset(suite, !drop)
+  suite <- suite_subset(suite, !drop)
+  # a skipped benchmark never changes the others: its own level no longer
+  # makes the suite one with levels (whose benchmarks without one would
+  # search the highest)
+  if (!is.null(suite$level_given)) suite$has_level <- any(suite$level_given)
+  suite
 }
 
 empty_problems <- function() {
@@ -211,6 +216,7 @@ suite_from_list <- function(data, na_rm) {
   xs <- ys <- vector("list", length(data))
   lev <- wt <- rep(NA_real_, length(data))
   lev_problem <- rep(NA_character_, length(data))
+  lev_given <- rep(FALSE, length(data))
   has_level <- has_weight <- FALSE
   # One pass in C (src/suite.c) counts the run times of the benchmarks
   # holding two clean samples (double, no missing, infinite or non-positive
@@ -246,6 +252,7 @@ suite_from_list <- function(data, na_rm) {
     }
     if (!is.null(el[["conf_level", exact = TRUE]])) {
       has_level <- TRUE
+      lev_given[j] <- TRUE
       lj <- el[["conf_level", exact = TRUE]]
       why_level <- suite_level_problem(lj, nms[j])
       if (is.null(why_level)) lev[j] <- as.double(lj)
@@ -265,7 +272,7 @@ suite_from_list <- function(data, na_rm) {
   c(list(names = nms[keep]), packed,
     list(level = lev[keep], weight = wt[keep], has_level = has_level,
          has_weight = has_weight, problems = problems, versions = c("x", "y"),
-         level_problem = lev_problem[keep]))
+         level_problem = lev_problem[keep], level_given = lev_given[keep]))
 }
 
 suite_pack <- function(names, xs, ys, lev, wt, has_level, has_weight,

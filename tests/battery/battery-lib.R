@@ -113,6 +113,10 @@ battery_fixture_files <- function(dir) {
   }
   writeLines(struct_rows("2.5", seq_len(24)), p("csv-bad-round.csv"))
   writeLines(struct_rows("x", seq_len(24)), p("csv-bad-roundtext.csv"))
+  # every benchmark broken: all times negative
+  writeLines(c("benchmark,version,time", sprintf("%s,%s,%.6f", rep(good, each = 24),
+                                                 rep(rep(c("old", "new"), each = 12), 4),
+                                                 -rlnorm(96))), p("csv-allneg.csv"))
   dir.create(p("adir"), showWarnings = FALSE)
   if (!file.exists(p("fifo"))) system2("mkfifo", p("fifo"))
   # a configuration with sample files, one of them bad
@@ -481,13 +485,18 @@ battery_cases <- function() {
     unknown = "--frobnicate", weight = "CFG --weight heavy -q -o OUT/w",
     level = "CFG --conf-level 3 -q -o OUT/w", prec = "CFG --precision -1 -q -o OUT/w",
     hex_tol = "compare HF --tolerance=0x10", hex_alpha = "compare HF --alpha 0x0.1p0",
-    inf_tol = "compare HF --tolerance Inf",
+    inf_tol = "compare HF --tolerance Inf", all_broken = "compare FIX/csv-allneg.csv",
+    design_paired = "compare FIX/csv-good.csv --design paired",
     nonutf8 = "compare FIX/\xff.json")
+  # options and files the job must refuse (exit status 2), never pass on
+  refused <- c("hex_tol", "hex_alpha", "inf_tol", "all_broken", "design_paired", "bad_opt",
+               "bad_opt2", "bad_test", "bad_fail", "missing", "three", "unknown")
   for (k in names(script_args)) {
     add(sprintf("script/%s", k), "cli-script", script_args[[k]], "args",
         good = if (k %in% c("latin1")) sprintf("g%d", 1:4) else
           if (k %in% c("cfg_fifo", "cfg_latin1")) sprintf("g%d", 1:4) else NULL,
-        limit = 12, risky = TRUE, inproc = FALSE)
+        limit = 12, risky = TRUE, inproc = FALSE,
+        expect = if (k %in% refused) "refused" else "any")
   }
   # 9. the launcher of measure(): outputs that block, R killed, the stop
   # byte of an interrupt that lands after its run, descriptors, and the

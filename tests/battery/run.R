@@ -18,7 +18,7 @@ opt <- function(name, default = NULL) {
 }
 
 failures <- c("untyped", "misnamed", "warning", "crash", "hang", "lost", "memory",
-              "injection", "battery-error")
+              "injection", "accepted", "battery-error")
 
 # ---------------------------------------------------------------------------
 # A child: runs a batch of cases, writing a line before and after each one.
@@ -55,6 +55,8 @@ cores <- as.integer(opt("--cores", "2"))
 fix <- file.path(tempdir(), "battery-fixtures")
 suppressPackageStartupMessages(library(speeduptest))
 battery_fixture_files(fix)
+# the folder the script cases write their outputs into (-o OUT/...)
+dir.create(file.path(fix, "out"), showWarnings = FALSE)
 cases <- battery_cases()
 ids <- vapply(cases, `[[`, "", "id")
 stopifnot(!anyDuplicated(ids))
@@ -93,6 +95,7 @@ run_script_case <- function(case) {
   else if (st > 2L || any(grepl("caught segfault|caught illegal|caught bus", err))) o$outcome <- "crash"
   else if (st == 2L && any(grepl("^Error in |^Error:|Execution halted", err))) o$outcome <- "untyped"
   else if (st == 2L) o$outcome <- if (length(case$good)) "lost" else "classed"
+  else if (identical(case$expect, "refused")) o$outcome <- "accepted"
   else if (length(case$good)) {
     txt <- paste(c(out, err), collapse = "\n")
     outs <- list.files(file.path(fix, "out"), full.names = TRUE)

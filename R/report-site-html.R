@@ -1,0 +1,243 @@
+# The pages of the report site (report-site.R): the index, a page per
+# benchmark (or series) and a page per change, with their data as CSV and
+# JSON.  Every text from the data passes through esc_html(); the styles and
+# the script are inline, and the Content-Security-Policy below forbids any
+# request, so that a page can neither load nor send anything.
+
+site_csp <- paste("default-src 'none'; style-src 'unsafe-inline';",
+                  "script-src 'unsafe-inline'; img-src data:; base-uri 'none';",
+                  "form-action 'none'")
+
+site_css <- paste(
+  "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;",
+  "max-width:1100px;padding:12px;color:#222}",
+  "h1{font-size:1.4em;margin:.4em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}",
+  "table{border-collapse:collapse;width:100%}th,td{padding:4px 6px;border-bottom:1px solid #ddd;",
+  "text-align:left;vertical-align:top}th{background:#f4f4f4}",
+  ".num{font-variant-numeric:tabular-nums;white-space:nowrap}",
+  ".speedup{color:#00734d}.slowdown{color:#b3400a;font-weight:600}.error{color:#777}",
+  ".controls{display:flex;flex-wrap:wrap;gap:12px;align-items:center;margin:8px 0}",
+  ".controls input[type=search]{font-size:1em;padding:4px;min-width:14em}",
+  "svg.plot{width:100%;height:auto;max-width:760px;border:1px solid #eee}",
+  "svg .tick{font-size:11px;fill:#333}svg .lab{font-size:12px;fill:#222}",
+  "pre{white-space:pre-wrap;background:#f8f8f8;padding:8px;overflow-wrap:anywhere}",
+  "td.name{overflow-wrap:anywhere;max-width:22em}nav{margin:6px 0}",
+  "@media (max-width:640px){body{font-size:14px;padding:6px}",
+  "table.index thead{display:none}table.index tr{display:block;border-bottom:2px solid #ccc;padding:4px 0}",
+  "table.index td{display:block;border:0;padding:1px 4px}",
+  "table.index td[data-label]::before{content:attr(data-label) ': ';font-weight:600}}",
+  sep = "")
+
+# The filters of the index: "regressions only" and a text search over the
+# names, both read from the page's address too (#q=text&reg=1), so that a
+# filtered view can be linked and tested.
+site_js <- paste(
+  "(function(){var q=document.getElementById('q'),r=document.getElementById('reg'),",
+  "rows=document.querySelectorAll('tbody tr'),n=document.getElementById('shown');",
+  "function apply(){var t=q.value.toLowerCase(),o=r.checked,c=0;",
+  "for(var i=0;i<rows.length;i++){var e=rows[i];var ok=(!o||e.getAttribute('data-reg')==='1')&&",
+  "e.getAttribute('data-name').indexOf(t)>=0;e.hidden=!ok;if(ok)c++;}",
+  "n.textContent=String(c);document.body.setAttribute('data-shown',String(c));}",
+  "var h=location.hash.replace(/^#/,'').split('&');for(var i=0;i<h.length;i++){",
+  "var kv=h[i].split('=');if(kv[0]==='q')q.value=decodeURIComponent(kv[1]||'');",
+  "if(kv[0]==='reg')r.checked=kv[1]==='1';}",
+  "q.addEventListener('input',apply);r.addEventListener('change',apply);apply();})();",
+  sep = "")
+
+# A whole page: `depth` is 0 for the index, 1 for the pages in b/ and c/.
+site_page <- function(title, body, script = NULL) {
+  c("<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+    sprintf('<meta http-equiv="Content-Security-Policy" content="%s">', site_csp),
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    sprintf("<title>%s</title>", esc_html(title)),
+    sprintf("<style>%s</style>", site_css), "</head>", "<body>", body,
+    if (!is.null(script)) sprintf("<script>%s</script>", script),
+    "</body>", "</html>")
+}
+
+site_file <- function(kind, id, ext) sprintf("%s/%04d.%s", kind, id, ext)
+
+site_interval <- function(lo, hi) {
+  ifelse(is.finite(lo) & is.finite(hi),
+         sprintf("[%s, %s]", formatC(lo, digits = 3L, format = "fg"),
+                 formatC(hi, digits = 3L, format = "fg")), "")
+}
+
+# The pages are made of escaped UTF-8 text (esc_html() of every name), so
+# they are written as bytes.
+site_write_lines <- function(lines, path) {
+  ok <- tryCatch({
+    writeLines(lines, path, useBytes = TRUE)
+    TRUE
+  }, error = function(e) FALSE, warning = function(w) FALSE)
+  if (!ok) abort(sprintf("`dir`: cannot write \"%s\".", esc_text(path)), class = "io")
+}
+
+# CSV (RFC 4180): text quoted with its quotes doubled, numbers with 15
+# significant digits, NA empty.
+site_write_csv <- function(df, path) {
+  cols <- lapply(df, function(col) {
+    if (is.numeric(col)) {
+      out <- formatC(col, digits = 15L, format = "g")
+      out[is.na(col)] <- ""
+      out
+    } else {
+      col <- esc_utf8(as.character(col))
+      out <- paste0('"', gsub('"', '""', col, fixed = TRUE), '"')
+      out[is.na(col)] <- ""
+      out
+    }
+  })
+  lines <- c(paste0('"', names(df), '"', collapse = ","),
+             if (nrow(df)) do.call(paste, c(unname(cols), sep = ",")))
+  site_write_lines(lines, path)
+}
+
+# JSON by json_text() (the package's one JSON writer of names); the data of
+# a page goes in as lists of columns, the index as rows.
+site_write_json <- function(x, path) {
+  site_write_lines(json_text(x, auto_unbox = TRUE, digits = NA, na = "null", null = "null"),
+                   path)
+}
+
+# The whole site; returns the index's path.
+site_write <- function(dir, model, title) {
+  rows <- model$rows
+  for (i in seq_len(nrow(rows))) site_benchmark_page(dir, model, i)
+  for (j in seq_along(model$changes)) site_change_page(dir, model, j)
+  site_index(dir, model, title)
+}
+
+site_index <- function(dir, model, title) {
+  r <- model$rows
+  reg <- r$direction == "slowdown"
+  cls <- ifelse(r$direction %in% c("speedup", "slowdown", "error"), r$direction, "")
+  hist <- identical(model$kind, "history")
+  head <- c("benchmark", "decision", if (hist) "speedup of the last change" else "speedup",
+            "interval", if (hist) "before" else "old", if (hist) "after" else "new",
+            if (hist) "history", "caveats")
+  cells <- cbind(
+    sprintf('<td class="name" data-label="benchmark"><a href="%s">%s</a></td>',
+            site_file("b", r$id, "html"), esc_html(r$benchmark)),
+    sprintf('<td data-label="decision" class="%s">%s</td>', cls, esc_html(r$decision)),
+    sprintf('<td data-label="speedup" class="num">%s</td>', esc_html(fmt_times_faster(r$speedup))),
+    sprintf('<td data-label="interval" class="num">%s</td>', site_interval(r$conf_low, r$conf_high)),
+    sprintf('<td data-label="%s" class="num">%s</td>', head[5L], esc_html(r$old)),
+    sprintf('<td data-label="%s" class="num">%s</td>', head[6L], esc_html(r$new)),
+    if (hist) sprintf("<td>%s</td>", r$spark),
+    sprintf('<td data-label="caveats">%s</td>', esc_html(r$caveats)))
+  trs <- sprintf('<tr data-reg="%d" data-name="%s">%s</tr>', as.integer(reg),
+                 esc_html(tolower(r$benchmark)), apply(cells, 1L, paste, collapse = ""))
+  counts <- table(factor(r$direction, levels = c("speedup", "slowdown", "equivalent", "none", "error")))
+  body <- c(
+    sprintf("<h1>%s</h1>", esc_html(title)),
+    sprintf("<p>%d %s: %d faster, %d slower, %d within the tolerance, %d without a decision, %d not analysed. Speedup: old time / new time; the interval is the verdict's own.</p>",
+            nrow(r), if (hist) "series" else "benchmarks", counts[["speedup"]],
+            counts[["slowdown"]], counts[["equivalent"]], counts[["none"]], counts[["error"]]),
+    '<div class="controls" role="search">',
+    '<label>Search <input type="search" id="q" aria-label="search the benchmark names"></label>',
+    sprintf('<label><input type="checkbox" id="reg"> %s only</label>',
+            if (hist) "regressions" else "slowdowns (regressions)"),
+    sprintf('<span><span id="shown">%d</span> of %d shown</span>', nrow(r), nrow(r)),
+    '<a href="index.csv">index.csv</a> <a href="index.json">index.json</a>', "</div>",
+    '<table class="index">', "<thead><tr>", paste0("<th>", esc_html(head), "</th>", collapse = ""),
+    "</tr></thead>", "<tbody>", trs, "</tbody></table>")
+  site_write_lines(site_page(title, body, site_js), file.path(dir, "index.html"))
+  data <- r[setdiff(names(r), "spark")]
+  site_write_csv(data, file.path(dir, "index.csv"))
+  site_write_json(data, file.path(dir, "index.json"))
+  invisible(file.path(dir, "index.html"))
+}
+
+site_nav <- function(id, data = TRUE, kind = "b") {
+  sprintf('<nav><a href="../index.html">index</a>%s</nav>',
+          if (data) sprintf(' &middot; data: <a href="%04d.csv">CSV</a> <a href="%04d.json">JSON</a>', id, id) else "")
+}
+
+site_benchmark_page <- function(dir, model, i) {
+  r <- model$rows[i, ]
+  p <- model$pages[[i]]
+  name <- r$benchmark
+  body <- c(site_nav(r$id), sprintf("<h1>%s</h1>", esc_html(name)))
+  json <- list(benchmark = name, decision = r$decision, speedup = r$speedup,
+               conf_low = r$conf_low, conf_high = r$conf_high)
+  if (identical(p$kind, "error")) {
+    body <- c(body, "<p>This benchmark could not be analysed:</p>",
+              sprintf("<pre>%s</pre>", esc_html(p$message)))
+    json$error <- p$message
+    data <- data.frame(message = p$message)
+  } else if (identical(p$kind, "verdict")) {
+    alt <- sprintf("Run times of %s: %s", esc_text(name), paste(sprintf(
+      "%s median %s", esc_text(names(p$samples)), fmt_time(vapply(p$samples, stats::median, 0))),
+      collapse = ", "))
+    body <- c(body, "<h2>The verdict</h2>", sprintf("<pre>%s</pre>", paste(esc_html(p$lines), collapse = "\n")),
+              "<h2>Runs in recorded order and distributions</h2>",
+              svg_runs(p$samples, title = alt))
+    data <- p$data
+    json$verdict <- p$lines
+    json$runs <- as.list(data)
+  } else {
+    s <- p$series
+    ch <- s$changes
+    alt <- sprintf("Process values of %s per commit, %d change(s)", esc_text(name), nrow(ch))
+    links <- if (nrow(ch)) sprintf(
+      '<tr><td><a href="../%s">#%s</a></td><td>%s</td><td>%s..%s</td><td>%s to %s</td><td class="num">%s %s</td><td>%s</td></tr>',
+      site_file("c", p$first_change + seq_len(nrow(ch)) - 1L, "html"), ch$change_id,
+      esc_html(ch$decision), esc_html(ch$range_from), esc_html(ch$range_to),
+      esc_html(ch$last_good), esc_html(ch$first_bad),
+      esc_html(fmt_times_faster(1 / ch$ratio)), site_interval(1 / ch$conf_high, 1 / ch$conf_low),
+      esc_html(ch$state)) else character()
+    body <- c(body, sprintf("<p>Machine %s, branch %s: %d commits, %d processes.</p>",
+                            esc_html(s$machine), esc_html(s$branch),
+                            length(unique(s$values$position)), nrow(s$values)),
+              "<h2>Per-commit process values, stable stretches and changes</h2>",
+              svg_history(s, alt),
+              "<h2>Changes</h2>",
+              if (nrow(ch)) c("<table><thead><tr><th>change</th><th>decision</th><th>range</th><th>last good to first bad</th><th>speedup [interval]</th><th>state</th></tr></thead><tbody>",
+                              links, "</tbody></table>") else "<p>No change found.</p>")
+    data <- s$values
+    json$values <- as.list(data)
+    json$changes <- as.list(ch)
+  }
+  site_write_lines(site_page(name, body), file.path(dir, site_file("b", r$id, "html")))
+  site_write_csv(data, file.path(dir, site_file("b", r$id, "csv")))
+  site_write_json(json, file.path(dir, site_file("b", r$id, "json")))
+}
+
+site_change_page <- function(dir, model, j) {
+  ch <- model$changes[[j]]
+  r <- ch$row
+  name <- model$rows$benchmark[ch$series]
+  title <- sprintf("Change #%s of %s", r$change_id, name)
+  samples <- list(before = ch$before, after = ch$after)
+  alt <- sprintf("Process values of %s before (median %s) and after (median %s) change #%s",
+                 esc_text(name), fmt_time(stats::median(ch$before)),
+                 fmt_time(stats::median(ch$after)), r$change_id)
+  body <- c(
+    sprintf('<nav><a href="../index.html">index</a> &middot; <a href="../%s">the series</a> &middot; data: <a href="%04d.csv">CSV</a> <a href="%04d.json">JSON</a></nav>',
+            site_file("b", ch$series, "html"), j, j),
+    sprintf("<h1>%s</h1>", esc_html(title)),
+    "<table><tbody>",
+    sprintf("<tr><th>decision</th><td>%s</td></tr>", esc_html(r$decision)),
+    sprintf("<tr><th>ratio new / old</th><td class=\"num\">%s %s (%s)</td></tr>",
+            formatC(r$ratio, digits = 4L, format = "fg"), site_interval(r$conf_low, r$conf_high),
+            esc_html(fmt_times_faster(1 / r$ratio))),
+    sprintf("<tr><th>last good, first bad</th><td>%s, %s</td></tr>", esc_html(r$last_good), esc_html(r$first_bad)),
+    sprintf("<tr><th>commit range holding the change</th><td>%s .. %s (positions %s to %s)</td></tr>",
+            esc_html(r$range_from), esc_html(r$range_to), r$pos_from, r$pos_to),
+    sprintf("<tr><th>processes before, after</th><td>%d, %d</td></tr>", r$n_before, r$n_after),
+    sprintf("<tr><th>p-value (adjusted)</th><td>%s (%s)</td></tr>", fmt_p(r$p_value), fmt_p(r$p_adjusted)),
+    sprintf("<tr><th>method</th><td>%s</td></tr>", esc_html(r$method)),
+    sprintf("<tr><th>state</th><td>%s</td></tr>", esc_html(r$state)),
+    "</tbody></table>",
+    "<h2>Before and after</h2>", svg_runs(samples, title = alt),
+    "<h2>Re-test it</h2>",
+    "<p>Re-measure the last good against the first bad commit, interleaved and sequentially until decided:</p>",
+    sprintf("<pre>%s</pre>", esc_html(ch$command)))
+  site_write_lines(site_page(title, body), file.path(dir, site_file("c", j, "html")))
+  data <- data.frame(side = rep(c("before", "after"), c(length(ch$before), length(ch$after))),
+                     value = c(ch$before, ch$after), stringsAsFactors = FALSE)
+  site_write_csv(data, file.path(dir, site_file("c", j, "csv")))
+  site_write_json(list(change = as.list(r), values = as.list(data), command = ch$command),
+                  file.path(dir, site_file("c", j, "json")))
+}

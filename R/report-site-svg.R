@@ -1,0 +1,198 @@
+# The pictures of the report site (report-site.R), written as SVG text.
+#
+# They are the package's plots of timings and of a history series drawn
+# again as SVG elements, with the same geometry and colours
+# (timings_plot_data(), plot.speedup_history_series()): an SVG document is a
+# string, so thousands of them cost a few seconds where a graphics device
+# per picture would cost minutes, and they stay sharp at any zoom.  Every
+# text that comes from the data passes through esc_html().  Each picture
+# has a <title> and a role="img" with an aria-label (its text alternative).
+
+# A number as SVG coordinates (two decimals, no exponent).
+svg_num <- function(v) sprintf("%.1f", v)
+
+# The frame of a plot: width and height in pixels, the margins (left,
+# right, top, bottom) and the ranges of the data on each axis; returns the
+# functions that map data to pixels.
+svg_frame <- function(xr, yr, width = 640, height = 300,
+                      mar = c(64, 16, 30, 42)) {
+  if (!all(is.finite(xr)) || diff(xr) <= 0) xr <- mean(xr[is.finite(xr)] %||% 0) + c(-1, 1)
+  if (!all(is.finite(yr)) || diff(yr) <= 0) {
+    mid <- mean(yr[is.finite(yr)])
+    if (!is.finite(mid)) mid <- 1
+    yr <- mid * c(0.99, 1.01) + c(-1e-12, 1e-12)
+  }
+  pad <- 0.04 * diff(yr)
+  yr <- yr + c(-pad, pad)
+  list(width = width, height = height, mar = mar, xr = xr, yr = yr,
+       px = function(x) mar[1L] + (x - xr[1L]) / diff(xr) * (width - mar[1L] - mar[2L]),
+       py = function(y) height - mar[4L] - (y - yr[1L]) / diff(yr) * (height - mar[3L] - mar[4L]))
+}
+
+# The opening of an SVG document with its title (the text alternative).
+svg_open <- function(f, title) {
+  sprintf(paste0('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" ',
+                 'role="img" aria-label="%s" class="plot"><title>%s</title>',
+                 '<rect x="0" y="0" width="%d" height="%d" fill="#fff"/>'),
+          f$width, f$height, esc_html(title), esc_html(title), f$width, f$height)
+}
+
+# The axes: a time axis on the left in the unit that suits `unit`, ticks
+# from pretty(), a label below the x axis, and ticks on x unless `xticks`
+# is FALSE.
+svg_axes <- function(f, unit, xlab, ylab = NULL, xticks = TRUE) {
+  yt <- pretty(f$yr, n = 5L)
+  yt <- yt[yt >= f$yr[1L] & yt <= f$yr[2L]]
+  ylab <- ylab %||% sprintf("time (%s)", unit$name)
+  x0 <- f$mar[1L]
+  x1 <- f$width - f$mar[2L]
+  y0 <- f$height - f$mar[4L]
+  y1 <- f$mar[3L]
+  out <- c(
+    sprintf('<rect x="%s" y="%s" width="%s" height="%s" fill="none" stroke="#888"/>',
+            svg_num(x0), svg_num(y1), svg_num(x1 - x0), svg_num(y0 - y1)),
+    sprintf('<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#eee"/><text x="%s" y="%s" class="tick" text-anchor="end">%s</text>',
+            svg_num(x0), svg_num(x1), svg_num(f$py(yt)), svg_num(f$py(yt)),
+            svg_num(x0 - 5), svg_num(f$py(yt) + 4),
+            esc_html(format(yt / unit$scale, digits = 3L, trim = TRUE))),
+    sprintf('<text x="14" y="%s" class="lab" text-anchor="middle" transform="rotate(-90 14 %s)">%s</text>',
+            svg_num((y0 + y1) / 2), svg_num((y0 + y1) / 2), esc_html(ylab)),
+    sprintf('<text x="%s" y="%s" class="lab" text-anchor="middle">%s</text>',
+            svg_num((x0 + x1) / 2), svg_num(f$height - 6), esc_html(xlab)))
+  if (xticks) {
+    xt <- pretty(f$xr, n = 6L)
+    xt <- xt[xt >= f$xr[1L] & xt <= f$xr[2L] & xt == round(xt)]
+    out <- c(out, sprintf(
+      '<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#888"/><text x="%s" y="%s" class="tick" text-anchor="middle">%s</text>',
+      svg_num(f$px(xt)), svg_num(f$px(xt)), svg_num(y0), svg_num(y0 + 4),
+      svg_num(f$px(xt)), svg_num(y0 + 16), format(xt, trim = TRUE)))
+  }
+  out
+}
+
+# A legend of coloured squares above the plot, one per name, laid out left
+# to right and cut to fit (names are data: escaped).
+svg_legend <- function(f, names, colours) {
+  x <- f$mar[1L]
+  out <- character()
+  for (i in seq_along(names)) {
+    label <- trunc_text(esc_text(names[i]), 28L)
+    if (x > f$width - 60) break
+    out <- c(out, sprintf(
+      '<rect x="%s" y="8" width="10" height="10" fill="%s"/><text x="%s" y="17" class="tick">%s</text>',
+      svg_num(x), colours[i], svg_num(x + 14), esc_html(label)))
+    x <- x + 24 + 6.5 * nchar(label)
+  }
+  out
+}
+
+# The runs of each version in recorded order, and beside them each
+# version's distribution as a violin with a bar at its median: the picture
+# of plot.speedup_timings() for one benchmark.  `samples` is a named list of
+# run times in recorded order; `runs` the positions of the runs (NULL: each
+# version counted from 1).
+svg_runs <- function(samples, runs = NULL, title = "Run times") {
+  k <- length(samples)
+  cols <- version_colours(k)
+  all <- unlist(samples, use.names = FALSE)
+  all <- all[is.finite(all)]
+  if (!length(all)) all <- 1
+  if (is.null(runs)) runs <- lapply(samples, seq_along)
+  last <- max(c(unlist(runs), 1L))
+  span <- max(last - 1, 1)
+  width <- 0.45 * span / max(k, 1L)
+  start <- last + 0.06 * span
+  f <- svg_frame(c(1, start + k * width), range(all))
+  unit <- time_axis_unit(stats::median(all))
+  out <- c(svg_open(f, title), svg_axes(f, unit, "run, in recorded order; distributions on the right", xticks = TRUE),
+           svg_legend(f, names(samples), cols),
+           sprintf('<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#999" stroke-dasharray="4 3"/>',
+                   svg_num(f$px(last + 0.03 * span)), svg_num(f$px(last + 0.03 * span)),
+                   svg_num(f$mar[3L]), svg_num(f$height - f$mar[4L])))
+  for (i in seq_len(k)) {
+    t <- samples[[i]]
+    ok <- is.finite(t)
+    if (any(ok)) {
+      out <- c(out, sprintf('<g fill="%s" fill-opacity="0.75">%s</g>', cols[i], paste(sprintf(
+        '<circle cx="%s" cy="%s" r="2.2"/>', svg_num(f$px(runs[[i]][ok])), svg_num(f$py(t[ok]))),
+        collapse = "")))
+    }
+    t <- t[ok]
+    if (!length(t)) next
+    centre <- start + (i - 0.5) * width
+    half <- 0.42 * width
+    med <- stats::median(t)
+    if (length(t) >= 2L && diff(range(t)) > 0) {
+      den <- stats::density(t, n = 64L, cut = 1)
+      y <- den$y / max(den$y) * half
+      xs <- c(centre - y, rev(centre + y))
+      ys <- c(den$x, rev(den$x))
+      out <- c(out, sprintf('<polygon points="%s" fill="%s" fill-opacity="0.35" stroke="%s"/>',
+                            paste(svg_num(f$px(xs)), svg_num(f$py(ys)), sep = ",", collapse = " "),
+                            cols[i], cols[i]))
+    }
+    out <- c(out, sprintf('<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="%s" stroke-width="3"/>',
+                          svg_num(f$px(centre - half)), svg_num(f$px(centre + half)),
+                          svg_num(f$py(med)), svg_num(f$py(med)), cols[i]))
+  }
+  paste(c(out, "</svg>"), collapse = "")
+}
+
+# The per-commit process values of a history series, with the stable
+# stretches (a line at each stretch's level), each change's commit range (a
+# band) with its decision, and the machine changes (dashed lines): the
+# picture of plot.speedup_history_series().
+svg_history <- function(s, title = "History") {
+  v <- s$values
+  f <- svg_frame(range(v$position), range(v$value, s$stretches$level))
+  unit <- time_axis_unit(stats::median(v$value))
+  out <- c(svg_open(f, title), svg_axes(f, unit, "commit (position in first-parent order)"))
+  y0 <- f$mar[3L]
+  y1 <- f$height - f$mar[4L]
+  ch <- s$changes
+  for (i in seq_len(nrow(ch))) {
+    bad <- grepl("regression", ch$decision[i])
+    col <- if (bad) "#D55E00" else "#009E73"
+    a <- f$px(ch$pos_from[i])
+    b <- f$px(ch$pos_to[i])
+    out <- c(out, sprintf(
+      '<rect x="%s" y="%s" width="%s" height="%s" fill="%s" fill-opacity="0.15"/><text x="%s" y="%s" class="tick" fill="%s">%s</text>',
+      svg_num(a), svg_num(y0), svg_num(max(b - a, 2)), svg_num(y1 - y0), col,
+      svg_num(a), svg_num(y0 + 12 + 12 * ((i - 1L) %% 2L)), col,
+      esc_html(sprintf("#%s %s", ch$change_id[i], ch$decision[i]))))
+  }
+  for (i in seq_len(nrow(s$annotations))) {
+    x <- f$px(s$annotations$position[i])
+    out <- c(out, sprintf('<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#555" stroke-dasharray="2 3"/>',
+                          svg_num(x), svg_num(x), svg_num(y0), svg_num(y1)))
+  }
+  out <- c(out, sprintf('<g fill="#0072B2" fill-opacity="0.6">%s</g>', paste(sprintf(
+    '<circle cx="%s" cy="%s" r="1.8"/>', svg_num(f$px(v$position)), svg_num(f$py(v$value))),
+    collapse = "")))
+  st <- s$stretches
+  if (nrow(st)) {
+    out <- c(out, sprintf('<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#000" stroke-width="2"/>',
+                          svg_num(f$px(st$from)), svg_num(f$px(st$to)),
+                          svg_num(f$py(st$level)), svg_num(f$py(st$level))))
+  }
+  paste(c(out, "</svg>"), collapse = "")
+}
+
+# A sparkline: one value per commit as a small polyline (the index of a
+# history), with no axes; its text alternative names the first and last
+# values.
+svg_sparkline <- function(y, width = 120, height = 24) {
+  y <- y[is.finite(y)]
+  if (length(y) < 2L) return("")
+  r <- range(y)
+  if (diff(r) == 0) r <- r + c(-1, 1) * max(abs(r[1L]) * 1e-3, 1e-12)
+  px <- 2 + (seq_along(y) - 1) / (length(y) - 1) * (width - 4)
+  py <- height - 2 - (y - r[1L]) / diff(r) * (height - 4)
+  label <- sprintf("from %s to %s over %d commits", fmt_time(y[1L]),
+                   fmt_time(y[length(y)]), length(y))
+  sprintf(paste0('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" ',
+                 'role="img" aria-label="%s" class="spark"><title>%s</title>',
+                 '<polyline fill="none" stroke="#0072B2" stroke-width="1.2" points="%s"/></svg>'),
+          width, height, width, height, esc_html(label), esc_html(label),
+          paste(svg_num(px), svg_num(py), sep = ",", collapse = " "))
+}

@@ -1,0 +1,253 @@
+# report_site(): a folder of static HTML pages for a comparison (timings,
+# verdicts, the verdicts of `speeduptest compare`) or for a history.
+#
+# The site is built from one model: a data frame with a row per benchmark
+# (or per series of a history) and, per row, what its page shows.  The
+# pages are written by report-site-html.R and the pictures by
+# report-site-svg.R.  Every page holds its styles and its script inline and
+# sets a Content-Security-Policy that forbids any request (no network, no
+# server: the folder opens from disk or from any static host).  Files are
+# named by position (b/0001.html), never after a benchmark, whose name is
+# data.
+
+#' Write a static HTML report site
+#'
+#' Writes a folder of HTML pages that a person opens in a browser: an index
+#' with one row per benchmark (its decision, the speedup with its interval,
+#' the old and new times with their units, the caveats, a small history line
+#' for a history) with filters (regressions only, a text search) that work
+#' from disk; a page per benchmark with the runs in recorded order and the
+#' distributions of each version, and the verdict in the words of its
+#' `print()`; for a history, the per-commit process values with the stable
+#' stretches and every detected change, and a page per change with the
+#' values before and after, the ratio and its interval, the commit range,
+#' its triage state and the command that re-tests it.  Each page links its
+#' data as CSV and JSON.
+#'
+#' The pages need no server and request nothing from the network: styles,
+#' scripts and pictures (SVG) are inside each page, and a
+#' Content-Security-Policy forbids any other request.  Benchmark and version
+#' names are escaped as text everywhere (`esc_html()`), and files are named
+#' by position, never by a name from the data.
+#'
+#' @param x Timings ([read_timings()], [as_timings()], [measure()]), a
+#'   verdict ([median_test()], [mean_test()]), a named list of verdicts, or
+#'   a history ([history_open()]).
+#' @param dir The folder to write (created; files of an earlier site in it
+#'   are replaced).
+#' @param test With timings: the protocol of each benchmark's verdict
+#'   (`"median"` or `"mean"`).
+#' @param alpha,min_speedup With timings: the risk and the tolerance of
+#'   each verdict, as in [median_test()].
+#' @param title The title of the index page; `NULL` chooses one.
+#' @param store With a history: the name of the store shown in the command
+#'   that re-tests a change (`NULL`: its path).
+#' @param ... Passed to the protocol with timings; unused otherwise.
+#' @return The path of the index page, invisibly.
+#' @seealso `speeduptest report` and `speeduptest compare --html DIR`
+#'   ([speeduptest_cli()]).
+#' @examples
+#' t <- as_timings(cpu_runs)
+#' index <- report_site(t, file.path(tempdir(), "site"))
+#' @export
+report_site <- function(x, dir, ...) UseMethod("report_site")
+
+#' @rdname report_site
+#' @export
+report_site.default <- function(x, dir, ...) {
+  abort(sprintf("`x` is %s: report_site() takes timings, a verdict, a list of verdicts or a history.",
+                class(x)[1L]), class = "argument")
+}
+
+#' @rdname report_site
+#' @export
+report_site.speedup_timings <- function(x, dir, test = "median", alpha = 0.05,
+                                        min_speedup = 1, title = NULL, ...) {
+  test <- check_choice(test, report_protocols(), "test")
+  fun <- get(paste0(test, "_test"), mode = "function")
+  attrs <- attributes(x)[c("source", "run_order")]
+  df <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
+  idx <- split(seq_len(nrow(df)), factor(df$benchmark, levels = unique(df$benchmark)))
+  verdicts <- lapply(names(idx), function(b) {
+    d <- df[idx[[b]], , drop = FALSE]
+    sub <- structure(d, class = class(x), source = attrs$source,
+                     run_order = attrs$run_order, row.names = seq_len(nrow(d)))
+    tryCatch(fun(sub, alpha = alpha, min_speedup = min_speedup, ...),
+             error = function(e) e)
+  })
+  names(verdicts) <- names(idx)
+  report_site.list(verdicts, dir, title = title %||% sprintf(
+    "%d benchmarks: %s", length(verdicts), attrs$source %||% "timings"))
+}
+
+#' @rdname report_site
+#' @export
+report_site.speedup_verdict <- function(x, dir, title = NULL, ...) {
+  name <- x$data_name %||% "benchmark"
+  report_site.list(stats::setNames(list(x), name[1L]), dir, title = title)
+}
+
+#' @rdname report_site
+#' @export
+report_site.list <- function(x, dir, title = NULL, ...) {
+  if (!length(x) || is.null(names(x)) || anyNA(names(x))) {
+    abort("`x`: a list of verdicts must be named after the benchmarks.", class = "argument")
+  }
+  ok <- vapply(x, function(v) inherits(v, "speedup_verdict") || inherits(v, "error"), TRUE)
+  if (!all(ok)) {
+    abort(sprintf("`x`: element %d is neither a verdict nor an error.", which(!ok)[1L]),
+          class = "argument")
+  }
+  dir <- report_dir(dir)
+  model <- report_model_verdicts(x)
+  site_write(dir, model, title %||% sprintf("%d benchmarks", length(x)))
+}
+
+#' @rdname report_site
+#' @export
+report_site.speedup_history <- function(x, dir, title = NULL, store = NULL, ...) {
+  dir <- report_dir(dir)
+  model <- report_model_history(x, store %||% x$path %||% "history.sqlite")
+  site_write(dir, model, title %||% "History of the benchmarks")
+}
+
+# The protocols a site can be made with: those a verdict can be asked of
+# by name.
+report_protocols <- function() {
+  p <- c("median", "mean", "prob")
+  p[vapply(paste0(p, "_test"), exists, TRUE, envir = topenv(environment()))]
+}
+
+report_dir <- function(dir) {
+  dir <- check_string(dir, "dir")
+  for (d in file.path(dir, c("", "b", "c"))) {
+    if (!dir.exists(d) && !dir.create(d, recursive = TRUE, showWarnings = FALSE)) {
+      abort(sprintf("`dir`: cannot create the folder \"%s\".", esc_text(d)), class = "io")
+    }
+  }
+  normalizePath(dir)
+}
+
+# "1.09x faster" / "1.09x slower" for a speedup (old time / new time).
+fmt_times_faster <- function(s) {
+  out <- rep("", length(s))
+  ok <- is.finite(s) & s > 0
+  out[ok & s >= 1] <- sprintf("%sx faster", formatC(s[ok & s >= 1], digits = 3L, format = "fg"))
+  out[ok & s < 1] <- sprintf("%sx slower", formatC(1 / s[ok & s < 1], digits = 3L, format = "fg"))
+  out
+}
+
+# One version's times as "median (IQR q1-q3)" with units.
+fmt_time_spread <- function(t) {
+  t <- t[is.finite(t)]
+  if (!length(t)) return("")
+  q <- stats::quantile(t, c(0.25, 0.5, 0.75), names = FALSE)
+  sprintf("%s (IQR %s to %s)", fmt_time(q[2L]), fmt_time(q[1L]), fmt_time(q[3L]))
+}
+
+# The model of a comparison: a row per benchmark, and its page.
+report_model_verdicts <- function(verdicts) {
+  n <- length(verdicts)
+  rows <- data.frame(id = seq_len(n), benchmark = names(verdicts),
+                     decision = "", direction = "", speedup = NA_real_,
+                     conf_low = NA_real_, conf_high = NA_real_,
+                     old = "", new = "", old_median = NA_real_, new_median = NA_real_,
+                     caveats = "", spark = "", stringsAsFactors = FALSE)
+  pages <- vector("list", n)
+  for (i in seq_len(n)) {
+    v <- verdicts[[i]]
+    if (inherits(v, "error")) {
+      rows$decision[i] <- "not analysed"
+      rows$direction[i] <- "error"
+      rows$caveats[i] <- conditionMessage(v)
+      pages[[i]] <- list(kind = "error", message = conditionMessage(v))
+      next
+    }
+    x <- as.double(v$x)
+    y <- as.double(v$y)
+    ci <- as.double(v$speedup_ci)
+    rows$decision[i] <- v$decision
+    rows$direction[i] <- if (is.na(v$direction)) "none" else v$direction
+    rows$speedup[i] <- or_na(attr(v$speedup_ci, "estimate"), v$speedup)
+    rows$conf_low[i] <- ci[1L]
+    rows$conf_high[i] <- ci[2L]
+    rows$old[i] <- site_time_spread(x)
+    rows$new[i] <- site_time_spread(y)
+    rows$old_median[i] <- stats::median(x)
+    rows$new_median[i] <- stats::median(y)
+    rows$caveats[i] <- paste(c(v$caveats, if (!isTRUE(v$significant)) v$advice), collapse = " ")
+    samples <- stats::setNames(list(x, y), as.character(v$labels))
+    if (anyDuplicated(names(samples))) names(samples) <- c("old", "new")
+    pages[[i]] <- list(kind = "verdict", lines = format(v), samples = samples,
+                       data = data.frame(version = rep(names(samples), c(length(x), length(y))),
+                                         run = c(seq_along(x), seq_along(y)),
+                                         time = c(x, y), stringsAsFactors = FALSE))
+  }
+  list(kind = "comparison", rows = rows, pages = pages, changes = NULL)
+}
+
+# The model of a history: a row per series (benchmark, machine, branch)
+# with its last change, and a page per series and per change.
+report_model_history <- function(h, store) {
+  ser <- history_query(h, paste(
+    "SELECT DISTINCT b.name AS benchmark, m.name AS machine, c.branch AS branch",
+    "FROM summaries s JOIN benchmarks b ON b.benchmark_id = s.benchmark_id",
+    "JOIN machines m ON m.machine_id = s.machine_id",
+    "JOIN commits c ON c.commit_id = s.commit_id",
+    "ORDER BY b.name, m.name, c.branch"))
+  n <- nrow(ser)
+  rows <- data.frame(id = seq_len(n),
+                     benchmark = if (n) sprintf("%s [%s, %s]", ser$benchmark, ser$machine, ser$branch) else character(),
+                     decision = "", direction = "", speedup = NA_real_,
+                     conf_low = NA_real_, conf_high = NA_real_, old = "", new = "",
+                     old_median = NA_real_, new_median = NA_real_, caveats = "", spark = "",
+                     stringsAsFactors = FALSE)
+  pages <- vector("list", n)
+  changes <- list()
+  for (i in seq_len(n)) {
+    s <- history_series(h, ser$benchmark[i], ser$machine[i], ser$branch[i])
+    med <- vapply(split(s$values$value, s$values$position), stats::median, 0)
+    rows$spark[i] <- svg_sparkline(med)
+    ch <- s$changes
+    pages[[i]] <- list(kind = "series", series = s, first_change = length(changes) + 1L,
+                       data = s$values)
+    if (nrow(ch)) {
+      last <- ch[nrow(ch), ]
+      rows$decision[i] <- sprintf("%s (%s..%s)", last$decision, last$range_from, last$range_to)
+      rows$direction[i] <- if (grepl("regression", last$decision)) "slowdown" else
+        if (grepl("improvement", last$decision)) "speedup" else "none"
+      rows$speedup[i] <- 1 / last$ratio
+      rows$conf_low[i] <- 1 / last$conf_high
+      rows$conf_high[i] <- 1 / last$conf_low
+      rows$caveats[i] <- sprintf("%d change(s); the last is %s", nrow(ch), last$state)
+    } else {
+      rows$decision[i] <- "no change found"
+      rows$direction[i] <- "none"
+    }
+    st <- s$stretches
+    if (nrow(st) >= 2L) {
+      rows$old[i] <- fmt_time(st$level[nrow(st) - 1L])
+      rows$new[i] <- fmt_time(st$level[nrow(st)])
+    } else if (nrow(st)) {
+      rows$new[i] <- fmt_time(st$level[1L])
+    }
+    for (j in seq_len(nrow(ch))) {
+      lo <- if (j > 1L) ch$pos_first_bad[j - 1L] else -Inf
+      hi <- if (j < nrow(ch)) ch$pos_last_good[j + 1L] else Inf
+      v <- s$values
+      before <- v$value[v$position > lo & v$position <= ch$pos_last_good[j]]
+      after <- v$value[v$position >= ch$pos_first_bad[j] & v$position <= hi]
+      changes[[length(changes) + 1L]] <- list(
+        series = i, row = ch[j, , drop = FALSE], before = before, after = after,
+        command = sprintf("speeduptest history confirm %s %s --run 'YOUR BUILD AND RUN COMMAND {commit}'",
+                          shell_quote(store), ch$change_id[j]))
+    }
+  }
+  list(kind = "history", rows = rows, pages = pages, changes = changes)
+}
+
+# A word for a shell, in single quotes when it needs them.
+shell_quote <- function(x) {
+  if (grepl("^[A-Za-z0-9_./:=+-]+$", x)) return(x)
+  paste0("'", gsub("'", "'\\\\''", x, fixed = TRUE), "'")
+}
