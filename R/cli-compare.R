@@ -18,7 +18,7 @@
 #'                     [--replication auto|process|run] [--design auto|unpaired|paired]
 #'                     [--tolerance P] [--p-adjust holm|BH|none]
 #'                     [--output text|markdown|json] [--baseline V]
-#'                     [--warmup keep|detect]
+#'                     [--warmup keep|detect] [--html DIR]
 #' speeduptest compare FILE [options]
 #' speeduptest compare --base B1 B2 ... --head H1 H2 ... [options]
 #' ```
@@ -89,6 +89,9 @@
 #'   comment; or a JSON document holding every figure (speedups, intervals,
 #'   raw and adjusted p-values, detectable speedups, counts, the risk and
 #'   the exit status) for other tools.
+#' * `--html DIR`: also write the report site of the job ([report_site()])
+#'   into the folder `DIR`: an index with filters and a page per benchmark,
+#'   to upload as the job's artifact.
 #' * `--baseline V`: with more than two versions, the version every other
 #'   is compared with (default: the first).
 #'
@@ -171,9 +174,27 @@ cli_compare <- function(args = character()) {
                 markdown = compare_markdown(run, opts, status, notes),
                 json = compare_json(run, opts, status, notes))
   # a report that cannot be written is an error (2), never a decision
-  wrote <- tryCatch(cli_write(out), speeduptest_error = function(e) e)
+  wrote <- tryCatch({
+    cli_write(out)
+    if (!is.null(opts$html)) compare_site(run, opts$html)
+  }, speeduptest_error = function(e) e)
   if (inherits(wrote, "error")) return(compare_fail(conditionMessage(wrote), usage = FALSE))
   invisible(status)
+}
+
+# --html DIR: the report site of the job's verdicts (report_site()), one
+# page per benchmark (and version, when several are compared with the
+# baseline); a benchmark without a verdict keeps its row with its reason.
+compare_site <- function(run, dir) {
+  rows <- run$rows
+  verdicts <- attr(rows, "verdicts")
+  names(verdicts) <- if (length(run$others) > 1L) {
+    sprintf("%s (%s)", rows$benchmark, rows$version)
+  } else rows$benchmark
+  missing <- vapply(verdicts, is.null, TRUE)
+  verdicts[missing] <- lapply(rows$note[missing], function(m) simpleError(m))
+  report_site(verdicts, dir, title = sprintf("speeduptest compare: %s against %s",
+                                            paste(run$others, collapse = ", "), run$baseline))
 }
 
 # Two files: the versions are named after the files (their folders when the
@@ -223,6 +244,7 @@ compare_usage <- function() {
     "                 comment) or json (every figure, for tools)",
     "  --baseline V   with more than two versions, the one every other",
     "                 version is compared with (default: the first)",
+    "  --html DIR     also write the report site (report_site()) into DIR",
     "  --warmup W     keep (default) or detect: each process's steady",
     "                 iterations only, unsettled processes left out",
     "",
@@ -242,10 +264,10 @@ compare_parse_args <- function(args) {
                head = character(), help = FALSE,
                replication = "auto", design = "auto",
                p_adjust = "holm", s0 = 1.01, output = "text", baseline = NULL,
-               warmup = "keep")
+               warmup = "keep", html = NULL)
   with_value <- c("--format", "--metric", "--alpha", "--test", "--fail-on",
                   "--replication", "--design", "--p-adjust", "--tolerance", "--output",
-                  "--baseline", "--warmup")
+                  "--baseline", "--warmup", "--html")
   i <- 1L
   while (i <= length(args)) {
     a <- args[i]
@@ -276,6 +298,7 @@ compare_parse_args <- function(args) {
       }
       switch(key,
         "--format" = opts$format <- val,
+        "--html" = opts$html <- val,
         "--metric" = opts$metric <- val,
         "--alpha" = {
           alpha <- parse_decimal(val)

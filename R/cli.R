@@ -97,8 +97,9 @@
 #'   missing values).
 #' @return The exit status, invisibly: 0 for an analysis (whose
 #'   [speedup_suite()] result is attached as the attribute `"suite"`) or for
-#'   `--help`; for `compare`, `measure` and `history`, the status
-#'   `cli_compare()`, `cli_measure()` or `cli_history()` returns.
+#'   `--help`; for `compare`, `measure`, `history` and `report`, the status
+#'   `cli_compare()`, `cli_measure()`, `cli_history()` or `cli_report()`
+#'   returns.
 #'
 #'   Called without `args` in a non-interactive R, as in
 #'   `Rscript -e 'speeduptest::speeduptest_cli()' compare OLD NEW`, it is the
@@ -127,6 +128,9 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   }
   if (length(args) && identical(args[[1L]], "history")) {
     return(cli_history(args[-1L]))
+  }
+  if (length(args) && identical(args[[1L]], "report")) {
+    return(cli_report(args[-1L]))
   }
   opt <- cli_parse(args)
   if (isTRUE(opt$help)) {
@@ -195,6 +199,7 @@ cli_usage <- c(
   "       speeduptest compare ...",
   "       speeduptest measure [options] -n NAME CMD -n NAME CMD ...",
   "       speeduptest history add|changes|confirm|bisect ...",
+  "       speeduptest report FILE... --out DIR | --history STORE --out DIR",
   "",
   "CONFIG is a CSV file with the header Name,Sample1,Sample2,ConfLevel,Coef and one",
   "line per benchmark (Sample1/Sample2: files with one run time per line; empty or",

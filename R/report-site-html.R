@@ -59,8 +59,8 @@ site_file <- function(kind, id, ext) sprintf("%s/%04d.%s", kind, id, ext)
 
 site_interval <- function(lo, hi) {
   ifelse(is.finite(lo) & is.finite(hi),
-         sprintf("[%s, %s]", formatC(lo, digits = 3L, format = "fg"),
-                 formatC(hi, digits = 3L, format = "fg")), "")
+         sprintf("[%s, %s]", trimws(formatC(lo, digits = 3L, format = "fg")),
+                 trimws(formatC(hi, digits = 3L, format = "fg"))), "")
 }
 
 # The pages are made of escaped UTF-8 text (esc_html() of every name), so
@@ -120,7 +120,7 @@ site_index <- function(dir, model, title) {
     sprintf('<td class="name" data-label="benchmark"><a href="%s">%s</a></td>',
             site_file("b", r$id, "html"), esc_html(r$benchmark)),
     sprintf('<td data-label="decision" class="%s">%s</td>', cls, esc_html(r$decision)),
-    sprintf('<td data-label="speedup" class="num">%s</td>', esc_html(fmt_times_faster(r$speedup))),
+    sprintf('<td data-label="speedup" class="num">%s</td>', esc_html(ifelse(is.na(r$speedup), "", fmt_factor_change(r$speedup)))),
     sprintf('<td data-label="interval" class="num">%s</td>', site_interval(r$conf_low, r$conf_high)),
     sprintf('<td data-label="%s" class="num">%s</td>', head[5L], esc_html(r$old)),
     sprintf('<td data-label="%s" class="num">%s</td>', head[6L], esc_html(r$new)),
@@ -185,7 +185,7 @@ site_benchmark_page <- function(dir, model, i) {
       site_file("c", p$first_change + seq_len(nrow(ch)) - 1L, "html"), ch$change_id,
       esc_html(ch$decision), esc_html(ch$range_from), esc_html(ch$range_to),
       esc_html(ch$last_good), esc_html(ch$first_bad),
-      esc_html(fmt_times_faster(1 / ch$ratio)), site_interval(1 / ch$conf_high, 1 / ch$conf_low),
+      esc_html(fmt_factor_change(1 / ch$ratio)), site_interval(1 / ch$conf_high, 1 / ch$conf_low),
       esc_html(ch$state)) else character()
     body <- c(body, sprintf("<p>Machine %s, branch %s: %d commits, %d processes.</p>",
                             esc_html(s$machine), esc_html(s$branch),
@@ -221,7 +221,7 @@ site_change_page <- function(dir, model, j) {
     sprintf("<tr><th>decision</th><td>%s</td></tr>", esc_html(r$decision)),
     sprintf("<tr><th>ratio new / old</th><td class=\"num\">%s %s (%s)</td></tr>",
             formatC(r$ratio, digits = 4L, format = "fg"), site_interval(r$conf_low, r$conf_high),
-            esc_html(fmt_times_faster(1 / r$ratio))),
+            esc_html(fmt_factor_change(1 / r$ratio))),
     sprintf("<tr><th>last good, first bad</th><td>%s, %s</td></tr>", esc_html(r$last_good), esc_html(r$first_bad)),
     sprintf("<tr><th>commit range holding the change</th><td>%s .. %s (positions %s to %s)</td></tr>",
             esc_html(r$range_from), esc_html(r$range_to), r$pos_from, r$pos_to),

@@ -128,21 +128,12 @@ report_dir <- function(dir) {
   normalizePath(dir)
 }
 
-# "1.09x faster" / "1.09x slower" for a speedup (old time / new time).
-fmt_times_faster <- function(s) {
-  out <- rep("", length(s))
-  ok <- is.finite(s) & s > 0
-  out[ok & s >= 1] <- sprintf("%sx faster", formatC(s[ok & s >= 1], digits = 3L, format = "fg"))
-  out[ok & s < 1] <- sprintf("%sx slower", formatC(1 / s[ok & s < 1], digits = 3L, format = "fg"))
-  out
-}
-
-# One version's times as "median (IQR q1-q3)" with units.
-fmt_time_spread <- function(t) {
+# One version's times as the PR comment of `compare` writes them: the
+# median and the spread (mad()) with units.
+site_time_spread <- function(t) {
   t <- t[is.finite(t)]
   if (!length(t)) return("")
-  q <- stats::quantile(t, c(0.25, 0.5, 0.75), names = FALSE)
-  sprintf("%s (IQR %s to %s)", fmt_time(q[2L]), fmt_time(q[1L]), fmt_time(q[3L]))
+  fmt_time_spread(stats::median(t), if (length(t) > 1L) stats::mad(t) else NA_real_)
 }
 
 # The model of a comparison: a row per benchmark, and its page.
