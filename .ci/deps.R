@@ -2,7 +2,7 @@
 # what is already present: the R packages named in DESCRIPTION (Imports and
 # Suggests), plus roxygen2 with "docs", and the programs the live tests use
 # (hyperfine, Google Benchmark, the PostgreSQL server of the history
-# tests).  Debian's r-cran-* packages are used when apt-get can install
+# tests, headless Chromium and HTML Tidy for the report site).  Debian's r-cran-* packages are used when apt-get can install
 # them (they come built); the rest comes from CRAN.
 args <- commandArgs(trailingOnly = TRUE)
 dcf <- read.dcf("DESCRIPTION", fields = c("Imports", "Suggests"))
@@ -26,7 +26,9 @@ programs <- if ("runtime" %in% args) character() else
   c(hyperfine = "hyperfine", "libbenchmark-dev" = "/usr/include/benchmark/benchmark.h",
     # the PostgreSQL server the history tests start (initdb, pg_ctl), and the
     # client library RPostgres is built against when it comes from CRAN
-    postgresql = "/usr/lib/postgresql", "libpq-dev" = "/usr/include/postgresql/libpq-fe.h")
+    postgresql = "/usr/lib/postgresql", "libpq-dev" = "/usr/include/postgresql/libpq-fe.h",
+    # the browser that opens the report site, and the HTML validator
+    chromium = "chromium", tidy = "tidy")
 if ("vignettes" %in% args) programs <- c(programs, pandoc = "pandoc")
 need_prog <- names(programs)[!nzchar(Sys.which(programs)) & !file.exists(programs)]
 
