@@ -17,7 +17,7 @@
 #'
 #' ```
 #' speeduptest measure [-r N] [-w N] [-s CMD] [-p CMD] [-c CMD] [--timeout S]
-#'                     [--until fixed|decided] [--max-runs N]
+#'                     [--until fixed|decided|steady] [--max-runs N]
 #'                     [--order interleaved|random|blocks] [-N]
 #'                     [--export FILE] [--benchmark NAME]
 #'                     [--harness gbench [--metric real_time|cpu_time]]
@@ -38,7 +38,10 @@
 #' * `--timeout S`: the longest run in seconds.
 #' * `--until decided`: the sequential mode of [measure()], which stops as
 #'   soon as the median protocol decides (`--max-runs N`, default 100;
-#'   `--alpha A`, `--test median|mean`).
+#'   `--alpha A`, `--test P`). `--until steady`: [measure()]'s
+#'   `.until = "steady"`, which goes on until every version's runs have
+#'   reached a steady state ([warmup_classify()]) at least `--runs` long,
+#'   at most `--max-runs`.
 #' * `--order interleaved|random|blocks`: the order of the runs (default
 #'   interleaved rounds).
 #' * `-N`, `--shell never|auto|always`: run the commands without a shell
@@ -125,8 +128,9 @@ measure_cli_usage <- function() {
     "  -p, --prepare CMD  run before every run, not timed",
     "  -c, --cleanup CMD  run once after the measurement",
     "  --timeout S        longest run, in seconds",
-    "  --until U          fixed (default) or decided: stop when the protocol",
-    "                     decides (--max-runs N, default 100; --alpha, --test)",
+    "  --until U          fixed (default), decided: stop when the protocol",
+    "                     decides (--max-runs N, default 100; --alpha, --test),",
+    "                     or steady: stop when the runs reached a steady state",
     "  --order O          interleaved (default), random or blocks",
     "  -N, --shell S      -N: no shell; auto (default: only when needed), always",
     "  --export FILE      the runs as CSV (with rounds and processes)",
@@ -212,7 +216,7 @@ measure_parse_args <- function(args) {
           }
           opts$timeout <- v
         },
-        "--until" = opts$until <- check_choice(val, c("fixed", "decided"), key),
+        "--until" = opts$until <- check_choice(val, c("fixed", "decided", "steady"), key),
         "--order" = opts$order <- check_choice(val, c("interleaved", "random", "blocks"), key),
         "--shell" = opts$shell <- check_choice(val, c("auto", "always", "never"), key),
         "--export" = {
@@ -254,8 +258,8 @@ measure_parse_args <- function(args) {
   if (!is.null(opts$metric) && opts$harness != "gbench") {
     abort("--metric is for --harness gbench.")
   }
-  if (opts$harness == "gbench" && opts$until == "decided") {
-    abort("--until decided measures commands, not --harness gbench.")
+  if (opts$harness == "gbench" && opts$until != "fixed") {
+    abort(sprintf("--until %s measures commands, not --harness gbench.", opts$until))
   }
   if (is.null(opts$runs)) opts$runs <- if (opts$harness == "gbench") 10L else 31L
   if (is.na(opts$progress)) opts$progress <- !opts$quiet && isatty(stderr())

@@ -147,3 +147,19 @@ test_that("compare --metric reads another column of a CSV that also has a time c
   expect_identical(st, 1L)
   expect_match(grep("^b ", out, value = TRUE), "significant slowdown", fixed = TRUE)
 })
+
+test_that("--until steady measures until the runs reach a steady state", {
+  skip_on_cran()
+  skip_on_os("windows")
+  f <- tempfile(fileext = ".csv")
+  r <- measure_cli("-r", "10", "--until", "steady", "--max-runs", "40", "--export", f,
+                   "-q", "-n", "a", "true", "-n", "b", "true")
+  expect_identical(r$status, 0L)
+  t <- read_timings(f)
+  n <- table(t$version)
+  expect_true(all(n >= 10L & n <= 40L))
+  r <- measure_cli("--until", "steady", "--harness", "gbench", "-n", "a", "x")
+  expect_identical(r$status, 2L)
+  r <- measure_cli("--until", "sometimes", "-n", "a", "true")
+  expect_identical(r$status, 2L)
+})
