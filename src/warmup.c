@@ -89,17 +89,7 @@ int st_warmup_outliers(const double *x, size_t n, size_t window, double k,
     /* the window of i is [a, a + w) with a = clamp(i - w/2, 0, n - w) */
     size_t a = 0;
     memcpy(s, x, w * sizeof(double));
-    /* insertion sort is fine for the first window (w is small); a sort
-     * of a copy would do as well */
-    for (size_t i = 1; i < w; i++) {
-        double v = s[i];
-        size_t j = i;
-        while (j > 0 && s[j - 1] > v) {
-            s[j] = s[j - 1];
-            j--;
-        }
-        s[j] = v;
-    }
+    st_sort(s, w);
     for (size_t i = 0; i < n; i++) {
         size_t want = i >= w / 2 ? i - w / 2 : 0;
         if (want > n - w) want = n - w;
