@@ -80,7 +80,7 @@ compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL) {
                              p_equivalence = NA_real_, note = conditionMessage(v),
                              guaranteed = NA, caveats = "", advice = ""),
                         compare_times(x, y)),
-                verdict = NULL))
+                verdict = NULL, error = v))
   }
   reached <- !is.na(v$significant)
   pe <- v$p_value_equivalence
@@ -148,7 +148,31 @@ compare_frame <- function(items) {
   names(out) <- cols
   df <- new_frame(out)
   attr(df, "verdicts") <- lapply(items, `[[`, "verdict")
+  attr(df, "errors") <- lapply(items, `[[`, "error")
   df
+}
+
+# Why the job cannot stand (NULL when it can): an analysis the options ask
+# for that cannot be applied (`--design paired` without rounds: an error
+# of class speeduptest_error_argument for a benchmark), or no benchmark
+# analysed at all (every one failed, e.g. all times negative).  A job that
+# tested nothing must not pass.
+compare_broken <- function(run) {
+  errs <- attr(run$rows, "errors")
+  failed <- !vapply(errs, is.null, NA)
+  if (!any(failed)) return(NULL)
+  what <- function(i) sprintf("benchmark \"%s\" (%s): %s", run$rows$benchmark[i],
+                              run$rows$version[i], conditionMessage(errs[[i]]))
+  arg <- which(vapply(errs, inherits, NA, "speeduptest_error_argument"))
+  if (length(arg)) {
+    return(sprintf("the analysis asked for cannot be applied to %d benchmark%s, e.g. %s",
+                   length(arg), if (length(arg) == 1L) "" else "s", what(arg[1L])))
+  }
+  if (all(failed)) {
+    return(sprintf("no benchmark could be analysed (%d failed), e.g. %s",
+                   length(failed), what(1L)))
+  }
+  NULL
 }
 
 # The decisions over all the comparisons of the job: the speedup, the

@@ -165,6 +165,11 @@ cli_compare <- function(args = character()) {
     return(compare_fail(sprintf("no benchmark has runs of both \"%s\" and another version.",
                                 run$baseline)))
   }
+  broken <- compare_broken(run)
+  if (!is.null(broken)) {
+    for (p in problems) cat(esc_text(p), "\n", sep = "", file = stderr())
+    return(compare_fail(broken, usage = FALSE))
+  }
   status <- compare_status(run$rows, opts$fail_on)
   other <- setdiff(problems, run$skipped$message)
   for (p in other) cat("note: ", esc_text(p), "\n", sep = "", file = stderr())
