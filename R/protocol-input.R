@@ -195,7 +195,9 @@ timings_split <- function(t, versions, benchmarks, recorded = TRUE) {
   ver <- t$version
   vi <- if (is.factor(ver)) match(levels(ver), versions)[as.integer(ver)]
         else match(as.character(ver), versions)
-  keep <- which(!is.na(bi) & !is.na(vi))
+  # the warm-ups a tool marked are left out, as timings_pair() leaves them
+  marked <- if (is.null(t[["warmup"]])) FALSE else t[["warmup"]] %in% TRUE
+  keep <- which(!is.na(bi) & !is.na(vi) & !marked)
   bk <- bi[keep]
   run <- if (is.null(t$run)) keep else t$run[keep]
   ts <- t$timestamp
@@ -240,5 +242,6 @@ split_part <- function(sp, j) {
        baseline = sprintf('"%s" (%s)', lev[1L], "versions ="),
        positions = if (sp$global[j]) list(x = sp$pos[ix], y = sp$pos[iy]),
        process = if (!is.null(sp$process)) list(x = sp$process[ix], y = sp$process[iy]),
-       round = if (!is.null(sp$round)) list(x = sp$round[ix], y = sp$round[iy]))
+       round = if (!is.null(sp$round)) list(x = sp$round[ix], y = sp$round[iy]),
+       rows = list(x = sp$rows[ix], y = sp$rows[iy]))
 }
