@@ -202,6 +202,27 @@ compare_site <- function(run, dir) {
                                             paste(run$others, collapse = ", "), run$baseline))
 }
 
+# The option at args[i] and its value, given as "--key=value" or as the
+# next argument: list(key, value, i) with i the position of the value; an
+# option not in `with_value` is an error.
+cli_option_value <- function(args, i, with_value) {
+  a <- args[i]
+  key <- sub("=.*$", "", a)
+  if (!(key %in% with_value)) abort(sprintf("unknown option \"%s\".", a))
+  if (grepl("=", a, fixed = TRUE)) return(list(key = key, value = sub("^[^=]*=", "", a), i = i))
+  if (i == length(args)) abort(sprintf("option %s needs a value.", key))
+  list(key = key, value = args[i + 1L], i = i + 1L)
+}
+
+# --tolerance P: the percentage P (>= 0) as min_speedup = 1 + P/100.
+cli_tolerance <- function(val) {
+  tol <- parse_decimal(val, percent = TRUE)
+  if (is.na(tol) || tol < 0 || !is.finite(tol)) {
+    abort(sprintf("--tolerance must be a percentage >= 0 (1 for 1 %%), not \"%s\".", val))
+  }
+  1 + tol / 100
+}
+
 # Two files: the versions are named after the files (their folders when the
 # names are the same), "old" and "new" when both are the same.
 compare_labels <- function(files) {
@@ -290,17 +311,10 @@ compare_parse_args <- function(args) {
       next
     }
     if (startsWith(a, "--")) {
-      key <- sub("=.*$", "", a)
-      if (!(key %in% with_value)) {
-        abort(sprintf("unknown option \"%s\".", a))
-      }
-      if (grepl("=", a, fixed = TRUE)) {
-        val <- sub("^[^=]*=", "", a)
-      } else {
-        if (i == length(args)) abort(sprintf("option %s needs a value.", key))
-        i <- i + 1L
-        val <- args[i]
-      }
+      kv <- cli_option_value(args, i, with_value)
+      key <- kv$key
+      val <- kv$value
+      i <- kv$i
       switch(key,
         "--format" = opts$format <- val,
         "--html" = opts$html <- val,
@@ -324,13 +338,7 @@ compare_parse_args <- function(args) {
         "--replication" = opts$replication <- check_choice(val, replication_choices, key),
         "--design" = opts$design <- check_choice(val, design_choices, key),
         "--p-adjust" = opts$p_adjust <- check_choice(val, c("holm", "BH", "none"), key),
-        "--tolerance" = {
-          tol <- parse_decimal(val, percent = TRUE)
-          if (is.na(tol) || tol < 0 || !is.finite(tol)) {
-            abort(sprintf("--tolerance must be a percentage >= 0 (1 for 1 %%), not \"%s\".", val))
-          }
-          opts$s0 <- 1 + tol / 100
-        },
+        "--tolerance" = opts$s0 <- cli_tolerance(val),
         "--output" = opts$output <- check_choice(val, c("text", "markdown", "json"), key),
         "--baseline" = opts$baseline <- val,
         "--warmup" = opts$warmup <- check_choice(val, c("keep", "detect"), key))

@@ -80,15 +80,10 @@ report_parse_args <- function(args) {
       return(opts)
     }
     if (startsWith(a, "-")) {
-      key <- sub("=.*$", "", a)
-      if (!(key %in% with_value)) abort(sprintf("unknown option \"%s\".", a))
-      if (grepl("=", a, fixed = TRUE)) {
-        val <- sub("^[^=]*=", "", a)
-      } else {
-        if (i == length(args)) abort(sprintf("option %s needs a value.", key))
-        i <- i + 1L
-        val <- args[i]
-      }
+      kv <- cli_option_value(args, i, with_value)
+      key <- kv$key
+      val <- kv$value
+      i <- kv$i
       switch(key,
         "--out" = , "-o" = opts$out <- val,
         "--history" = opts$history <- val,
@@ -102,13 +97,7 @@ report_parse_args <- function(args) {
           }
           opts$alpha <- alpha
         },
-        "--tolerance" = {
-          tol <- parse_decimal(val, percent = TRUE)
-          if (is.na(tol) || tol < 0 || !is.finite(tol)) {
-            abort(sprintf("--tolerance must be a percentage >= 0 (1 for 1 %%), not \"%s\".", val))
-          }
-          opts$s0 <- 1 + tol / 100
-        })
+        "--tolerance" = opts$s0 <- cli_tolerance(val))
     } else {
       opts$files <- c(opts$files, a)
     }
