@@ -102,10 +102,23 @@ knit_print.speedup_suite <- function(x, ...) {
   out <- character()
   for (p in suite_protocols(x, ranked = TRUE)) {
     col <- function(name) bm[[paste0(p, "_", name)]]
-    est <- or_na(col("ci_estimate"), rep(NA_real_, nrow(bm)))
+    # what the interval is of: the speedup, or (the probability protocol)
+    # P[X > Y], in the benchmark's own columns
+    iv <- protocol_info(p)$interval
+    of <- or_na(iv$of, "speedup")
+    na <- rep(NA_real_, nrow(bm))
+    if (is.null(iv$column)) {
+      est <- or_na(col("ci_estimate"), na)
+      lo <- col("ci_low")
+      hi <- col("ci_high")
+    } else {
+      est <- or_na(bm[[iv$column]], na)
+      lo <- or_na(bm[[paste0(iv$column, "_low")]], na)
+      hi <- or_na(bm[[paste0(iv$column, "_high")]], na)
+    }
     ci <- vapply(seq_len(nrow(bm)), function(i) {
-      if (is.na(col("ci_low")[i])) fmt_num(est[i])
-      else fmt_estimate_ci(est[i], c(col("ci_low")[i], col("ci_high")[i]))
+      if (is.na(lo[i])) fmt_num(est[i])
+      else fmt_estimate_ci(est[i], c(lo[i], hi[i]))
     }, "")
     # kept on one line in HTML (no-break spaces)
     ci <- gsub(" ", "\u00a0", ci, fixed = TRUE)
@@ -124,14 +137,14 @@ knit_print.speedup_suite <- function(x, ...) {
       decision = ifelse(!is.na(dirn) & !(col("guaranteed") %in% TRUE),
                         paste(col("decision"), "(not guaranteed)"), col("decision")),
       check.names = FALSE, stringsAsFactors = FALSE)
-    names(tab)[3L] <- "speedup [interval]"
+    names(tab)[3L] <- sprintf("%s [interval]", of)
     names(tab)[4L] <- sprintf("ratio of the %ss", protocol_info(p)$centre)
     if (adj) names(tab)[6L] <- sprintf("p-value (%s)", x$p_adjust)
     note <- if (length(lev) == 1L && length(alpha) == 1L)
       sprintf("%s, %s", interval_words(p, lev), interval_note(alpha))
     else "intervals of level 1 - 2 alpha, each end a one-sided 1 - alpha bound"
     out <- c(out, sprintf("**%s** (%s: %s)", capitalise(protocol_info(p)$what),
-                          interval_estimator(p), note), "",
+                          or_na(iv$of_estimator, interval_estimator(p)), note), "",
              md_table(tab, c("l", "r", "r", "r", "r", "r", "l")), "")
   }
   ov <- x$overall

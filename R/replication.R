@@ -675,6 +675,14 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
           bm$run_order_flag[j] <- isTRUE(v$run_order$trend)
         }
       }
+      # the probability protocol's interval of P[X > Y] goes with its own
+      # estimate
+      ci <- v$prob_ci
+      if (length(ci) == 2L && !anyNA(ci) && !is.null(bm$prob_greater_low)) {
+        bm$prob_greater[j] <- v$prob_greater
+        bm$prob_greater_low[j] <- ci[1L]
+        bm$prob_greater_high[j] <- ci[2L]
+      }
     }
   }
   if (!changed) return(s)

@@ -116,7 +116,10 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
                 min_y = b$min_y, mean_y = b$mean_y, median_y = b$median_y,
                 speedup_min = b$speedup_min, speedup_mean = b$speedup_mean,
                 speedup_median = b$speedup_median, searched = searched)
-  back <- c(list(prob_greater = b$prob_greater), unclass(run_order),
+  back <- c(list(prob_greater = b$prob_greater,
+                 prob_greater_low = na_if_nan(b$prob_greater_low),
+                 prob_greater_high = na_if_nan(b$prob_greater_high)),
+            unclass(run_order),
             list(weight_min = w[, 1L], weight_mean = w[, 2L],
                  weight_median = w[, 3L]))
   attr(back, "row.names") <- NULL

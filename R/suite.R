@@ -167,7 +167,8 @@
 #'     interval `ci_low`, `ci_high` (two-sided at `ci_level = 1 - 2 alpha`,
 #'     each end a one-sided `1 - alpha` bound) with its own estimate
 #'     `ci_estimate`, and the `caveats`; `prob_greater` (the estimate of
-#'     P\[X > Y\]); the normalised weights `weight_min`, `weight_mean`,
+#'     P\[X > Y\]) and, when the probability protocol ran, its interval
+#'     `prob_greater_low`, `prob_greater_high` (at `ci_level`); the normalised weights `weight_min`, `weight_mean`,
 #'     `weight_median`;
 #'   * `overall`: per centre the gain and speedup over all benchmarks and over
 #'     the significant ones only;

@@ -67,6 +67,21 @@ or_na <- function(x, na = NA) if (is.null(x) || !length(x)) na else x
 #' tidy(hpt(splash2_hpt, higher_is_better = TRUE))
 NULL
 
+# What a tidy row estimates: the speedup with its interval, or, for a
+# protocol whose interval is of another quantity (the probability
+# protocol: P[X > Y]), that quantity with its own interval, named as the
+# descriptor names it.
+tidy_interval_of <- function(iv, q_est, q_ci, s_est, s_ci, term, method,
+                             estimator) {
+  if (is.null(iv$column)) {
+    return(list(term = term, estimate = s_est, ci = s_ci, method = method,
+                estimator = estimator))
+  }
+  if (is.null(q_ci) || length(q_ci) < 2L) q_ci <- c(NA_real_, NA_real_)
+  list(term = iv$of, estimate = or_na(q_est, NA_real_), ci = q_ci,
+       method = iv$of_method, estimator = iv$of_estimator)
+}
+
 #' @rdname tidy.speedup_verdict
 #' @method tidy speedup_verdict
 #' @export
@@ -85,14 +100,19 @@ tidy.speedup_verdict <- function(x, steps = FALSE, ...) {
     fin$method <- sprintf("%s of x against %s y", fin$method, format(v$min_speedup))
     fin$statistic <- NA_real_
   }
+  est <- tidy_interval_of(protocol_info(v$test)$interval, v$prob_greater,
+                          v$prob_ci, or_na(attr(ci, "estimate"), NA_real_), ci,
+                          protocol_info(v$test)$what,
+                          or_na(attr(ci, "method"), NA_character_),
+                          or_na(attr(ci, "estimator"), NA_character_))
   tidy_frame(data.frame(
-    term = protocol_info(v$test)$what,
-    estimate = or_na(attr(ci, "estimate"), NA_real_),
-    conf.low = ci[1L],
-    conf.high = ci[2L],
+    term = est$term,
+    estimate = est$estimate,
+    conf.low = est$ci[1L],
+    conf.high = est$ci[2L],
     conf.level = lev,
-    conf.method = or_na(attr(ci, "method"), NA_character_),
-    estimator = or_na(attr(ci, "estimator"), NA_character_),
+    conf.method = est$method,
+    estimator = est$estimator,
     observed = v$speedup,
     decision = v$decision,
     statistic = if (is.null(fin)) NA_real_ else unname(or_na(fin$statistic, NA_real_)),
@@ -174,15 +194,23 @@ tidy.speedup_suite <- function(x, which = NULL, ...) {
   pd <- decision_p(dirn, col("p_value"), col("p_value_slowdown"))
   pa <- decision_p(dirn, or_na(col("p_adjusted"), col("p_value")),
                    or_na(col("p_adjusted_slowdown"), col("p_value_slowdown")))
+  na <- rep(NA_real_, nrow(bm))
+  iv <- protocol_info(which)$interval
+  pcol <- function(suffix) or_na(bm[[paste0(iv$column, suffix)]], na)
+  est <- tidy_interval_of(iv, pcol(""), cbind(pcol("_low"), pcol("_high")),
+                          or_na(col("ci_estimate"), na),
+                          cbind(col("ci_low"), col("ci_high")),
+                          protocol_info(which)$what, interval_method(which),
+                          interval_estimator(which))
   tidy_frame(data.frame(
     benchmark = bm$benchmark,
-    term = rep(protocol_info(which)$what, nrow(bm)),
-    estimate = or_na(col("ci_estimate"), rep(NA_real_, nrow(bm))),
-    conf.low = col("ci_low"),
-    conf.high = col("ci_high"),
-    conf.level = or_na(col("ci_level"), rep(NA_real_, nrow(bm))),
-    conf.method = rep(interval_method(which), nrow(bm)),
-    estimator = rep(interval_estimator(which), nrow(bm)),
+    term = rep(est$term, nrow(bm)),
+    estimate = est$estimate,
+    conf.low = est$ci[, 1L],
+    conf.high = est$ci[, 2L],
+    conf.level = or_na(col("ci_level"), na),
+    conf.method = rep(est$method, nrow(bm)),
+    estimator = rep(est$estimator, nrow(bm)),
     observed = bm[[paste0("speedup_", protocol_info(which)$centre)]],
     # the p-value of the decision: the adjusted one when the suite adjusts
     p.value = if (adj) pa else pd,

@@ -652,6 +652,8 @@ typedef struct {
     st_bench_protocol proto[ST_N_PROTOCOLS];   /* in the order asked     */
     double prob_greater;        /* estimate of P[X > Y] of the first
                                    protocol that reports one             */
+    double prob_ci[2];          /* the probability protocol's interval of
+                                   P[X > Y] (NAN when it was not run)    */
 } st_bench_result;
 
 /* The protocols protos[0 .. k-1] (distinct codes, k <= ST_N_PROTOCOLS) on

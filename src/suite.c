@@ -27,6 +27,7 @@ static void bench_init(st_bench_result *r)
     }
     r->searched = 0;
     r->prob_greater = NAN;
+    r->prob_ci[0] = r->prob_ci[1] = NAN;
     r->k = 0;
     for (int p = 0; p < ST_N_PROTOCOLS; p++) {
         st_bench_protocol *b = &r->proto[p];
@@ -170,6 +171,12 @@ int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
         b->speedup_ci[1] = v.speedup_ci[1];
         b->speedup_estimate = v.speedup_estimate;
         if (isnan(out->prob_greater)) out->prob_greater = v.prob_greater;
+        if (!isnan(v.prob_ci[0]) && isnan(out->prob_ci[0])) {
+            /* the interval goes with its own estimate */
+            out->prob_greater = v.prob_greater;
+            out->prob_ci[0] = v.prob_ci[0];
+            out->prob_ci[1] = v.prob_ci[1];
+        }
     }
     if (sorted != local) free(sorted);
     return st;
@@ -350,11 +357,11 @@ static size_t index_value(double v, size_t limit, const char *arg)
  * `protocols`, the columns of each benchmark and protocol (k rows per
  * benchmark, benchmark after benchmark, the protocols in the order
  * asked). */
-#define ST_BENCH_NCOL 12
+#define ST_BENCH_NCOL 14
 static const char *bench_names[ST_BENCH_NCOL] = {
     "status", "min_x", "mean_x", "median_x", "min_y", "mean_y",
     "median_y", "speedup_min", "speedup_mean", "speedup_median",
-    "searched", "prob_greater"
+    "searched", "prob_greater", "prob_greater_low", "prob_greater_high"
 };
 
 static double bench_field(const st_bench_result *r, int c)
@@ -365,6 +372,8 @@ static double bench_field(const st_bench_result *r, int c)
     case 4: case 5: case 6: return r->centre_y[c - 4];
     case 7: case 8: case 9: return r->speedup[c - 7];
     case 10: return r->searched;
+    case 12: return r->prob_ci[0];
+    case 13: return r->prob_ci[1];
     default: return r->prob_greater;
     }
 }

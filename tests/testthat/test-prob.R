@@ -249,8 +249,10 @@ test_that("the protocol reaches the suite, the planner and the prints", {
     expect_identical(s$benchmarks$prob_decision[j], v$decision)
   }
   # the mean's and the median's columns are those of the default suite
+  # (but the interval of P[X > Y], which only the probability protocol has)
   s2 <- speedup_suite(suite)
-  for (col in names(s2$benchmarks)) {
+  for (col in setdiff(names(s2$benchmarks),
+                      c("prob_greater_low", "prob_greater_high"))) {
     expect_identical(s$benchmarks[[col]], s2$benchmarks[[col]], info = col)
   }
   expect_identical(s$proportion$protocol, c("mean", "median", "prob"))
@@ -314,4 +316,36 @@ test_that("every paired twin's highest confidence is the smallest significant al
       }
     }
   }
+})
+
+test_that("a suite reports the probability protocol's P[X > Y] with the verdict's interval", {
+  set.seed(71)
+  l <- lapply(1:4, function(i) list(old = rlnorm(20, 0, 0.02),
+                                    new = rlnorm(20, -0.01 * i, 0.02)))
+  names(l) <- paste0("b", 1:4)
+  s <- speedup_suite(l, protocols = c("median", "prob"))
+  for (b in names(l)) {
+    v <- prob_test(l[[b]]$old, l[[b]]$new)
+    row <- s$benchmarks[s$benchmarks$benchmark == b, ]
+    expect_equal(row$prob_greater, v$prob_greater)
+    expect_equal(c(row$prob_greater_low, row$prob_greater_high),
+                 as.double(v$prob_ci))
+    td <- tidy(v)
+    expect_identical(td$term, "P[X > Y]")
+    expect_equal(c(td$estimate, td$conf.low, td$conf.high),
+                 c(v$prob_greater, as.double(v$prob_ci)))
+  }
+  ts <- tidy(s, which = "prob")
+  expect_false(anyNA(ts$estimate))
+  expect_equal(ts$conf.low, s$benchmarks$prob_greater_low)
+  # the Markdown shows the estimate and its interval, not NA
+  md <- as.character(knitr::knit_print(s))
+  expect_match(md, "P[X > Y] [interval]", fixed = TRUE)
+  v1 <- prob_test(l$b1$old, l$b1$new)
+  expect_match(md, gsub(" ", "\u00a0", speeduptest:::prob_text(v1), fixed = TRUE),
+               fixed = TRUE)
+  expect_false(grepl("| NA |", md, fixed = TRUE))
+  # without the probability protocol the interval columns stay empty
+  s2 <- speedup_suite(l)
+  expect_true(all(is.na(s2$benchmarks$prob_greater_low)))
 })
