@@ -16,7 +16,15 @@ jmh_units <- c(ns = 1e-9, us = 1e-6, "\u00b5s" = 1e-6, ms = 1e-3, s = 1,
 import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
                        src = NULL) {
   timings_metric(metric, "primaryMetric", path, "JMH")
-  j <- src$json %||% timings_json(path, src$sniff)
+  # parsed with arrays of numbers as vectors (the forks' scores), read again
+  # as lists when one may hold a true or false (see json_maybe_boolean())
+  j <- src$json %||% timings_json(path, src$sniff, simplify = TRUE)
+  if (is.list(j) && is.null(names(j)) && any(vapply(j, function(r) {
+    raw <- if (is.list(r) && is.list(r$primaryMetric)) r$primaryMetric$rawData
+    is.list(raw) && any(vapply(raw, json_maybe_boolean, NA))
+  }, NA))) {
+    j <- timings_json(path, src$sniff, simplify = FALSE)
+  }
   if (!is.list(j) || !is.null(names(j))) {
     abort(sprintf("'%s' is not a JMH file: it is not an array of results.",
                   safe_text(path)), class = c("format", "file"))
@@ -82,20 +90,23 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
       problems <<- import_skip(problems, path, sprintf("benchmark \"%s\"", safe_text(bname)), why)
       return(NULL)
     }
-    forks <- lapply(seq_along(raw), function(k) {
-      v <- json_num(raw[[k]])
-      time <- if (per_op) v * scale else scale / v
-      data.frame(benchmark = bname, time = time, process = k,
-                 iteration = seq_along(v), stringsAsFactors = FALSE)
-    })
-    do.call(rbind, forks)
+    # plain vectors per benchmark, one data frame at the end (a data frame
+    # per fork costs more than its values)
+    v <- lapply(raw, json_num)
+    n <- lengths(v)
+    v <- unlist(v, use.names = FALSE)
+    list(benchmark = bname, time = if (per_op) v * scale else scale / v,
+         process = rep.int(seq_along(n), n), iteration = sequence(n))
   })
-  d <- do.call(rbind, parts)
-  if (is.null(d) || !nrow(d)) timings_all_skipped(path, problems, "benchmark")
-  run <- stats::ave(seq_len(nrow(d)), d$benchmark, FUN = seq_along)
+  parts <- parts[!vapply(parts, is.null, NA)]
+  if (!length(parts)) timings_all_skipped(path, problems, "benchmark")
+  n <- vapply(parts, function(p) length(p$time), 0L)
+  bench <- rep.int(vapply(parts, `[[`, "", "benchmark"), n)
+  cat_field <- function(f) unlist(lapply(parts, `[[`, f), use.names = FALSE)
+  run <- run_within(bench)
   version <- if (multi) NA_character_ else file_stem(path)
-  out <- timings_part(d$benchmark, version, d$time, run, "sample",
-                      process = as.integer(d$process), iteration = d$iteration)
+  out <- timings_part(bench, version, cat_field("time"), run, "sample",
+                      process = cat_field("process"), iteration = cat_field("iteration"))
   if (nrow(problems)) attr(out, "problems") <- problems
   out
 }
