@@ -147,7 +147,19 @@ for (nm in names(cases)) {
               1000 * stats::median(per_rep[, "ma"]), 1000 * stats::median(per_rep[, "mb"]),
               load_txt(per_rep[, "load"])))
 }
-all_pairs <- vapply(res, function(q) stats::median(q$a$time) / stats::median(q$b$time), 0)
+# every pair of every repeat: the median ratio with a bootstrap interval
+# (95 %, 2,000 resamples of the pairs), and how many pairs read measure()
+# lower; a systematic difference shows as an interval away from 1 with the
+# same sign for every program, the load as intervals around 1
+cat("\nall pairs: median ratio [95 % bootstrap interval], pairs with measure() lower\n")
+set.seed(35)
+for (nm in names(cases)) {
+  r <- vapply(Filter(function(q) q$case == nm, res),
+              function(q) stats::median(q$a$time) / stats::median(q$b$time), 0)
+  bs <- replicate(2000L, stats::median(sample(r, replace = TRUE)))
+  cat(sprintf("%-6s %.3f [%.3f-%.3f]   %d of %d\n", nm, stats::median(r),
+              stats::quantile(bs, 0.025), stats::quantile(bs, 0.975), sum(r < 1), length(r)))
+}
 cat(sprintf("\nend load %s\n", paste(readLines("/proc/loadavg"), collapse = "")))
 out <- Sys.getenv("BENCH_INTERLEAVED_RDS")
 if (nzchar(out)) saveRDS(res, out)

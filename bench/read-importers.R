@@ -23,7 +23,7 @@
 #
 # Each read runs in a child Rscript that has loaded speeduptest and jsonlite
 # and read the same file once before (so that neither side pays for loading
-# code or for a cold disk in the timed read; a read under half a second of
+# code or for a cold disk in the timed read; a read under 0.3 s of
 # CPU is then timed several times and averaged), the two sides in turn, the
 # order alternating; the script prints the medians of the child's CPU time of
 # the read (user + system) and of its peak resident memory (VmHWM, the whole
@@ -301,7 +301,7 @@ if (anyNA(names(cases))) stop("unknown format; the formats are the table's")
 
 # One read in a child process: its CPU seconds and its peak resident memory.
 # The CPU clock of proc.time() ticks in 10 ms steps here, so a read that
-# takes less than half a second is repeated (up to 20 times, garbage
+# takes less than 0.3 s is repeated (up to 20 times, garbage
 # collected between the reads and outside the timing) and its mean taken.
 child <- function(code, file) {
   script <- tempfile(fileext = ".R")
@@ -311,7 +311,7 @@ child <- function(code, file) {
     "cpu <- function() { p <- proc.time(); p[['user.self']] + p[['sys.self']] }",
     "t0 <- cpu()",
     sprintf("x <- suppressWarnings(%s)", code),
-    "k <- max(1L, min(20L, ceiling(0.5 / max(cpu() - t0, 0.005))))",
+    "k <- max(1L, min(20L, ceiling(0.3 / max(cpu() - t0, 0.005))))",
     "rm(x); invisible(gc())",
     "total <- 0",
     "for (i in seq_len(k)) {",
