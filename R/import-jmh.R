@@ -13,18 +13,22 @@
 jmh_units <- c(ns = 1e-9, us = 1e-6, "\u00b5s" = 1e-6, ms = 1e-3, s = 1,
                min = 60, hr = 3600)
 
+# "ns/op" as c("ns/op", "ns", "op"), each unit split once per session
+jmh_unit_cache <- new.env(parent = emptyenv())
+jmh_unit_parts <- function(unit) {
+  if (is.na(unit) || !nzchar(unit)) return(character())
+  m <- jmh_unit_cache[[unit]]
+  if (is.null(m)) {
+    m <- regmatches(unit, regexec("^(.+)/(.+)$", unit))[[1L]]
+    assign(unit, m, envir = jmh_unit_cache)
+  }
+  m
+}
+
 import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
                        src = NULL) {
   timings_metric(metric, "primaryMetric", path, "JMH")
-  # parsed with arrays of numbers as vectors (the forks' scores), read again
-  # as lists when one may hold a true or false (see json_maybe_boolean())
-  j <- src$json %||% timings_json(path, src$sniff, simplify = TRUE)
-  if (is.list(j) && is.null(names(j)) && any(vapply(j, function(r) {
-    raw <- if (is.list(r) && is.list(r$primaryMetric)) r$primaryMetric$rawData
-    is.list(raw) && any(vapply(raw, json_maybe_boolean, NA))
-  }, NA))) {
-    j <- timings_json(path, src$sniff, simplify = FALSE)
-  }
+  j <- src$json %||% timings_json(path, src$sniff)
   if (!is.list(j) || !is.null(names(j))) {
     abort(sprintf("'%s' is not a JMH file: it is not an array of results.",
                   safe_text(path)), class = c("format", "file"))
@@ -57,7 +61,7 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
     per_op <- NA
     scale <- NA_real_
     if (is.null(why)) {
-      m <- regmatches(unit, regexec("^(.+)/(.+)$", unit))[[1L]]
+      m <- jmh_unit_parts(unit)
       if (length(m) == 3L && m[3L] == "op" && m[2L] %in% names(jmh_units)) {
         per_op <- TRUE
         scale <- jmh_units[[m[2L]]]
@@ -74,13 +78,18 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
       why <- "its \"primaryMetric\" has no \"rawData\" array of forks"
     }
     if (is.null(why)) {
+      # each fork's scores read once; json_problem() says what is wrong
+      # only with a fork that is not an array of finite numbers
+      v <- lapply(raw, json_num)
       for (k in seq_along(raw)) {
-        bad <- json_problem(raw[[k]], "rawData")
+        plain <- (is.list(raw[[k]]) || is.atomic(raw[[k]])) && is.null(names(raw[[k]])) &&
+          length(v[[k]]) > 0L && all(is.finite(v[[k]]))
+        bad <- if (!plain) json_problem(raw[[k]], "rawData")
         if (!is.null(bad)) {
           why <- sprintf("fork %d: %s", k, sub("^its ", "", bad))
           break
         }
-        if (any(json_num(raw[[k]]) <= 0)) {
+        if (any(v[[k]] <= 0)) {
           why <- sprintf("fork %d has a score <= 0", k)
           break
         }
@@ -92,7 +101,6 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
     }
     # plain vectors per benchmark, one data frame at the end (a data frame
     # per fork costs more than its values)
-    v <- lapply(raw, json_num)
     n <- lengths(v)
     v <- unlist(v, use.names = FALSE)
     list(benchmark = bname, time = if (per_op) v * scale else scale / v,

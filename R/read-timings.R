@@ -288,7 +288,7 @@ detect_timings_format <- function(path) {
     guess <- detect_json_guess(txt)
     # arrays of numbers as vectors for the formats whose runs are long
     # arrays of numbers (their importers read lists too)
-    simple <- c("hyperfine", "criterion-sample", "jmh")
+    simple <- c("hyperfine", "criterion-sample")
     j <- timings_json(path, sniff, simplify = guess %in% simple)
     fmt <- detect_json_format(j, path, guess)
     # a wrong guess: the importer of many small objects reads lists
@@ -565,6 +565,14 @@ json_num <- function(x) {
   if (is.numeric(x)) return(as.double(x))
   if (is.character(x)) return(suppressWarnings(as.numeric(x)))
   if (!is.list(x)) return(rep(NA_real_, length(x)))
+  # an array of plain numbers, at once: one number per element (no array,
+  # object or null) flattened one level is numeric only when no element
+  # was a string; a true or false among numbers becomes 1 or 0, so an
+  # array holding a 0 or a 1 is looked at element by element below
+  if (length(x) && all(lengths(x) == 1L)) {
+    u <- unlist(x, recursive = FALSE, use.names = FALSE)
+    if (is.numeric(u) && !any(u == 0 | u == 1, na.rm = TRUE)) return(as.double(u))
+  }
   ok <- lengths(x) == 1L & vapply(x, is.numeric, NA)
   out <- rep(NA_real_, length(x))
   if (any(ok)) out[ok] <- as.double(unlist(x[ok], use.names = FALSE))
