@@ -45,14 +45,26 @@ import_bdn <- function(path, metric = NULL, multi = FALSE, name = NULL,
     }
     rows <- NULL
     if (is.null(why)) {
-      get <- function(key, f) vapply(m, function(e) if (is.list(e)) f(e[[key]]) else f(NULL), f(NULL))
-      num1 <- function(v) if (is.numeric(v) && length(v) == 1L) as.double(v) else NA_real_
-      mode <- get("IterationMode", text1)
-      stage <- get("IterationStage", text1)
-      launch <- get("LaunchIndex", num1)
-      index <- get("IterationIndex", num1)
-      ops <- get("Operations", num1)
-      ns <- get("Nanoseconds", num1)
+      # each field of every measurement by primitives (no function call
+      # per measurement): NA where it is not one string or one number
+      obj <- vapply(m, is.list, NA)
+      get <- function(key) {
+        v <- vector("list", length(m))
+        v[obj] <- lapply(m[obj], `[[`, key)
+        v
+      }
+      text <- function(v) {
+        ok <- lengths(v) == 1L & vapply(v, is.character, NA)
+        out <- rep(NA_character_, length(v))
+        out[ok] <- unlist(v[ok], use.names = FALSE)
+        out
+      }
+      mode <- text(get("IterationMode"))
+      stage <- text(get("IterationStage"))
+      launch <- json_num(get("LaunchIndex"))
+      index <- json_num(get("IterationIndex"))
+      ops <- json_num(get("Operations"))
+      ns <- json_num(get("Nanoseconds"))
       keep <- mode %in% "Workload" & stage %in% c("Warmup", "Actual")
       if (!any(keep)) {
         why <- "it has no workload measurement of the Warmup or Actual stage"
@@ -66,13 +78,12 @@ import_bdn <- function(path, metric = NULL, multi = FALSE, name = NULL,
       }
       if (is.null(why)) {
         warm <- stage[keep] == "Warmup"
-        rows <- data.frame(benchmark = bname, time = ns[keep] / ops[keep] * 1e-9,
-                           launch = launch[keep], warmup = warm,
-                           # warm-ups ran before the actual iterations
-                           key = ifelse(warm, 0, 1e9) + index[keep],
-                           stringsAsFactors = FALSE)
-        rows <- rows[order(rows$launch, rows$key), , drop = FALSE]
-        rows$iteration <- stats::ave(seq_len(nrow(rows)), rows$launch, FUN = seq_along)
+        la <- launch[keep]
+        # warm-ups ran before the actual iterations
+        o <- order(la, ifelse(warm, 0, 1e9) + index[keep])
+        la <- la[o]
+        rows <- list(benchmark = bname, time = (ns[keep] / ops[keep] * 1e-9)[o],
+                     launch = la, warmup = warm[o], iteration = run_within(la))
       }
     }
     if (!is.null(why)) {
@@ -81,9 +92,14 @@ import_bdn <- function(path, metric = NULL, multi = FALSE, name = NULL,
     }
     rows
   })
-  d <- do.call(rbind, parts)
-  if (is.null(d) || !nrow(d)) timings_all_skipped(path, problems, "benchmark")
-  run <- stats::ave(seq_len(nrow(d)), d$benchmark, FUN = seq_along)
+  parts <- parts[!vapply(parts, is.null, NA)]
+  if (!length(parts)) timings_all_skipped(path, problems, "benchmark")
+  field <- function(f) unlist(lapply(parts, `[[`, f), use.names = FALSE)
+  time <- field("time")
+  bench <- rep.int(vapply(parts, `[[`, "", "benchmark"), lengths(lapply(parts, `[[`, "time")))
+  d <- list(benchmark = bench, time = time, launch = field("launch"),
+            iteration = field("iteration"), warmup = field("warmup"))
+  run <- run_within(d$benchmark)
   version <- if (multi) NA_character_ else file_stem(path)
   out <- timings_part(d$benchmark, version, d$time, run, "sample",
                       process = as.integer(d$launch), iteration = d$iteration,

@@ -18,9 +18,9 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL,
   if (!dir.exists(path)) {
     d <- criterion_sample(path, src$json)
     bench <- name %||% criterion_name(dirname(path), dirname(dirname(path)))
-    return(timings_part(bench, basename(dirname(path)), d$time, seq_len(nrow(d)),
+    return(timings_part(bench, basename(dirname(path)), d$time, seq_along(d$time),
                         "sample", iterations = d$iterations,
-                        process = rep(1L, nrow(d)), named = !is.null(name)))
+                        process = rep(1L, length(d$time)), named = !is.null(name)))
   }
   files <- criterion_samples(path)
   if (!length(files)) {
@@ -44,16 +44,20 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL,
       NULL
     })
     if (is.null(d)) return(NULL)
-    d$benchmark <- bench[i]
-    d$version <- version[i]
-    d$run <- seq_len(nrow(d))
-    d$process <- i
-    d
+    n <- length(d$time)
+    list(time = d$time, iterations = d$iterations, benchmark = rep.int(bench[i], n),
+         version = rep.int(version[i], n), run = seq_len(n), process = rep.int(i, n))
   })
-  d <- do.call(rbind, parts)
-  if (is.null(d)) {
+  parts <- parts[!vapply(parts, is.null, NA)]
+  if (!length(parts)) {
     timings_all_skipped(path, problems, "sample")
   }
+  # plain vectors per file, one data frame at the end
+  d <- lapply(c(time = "time", iterations = "iterations", benchmark = "benchmark",
+                version = "version", run = "run", process = "process"), function(f) {
+    unlist(lapply(parts, `[[`, f), use.names = FALSE)
+  })
+  d <- as.data.frame(d, stringsAsFactors = FALSE)
   # base (the earlier run) first, then new, then other saved baselines
   lev <- unique(c(intersect(c("base", "new"), version), sort(unique(version))))
   d <- d[order(match(d$version, lev)), , drop = FALSE]
@@ -95,7 +99,7 @@ criterion_sample <- function(file, json = NULL) {
     abort(sprintf("'%s': \"iters\" must hold positive counts.", file),
           class = c("format", "file"))
   }
-  data.frame(time = times / iters * 1e-9, iterations = iters)
+  list(time = times / iters * 1e-9, iterations = iters)
 }
 
 # The benchmark's id from benchmark.json when there is one, else `fallback`.

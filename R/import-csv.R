@@ -92,8 +92,7 @@ import_timings_csv <- function(path, metric = NULL, multi = FALSE, name = NULL,
   }
   run <- if (is.null(rcol)) NULL else d[[rcol]]
   if (is.null(run) || !is.numeric(run) || anyNA(run)) {
-    run <- stats::ave(seq_len(nrow(d)), paste(bench, version, sep = "\r"),
-                      FUN = seq_along)
+    run <- run_within(bench, rep_len(version, length(bench)))
   }
   # the other columns are kept, but not one named like a column of the
   # result (a "time" column when `metric` reads another one)
@@ -118,18 +117,16 @@ import_speedup_config <- function(path, metric = NULL, multi = FALSE, name = NUL
                   path))
   }
   cfg <- read_speedup_config(path)
-  rows <- lapply(names(cfg), function(b) {
-    x <- cfg[[b]]$x
-    y <- cfg[[b]]$y
-    data.frame(benchmark = b, version = rep(c("Sample1", "Sample2"), c(length(x), length(y))),
-               time = c(x, y), run = c(seq_along(x), seq_along(y)),
-               stringsAsFactors = FALSE)
-  })
-  d <- do.call(rbind, rows)
-  if (is.null(d)) {
-    d <- data.frame(benchmark = character(), version = character(),
-                    time = double(), run = integer())
-  }
+  x <- lapply(cfg, `[[`, "x")
+  y <- lapply(cfg, `[[`, "y")
+  nx <- lengths(x)
+  ny <- lengths(y)
+  b <- names(cfg) %||% character()
+  d <- list(benchmark = rep.int(rep(b, each = 2L), as.vector(rbind(nx, ny))),
+            version = rep.int(rep(c("Sample1", "Sample2"), length(b)), as.vector(rbind(nx, ny))),
+            time = as.double(unlist(lapply(seq_along(b), function(i) c(x[[i]], y[[i]])),
+                                    use.names = FALSE)),
+            run = sequence(as.vector(rbind(nx, ny))))
   out <- timings_part(d$benchmark, d$version, d$time, d$run, "sample")
   attr(out, "problems") <- attr(cfg, "problems")
   out

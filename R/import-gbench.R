@@ -103,7 +103,7 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
   iters <- iters[keep]
   rep_index <- if (length(rep_index) == length(keep)) rep_index[keep] else
     rep(NA_real_, length(nm))
-  run <- stats::ave(seq_along(nm), nm, FUN = seq_along)
+  run <- run_within(nm)
   # the order of the repetitions in the process: repetition_index when every
   # run of the benchmark has a distinct one, else the order in the file
   iteration <- run

@@ -148,7 +148,11 @@ read_asv_file <- function(file, machine) {
                                             "duration", "stats_ci_99_a", "stats_ci_99_b",
                                             "stats_q_25", "stats_q_75", "stats_number",
                                             "stats_repeat", "samples", "profile"))
-  out <- list()
+  # the names and values of every benchmark and parameter combination,
+  # one data frame at the end (a data frame per benchmark costs more than
+  # its values)
+  names_out <- list()
+  vals_out <- list()
   for (name in names(j$results)) {
     row <- j$results[[name]]
     get <- function(key) {
@@ -171,16 +175,21 @@ read_asv_file <- function(file, machine) {
       v <- suppressWarnings(as.double(unlist(v)))
       v <- v[!is.na(v)]
       if (!length(v)) next
-      bname <- if (is.null(combos)) name else sprintf("%s(%s)", name, combos[k])
-      out[[length(out) + 1L]] <- data.frame(
-        benchmark = bytes_safe(bname), commit = bytes_safe(j$commit_hash),
-        env = bytes_safe(as.character(j$env_name %||% "")), machine = machine,
-        date = as.double(j$date %||% NA), time = v, process = 1L,
-        iteration = seq_along(v), stringsAsFactors = FALSE)
+      names_out[[length(names_out) + 1L]] <- if (is.null(combos)) name else
+        sprintf("%s(%s)", name, combos[k])
+      vals_out[[length(vals_out) + 1L]] <- v
     }
   }
-  if (!length(out)) return(NULL)
-  do.call(rbind, out)
+  if (!length(vals_out)) return(NULL)
+  n <- lengths(vals_out)
+  total <- sum(n)
+  data.frame(
+    benchmark = rep.int(bytes_safe(unlist(names_out, use.names = FALSE)), n),
+    commit = rep.int(bytes_safe(j$commit_hash), total),
+    env = rep.int(bytes_safe(as.character(j$env_name %||% "")), total),
+    machine = rep.int(machine, total), date = rep.int(as.double(j$date %||% NA), total),
+    time = unlist(vals_out, use.names = FALSE), process = rep.int(1L, total),
+    iteration = sequence(n), stringsAsFactors = FALSE)
 }
 
 # ---- Otava / Hunter --------------------------------------------------------------
@@ -222,17 +231,23 @@ read_history_otava <- function(path, metrics, higher_is_better) {
     cm <- unique(cm)
     pos[i] <- match(commit[i], cm)
   }
-  long <- lapply(metrics, function(m) {
+  # the long table built column by column: each metric's values after the
+  # other's, the commits' columns repeated (one data frame per metric and
+  # rbind() cost many times the values)
+  stamp <- if (is.na(tcol)) NA_character_ else
+    format(as.POSIXct(when, origin = "1970-01-01", tz = "UTC"), "%Y-%m-%dT%H:%M:%SZ",
+           tz = "UTC")
+  n <- nrow(d)
+  k <- length(metrics)
+  time <- unlist(lapply(metrics, function(m) {
     v <- suppressWarnings(as.double(d[[m]]))
-    if (m %in% higher_is_better) v <- 1 / v
-    data.frame(benchmark = m, commit = commit, branch = branch, position = pos,
-               commit_time = if (is.na(tcol)) NA_character_ else
-                 format(as.POSIXct(when, origin = "1970-01-01", tz = "UTC"),
-                        "%Y-%m-%dT%H:%M:%SZ", tz = "UTC"),
-               time = v, process = seq_len(nrow(d)), stringsAsFactors = FALSE)
-  })
-  x <- do.call(rbind, long)
-  x <- x[!is.na(x$time), , drop = FALSE]
+    if (m %in% higher_is_better) 1 / v else v
+  }), use.names = FALSE)
+  keep <- !is.na(time)
+  pick <- function(v) rep.int(rep_len(v, n), k)[keep]
+  x <- list(benchmark = rep(metrics, each = n)[keep], commit = pick(commit),
+            branch = pick(branch), position = pick(pos), commit_time = pick(stamp),
+            time = time[keep], process = pick(seq_len(n)))
   new_speedup_timings(x$benchmark, x$commit, x$time, process = x$process,
                       commit = x$commit, branch = x$branch, position = x$position,
                       commit_time = x$commit_time, source = "otava",

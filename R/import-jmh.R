@@ -13,6 +13,18 @@
 jmh_units <- c(ns = 1e-9, us = 1e-6, "\u00b5s" = 1e-6, ms = 1e-3, s = 1,
                min = 60, hr = 3600)
 
+# "ns/op" as c("ns/op", "ns", "op"), each unit split once per session
+jmh_unit_cache <- new.env(parent = emptyenv())
+jmh_unit_parts <- function(unit) {
+  if (is.na(unit) || !nzchar(unit)) return(character())
+  m <- jmh_unit_cache[[unit]]
+  if (is.null(m)) {
+    m <- regmatches(unit, regexec("^(.+)/(.+)$", unit))[[1L]]
+    assign(unit, m, envir = jmh_unit_cache)
+  }
+  m
+}
+
 import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
                        src = NULL) {
   timings_metric(metric, "primaryMetric", path, "JMH")
@@ -49,7 +61,7 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
     per_op <- NA
     scale <- NA_real_
     if (is.null(why)) {
-      m <- regmatches(unit, regexec("^(.+)/(.+)$", unit))[[1L]]
+      m <- jmh_unit_parts(unit)
       if (length(m) == 3L && m[3L] == "op" && m[2L] %in% names(jmh_units)) {
         per_op <- TRUE
         scale <- jmh_units[[m[2L]]]
@@ -66,13 +78,18 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
       why <- "its \"primaryMetric\" has no \"rawData\" array of forks"
     }
     if (is.null(why)) {
+      # each fork's scores read once; json_problem() says what is wrong
+      # only with a fork that is not an array of finite numbers
+      v <- lapply(raw, json_num)
       for (k in seq_along(raw)) {
-        bad <- json_problem(raw[[k]], "rawData")
+        plain <- (is.list(raw[[k]]) || is.atomic(raw[[k]])) && is.null(names(raw[[k]])) &&
+          length(v[[k]]) > 0L && all(is.finite(v[[k]]))
+        bad <- if (!plain) json_problem(raw[[k]], "rawData")
         if (!is.null(bad)) {
           why <- sprintf("fork %d: %s", k, sub("^its ", "", bad))
           break
         }
-        if (any(json_num(raw[[k]]) <= 0)) {
+        if (any(v[[k]] <= 0)) {
           why <- sprintf("fork %d has a score <= 0", k)
           break
         }
@@ -82,20 +99,22 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
       problems <<- import_skip(problems, path, sprintf("benchmark \"%s\"", safe_text(bname)), why)
       return(NULL)
     }
-    forks <- lapply(seq_along(raw), function(k) {
-      v <- json_num(raw[[k]])
-      time <- if (per_op) v * scale else scale / v
-      data.frame(benchmark = bname, time = time, process = k,
-                 iteration = seq_along(v), stringsAsFactors = FALSE)
-    })
-    do.call(rbind, forks)
+    # plain vectors per benchmark, one data frame at the end (a data frame
+    # per fork costs more than its values)
+    n <- lengths(v)
+    v <- unlist(v, use.names = FALSE)
+    list(benchmark = bname, time = if (per_op) v * scale else scale / v,
+         process = rep.int(seq_along(n), n), iteration = sequence(n))
   })
-  d <- do.call(rbind, parts)
-  if (is.null(d) || !nrow(d)) timings_all_skipped(path, problems, "benchmark")
-  run <- stats::ave(seq_len(nrow(d)), d$benchmark, FUN = seq_along)
+  parts <- parts[!vapply(parts, is.null, NA)]
+  if (!length(parts)) timings_all_skipped(path, problems, "benchmark")
+  n <- vapply(parts, function(p) length(p$time), 0L)
+  bench <- rep.int(vapply(parts, `[[`, "", "benchmark"), n)
+  cat_field <- function(f) unlist(lapply(parts, `[[`, f), use.names = FALSE)
+  run <- run_within(bench)
   version <- if (multi) NA_character_ else file_stem(path)
-  out <- timings_part(d$benchmark, version, d$time, run, "sample",
-                      process = as.integer(d$process), iteration = d$iteration)
+  out <- timings_part(bench, version, cat_field("time"), run, "sample",
+                      process = cat_field("process"), iteration = cat_field("iteration"))
   if (nrow(problems)) attr(out, "problems") <- problems
   out
 }

@@ -81,27 +81,36 @@ import_pyperf <- function(path, metric = NULL, multi = FALSE, name = NULL,
         wl <- pair[1L, ok]
         wv <- pair[2L, ok]
       }
-      data.frame(value = c(wv, v), process = k,
-                 loops = c(wl, rep(as.double(loops), length(v))),
-                 iteration = seq_len(length(wv) + length(v)),
-                 warmup = rep(c(TRUE, FALSE), c(length(wv), length(v))))
+      list(value = c(wv, v), process = rep.int(k, length(wv) + length(v)),
+           loops = c(wl, rep(as.double(loops), length(v))),
+           iteration = seq_len(length(wv) + length(v)),
+           warmup = rep(c(TRUE, FALSE), c(length(wv), length(v))))
     })
-    d <- do.call(rbind, vals)
-    if (is.null(d)) {
+    vals <- vals[!vapply(vals, is.null, NA)]
+    if (!length(vals)) {
       problems <<- import_skip(problems, path, sprintf("benchmark \"%s\"", bname),
                                "no run has values (only warm-ups or calibration runs)")
       return(NULL)
     }
+    # plain vectors per benchmark, one data frame at the end (a data frame
+    # per run costs more than its values)
+    d <- lapply(stats::setNames(names(vals[[1L]]), names(vals[[1L]])), function(f) {
+      unlist(lapply(vals, `[[`, f), use.names = FALSE)
+    })
     d$benchmark <- as.character(bname)
     d
   })
-  d <- do.call(rbind, parts)
-  if (is.null(d) || !nrow(d)) {
+  parts <- parts[!vapply(parts, is.null, NA)]
+  if (!length(parts)) {
     calibration <- grepl("only warm-ups or calibration runs", problems$message, fixed = TRUE)
     if (!all(calibration)) timings_all_skipped(path, problems, "benchmark")
     timings_empty(path, "no run has values (only warm-ups or calibration runs)")
   }
-  run <- stats::ave(seq_len(nrow(d)), d$benchmark, FUN = seq_along)
+  field <- function(f) unlist(lapply(parts, `[[`, f), use.names = FALSE)
+  bench <- rep.int(vapply(parts, `[[`, "", "benchmark"), lengths(lapply(parts, `[[`, "value")))
+  d <- list(benchmark = bench, value = field("value"), process = field("process"),
+            loops = field("loops"), iteration = field("iteration"), warmup = field("warmup"))
+  run <- run_within(d$benchmark)
   version <- if (multi) NA_character_ else file_stem(path)
   out <- timings_part(d$benchmark, version, d$value, run, "sample",
                       process = as.integer(d$process), loops = d$loops,

@@ -198,13 +198,12 @@ read_timings <- function(path, format = "auto", metric = NULL,
     }
     all <- do.call(rbind, parts)
     if (blocks) {
-      all$run <- stats::ave(seq_len(nrow(all)), all$benchmark, FUN = seq_along)
+      all$run <- run_within(all$benchmark)
       run_order <- "global"
     }
     if (repeated) {
       # the runs of a version numbered across its files, in their order
-      all$run <- stats::ave(seq_len(nrow(all)), all$benchmark, all$version,
-                            FUN = seq_along)
+      all$run <- run_within(all$benchmark, all$version)
     }
     all
   }
@@ -287,8 +286,14 @@ detect_timings_format <- function(path) {
   }
   if (substr(txt, 1L, 1L) %in% c("{", "[")) {
     guess <- detect_json_guess(txt)
-    j <- timings_json(path, sniff, simplify = guess %in% c("hyperfine", "criterion-sample"))
-    return(list(format = detect_json_format(j, path, guess), sniff = sniff, json = j))
+    # arrays of numbers as vectors for the formats whose runs are long
+    # arrays of numbers (their importers read lists too)
+    simple <- c("hyperfine", "criterion-sample")
+    j <- timings_json(path, sniff, simplify = guess %in% simple)
+    fmt <- detect_json_format(j, path, guess)
+    # a wrong guess: the importer of many small objects reads lists
+    if (guess %in% simple && !(fmt %in% simple)) j <- timings_json(path, sniff)
+    return(list(format = fmt, sniff = sniff, json = j))
   }
   lines <- strsplit(txt, "\r?\n", useBytes = TRUE)[[1L]]
   lines <- lines[grepl("[^[:space:]]", lines, useBytes = TRUE) &
@@ -470,9 +475,9 @@ sniff_bytes <- function(raw) {
   } else {
     # bytes 0-8, 14-31 and 127 but tab, newline, form feed, carriage
     # return and escape
-    ctl <- body < as.raw(0x20) | body == as.raw(0x7f)
-    ctl <- ctl & !(body %in% as.raw(c(0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b)))
-    if (any(ctl)) {
+    # (counted by one tabulate() of the bytes)
+    count <- tabulate(as.integer(body) + 1L, 256L)
+    if (any(count[c(0:8, 14:26, 28:31, 127) + 1L] > 0L)) {
       enc <- "binary"
     } else {
       head <- rawToChar(body)
@@ -560,6 +565,14 @@ json_num <- function(x) {
   if (is.numeric(x)) return(as.double(x))
   if (is.character(x)) return(suppressWarnings(as.numeric(x)))
   if (!is.list(x)) return(rep(NA_real_, length(x)))
+  # an array of plain numbers, at once: one number per element (no array,
+  # object or null) flattened one level is numeric only when no element
+  # was a string; a true or false among numbers becomes 1 or 0, so an
+  # array holding a 0 or a 1 is looked at element by element below
+  if (length(x) && all(lengths(x) == 1L)) {
+    u <- unlist(x, recursive = FALSE, use.names = FALSE)
+    if (is.numeric(u) && !any(u == 0 | u == 1, na.rm = TRUE)) return(as.double(u))
+  }
   ok <- lengths(x) == 1L & vapply(x, is.numeric, NA)
   out <- rep(NA_real_, length(x))
   if (any(ok)) out[ok] <- as.double(unlist(x[ok], use.names = FALSE))
@@ -615,6 +628,26 @@ timings_part <- function(benchmark, version, time, run, run_order, ...,
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# The position of each element among the equal elements before it, in
+# order: what `stats::ave(seq_along(g), g, FUN = seq_along)` gives, by one
+# stable sort of the groups' codes instead of a function call per group.
+# Several vectors make the groups of their combinations.
+run_within <- function(...) {
+  keys <- list(...)
+  n <- length(keys[[1L]])
+  if (!n) return(integer())
+  code <- match(keys[[1L]], keys[[1L]])
+  for (k in keys[-1L]) {
+    # the pair (code, k) numbered by first appearance
+    kc <- match(k, k)
+    code <- match(code * (max(kc) + 1) + kc, code * (max(kc) + 1) + kc)
+  }
+  o <- order(code, method = "radix")
+  out <- integer(n)
+  out[o] <- sequence(tabulate(code, n))
+  out
+}
 
 # Several files: the process labels of each file numbered apart (a
 # process of one file is not a process of another), NA where unknown.

@@ -191,6 +191,11 @@ read_speedup_config <- function(file) {
 # Splits one CSV line as read.csv() does (double quotes, surrounding blanks
 # stripped); NULL when it cannot.
 config_fields <- function(line) {
+  # without quotes, the fields between the commas, blanks stripped as
+  # scan(strip.white = TRUE) strips them (a last empty field kept)
+  if (!grepl("\"", line, fixed = TRUE)) {
+    return(trimws(strsplit(paste0(line, ","), ",", fixed = TRUE)[[1L]], whitespace = "[ \t]"))
+  }
   tryCatch(
     scan(text = line, what = "", sep = ",", quote = "\"", strip.white = TRUE,
          quiet = TRUE, na.strings = character(), blank.lines.skip = FALSE),
@@ -244,6 +249,12 @@ read_sample_file <- function(path) {
     return("is a binary file, not a text file of run times")
   }
   lines <- split_lines(raw)
+  # the usual file, one number a line (blanks around it allowed, which
+  # as.numeric() takes as the steps below do): read at once
+  if (all(validUTF8(lines))) {
+    v <- suppressWarnings(as.numeric(lines))
+    if (length(v) && !anyNA(v) && all(is.finite(v) & v > 0)) return(v)
+  }
   if (length(lines)) lines[1L] <- sub("^\xef\xbb\xbf", "", lines[1L], useBytes = TRUE)
   if (!all(validUTF8(lines))) {
     return("holds bytes that are not valid UTF-8 (not a text file of run times)")

@@ -44,8 +44,8 @@ new_speedup_timings <- function(benchmark, version, time, run = NULL, ...,
   }
   time <- as.double(time)
   if (is.null(run)) {
-    key <- if (run_order == "global") benchmark else paste(benchmark, version, sep = "\r")
-    run <- stats::ave(seq_len(n), key, FUN = seq_along)
+    run <- if (run_order == "global") run_within(benchmark) else
+      run_within(benchmark, as.integer(version))
   }
   df <- data.frame(benchmark = benchmark, version = version, time = time,
                    run = as.integer(run), stringsAsFactors = FALSE)

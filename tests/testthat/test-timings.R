@@ -149,3 +149,20 @@ test_that("hpt() on timings: A is the transformed code, B the initial code", {
   h2 <- hpt(t, initial = "faster")
   expect_equal(h2$R_A, ref$R_B)
 })
+
+test_that("run_within() numbers each group's elements as stats::ave() does", {
+  set.seed(35)
+  for (k in 1:30) {
+    n <- sample(0:200, 1)
+    g <- sample(c(letters[1:5], NA), n, replace = TRUE)
+    h <- sample(1:3, n, replace = TRUE)
+    ref1 <- if (n) stats::ave(seq_len(n), addNA(factor(g)), FUN = seq_along) else integer()
+    expect_identical(speeduptest:::run_within(g), as.integer(ref1))
+    ref2 <- if (n) stats::ave(seq_len(n), paste(g, h), FUN = seq_along) else integer()
+    expect_identical(speeduptest:::run_within(g, h), as.integer(ref2))
+  }
+  # a factor and its codes group alike
+  f <- factor(c("b", "a", "b", "b", "a"))
+  expect_identical(speeduptest:::run_within(f), c(1L, 1L, 2L, 3L, 2L))
+  expect_identical(speeduptest:::run_within(c("x", "x"), f[1:2]), c(1L, 1L))
+})
