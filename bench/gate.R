@@ -20,17 +20,21 @@
 # case, so that several can run at the same time; DISTURB=0 starts no busy
 # process, for the runs beside the one that does; MINUTES=M starts no job after M minutes, and the summary counts
 # the jobs done: the cases alternate, so each has as many; ONE_BLOCKS: see
-# below; STEPS: the work of busy.c per run, default 3,000,000 steps, about
-# 7 ms of CPU time; the slow build's steps are calibrated so that its CPU
+# below; KEEP: see below; STEPS: the work of busy.c per run, default 10,000,000 steps, about
+# 18 ms of CPU time; the slow build's steps are calibrated so that its CPU
 # time, process start-up included, is 3 % more.) Needs gcc, g++,
 # libbenchmark-dev and hyperfine.  Prints every job's exit status, then the
 # rates with their standard errors.
 
 jobs <- as.integer(Sys.getenv("JOBS", "40"))
 minutes <- as.numeric(Sys.getenv("MINUTES", "Inf"))
-steps <- as.numeric(Sys.getenv("STEPS", "3000000"))
+steps <- as.numeric(Sys.getenv("STEPS", "10000000"))
 cases <- strsplit(Sys.getenv("CASES", "aa,slow"), ",")[[1]]
 disturb <- Sys.getenv("DISTURB", "1") != "0"
+# KEEP=DIR keeps each job's times.csv as DIR/RECIPE-CASE-N.csv (for
+# bench/gate-resample.R)
+keep <- Sys.getenv("KEEP", "")
+if (nzchar(keep)) dir.create(keep, showWarnings = FALSE, recursive = TRUE)
 # the hyperfine file of each job's programs (one block per version) costs
 # as much as the job: made in the first ONE_BLOCKS jobs of each case only
 one_blocks <- as.integer(Sys.getenv("ONE_BLOCKS", "5"))
@@ -54,9 +58,11 @@ build <- function(cc, args, out) {
 busy_a <- build("gcc", c("-O2", file.path(src, "busy.c")), file.path(work, "busy-a"))
 busy_b <- build("gcc", c("-O2", file.path(src, "busy.c")), file.path(work, "busy-b"))
 # the slow command: 3 % more CPU time than the base, the process's start-up
-# included (busy 0 is the start-up alone), calibrated on 41 interleaved rounds
+# included (busy 0 is the start-up alone), calibrated on 101 interleaved
+# rounds; the slowdown the jobs saw, pooled over them, is printed at the end
 cpu_median <- function(cmds) {
-  t <- do.call(speeduptest::measure, c(as.list(cmds), list(.runs = 41L, .warmup = 3L)))
+  t <- suppressWarnings(do.call(speeduptest::measure,
+                                c(as.list(cmds), list(.runs = 101L, .warmup = 3L))))
   d <- as.data.frame(t)
   tapply(d$user + d$sys, d$version, stats::median)[names(cmds)]
 }
@@ -172,7 +178,7 @@ results <- list()
 for (r in recipes) for (case in cases) {
   results[[paste(r, case)]] <- list(recipe = r, case = case, status = integer(),
                                     one_status = integer(), one_risk = logical(),
-                                    seconds = double())
+                                    seconds = double(), dirs = character())
 }
 t0 <- Sys.time()
 elapsed <- function() as.numeric(difftime(Sys.time(), t0, units = "mins"))
@@ -193,6 +199,10 @@ for (j in seq_len(jobs)) {
       x <- results[[key]]
       x$status <- c(x$status, job$status)
       x$seconds <- c(x$seconds, sec)
+      x$dirs <- c(x$dirs, job$dir)
+      if (nzchar(keep) && file.exists(file.path(job$dir, "times.csv"))) {
+        file.copy(file.path(job$dir, "times.csv"), file.path(keep, sprintf("%s-%s-%d.csv", r, case, j)))
+      }
       x$one_status <- c(x$one_status, o$status)
       x$one_risk <- c(x$one_risk, o$risk)
       results[[key]] <- x
@@ -229,6 +239,27 @@ for (x in results) {
               rate(sum(x$one_status[ok] == 3L), sum(ok)),
               rate(sum(x$one_risk[ok]), sum(ok))))
 }
+# The change the jobs saw, pooled over a case's jobs: the median over rounds
+# (and benchmarks) of the per-round ratio change / base of the CPU times
+# (for Google Benchmark, of each process's median repetition)
+seen <- function(x) {
+  d <- unlist(lapply(x$dirs, function(dir) {
+    f <- file.path(dir, "times.csv")
+    if (!file.exists(f)) return(NULL)
+    t <- utils::read.csv(f)
+    if (x$recipe == "measure") t$time <- t$cpu
+    a <- stats::aggregate(time ~ benchmark + version + round, t, stats::median)
+    w <- stats::reshape(a, idvar = c("benchmark", "round"), timevar = "version",
+                        direction = "wide")
+    log(w$time.change) - log(w$time.base)
+  }))
+  if (!length(d)) return("")
+  sprintf("; the change seen, pooled over %d rounds: %.2f %% slower", length(d),
+          100 * (exp(stats::median(d)) - 1))
+}
+for (x in results) cat(sprintf("%-8s %-22s%s\n", x$recipe,
+                               if (x$case == "aa") "byte-identical builds" else "a real 3 % slowdown",
+                               seen(x)))
 # the closing summary: both rates against their goals
 pool <- function(case, f) {
   xs <- Filter(function(x) x$case == case, results)
