@@ -1,9 +1,12 @@
 # More jobs than the machine has time for: the rounds that the byte-identical
 # jobs of bench/gate.R measured, resampled. Each resampled job draws a job's
 # rounds with replacement (as many as it had: a round keeps its runs of both
-# versions, so the pairing and the job's own load stay), and makes the change
-# 3 % slower by multiplying its times by 1.03 (the slowdown case) or leaves
-# them (the byte-identical case); then `speeduptest compare` decides as the
+# versions, so the pairing and the job's own load stay). The job's own chance
+# difference is taken out first (the change's times divided by the median
+# over rounds of the ratio change / base, per benchmark), so that a resampled
+# job's error is its own and not the real job's plus its own; then the
+# change is made 3 % slower by multiplying its times by 1.03 (the slowdown
+# case) or left as it is (the byte-identical case); then `speeduptest compare` decides as the
 # recipe's gate does. The rates are those of jobs whose spread is the spread
 # the real jobs had; the real jobs' own rates are bench/gate.R's.
 #
@@ -30,6 +33,21 @@ res <- list()
 for (f in files) {
   recipe <- sub("-aa-.*$", "", basename(f))
   t <- utils::read.csv(f)
+  metric <- if (recipe == "measure") "cpu" else "time"
+  scale_change <- function(t, k) {
+    ch <- t$version == "change"
+    for (col in intersect(c("time", "cpu", "user", "sys"), names(t))) {
+      t[[col]][ch] <- t[[col]][ch] * k[ch]
+    }
+    t
+  }
+  # the job's chance difference, per benchmark, taken out
+  a <- stats::aggregate(t[[metric]], list(benchmark = t$benchmark, version = t$version,
+                                          round = t$round), stats::median)
+  w <- stats::reshape(a, idvar = c("benchmark", "round"), timevar = "version",
+                      direction = "wide")
+  ratio <- tapply(w$x.change / w$x.base, w$benchmark, stats::median)
+  t <- scale_change(t, 1 / ratio[as.character(t$benchmark)])
   rounds <- sort(unique(t$round))
   for (case in c("aa", "slow")) {
     for (b in seq_len(reps)) {
@@ -42,13 +60,7 @@ for (f in files) {
       })
       s <- do.call(rbind, parts)
       s$process <- as.integer(factor(s$process))
-      if (case == "slow") {
-        ch <- s$version == "change"
-        s$time[ch] <- s$time[ch] * 1.03
-        if (!is.null(s$cpu)) s$cpu[ch] <- s$cpu[ch] * 1.03
-        if (!is.null(s$user)) s$user[ch] <- s$user[ch] * 1.03
-        if (!is.null(s$sys)) s$sys[ch] <- s$sys[ch] * 1.03
-      }
+      if (case == "slow") s <- scale_change(s, rep(1.03, nrow(s)))
       out <- tempfile(fileext = ".csv")
       utils::write.csv(s, out, row.names = FALSE)
       st <- utils::capture.output(code <- speeduptest:::cli_compare(c(out, gate[[recipe]])))
