@@ -12,7 +12,8 @@ export PATH="$HOME/.local/bin:$PATH"
 # benchmark in each, the CPU time (less sensitive to other jobs on a shared
 # runner). A process's median differs from the next one's by 4-7 % on a
 # loaded shared runner; 60 rounds detect a 3 % slowdown (2 % beyond the
-# tolerance) in at least 9 jobs out of 10 (15 rounds: about 6 in 10).
+# tolerance) in at least 9 jobs out of 10 (all 11 jobs of bench/gate.R on 2
+# cores at load 30; 15 rounds: 6 in 10).
 # Google Benchmark 1.8 and later write --benchmark_min_time=0.005s
 speeduptest measure --harness gbench --runs "${SPEEDUP_RUNS:-60}" \
   --metric cpu_time --export times.csv \
