@@ -16,11 +16,25 @@
 #
 # Usage (from the package's root, with the package installed in R_LIBS):
 #   JOBS=40 nice Rscript bench/gate.R
-# (RECIPES=measure or gbench for one recipe; ONE_BLOCKS: see below)
-# Needs gcc, g++, libbenchmark-dev and hyperfine.  Prints the rates with
-# their standard errors.
+# (RECIPES=measure or gbench for one recipe and CASES=aa or slow for one
+# case, so that several can run at the same time; DISTURB=0 starts no busy
+# process, for the runs beside the one that does; MINUTES=M starts no job after M minutes, and the summary counts
+# the jobs done: the cases alternate, so each has as many; ONE_BLOCKS: see
+# below; KEEP: see below; STEPS: the work of busy.c per run, default 10,000,000 steps, about
+# 18 ms of CPU time; the slow build's steps are calibrated so that its CPU
+# time, process start-up included, is 3 % more.) Needs gcc, g++,
+# libbenchmark-dev and hyperfine.  Prints every job's exit status, then the
+# rates with their standard errors.
 
 jobs <- as.integer(Sys.getenv("JOBS", "40"))
+minutes <- as.numeric(Sys.getenv("MINUTES", "Inf"))
+steps <- as.numeric(Sys.getenv("STEPS", "10000000"))
+cases <- strsplit(Sys.getenv("CASES", "aa,slow"), ",")[[1]]
+disturb <- Sys.getenv("DISTURB", "1") != "0"
+# KEEP=DIR keeps each job's times.csv as DIR/RECIPE-CASE-N.csv (for
+# bench/gate-resample.R)
+keep <- Sys.getenv("KEEP", "")
+if (nzchar(keep)) dir.create(keep, showWarnings = FALSE, recursive = TRUE)
 # the hyperfine file of each job's programs (one block per version) costs
 # as much as the job: made in the first ONE_BLOCKS jobs of each case only
 one_blocks <- as.integer(Sys.getenv("ONE_BLOCKS", "5"))
@@ -43,6 +57,21 @@ build <- function(cc, args, out) {
 }
 busy_a <- build("gcc", c("-O2", file.path(src, "busy.c")), file.path(work, "busy-a"))
 busy_b <- build("gcc", c("-O2", file.path(src, "busy.c")), file.path(work, "busy-b"))
+# the slow command: 3 % more CPU time than the base, the process's start-up
+# included (busy 0 is the start-up alone), calibrated on 101 interleaved
+# rounds; the slowdown the jobs saw, pooled over them, is printed at the end
+cpu_median <- function(cmds) {
+  t <- suppressWarnings(do.call(speeduptest::measure,
+                                c(as.list(cmds), list(.runs = 101L, .warmup = 3L))))
+  d <- as.data.frame(t)
+  tapply(d$user + d$sys, d$version, stats::median)[names(cmds)]
+}
+cal <- cpu_median(c(zero = paste(busy_a, 0), full = paste(busy_a, format(steps, scientific = FALSE))))
+per_step <- (cal[["full"]] - cal[["zero"]]) / steps
+slow_steps <- round(steps + 0.03 * cal[["full"]] / per_step)
+cat(sprintf("busy: start-up %.2f ms, %s steps %.2f ms of CPU time; the 3 %% slower command: %s steps\n",
+            1000 * cal[["zero"]], format(steps, big.mark = ","), 1000 * cal[["full"]],
+            format(slow_steps, big.mark = ",")))
 gb <- function(work_pct, out) {
   build("g++", c("-O2", sprintf("-DWORK=%d", work_pct), file.path(src, "loop_bench.cc"),
                  "-lbenchmark", "-lpthread"), out)
@@ -104,7 +133,8 @@ one_process <- function(kind, base, change) {
     for (i in 1:2) {
       system2(c(base, change)[i], c("--benchmark_repetitions=35", "--benchmark_min_time=0.01",
                                     "--benchmark_out_format=json",
-                                    paste0("--benchmark_out=", f[i])), stdout = FALSE)
+                                    paste0("--benchmark_out=", f[i])),
+              stdout = FALSE, stderr = FALSE)
     }
     c(f, "--metric", "cpu_time")
   } else {
@@ -121,15 +151,17 @@ one_process <- function(kind, base, change) {
   list(status = st, risk = any(grepl("probability at most", out)))
 }
 
+n0 <- format(steps, scientific = FALSE)
+n1 <- format(slow_steps, scientific = FALSE)
 conditions <- list(
-  measure = list(recipe = "ci-measure.sh", n = 10000000,
-                 aa = c(paste0("BASE_CMD=", busy_a, " 10000000"),
-                        paste0("CHANGE_CMD=", busy_b, " 10000000")),
-                 slow = c(paste0("BASE_CMD=", busy_a, " 10000000"),
-                          paste0("CHANGE_CMD=", busy_b, " 10300000")),
+  measure = list(recipe = "ci-measure.sh",
+                 aa = c(paste0("BASE_CMD=", busy_a, " ", n0),
+                        paste0("CHANGE_CMD=", busy_b, " ", n0)),
+                 slow = c(paste0("BASE_CMD=", busy_a, " ", n0),
+                          paste0("CHANGE_CMD=", busy_b, " ", n1)),
                  one = list(kind = "hyperfine",
-                            aa = c(paste(busy_a, "10000000"), paste(busy_b, "10000000")),
-                            slow = c(paste(busy_a, "10000000"), paste(busy_b, "10300000")))),
+                            aa = c(paste(busy_a, n0), paste(busy_b, n0)),
+                            slow = c(paste(busy_a, n0), paste(busy_b, n1)))),
   gbench = list(recipe = "ci-gbench.sh",
                 aa = c(paste0("BASE_BENCH=", gb_a), paste0("CHANGE_BENCH=", gb_b)),
                 slow = c(paste0("BASE_BENCH=", gb_a), paste0("CHANGE_BENCH=", gb_slow)),
@@ -140,44 +172,66 @@ rate <- function(k, n) {
   sprintf("%d/%d = %.1f %% (SE %.1f %%)", k, n, 100 * p, 100 * sqrt(p * (1 - p) / n))
 }
 
-pid <- disturb_start()
-on.exit(disturb_stop(pid), add = TRUE)
+pid <- if (disturb) disturb_start() else NA_integer_
+if (disturb) on.exit(disturb_stop(pid), add = TRUE)
 results <- list()
+for (r in recipes) for (case in cases) {
+  results[[paste(r, case)]] <- list(recipe = r, case = case, status = integer(),
+                                    one_status = integer(), one_risk = logical(),
+                                    seconds = double(), dirs = character())
+}
 t0 <- Sys.time()
-for (r in recipes) {
-  cnd <- conditions[[r]]
-  for (case in c("aa", "slow")) {
-    st <- integer(jobs)
-    one_st <- integer(jobs)
-    one_risk <- logical(jobs)
-    for (j in seq_len(jobs)) {
+elapsed <- function() as.numeric(difftime(Sys.time(), t0, units = "mins"))
+# the jobs of a recipe alternate between its two cases, so that both have
+# as many when MINUTES cuts the run short
+for (j in seq_len(jobs)) {
+  if (elapsed() > minutes) break
+  for (r in recipes) {
+    cnd <- conditions[[r]]
+    for (case in cases) {
+      key <- paste(r, case)
+      tj <- Sys.time()
       job <- run_job(cnd$recipe, cnd[[case]])
-      st[j] <- job$status
+      sec <- as.numeric(difftime(Sys.time(), tj, units = "secs"))
       o <- if (cnd$one$kind == "gbench" || j <= one_blocks) {
         one_process(cnd$one$kind, cnd$one[[case]][1], cnd$one[[case]][2])
       } else list(status = NA_integer_, risk = NA)
-      one_st[j] <- o$status
-      one_risk[j] <- o$risk
-      cat(sprintf("%s %s job %d: exit %d; one process/block per version: exit %s%s\n",
-                  r, case, j, st[j], format(one_st[j]),
-                  if (isTRUE(o$risk)) " WITH a risk statement" else ""))
+      x <- results[[key]]
+      x$status <- c(x$status, job$status)
+      x$seconds <- c(x$seconds, sec)
+      x$dirs <- c(x$dirs, job$dir)
+      if (nzchar(keep) && file.exists(file.path(job$dir, "times.csv"))) {
+        file.copy(file.path(job$dir, "times.csv"), file.path(keep, sprintf("%s-%s-%d.csv", r, case, j)))
+      }
+      x$one_status <- c(x$one_status, o$status)
+      x$one_risk <- c(x$one_risk, o$risk)
+      results[[key]] <- x
+      verdict <- grep("slowdown|speedup|no significant|equivalent|insufficient", job$out,
+                      value = TRUE)
+      cat(sprintf("%s %s job %d (%.0f s): exit %d%s; one process/block per version: exit %s%s\n",
+                  r, case, j, sec, job$status,
+                  if (length(verdict)) paste0(" [", trimws(verdict[length(verdict)]), "]") else "",
+                  format(o$status), if (isTRUE(o$risk)) " WITH a risk statement" else ""))
+      if (job$status == 2L) cat(job$out, sep = "\n")
     }
-    results[[paste(r, case)]] <- list(recipe = r, case = case, status = st,
-                                      one_status = one_st, one_risk = one_risk)
   }
 }
-disturb_stop(pid)
-cat(sprintf("\n%d jobs per recipe and case, %s, a busy process on and off at random\n",
-            jobs, format(round(difftime(Sys.time(), t0, units = "mins"), 1))))
+if (disturb) disturb_stop(pid)
+done <- vapply(results, function(x) length(x$status), 1L)
+cat(sprintf("\n%s jobs per recipe and case, %s, %s\n",
+            paste(unique(done), collapse = "/"),
+            if (disturb) "a busy process on and off at random" else "no busy process of its own",
+            format(round(difftime(Sys.time(), t0, units = "mins"), 1))))
 cat(sprintf("machine: %s, %d cores, load average at the end %s\n",
             sub("^.*: ", "", grep("model name", readLines("/proc/cpuinfo"), value = TRUE)[1]),
             parallel::detectCores(),
             paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " ")))
 for (x in results) {
   what <- if (x$case == "aa") "byte-identical builds" else "a real 3 % slowdown"
-  cat(sprintf("%-8s %-22s failed (exit 1): %s; inconclusive (exit 3): %s\n", x$recipe, what,
+  cat(sprintf("%-8s %-22s failed (exit 1): %s; inconclusive (exit 3): %s; median job %.0f s\n",
+              x$recipe, what,
               rate(sum(x$status == 1L), length(x$status)),
-              rate(sum(x$status == 3L), length(x$status))))
+              rate(sum(x$status == 3L), length(x$status)), stats::median(x$seconds)))
   ok <- !is.na(x$one_status)
   cat(sprintf("%-8s %-22s one %s per version: failed %s, exit 3 %s, risk stated in %s\n",
               "", "", if (x$recipe == "gbench") "process" else "block",
@@ -185,3 +239,52 @@ for (x in results) {
               rate(sum(x$one_status[ok] == 3L), sum(ok)),
               rate(sum(x$one_risk[ok]), sum(ok))))
 }
+# The change the jobs saw, pooled over a case's jobs: the median over rounds
+# (and benchmarks) of the per-round ratio change / base of the CPU times
+# (for Google Benchmark, of each process's median repetition)
+seen <- function(x) {
+  d <- unlist(lapply(x$dirs, function(dir) {
+    f <- file.path(dir, "times.csv")
+    if (!file.exists(f)) return(NULL)
+    t <- utils::read.csv(f)
+    if (x$recipe == "measure") t$time <- t$cpu
+    a <- stats::aggregate(time ~ benchmark + version + round, t, stats::median)
+    w <- stats::reshape(a, idvar = c("benchmark", "round"), timevar = "version",
+                        direction = "wide")
+    log(w$time.change) - log(w$time.base)
+  }))
+  if (!length(d)) return("")
+  sprintf("; the change seen, pooled over %d rounds: %.2f %% slower", length(d),
+          100 * (exp(stats::median(d)) - 1))
+}
+for (x in results) cat(sprintf("%-8s %-22s%s\n", x$recipe,
+                               if (x$case == "aa") "byte-identical builds" else "a real 3 % slowdown",
+                               seen(x)))
+# the closing summary: both rates against their goals
+pool <- function(case, f) {
+  xs <- Filter(function(x) x$case == case, results)
+  c(k = sum(vapply(xs, f, 1)), n = sum(vapply(xs, function(x) length(x$status), 1L)))
+}
+cat("\nSummary (", paste(recipes, collapse = " and "), "):\n", sep = "")
+if ("aa" %in% cases) {
+  aa <- pool("aa", function(x) sum(x$status == 1L))
+  cat(sprintf("  byte-identical builds: jobs failed %s; goal at most 5 %%: %s\n",
+              rate(aa[["k"]], aa[["n"]]),
+              if (aa[["k"]] <= 0.05 * aa[["n"]]) "met" else "NOT met"))
+}
+if ("slow" %in% cases) {
+  slow <- pool("slow", function(x) sum(x$status == 1L))
+  cat(sprintf("  a real 3 %% slowdown:   jobs failed %s; goal at least 90 %%: %s\n",
+              rate(slow[["k"]], slow[["n"]]),
+              if (slow[["k"]] >= 0.9 * slow[["n"]]) "met" else "NOT met"))
+}
+if (length(recipes) > 1L) for (x in results) {
+  cat(sprintf("    %-8s %-22s %s\n", x$recipe,
+              if (x$case == "aa") "byte-identical builds" else "a real 3 % slowdown",
+              rate(sum(x$status == 1L), length(x$status))))
+}
+one_fail <- sum(vapply(results, function(x) sum(x$one_status == 1L, na.rm = TRUE), 1))
+one_risk <- sum(vapply(results, function(x) sum(x$one_risk, na.rm = TRUE), 1))
+one_n <- sum(vapply(results, function(x) sum(!is.na(x$one_status)), 1))
+cat(sprintf("  one process or block per version: failed in %d, stated a risk in %d of %d jobs (goal: never)\n",
+            as.integer(one_fail), as.integer(one_risk), as.integer(one_n)))

@@ -208,9 +208,10 @@ test_that("the vignette's recipe with speeduptest measure runs as written", {
   skip_if(system2("cc", c("-O2", "-o", exe, shQuote(timings_fixture("busy.c"))),
                   stdout = FALSE, stderr = FALSE) != 0, "cannot build busy.c")
   # three times the work: measured interleaved, the slowdown is guaranteed
-  # and the job fails
+  # and the job fails (31 rounds instead of the recipe's 301, to be quick)
   r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "2000000"))),
-                            paste0("CHANGE_CMD=", shQuote(paste(exe, "6000000")))))
+                            paste0("CHANGE_CMD=", shQuote(paste(exe, "6000000"))),
+                            "SPEEDUP_RUNS=31"))
   expect_identical(r$status, 1L)
   expect_true(any(grepl("significant slowdown beyond 1 % (paired by round, 31 rounds)",
                         r$out, fixed = TRUE)))
@@ -226,11 +227,13 @@ test_that("the vignette's recipe with speeduptest measure runs as written", {
   expect_identical(lines[1], "### speeduptest compare: FAIL")
   row <- grep("^\\| ", lines, value = TRUE)[2]
   expect_match(row, "^\\| [^|]+ \\| [0-9.]+ ms \\S+ [0-9.]+ [mu]?s \\| [0-9.]+ ms \\S+ [0-9.]+ [mu]?s \\| [0-9.]+x slower \\|")
-  # a third of the work: the job passes
-  r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "6000000"))),
-                            paste0("CHANGE_CMD=", shQuote(paste(exe, "2000000")))))
+  # a third of the work, with the recipe's own number of rounds: the job
+  # passes
+  r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "600000"))),
+                            paste0("CHANGE_CMD=", shQuote(paste(exe, "200000")))))
   expect_identical(r$status, 0L)
-  expect_true(any(grepl("significant speedup beyond 1 %", r$out, fixed = TRUE)))
+  expect_true(any(grepl("significant speedup beyond 1 % (paired by round, 301 rounds)",
+                        r$out, fixed = TRUE)))
 })
 
 test_that("the GitHub Actions workflow installs from source, runs the recipe and posts the comment", {
@@ -266,8 +269,10 @@ test_that("the vignette's Google Benchmark recipe runs as written", {
   base <- build(100)
   slower <- build(300)
   recipe <- system.file("ci", "ci-gbench.sh", package = "speeduptest")
-  r <- run_recipe(recipe, c(paste0("BASE_BENCH=", base), paste0("CHANGE_BENCH=", slower)))
-  # each build in 15 interleaved processes: paired by round, guaranteed
+  # each build in 15 interleaved processes (the recipe's 60 by default):
+  # paired by round, guaranteed
+  r <- run_recipe(recipe, c(paste0("BASE_BENCH=", base), paste0("CHANGE_BENCH=", slower),
+                            "SPEEDUP_RUNS=15"))
   expect_identical(r$status, 1L)
   expect_gte(length(grep("significant slowdown beyond 1 % (paired by round, 15 rounds)",
                          r$out, fixed = TRUE)), 2L)
