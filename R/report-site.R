@@ -128,52 +128,69 @@ report_dir <- function(dir) {
   normalizePath(dir)
 }
 
-# One version's times as the PR comment of `compare` writes them: the
-# median and the spread (mad()) with units.
-site_time_spread <- function(t) {
-  t <- t[is.finite(t)]
-  if (!length(t)) return("")
-  fmt_time_spread(stats::median(t), if (length(t) > 1L) stats::mad(t) else NA_real_)
+# Each version's times as the PR comment of `compare` writes them: the
+# median and the spread (mad()) with units, "" without a finite time.
+# med and spread: the median and mad() of each sample's finite times (NA:
+# none, and a spread of one time).
+site_time_spread <- function(med, spread) {
+  out <- rep("", length(med))
+  ok <- !is.na(med)
+  out[ok] <- trimws(fmt_time(med[ok]))
+  both <- ok & !is.na(spread)
+  out[both] <- sprintf("%s %s %s", out[both], compare_pm(), trimws(fmt_time(spread[both])))
+  out
 }
 
-# The model of a comparison: a row per benchmark, and its page.
+# The median and mad() of the finite times of a sample (NA, NA without
+# one; the spread NA with one).
+site_centre <- function(t) {
+  t <- t[is.finite(t)]
+  if (!length(t)) return(c(NA_real_, NA_real_))
+  c(stats::median(t), if (length(t) > 1L) stats::mad(t) else NA_real_)
+}
+
+# The model of a comparison: a row per benchmark, and its page (the
+# verdict's lines and the two samples, or the error).
 report_model_verdicts <- function(verdicts) {
   n <- length(verdicts)
-  rows <- data.frame(id = seq_len(n), benchmark = names(verdicts),
-                     decision = "", direction = "", speedup = NA_real_,
-                     conf_low = NA_real_, conf_high = NA_real_,
-                     old = "", new = "", old_median = NA_real_, new_median = NA_real_,
-                     caveats = "", spark = "", stringsAsFactors = FALSE)
+  err <- vapply(verdicts, inherits, TRUE, what = "error")
+  decision <- direction <- caveats <- rep("", n)
+  speedup <- conf_low <- conf_high <- old_median <- new_median <- rep(NA_real_, n)
+  cx <- cy <- matrix(NA_real_, 2L, n)
   pages <- vector("list", n)
   for (i in seq_len(n)) {
     v <- verdicts[[i]]
-    if (inherits(v, "error")) {
-      rows$decision[i] <- "not analysed"
-      rows$direction[i] <- "error"
-      rows$caveats[i] <- conditionMessage(v)
+    if (err[i]) {
+      decision[i] <- "not analysed"
+      direction[i] <- "error"
+      caveats[i] <- conditionMessage(v)
       pages[[i]] <- list(kind = "error", message = conditionMessage(v))
       next
     }
     x <- as.double(v$x)
     y <- as.double(v$y)
     ci <- as.double(v$speedup_ci)
-    rows$decision[i] <- v$decision
-    rows$direction[i] <- if (is.na(v$direction)) "none" else v$direction
-    rows$speedup[i] <- or_na(attr(v$speedup_ci, "estimate"), v$speedup)
-    rows$conf_low[i] <- ci[1L]
-    rows$conf_high[i] <- ci[2L]
-    rows$old[i] <- site_time_spread(x)
-    rows$new[i] <- site_time_spread(y)
-    rows$old_median[i] <- stats::median(x)
-    rows$new_median[i] <- stats::median(y)
-    rows$caveats[i] <- paste(c(v$caveats, if (!isTRUE(v$significant)) v$advice), collapse = " ")
+    decision[i] <- v$decision
+    direction[i] <- if (is.na(v$direction)) "none" else v$direction
+    speedup[i] <- or_na(attr(v$speedup_ci, "estimate"), v$speedup)
+    conf_low[i] <- ci[1L]
+    conf_high[i] <- ci[2L]
+    cx[, i] <- site_centre(x)
+    cy[, i] <- site_centre(y)
+    old_median[i] <- stats::median(x)
+    new_median[i] <- stats::median(y)
+    caveats[i] <- paste(c(v$caveats, if (!isTRUE(v$significant)) v$advice), collapse = " ")
     samples <- stats::setNames(list(x, y), as.character(v$labels))
     if (anyDuplicated(names(samples))) names(samples) <- c("old", "new")
-    pages[[i]] <- list(kind = "verdict", lines = format(v), samples = samples,
-                       data = data.frame(version = rep(names(samples), c(length(x), length(y))),
-                                         run = c(seq_along(x), seq_along(y)),
-                                         time = c(x, y), stringsAsFactors = FALSE))
+    pages[[i]] <- list(kind = "verdict", lines = format(v), samples = samples)
   }
+  rows <- data.frame(id = seq_len(n), benchmark = names(verdicts),
+                     decision = decision, direction = direction, speedup = speedup,
+                     conf_low = conf_low, conf_high = conf_high,
+                     old = site_time_spread(cx[1L, ], cx[2L, ]),
+                     new = site_time_spread(cy[1L, ], cy[2L, ]),
+                     old_median = old_median, new_median = new_median,
+                     caveats = caveats, spark = rep("", n), stringsAsFactors = FALSE)
   list(kind = "comparison", rows = rows, pages = pages, changes = NULL)
 }
 
