@@ -208,9 +208,7 @@ site_verdict_pages <- function(dir, model) {
   alt <- sprintf("Run times of %s: %s median %s, %s median %s", esc_text(r$benchmark[iv]),
                  esc_text(lab1), fmt_time(r$old_median[iv]), esc_text(lab2),
                  fmt_time(r$new_median[iv]))
-  svg <- vapply(seq_along(iv), function(k) {
-    svg_runs(stats::setNames(list(xs[[k]], ys[[k]]), labs[[k]]), title = alt[k])
-  }, "")
+  svg <- svg_runs_many(xs, ys, lab1, lab2, alt)
   body[iv] <- sprintf("<h2>The verdict</h2>\n<pre>%s</pre>\n<h2>Runs in recorded order and distributions</h2>\n%s",
                       pre, svg)
   html <- paste0(top, "\n", body, "\n</body>\n</html>")

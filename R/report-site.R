@@ -66,12 +66,15 @@ report_site.speedup_timings <- function(x, dir, test = "median", alpha = 0.05,
   test <- check_choice(test, report_protocols(), "test")
   fun <- get(paste0(test, "_test"), mode = "function")
   attrs <- attributes(x)[c("source", "run_order")]
-  df <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
-  idx <- split(seq_len(nrow(df)), factor(df$benchmark, levels = unique(df$benchmark)))
+  cols <- unclass(x)
+  attributes(cols) <- list(names = names(x))
+  idx <- split(seq_along(cols$benchmark), factor(cols$benchmark, levels = unique(cols$benchmark)))
+  # each benchmark's rows as timings (its columns subset by `[`, as a data
+  # frame's rows are, at a fraction of `[.data.frame`'s cost)
   verdicts <- lapply(names(idx), function(b) {
-    d <- df[idx[[b]], , drop = FALSE]
-    sub <- structure(d, class = class(x), source = attrs$source,
-                     run_order = attrs$run_order, row.names = seq_len(nrow(d)))
+    ix <- idx[[b]]
+    sub <- structure(lapply(cols, `[`, ix), class = class(x), source = attrs$source,
+                     run_order = attrs$run_order, row.names = seq_along(ix))
     tryCatch(fun(sub, alpha = alpha, min_speedup = min_speedup, ...),
              error = function(e) e)
   })
