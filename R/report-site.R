@@ -71,16 +71,63 @@ report_site.speedup_timings <- function(x, dir, test = "median", alpha = 0.05,
   idx <- split(seq_along(cols$benchmark), factor(cols$benchmark, levels = unique(cols$benchmark)))
   # each benchmark's rows as timings (its columns subset by `[`, as a data
   # frame's rows are, at a fraction of `[.data.frame`'s cost)
+  # without other arguments, the verdict of each benchmark is the
+  # protocol's run on what timings_pair() gives, taken from the columns
+  direct <- !...length() && is.null(cols[["warmup"]])
+  call <- substitute(f(x = sub, alpha = alpha, min_speedup = min_speedup),
+                     list(f = as.name(paste0(test, "_test"))))
   verdicts <- lapply(names(idx), function(b) {
     ix <- idx[[b]]
-    sub <- structure(lapply(cols, `[`, ix), class = class(x), source = attrs$source,
-                     run_order = attrs$run_order, row.names = seq_along(ix))
-    tryCatch(fun(sub, alpha = alpha, min_speedup = min_speedup, ...),
-             error = function(e) e)
+    parts <- if (direct) site_pair(cols, ix, b, attrs$run_order)
+    tryCatch(if (is.null(parts)) {
+      sub <- structure(lapply(cols, `[`, ix), class = class(x), source = attrs$source,
+                       run_order = attrs$run_order, row.names = seq_along(ix))
+      fun(sub, alpha = alpha, min_speedup = min_speedup, ...)
+    } else {
+      run_structured(test, parts, alpha, TRUE, FALSE, call, "auto", "auto",
+                     min_speedup = min_speedup)
+    }, error = function(e) e)
   })
   names(verdicts) <- names(idx)
   report_site.list(verdicts, dir, title = title %||% sprintf(
     "%d benchmarks: %s", length(verdicts), attrs$source %||% "timings"))
+}
+
+# What timings_pair(sub, NULL, NULL, NULL, FALSE) gives for the rows `ix`
+# of benchmark `b` (`sub`: those rows as timings without marked warm-ups),
+# made from the columns `cols` of the timings; NULL when the benchmark has
+# not two versions (timings_pair() then says why).
+site_pair <- function(cols, ix, b, run_order) {
+  ver <- cols$version[ix]
+  lev <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))
+  if (length(lev) != 2L) return(NULL)
+  ver <- as.character(ver)
+  keep <- ver %in% lev
+  row_id <- which(keep)
+  ix <- ix[keep]
+  ver <- ver[keep]
+  run <- if (is.null(cols$run)) seq_along(ix) else cols$run[ix]
+  ts <- cols$timestamp
+  if (!is.null(ts)) ts <- ts[ix]
+  has_ts <- !is.null(ts) && inherits(ts, "POSIXct") && length(ts) > 0L && !anyNA(ts)
+  o <- if (has_ts) order(as.double(ts), run) else order(run)
+  ver <- ver[o]
+  time <- cols$time[ix][o]
+  global <- has_ts || identical(run_order, "global")
+  pos <- seq_along(time)
+  i1 <- ver == lev[1L]
+  i2 <- ver == lev[2L]
+  proc <- cols[["process"]]
+  if (!is.null(proc)) proc <- proc[ix][o]
+  rnd <- cols[["round"]]
+  if (!is.null(rnd)) rnd <- rnd[ix][o]
+  list(x = time[i1], y = time[i2], labels = lev,
+       data_name = sprintf("%s: %s vs %s", b, lev[1L], lev[2L]),
+       baseline = sprintf('"%s" (%s)', lev[1L], "first version in the timings"),
+       positions = if (global) list(x = pos[i1], y = pos[i2]),
+       process = if (!is.null(proc)) list(x = proc[i1], y = proc[i2]),
+       round = if (!is.null(rnd)) list(x = rnd[i1], y = rnd[i2]),
+       rows = list(x = row_id[o][i1], y = row_id[o][i2]))
 }
 
 #' @rdname report_site
