@@ -191,11 +191,27 @@ round_text <- function(x, digits) {
   out
 }
 
+# formatC(format = "fg", flag = "#") writes a value of at least 1e-4 in
+# absolute value whose "%#.*g" form has no exponent as that form; sprintf()
+# makes it at a fraction of formatC()'s cost, and formatC() writes the rest
+# (0, the non-finite, the small, those "%g" would write with an exponent,
+# and those next to a power of ten).
+# The result keeps the attributes of `v`, as formatC() keeps them.
 fmt_num <- function(v, digits = 3L) {
-  out <- formatC(v, digits = digits, format = "fg", flag = "#")
-  out <- sub("\\.$", "", trimws(out))
-  out[is.na(v)] <- "NA"
-  out[is.infinite(v)] <- ifelse(v[is.infinite(v)] > 0, "Inf", "-Inf")
+  x <- as.double(unclass(v))
+  out <- sprintf("%#.*g", as.integer(digits), x)
+  # formatC() rounds a value just below a power of ten up to it (99.95 to
+  # "100." where "%#.3g" gives "99.9"): those go to formatC() too
+  a <- abs(x)
+  slow <- !is.finite(x) | a < 1e-4 | grepl("e", out, fixed = TRUE) |
+    a / 10^floor(log10(a)) >= 10 - 0.6 * 10^(1 - digits)
+  if (any(slow)) {
+    out[slow] <- trimws(formatC(x[slow], digits = digits, format = "fg", flag = "#"))
+  }
+  out <- sub("\\.$", "", out)
+  out[is.na(x)] <- "NA"
+  out[is.infinite(x)] <- ifelse(x[is.infinite(x)] > 0, "Inf", "-Inf")
+  attributes(out) <- attributes(v)
   out
 }
 

@@ -103,9 +103,145 @@ site_write_json <- function(x, path) {
 # The whole site; returns the index's path.
 site_write <- function(dir, model, title) {
   rows <- model$rows
-  for (i in seq_len(nrow(rows))) site_benchmark_page(dir, model, i)
+  if (identical(model$kind, "comparison")) {
+    site_verdict_pages(dir, model)
+  } else {
+    for (i in seq_len(nrow(rows))) site_benchmark_page(dir, model, i)
+  }
   for (j in seq_along(model$changes)) site_change_page(dir, model, j)
   site_index(dir, model, title)
+}
+
+# ---- the pages of a comparison, made together ------------------------------
+#
+# A site of a suite has thousands of benchmark pages, so their parts are
+# made for all the pages at once (one esc_html(), one formatC(), one
+# jsonlite::toJSON() per kind of value), and each page is only pasted
+# together.  The pages and their data are byte for byte those that
+# site_page(), site_write_csv() and site_write_json() make of one page.
+
+# The JSON literals of strings as jsonlite::toJSON() writes them (NA:
+# null): the strings made valid UTF-8 (esc_utf8()), one toJSON() of the
+# distinct ones read back literal by literal, and the characters jsonlite
+# leaves raw escaped (esc_json_text()).
+site_json_strings <- function(x) {
+  x <- esc_utf8(x)
+  out <- rep("null", length(x))
+  ok <- !is.na(x)
+  if (!any(ok)) return(out)
+  u <- unique(x[ok])
+  doc <- as.character(jsonlite::toJSON(u))
+  lit <- regmatches(doc, gregexpr('"(?:[^"\\\\]++|\\\\.)*+"', doc, perl = TRUE))[[1L]]
+  hidden <- grepl(esc_hidden_class, lit, perl = TRUE)
+  if (any(hidden)) lit[hidden] <- esc_json_text(lit[hidden])
+  out[ok] <- lit[match(x[ok], u)]
+  out
+}
+
+# The JSON literals of numbers as jsonlite::toJSON(digits = NA, na =
+# "null") writes them, from one call.
+site_json_numbers <- function(x) {
+  if (!length(x)) return(character())
+  doc <- as.character(jsonlite::toJSON(x, digits = NA, na = "null"))
+  strsplit(substr(doc, 2L, nchar(doc) - 1L), ",", fixed = TRUE)[[1L]]
+}
+
+# The JSON value of each of the groups 1..n of literals: an array, and a
+# group of one literal that literal (auto_unbox = TRUE).
+site_json_groups <- function(lit, group, n) {
+  parts <- split(lit, factor(group, levels = seq_len(n)))
+  vapply(parts, function(s) {
+    if (length(s) == 1L) s else paste0("[", paste(s, collapse = ","), "]")
+  }, "", USE.NAMES = FALSE)
+}
+
+# CSV fields as site_write_csv() writes them: numbers with 15 significant
+# digits, text quoted, NA empty.
+site_csv_numbers <- function(x) {
+  out <- formatC(x, digits = 15L, format = "g")
+  out[is.na(x)] <- ""
+  out
+}
+
+site_csv_text <- function(x) {
+  x <- esc_utf8(as.character(x))
+  out <- paste0('"', gsub('"', '""', x, fixed = TRUE), '"')
+  out[is.na(x)] <- ""
+  out
+}
+
+# Pastes the elements of `x` of each of the groups 1..n, in order.
+site_collapse <- function(x, group, n, sep) {
+  vapply(split(x, factor(group, levels = seq_len(n))), paste, "", collapse = sep,
+         USE.NAMES = FALSE)
+}
+
+# Every page of a comparison: b/NNNN.html, .csv and .json.
+site_verdict_pages <- function(dir, model) {
+  r <- model$rows
+  p <- model$pages
+  n <- nrow(r)
+  if (!n) return(invisible())
+  ok <- vapply(p, function(q) identical(q$kind, "verdict"), TRUE)
+  name_html <- esc_html(r$benchmark)
+  head <- paste(c("<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+                  sprintf('<meta http-equiv="Content-Security-Policy" content="%s">', site_csp),
+                  '<meta name="viewport" content="width=device-width, initial-scale=1">'),
+                collapse = "\n")
+  top <- sprintf("%s\n<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n%s\n<h1>%s</h1>",
+                 head, name_html, site_css, site_nav(r$id), name_html)
+  body <- character(n)
+  msg <- vapply(p[!ok], function(q) q$message, "")
+  body[!ok] <- sprintf("<p>This benchmark could not be analysed:</p>\n<pre>%s</pre>",
+                       esc_html(msg))
+  # the verdicts: their lines, the runs of each version and the picture
+  iv <- which(ok)
+  lines <- lapply(p[iv], `[[`, "lines")
+  nl <- lengths(lines)
+  lines <- unlist(lines, use.names = FALSE)
+  pre <- site_collapse(esc_html(lines), rep(seq_along(iv), nl), length(iv), "\n")
+  labs <- lapply(p[iv], function(q) names(q$samples))
+  xs <- lapply(p[iv], function(q) q$samples[[1L]])
+  ys <- lapply(p[iv], function(q) q$samples[[2L]])
+  lab1 <- vapply(labs, `[`, "", 1L)
+  lab2 <- vapply(labs, `[`, "", 2L)
+  alt <- sprintf("Run times of %s: %s median %s, %s median %s", esc_text(r$benchmark[iv]),
+                 esc_text(lab1), fmt_time(r$old_median[iv]), esc_text(lab2),
+                 fmt_time(r$new_median[iv]))
+  svg <- svg_runs_many(xs, ys, lab1, lab2, alt)
+  body[iv] <- sprintf("<h2>The verdict</h2>\n<pre>%s</pre>\n<h2>Runs in recorded order and distributions</h2>\n%s",
+                      pre, svg)
+  html <- paste0(top, "\n", body, "\n</body>\n</html>")
+  # the data: the runs (or the message) as CSV and JSON
+  nx <- lengths(xs)
+  ny <- lengths(ys)
+  g <- rep(rep(seq_along(iv), 2L), c(nx, ny))
+  o <- order(g)
+  version <- rep(c(lab1, lab2), c(nx, ny))[o]
+  run <- c(sequence(nx), sequence(ny))[o]
+  time <- c(unlist(xs, use.names = FALSE), unlist(ys, use.names = FALSE))[o]
+  g <- g[o]
+  csv <- character(n)
+  csv[!ok] <- paste0('"message"\n', site_csv_text(msg))
+  csv[iv] <- paste0('"version","run","time"',
+                    site_collapse(paste0("\n", site_csv_text(version), ",", site_csv_numbers(run), ",",
+                                         site_csv_numbers(time)), g, length(iv), ""))
+  num <- site_json_numbers(c(r$speedup, r$conf_low, r$conf_high))
+  json <- sprintf('{"benchmark":%s,"decision":%s,"speedup":%s,"conf_low":%s,"conf_high":%s',
+                  site_json_strings(r$benchmark), site_json_strings(r$decision),
+                  num[seq_len(n)], num[n + seq_len(n)], num[2L * n + seq_len(n)])
+  json[!ok] <- sprintf('%s,"error":%s}', json[!ok], site_json_strings(msg))
+  json[iv] <- sprintf('%s,"verdict":%s,"runs":{"version":%s,"run":%s,"time":%s}}', json[iv],
+                      site_json_groups(site_json_strings(lines), rep(seq_along(iv), nl), length(iv)),
+                      site_json_groups(site_json_strings(version), g, length(iv)),
+                      site_json_groups(site_json_numbers(run), g, length(iv)),
+                      site_json_groups(site_json_numbers(time), g, length(iv)))
+  for (i in seq_len(n)) {
+    site_write_lines(html[i], file.path(dir, site_file("b", r$id[i], "html")))
+    site_write_lines(csv[i], file.path(dir, site_file("b", r$id[i], "csv")))
+    site_write_lines(json[i], file.path(dir, site_file("b", r$id[i], "json")))
+  }
+  invisible()
 }
 
 site_index <- function(dir, model, title) {

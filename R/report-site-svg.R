@@ -196,3 +196,134 @@ svg_sparkline <- function(y, width = 120, height = 24) {
           width, height, width, height, esc_html(label), esc_html(label),
           paste(svg_num(px), svg_num(py), sep = ",", collapse = " "))
 }
+
+# svg_runs() of two samples for many benchmarks at once (the pages of a
+# comparison): the same SVG text, with the points, lines and labels of all
+# the pictures made by one sprintf() each, and the parts that depend only
+# on the number of runs (the x axis) or on the names (the legend) made once
+# per distinct value.  xs, ys: lists of the run times of each version in
+# recorded order; lab1, lab2: their names; titles: the text alternatives.
+svg_runs_many <- function(xs, ys, lab1, lab2, titles) {
+  m <- length(xs)
+  if (!m) return(character())
+  cols <- version_colours(2L)
+  nx <- lengths(xs)
+  ny <- lengths(ys)
+  last <- pmax(nx, ny, 1L)
+  span <- pmax(last - 1, 1)
+  width <- 0.45 * span / 2L
+  start <- last + 0.06 * span
+  xr2 <- start + 2L * width
+  # the range of the times of each picture, as svg_frame() pads it
+  yr1 <- yr2 <- med <- numeric(m)
+  for (k in seq_len(m)) {
+    all <- c(xs[[k]], ys[[k]])
+    all <- all[is.finite(all)]
+    if (!length(all)) all <- 1
+    r <- range(all)
+    if (diff(r) <= 0) r <- r[1L] * c(0.99, 1.01) + c(-1e-12, 1e-12)
+    pad <- 0.04 * diff(r)
+    yr1[k] <- r[1L] - pad
+    yr2[k] <- r[2L] + pad
+    med[k] <- stats::median(all)
+  }
+  px <- function(x, k) 64 + (x - 1) / (xr2[k] - 1) * 560
+  py <- function(y, k) 258 - (y - yr1[k]) / (yr2[k] - yr1[k]) * 228
+  unit <- lapply(med, time_axis_unit)
+  uname <- vapply(unit, `[[`, "", "name")
+  uscale <- vapply(unit, `[[`, 0, "scale")
+  title <- esc_html(titles)
+  open <- sprintf(paste0('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 300" ',
+                         'role="img" aria-label="%s" class="plot"><title>%s</title>',
+                         '<rect x="0" y="0" width="640" height="300" fill="#fff"/>'),
+                  title, title)
+  frame <- sprintf('<rect x="%s" y="%s" width="%s" height="%s" fill="none" stroke="#888"/>',
+                   svg_num(64), svg_num(30), svg_num(560), svg_num(228))
+  # the y axis of each picture: its ticks and the label of its unit
+  yticks <- character(m)
+  for (k in seq_len(m)) {
+    yt <- pretty(c(yr1[k], yr2[k]), n = 5L)
+    yt <- yt[yt >= yr1[k] & yt <= yr2[k]]
+    yticks[k] <- paste(sprintf(
+      '<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#eee"/><text x="%s" y="%s" class="tick" text-anchor="end">%s</text>',
+      svg_num(64), svg_num(624), svg_num(py(yt, k)), svg_num(py(yt, k)),
+      svg_num(64 - 5), svg_num(py(yt, k) + 4),
+      esc_html(format(yt / uscale[k], digits = 3L, trim = TRUE))), collapse = "")
+  }
+  ylab <- sprintf('<text x="14" y="%s" class="lab" text-anchor="middle" transform="rotate(-90 14 %s)">%s</text>',
+                  svg_num((258 + 30) / 2), svg_num((258 + 30) / 2),
+                  esc_html(sprintf("time (%s)", uname)))
+  xlab <- sprintf('<text x="%s" y="%s" class="lab" text-anchor="middle">%s</text>',
+                  svg_num((64 + 624) / 2), svg_num(300 - 6),
+                  esc_html("run, in recorded order; distributions on the right"))
+  # the x axis and the dashed line before the distributions, per number of
+  # runs
+  ul <- unique(last)
+  xaxis <- vapply(ul, function(l) {
+    k <- match(l, last)
+    xt <- pretty(c(1, xr2[k]), n = 6L)
+    xt <- xt[xt >= 1 & xt <= xr2[k] & xt == round(xt)]
+    paste(sprintf(
+      '<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#888"/><text x="%s" y="%s" class="tick" text-anchor="middle">%s</text>',
+      svg_num(px(xt, k)), svg_num(px(xt, k)), svg_num(258), svg_num(258 + 4),
+      svg_num(px(xt, k)), svg_num(258 + 16), format(xt, trim = TRUE)), collapse = "")
+  }, "")[match(last, ul)]
+  cut <- px(last + 0.03 * span, seq_len(m))
+  dash <- sprintf('<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#999" stroke-dasharray="4 3"/>',
+                  svg_num(cut), svg_num(cut), svg_num(30), svg_num(258))
+  # the legend, per pair of names
+  pair <- paste(lab1, lab2, sep = "\r")
+  up <- unique(pair)
+  f <- list(width = 640, mar = c(64, 16, 30, 42))
+  legend <- vapply(up, function(p) {
+    k <- match(p, pair)
+    paste(svg_legend(f, c(lab1[k], lab2[k]), cols), collapse = "")
+  }, "", USE.NAMES = FALSE)[match(pair, up)]
+  axes <- paste0(frame, yticks, ylab, xlab)
+  # each version's runs, its distribution and its median
+  side <- function(t, n, i) {
+    centre <- start + (i - 0.5) * width
+    half <- 0.42 * width
+    g <- rep(seq_len(m), n)
+    v <- unlist(t, use.names = FALSE)
+    pos <- sequence(n)
+    ok <- is.finite(v)
+    pts <- sprintf('<circle cx="%s" cy="%s" r="2.2"/>', svg_num(px(pos[ok], g[ok])),
+                   svg_num(py(v[ok], g[ok])))
+    nok <- tabulate(g[ok], m)
+    dots <- vapply(split(pts, factor(g[ok], levels = seq_len(m))), paste, "", collapse = "",
+                   USE.NAMES = FALSE)
+    out <- ifelse(nok > 0L, sprintf('<g fill="%s" fill-opacity="0.75">%s</g>', cols[i], dots), "")
+    # the violins: a density per sample of two or more distinct times, the
+    # outlines of all of them written by one sprintf()
+    fin <- lapply(t, function(tk) tk[is.finite(tk)])
+    nf <- lengths(fin)
+    violin <- which(vapply(fin, function(tk) length(tk) >= 2L && diff(range(tk)) > 0, TRUE))
+    if (length(violin)) {
+      dx <- dy <- matrix(0, 64L, length(violin))
+      for (j in seq_along(violin)) {
+        den <- stats::density(fin[[violin[j]]], n = 64L, cut = 1)
+        dx[, j] <- den$x
+        dy[, j] <- den$y / max(den$y)
+      }
+      kk <- rep(violin, each = 128L)
+      h <- rep(half[violin], each = 64L) * dy
+      cv <- rep(centre[violin], each = 64L)
+      xsv <- rbind(matrix(cv - h, 64L), matrix(cv + h, 64L)[64:1, , drop = FALSE])
+      ysv <- rbind(dx, dx[64:1, , drop = FALSE])
+      pts <- paste(svg_num(px(as.vector(xsv), kk)), svg_num(py(as.vector(ysv), kk)), sep = ",")
+      out[violin] <- paste0(out[violin], sprintf(
+        '<polygon points="%s" fill="%s" fill-opacity="0.35" stroke="%s"/>',
+        vapply(split(pts, factor(kk, levels = violin)), paste, "", collapse = " ",
+               USE.NAMES = FALSE), cols[i], cols[i]))
+    }
+    has <- which(nf > 0L)
+    mk <- vapply(fin[has], stats::median, 0)
+    out[has] <- paste0(out[has], sprintf(
+      '<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="%s" stroke-width="3"/>',
+      svg_num(px(centre[has] - half[has], has)), svg_num(px(centre[has] + half[has], has)),
+      svg_num(py(mk, has)), svg_num(py(mk, has)), cols[i]))
+    out
+  }
+  paste0(open, axes, xaxis, legend, dash, side(xs, nx, 1L), side(ys, ny, 2L), "</svg>")
+}

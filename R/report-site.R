@@ -66,18 +66,68 @@ report_site.speedup_timings <- function(x, dir, test = "median", alpha = 0.05,
   test <- check_choice(test, report_protocols(), "test")
   fun <- get(paste0(test, "_test"), mode = "function")
   attrs <- attributes(x)[c("source", "run_order")]
-  df <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
-  idx <- split(seq_len(nrow(df)), factor(df$benchmark, levels = unique(df$benchmark)))
+  cols <- unclass(x)
+  attributes(cols) <- list(names = names(x))
+  idx <- split(seq_along(cols$benchmark), factor(cols$benchmark, levels = unique(cols$benchmark)))
+  # each benchmark's rows as timings (its columns subset by `[`, as a data
+  # frame's rows are, at a fraction of `[.data.frame`'s cost)
+  # without other arguments, the verdict of each benchmark is the
+  # protocol's run on what timings_pair() gives, taken from the columns
+  direct <- !...length() && is.null(cols[["warmup"]])
+  call <- substitute(f(x = sub, alpha = alpha, min_speedup = min_speedup),
+                     list(f = as.name(paste0(test, "_test"))))
   verdicts <- lapply(names(idx), function(b) {
-    d <- df[idx[[b]], , drop = FALSE]
-    sub <- structure(d, class = class(x), source = attrs$source,
-                     run_order = attrs$run_order, row.names = seq_len(nrow(d)))
-    tryCatch(fun(sub, alpha = alpha, min_speedup = min_speedup, ...),
-             error = function(e) e)
+    ix <- idx[[b]]
+    parts <- if (direct) site_pair(cols, ix, b, attrs$run_order)
+    tryCatch(if (is.null(parts)) {
+      sub <- structure(lapply(cols, `[`, ix), class = class(x), source = attrs$source,
+                       run_order = attrs$run_order, row.names = seq_along(ix))
+      fun(sub, alpha = alpha, min_speedup = min_speedup, ...)
+    } else {
+      run_structured(test, parts, alpha, TRUE, FALSE, call, "auto", "auto",
+                     min_speedup = min_speedup)
+    }, error = function(e) e)
   })
   names(verdicts) <- names(idx)
   report_site.list(verdicts, dir, title = title %||% sprintf(
     "%d benchmarks: %s", length(verdicts), attrs$source %||% "timings"))
+}
+
+# What timings_pair(sub, NULL, NULL, NULL, FALSE) gives for the rows `ix`
+# of benchmark `b` (`sub`: those rows as timings without marked warm-ups),
+# made from the columns `cols` of the timings; NULL when the benchmark has
+# not two versions (timings_pair() then says why).
+site_pair <- function(cols, ix, b, run_order) {
+  ver <- cols$version[ix]
+  lev <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))
+  if (length(lev) != 2L) return(NULL)
+  ver <- as.character(ver)
+  keep <- ver %in% lev
+  row_id <- which(keep)
+  ix <- ix[keep]
+  ver <- ver[keep]
+  run <- if (is.null(cols$run)) seq_along(ix) else cols$run[ix]
+  ts <- cols$timestamp
+  if (!is.null(ts)) ts <- ts[ix]
+  has_ts <- !is.null(ts) && inherits(ts, "POSIXct") && length(ts) > 0L && !anyNA(ts)
+  o <- if (has_ts) order(as.double(ts), run) else order(run)
+  ver <- ver[o]
+  time <- cols$time[ix][o]
+  global <- has_ts || identical(run_order, "global")
+  pos <- seq_along(time)
+  i1 <- ver == lev[1L]
+  i2 <- ver == lev[2L]
+  proc <- cols[["process"]]
+  if (!is.null(proc)) proc <- proc[ix][o]
+  rnd <- cols[["round"]]
+  if (!is.null(rnd)) rnd <- rnd[ix][o]
+  list(x = time[i1], y = time[i2], labels = lev,
+       data_name = sprintf("%s: %s vs %s", b, lev[1L], lev[2L]),
+       baseline = sprintf('"%s" (%s)', lev[1L], "first version in the timings"),
+       positions = if (global) list(x = pos[i1], y = pos[i2]),
+       process = if (!is.null(proc)) list(x = proc[i1], y = proc[i2]),
+       round = if (!is.null(rnd)) list(x = rnd[i1], y = rnd[i2]),
+       rows = list(x = row_id[o][i1], y = row_id[o][i2]))
 }
 
 #' @rdname report_site
@@ -128,52 +178,69 @@ report_dir <- function(dir) {
   normalizePath(dir)
 }
 
-# One version's times as the PR comment of `compare` writes them: the
-# median and the spread (mad()) with units.
-site_time_spread <- function(t) {
-  t <- t[is.finite(t)]
-  if (!length(t)) return("")
-  fmt_time_spread(stats::median(t), if (length(t) > 1L) stats::mad(t) else NA_real_)
+# Each version's times as the PR comment of `compare` writes them: the
+# median and the spread (mad()) with units, "" without a finite time.
+# med and spread: the median and mad() of each sample's finite times (NA:
+# none, and a spread of one time).
+site_time_spread <- function(med, spread) {
+  out <- rep("", length(med))
+  ok <- !is.na(med)
+  out[ok] <- trimws(fmt_time(med[ok]))
+  both <- ok & !is.na(spread)
+  out[both] <- sprintf("%s %s %s", out[both], compare_pm(), trimws(fmt_time(spread[both])))
+  out
 }
 
-# The model of a comparison: a row per benchmark, and its page.
+# The median and mad() of the finite times of a sample (NA, NA without
+# one; the spread NA with one).
+site_centre <- function(t) {
+  t <- t[is.finite(t)]
+  if (!length(t)) return(c(NA_real_, NA_real_))
+  c(stats::median(t), if (length(t) > 1L) stats::mad(t) else NA_real_)
+}
+
+# The model of a comparison: a row per benchmark, and its page (the
+# verdict's lines and the two samples, or the error).
 report_model_verdicts <- function(verdicts) {
   n <- length(verdicts)
-  rows <- data.frame(id = seq_len(n), benchmark = names(verdicts),
-                     decision = "", direction = "", speedup = NA_real_,
-                     conf_low = NA_real_, conf_high = NA_real_,
-                     old = "", new = "", old_median = NA_real_, new_median = NA_real_,
-                     caveats = "", spark = "", stringsAsFactors = FALSE)
+  err <- vapply(verdicts, inherits, TRUE, what = "error")
+  decision <- direction <- caveats <- rep("", n)
+  speedup <- conf_low <- conf_high <- old_median <- new_median <- rep(NA_real_, n)
+  cx <- cy <- matrix(NA_real_, 2L, n)
   pages <- vector("list", n)
   for (i in seq_len(n)) {
     v <- verdicts[[i]]
-    if (inherits(v, "error")) {
-      rows$decision[i] <- "not analysed"
-      rows$direction[i] <- "error"
-      rows$caveats[i] <- conditionMessage(v)
+    if (err[i]) {
+      decision[i] <- "not analysed"
+      direction[i] <- "error"
+      caveats[i] <- conditionMessage(v)
       pages[[i]] <- list(kind = "error", message = conditionMessage(v))
       next
     }
     x <- as.double(v$x)
     y <- as.double(v$y)
     ci <- as.double(v$speedup_ci)
-    rows$decision[i] <- v$decision
-    rows$direction[i] <- if (is.na(v$direction)) "none" else v$direction
-    rows$speedup[i] <- or_na(attr(v$speedup_ci, "estimate"), v$speedup)
-    rows$conf_low[i] <- ci[1L]
-    rows$conf_high[i] <- ci[2L]
-    rows$old[i] <- site_time_spread(x)
-    rows$new[i] <- site_time_spread(y)
-    rows$old_median[i] <- stats::median(x)
-    rows$new_median[i] <- stats::median(y)
-    rows$caveats[i] <- paste(c(v$caveats, if (!isTRUE(v$significant)) v$advice), collapse = " ")
+    decision[i] <- v$decision
+    direction[i] <- if (is.na(v$direction)) "none" else v$direction
+    speedup[i] <- or_na(attr(v$speedup_ci, "estimate"), v$speedup)
+    conf_low[i] <- ci[1L]
+    conf_high[i] <- ci[2L]
+    cx[, i] <- site_centre(x)
+    cy[, i] <- site_centre(y)
+    old_median[i] <- stats::median(x)
+    new_median[i] <- stats::median(y)
+    caveats[i] <- paste(c(v$caveats, if (!isTRUE(v$significant)) v$advice), collapse = " ")
     samples <- stats::setNames(list(x, y), as.character(v$labels))
     if (anyDuplicated(names(samples))) names(samples) <- c("old", "new")
-    pages[[i]] <- list(kind = "verdict", lines = format(v), samples = samples,
-                       data = data.frame(version = rep(names(samples), c(length(x), length(y))),
-                                         run = c(seq_along(x), seq_along(y)),
-                                         time = c(x, y), stringsAsFactors = FALSE))
+    pages[[i]] <- list(kind = "verdict", lines = format(v), samples = samples)
   }
+  rows <- data.frame(id = seq_len(n), benchmark = names(verdicts),
+                     decision = decision, direction = direction, speedup = speedup,
+                     conf_low = conf_low, conf_high = conf_high,
+                     old = site_time_spread(cx[1L, ], cx[2L, ]),
+                     new = site_time_spread(cy[1L, ], cy[2L, ]),
+                     old_median = old_median, new_median = new_median,
+                     caveats = caveats, spark = rep("", n), stringsAsFactors = FALSE)
   list(kind = "comparison", rows = rows, pages = pages, changes = NULL)
 }
 

@@ -2,14 +2,15 @@
 
 # A time in seconds with a readable unit, 3 significant digits.
 fmt_time <- function(s) {
-  vapply(s, function(v) {
-    if (is.na(v)) return("NA")
-    a <- abs(v)
-    u <- if (a >= 1 || a == 0) c(1, "s") else if (a >= 1e-3) c(1e-3, "ms") else
-      if (a >= 1e-6) c(1e-6, "us") else c(1e-9, "ns")
-    paste(formatC(v / as.double(u[1L]), digits = 3L, format = "fg"),
-          u[2L])
-  }, character(1))
+  v <- as.double(s)
+  a <- abs(v)
+  k <- ifelse(a >= 1 | a == 0, 1L, ifelse(a >= 1e-3, 2L, ifelse(a >= 1e-6, 3L, 4L)))
+  ok <- !is.na(v)
+  out <- rep("NA", length(v))
+  out[ok] <- paste(formatC(v[ok] / c(1, 1e-3, 1e-6, 1e-9)[k[ok]], digits = 3L, format = "fg"),
+                   c("s", "ms", "us", "ns")[k[ok]])
+  names(out) <- names(s)
+  out
 }
 
 trunc_text <- function(x, width) {

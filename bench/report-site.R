@@ -7,7 +7,11 @@
 # Prints the CPU and elapsed time of report_site() on timings of N
 # benchmarks (20 runs of each of two versions), repeated 3 times (median and
 # range), beside the load average, and the time of speedup_suite() on the
-# same timings (the analysis alone) as the ratio; then writes the
+# same timings (the analysis alone) as the ratio, with the share of the
+# verdicts and their print (median_test() and format() of each benchmark,
+# what every site of a comparison has to make); then the time of
+# report_site() on a history of 200 benchmarks x 300 commits (as the tests
+# build it; skipped with a third argument "nohistory"); then writes the
 # screenshots index-1280.png, index-390.png, benchmark-1280.png,
 # benchmark-390.png, change-1280.png, change-390.png of a comparison and of
 # a history (with a regression) into the folder.
@@ -40,6 +44,34 @@ cat(sprintf("report_site(), %d benchmarks: CPU %s, elapsed %s; load %s\n", nb,
             med(site, "cpu"), med(site, "elapsed"), load()))
 cat(sprintf("speedup_suite() on the same timings: CPU %s; ratio %.1f\n", med(suite, "cpu"),
             stats::median(site[, "cpu"]) / stats::median(suite[, "cpu"])))
+rows <- split(seq_len(nrow(t)), factor(t$benchmark, levels = unique(t$benchmark)))
+verd <- cpu(for (ix in rows) format(median_test(t[ix, ])))
+cat(sprintf("median_test() and format() of each benchmark alone: CPU %.2f s (%.0f%% of the site's median)\n",
+            verd[["cpu"]], 100 * verd[["cpu"]] / stats::median(site[, "cpu"])))
+
+if (!identical(args[3L], "nohistory")) {
+  # the history of the tests: 200 benchmarks x 300 commits, 3 processes
+  # each, one 5 % regression in the first benchmark
+  h <- history_open(tempfile(fileext = ".sqlite"))
+  hb <- sprintf("bench%d", 1:200)
+  built <- cpu(for (i in 1:300) {
+    step <- ifelse(seq_along(hb) == 1L & i > 150, 1.05, 1)
+    x <- as_timings(data.frame(benchmark = rep(hb, each = 3L), version = "v",
+                               process = rep(1:3, length(hb)),
+                               time = rlnorm(3L * length(hb), log(rep(step, each = 3L) * 1e-3), 0.005)))
+    history_add(h, x, commit = sprintf("c%03d", i), branch = "main", machine = "m1")
+  })
+  changes <- cpu(invisible(history_changes(h)))
+  hist <- NULL
+  for (r in 1:3) {
+    dir <- tempfile("hsite")
+    hist <- rbind(hist, cpu(report_site(h, dir)))
+    unlink(dir, recursive = TRUE)
+  }
+  cat(sprintf("report_site(), history of 200 x 300: CPU %s, elapsed %s (store filled in %.1f s, changes found in %.1f s of CPU); load %s\n",
+              med(hist, "cpu"), med(hist, "elapsed"), built[["cpu"]], changes[["cpu"]], load()))
+  history_close(h)
+}
 
 chromium <- Sys.which("chromium")
 if (!nzchar(chromium)) {
