@@ -478,6 +478,9 @@ compare_text <- function(res, opts, status, notes) {
     out <- c(out, sprintf("speedup: %s [%s; ends one-sided %s]", interval_estimator(opts$test),
                           interval_words(opts$test, interval_level(opts$alpha)),
                           fmt_pct(1 - opts$alpha)))
+    if (!identical(opts$p_adjust, "none") && nrow(rows) > 1L) {
+      out <- c(out, wrap_lines(paste0("  ", caveat_sentences$unadjusted_intervals(opts$p_adjust))))
+    }
     width <- min(40L, max(nchar(c(r$benchmark, "benchmark"))))
     for (i in seq_len(nrow(r))) out <- c(out, compare_text_line(r[i, ], width, opts))
     sk <- res$skipped
@@ -590,8 +593,10 @@ compare_markdown <- function(res, opts, status, notes = character()) {
                   n[["not_guaranteed"]])
   risk <- compare_risk_line(res, opts)
   c(head, "", sub_head, "", tab, "",
-    sprintf("Old and new: the median time of the runs %s their spread (the scaled median absolute deviation). Difference: the speedup (old time / new time) as a factor.",
-            compare_pm()),
+    paste0(sprintf("Old and new: the median time of the runs %s their spread (the scaled median absolute deviation). Difference: the speedup (old time / new time) as a factor.",
+                   compare_pm()),
+           if (!identical(opts$p_adjust, "none") && nrow(rows) > 1L)
+             paste0(" Interval: ", caveat_sentences$unadjusted_intervals(opts$p_adjust), ".")),
     "", foot, "",
     paste0(toupper(substr(risk, 1, 1)), substring(risk, 2), "."),
     if (nrow(sk) || length(notes)) c("", "Notes:", "",

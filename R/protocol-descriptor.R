@@ -725,11 +725,15 @@ caveat_sentences <- list(
     sprintf("open at %s: the test rejects it", fmt_num(boundary))
   },
   shapes_differ = function(lx, ly, ratio, level) {
-    sprintf("the shapes of %s and %s differ: the Hodges-Lehmann factor (the theta with P[X > theta Y] = 1/2, which the test is about) is not the ratio of the medians, which is %s (Bonett-Price %s interval)",
+    sprintf("%s and %s differ in shape: the Hodges-Lehmann factor (the theta with P[X > theta Y] = 1/2, which the test is about) is not the ratio of the medians, which is %s (Bonett-Price %s interval)",
             lx, ly, ratio, fmt_pct(level))
   },
   median_ratio = function(ratio, level) {
     sprintf("  ratio of the medians: %s (Bonett-Price %s interval)", ratio, fmt_pct(level))
+  },
+  unadjusted_intervals = function(method) {
+    sprintf("each interval is its benchmark's own at that level, not adjusted (%s) as the decisions are: one may leave out 1 beside no significant difference",
+            method)
   },
   detectable_none = function(alpha, units) {
     sprintf("none: no speedup of any size can be declared at alpha = %s with %s",

@@ -173,3 +173,16 @@ test_that("compare says why nothing can be declared, in text, Markdown and JSON"
   expect_equal(js$comparisons$min_alpha, 0.05)
   expect_true(all(is.na(unlist(js$comparisons$interval))))
 })
+
+test_that("a suite gives no interval at a level its sizes cannot reach, and says why", {
+  s <- speedup_suite(list(small = list(x = c(1.2, 1.3, 1.25), y = c(1.0, 1.01, 1.02)),
+                          big = list(x = 1 + (1:20) / 100, y = 0.9 + (1:20) / 100)),
+                     conf_level = 0.99)
+  bm <- s$benchmarks
+  i <- match("small", bm$benchmark)
+  expect_true(is.na(bm$median_ci_low[i]) && is.na(bm$median_ci_high[i]))
+  expect_match(bm$median_caveats[i], "no 98% interval with 3 and 3 runs", fixed = TRUE)
+  expect_identical(bm$median_detectable[i], Inf)
+  j <- match("big", bm$benchmark)
+  expect_false(is.na(bm$median_ci_low[j]))
+})
