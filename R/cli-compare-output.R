@@ -76,6 +76,7 @@ compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL) {
                              n = length(x), m = length(y), speedup = NA_real_,
                              estimate = NA_real_,
                              ci_low = NA_real_, ci_high = NA_real_,
+                             ci_open_low = FALSE, ci_open_high = FALSE,
                              p_speedup = NA_real_, p_slowdown = NA_real_,
                              p_equivalence = NA_real_, note = conditionMessage(v),
                              guaranteed = NA, caveats = "", advice = ""),
@@ -90,6 +91,8 @@ compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL) {
                   estimate = or_na(attr(v$speedup_ci, "estimate"), NA_real_),
                   ci_low = as.double(v$speedup_ci[1L]),
                   ci_high = as.double(v$speedup_ci[2L]),
+                  ci_open_low = isTRUE(attr(v$speedup_ci, "open")[1L]),
+                  ci_open_high = isTRUE(attr(v$speedup_ci, "open")[2L]),
                   p_speedup = if (reached) v$p_value else NA_real_,
                   p_slowdown = if (reached) v$p_value_slowdown else NA_real_,
                   p_equivalence = if (reached) pe else NA_real_,
@@ -134,14 +137,14 @@ compare_call <- quote(test(x = t, benchmark = benchmark, versions = versions,
 # the attribute "verdicts").
 compare_frame <- function(items) {
   cols <- c("benchmark", "version", "n", "m", "speedup", "estimate", "ci_low", "ci_high",
-            "p_speedup", "p_slowdown", "p_equivalence", "note", "guaranteed",
+            "ci_open_low", "ci_open_high", "p_speedup", "p_slowdown", "p_equivalence", "note", "guaranteed",
             "caveats", "advice", "old_median", "old_spread", "new_median",
             "new_spread")
   out <- lapply(cols, function(cl) {
     v <- lapply(items, function(it) it$row[[cl]])
     if (cl %in% c("benchmark", "version", "note", "caveats", "advice")) {
       as.character(unlist(v))
-    } else if (cl == "guaranteed") {
+    } else if (cl %in% c("guaranteed", "ci_open_low", "ci_open_high")) {
       as.logical(unlist(v))
     } else as.double(unlist(v))
   })
@@ -201,7 +204,28 @@ compare_adjust <- function(rows, opts) {
     if (!identical(dir[i], "none") || is.null(v)) return(NA_real_)
     verdict_detectable(v, alpha = a_first)
   }, 0)
+  # the smallest attainable alpha of the lines that decide nothing because
+  # their sizes cannot (R/attainable.R)
+  rows$min_alpha <- vapply(seq_len(nrow(rows)), function(i) {
+    v <- verdicts[[i]]
+    if (!identical(dir[i], "none") || is.null(v)) return(NA_real_)
+    p <- v$min_alpha
+    if (length(p) != 2L || anyNA(p) || !any(p > a_first)) NA_real_ else min(p)
+  }, 0)
   rows
+}
+
+# A line's interval with its open ends (R/attainable.R).
+compare_row_ci <- function(r) {
+  open <- c(isTRUE(r$ci_open_low), isTRUE(r$ci_open_high))
+  structure(c(r$ci_low, r$ci_high), open = if (any(open)) open)
+}
+
+# "no speedup (the smallest attainable alpha is 0.05)" for a line whose
+# sizes cannot reach the level asked.
+compare_no_change <- function(r, words) {
+  if (is.null(r$min_alpha) || is.na(r$min_alpha)) return(words)
+  sprintf("%s (the smallest attainable alpha is %s)", words, fmt_p(r$min_alpha))
 }
 
 # The conditions --fail-on fails a job on: the directions, and whether the
@@ -454,6 +478,9 @@ compare_text <- function(res, opts, status, notes) {
     out <- c(out, sprintf("speedup: %s [%s; ends one-sided %s]", interval_estimator(opts$test),
                           interval_words(opts$test, interval_level(opts$alpha)),
                           fmt_pct(1 - opts$alpha)))
+    if (!identical(opts$p_adjust, "none") && nrow(rows) > 1L) {
+      out <- c(out, wrap_lines(paste0("  ", caveat_sentences$unadjusted_intervals(opts$p_adjust))))
+    }
     width <- min(40L, max(nchar(c(r$benchmark, "benchmark"))))
     for (i in seq_len(nrow(r))) out <- c(out, compare_text_line(r[i, ], width, opts))
     sk <- res$skipped
@@ -493,7 +520,7 @@ compare_text <- function(res, opts, status, notes) {
 compare_text_line <- function(r, width, opts) {
   # the figures as R prints them (fmt_estimate_ci: the interval rounded
   # outwards, its estimate inside it)
-  ci <- c(r$ci_low, r$ci_high)
+  ci <- compare_row_ci(r)
   est <- if (anyNA(ci) || is.na(r$estimate)) r$speedup else r$estimate
   line <- sprintf("%-*s  speedup %s  %s", width, trunc_text(r$benchmark, width),
                   fmt_estimate_ci(est, ci), compare_words(r$direction, opts$s0))
@@ -503,7 +530,8 @@ compare_text_line <- function(r, width, opts) {
   if (identical(r$direction, "none") && !is.na(r$detectable)) {
     note <- paste(c(if (nzchar(note %||% "")) note,
                     sprintf("could detect %s", if (is.finite(r$detectable))
-                      sprintf("a speedup of %s", fmt_change(r$detectable)) else "no speedup")),
+                      sprintf("a speedup of %s", fmt_change(r$detectable))
+                      else compare_no_change(r, "no speedup"))),
                   collapse = "; ")
   }
   if (nzchar(note %||% "")) line <- paste0(line, " (", note, ")")
@@ -542,7 +570,7 @@ compare_markdown <- function(res, opts, status, notes = character()) {
     if (identical(r$direction, "none") && !is.na(r$detectable)) {
       dec <- paste0(dec, if (is.finite(r$detectable))
         sprintf(": could have detected %s", fmt_factor_change(r$detectable))
-        else ": could not have detected any change")
+        else paste0(": ", compare_no_change(r, "could not have detected any change")))
     }
     if (is.na(r$direction) && nzchar(r$note)) dec <- paste0(dec, ": ", r$note)
     tab <- c(tab, sprintf("| %s |%s %s | %s | %s | %s | %s |",
@@ -550,8 +578,8 @@ compare_markdown <- function(res, opts, status, notes = character()) {
                           fmt_time_spread(r$old_median, r$old_spread),
                           fmt_time_spread(r$new_median, r$new_spread),
                           fmt_factor_change(est),
-                          if (is.na(r$ci_low)) "" else sub("Inf]", "Inf)", fmt_ci(c(r$ci_low, r$ci_high)),
-                                                           fixed = TRUE),
+                          if (is.na(r$ci_low)) "" else
+                            sub("^[^ ]+ ", "", fmt_estimate_ci(1, compare_row_ci(r))),
                           dec))
   }
   sk <- res$skipped
@@ -565,8 +593,10 @@ compare_markdown <- function(res, opts, status, notes = character()) {
                   n[["not_guaranteed"]])
   risk <- compare_risk_line(res, opts)
   c(head, "", sub_head, "", tab, "",
-    sprintf("Old and new: the median time of the runs %s their spread (the scaled median absolute deviation). Difference: the speedup (old time / new time) as a factor.",
-            compare_pm()),
+    paste0(sprintf("Old and new: the median time of the runs %s their spread (the scaled median absolute deviation). Difference: the speedup (old time / new time) as a factor.",
+                   compare_pm()),
+           if (!identical(opts$p_adjust, "none") && nrow(rows) > 1L)
+             paste0(" Interval: ", caveat_sentences$unadjusted_intervals(opts$p_adjust), ".")),
     "", foot, "",
     paste0(toupper(substr(risk, 1, 1)), substring(risk, 2), "."),
     if (nrow(sk) || length(notes)) c("", "Notes:", "",
@@ -604,6 +634,9 @@ compare_json <- function(res, opts, status, notes) {
          p_equivalence_adjusted = na(r$p_equivalence_adj),
          detectable = if (is.na(r$detectable)) NULL else
            if (is.finite(r$detectable)) r$detectable else "Inf",
+         min_alpha = if (is.null(r$min_alpha)) NULL else na(r$min_alpha),
+         interval_open = if (is.null(v) || is.null(attr(v$speedup_ci, "open"))) NULL
+           else attr(v$speedup_ci, "open"),
          note = if (nzchar(r$note)) r$note else NULL)
   })
   out <- list(

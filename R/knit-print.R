@@ -56,11 +56,9 @@ knit_print.speedup_verdict <- function(x, ...) {
   ci <- v$speedup_ci
   fin <- verdict_final_step(v)
   est <- or_na(attr(ci, "estimate"), NA_real_)
-  sp <- if (anyNA(ci) || is.na(est)) sprintf("%s (ratio of the %ss; no interval)",
-                                             fmt_num(v$speedup), centre)
-  else sprintf("%s (%s; %s, %s)", fmt_estimate_ci(est, ci),
-               attr(ci, "estimator"), interval_words(v$test, attr(ci, "conf.level")),
-               interval_note(v$alpha))
+  sp <- interval_phrase(v)
+  if (is.null(sp)) sp <- sprintf("%s (ratio of the %ss; no interval)",
+                                 fmt_num(v$speedup), centre)
   observed <- verdict_observed_name(v)
   stopped <- is.na(v$direction)
   path <- verdict_path(v)

@@ -201,6 +201,8 @@ NULL
 #   trend_in_core  TRUE when its C function makes the run-order trend
 #             tests on the way (st_protocol_def.trend)
 #   extra     the verdict elements only it reports (from the core's list)
+#   lazy_extra  the verdict parts only it reports, made when read
+#             (verdict_lazy(): "median_ratio", R/median-ratio.R)
 #   constant  the caveat sentence of its constant branch ("both": both
 #             samples constant)
 #   plot_title  the title of its verdict plot
@@ -212,6 +214,8 @@ NULL
 #     tolerance_candidates  the p-values at which the decision with a
 #                       tolerance can change (highest_confidence())
 #     paired_tolerance  the tolerance's four p-values in the paired design
+#     attainable  the smallest p-values its final test can reach with the
+#                 verdict's values (R/attainable.R; none: no floor)
 #     plan_samples      the samples plan_runs() resamples
 #     plan_effect       the scale in which the detectable change shrinks as
 #                       sqrt(1/n + 1/m) (plan_advice())
@@ -258,11 +262,13 @@ protocols <- list(
     label = "median", what = "speedup of the median", rank = 1L,
     fun = "median_test", paired = "paired_median",
     extra = c("prob_greater", "shift", "shift_ci"), constant = "one",
+    lazy_extra = "median_ratio",
     plot_title = "Median run time",
     calls = list(detectable = "detectable_median",
                  suite_detectable = "suite_detectable_median",
                  tolerance_candidates = "tolerance_candidates_median",
                  paired_tolerance = "paired_tolerance_median",
+                 attainable = "attainable_median",
                  plan_samples = "plan_samples_median",
                  plan_effect = "plan_effect_median"),
     interval = list(method = "Hodges-Lehmann on log times",
@@ -308,6 +314,7 @@ protocols <- list(
                  suite_detectable = "suite_detectable_prob",
                  tolerance_candidates = "tolerance_candidates_prob",
                  paired_tolerance = "paired_tolerance_prob",
+                 attainable = "attainable_prob",
                  plan_samples = "plan_samples_prob",
                  plan_effect = "plan_effect_prob"),
     interval = list(method = "none: the estimate is P[X > Y]",
@@ -635,6 +642,10 @@ interval_note <- function(alpha) {
 fmt_estimate_ci <- function(est, ci, digits = 3L) {
   if (length(ci) != 2L || anyNA(ci)) return(fmt_num(est, digits))
   txt <- sub("Inf]", "Inf)", fmt_ci(ci, digits), fixed = TRUE)
+  # an end on the boundary the decision rejected is open (R/attainable.R)
+  open <- attr(ci, "open")
+  if (isTRUE(open[1L])) txt <- sub("^\\[", "(", txt)
+  if (isTRUE(open[2L])) txt <- sub("\\]$", ")", txt)
   sprintf("%s %s", fmt_num(est, digits), txt)
 }
 
@@ -699,6 +710,38 @@ caveat_sentences <- list(
   runs_forced = function() {
     "replication = \"run\": the runs are treated as independent although processes group them"
   },
+  # too few units for alpha (R/attainable.R): `what` "no speedup", "no
+  # slowdown" or "no speedup or slowdown", `units` "3 and 3 runs"
+  min_alpha = function(what, alpha, units, test, p) {
+    sprintf("%s can be declared at alpha = %s with %s: the smallest p-value the %s can reach is %s (the smallest attainable alpha)",
+            what, format(alpha), units, test, fmt_p(p))
+  },
+  no_interval_level = function(level, units, attained) {
+    sprintf("no %s interval with %s: the exact interval reaches %s at most",
+            fmt_pct(level), units, fmt_pct(attained))
+  },
+  empty_interval = function(level) {
+    sprintf("no shift of the log times is consistent with the tied runs at %s: the decision rests on P[X > Y]",
+            fmt_pct(level))
+  },
+  open_end = function(boundary) {
+    sprintf("open at %s: the test rejects it", fmt_num(boundary))
+  },
+  shapes_differ = function(lx, ly, ratio, level) {
+    sprintf("%s and %s differ in shape: the Hodges-Lehmann factor (the theta with P[X > theta Y] = 1/2, which the test is about) is not the ratio of the medians, which is %s (Bonett-Price %s interval)",
+            lx, ly, ratio, fmt_pct(level))
+  },
+  median_ratio = function(ratio, level) {
+    sprintf("  ratio of the medians: %s (Bonett-Price %s interval)", ratio, fmt_pct(level))
+  },
+  unadjusted_intervals = function(method) {
+    sprintf("each interval is its benchmark's own at that level, not adjusted (%s) as the decisions are: one may leave out 1 beside no significant difference",
+            method)
+  },
+  detectable_none = function(alpha, units) {
+    sprintf("none: no speedup of any size can be declared at alpha = %s with %s",
+            format(alpha), units)
+  },
   # advice
   timer = function() "check the timer resolution, or measure a longer workload",
   more_runs = function(labels, unit = "run") {
@@ -709,6 +752,9 @@ caveat_sentences <- list(
     }
   },
   more_rounds = function() "perform more than 30 rounds",
+  min_alpha_advice = function(p, units) {
+    sprintf("take alpha >= %s, or more %s", fmt_p(p), units)
+  },
   interleave = function() {
     "interleave the runs of both versions (e.g. with measure()) on a quiet machine"
   },

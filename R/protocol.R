@@ -104,7 +104,13 @@
 #'   `p_value_equivalence` (the larger p-value of the two one-sided tests of
 #'   equivalence, `NA` without a tolerance) and `detectable` (when the
 #'   direction is `"none"`, the smallest speedup the protocol would have
-#'   declared with probability 0.8; see [tolerance]), and for timings
+#'   declared with probability 0.8; see [tolerance]; `Inf` when no
+#'   speedup can be declared at `alpha` with these sizes), `min_alpha` (the
+#'   smallest p-values, speedup and slowdown, the final test can reach with
+#'   these values and ties: a rank test on few units cannot reach a small
+#'   `alpha`, and the verdict then says so and shows no interval at a
+#'   level the exact law cannot reach, keeping the level it can reach as
+#'   the attribute `attainable` of `speedup_ci`), and for timings
 #'   `replication` (the unit, processes, runs, variance components and the
 #'   optimal runs per process) and `design` (paired or unpaired, rounds used
 #'   and dropped).  `direction` is `"speedup"`, `"slowdown"`, `"equivalent"`
@@ -195,7 +201,18 @@ mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 #' one-sided `1 - alpha` bound that matches the one-sided decisions, with
 #' its own estimate (the exponential of the Hodges-Lehmann shift of log
 #' times, attribute `estimate`; the print shows it beside the interval and
-#' the observed ratio of the medians apart when it differs).  The
+#' the ratio of the medians apart).  The Hodges-Lehmann interval is the
+#' inversion of the rank-sum test: an interval for the factor theta with
+#' P\[X > theta Y\] = 1/2, which is the ratio of the medians when the two
+#' samples differ by a scale only.  The ratio of the medians has its own
+#' distribution-free interval, the one of Bonett and Price (2002) on log
+#' times at the same level (`median_ratio`: estimate, low, high), printed
+#' beside it; where the shapes differ (the location check rejects, or the
+#' two estimates differ by more than chance allows) a caveat says that the
+#' Hodges-Lehmann factor is not the ratio of the medians.  An end of the
+#' interval on the boundary the decision rejects (ties at the timer's
+#' resolution) is open (attribute `open`), so that the interval always
+#' agrees with the decision.  The
 #' confidence is guaranteed only when the location model was not rejected.
 #'
 #' **Direction.**  On the same path, the mirrored one-sided test (Ha: Y tends

@@ -86,6 +86,20 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     }
     significant <- dec == 1
     significant[dec < 0] <- NA
+    # an exact rank interval whose level 1 - 2 alpha these sizes cannot
+    # reach is no interval at that level (R/attainable.R); the caveat says so
+    ci_low <- core_col(i, "ci_low")
+    ci_high <- core_col(i, "ci_high")
+    ci_lev <- na_if_nan(core_col(i, "ci_level"))
+    short <- which(!is.na(ci_lev) & !is.na(alpha) & alpha < 0.5 &
+                   ci_lev < 1 - 2 * alpha - 1e-9)
+    if (length(short)) {
+      ci_low[short] <- NA_real_
+      ci_high[short] <- NA_real_
+      txt <- suite_unattainable_text(alpha[short], suite$x_len[short],
+                                     suite$y_len[short], ci_lev[short])
+      cav[short] <- ifelse(nzchar(cav[short]), paste(cav[short], txt, sep = "; "), txt)
+    }
     cols <- list(
       decision = decision_words(direction),
       significant = significant,
@@ -99,13 +113,15 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
       p_value_equivalence = peq,
       guaranteed = core_col(i, "guaranteed") == 1 & !run_order$run_order_flag,
       ci_estimate = na_if_nan(core_col(i, "ci_estimate")),
-      ci_low = core_col(i, "ci_low"),
-      ci_high = core_col(i, "ci_high"),
+      ci_low = ci_low,
+      ci_high = ci_high,
       ci_level = interval_level(alpha),
       detectable = suite_detectable(suite, p, b, direction, alpha, min_speedup,
                                     ci = cbind(core_col(i, "ci_low"),
                                                core_col(i, "ci_high"))),
       caveats = cav)
+    # nothing is detectable where the sizes cannot reach alpha
+    cols$detectable[short[which(direction[short] %in% "none")]] <- Inf
     cols
   }
   # The columns are gathered in one list and made a data frame once

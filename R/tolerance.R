@@ -129,7 +129,8 @@ apply_tolerance <- function(v, s0, paired = NULL) {
   }
   # made when read (verdict_lazy())
   v["detectable"] <- list(NULL)
-  v
+  v["min_alpha"] <- list(NULL)
+  interval_open_ends(v)
 }
 
 # The smallest speedup the verdict's protocol declares with probability
@@ -145,6 +146,11 @@ apply_tolerance <- function(v, s0, paired = NULL) {
 verdict_detectable <- function(v, power = 0.8, alpha = v$alpha) {
   s0 <- if (is.null(v$min_speedup)) 1 else v$min_speedup
   if (v$n < 2L || v$m < 2L) return(NA_real_)
+  # no speedup at all can be declared at alpha with these sizes: none is
+  # detectable (R/attainable.R; the verdict says why)
+  if (isTRUE(v$min_alpha[["speedup"]] > alpha)) {
+    return(Inf)
+  }
   protocol_call(v$test, "detectable", v, power, alpha, s0)
 }
 
@@ -214,9 +220,16 @@ tolerance_lines <- function(v, digits = 3L) {
   }
   d <- v$detectable
   if (!is.null(d) && !is.na(d)) {
-    out <- c(out, sprintf("  detectable: a speedup of %s or more would have been declared with probability 0.8",
-                          if (is.finite(d)) fmt_change(d) else "any size"))
-    adv <- plan_advice(v)
+    out <- c(out, if (is.finite(d)) {
+      sprintf("  detectable: a speedup of %s or more would have been declared with probability 0.8",
+              fmt_change(d))
+    } else {
+      paste0("  detectable: ", caveat_sentences$detectable_none(v$alpha,
+                                                                verdict_unit_words(v)))
+    })
+    # (with no speedup declarable at alpha, the runs come from the spread:
+    # R/attainable.R)
+    adv <- plan_advice(if (is.finite(d)) v else detectable_from_spread(v))
     if (length(adv)) out <- c(out, paste0("  advice: ", adv))
   }
   out

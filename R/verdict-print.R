@@ -11,20 +11,31 @@
 verdict_speedup_lines <- function(v, digits = 3L) {
   centre <- verdict_protocol(v)$centre
   ratio <- verdict_observed_name(v)
-  ci <- v$speedup_ci
-  est <- attr(ci, "estimate")
-  if (length(ci) != 2L || anyNA(ci) || is.null(est) || is.na(est)) {
+  phrase <- interval_phrase(v, digits)
+  if (is.null(phrase)) {
     return(sprintf("  speedup of the %s: %s (%s; no interval)", centre,
                    fmt_num(v$speedup, digits), ratio))
   }
-  out <- sprintf("  speedup: %s (%s; %s, %s)",
-                 fmt_estimate_ci(est, ci, digits), attr(ci, "estimator"),
-                 interval_words(v$test, attr(ci, "conf.level")),
-                 interval_note(v$alpha))
+  out <- sprintf("  speedup: %s", phrase)
+  mr <- median_ratio_line(v, digits)
+  if (length(mr)) return(c(out, mr))
+  est <- attr(v$speedup_ci, "estimate")
   if (fmt_num(est, digits) != fmt_num(v$speedup, digits)) {
     out <- c(out, sprintf("  observed %s: %s", ratio, fmt_num(v$speedup, digits)))
   }
   out
+}
+
+# The ratio of the medians with its own interval (R/median-ratio.R), in
+# place of the observed ratio: the Hodges-Lehmann factor is another number
+# unless the shapes agree, and no check on the samples can tell every
+# difference that matters from noise.
+median_ratio_line <- function(v, digits = 3L) {
+  if (!("median_ratio" %in% names(v))) return(character())
+  r <- v$median_ratio
+  if (anyNA(r)) return(character())
+  caveat_sentences$median_ratio(fmt_estimate_ci(r[["estimate"]], r[c("low", "high")], digits),
+                                interval_level(v$alpha))
 }
 
 # The verdict with the names from the input (its labels and baseline) shown

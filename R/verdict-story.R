@@ -64,12 +64,26 @@ verdict_story <- function(v) {
       cav <- c(cav, S$no_location_model(labels[1L], labels[2L],
                                         raw_step_p(lz, "ks_test"), alpha))
     }
+    if (!is.na(v$significant) && shapes_differ(v)) {
+      r <- v$median_ratio
+      cav <- c(cav, S$shapes_differ(labels[1L], labels[2L],
+                                    fmt_estimate_ci(r[["estimate"]], r[c("low", "high")]),
+                                    interval_level(alpha)))
+    }
     cav <- c(cav, run_order_caveats(ro, labels))
     few <- c(has_bit(flags, "x_few_runs"), has_bit(flags, "y_few_runs"))
     if (any(few)) adv <- c(adv, S$more_runs(labels[few], unit))
     if (isTRUE(ro$trend)) adv <- c(adv, S$interleave())
   }
   cav <- c(cav, warmup_caveats(v$warmup))
+  # a change that cannot be declared at alpha with these sizes, first
+  if (identical(v$direction, "none")) {
+    blocked <- min_alpha_sentence(v)
+    if (length(blocked)) {
+      cav <- c(blocked, cav)
+      adv <- c(adv, min_alpha_advice(v))
+    }
+  }
   tail <- if (!is.na(v$significant) && !v$confidence_guaranteed) {
     S$not_guaranteed(v$confidence)
   }

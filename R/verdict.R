@@ -94,6 +94,9 @@ new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
                           method = proto$interval$method,
                           estimate = ci_estimate,
                           estimator = proto$interval$estimator)
+  # an exact rank interval whose level 1 - 2 alpha these sizes cannot reach
+  # is no interval at that level (R/attainable.R)
+  speedup_ci <- unattainable_interval(speedup_ci, res$speedup_ci_level, alpha)
   p_slow <- na_if_nan(res$p_value_slowdown)
   direction <- direction_from(outcome, p_slow, alpha)
   if (is.null(baseline)) baseline <- sprintf("`%s` (first argument)", labels[1L])
@@ -130,8 +133,11 @@ new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
     data_name = data_name,
     call = call,
     x = x,
-    y = y
+    y = y,
+    min_alpha = NULL         # made when read (verdict_min_alpha())
   )
+  # the parts only some protocols report, made when read
+  for (f in proto$lazy_extra) out[f] <- list(NULL)
   # the elements only some protocols report (their descriptor's `extra`)
   for (f in protocol_info(test)$extra) {
     out[[f]] <- switch(f,
@@ -146,7 +152,8 @@ new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
 }
 
 # The parts of a verdict made when read, and how.
-verdict_lazy_fields <- c("steps", "caveats", "advice", "detectable", "run_order")
+verdict_lazy_fields <- c("steps", "caveats", "advice", "detectable", "run_order",
+                         "min_alpha", "median_ratio")
 
 verdict_lazy <- function(v, name) {
   switch(name,
@@ -155,6 +162,9 @@ verdict_lazy <- function(v, name) {
     advice = verdict_kept(v, "story", verdict_story)$advice,
     detectable = if (identical(.subset2(v, "direction"), "none"))
       verdict_detectable(v) else NA_real_,
+    min_alpha = verdict_min_alpha(v),
+    median_ratio = median_ratio_bp(.subset2(v, "x"), .subset2(v, "y"),
+                                   .subset2(v, "alpha")),
     run_order = run_order_check(.subset2(v, "x"), .subset2(v, "y"),
                                 .subset2(v, "labels")),
     NULL)

@@ -58,13 +58,20 @@
 /* The signed-rank test of d in one direction, exact when the counting
  * table allows it (n <= 1000), else the normal approximation. */
 static int signed_rank(const double *d, size_t n, st_alternative alt,
-                       int conf_int, double conf_level, st_result *r)
+                       int conf_int, double conf_level, st_result *r,
+                       double *level)
 {
+    double lev = NAN, achieved = NAN;
+    int warn = 0;
+    st_signed_rank_options o = {&lev, &warn, &achieved};
     int s = st_signed_rank_test(d, n, alt, 0.0, 1, 1, conf_int, conf_level,
-                                NULL, r);
+                                &o, r);
     if (s == ST_ERR_TOO_MANY)
         s = st_signed_rank_test(d, n, alt, 0.0, 0, 1, conf_int, conf_level,
-                                NULL, r);
+                                &o, r);
+    /* the exact law's own level when it falls short of conf_level, the
+     * normal law's widened one when it was widened */
+    if (level) *level = !isnan(achieved) ? achieved : warn ? lev : NAN;
     return s;
 }
 
@@ -96,12 +103,13 @@ int st_paired_median(const double *x, const double *y, size_t n,
         greater += x[i] > y[i] ? 1.0 : x[i] == y[i] ? 0.5 : 0.0;
     }
     st_result up, down, two;
-    s = signed_rank(d, n, ST_GREATER, 0, 0.5, &up);
-    if (s == ST_OK) s = signed_rank(d, n, ST_LESS, 0, 0.5, &down);
+    s = signed_rank(d, n, ST_GREATER, 0, 0.5, &up, NULL);
+    if (s == ST_OK) s = signed_rank(d, n, ST_LESS, 0, 0.5, &down, NULL);
     /* the interval at 1 - 2 alpha: each end a one-sided 1 - alpha bound,
      * matching the one-sided decisions (none for alpha >= 0.5) */
-    double lev = alpha < 0.5 ? 1 - 2 * alpha : 0.5;
-    if (s == ST_OK) s = signed_rank(d, n, ST_TWO_SIDED, 1, lev, &two);
+    double lev = alpha < 0.5 ? st_decision_conf(alpha) : 0.5, real_lev = NAN;
+    if (s == ST_OK) s = signed_rank(d, n, ST_TWO_SIDED, 1, lev, &two,
+                                    &real_lev);
     free(d);
     if (s != ST_OK) return s;
     out->branch = ST_BRANCH_PAIRED_SIGNED_RANK;
@@ -115,6 +123,8 @@ int st_paired_median(const double *x, const double *y, size_t n,
     out->speedup = exp(two.estimate[0]);
     out->speedup_ci[0] = alpha < 0.5 ? exp(two.conf_int[0]) : NAN;
     out->speedup_ci[1] = alpha < 0.5 ? exp(two.conf_int[1]) : NAN;
+    out->speedup_ci_level = alpha < 0.5 ? st_attained_level(real_lev, alpha)
+                                        : NAN;
     out->speedup_estimate = out->speedup;
     out->prob_greater = greater / (double) n;
     up.estimate[0] = two.estimate[0];
@@ -227,6 +237,7 @@ int st_paired_mean(const double *x, const double *y, size_t n, double alpha,
     if (alpha < 0.5) {
         paired_fieller(xb, yb, (double) (sxx / (dn - 1)), (double) (syy / (dn - 1)),
                        (double) (sxy / (dn - 1)), n, 2 * alpha, out->speedup_ci);
+        out->speedup_ci_level = 1 - 2 * alpha;
     } else {
         out->speedup_ci[0] = out->speedup_ci[1] = NAN;
     }

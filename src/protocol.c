@@ -66,6 +66,7 @@ static void verdict_init(st_verdict *v, double alpha)
     v->speedup_min = v->speedup_mean = v->speedup_median = NAN;
     v->speedup_ci[0] = v->speedup_ci[1] = NAN;
     v->speedup_estimate = NAN;
+    v->speedup_ci_level = NAN;
     v->prob_greater = NAN;
     v->prob_ci[0] = v->prob_ci[1] = NAN;
     v->shift = NAN;
@@ -111,6 +112,31 @@ int st_verdict_start(st_verdict *v, double alpha, const double *x, size_t n,
     verdict_init(v, alpha);
     if (!(alpha > 0 && alpha < 1)) return ST_ERR_DOMAIN;
     return check_input(x, n, y, m);
+}
+
+/*
+ * The level asked of the exact rank intervals beside a decision.  The
+ * decision rejects when p <= alpha; the interval's one-sided end of rank k
+ * excludes the boundary exactly when P(W <= k - 1) < a (qwilcox, as
+ * wilcox.test), which misses the law's atoms at a itself (3 against 3 at
+ * alpha = 0.1: P(W <= 1) = 0.1 is significant, yet its bound was taken at
+ * rank 1).  Asking 1 - 2 alpha (1 + 1e-9) takes the largest k with
+ * P(W <= k - 1) <= alpha up to rounding, so that end and decision are one
+ * test; the level is reported as 1 - 2 alpha (st_attained_level).
+ */
+double st_decision_conf(double alpha)
+{
+    return 1 - 2 * alpha * (1 + 1e-9);
+}
+
+/* The level an exact rank interval asked st_decision_conf(alpha) has:
+ * 1 - 2 alpha, or its law's own level when that falls short (too few
+ * units: the ends are the extreme order statistics); achieved NAN (the
+ * normal law): 1 - 2 alpha. */
+double st_attained_level(double achieved, double alpha)
+{
+    double want = 1 - 2 * alpha;
+    return !isnan(achieved) && achieved < want - 1e-8 ? achieved : want;
 }
 
 /* The confidence level of the intervals shown with the steps: 1 - alpha,
@@ -506,8 +532,10 @@ static int mean_protocol_run(const double *x, size_t n, const double *y,
     out->p_value = mp.t[p.final].p_value;
     out->p_value_slowdown = mp.tl[p.final].p_value;
     fieller_interval(&mp, n, m, p.final, alpha, out->speedup_ci, cache);
-    if (!isnan(out->speedup_ci[0]))
+    if (!isnan(out->speedup_ci[0])) {
         out->speedup_estimate = mp.mean[0] / mp.mean[1];
+        out->speedup_ci_level = 1 - 2 * alpha;
+    }
     return ST_OK;
 }
 
@@ -631,13 +659,19 @@ static int median_intervals(st_sorted_pair *P, double alpha, st_verdict *v,
     }
     if (!(alpha < 0.5)) return ST_OK;   /* no level 1 - 2 alpha > 0 */
     if (st_sorted_pair_log(P) != ST_OK) return ST_OK;
+    /* the level the interval really has: lower than 1 - 2 alpha when the
+     * exact law cannot reach it with these sizes (then the one-sided
+     * test cannot reach alpha either) */
+    double achieved = NAN;
+    hl.ci_achieved = &achieved;
     s = st_wilcoxon_test(P->xs, P->n, P->ys, P->m, ST_TWO_SIDED, 0.0, -1, 1,
-                         1, 1 - 2 * alpha, &hl, &r);
+                         1, st_decision_conf(alpha), &hl, &r);
     if (ST_FATAL(s)) return s;
     if (s == ST_OK) {
         v->speedup_ci[0] = exp(r.conf_int[0]);
         v->speedup_ci[1] = exp(r.conf_int[1]);
         v->speedup_estimate = exp(r.estimate[0]);
+        v->speedup_ci_level = st_attained_level(achieved, alpha);
     }
     return ST_OK;
 }
@@ -916,9 +950,9 @@ SEXP ffi_verdict_list(const st_verdict *v, int status)
         "speedup", "speedup_min", "speedup_mean", "speedup_median",
         "speedup_ci", "prob_greater", "shift", "shift_ci", "caveats",
         "step_kinds", "steps", "p_value_slowdown", "speedup_estimate",
-        "prob_ci"
+        "prob_ci", "speedup_ci_level"
     };
-    SEXP values[20];
+    SEXP values[21];
     values[0] = PROTECT(Rf_ScalarInteger(status));
     values[1] = PROTECT(Rf_ScalarInteger((int) v->decision));
     values[2] = PROTECT(Rf_ScalarInteger(v->branch));
@@ -944,8 +978,9 @@ SEXP ffi_verdict_list(const st_verdict *v, int status)
     values[17] = PROTECT(Rf_ScalarReal(v->p_value_slowdown));
     values[18] = PROTECT(Rf_ScalarReal(v->speedup_estimate));
     values[19] = PROTECT(real2(v->prob_ci));
-    SEXP out = ffi_named_list(20, names, values);
-    UNPROTECT(20);
+    values[20] = PROTECT(Rf_ScalarReal(v->speedup_ci_level));
+    SEXP out = ffi_named_list(21, names, values);
+    UNPROTECT(21);
     return out;
 }
 

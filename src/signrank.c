@@ -147,7 +147,8 @@ static int sr_root(const double *xs, size_t n, double sigma0,
  */
 static int sr_conf_int(const double *d, size_t n, st_alternative alt,
                        int exact, int correct, double conf_level,
-                       st_result *out, double *ci_level, int *ci_warn)
+                       st_result *out, double *ci_level, int *ci_warn,
+                       double *ci_achieved)
 {
     if (n > (SIZE_MAX - 1) / n) return ST_ERR_TOO_MANY;
     size_t M = n * (n + 1) / 2;
@@ -184,6 +185,7 @@ static int sr_conf_int(const double *d, size_t n, st_alternative alt,
             status = walsh_kth(xs, n, M - iq + 1, &hi_v);
             if (status != ST_OK) goto done;
         }
+        if (ci_achieved) *ci_achieved = 1 - achieved;
         if (achieved - alpha > alpha / 2) {
             *ci_warn = 1;
             level = 1 - fprec(achieved, 2);
@@ -259,6 +261,8 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
     int *ci_warn = opt && opt->ci_warn ? opt->ci_warn : &warn;
     *ci_level = NAN;
     *ci_warn = 0;
+    double *ci_achieved = opt ? opt->ci_achieved : NULL;
+    if (ci_achieved) *ci_achieved = NAN;
     st_result_init(out);
     if (n < 1) return st_result_fail(out, ST_ERR_TOO_FEW);
     if (!isfinite(mu) || exact < -1 || exact > 1 ||
@@ -313,7 +317,7 @@ int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
     out->exact = use_exact;
     if (conf_int) {
         status = sr_conf_int(d, n, alt, use_exact, correct, conf_level, out,
-                             ci_level, ci_warn);
+                             ci_level, ci_warn, ci_achieved);
         if (status != ST_OK) return st_result_fail(out, status);
     }
     return ST_OK;

@@ -192,6 +192,10 @@ typedef struct {
      * wilcox.test reports it), with 1 in *ci_warn in that case */
     double *ci_level;
     int *ci_warn;
+    /* not NULL: the exact law's own level of the interval (below
+     * conf_level when no order statistic reaches it, even within the
+     * tolerance of wilcox.test's warning); NAN with the normal law */
+    double *ci_achieved;
 } st_wilcoxon_options;    /* NULL: x and y in any order, nothing kept     */
 int st_wilcoxon_test(const double *x, size_t n, const double *y, size_t m,
                      st_alternative alt, double mu, int exact, int correct,
@@ -205,6 +209,7 @@ int st_wilcoxon_test(const double *x, size_t n, const double *y, size_t m,
 typedef struct {
     double *ci_level;     /* as in st_wilcoxon_options                    */
     int *ci_warn;
+    double *ci_achieved;
 } st_signed_rank_options; /* NULL: the interval's level not reported     */
 int st_signed_rank_test(const double *d, size_t n, st_alternative alt,
                         double mu, int exact, int correct, int conf_int,
@@ -412,6 +417,12 @@ typedef struct {
     double speedup_estimate;  /* the interval's own estimate: the ratio of
                                  the means (mean), exp of the Hodges-
                                  Lehmann shift of log times (median)     */
+    double speedup_ci_level;  /* the level speedup_ci really has: 1 - 2
+                                 alpha, or the exact rank intervals' own
+                                 when 1 - 2 alpha cannot be reached with
+                                 these sizes (the interval is then the
+                                 widest one, at that lower level); NAN
+                                 when there is no interval              */
     double prob_greater;      /* median and prob protocols: estimate of
                                  P[X > Y] + P[X = Y] / 2                 */
     double prob_ci[2];        /* prob protocol: its 1 - 2 alpha interval */
@@ -422,6 +433,12 @@ typedef struct {
     st_result steps[ST_MAX_STEPS];
     unsigned caveats;         /* ST_CAVEAT_* bits                         */
 } st_verdict;
+
+/* The level the exact rank intervals beside a decision at alpha are asked
+ * (1 - 2 alpha, taking the law's atoms at alpha as p <= alpha does), and
+ * the level they then have (protocol.c). */
+double st_decision_conf(double alpha);
+double st_attained_level(double achieved, double alpha);
 
 /* The options of a protocol's verdict at level 1 - alpha. */
 typedef struct {
@@ -639,6 +656,7 @@ typedef struct {
     double p_value_slowdown;    /* mirrored final test (slowdown)       */
     double speedup_ci[2];
     double speedup_estimate;    /* the interval's own estimate           */
+    double speedup_ci_level;    /* the level it really has (st_verdict)  */
 } st_bench_protocol;
 
 /* One benchmark of a suite: the protocols asked for and the observed

@@ -38,6 +38,7 @@ static void bench_init(st_bench_result *r)
         b->caveats = 0;
         b->speedup_ci[0] = b->speedup_ci[1] = NAN;
         b->speedup_estimate = NAN;
+        b->speedup_ci_level = NAN;
     }
 }
 
@@ -170,6 +171,7 @@ int st_suite_bench(const double *x, size_t n, const double *y, size_t m,
         b->speedup_ci[0] = v.speedup_ci[0];
         b->speedup_ci[1] = v.speedup_ci[1];
         b->speedup_estimate = v.speedup_estimate;
+        b->speedup_ci_level = v.speedup_ci_level;
         if (isnan(out->prob_greater)) out->prob_greater = v.prob_greater;
         if (!isnan(v.prob_ci[0]) && isnan(out->prob_ci[0])) {
             /* the interval goes with its own estimate */
@@ -378,10 +380,10 @@ static double bench_field(const st_bench_result *r, int c)
     }
 }
 
-#define ST_PROTO_NCOL 10
+#define ST_PROTO_NCOL 11
 static const char *proto_names[ST_PROTO_NCOL] = {
     "highest", "alpha", "decision", "guaranteed", "caveats", "p_value",
-    "ci_low", "ci_high", "p_value_slowdown", "ci_estimate"
+    "ci_low", "ci_high", "p_value_slowdown", "ci_estimate", "ci_level"
 };
 
 static double proto_field(const st_bench_protocol *b, int c)
@@ -396,7 +398,8 @@ static double proto_field(const st_bench_protocol *b, int c)
     case 6: return b->speedup_ci[0];
     case 7: return b->speedup_ci[1];
     case 8: return b->p_value_slowdown;
-    default: return b->speedup_estimate;
+    case 9: return b->speedup_estimate;
+    default: return b->speedup_ci_level;
     }
 }
 

@@ -252,7 +252,7 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
                         int correct, double conf_level,
                         const double *null_prob, size_t null_len,
                         st_cache *cache, st_result *out,
-                        double *ci_level, int *ci_warn)
+                        double *ci_level, int *ci_warn, double *ci_achieved)
 {
     if (n > SIZE_MAX / m) return ST_ERR_TOO_MANY;
     uint64_t nm = (uint64_t) n * m;
@@ -303,6 +303,7 @@ static int wmw_conf_int(const double *xs, size_t n, const double *ys,
             at_hi = nks;
             ks[nks++] = nm - iq + 1;
         }
+        if (ci_achieved) *ci_achieved = 1 - achieved;
         if (achieved - alpha > alpha / 2) {
             *ci_warn = 1;
             level = 1 - achieved;
@@ -496,6 +497,7 @@ typedef struct {
     st_result *less;
     double *ci_level;
     int *ci_warn;
+    double *ci_achieved;
 } wmw_call;
 
 /* Whether the test of the pair P takes the exact law: the automatic
@@ -537,7 +539,8 @@ static int wmw_interval_part(const st_sorted_pair *Q, const wmw_call *C,
 {
     return wmw_conf_int(Q->xs, Q->n, Q->ys, Q->m, C->alt, out->exact,
                         C->correct, C->conf_level, null_prob, null_len,
-                        C->cache, out, C->ci_level, C->ci_warn);
+                        C->cache, out, C->ci_level, C->ci_warn,
+                        C->ci_achieved);
 }
 
 /* Samples already sorted, mu = 0: read in place. */
@@ -604,6 +607,8 @@ int st_wilcoxon_test(const double *x, size_t n, const double *y, size_t m,
     C.ci_warn = opt && opt->ci_warn ? opt->ci_warn : &warn;
     *C.ci_level = NAN;
     *C.ci_warn = 0;
+    C.ci_achieved = opt ? opt->ci_achieved : NULL;
+    if (C.ci_achieved) *C.ci_achieved = NAN;
     st_result_init(out);
     if (opt && opt->less) st_result_init(opt->less);
     int status = check_args(n, m, alt, mu, exact, C.conf_int, conf_level);
