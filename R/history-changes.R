@@ -61,13 +61,16 @@
 #' @param benchmark,machine,branch Names that select the series to analyse
 #'   and report (`NULL`: all).
 #' @param method The detection: `"scan"` (the default, a certified scan:
-#'   every reported commit range holds a real change with probability at
-#'   least 1 - alpha), `"pelt"` or `"edivisive"` (see [series_changes()]),
-#'   or a function with the arguments of [series_changes()] returning its
-#'   data frame.
+#'   every reported commit range holds a real change beyond the tolerance
+#'   with probability at least 1 - alpha, robust to serially correlated
+#'   processes and to a slow drift of the machine: see `dependence` and
+#'   `step` in [series_changes()], passed through `...`), `"pelt"` or
+#'   `"edivisive"` (see [series_changes()]), or a function with the
+#'   arguments of [series_changes()] returning its data frame.
 #' @param alpha The risk.
 #' @param min_speedup The tolerance of the verdicts (1.01: changes within
-#'   1 % are "negligible").
+#'   1 % are "negligible"), and the smallest step the scan certifies by
+#'   default (`step = "beyond"`).
 #' @param p_adjust The adjustment across series: `"holm"`, `"BH"` or
 #'   `"none"`.
 #' @param refresh `TRUE` analyses every selected series again.
