@@ -39,7 +39,11 @@
 #'   step beyond the tolerance `min_speedup`, which a slow drift of the
 #'   machine within the tolerance cannot give) or `"any"` (any change);
 #'   see Details. `dependence = "independent", step = "any"` is the exact
-#'   scan of the paper.
+#'   scan of the paper. `level` (`alpha` by default, at most `alpha`) is
+#'   the scan's own risk, when it must be smaller than the figures' `alpha`:
+#'   [history_changes()] scans each of `m` series at `alpha / m`, so that its
+#'   ranges are certified at the level the adjustment across the series
+#'   gives it.
 #' @return A data frame with one row per change, ordered along the series
 #'   (zero rows, the same columns, when there is none):
 #'   * `last_good`, `first_bad`: the positions of the last commit measured
@@ -177,12 +181,13 @@ series_changes <- function(value, position,
 # 1 - phi on whitened log times, where a step of size delta is one of
 # (1 - phi) delta after its first commit).
 scan_series <- function(s, alpha, s0, dependence = c("auto", "independent", "ar1"),
-                        step = c("beyond", "any"), ...) {
+                        step = c("beyond", "any"), level = alpha, ...) {
   check_dots_empty(..., .fn = "series_changes(method = \"scan\")",
                    .formals = c("value", "position", "method", "alpha",
-                                "min_speedup", "dependence", "step"))
+                                "min_speedup", "dependence", "step", "level"))
   dependence <- check_choice(dependence, c("auto", "independent", "ar1"), "dependence")
   step <- check_choice(step, c("beyond", "any"), "step")
+  level <- check_between(level, "level", 0, alpha, upper_ok = TRUE)
   x <- s$value
   phi <- 0
   if (dependence != "independent") {
@@ -196,7 +201,7 @@ scan_series <- function(s, alpha, s0, dependence = c("auto", "independent", "ar1
   } else if (margin > 0) {
     x <- log(x)
   }
-  res <- .Call(ffi_scan_changes, x, s$start, alpha, margin)
+  res <- .Call(ffi_scan_changes, x, s$start, level, margin)
   check_status(res, "series_changes()")
   list(first_bad = res$first_bad, from = res$from, to = res$to - 1,
        p_value = res$p_value)
