@@ -149,7 +149,7 @@ history_changes <- function(h, benchmark = NULL, machine = NULL, branch = NULL,
   results <- history_map_series(d, series, detect, alpha, min_speedup, dots)
   first_row <- vapply(series, `[`, 1L, 1L)
   # the series (all their segments) and whether one of their segments failed
-  whole <- paste(d$benchmark_id, d$machine_id, d$branch)[first_row]
+  whole <- paste(d$benchmark_id[first_row], d$machine_id[first_row], d$branch[first_row])
   failed_seg <- vapply(results, inherits, TRUE, "error")
   failed <- tapply(failed_seg, whole, any)
   segments <- tapply(failed_seg, whole, length)
