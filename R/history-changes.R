@@ -18,6 +18,19 @@
 # Holm gives it (q_s <= alpha means p_c <= alpha p_s / q_s, which is at most
 # the level Holm assigns to s).
 #
+# The scan's level.  Holm (or BH) over m series reports a change of a
+# series when its p-value is at most about alpha / m, and the scan's
+# p-value of a change is that of the shortest window that rejected at the
+# scan's own level: scanned at alpha, nearly every range it reports has a
+# p-value just below alpha, which the adjustment then discards.  So with
+# the scan, history_changes() scans each series at alpha / m (Bonferroni
+# within Holm: a change so certified has p_c <= alpha / m, hence
+# q_s <= m p_s and p_adj(c) <= m p_c <= alpha): the ranges reported are
+# the shortest ones certified at that level.  m counts the series in the
+# adjustment when the analysis is made; a series analysed when m was
+# smaller keeps its ranges, and the adjustment over the stored p-values
+# stays valid (it may then drop a change a new analysis would widen).
+#
 # Stable ids.  A change found again (the same series, its commit range
 # overlapping the range of a stored change) keeps the stored id and
 # triage state; its figures are updated.  A stored change that an analysis
@@ -35,7 +48,11 @@
 #' with Holm's method (the probability that any series without a change
 #' reports one is at most `alpha`) or Benjamini-Hochberg (the expected share
 #' of false series among those reported is at most `alpha`); see the
-#' details in the source of `history_changes`.
+#' details in the source of `history_changes`. With the scan, each of the
+#' `m` series in the adjustment is scanned at `alpha / m` (its `level`),
+#' so that the ranges reported are those certified at the level the
+#' adjustment gives a series (scanned at `alpha`, the shortest ranges
+#' have p-values near `alpha`, which the adjustment would discard).
 #'
 #' Each change is stored with its triage state ([history_triage()]) and
 #' keeps its id (`change_id`) across later analyses: a change found again
@@ -61,13 +78,16 @@
 #' @param benchmark,machine,branch Names that select the series to analyse
 #'   and report (`NULL`: all).
 #' @param method The detection: `"scan"` (the default, a certified scan:
-#'   every reported commit range holds a real change with probability at
-#'   least 1 - alpha), `"pelt"` or `"edivisive"` (see [series_changes()]),
-#'   or a function with the arguments of [series_changes()] returning its
-#'   data frame.
+#'   every reported commit range holds a real change beyond the tolerance
+#'   with probability at least 1 - alpha, robust to serially correlated
+#'   processes and to a slow drift of the machine: see `dependence` and
+#'   `step` in [series_changes()], passed through `...`), `"pelt"` or
+#'   `"edivisive"` (see [series_changes()]), or a function with the
+#'   arguments of [series_changes()] returning its data frame.
 #' @param alpha The risk.
 #' @param min_speedup The tolerance of the verdicts (1.01: changes within
-#'   1 % are "negligible").
+#'   1 % are "negligible"), and the smallest step the scan certifies by
+#'   default (`step = "beyond"`).
 #' @param p_adjust The adjustment across series: `"holm"`, `"BH"` or
 #'   `"none"`.
 #' @param refresh `TRUE` analyses every selected series again.
@@ -115,10 +135,21 @@ history_changes <- function(h, benchmark = NULL, machine = NULL, branch = NULL,
                     d$segment[-1L] != d$segment[-n]) else logical()
   sid <- cumsum(brk)
   series <- split(seq_len(n), sid)
+  # the scan certifies each series' ranges at alpha / m, m the series
+  # (segments) in the adjustment after this analysis: see the header
+  if (detect$name == "scan" && p_adjust != "none" && is.null(dots$level) && n) {
+    first <- which(brk)
+    mine <- unique(paste(d$benchmark_id, d$machine_id, d$branch)[first])
+    an <- history_query(h, paste("SELECT benchmark_id, machine_id, branch, segments",
+                                 "FROM series WHERE analysed_at IS NOT NULL"))
+    other <- !(paste(an$benchmark_id, an$machine_id, an$branch) %in% mine)
+    m <- sum(as.double(an$segments[other]), na.rm = TRUE) + length(series)
+    dots$level <- alpha / max(1, m)
+  }
   results <- history_map_series(d, series, detect, alpha, min_speedup, dots)
   first_row <- vapply(series, `[`, 1L, 1L)
   # the series (all their segments) and whether one of their segments failed
-  whole <- paste(d$benchmark_id, d$machine_id, d$branch)[first_row]
+  whole <- paste(d$benchmark_id[first_row], d$machine_id[first_row], d$branch[first_row])
   failed_seg <- vapply(results, inherits, TRUE, "error")
   failed <- tapply(failed_seg, whole, any)
   segments <- tapply(failed_seg, whole, length)

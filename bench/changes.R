@@ -13,18 +13,23 @@
 #     AR(1) phi          the processes' noise an AR(1) series in run
 #                        order (commit after commit, the 3 processes of a
 #                        commit in turn), marginal sd 1 %;
-#     commit AR(1) phi   a machine drift: each commit's level an AR(1)
-#                        series across commits with marginal sd 0.3 %, on
-#                        top of the iid 1 % of the processes.
-#   Printed: the share of series with any reported change (the scan's
-#   guarantee: at most alpha = 0.05 when the processes are independent),
-#   with its binomial standard error, for the scan as it is
-#   (dependence = "independent") and on the AR(1)-whitened log times
-#   (dependence = "ar1"); the same seeds for both.
-# step: the same iid histories with a 3 % slowdown from a commit drawn in
-#   21 .. 180: the share of series whose reported ranges include one that
-#   holds the true first bad commit, and the share with a range that holds
-#   none (a false range).
+#     drift phi, sd      a slow machine drift: each commit's level an
+#                        AR(1) series across commits with marginal sd
+#                        `sd`, on top of the iid 1 % of the processes.
+#   Printed: the share of series with any reported change (at most
+#   alpha = 0.05 is the goal), with its binomial standard error, for the
+#   defaults (dependence = "auto", step = "beyond") and the other
+#   settings: the exact scan of any change on independent processes
+#   (dependence = "independent", step = "any", the default before),
+#   "ar1" (whitened, any change), "auto" with any change, and
+#   "independent" with steps beyond the tolerance; the same seeds for all.
+# step: a 3 % slowdown from a commit drawn in 21 .. 180, on iid noise, on
+#   AR(1) noise of the processes (phi = 0.2, 0.5) and on a drift (phi =
+#   0.9, sd 0.3 %): the share of series
+#   whose reported ranges include one that holds the true first bad
+#   commit, the share with a range that holds none (a false range), the
+#   first bad commit estimated exactly, the median width of the range;
+#   with the defaults and with the old exact scan of any change.
 # speed: CPU seconds of series_changes() per series of 1,000 commits x 3
 #   processes (A/A, and with two changes), the median of 3 repeats over
 #   `speed series` series, against changepoint's PELT (cpt.mean, MBIC) on
@@ -53,53 +58,70 @@ noise <- function(cell) {
   switch(cell$kind,
     iid = rnorm(n, sd = 0.01),
     ar_process = ar1(n, cell$phi, 0.01),
-    ar_commit = rnorm(n, sd = 0.01) + rep(ar1(k, cell$phi, 0.003), each = procs))
+    ar_commit = rnorm(n, sd = 0.01) + rep(ar1(k, cell$phi, cell$sd), each = procs))
 }
+
+settings <- list(
+  default = list(),
+  `indep/any` = list(dependence = "independent", step = "any"),
+  `ar1/any` = list(dependence = "ar1", step = "any"),
+  `auto/any` = list(dependence = "auto", step = "any"),
+  `indep/beyond` = list(dependence = "independent", step = "beyond"))
 
 if (what %in% c("aa", "aa1", "all")) {
   cells <- list(
     list(name = "iid (drift-free)", kind = "iid"),
     list(name = "AR(1) phi = 0.2, processes", kind = "ar_process", phi = 0.2),
     list(name = "AR(1) phi = 0.5, processes", kind = "ar_process", phi = 0.5),
-    list(name = "AR(1) phi = 0.5, commits (0.3 %)", kind = "ar_commit", phi = 0.5),
-    list(name = "AR(1) phi = 0.9, commits (0.3 %)", kind = "ar_commit", phi = 0.9))
+    list(name = "AR(1) phi = 0.7, processes", kind = "ar_process", phi = 0.7),
+    list(name = "drift phi = 0.5, sd 0.3 %", kind = "ar_commit", phi = 0.5, sd = 0.003),
+    list(name = "drift phi = 0.9, sd 0.3 %", kind = "ar_commit", phi = 0.9, sd = 0.003),
+    list(name = "drift phi = 0.95, sd 0.5 %", kind = "ar_commit", phi = 0.95, sd = 0.005))
   if (what == "aa1") cells <- cells[1]
   cat(sprintf("A/A: %d series per cell, %d commits x %d processes, alpha = 0.05\n",
               nser, k, procs))
   cat("  (the share of series with any reported change, its standard error)\n")
-  cat(sprintf("  %-34s %-15s %-15s\n", "noise", "independent", "ar1 whitened"))
+  cat(sprintf("  %-28s%s\n", "noise", paste(sprintf("%-14s", names(settings)), collapse = "")))
   for (i in seq_along(cells)) {
     cell <- cells[[i]]
-    share <- vapply(c("independent", "ar1"), function(dep) {
+    share <- vapply(settings, function(opt) {
       set.seed(310 + i)
       mean(vapply(seq_len(nser), function(j) {
-        nrow(series_changes(exp(log(2) + noise(cell)), pos,
-                            dependence = dep)) > 0
+        v <- exp(log(2) + noise(cell))
+        nrow(do.call(series_changes, c(list(v, pos), opt))) > 0
       }, TRUE))
     }, 0)
     se <- sqrt(share * (1 - share) / nser)
-    cat(sprintf("  %-34s %.3f (%.3f)   %.3f (%.3f)\n", cell$name, share[1],
-                se[1], share[2], se[2]))
+    cat(sprintf("  %-28s%s\n", cell$name,
+                paste(sprintf("%.3f (%.3f) ", share, se), collapse = "")))
   }
 }
 
 if (what %in% c("step", "all")) {
-  set.seed(320)
-  res <- t(vapply(seq_len(nser), function(j) {
-    t0 <- sample(20:179, 1)       # last good commit; the first bad is t0 + 1
-    v <- exp(log(2) + rnorm(k * procs, sd = 0.01))
-    v[pos > t0] <- v[pos > t0] * 1.03
-    r <- series_changes(v, pos)
-    hold <- r$range_from < t0 + 1 & r$range_to >= t0 + 1
-    c(found = any(hold), false = any(!hold), exact = any(r$first_bad == t0 + 1),
-      width = if (any(hold)) (r$range_to - r$range_from)[which(hold)[1]] else NA)
-  }, c(found = TRUE, false = TRUE, exact = TRUE, width = 0)))
   cat(sprintf("3 %% step, %d series of %d commits x %d processes (1 %% spread):\n",
               nser, k, procs))
-  cat(sprintf("  a range holds the true commit: %.3f; a false range: %.3f;\n",
-              mean(res[, "found"] > 0), mean(res[, "false"] > 0)))
-  cat(sprintf("  first bad commit exact: %.3f; median range width: %g commits\n",
-              mean(res[, "exact"] > 0), stats::median(res[, "width"], na.rm = TRUE)))
+  cat("  noise, settings: a range holds the true commit; a false range;",
+      "first bad exact; median width\n")
+  for (cell in list(list(name = "iid", kind = "iid"),
+                    list(name = "AR(1) 0.2", kind = "ar_process", phi = 0.2),
+                    list(name = "AR(1) 0.5", kind = "ar_process", phi = 0.5),
+                    list(name = "drift 0.9", kind = "ar_commit", phi = 0.9, sd = 0.003))) {
+    for (nm in c("default", "indep/any")) {
+      set.seed(320)
+      res <- t(vapply(seq_len(nser), function(j) {
+        t0 <- sample(20:179, 1)       # last good commit; the first bad is t0 + 1
+        v <- exp(log(2) + noise(cell))
+        v[pos > t0] <- v[pos > t0] * 1.03
+        r <- do.call(series_changes, c(list(v, pos), settings[[nm]]))
+        hold <- r$range_from < t0 + 1 & r$range_to >= t0 + 1
+        c(found = any(hold), false = any(!hold), exact = any(r$first_bad == t0 + 1),
+          width = if (any(hold)) (r$range_to - r$range_from)[which(hold)[1]] else NA)
+      }, c(found = TRUE, false = TRUE, exact = TRUE, width = 0)))
+      cat(sprintf("  %-10s %-10s %.3f; %.3f; %.3f; %g commits\n", cell$name, nm,
+                  mean(res[, "found"] > 0), mean(res[, "false"] > 0),
+                  mean(res[, "exact"] > 0), stats::median(res[, "width"], na.rm = TRUE)))
+    }
+  }
 }
 
 if (what %in% c("speed", "all")) {

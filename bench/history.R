@@ -8,13 +8,16 @@
 # usage (from the package root, with speeduptest, future and future.apply
 # installed):
 #   Rscript bench/history.R [benchmarks = 1000] [commits = 1000] [repeats = 3]
+#                           [plan = "multisession"]
 # Each timing gives the wall-clock seconds and the CPU seconds of this
-# process and of its workers (a multicore plan of 2 forked workers, whose
-# CPU time R counts when they end), median of the repeats. The machine may
-# be shared: the load average is printed, and "on 2 free cores" is the
-# CPU time of this process plus half its workers' (what the wall time
-# would be with 2 cores to itself). 5 % of the series have a 3 % step at a
-# random commit; the others none.
+# process and of its workers, median of the repeats. The workers: a
+# future plan of 2 workers, "multisession" (background R sessions: their
+# CPU time is read from /proc/<pid>/stat before and after) or "multicore"
+# (forked workers, whose CPU time R counts when they end). The machine may
+# be shared: the load average is printed before and after each part, and
+# "on 2 free cores" is the CPU time of this process plus half its
+# workers' (what the wall time would be with 2 cores to itself). 5 % of
+# the series have a 3 % step at a random commit; the others none.
 suppressPackageStartupMessages({
   library(speeduptest)
   library(future)
@@ -23,15 +26,32 @@ args <- commandArgs(trailingOnly = TRUE)
 B <- if (length(args) >= 1) as.integer(args[1]) else 1000L
 C <- if (length(args) >= 2) as.integer(args[2]) else 1000L
 reps <- if (length(args) >= 3) as.integer(args[3]) else 3L
+how <- if (length(args) >= 4) args[4] else "multisession"
 P <- 3L
+load <- function() paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " ")
 
-# wall, CPU of this process, CPU of its (forked) workers
+# the CPU seconds of the multisession workers (their pids from the plan's
+# cluster), read from /proc: user + system time in clock ticks
+worker_pids <- integer()
+worker_cpu <- function() {
+  if (!length(worker_pids)) return(0)
+  tick <- as.numeric(system("getconf CLK_TCK", intern = TRUE))
+  sum(vapply(worker_pids, function(p) {
+    f <- sprintf("/proc/%d/stat", p)
+    if (!file.exists(f)) return(0)
+    st <- strsplit(sub(".*\\) ", "", readLines(f)), " ")[[1]]
+    (as.numeric(st[12]) + as.numeric(st[13])) / tick
+  }, 0))
+}
+
+# wall, CPU of this process, CPU of its workers (forked or sessions)
 timed <- function(expr) {
+  w0 <- worker_cpu()
   t0 <- proc.time()
   force(expr)
   d <- proc.time() - t0
   c(wall = d[["elapsed"]], self = d[["user.self"]] + d[["sys.self"]],
-    workers = d[["user.child"]] + d[["sys.child"]])
+    workers = d[["user.child"]] + d[["sys.child"]] + worker_cpu() - w0)
 }
 summ <- function(x) {
   x <- do.call(rbind, x)
@@ -58,14 +78,15 @@ path <- tempfile(fileext = ".sqlite")
 h <- history_open(path)
 cat(sprintf("history of %d benchmarks x %d commits x %d processes (%s values)\n",
             B, C, P, format(B * C * P, big.mark = ",")))
+cat(sprintf("load average at the start: %s\n", load()))
 build <- timed({
   for (chunk in split(seq_len(C - 1L), ceiling(seq_len(C - 1L) / 250))) {
     d <- do.call(rbind, lapply(chunk, commit_rows))
     history_add(h, d, machine = "bench-machine")
   }
 })
-cat(sprintf("build (history_add of %d commits in chunks of 250):\n  %s\n", C - 1L,
-            summ(list(build))))
+cat(sprintf("build (history_add of %d commits in chunks of 250):\n  %s (load %s)\n", C - 1L,
+            summ(list(build)), load()))
 
 # the full analysis: sequential, then 2 workers (each starts from a fresh
 # analysis: refresh = TRUE)
@@ -75,15 +96,23 @@ for (r in seq_len(reps)) {
   plan(sequential)
   seq_t[[r]] <- timed(a <- history_changes(h, refresh = TRUE))
 }
-plan(multicore, workers = 2)
+cat(sprintf("history_changes(), all %d series, no plan:\n  %s (load %s)\n", B,
+            summ(seq_t), load()))
+if (how == "multisession") {
+  plan(multisession, workers = 2)
+  # the workers' pids, to read their CPU time
+  worker_pids <- unlist(future.apply::future_lapply(1:4, function(i) Sys.getpid()))
+  worker_pids <- unique(worker_pids)
+} else {
+  plan(multicore, workers = 2)
+}
 for (r in seq_len(reps)) {
   par_t[[r]] <- timed(b <- history_changes(h, refresh = TRUE))
 }
 stopifnot(identical(as.data.frame(a)[c("change_id", "benchmark", "pos_first_bad", "ratio")],
                     as.data.frame(b)[c("change_id", "benchmark", "pos_first_bad", "ratio")]))
-cat(sprintf("load average: %s\n", paste(readLines("/proc/loadavg"), collapse = "")))
-cat(sprintf("history_changes(), all %d series, no plan:\n  %s\n", B, summ(seq_t)))
-cat(sprintf("history_changes(), all %d series, 2 workers:\n  %s\n", B, summ(par_t)))
+cat(sprintf("history_changes(), all %d series, 2 workers (%s):\n  %s (load %s)\n", B, how,
+            summ(par_t), load()))
 found <- sort(match(a$benchmark, sprintf("bench%05d", seq_len(B))))
 hit <- vapply(seq_along(stepped), function(i) {
   k <- which(a$benchmark == sprintf("bench%05d", stepped[i]))
@@ -101,9 +130,12 @@ for (r in seq_len(reps)) {
   add_t[[r]] <- timed(history_add(h, d, machine = "bench-machine"))
   again_t[[r]] <- timed(history_changes(h))
 }
-cat(sprintf("history_add() of one commit (%d processes):\n  %s\n", B * P, summ(add_t)))
-cat(sprintf("history_changes() after it (%d series, 2 workers):\n  %s\n", B, summ(again_t)))
+cat(sprintf("history_add() of one commit (%d processes):\n  %s (load %s)\n", B * P,
+            summ(add_t), load()))
+cat(sprintf("history_changes() after it (%d series, 2 workers):\n  %s (load %s)\n", B,
+            summ(again_t), load()))
 plan(sequential)
+worker_pids <- integer()
 one_t <- list()
 for (r in seq_len(reps)) {
   d <- commit_rows(C - 1L + reps + r)

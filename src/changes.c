@@ -47,6 +47,17 @@
  * its triplet times alpha over the triplet's level (the Bonferroni-
  * adjusted p-value, at most alpha).
  *
+ * A step beyond a margin.  With a margin delta > 0 (the log of the
+ * tolerance, on log times) a triplet tests the hypothesis "the levels of
+ * its halves differ by at most delta": the exact one-sided rank-sum test
+ * of the first half shifted by delta towards the second, in the direction
+ * the halves' means point to, its p-value doubled (at least the two-sided
+ * 2 min(p_up, p_down) whichever direction is taken).  Under a location
+ * shift of at most delta each one-sided test is conservative (the rank
+ * sum is stochastically monotone in the shift), so with probability at
+ * least 1 - alpha every reported range holds a change beyond delta; a
+ * slow drift of the level within delta gives none.
+ *
  * The cost of the exact tests.  The exact law of a rank sum with ties
  * grows as the fourth power of the sample: a half of more than max_half
  * (128) processes is tested on max_half of them, evenly spaced in commit
@@ -278,6 +289,7 @@ static size_t half_values(const double *value, const size_t *start,
 typedef struct {
     double *xs, *ys, *rank2;   /* buffers of max_half, max_half, 2 max_half */
     size_t cap;
+    double margin;             /* the shift a rejection must exceed */
 } scan_work;
 
 /* The two-sided p-value of the triplet t, or a bound of it: *p and
@@ -299,14 +311,27 @@ static int triplet_p(const double *value, const size_t *start,
         return ST_OK;
     st_sort(w->xs, n);
     st_sort(w->ys, m);
+    /* With a margin, the direction is the one the halves' means point to
+     * and the p-value twice that one-sided test's, at the shift: at least
+     * the two-sided p-value 2 min(p_up, p_down) of the hypothesis "the
+     * halves differ by at most the margin", whichever direction is taken. */
+    int dir = 0;
+    double d = 0.0;
+    if (w->margin > 0) {
+        double sx = 0.0, sy = 0.0;
+        for (size_t i = 0; i < n; i++) sx += w->xs[i];
+        for (size_t i = 0; i < m; i++) sy += w->ys[i];
+        dir = sy / (double) m >= sx / (double) n ? -1 : 1;
+        d = (double) dir * w->margin;
+    }
     long double rs;
     double tie;
-    int s = st_merge_ranks(w->xs, n, 0.0, w->ys, m, &rs, &tie, w->rank2);
+    int s = st_merge_ranks(w->xs, n, d, w->ys, m, &rs, &tie, w->rank2);
     if (s != ST_OK) return s;
     double dn = (double) n, dm = (double) m, dN = (double) N;
     double dev = (double) rs - dn * (dN + 1.0) / 2.0;
     double var = dn * dm / 12.0 * ((dN + 1.0) - tie / (dN * (dN - 1.0)));
-    if (!(var > 0)) {
+    if (!(var > 0) || (dir != 0 && (double) dir * dev <= 0.0)) {
         *p = 1.0;
         *exact = 1;
         return ST_OK;
@@ -338,7 +363,7 @@ static int triplet_p(const double *value, const size_t *start,
     s = st_exact_tails(ST_RANK_SUM, w->rank2, N, n, 2.0 * (double) rs, &le,
                        &ge);
     if (s != ST_OK) return s;
-    double pv = 2.0 * (le < ge ? le : ge);
+    double pv = 2.0 * (dir < 0 ? le : dir > 0 ? ge : (le < ge ? le : ge));
     *p = pv > 1.0 ? 1.0 : pv;
     *exact = 1;
     return ST_OK;
@@ -457,6 +482,8 @@ int st_scan_changes(const double *value, const size_t *start, size_t k,
     if (s != ST_OK) return s;
     scan_work w;
     w.cap = opt && opt->max_half >= 2 ? opt->max_half : SCAN_MAX_HALF;
+    w.margin = opt ? opt->margin : 0.0;
+    if (!(w.margin >= 0) || !isfinite(w.margin)) return ST_ERR_DOMAIN;
     st_scan_triplet *t;
     size_t nt;
     s = st_scan_grid(start, k, alpha, w.cap, &t, &nt);
@@ -616,17 +643,19 @@ static size_t *read_start(SEXP start, size_t nv, size_t *k)
     return out;
 }
 
-/* ffi_scan_changes(value, start, alpha): list(status, from, to, split,
+/* ffi_scan_changes(value, start, alpha, margin): list(status, from, to, split,
  * first_bad, p_value, p_local), commits 0-based. */
-SEXP ffi_scan_changes(SEXP value, SEXP start, SEXP alpha)
+SEXP ffi_scan_changes(SEXP value, SEXP start, SEXP alpha, SEXP margin)
 {
     size_t nv, k;
     const double *v = ffi_doubles(value, &nv, "value");
     size_t *st = read_start(start, nv, &k);
     double a = ffi_double(alpha, "alpha");
+    st_scan_options opt = {0};
+    opt.margin = ffi_double(margin, "margin");
     st_scan_change *ch;
     size_t nc;
-    int s = st_scan_changes(v, st, k, a, NULL, &ch, &nc);
+    int s = st_scan_changes(v, st, k, a, &opt, &ch, &nc);
     if (s != ST_OK) nc = 0;
     static const char *names[] = {"status", "from", "to", "split",
                                   "first_bad", "p_value", "p_local"};

@@ -42,7 +42,7 @@ SEXP ffi_trend_list(const st_result *r, size_t k);
 
 /* entry points */
 SEXP ffi_codes(void);
-SEXP ffi_scan_changes(SEXP value, SEXP start, SEXP alpha);
+SEXP ffi_scan_changes(SEXP value, SEXP start, SEXP alpha, SEXP margin);
 SEXP ffi_scan_grid(SEXP start, SEXP alpha);
 SEXP ffi_edivisive(SEXP x, SEXP sig_level, SEXP R, SEXP min_size,
                    SEXP exponent, SEXP k, SEXP seed);

@@ -58,7 +58,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_power_sim, 12),
     CALLDEF(ffi_codes, 0),
     CALLDEF(ffi_suite_variances, 3),
-    CALLDEF(ffi_scan_changes, 3),
+    CALLDEF(ffi_scan_changes, 4),
     CALLDEF(ffi_scan_grid, 2),
     CALLDEF(ffi_change_figures, 5),
     CALLDEF(ffi_edivisive, 7),

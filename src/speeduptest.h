@@ -793,6 +793,8 @@ int st_scan_grid(const size_t *start, size_t k, double alpha,
 typedef struct {
     size_t max_half;      /* a window's half is tested on at most this many
                              evenly spaced processes (0: 128)            */
+    double margin;        /* >= 0: a window rejects only a shift beyond
+                             +-margin between its halves (0: any change) */
 } st_scan_options;        /* NULL: the defaults                           */
 
 /* A change certified by the scan: the window of the triplet that rejected

@@ -17,9 +17,35 @@ test_that("the default detection (the certified scan) finds a step in its range"
   expect_gte(ch$pos_to, 31)
   expect_equal(ch$decision, "regression beyond 1 %")
   v <- speeduptest:::history_values(h, benchmark = "bench1")
-  ref <- series_changes(v$value, v$position)
+  # each of the 2 series is scanned at alpha / 2 (Holm across them)
+  ref <- series_changes(v$value, v$position, level = 0.05 / 2)
   expect_equal(ch$ratio, ref$ratio)
   expect_equal(ch$pos_first_bad, ref$first_bad)
+  expect_equal(ch$pos_from, ref$range_from)
+  expect_equal(ch$pos_to, ref$range_to)
+  expect_lte(ch$p_adjusted, 0.05)
+})
+
+test_that("each series is scanned at alpha / m, so Holm across many series keeps the steps", {
+  h <- local_history()
+  # 40 series of 80 commits, 4 of them 3 % slower from commit 41
+  history_add(h, history_sim(commits = 80, benchmarks = 40, iterations = 1,
+                             step_at = 41, step = 1.03, stepped = c(3, 11, 25, 38),
+                             seed = 7), machine = "m1")
+  ch <- history_changes(h)
+  expect_setequal(ch$benchmark, sprintf("bench%d", c(3, 11, 25, 38)))
+  expect_true(all(ch$pos_from < 41 & ch$pos_to >= 41))
+  expect_true(all(ch$p_adjusted <= 0.05))
+  # the range of each is the one the scan certifies at 0.05 / 40
+  v <- speeduptest:::history_values(h, benchmark = "bench11")
+  ref <- series_changes(v$value, v$position, level = 0.05 / 40)
+  expect_equal(ch$pos_from[ch$benchmark == "bench11"], ref$range_from)
+  # scanned at alpha, the ranges are the shortest ones at 0.05, whose
+  # p-values Holm over 40 series mostly discards
+  few <- history_changes(h, level = 0.05)
+  expect_lt(nrow(few), nrow(ch))
+  expect_error(series_changes(v$value, v$position, level = 0.1),
+               class = "speeduptest_error_input")
 })
 
 test_that("a step is found in its series only, with its commits and figures", {
