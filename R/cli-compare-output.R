@@ -134,7 +134,7 @@ compare_times_all <- function(pairs) {
   side <- function(s) {
     v <- lapply(pairs, `[[`, s)
     g <- rep.int(seq_len(k), lengths(v))
-    v <- unlist(v, use.names = FALSE)
+    v <- as.double(unlist(v, use.names = FALSE))
     ok <- is.finite(v)
     v <- v[ok]
     g <- g[ok]
