@@ -200,7 +200,7 @@ if ("compare" %in% parts) {
   cat(sprintf("speeduptest compare on two Google Benchmark files of 3000 benchmarks x 20 runs, %d repeats\n",
               reps))
   cmp_out <- function(o) {
-    sprintf("invisible(utils::capture.output(speeduptest:::cli_compare(c('%s', '%s', '--output', '%s'))))",
+    sprintf("invisible(speeduptest:::cli_compare(c('%s', '%s', '--output', '%s')))",
             f[1], f[2], o)
   }
   md <- cmp_out("markdown")
