@@ -43,11 +43,13 @@ compare_run <- function(t, opts) {
     }
     # the timings split once for all the benchmarks of this version
     sp <- timings_split(t, c(baseline, o), names(tp$pairs))
+    times <- compare_times_all(tp$pairs)
     for (j in seq_along(sp$benchmarks)) {
       b <- sp$benchmarks[j]
       p <- tp$pairs[[j]]
       rows[[length(rows) + 1L]] <- compare_verdict(b, o, p$x, p$y, opts,
-                                                   parts = split_part(sp, j))
+                                                   parts = split_part(sp, j),
+                                                   times = lapply(times, `[[`, j))
     }
   }
   rows <- compare_adjust(compare_frame(rows), opts)
@@ -58,7 +60,8 @@ compare_run <- function(t, opts) {
 # One benchmark's verdict: the protocol's p-values at s0 (the speedup, the
 # slowdown and the equivalence tests), the speedup and its interval; NA
 # p-values when the final test was not reached.  list(row, verdict).
-compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL) {
+compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL,
+                            times = compare_times(x, y)) {
   v <- tryCatch(if (is.null(parts)) {
     test_fun <- protocol_fun(opts$test, "default")
     test_fun(x, y, alpha = opts$alpha, min_speedup = opts$s0)
@@ -80,7 +83,7 @@ compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL) {
                              p_speedup = NA_real_, p_slowdown = NA_real_,
                              p_equivalence = NA_real_, note = conditionMessage(v),
                              guaranteed = NA, caveats = "", advice = ""),
-                        compare_times(x, y)),
+                        times),
                 verdict = NULL, error = v))
   }
   reached <- !is.na(v$significant)
@@ -101,7 +104,7 @@ compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL) {
                   guaranteed = if (reached) isTRUE(v$confidence_guaranteed) else NA,
                   caveats = compare_caveats(v),
                   advice = paste(v$advice, collapse = "; ")),
-                compare_times(x, y)),
+                times),
        verdict = v)
 }
 
@@ -124,6 +127,50 @@ compare_times <- function(x, y) {
   spr <- function(v) if (length(v) > 1L) stats::mad(v) else NA_real_
   list(old_median = med(x), old_spread = spr(x), new_median = med(y),
        new_spread = spr(y))
+}
+
+# compare_times() of every pair of a list (list(x, y) each) at once: the
+# four columns, from one sort of all the runs by benchmark (the values
+# stats::median() and stats::mad() give, median by median).
+compare_times_all <- function(pairs) {
+  k <- length(pairs)
+  side <- function(s) {
+    v <- lapply(pairs, `[[`, s)
+    g <- rep.int(seq_len(k), lengths(v))
+    v <- as.double(unlist(v, use.names = FALSE))
+    ok <- is.finite(v)
+    v <- v[ok]
+    g <- g[ok]
+    med <- group_median(v, g, k)
+    spr <- 1.4826 * group_median(abs(v - med[g]), g, k)
+    spr[tabulate(g, k) < 2L] <- NA_real_
+    list(median = med, spread = spr)
+  }
+  x <- side("x")
+  y <- side("y")
+  list(old_median = x$median, old_spread = x$spread, new_median = y$median,
+       new_spread = y$spread)
+}
+
+# The median of the values v of each group g (1..k; NA for a group
+# without values), as stats::median() of each: the middle value, or the
+# mean() of the two middle ones.
+group_median <- function(v, g, k) {
+  o <- order(g, v)
+  v <- v[o]
+  g <- g[o]
+  n <- tabulate(g, k)
+  start <- cumsum(c(0L, n))[seq_len(k)]
+  out <- rep(NA_real_, k)
+  odd <- n %% 2L == 1L
+  out[odd] <- v[start[odd] + (n[odd] + 1L) %/% 2L]
+  ev <- which(n > 0L & !odd)
+  if (length(ev)) {
+    a <- v[start[ev] + n[ev] %/% 2L]
+    b <- v[start[ev] + n[ev] %/% 2L + 1L]
+    out[ev] <- vapply(seq_along(ev), function(i) mean(c(a[i], b[i])), 0)
+  }
+  out
 }
 
 # The call a verdict of compare_verdict() records.
@@ -226,6 +273,17 @@ compare_row_ci <- function(r) {
 compare_no_change <- function(r, words) {
   if (is.null(r$min_alpha) || is.na(r$min_alpha)) return(words)
   sprintf("%s (the smallest attainable alpha is %s)", words, fmt_p(r$min_alpha))
+}
+
+# compare_no_change() of many rows.
+compare_no_change_all <- function(rows, words) {
+  out <- rep(words, nrow(rows))
+  ma <- rows$min_alpha
+  if (is.null(ma)) return(out)
+  has <- !is.na(ma)
+  out[has] <- sprintf("%s (the smallest attainable alpha is %s)", words,
+                      vapply(ma[has], fmt_p, "", USE.NAMES = FALSE))
+  out
 }
 
 # The conditions --fail-on fails a job on: the directions, and whether the
@@ -340,13 +398,19 @@ compare_num <- function(v) {
 
 # "1.09x faster", "1.41x slower" for a speedup (initial time / new time).
 fmt_factor_change <- function(s) {
-  vapply(s, function(v) {
-    if (is.na(v) || v <= 0) return("NA")
-    if (is.infinite(v)) return("Inf x faster")
-    f <- if (v >= 1) v else 1 / v
-    if (fmt_num(f) == "1.00") return("1.00x")
-    sprintf("%sx %s", fmt_num(f), if (v >= 1) "faster" else "slower")
-  }, "")
+  out <- rep("NA", length(s))
+  ok <- !is.na(s) & s > 0
+  inf <- ok & is.infinite(s)
+  out[inf] <- "Inf x faster"
+  fin <- which(ok & !inf)
+  if (length(fin)) {
+    v <- s[fin]
+    txt <- fmt_num(ifelse(v >= 1, v, 1 / v))
+    out[fin] <- ifelse(txt == "1.00", "1.00x",
+                       paste0(txt, "x ", ifelse(v >= 1, "faster", "slower")))
+  }
+  names(out) <- names(s)
+  out
 }
 
 # The sign "plus or minus" where the session writes UTF-8, else "+/-".
@@ -482,7 +546,7 @@ compare_text <- function(res, opts, status, notes) {
       out <- c(out, wrap_lines(paste0("  ", caveat_sentences$unadjusted_intervals(opts$p_adjust))))
     }
     width <- min(40L, max(nchar(c(r$benchmark, "benchmark"))))
-    for (i in seq_len(nrow(r))) out <- c(out, compare_text_line(r[i, ], width, opts))
+    out <- c(out, compare_text_lines(r, width, opts))
     sk <- res$skipped
     if (nrow(sk)) {
       sk <- sk[skip_of %in% k, , drop = FALSE]
@@ -517,25 +581,97 @@ compare_text <- function(res, opts, status, notes) {
   c(out, compare_exit_line(opts, status))
 }
 
-compare_text_line <- function(r, width, opts) {
-  # the figures as R prints them (fmt_estimate_ci: the interval rounded
-  # outwards, its estimate inside it)
-  ci <- compare_row_ci(r)
-  est <- if (anyNA(ci) || is.na(r$estimate)) r$speedup else r$estimate
+# The lines of the rows r, all at once: the figures as R prints them
+# (fmt_estimate_ci(): the interval rounded outwards, its estimate inside
+# it, an end the decision rejects open), the decision, and the notes in
+# brackets.
+compare_text_lines <- function(r, width, opts) {
+  lo <- r$ci_low
+  hi <- r$ci_high
+  est <- ifelse(is.na(lo) | is.na(hi) | is.na(r$estimate), r$speedup, r$estimate)
   line <- sprintf("%-*s  speedup %s  %s", width, trunc_text(r$benchmark, width),
-                  fmt_estimate_ci(est, ci), compare_words(r$direction, opts$s0))
+                  fmt_estimate_ci_all(est, lo, hi, open_low = r$ci_open_low,
+                                      open_high = r$ci_open_high),
+                  compare_words_all(r$direction, opts$s0))
   note <- r$note
-  if (identical(r$guaranteed, FALSE)) note <- paste(c("not guaranteed", if (nzchar(note %||% "")) note),
-                                                    collapse = "; ")
-  if (identical(r$direction, "none") && !is.na(r$detectable)) {
-    note <- paste(c(if (nzchar(note %||% "")) note,
-                    sprintf("could detect %s", if (is.finite(r$detectable))
-                      sprintf("a speedup of %s", fmt_change(r$detectable))
-                      else compare_no_change(r, "no speedup"))),
-                  collapse = "; ")
+  ng <- r$guaranteed %in% FALSE
+  note[ng] <- ifelse(nzchar(note[ng]), paste("not guaranteed", note[ng], sep = "; "),
+                     "not guaranteed")
+  det <- r$direction %in% "none" & !is.na(r$detectable)
+  if (any(det)) {
+    dd <- r$detectable[det]
+    what <- paste("could detect", ifelse(is.finite(dd), paste("a speedup of",
+                  vapply(dd, fmt_change, "", USE.NAMES = FALSE)),
+                  compare_no_change_all(r[det, , drop = FALSE], "no speedup")))
+    note[det] <- ifelse(nzchar(note[det]), paste(note[det], what, sep = "; "), what)
   }
-  if (nzchar(note %||% "")) line <- paste0(line, " (", note, ")")
+  has <- nzchar(note)
+  line[has] <- paste0(line[has], " (", note[has], ")")
   line
+}
+
+# fmt_estimate_ci() of many estimates with their intervals [lo, hi].
+fmt_estimate_ci_all <- function(est, lo, hi, digits = 3L, open_low = NULL,
+                                open_high = NULL) {
+  out <- fmt_num(est, digits)
+  ok <- !is.na(lo) & !is.na(hi)
+  if (any(ok)) {
+    out[ok] <- paste(out[ok], sub("Inf]", "Inf)",
+                                  fmt_ci_all(lo[ok], hi[ok], digits,
+                                             open_low = open_low[ok],
+                                             open_high = open_high[ok]),
+                                  fixed = TRUE))
+  }
+  out
+}
+
+# fmt_ci() of many intervals [lo, hi]: each end rounded outwards.
+fmt_ci_all <- function(lo, hi, digits = 3L, open_low = NULL, open_high = NULL) {
+  end <- function(v, dir) {
+    out <- character(length(v))
+    plain <- is.na(v) | !is.finite(v) | v == 0
+    if (any(plain)) out[plain] <- fmt_num(v[plain], digits)
+    w <- v[!plain]
+    if (length(w)) {
+      p <- 10^(floor(log10(abs(w))) - digits + 1L)
+      out[!plain] <- fmt_num(dir(w / p) * p, digits)
+    }
+    out
+  }
+  # an end on the boundary the decision rejected is open (R/attainable.R)
+  left <- ifelse(open_low %in% TRUE, "(", "[")
+  right <- ifelse(open_high %in% TRUE, ")", "]")
+  if (!length(lo)) return(character())
+  paste0(rep_len(left, length(lo)), end(lo, floor), ", ", end(hi, ceiling),
+         rep_len(right, length(lo)))
+}
+
+# compare_words() of many directions.
+compare_words_all <- function(direction, s0) {
+  words <- decision_words(direction)
+  if (s0 == 1) return(words)
+  tol <- fmt_change(s0)
+  known <- !is.na(direction)
+  beyond <- known & direction %in% c("speedup", "slowdown")
+  within <- known & direction %in% "equivalent"
+  at <- known & !beyond & !within
+  words[beyond] <- paste(words[beyond], "beyond", tol)
+  words[within] <- paste(words[within], "within", tol)
+  words[at] <- paste(words[at], "at", tol)
+  words
+}
+
+# fmt_time_spread() of many times.
+fmt_time_spread_all <- function(med, spread) {
+  out <- character(length(med))
+  ok <- !is.na(med)
+  if (!any(ok)) return(out)
+  m <- trimws(fmt_time(med[ok]))
+  sp <- spread[ok]
+  both <- !is.na(sp)
+  m[both] <- paste(m[both], compare_pm(), trimws(fmt_time(sp[both])))
+  out[ok] <- m
+  out
 }
 
 # ---- Markdown ----------------------------------------------------------------
@@ -561,27 +697,33 @@ compare_markdown <- function(res, opts, status, notes = character()) {
                    if (multi) " version |" else "", old_h, new_h,
                    fmt_pct(interval_level(opts$alpha))),
            sprintf("|:---|%s---:|---:|---:|:---:|:---|", if (multi) ":---|" else ""))
-  for (i in seq_len(nrow(rows))) {
-    r <- rows[i, ]
-    est <- if (is.na(r$ci_low) || is.na(r$estimate)) r$speedup else r$estimate
-    dec <- compare_words(r$direction, opts$s0)
-    if (identical(r$direction, "slowdown") && isTRUE(r$guaranteed)) dec <- paste0("**", dec, "**")
-    if (identical(r$guaranteed, FALSE)) dec <- paste0(dec, " (not guaranteed)")
-    if (identical(r$direction, "none") && !is.na(r$detectable)) {
-      dec <- paste0(dec, if (is.finite(r$detectable))
-        sprintf(": could have detected %s", fmt_factor_change(r$detectable))
-        else paste0(": ", compare_no_change(r, "could not have detected any change")))
-    }
-    if (is.na(r$direction) && nzchar(r$note)) dec <- paste0(dec, ": ", r$note)
-    tab <- c(tab, sprintf("| %s |%s %s | %s | %s | %s | %s |",
-                          r$benchmark, if (multi) paste0(" ", r$version, " |") else "",
-                          fmt_time_spread(r$old_median, r$old_spread),
-                          fmt_time_spread(r$new_median, r$new_spread),
-                          fmt_factor_change(est),
-                          if (is.na(r$ci_low)) "" else
-                            sub("^[^ ]+ ", "", fmt_estimate_ci(1, compare_row_ci(r))),
-                          dec))
+  est <- ifelse(is.na(rows$ci_low) | is.na(rows$estimate), rows$speedup, rows$estimate)
+  dec <- compare_words_all(rows$direction, opts$s0)
+  strong <- rows$direction %in% "slowdown" & rows$guaranteed %in% TRUE
+  dec[strong] <- paste0("**", dec[strong], "**")
+  ng <- rows$guaranteed %in% FALSE
+  dec[ng] <- paste0(dec[ng], " (not guaranteed)")
+  det <- rows$direction %in% "none" & !is.na(rows$detectable)
+  if (any(det)) {
+    dd <- rows$detectable[det]
+    dec[det] <- paste0(dec[det], ifelse(is.finite(dd),
+      paste(": could have detected", fmt_factor_change(dd)),
+      paste0(": ", compare_no_change_all(rows[det, , drop = FALSE],
+                                         "could not have detected any change"))))
   }
+  nd <- is.na(rows$direction) & nzchar(rows$note)
+  dec[nd] <- paste0(dec[nd], ": ", rows$note[nd])
+  ci <- character(nrow(rows))
+  has_ci <- !is.na(rows$ci_low)
+  ci[has_ci] <- sub("Inf]", "Inf)", fmt_ci_all(rows$ci_low[has_ci], rows$ci_high[has_ci],
+                                                open_low = rows$ci_open_low[has_ci],
+                                                open_high = rows$ci_open_high[has_ci]),
+                    fixed = TRUE)
+  tab <- c(tab, sprintf("| %s |%s %s | %s | %s | %s | %s |",
+                        rows$benchmark, if (multi) paste0(" ", rows$version, " |") else "",
+                        fmt_time_spread_all(rows$old_median, rows$old_spread),
+                        fmt_time_spread_all(rows$new_median, rows$new_spread),
+                        fmt_factor_change(est), ci, dec))
   sk <- res$skipped
   foot <- sprintf("%d benchmark%s: %d %s, %d %s, %d %s, %d %s, %d %s, %d skipped; %d not guaranteed.",
                   nrow(rows), if (nrow(rows) == 1L) "" else "s",
@@ -611,41 +753,13 @@ compare_json <- function(res, opts, status, notes) {
   rows <- res$rows
   risk <- compare_risk(res, opts)
   n <- compare_counts(rows)
-  na <- function(v) if (length(v) == 0L || is.na(v)) NULL else v
-  verdicts <- attr(rows, "verdicts")
-  comparisons <- lapply(seq_len(nrow(rows)), function(i) {
-    r <- rows[i, ]
-    v <- verdicts[[i]]
-    list(benchmark = r$benchmark, version = r$version, baseline = res$baseline,
-         n = r$n, m = r$m, speedup = na(r$speedup), estimate = na(r$estimate),
-         change = fmt_factor_change(if (is.na(r$estimate)) r$speedup else r$estimate),
-         interval = if (is.na(r$ci_low)) NULL else c(r$ci_low, r$ci_high),
-         decision = if (is.na(r$direction)) "insufficient data" else r$direction,
-         words = compare_words(r$direction, opts$s0),
-         guaranteed = if (is.na(r$guaranteed)) NULL else r$guaranteed,
-         caveats = if (is.null(v)) list() else as.list(v$caveats),
-         advice = if (is.null(v)) list() else as.list(v$advice),
-         old = list(median = na(r$old_median), spread = na(r$old_spread)),
-         new = list(median = na(r$new_median), spread = na(r$new_spread)),
-         p_speedup = na(r$p_speedup), p_slowdown = na(r$p_slowdown),
-         p_equivalence = na(r$p_equivalence),
-         p_speedup_adjusted = na(r$p_speedup_adj),
-         p_slowdown_adjusted = na(r$p_slowdown_adj),
-         p_equivalence_adjusted = na(r$p_equivalence_adj),
-         detectable = if (is.na(r$detectable)) NULL else
-           if (is.finite(r$detectable)) r$detectable else "Inf",
-         min_alpha = if (is.null(r$min_alpha)) NULL else na(r$min_alpha),
-         interval_open = if (is.null(v) || is.null(attr(v$speedup_ci, "open"))) NULL
-           else attr(v$speedup_ci, "open"),
-         note = if (nzchar(r$note)) r$note else NULL)
-  })
   out <- list(
     tool = "speeduptest compare",
     test = opts$test, alpha = opts$alpha, tolerance_percent = 100 * (opts$s0 - 1),
     min_speedup = opts$s0, p_adjust = opts$p_adjust, fail_on = opts$fail_on,
     interval_level = interval_level(opts$alpha), time_unit = "s",
     baseline = res$baseline, versions = res$versions,
-    comparisons = comparisons,
+    comparisons = list(),
     skipped = lapply(seq_len(nrow(res$skipped)), function(i) {
       list(benchmark = res$skipped$benchmark[i], version = res$skipped$version[i],
            message = res$skipped$message[i])
@@ -663,5 +777,120 @@ compare_json <- function(res, opts, status, notes) {
                    exit_status = status,
                    exit_text = compare_exit_line(opts, status)),
     notes = as.list(notes))
-  json_text(out, auto_unbox = TRUE, digits = NA, pretty = TRUE, null = "null")
+  doc <- as.character(jsonlite::toJSON(esc_utf8_tree(out), auto_unbox = TRUE, digits = NA,
+                                       pretty = TRUE, null = "null"))
+  if (nrow(rows)) {
+    # the comparisons, written column by column in the layout jsonlite
+    # gives the list of objects (one toJSON() per benchmark field costs a
+    # method dispatch per value), put in place of the empty array
+    lines <- strsplit(doc, "\n", fixed = TRUE)[[1L]]
+    at <- match('  "comparisons": [],', lines)
+    lines <- c(lines[seq_len(at - 1L)], '  "comparisons": [',
+               compare_json_comparisons(res, opts), "  ],", lines[-seq_len(at)])
+    doc <- paste(lines, collapse = "\n")
+  }
+  esc_json_text(doc)
+}
+
+# The comparisons of compare_json() as the lines jsonlite::toJSON(pretty =
+# TRUE, auto_unbox = TRUE, digits = NA, null = "null") writes for the list
+# of one object per row (at the depth of the document's "comparisons").
+compare_json_comparisons <- function(res, opts) {
+  rows <- res$rows
+  k <- nrow(rows)
+  verdicts <- attr(rows, "verdicts")
+  str <- function(x) json_strings(x)
+  num <- function(x) json_numbers(x)
+  lgl <- function(x) ifelse(is.na(x), "null", ifelse(x, "true", "false"))
+  det <- rows$detectable
+  det_txt <- rep("null", k)
+  fin <- !is.na(det) & is.finite(det)
+  det_txt[fin] <- num(det[fin])
+  det_txt[!is.na(det) & !is.finite(det)] <- str("Inf")
+  interval <- rep("null", k)
+  has <- !is.na(rows$ci_low)
+  interval[has] <- sprintf("[%s, %s]", num(rows$ci_low[has]), num(rows$ci_high[has]))
+  array <- function(part) {
+    vapply(verdicts, function(v) {
+      x <- if (is.null(v)) character() else as.character(v[[part]])
+      if (!length(x)) return("[]")
+      paste0("[\n", paste0("        ", str(x), collapse = ",\n"), "\n      ]")
+    }, "", USE.NAMES = FALSE)
+  }
+  # the ends of an interval the decision rejects (R/attainable.R)
+  open_txt <- rep("null", k)
+  op <- vapply(verdicts, function(v) {
+    o <- if (is.null(v)) NULL else attr(v$speedup_ci, "open")
+    if (is.null(o)) NA_character_ else sprintf("[%s, %s]", lgl(o[1L]), lgl(o[2L]))
+  }, "", USE.NAMES = FALSE)
+  open_txt[!is.na(op)] <- op[!is.na(op)]
+  note <- rep("null", k)
+  nz <- nzchar(rows$note)
+  note[nz] <- str(rows$note[nz])
+  field <- function(name, value) sprintf('      "%s": %s', name, value)
+  obj <- function(name, a, b) {
+    sprintf('      "%s": {\n        "median": %s,\n        "spread": %s\n      }', name, a, b)
+  }
+  body <- paste(
+    field("benchmark", str(rows$benchmark)),
+    field("version", str(rows$version)),
+    field("baseline", str(rep(res$baseline, k))),
+    field("n", num(rows$n)), field("m", num(rows$m)),
+    field("speedup", num(rows$speedup)), field("estimate", num(rows$estimate)),
+    field("change", str(fmt_factor_change(ifelse(is.na(rows$estimate), rows$speedup,
+                                                 rows$estimate)))),
+    field("interval", interval),
+    field("decision", str(ifelse(is.na(rows$direction), "insufficient data",
+                                 rows$direction))),
+    field("words", str(compare_words_all(rows$direction, opts$s0))),
+    field("guaranteed", lgl(rows$guaranteed)),
+    field("caveats", array("caveats")),
+    field("advice", array("advice")),
+    obj("old", num(rows$old_median), num(rows$old_spread)),
+    obj("new", num(rows$new_median), num(rows$new_spread)),
+    field("p_speedup", num(rows$p_speedup)), field("p_slowdown", num(rows$p_slowdown)),
+    field("p_equivalence", num(rows$p_equivalence)),
+    field("p_speedup_adjusted", num(rows$p_speedup_adj)),
+    field("p_slowdown_adjusted", num(rows$p_slowdown_adj)),
+    field("p_equivalence_adjusted", num(rows$p_equivalence_adj)),
+    field("detectable", det_txt),
+    field("min_alpha", if (is.null(rows$min_alpha)) rep("null", k) else num(rows$min_alpha)),
+    field("interval_open", open_txt),
+    field("note", note),
+    sep = ",\n")
+  paste0("    {\n", body, "\n    }", c(rep(",", k - 1L), ""))
+}
+
+# Strings as jsonlite writes them (made UTF-8 first, as json_text() does):
+# quoted, with the quote, the backslash and the C0 controls escaped
+# (\b \f \n \r \t, the others as \u00XX).
+json_strings <- function(x) {
+  x <- esc_utf8(x)
+  x <- gsub("\\", "\\\\", x, fixed = TRUE)
+  x <- gsub("\"", "\\\"", x, fixed = TRUE)
+  ctl <- grepl("[\001-\037]", x, perl = TRUE)
+  if (any(ctl)) {
+    short <- c("\b" = "\\b", "\f" = "\\f", "\n" = "\\n", "\r" = "\\r", "\t" = "\\t")
+    x[ctl] <- vapply(x[ctl], function(s) {
+      ch <- strsplit(s, "", fixed = TRUE)[[1L]]
+      cp <- vapply(ch, function(c) utf8ToInt(c)[1L], 0L, USE.NAMES = FALSE)
+      low <- cp < 32L
+      ch[low] <- ifelse(ch[low] %in% names(short), short[ch[low]],
+                        sprintf("\\u%04x", cp[low]))
+      paste(ch, collapse = "")
+    }, "", USE.NAMES = FALSE)
+  }
+  paste0("\"", x, "\"")
+}
+
+# Numbers as jsonlite writes them with digits = NA (15 significant digits,
+# "Inf" as a string), from one toJSON() of the vector; NA as null.
+json_numbers <- function(x) {
+  out <- rep("null", length(x))
+  ok <- !is.na(x)
+  if (any(ok)) {
+    txt <- as.character(jsonlite::toJSON(as.double(x[ok]), digits = NA))
+    out[ok] <- strsplit(substr(txt, 2L, nchar(txt) - 1L), ",", fixed = TRUE)[[1L]]
+  }
+  out
 }

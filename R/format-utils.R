@@ -236,4 +236,19 @@ fmt_p <- function(p, digits = 3L) {
   fmt_num(p, digits)
 }
 
-fmt_pct <- function(conf) paste0(format(100 * conf, digits = 6), "%")
+fmt_pct <- function(conf) {
+  if (length(conf) != 1L || !is.double(conf)) {
+    return(paste0(format(100 * conf, digits = 6), "%"))
+  }
+  # one level is written for every verdict of a suite or a job: each
+  # distinct value formatted once (keyed by its exact bits and the options
+  # format() reads)
+  key <- paste(sprintf("%a", conf), getOption("scipen"), getOption("OutDec"))
+  out <- fmt_pct_cache[[key]]
+  if (is.null(out)) {
+    out <- paste0(format(100 * conf, digits = 6), "%")
+    if (length(fmt_pct_cache) < 1000L) assign(key, out, envir = fmt_pct_cache)
+  }
+  out
+}
+fmt_pct_cache <- new.env(parent = emptyenv())

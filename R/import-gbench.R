@@ -103,15 +103,23 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
   iters <- iters[keep]
   rep_index <- if (length(rep_index) == length(keep)) rep_index[keep] else
     rep(NA_real_, length(nm))
-  run <- run_within(nm)
+  # the benchmarks as integer codes, in order of first appearance: the
+  # runs of each counted in the file's order, one pass for all benchmarks
+  code <- match(nm, unique(nm))
+  counts <- tabulate(code)
+  run <- integer(length(nm))
+  run[order(code)] <- sequence(counts)
   # the order of the repetitions in the process: repetition_index when every
   # run of the benchmark has a distinct one, else the order in the file
   iteration <- run
-  for (bn in unique(nm)) {
-    i <- which(nm == bn)
-    r <- rep_index[i]
-    if (!anyNA(r) && !anyDuplicated(r)) iteration[i] <- rank(r)
-  }
+  o <- order(code, rep_index)
+  bad <- is.na(rep_index)
+  bad[o[-1L]] <- bad[o[-1L]] | (code[o[-1L]] == code[o[-length(o)]] &
+                                rep_index[o[-1L]] == rep_index[o[-length(o)]])
+  ok <- !(seq_along(counts) %in% code[bad %in% TRUE])[code]
+  rank_in <- integer(length(nm))
+  rank_in[o] <- sequence(counts)
+  iteration[ok] <- rank_in[ok]
   version <- if (multi) NA_character_ else file_stem(path)
   d <- timings_part(nm, version, time, run, "sample", iterations = iters,
                     process = rep(1L, length(time)), iteration = as.integer(iteration))

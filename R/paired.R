@@ -21,7 +21,7 @@ run_paired <- function(test, x, y, alpha, rigorous, labels, data_name, call,
 
 new_paired_verdict <- function(res, test, x, y, alpha, rigorous, labels,
                                data_name, call, baseline, pairing) {
-  d <- log(x) - log(y)
+  d <- .Call(ffi_log_ratio, x, y)
   ro <- paired_run_order(d, labels)
   # the caveat bits the paired design shares with the unpaired flowcharts;
   # the others concern the differences (see verdict_story())

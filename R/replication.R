@@ -342,8 +342,8 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
     if (!is.null(ry)) ry <- ry[ky]
     if (!is.null(positions)) positions <- list(x = positions$x[kx], y = positions$y[ky])
   }
-  x <- check_sample(x, "x", min_n = 0L, positive = TRUE)
-  y <- check_sample(y, "y", min_n = 0L, positive = TRUE)
+  if (!plain_run_times(x)) x <- check_sample(x, "x", min_n = 0L, positive = TRUE)
+  if (!plain_run_times(y)) y <- check_sample(y, "y", min_n = 0L, positive = TRUE)
   kind <- process_kind(px, py)
   if (replication == "process" && kind %in% c("unknown", "shared")) {
     abort(if (kind == "unknown")
@@ -387,11 +387,20 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
     rys <- ry
   }
   # at least two rounds holding runs of both versions
-  info$interleaved <- !is.null(rx) && !is.null(ry) &&
+  rp <- if (isTRUE(parts$rounds_in_order) && length(rx) == length(ry)) {
+    # x[i] and y[i] make round i (vectors paired by position): every round
+    # complete, in order
+    k <- length(rx)
+    list(status = 0L, complete = k, rounds = k, shared = k,
+         x_index = seq_len(k), y_index = seq_len(k), identity = TRUE)
+  } else if (!is.null(rx) && !is.null(ry)) {
     .Call(ffi_round_pairs, as.integer(rx), c(0L, length(rx)), as.integer(ry),
-          c(0L, length(ry)))$shared >= 2L
+          c(0L, length(ry)))
+  }
+  info$interleaved <- !is.null(rp) && rp$shared >= 2L
   list(x = xs, y = ys, info = info, positions = positions,
-       pairing = round_pairs(xs, ys, rxs, rys, design))
+       pairing = round_pairs(xs, ys, rxs, rys, design,
+                             rp = if (unit == "run") rp))
 }
 
 # The protocols on two vectors with `design` or `replication` given: the
@@ -418,14 +427,15 @@ run_vectors <- function(test, x, y, alpha, rigorous, na_rm, labels, call,
   }
   parts <- list(x = x, y = y, labels = labels, data_name = data_name,
                 baseline = baseline,
-                round = if (design == "paired") list(x = seq_along(x), y = seq_along(y)))
+                round = if (design == "paired") list(x = seq_along(x), y = seq_along(y)),
+                rounds_in_order = design == "paired")
   run_structured(test, parts, alpha, rigorous, na_rm, call, replication, design,
                  min_speedup)
 }
 
 # The complete rounds of units with rounds rx, ry: the paired samples when
 # the design is (or may be) paired.
-round_pairs <- function(x, y, rx, ry, design) {
+round_pairs <- function(x, y, rx, ry, design, rp = NULL) {
   none <- function(note = character()) {
     list(paired = FALSE, design = "unpaired", rounds = NA_integer_,
          dropped = NA_integer_, note = note)
@@ -438,8 +448,11 @@ round_pairs <- function(x, y, rx, ry, design) {
     }
     return(none())
   }
-  rp <- .Call(ffi_round_pairs, as.integer(rx), c(0L, length(rx)),
-              as.integer(ry), c(0L, length(ry)))
+  # rp: the same call on the same rounds, made by the caller
+  if (is.null(rp)) {
+    rp <- .Call(ffi_round_pairs, as.integer(rx), c(0L, length(rx)),
+                as.integer(ry), c(0L, length(ry)))
+  }
   check_status(rp, "the rounds")
   if (!rp$rounds) {
     if (design == "paired") {
@@ -461,6 +474,10 @@ round_pairs <- function(x, y, rx, ry, design) {
     sprintf("%d incomplete round%s dropped (a round must hold each version once)",
             dropped, if (dropped == 1L) "" else "s")
   } else character()
+  if (isTRUE(rp$identity)) {
+    return(list(paired = TRUE, design = "paired", rounds = k, dropped = dropped,
+                note = note, x = x, y = y))
+  }
   list(paired = TRUE, design = "paired", rounds = k, dropped = dropped,
        note = note, x = x[ix], y = y[iy])
 }

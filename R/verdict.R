@@ -184,7 +184,8 @@ verdict_kept <- function(v, key, make) {
   state <- list(fields = unclass(v), lazy = lz[names(lz) != "cache"])
   attr(state$fields, "lazy") <- NULL
   if (!identical(cache$.state, state)) {
-    rm(list = ls(cache, all.names = TRUE), envir = cache)
+    held <- ls(cache, all.names = TRUE)
+    if (length(held)) rm(list = held, envir = cache)
     assign(".state", state, envir = cache)
   }
   if (!exists(key, envir = cache, inherits = FALSE)) {

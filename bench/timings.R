@@ -12,8 +12,9 @@
 #   anova     variance_components() against base R's one-way ANOVA
 #             (anova(lm(log(time) ~ factor(process))));
 #   compare   `speeduptest compare` on two Google Benchmark files of 3,000
-#             benchmarks each, the CPU of the whole child process (and of
-#             `Rscript -e NULL` and of reading the two files).
+#             benchmarks each, the CPU of the whole child process with the
+#             text, Markdown and JSON reports (and of `Rscript -e NULL` and
+#             of reading the two files).
 #
 # usage (from the package root, with speeduptest installed):
 #   Rscript bench/timings.R [parts = suite,paired,anova,compare]
@@ -198,10 +199,21 @@ if ("compare" %in% parts) {
   rd <- sprintf("invisible(speeduptest::read_timings(c(base = '%s', new = '%s')))", f[1], f[2])
   cat(sprintf("speeduptest compare on two Google Benchmark files of 3000 benchmarks x 20 runs, %d repeats\n",
               reps))
+  cmp_out <- function(o) {
+    sprintf("invisible(speeduptest:::cli_compare(c('%s', '%s', '--output', '%s')))",
+            f[1], f[2], o)
+  }
+  md <- cmp_out("markdown")
+  js <- cmp_out("json")
   r <- in_turn(list(compare = quote(run(cmp)), read = quote(run(rd)),
-                    null = quote(run("NULL"))), reps)
+                    null = quote(run("NULL")), markdown = quote(run(md)),
+                    json = quote(run(js))), reps)
   cat(sprintf("compare, whole process:          %7.3f s CPU (%.3f-%.3f)\n", r$median[1],
               r$min[1], r$max[1]))
+  cat(sprintf("compare --output markdown:       %7.3f s CPU (%.3f-%.3f)\n", r$median[4],
+              r$min[4], r$max[4]))
+  cat(sprintf("compare --output json:           %7.3f s CPU (%.3f-%.3f)\n", r$median[5],
+              r$min[5], r$max[5]))
   cat(sprintf("reading the two files, process:  %7.3f s CPU\n", r$median[2]))
   cat(sprintf("Rscript -e NULL:                 %7.3f s CPU\n", r$median[3]))
 }

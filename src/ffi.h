@@ -109,6 +109,7 @@ SEXP ffi_path_kind(SEXP paths);
 SEXP ffi_write_stdout(SEXP text);
 SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len);
 SEXP ffi_runs_test(SEXP n1, SEXP n2, SEXP r);
+SEXP ffi_log_ratio(SEXP x, SEXP y);
 SEXP ffi_variance_components(SEXP v, SEXP group);
 
 SEXP ffi_tolerance_tests(SEXP x, SEXP y, SEXP test, SEXP pooled, SEXP s0);

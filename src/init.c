@@ -48,6 +48,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_path_kind, 1),
     CALLDEF(ffi_write_stdout, 1),
     CALLDEF(ffi_runs_test, 3),
+    CALLDEF(ffi_log_ratio, 2),
     CALLDEF(ffi_variance_components, 2),
     CALLDEF(ffi_round_pairs, 4),
     CALLDEF(ffi_process_units, 5),

@@ -318,6 +318,21 @@ int st_variance_components(const double *v, const int *group, size_t n,
 /* ---- R entry points -------------------------------------------------------- */
 #include "ffi.h"
 
+/* d[i] = log(x[i]) - log(y[i]), the per-round log ratios, as R's
+ * log(x) - log(y) computes them, in one pass and one allocation. */
+SEXP ffi_log_ratio(SEXP x, SEXP y)
+{
+    size_t n, m;
+    const double *px = ffi_doubles(x, &n, "x");
+    const double *py = ffi_doubles(y, &m, "y");
+    if (n != m) Rf_error("`x` and `y` must have the same length.");
+    SEXP d = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) n));
+    double *pd = REAL(d);
+    for (size_t i = 0; i < n; i++) pd[i] = log(px[i]) - log(py[i]);
+    UNPROTECT(1);
+    return d;
+}
+
 SEXP ffi_variance_components(SEXP v, SEXP group)
 {
     size_t n;

@@ -973,6 +973,11 @@ double st_var(const double *x, size_t n, double mean);
  * 1 when all values are equal. */
 double *st_sorted_copy(const double *x, size_t n);
 double st_median_sorted(const double *xs, size_t n);
+/* The median of x (n values, no NaN) by selection in a copy, O(n)
+ * expected: the value st_median_sorted() gives on the sorted values; NaN
+ * when the copy cannot be allocated.  min (may be NULL) receives the
+ * smallest value. */
+double st_median_select(const double *x, size_t n, double *min);
 int st_is_constant(const double *x, size_t n);
 /* Order-preserving 64-bit keys of doubles (no NaN): the IEEE-754 bit
  * pattern with the sign bit set for non-negative values and every bit

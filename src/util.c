@@ -239,6 +239,75 @@ double *st_sorted_copy(const double *x, size_t n)
     return s;
 }
 
+/* The k-th smallest (0-based) of a[0..n-1], moved to a[k], the smaller
+ * values before it and the larger after it (Hoare's FIND with the median
+ * of three as pivot; a range that has not halved after 2 log2(n) + 8
+ * rounds is sorted instead, so the time stays O(n log n) at worst). */
+static double select_kth(double *a, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    int rounds = 8;
+    for (size_t m = n; m > 1; m >>= 1) rounds += 2;
+    while (hi > lo) {
+        if (--rounds < 0 || hi - lo < 16) {
+            st_sort(a + lo, hi - lo + 1);
+            return a[k];
+        }
+        size_t mid = lo + (hi - lo) / 2;
+        double p0 = a[lo], p1 = a[mid], p2 = a[hi];
+        double pivot = p0 < p1 ? (p1 < p2 ? p1 : (p0 < p2 ? p2 : p0))
+                               : (p0 < p2 ? p0 : (p1 < p2 ? p2 : p1));
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < pivot) i++;
+            while (a[j] > pivot) j--;
+            if (i <= j) {
+                double t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                if (j == 0) break;
+                j--;
+            }
+        }
+        /* a[lo..j] <= pivot <= a[i..hi], and a[j+1..i-1] == pivot */
+        if (k <= j && j != (size_t) -1) hi = j;
+        else if (k >= i) lo = i;
+        else return a[k];
+    }
+    return a[k];
+}
+
+double st_median_select(const double *x, size_t n, double *min)
+{
+    if (n == 0) {
+        if (min) *min = NAN;
+        return NAN;
+    }
+    if (min) {
+        double m = x[0];
+        for (size_t i = 1; i < n; i++) if (x[i] < m) m = x[i];
+        *min = m;
+    }
+    double *a = st_malloc(n, sizeof(double));
+    if (!a) return NAN;
+    memcpy(a, x, n * sizeof(double));
+    size_t h = n / 2;
+    double upper = select_kth(a, n, h);
+    double med;
+    if (n % 2) {
+        med = upper;
+    } else {
+        /* the largest of the lower half: the (h - 1)-th smallest */
+        double lower = a[0];
+        for (size_t i = 1; i < h; i++) if (a[i] > lower) lower = a[i];
+        double s = lower + upper;
+        med = isfinite(s) ? s / 2.0 : lower / 2.0 + upper / 2.0;
+    }
+    free(a);
+    return med;
+}
+
 double st_median_sorted(const double *xs, size_t n)
 {
     if (n == 0) return NAN;

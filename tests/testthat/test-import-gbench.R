@@ -93,3 +93,38 @@ test_that("Google Benchmark repetitions keep their order in the process", {
   w <- warmup_classify(t)
   expect_equal(warmup_series(w)$time, c(10, 20, 30) * 1e-9)
 })
+
+test_that("runs and repetition order of many benchmarks match a per-benchmark count", {
+  set.seed(21)
+  nb <- 40
+  recs <- list()
+  for (j in seq_len(nb)) {
+    k <- 1 + j %% 6
+    idx <- switch(j %% 4 + 1, sample(k) - 1, rep(0, k), NA, seq_len(k) - 1)
+    for (i in seq_len(k)) {
+      r <- list(name = sprintf("B%02d", j %% 13), run_type = "iteration",
+                iterations = 10, real_time = runif(1, 1, 2), time_unit = "ns")
+      if (!is.na(idx[i])) r$repetition_index <- idx[i]
+      recs[[length(recs) + 1L]] <- r
+    }
+  }
+  recs <- recs[sample(length(recs))]
+  f <- withr::local_tempfile(fileext = ".json")
+  jsonlite::write_json(list(context = list(), benchmarks = recs), f, auto_unbox = TRUE,
+                       digits = NA)
+  t <- read_timings(f, format = "google-benchmark")
+  nm <- vapply(recs, `[[`, "", "name")
+  ri <- vapply(recs, function(r) if (is.null(r$repetition_index)) NA_real_ else r$repetition_index, 0)
+  # brute force: per benchmark, the runs in file order, the iterations by
+  # repetition_index when every run has a distinct one
+  run <- integer(length(nm))
+  it <- integer(length(nm))
+  for (b in unique(nm)) {
+    i <- which(nm == b)
+    run[i] <- seq_along(i)
+    r <- ri[i]
+    it[i] <- if (!anyNA(r) && !anyDuplicated(r)) as.integer(rank(r)) else seq_along(i)
+  }
+  expect_identical(as.character(t$benchmark), nm)
+  expect_identical(as.integer(t$iteration), it)
+})

@@ -693,3 +693,29 @@ test_that("timings methods pick the benchmark and the versions", {
   shuffled <- two[c(40:1), ]
   expect_equal(median_test(shuffled)$x, two$time[two$version == "v1"])
 })
+
+test_that("the observed minimum and median ratios are the sorted samples' at every size", {
+  set.seed(12)
+  for (n in c(1:5, 15:18, 47:50, 101, 1000, 5001, 20000)) {
+    for (ties in c(FALSE, TRUE)) {
+      x <- rlnorm(n, 1, 0.3)
+      y <- rlnorm(n + 1L, 0.9, 0.3)
+      if (ties) {
+        x <- round(x, 1) + 0.1
+        y <- round(y, 1) + 0.1
+      }
+      # sorted and reversed inputs: the worst orders for a naive selection
+      for (xx in list(x, sort(x), rev(sort(x)))) {
+        s <- observed_speedups(xx, y)
+        xs <- sort(xx)
+        ys <- sort(y)
+        med <- function(v) {
+          h <- length(v) %/% 2
+          if (length(v) %% 2) v[h + 1] else (v[h] + v[h + 1]) / 2
+        }
+        expect_identical(s[["min"]], xs[1] / ys[1])
+        expect_identical(s[["median"]], med(xs) / med(ys))
+      }
+    }
+  }
+})

@@ -574,3 +574,29 @@ test_that("a suite's benchmarks are classified at once as one at a time would", 
     expect_identical(act, one, info = paste(rep, des))
   }
 })
+
+test_that("two vectors paired by position give the verdict of timings with their rounds", {
+  set.seed(31)
+  for (k in c(7, 40, 3000)) {
+    x <- rlnorm(k, 1, 0.05)
+    y <- x / 1.01 * exp(rnorm(k, 0, 0.01))
+    rnd <- sample(k)
+    t <- as_timings(data.frame(version = rep(c("a", "b"), each = k), time = c(x, y),
+                               round = c(rnd, rnd)))
+    for (test in c("mean", "median")) {
+      f <- get(paste0(test, "_test"))
+      v <- f(x, y, design = "paired")
+      w <- f(t)
+      # the rounds of the timings, in increasing round, are the pairs
+      o <- order(rnd)
+      expect_identical(v$rounds$x, x)
+      expect_identical(v$rounds$d, log(x) - log(y))
+      expect_identical(w$rounds$x, x[o])
+      for (part in c("p_value", "p_value_slowdown", "speedup", "decision",
+                     "confidence_guaranteed")) {
+        expect_equal(v[[part]], w[[part]], info = paste(test, k, part), tolerance = 1e-12)
+      }
+      expect_identical(v$design$rounds, as.integer(k))
+    }
+  }
+})
