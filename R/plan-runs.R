@@ -131,41 +131,18 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
     }
   }
   r <- plan_samples(x, y, test)
-  rx <- r$x
-  ry <- r$y
   want <- if (speedup > 1) 1L else 2L
   sim <- function(k) {
     k <- as.double(k)
-    res <- .Call(ffi_power_sim, rx, ry, as.double(speedup), protocol_code(test),
-                 alpha, rigorous, min_speedup, want, k, k, as.double(reps), seed)
+    res <- .Call(ffi_power_sim, r$x, r$y, as.double(speedup), protocol_code(test),
+                 alpha, rigorous, min_speedup, want, k, k, as.double(reps), seed,
+                 r$smooth)
     check_status(res, "plan_runs()")
     res$power
   }
-  # doubling, then bisection on whole numbers of runs
-  lo <- 2
-  hi <- 3
-  p_hi <- sim(hi)
-  while (p_hi < power && hi < max_runs) {
-    lo <- hi
-    hi <- min(max_runs, hi * 2)
-    p_hi <- sim(hi)
-  }
-  runs <- NA_real_
-  achieved <- p_hi
-  if (p_hi >= power) {
-    while (hi - lo > 1) {
-      mid <- floor((lo + hi) / 2)
-      p_mid <- sim(mid)
-      if (p_mid >= power) {
-        hi <- mid
-        p_hi <- p_mid
-      } else {
-        lo <- mid
-      }
-    }
-    runs <- hi
-    achieved <- p_hi
-  }
+  found <- plan_search(sim, power, max_runs)
+  runs <- found$runs
+  achieved <- found$power
   processes <- NA_real_
   if (unit == "process") {
     processes <- runs
@@ -200,19 +177,94 @@ check_plan_work <- function(reps, max_runs) {
   invisible(draws)
 }
 
-# The two samples the simulation resamples, brought to one location as the
-# protocol's final test sees location: the mean protocol by the means; the
-# median protocol (a rank test) by the Hodges-Lehmann shift of the log
-# times, so that the resampled versions differ by exactly the speedup asked
-# for (centring each sample on its own median would leave a spurious shift
-# between them of the order of the noise / sqrt(runs)).
+# The smallest number of runs whose simulated power sim(k) reaches
+# `power`.  At most plan_small_runs runs the rigorous protocols may stop
+# ("insufficient data": Shapiro-Wilk or Kolmogorov-Smirnov reject more
+# often as the runs grow), so the power need not grow with the runs there:
+# every size from 3 to plan_small_runs is simulated (one call), and the
+# smallest that reaches the power is the answer.  Beyond it no stop
+# applies and the power grows with the runs: doubling, then bisection on
+# whole numbers of runs.  list(runs, power): runs NA when max_runs do not
+# reach the power (power: the power at max_runs).
+plan_search <- function(sim, power, max_runs) {
+  small <- seq.int(3, min(plan_small_runs, max_runs))
+  p_small <- sim(small)
+  hit <- which(p_small >= power)
+  if (length(hit)) return(list(runs = small[hit[1L]], power = p_small[hit[1L]]))
+  lo <- max(small)
+  if (lo >= max_runs) return(list(runs = NA_real_, power = p_small[length(small)]))
+  hi <- min(max_runs, 2 * lo)
+  p_hi <- sim(hi)
+  while (p_hi < power && hi < max_runs) {
+    lo <- hi
+    hi <- min(max_runs, hi * 2)
+    p_hi <- sim(hi)
+  }
+  if (p_hi < power) return(list(runs = NA_real_, power = p_hi))
+  while (hi - lo > 1) {
+    mid <- floor((lo + hi) / 2)
+    p_mid <- sim(mid)
+    if (p_mid >= power) {
+      hi <- mid
+      p_hi <- p_mid
+    } else {
+      lo <- mid
+    }
+  }
+  list(runs = hi, power = p_hi)
+}
+
+# The rigorous protocols stop with 30 runs or fewer of a sample that fails
+# their check (ST_SMALL_RUNS in src/protocol.c: "large" is more than 30):
+# the sizes up to 31 are all simulated.
+plan_small_runs <- 31
+
+# The two samples the simulation draws from, brought to one location as
+# the protocol's final test sees location, and the smoothing of the
+# smoothed bootstrap (src/tolerance.c): the mean protocol by the means
+# (each sample's log times shrink toward their own mean, and the factor a
+# gives the law drawn from the mean 1 exactly); the median protocol (a
+# rank test) by the Hodges-Lehmann shift of the log times, so that the
+# versions drawn differ by exactly the speedup asked for (centring each
+# sample on its own median would leave a spurious shift between them of
+# the order of the noise / sqrt(runs)), both shrinking toward one point,
+# which keeps that shift.
 plan_samples <- function(x, y, test) protocol_call(test, "plan_samples", x, y)
 
-plan_samples_mean <- function(x, y) list(x = x / mean(x), y = y / mean(y))
+plan_samples_mean <- function(x, y) {
+  x <- x / mean(x)
+  y <- y / mean(y)
+  list(x = x, y = y,
+       smooth = c(plan_smooth(x, mean(log(x)), TRUE),
+                  plan_smooth(y, mean(log(y)), TRUE)))
+}
 
 plan_samples_median <- function(x, y) {
   hl <- wilcoxon_test(log(x), log(y), conf_int = TRUE)$estimate[[1L]]
-  list(x = x / stats::median(x), y = y * exp(hl) / stats::median(x))
+  mx <- stats::median(x)
+  x <- x / mx
+  y <- y * exp(hl) / mx
+  c0 <- mean(log(c(x, y)))
+  list(x = x, y = y, smooth = c(plan_smooth(x, c0), plan_smooth(y, c0)))
+}
+
+# The smoothed bootstrap's {c0, k, h, a} for the relative run times r (see
+# src/tolerance.c): the bandwidth h of the log times by Silverman's rule
+# (0.9 min(sd, IQR / 1.34) n^(-1/5); the sd when the IQR is 0), the shrink
+# k that gives the drawn log times the observed sd, and a = 1, or with
+# keep_mean the factor that makes the mean of the law drawn from 1
+# (E exp(k h Z) = exp((k h)^2 / 2)).
+plan_smooth <- function(r, c0, keep_mean = FALSE) {
+  l <- log(r)
+  s <- if (length(l) >= 2L) stats::sd(l) else 0
+  if (!is.finite(s)) s <- 0
+  spread <- min(s, stats::IQR(l) / 1.34)
+  if (!(spread > 0)) spread <- s
+  h <- 0.9 * spread * length(l)^(-1 / 5)
+  sn2 <- mean((l - c0)^2)
+  k <- if (sn2 + h^2 > 0) s / sqrt(sn2 + h^2) else 1
+  a <- if (keep_mean) 1 / (mean(exp(c0 + k * (l - c0))) * exp((k * h)^2 / 2)) else 1
+  c(c0, k, h, a)
 }
 
 # With timings holding a `process` column: the two samples with the

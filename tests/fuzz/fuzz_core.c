@@ -606,7 +606,7 @@ static void fuzz_protocol(reader *r)
     if (n > 0 && m > 0 && all_finite(x, n) && all_finite(y, m)) {
         double nk = (double) (3 + rd_u8(r) % 6), pw;
         st = st_power_sim(x, n, y, m, 1.01, rd_u8(r) & 1, alpha, rigorous, s0,
-                          1, &nk, &nk, 1, 3, rd_u8(r), &pw);
+                          1, &nk, &nk, 1, 3, rd_u8(r), NULL, &pw);
         if (st == ST_OK) CHECK(pw >= 0.0 && pw <= 1.0);
     }
 }
