@@ -223,24 +223,29 @@ check_plan_work <- function(reps, max_runs) {
 # reaches the power) asks for more than plan_sim_runs, it is the answer
 # (the test is then in its normal regime, and simulating thousands of runs
 # would take minutes); else doubling, then bisection on whole numbers of
-# runs.  list(runs, power, method): runs NA when max_runs do not reach the
+# runs (from plan_small_runs: the sizes up to it are skipped when the
+# approximation asks for more than twice as many).  list(runs, power, method): runs NA when max_runs do not reach the
 # power (power: the power at max_runs).
 plan_search <- function(sim, power, max_runs, big = NULL) {
-  small <- seq.int(3, min(plan_small_runs, max_runs))
-  p_small <- sim(small)
-  hit <- which(p_small >= power)
   out <- function(runs, p, method = "simulation") {
     list(runs = runs, power = p, method = method)
   }
-  if (length(hit)) return(out(small[hit[1L]], p_small[hit[1L]]))
-  lo <- max(small)
-  if (lo >= max_runs) return(out(NA_real_, p_small[length(small)]))
-  if (!is.null(big)) {
-    k <- big()
-    if (is.finite(k) && k > plan_sim_runs) {
-      if (k > max_runs) return(out(NA_real_, NA_real_, "normal"))
-      return(out(k, power, "normal"))
-    }
+  k <- if (is.null(big)) NA_real_ else big()
+  if (is.finite(k) && k > plan_sim_runs) {
+    if (k > max_runs) return(out(NA_real_, NA_real_, "normal"))
+    return(out(k, power, "normal"))
+  }
+  small <- seq.int(3, min(plan_small_runs, max_runs))
+  # the stops only take power away: when the final test alone needs more
+  # than twice plan_small_runs, no size up to it reaches the power
+  if (is.finite(k) && k > 2 * plan_small_runs && max_runs > plan_small_runs) {
+    lo <- plan_small_runs
+  } else {
+    p_small <- sim(small)
+    hit <- which(p_small >= power)
+    if (length(hit)) return(out(small[hit[1L]], p_small[hit[1L]]))
+    lo <- max(small)
+    if (lo >= max_runs) return(out(NA_real_, p_small[length(small)]))
   }
   hi <- min(max_runs, 2 * lo)
   p_hi <- sim(hi)
