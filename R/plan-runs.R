@@ -19,7 +19,14 @@
 #' Silverman's bandwidth and shrinks it so that the drawn log times keep
 #' the observed spread (Silverman 1986, section 6.4.1), divides the new
 #' code's by `speedup`, and runs the whole protocol (its checks, its
-#' rigorous stop and its final test against the tolerance) on them.
+#' rigorous stop and its final test against the tolerance) on them.  The
+#' spread the samples show is itself uncertain, so each replicate first
+#' draws its spread from the law of the true spread given the observed one
+#' (a scaled inverse chi-square on `n + m - 2` degrees of freedom): the
+#' power is the assurance of O'Hagan, Stevens and Campbell (2005), the
+#' power averaged over the spreads the samples could have come from, and a
+#' plan from a pilot of 10 runs reaches the power on average instead of
+#' falling short of it.
 #' Resampling the runs themselves would give the protocol ties the real
 #' runs do not have (a resample of 30 from 30 repeats about 11 values),
 #' which Shapiro-Wilk and the rank tests see, and the rigorous protocol
@@ -87,6 +94,9 @@
 #'   `reps`, `seed`, `n`, `m` (the observed sizes) and `unit` (`"run"` or
 #'   `"process"`).  It prints as a sentence.
 #' @references
+#' O'Hagan, A., Stevens, J. W. and Campbell, M. J. (2005). Assurance in
+#' clinical trial design. *Pharmaceutical Statistics*, 4(3), 187-201.
+#'
 #' Silverman, B. W. (1986). *Density Estimation for Statistics and Data
 #' Analysis*. Chapman and Hall, London.
 #' @seealso [tolerance] (the `detectable` speedup of a verdict).
@@ -333,8 +343,12 @@ plan_samples_mean <- function(x, y) {
   y <- y / mean(y)
   list(x = x, y = y,
        smooth = c(plan_smooth(x, mean(log(x)), TRUE),
-                  plan_smooth(y, mean(log(y)), TRUE)))
+                  plan_smooth(y, mean(log(y)), TRUE), plan_df(x, y)))
 }
+
+# The degrees of freedom of the observed spread (each replicate draws its
+# spread from the law of sigma given them: src/tolerance.c).
+plan_df <- function(x, y) max(0, length(x) + length(y) - 2)
 
 plan_samples_median <- function(x, y) {
   hl <- wilcoxon_test(log(x), log(y), conf_int = TRUE)$estimate[[1L]]
@@ -342,15 +356,16 @@ plan_samples_median <- function(x, y) {
   x <- x / mx
   y <- y * exp(hl) / mx
   c0 <- mean(log(c(x, y)))
-  list(x = x, y = y, smooth = c(plan_smooth(x, c0), plan_smooth(y, c0)))
+  list(x = x, y = y, smooth = c(plan_smooth(x, c0), plan_smooth(y, c0),
+                                plan_df(x, y)))
 }
 
-# The smoothed bootstrap's {c0, k, h, a} for the relative run times r (see
-# src/tolerance.c): the bandwidth h of the log times by Silverman's rule
-# (0.9 min(sd, IQR / 1.34) n^(-1/5); the sd when the IQR is 0), the shrink
-# k that gives the drawn log times the observed sd, and a = 1, or with
-# keep_mean the factor that makes the mean of the law drawn from 1
-# (E exp(k h Z) = exp((k h)^2 / 2)).
+# The smoothed bootstrap's {c0, k, h, keep} for the relative run times r
+# (see src/tolerance.c): the bandwidth h of the log times by Silverman's
+# rule (0.9 min(sd, IQR / 1.34) n^(-1/5); the sd when the IQR is 0), the
+# shrink k that gives the drawn log times the observed sd, and keep = 1
+# when the law drawn from must have the mean 1 (the core then scales it:
+# E exp(k h Z) = exp((k h)^2 / 2)).
 plan_smooth <- function(r, c0, keep_mean = FALSE) {
   l <- log(r)
   s <- if (length(l) >= 2L) stats::sd(l) else 0
@@ -360,8 +375,7 @@ plan_smooth <- function(r, c0, keep_mean = FALSE) {
   h <- 0.9 * spread * length(l)^(-1 / 5)
   sn2 <- mean((l - c0)^2)
   k <- if (sn2 + h^2 > 0) s / sqrt(sn2 + h^2) else 1
-  a <- if (keep_mean) 1 / (mean(exp(c0 + k * (l - c0))) * exp((k * h)^2 / 2)) else 1
-  c(c0, k, h, a)
+  c(c0, k, h, if (keep_mean) 1 else 0)
 }
 
 # With timings holding a `process` column: the two samples with the

@@ -1,10 +1,11 @@
 # plan_runs() and `detectable` against the truth, by fixed-seed simulation
 # (SPEC section 10, issue 29).
 #
-#   Rscript bench/plan.R [pilots] [fresh] [reps]
-#     pilots: pilots per cell (default 200); fresh: experiments on fresh
-#     data per pilot (default 20); reps: plan_runs() replicates (default
-#     500)
+#   Rscript bench/plan.R [pilots] [fresh] [reps] [all|plan|detectable] [cells]
+#     pilots: pilots per cell (default 200; the detectable cells draw 5
+#     times as many samples); fresh: experiments on fresh data per pilot
+#     (default 20); reps: plan_runs() replicates (default 500); cells: a
+#     regular expression on "law test pilot" choosing the plan cells
 #
 # Plan cells: a pilot of 10, 30 or 100 runs of each version (or of 10
 # processes of 5 runs) is drawn from a true law with no change;
@@ -34,6 +35,7 @@ pilots <- if (length(args) >= 1) as.integer(args[1]) else 200L
 fresh <- if (length(args) >= 2) as.integer(args[2]) else 20L
 reps <- if (length(args) >= 3) as.integer(args[3]) else 500L
 only <- if (length(args) >= 4) args[4] else "all"
+cells_re <- if (length(args) >= 5) args[5] else "."
 
 laws <- list(
   lognormal = function(n) exp(0.02 * rnorm(n)),
@@ -132,6 +134,8 @@ if (only %in% c("all", "plan")) {
   cells <- expand.grid(pilot = c("10", "30", "100", "10 processes"),
                        test = c("median", "mean"), law = names(laws),
                        stringsAsFactors = FALSE)
+  keep <- grepl(cells_re, paste(cells$law, cells$test, cells$pilot))
+  cells <- cells[keep, , drop = FALSE]
   out <- NULL
   for (i in seq_len(nrow(cells))) {
     r <- plan_cell(cells$law[i], cells$test[i], cells$pilot[i])

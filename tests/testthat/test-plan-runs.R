@@ -115,7 +115,7 @@ test_that("plan_runs() plans for what the protocol does below 31 runs", {
   expect_lt(tp, 0.88)
   # a smoothed bootstrap: the drawn runs are not the pilot's
   r <- speeduptest:::plan_samples(x, y, "mean")
-  expect_length(r$smooth, 8L)
+  expect_length(r$smooth, 9L)
   expect_gt(r$smooth[3], 0)
   # the median protocol, pilots of 10 runs and of 100 (independent truth)
   for (n in c(10, 100)) {
@@ -133,11 +133,16 @@ test_that("the smoothed bootstrap keeps the protocol's centre and spread", {
   y <- rlnorm(25, 0, 0.05)
   for (test in c("mean", "median")) {
     r <- speeduptest:::plan_samples(x, y, test)
-    sm <- matrix(r$smooth, 4)
-    # draws as src/tolerance.c makes them, here in R
+    expect_length(r$smooth, 9L)
+    expect_identical(r$smooth[9], 48)
+    sm <- matrix(r$smooth[1:8], 4)
+    # draws as src/tolerance.c makes them (at the observed spread), in R
     draw <- function(v, p, k) {
-      l <- log(v)[sample.int(length(v), k, TRUE)]
-      p[4] * exp(p[1] + p[2] * (l - p[1] + p[3] * rnorm(k)))
+      lv <- log(v)
+      a <- if (p[4] > 0) 1 / (mean(exp(p[1] + p[2] * (lv - p[1]))) *
+                              exp((p[2] * p[3])^2 / 2)) else 1
+      l <- lv[sample.int(length(v), k, TRUE)]
+      a * exp(p[1] + p[2] * (l - p[1] + p[3] * rnorm(k)))
     }
     dx <- draw(r$x, sm[, 1], 2e5)
     dy <- draw(r$y, sm[, 2], 2e5)
