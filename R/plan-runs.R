@@ -16,9 +16,10 @@
 #' the median protocol, whose rank test sees the shift of the whole
 #' distribution, `y` is moved by the Hodges-Lehmann estimate of the shift
 #' of the log times onto `x`), adds to each log time a normal kernel of
-#' Silverman's bandwidth and shrinks it so that the drawn log times keep
-#' the observed spread (Silverman 1986, section 6.4.1), divides the new
-#' code's by `speedup`, and runs the whole protocol (its checks, its
+#' Silverman's bandwidth (half of it for the median protocol, whose rank
+#' tests only need the ties broken) and shrinks it so that the drawn log
+#' times keep the observed spread (Silverman 1986, section 6.4.1), divides
+#' the new code's by `speedup`, and runs the whole protocol (its checks, its
 #' rigorous stop and its final test against the tolerance) on them.  The
 #' spread the samples show is itself uncertain, so each replicate first
 #' draws its spread from the law of the true spread given the observed one
