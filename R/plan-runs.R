@@ -10,20 +10,43 @@
 #' `speedup` with probability at least `power`.
 #'
 #' The power at a number of runs is found by simulation from the observed
-#' samples: each replicate draws the runs with replacement from the observed
-#' run times of each version, brought to one location (for the mean
-#' protocol, `x / mean(x)` and `y / mean(y)`; for the median protocol, whose
-#' rank test sees the shift of the whole distribution, `y` is moved by the
-#' Hodges-Lehmann estimate of the shift of the log times onto `x`), divides
-#' the new code's by `speedup`,
-#' and runs the whole protocol (its checks, its rigorous stop and its final
-#' test against the tolerance) on them.  The search doubles the number of
-#' runs until the power is reached, then bisects; every number of runs is
-#' tried on replicates drawn from the same random stream, so the estimated
-#' power grows smoothly with the runs.  The random numbers are the package's
-#' own generator (in C), seeded by `seed`: R's random number stream
-#' (`.Random.seed`) is neither used nor changed, and the same call gives the
-#' same answer.
+#' samples, a smoothed bootstrap: each replicate draws runs with
+#' replacement from the observed run times of each version, brought to one
+#' location (for the mean protocol, `x / mean(x)` and `y / mean(y)`; for
+#' the median protocol, whose rank test sees the shift of the whole
+#' distribution, `y` is moved by the Hodges-Lehmann estimate of the shift
+#' of the log times onto `x`), adds to each log time a normal kernel of
+#' Silverman's bandwidth (half of it for the median protocol, whose rank
+#' tests only need the ties broken) and shrinks it so that the drawn log
+#' times keep the observed spread (Silverman 1986, section 6.4.1), divides
+#' the new code's by `speedup`, and runs the whole protocol (its checks, its
+#' rigorous stop and its final test against the tolerance) on them.  The
+#' spread the samples show is itself uncertain, so each replicate first
+#' draws its spread from the law of the true spread given the observed one
+#' (a scaled inverse chi-square on `n + m - 2` degrees of freedom): the
+#' power is the assurance of O'Hagan, Stevens and Campbell (2005), the
+#' power averaged over the spreads the samples could have come from, and a
+#' plan from a pilot of 10 runs reaches the power on average instead of
+#' falling short of it.
+#' Resampling the runs themselves would give the protocol ties the real
+#' runs do not have (a resample of 30 from 30 repeats about 11 values),
+#' which Shapiro-Wilk and the rank tests see, and the rigorous protocol
+#' would stop far more often than it will.
+#'
+#' With 30 runs or fewer the rigorous protocols may stop ("insufficient
+#' data"), so the power need not grow with the runs there: every size from
+#' 3 to 31 runs is simulated and the smallest that reaches the power is
+#' the answer.  Beyond 31 runs only the final test decides: the search
+#' doubles the number of runs until the power is reached, then bisects.
+#' When the final test's normal approximation (as `detectable` uses it,
+#' see [tolerance]) needs more than 500 runs, that is the answer
+#' (`method = "normal"`): the test is then in its normal regime, and
+#' simulating thousands of runs would take minutes.  Every number of runs
+#' is tried on replicates drawn from the same random stream, so the
+#' estimated power grows smoothly with the runs.  The random numbers are
+#' the package's own generator (in C), seeded by `seed`: R's random number
+#' stream (`.Random.seed`) is neither used nor changed, and the same call
+#' gives the same answer.
 #'
 #' A speedup below 1 plans for a slowdown of that size (the protocol must
 #' declare the slowdown).  A change within the tolerance (between
@@ -34,15 +57,18 @@
 #' runs of one process are not independent replicates): the protocol runs
 #' on the per-process centres, and the answer is the number of processes of
 #' each version (`processes`), with `runs` = processes times the typical
-#' runs per process observed.
+#' runs per process observed.  A verdict whose unit is the process plans
+#' processes the same way.
 #'
 #' The estimate is as good as the samples are representative: with few
 #' runs the spread they show is itself uncertain (a pilot of 30 runs can
 #' misjudge the runs needed by a third).
 #'
 #' @param x Run times of the initial code, a formula, timings (as in
-#'   [median_test()]), or a `speedup_verdict` (its samples, test, alpha and
-#'   tolerance are used unless given).
+#'   [median_test()]), or a `speedup_verdict` (its samples, unit of
+#'   replication, test, alpha and tolerance are used unless given; the
+#'   `speedup` is then by default 1 % beyond its tolerance: the plan its
+#'   printed advice states).
 #' @param y Run times of the new code (with numeric `x`).
 #' @param speedup The true speedup to detect (old time / new time): 1.01 is
 #'   a 1 % speedup.
@@ -64,9 +90,16 @@
 #' @return An object of class `speedup_plan`: a list with `runs` (of each
 #'   version; `NA` when even `max_runs` do not reach the power),
 #'   `processes` (`NA` without processes), `power` (the simulated power at
-#'   `runs`), `speedup`, `target_power`, `test`, `alpha`, `min_speedup`,
+#'   `runs`; the target with `method = "normal"`), `method`
+#'   (`"simulation"` or `"normal"`), `speedup`, `target_power`, `test`, `alpha`, `min_speedup`,
 #'   `reps`, `seed`, `n`, `m` (the observed sizes) and `unit` (`"run"` or
 #'   `"process"`).  It prints as a sentence.
+#' @references
+#' O'Hagan, A., Stevens, J. W. and Campbell, M. J. (2005). Assurance in
+#' clinical trial design. *Pharmaceutical Statistics*, 4(3), 187-201.
+#'
+#' Silverman, B. W. (1986). *Density Estimation for Statistics and Data
+#' Analysis*. Chapman and Hall, London.
 #' @seealso [tolerance] (the `detectable` speedup of a verdict).
 #' @examples
 #' set.seed(7)
@@ -81,12 +114,15 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
                       initial = NULL, benchmark = NULL, versions = NULL,
                       na_rm = FALSE) {
   process <- NULL
+  from_verdict <- NULL
   if (inherits(x, "speedup_verdict")) {
     v <- x
     if (missing(test)) test <- v$test
     if (missing(alpha)) alpha <- v$alpha
     if (missing(min_speedup) && !is.null(v$min_speedup)) min_speedup <- v$min_speedup
     if (missing(rigorous)) rigorous <- v$rigorous
+    if (missing(speedup)) speedup <- plan_default_speedup(v)
+    from_verdict <- verdict_plan_unit(v)
     x <- v$x
     y <- v$y
   } else {
@@ -118,6 +154,10 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
   m_obs <- length(y)
   per_process <- NA_real_
   unit <- "run"
+  if (!is.null(from_verdict)) {
+    unit <- from_verdict$unit
+    per_process <- from_verdict$runs_per_process
+  }
   if (!is.null(process)) {
     centre <- protocol_info(test)$centre_fun
     px <- split(process$x, process$px)
@@ -128,50 +168,34 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
       y <- vapply(py, centre, 0)
       per_process <- stats::median(lengths(c(px, py)))
       unit <- "process"
+      n_obs <- length(x)
+      m_obs <- length(y)
     }
   }
   r <- plan_samples(x, y, test)
-  rx <- r$x
-  ry <- r$y
   want <- if (speedup > 1) 1L else 2L
   sim <- function(k) {
     k <- as.double(k)
-    res <- .Call(ffi_power_sim, rx, ry, as.double(speedup), protocol_code(test),
-                 alpha, rigorous, min_speedup, want, k, k, as.double(reps), seed)
+    res <- .Call(ffi_power_sim, r$x, r$y, as.double(speedup), protocol_code(test),
+                 alpha, rigorous, min_speedup, want, k, k, as.double(reps), seed,
+                 r$smooth)
     check_status(res, "plan_runs()")
     res$power
   }
-  # doubling, then bisection on whole numbers of runs
-  lo <- 2
-  hi <- 3
-  p_hi <- sim(hi)
-  while (p_hi < power && hi < max_runs) {
-    lo <- hi
-    hi <- min(max_runs, hi * 2)
-    p_hi <- sim(hi)
+  big <- function() {
+    tryCatch(plan_normal(x, y, test, speedup, power, alpha, min_speedup, rigorous),
+             speeduptest_error = function(e) NA_real_)
   }
-  runs <- NA_real_
-  achieved <- p_hi
-  if (p_hi >= power) {
-    while (hi - lo > 1) {
-      mid <- floor((lo + hi) / 2)
-      p_mid <- sim(mid)
-      if (p_mid >= power) {
-        hi <- mid
-        p_hi <- p_mid
-      } else {
-        lo <- mid
-      }
-    }
-    runs <- hi
-    achieved <- p_hi
-  }
+  found <- plan_search(sim, power, max_runs, big)
+  runs <- found$runs
+  achieved <- found$power
   processes <- NA_real_
   if (unit == "process") {
     processes <- runs
-    runs <- runs * per_process
+    runs <- ceiling(runs * per_process)
   }
   structure(list(runs = runs, processes = processes, power = achieved,
+                 method = found$method,
                  speedup = speedup, target_power = power, test = test,
                  alpha = alpha, min_speedup = min_speedup, reps = reps,
                  seed = seed, n = n_obs, m = m_obs, unit = unit,
@@ -200,19 +224,167 @@ check_plan_work <- function(reps, max_runs) {
   invisible(draws)
 }
 
-# The two samples the simulation resamples, brought to one location as the
-# protocol's final test sees location: the mean protocol by the means; the
-# median protocol (a rank test) by the Hodges-Lehmann shift of the log
-# times, so that the resampled versions differ by exactly the speedup asked
-# for (centring each sample on its own median would leave a spurious shift
-# between them of the order of the noise / sqrt(runs)).
+# The smallest number of runs whose simulated power sim(k) reaches
+# `power`.  At most plan_small_runs runs the rigorous protocols may stop
+# ("insufficient data": Shapiro-Wilk or Kolmogorov-Smirnov reject more
+# often as the runs grow), so the power need not grow with the runs there:
+# every size from 3 to plan_small_runs is simulated (one call), and the
+# smallest that reaches the power is the answer.  Beyond it no stop
+# applies, only the final test decides, and the power grows with the runs:
+# when the normal approximation of that test (big(), the runs at which it
+# reaches the power) asks for more than plan_sim_runs, it is the answer
+# (the test is then in its normal regime, and simulating thousands of runs
+# would take minutes); else doubling, then bisection on whole numbers of
+# runs (from plan_small_runs: the sizes up to it are skipped when the
+# approximation asks for more than twice as many).  list(runs, power, method): runs NA when max_runs do not reach the
+# power (power: the power at max_runs).
+plan_search <- function(sim, power, max_runs, big = NULL) {
+  out <- function(runs, p, method = "simulation") {
+    list(runs = runs, power = p, method = method)
+  }
+  k <- if (is.null(big)) NA_real_ else big()
+  if (is.finite(k) && k > plan_sim_runs) {
+    if (k > max_runs) return(out(NA_real_, NA_real_, "normal"))
+    return(out(k, power, "normal"))
+  }
+  small <- seq.int(3, min(plan_small_runs, max_runs))
+  # the stops only take power away: when the final test alone needs more
+  # than twice plan_small_runs, no size up to it reaches the power
+  if (is.finite(k) && k > 2 * plan_small_runs && max_runs > plan_small_runs) {
+    lo <- plan_small_runs
+  } else {
+    p_small <- sim(small)
+    hit <- which(p_small >= power)
+    if (length(hit)) return(out(small[hit[1L]], p_small[hit[1L]]))
+    lo <- max(small)
+    if (lo >= max_runs) return(out(NA_real_, p_small[length(small)]))
+  }
+  hi <- min(max_runs, 2 * lo)
+  p_hi <- sim(hi)
+  while (p_hi < power && hi < max_runs) {
+    lo <- hi
+    hi <- min(max_runs, hi * 2)
+    p_hi <- sim(hi)
+  }
+  if (p_hi < power) return(out(NA_real_, p_hi))
+  while (hi - lo > 1) {
+    mid <- floor((lo + hi) / 2)
+    p_mid <- sim(mid)
+    if (p_mid >= power) {
+      hi <- mid
+      p_hi <- p_mid
+    } else {
+      lo <- mid
+    }
+  }
+  out(hi, p_hi)
+}
+
+# Beyond this many runs plan_runs() answers by the normal approximation.
+plan_sim_runs <- 500
+
+# The runs of each version at which the protocol's final test reaches
+# `power` for the change `speedup`, by the normal approximation behind a
+# verdict's `detectable`: the protocol on the samples gives d, the change
+# it detects with that power at its n and m runs; the standard error
+# scales as sqrt(1/n + 1/m), and the change in the protocol's scale
+# (plan_effect: log(s / s0) for the median, 1 - s0 / s for the mean) in
+# it, so k runs of each detect `speedup` when g(speedup) / g(d) =
+# sqrt((1/n + 1/m) / (2 / k)).  A slowdown is planned as the speedup of
+# its size.
+plan_normal <- function(x, y, test, speedup, power, alpha, s0, rigorous) {
+  s <- if (speedup < 1) 1 / speedup else speedup
+  fun <- protocol_fun(test, "default")
+  v <- fun(x, y, alpha = alpha, rigorous = FALSE, min_speedup = s0)
+  d <- verdict_detectable(v, power = power, alpha = alpha)
+  if (is.null(d) || is.na(d) || !is.finite(d) || d <= s0) return(NA_real_)
+  g <- function(s) protocol_call(test, "plan_effect", v, s, s0)
+  ratio <- g(s) / g(d)
+  k <- ceiling(2 / ((1 / length(x) + 1 / length(y)) * ratio^2))
+  if (!is.finite(k)) NA_real_ else k
+}
+
+# A verdict's plan is for the change its advice names: 1 % beyond its
+# tolerance.
+plan_default_speedup <- function(v) {
+  s0 <- if (is.null(v$min_speedup)) 1 else v$min_speedup
+  s0 * 1.01
+}
+
+# The unit a verdict's samples count (its per-process centres with
+# processes as the unit) and the runs a process had.
+verdict_plan_unit <- function(v) {
+  rep <- v$replication
+  if (!is.null(rep) && identical(rep$unit, "process") &&
+      !is.null(rep$runs) && !is.null(rep$processes)) {
+    return(list(unit = "process",
+                runs_per_process = sum(rep$runs) / sum(rep$processes)))
+  }
+  list(unit = "run", runs_per_process = NA_real_)
+}
+
+# The rigorous protocols stop with 30 runs or fewer of a sample that fails
+# their check (ST_SMALL_RUNS in src/protocol.c: "large" is more than 30):
+# the sizes up to 31 are all simulated.
+plan_small_runs <- 31
+
+# The two samples the simulation draws from, brought to one location as
+# the protocol's final test sees location, and the smoothing of the
+# smoothed bootstrap (src/tolerance.c): the mean protocol by the means
+# (each sample's log times shrink toward their own mean, and the factor a
+# gives the law drawn from the mean 1 exactly); the median protocol (a
+# rank test) by the Hodges-Lehmann shift of the log times, so that the
+# versions drawn differ by exactly the speedup asked for (centring each
+# sample on its own median would leave a spurious shift between them of
+# the order of the noise / sqrt(runs)), both shrinking toward one point,
+# which keeps that shift.
 plan_samples <- function(x, y, test) protocol_call(test, "plan_samples", x, y)
 
-plan_samples_mean <- function(x, y) list(x = x / mean(x), y = y / mean(y))
+plan_samples_mean <- function(x, y) {
+  x <- x / mean(x)
+  y <- y / mean(y)
+  list(x = x, y = y,
+       smooth = c(plan_smooth(x, mean(log(x)), TRUE),
+                  plan_smooth(y, mean(log(y)), TRUE), plan_df(x, y)))
+}
+
+# The degrees of freedom of the observed spread (each replicate draws its
+# spread from the law of sigma given them: src/tolerance.c).
+plan_df <- function(x, y) max(0, length(x) + length(y) - 2)
 
 plan_samples_median <- function(x, y) {
   hl <- wilcoxon_test(log(x), log(y), conf_int = TRUE)$estimate[[1L]]
-  list(x = x / stats::median(x), y = y * exp(hl) / stats::median(x))
+  mx <- stats::median(x)
+  x <- x / mx
+  y <- y * exp(hl) / mx
+  c0 <- mean(log(c(x, y)))
+  list(x = x, y = y, smooth = c(plan_smooth(x, c0, width = 0.5),
+                                plan_smooth(y, c0, width = 0.5),
+                                plan_df(x, y)))
+}
+
+# The smoothed bootstrap's {c0, k, h, keep} for the relative run times r
+# (see src/tolerance.c): the bandwidth h of the log times by Silverman's
+# rule (0.9 min(sd, IQR / 1.34) n^(-1/5); the sd when the IQR is 0), the
+# shrink k that gives the drawn log times the observed sd, and keep = 1
+# when the law drawn from must have the mean 1 (the core then scales it:
+# E exp(k h Z) = exp((k h)^2 / 2)).  width scales the bandwidth: the
+# rule's bandwidth makes the law drawn from nearly normal in shape, which
+# Shapiro-Wilk must see as it will see fresh runs (the mean protocol), but
+# which takes from a rank test the efficiency it has on skewed and
+# heavy-tailed run times (pilots of 10 to 100 skewed runs then planned
+# for a power of 0.85-0.87 instead of 0.8: bench/plan.R); the median
+# protocol's rank tests only need the ties broken, at half the width.
+plan_smooth <- function(r, c0, keep_mean = FALSE, width = 1) {
+  l <- log(r)
+  s <- if (length(l) >= 2L) stats::sd(l) else 0
+  if (!is.finite(s)) s <- 0
+  spread <- min(s, stats::IQR(l) / 1.34)
+  if (!(spread > 0)) spread <- s
+  h <- width * 0.9 * spread * length(l)^(-1 / 5)
+  sn2 <- mean((l - c0)^2)
+  k <- if (sn2 + h^2 > 0) s / sqrt(sn2 + h^2) else 1
+  c(c0, k, h, if (keep_mean) 1 else 0)
 }
 
 # With timings holding a `process` column: the two samples with the
@@ -239,25 +411,53 @@ timings_process_pair <- function(t, benchmark, versions, initial) {
 #' @param ... Ignored.
 #' @export
 format.speedup_plan <- function(x, ...) {
+  c(strwrap(paste0(plan_sentence(x), "."), width = 79),
+    strwrap(sprintf("(Speedup-Test for the %s at alpha = %s%s; %s, seed %s.)",
+                    protocol_info(x$test)$label, format(x$alpha),
+                    if (x$min_speedup != 1) sprintf(", tolerance %s", fmt_change(x$min_speedup)) else "",
+                    plan_method_words(x), format(x$seed)), width = 79))
+}
+
+# "processes" or "runs" (the unit a plan counts), by count.
+plan_unit_word <- function(unit, k = 2) {
+  if (identical(unit, "process")) {
+    if (isTRUE(k == 1)) "process" else "processes"
+  } else if (isTRUE(k == 1)) "run" else "runs"
+}
+
+# The plan as the sentence of its print and of a verdict's advice (no
+# final stop): "About 28 processes of each version (84 runs, 3 a
+# process) would detect a 1 % speedup with probability 0.8".
+plan_sentence <- function(x, version = "version") {
   what <- if (x$speedup >= 1) sprintf("a %s speedup", fmt_change(x$speedup))
           else sprintf("a %s slowdown", fmt_change(1 / x$speedup))
-  tol <- if (x$min_speedup != 1) sprintf(", tolerance %s", fmt_change(x$min_speedup)) else ""
-  head <- if (is.na(x$runs)) {
-    sprintf("More than %s runs of each version would be needed to detect %s with probability %s.",
-            format(x$max_runs), what, format(x$target_power))
-  } else if (x$unit == "process") {
-    sprintf("About %s processes of each version (%s runs, %s a process) would detect %s with probability %s.",
-            format(x$processes), format(x$runs), format(x$runs_per_process), what,
-            format(x$target_power))
-  } else {
-    sprintf("About %s runs of each version would detect %s with probability %s.",
-            format(x$runs), what, format(x$target_power))
+  big <- function(k) format(k, big.mark = ",", scientific = FALSE)
+  each <- if (nzchar(version)) paste("of each", version) else "of each"
+  if (is.na(x$runs)) {
+    return(sprintf("More than %s %s %s would be needed to detect %s with probability %s",
+                   big(x$max_runs), plan_unit_word(x$unit), each, what,
+                   format(x$target_power)))
   }
-  c(strwrap(head, width = 79),
-    strwrap(sprintf("(Speedup-Test for the %s at alpha = %s%s; simulated power %s from %s replicates resampled from the %d and %d observed %ss, seed %s.)",
-                    protocol_info(x$test)$label, format(x$alpha), tol,
-                    fmt_num(x$power, 3L), format(x$reps),
-                    x$n, x$m, x$unit, format(x$seed)), width = 79))
+  count <- if (x$unit == "process") {
+    sprintf("%s %s %s (%s runs, %s a process)", big(x$processes),
+            plan_unit_word("process", x$processes), each, big(x$runs),
+            format(signif(x$runs_per_process, 3)))
+  } else {
+    sprintf("%s %s %s", big(x$runs), plan_unit_word("run", x$runs), each)
+  }
+  sprintf("About %s would detect %s with probability %s", count, what,
+          format(x$target_power))
+}
+
+plan_method_words <- function(x) {
+  obs <- sprintf("the %d and %d observed %s", x$n, x$m, plan_unit_word(x$unit))
+  if (identical(x$method, "normal")) {
+    sprintf("normal approximation of the final test from %s (beyond %s %s the plan is not simulated)",
+            obs, format(plan_sim_runs), plan_unit_word(x$unit))
+  } else {
+    sprintf("simulated power %s from %s replicates of a smoothed bootstrap of %s",
+            fmt_num(x$power, 3L), format(x$reps), obs)
+  }
 }
 
 #' @rdname plan_runs
@@ -267,28 +467,20 @@ print.speedup_plan <- function(x, ...) {
   invisible(x)
 }
 
-# The printed advice of a verdict that declares nothing: how many runs
-# would detect a change 1 % beyond the tolerance (plan_runs() with fewer
-# replicates; "" when the data could already detect it).
+# The printed advice of a verdict that declares nothing: how many runs (or
+# processes) would detect a change 1 % beyond the tolerance, as
+# plan_runs() of the verdict gives it with its defaults (the same plan,
+# made once per verdict); nothing when the data could already detect it.
 plan_advice <- function(v) {
   d <- v$detectable
-  s0 <- if (is.null(v$min_speedup)) 1 else v$min_speedup
-  target <- s0 * 1.01
+  target <- plan_default_speedup(v)
   if (is.null(d) || is.na(d) || d <= target || v$n < 2L || v$m < 2L) return(character())
-  # The runs from the normal approximation `detectable` rests on (a print
-  # stays instant; plan_runs() simulates from the observed runs): the
-  # standard error scales as sqrt(1/n + 1/m), and the detectable change
-  # in the protocol's scale (plan_effect: log(s / s0) for the median,
-  # 1 - s0 / s for the mean) in it.
-  g <- function(s) protocol_call(v$test, "plan_effect", v, s, s0)
-  ratio <- g(target) / g(d)
-  k <- ceiling(2 / ((1 / v$n + 1 / v$m) * ratio^2))
-  if (!is.finite(k) || k > 1e7) {
-    return(sprintf("more than 10 million runs of each would be needed to detect a %s speedup",
-                   fmt_change(target)))
-  }
-  sprintf("about %s runs of each would detect a %s speedup (plan_runs() simulates it)",
-          format(k, big.mark = ","), fmt_change(target))
+  p <- verdict_kept(v, "plan", function(v) {
+    tryCatch(plan_runs(v), speeduptest_error = function(e) NULL)
+  })
+  if (is.null(p)) return(character())
+  paste0(sub("^About", "about", sub("^More", "more", plan_sentence(p, ""))),
+         " (plan_runs())")
 }
 
 plan_effect_median <- function(v, s, s0) log(s / s0)

@@ -112,11 +112,7 @@ prob_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
 
 # The pooled spread of the log times (through the coefficients of variation
 # when only the moments are known).
-prob_log_sd <- function(x, y) {
-  n <- length(x)
-  m <- length(y)
-  sqrt(((n - 1) * stats::var(log(x)) + (m - 1) * stats::var(log(y))) / (n + m - 2))
-}
+prob_log_sd <- function(x, y) log_pooled_sd(x, y)
 
 # The smallest speedup declared with probability `power`: under a shift of
 # the log times by log(theta) with normal spread s, p(theta) =
@@ -137,20 +133,17 @@ detectable_prob <- function(v, power, alpha, s0) {
   prob_detectable_at(prob_log_sd(v$x, v$y), v$n, v$m, alpha, power, s0)
 }
 
-# A suite's benchmarks idx: the spread of the log times from each sample's
-# coefficient of variation.
+# A suite's benchmarks idx: the spread of the log times as
+# detectable_prob() takes it (one computation for a verdict and a suite).
 suite_detectable_prob <- function(suite, idx, b, a, s0, power, ci) {
   n <- suite$x_len[idx]
   m <- suite$y_len[idx]
-  vx <- .Call(ffi_suite_variances, as.double(suite$values),
-              as.double(suite$x_start[idx]), as.double(n))
-  vy <- .Call(ffi_suite_variances, as.double(suite$values),
-              as.double(suite$y_start[idx]), as.double(m))
-  cx <- vx / b$mean_x[idx]^2
-  cy <- vy / b$mean_y[idx]^2
-  s <- sqrt(((n - 1) * log1p(cx) + (m - 1) * log1p(cy)) / (n + m - 2))
-  out <- prob_detectable_at(s, n, m, a, power, s0)
-  out[n < 2 | m < 2] <- NA_real_
+  out <- rep(NA_real_, length(idx))
+  ok <- n >= 2 & m >= 2
+  if (any(ok)) {
+    out[ok] <- prob_detectable_at(suite_log_sd(suite, idx[ok]), n[ok], m[ok],
+                                  a[ok], power, s0)
+  }
   out
 }
 

@@ -136,7 +136,8 @@ apply_tolerance <- function(v, s0, paired = NULL) {
 # The smallest speedup the verdict's protocol declares with probability
 # `power` at its alpha, from the normal approximation of its final test:
 #   median: the log-shift estimate has the standard error read off the
-#     Hodges-Lehmann interval of the speedup (two-sided 1 - alpha), or
+#     Hodges-Lehmann interval of the speedup (through the normal quantile
+#     of the level the interval has, 1 - 2 alpha), or
 #     when there is none, sd(log times) sqrt(pi/3) sqrt(1/n + 1/m) (the
 #     rank-sum test's efficiency against the t-test under normality);
 #     declared when log(theta / s0) >= (z_{1-alpha} + z_power) se.
@@ -155,36 +156,71 @@ verdict_detectable <- function(v, power = 0.8, alpha = v$alpha) {
 }
 
 detectable_median <- function(v, power, alpha, s0) {
-  n <- v$n
-  m <- v$m
   ci <- as.double(v$speedup_ci)
-  se <- NA_real_
-  if (length(ci) == 2L && !anyNA(ci) && all(is.finite(ci)) && ci[1L] > 0 &&
-      ci[2L] > ci[1L]) {
-    conf <- attr(v$speedup_ci, "conf.level")
-    if (is.null(conf)) conf <- 1 - v$alpha
-    se <- (log(ci[2L]) - log(ci[1L])) / (2 * stats::qnorm((1 + conf) / 2))
+  conf <- attr(v$speedup_ci, "conf.level")
+  if (is.null(conf)) conf <- interval_level(v$alpha)
+  if (length(ci) != 2L) ci <- c(NA_real_, NA_real_)
+  detectable_median_at(ci[1L], ci[2L], conf, v$n, v$m,
+                       function(i) log_pooled_sd(v$x, v$y), alpha, power, s0)
+}
+
+# The one computation of the median protocol's `detectable`, for a verdict
+# and for the benchmarks of a suite (vectors): lo, hi the speedup interval
+# at the level conf (two-sided), read as the standard error of the
+# log-shift (half its width over the normal quantile of its own level);
+# where there is no interval, the pooled spread of the log times (sd_fun(i)
+# for the positions i without one, made only then) through the rank-sum test's efficiency against the
+# t-test, sqrt(pi/3).  Declared when log(theta / s0) >= (z_{1-alpha} +
+# z_power) se.
+detectable_median_at <- function(lo, hi, conf, n, m, sd_fun, alpha, power,
+                                 s0) {
+  se <- (log(hi) - log(lo)) / (2 * stats::qnorm((1 + conf) / 2))
+  se[!is.finite(se) | se <= 0 | !(lo > 0)] <- NA_real_
+  miss <- is.na(se) & n >= 2 & m >= 2
+  if (any(miss) && !is.null(sd_fun)) {
+    i <- which(miss)
+    se[i] <- sd_fun(i) * sqrt(pi / 3) * sqrt(1 / n[i] + 1 / m[i])
   }
-  if (is.na(se) || se <= 0) {
-    s <- sqrt(((n - 1) * stats::var(log(v$x)) + (m - 1) * stats::var(log(v$y))) /
-                (n + m - 2))
-    se <- s * sqrt(pi / 3) * sqrt(1 / n + 1 / m)
-  }
-  if (!is.finite(se) || se <= 0) return(NA_real_)
-  k <- stats::qnorm(1 - alpha) + stats::qnorm(power)
-  s0 * exp(k * se)
+  se[!is.finite(se) | se <= 0] <- NA_real_
+  s0 * exp((stats::qnorm(1 - alpha) + stats::qnorm(power)) * se)
+}
+
+# The same for the benchmarks idx of a suite, R's var() of the log times
+# computed in the core.
+suite_log_sd <- function(suite, idx) {
+  lv <- log(as.double(suite$values))
+  n <- suite$x_len[idx]
+  m <- suite$y_len[idx]
+  vx <- .Call(ffi_suite_variances, lv, as.double(suite$x_start[idx]), as.double(n))
+  vy <- .Call(ffi_suite_variances, lv, as.double(suite$y_start[idx]), as.double(m))
+  sqrt(((n - 1) * vx + (m - 1) * vy) / (n + m - 2))
+}
+
+log_pooled_sd <- function(x, y) {
+  n <- length(x)
+  m <- length(y)
+  sqrt(((n - 1) * stats::var(log(x)) + (m - 1) * stats::var(log(y))) /
+         (n + m - 2))
 }
 
 detectable_mean <- function(v, power, alpha, s0) {
-  n <- v$n
-  m <- v$m
-  mx <- mean(v$x)
-  se <- sqrt(stats::var(v$x) / n + s0^2 * stats::var(v$y) / m)
-  if (!is.finite(se) || se <= 0) return(NA_real_)
+  detectable_mean_at(stats::var(v$x), stats::var(v$y), v$n, v$m, mean(v$x),
+                     alpha, power, s0)
+}
+
+# The one computation of the mean protocol's `detectable` (a verdict, or
+# the benchmarks of a suite as vectors): mean(x) - s0 mean(y) = mu_x (1 -
+# s0 / theta) against the standard error sqrt(v_x/n + s0^2 v_y/m), t
+# quantiles with n + m - 2 degrees of freedom; Inf when no speedup can be
+# declared.
+detectable_mean_at <- function(vx, vy, n, m, mx, alpha, power, s0) {
+  se <- sqrt(vx / n + s0^2 * vy / m)
   df <- n + m - 2
-  k <- stats::qt(1 - alpha, df) + stats::qt(power, df)
-  r <- k * se / mx
-  if (r >= 1) Inf else s0 / (1 - r)
+  r <- (stats::qt(1 - alpha, df) + stats::qt(power, df)) * se / mx
+  d <- s0 / (1 - r)
+  d[which(r >= 1)] <- Inf
+  d[n < 2 | m < 2 | !is.finite(se) | se <= 0] <- NA_real_
+  d
 }
 
 # "2 %" for a factor 1.02 (the tolerance or a change, in percent).
@@ -295,9 +331,11 @@ suite_detectable <- function(suite, p, b, direction, alpha, s0, power = 0.8,
 # The benchmarks idx of a suite, at their alphas a; ci: their speedup
 # intervals (one row each).
 suite_detectable_median <- function(suite, idx, b, a, s0, power, ci) {
-  se <- (log(ci[, 2L]) - log(ci[, 1L])) / (2 * stats::qnorm(1 - a / 2))
-  se[!is.finite(se) | se <= 0] <- NA_real_
-  s0 * exp((stats::qnorm(1 - a) + stats::qnorm(power)) * se)
+  n <- suite$x_len[idx]
+  m <- suite$y_len[idx]
+  sd_fun <- function(i) suite_log_sd(suite, idx[i])
+  detectable_median_at(ci[, 1L], ci[, 2L], interval_level(a), n, m, sd_fun,
+                       a, power, s0)
 }
 
 suite_detectable_mean <- function(suite, idx, b, a, s0, power, ci) {
@@ -309,13 +347,7 @@ suite_detectable_mean <- function(suite, idx, b, a, s0, power, ci) {
               as.double(suite$x_start[idx]), as.double(n))
   vy <- .Call(ffi_suite_variances, as.double(suite$values),
               as.double(suite$y_start[idx]), as.double(m))
-  se <- sqrt(vx / n + s0^2 * vy / m)
-  df <- n + m - 2
-  r <- (stats::qt(1 - a, df) + stats::qt(power, df)) * se / b$mean_x[idx]
-  d <- s0 / (1 - r)
-  d[which(r >= 1)] <- Inf
-  d[n < 2 | m < 2 | !is.finite(se) | se <= 0] <- NA_real_
-  d
+  detectable_mean_at(vx, vy, n, m, b$mean_x[idx], a, power, s0)
 }
 
 # The print lines of a suite analysed with a tolerance.

@@ -101,8 +101,9 @@ for (test in c("median", "mean")) {
 # `pilot` runs of each version is drawn from the true distribution;
 # plan_runs() answers n for the speedup `target` at power 0.8; the power at
 # n is then measured on `jobs` fresh experiments (a) from the true
-# distribution and (b) resampled from the pilot as plan_runs() resamples it
-# (its model, with R's random numbers instead of its own).  Over several pilots
+# distribution and (b) resampled from the pilot brought to one location as
+# plan_runs() does it (the runs themselves, with R's sample(): plan_runs()
+# now draws by a smoothed bootstrap, see bench/plan.R).  Over several pilots
 # (the pilot's spread is itself uncertain) the mean power is compared with
 # 0.8.
 power_check <- function(test, draw, pilot, target, pilots = 8L) {
@@ -113,7 +114,7 @@ power_check <- function(test, draw, pilot, target, pilots = 8L) {
     p <- plan_runs(x, y, speedup = target, power = 0.8, test = test)
     n <- p$runs
     true <- mean(replicate(jobs, isTRUE(fun(draw(n), draw(n) / target)$significant)))
-    r <- ns$plan_samples(x, y, test)      # the pilot as plan_runs() resamples it
+    r <- ns$plan_samples(x, y, test)      # the pilot brought to one location
     boot <- mean(replicate(jobs, isTRUE(fun(sample(r$x, n, TRUE),
                                             sample(r$y, n, TRUE) / target)$significant)))
     c(n, true, boot)

@@ -119,7 +119,7 @@ SEXP ffi_decide(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous,
                 SEXP s0);
 SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,
                    SEXP rigorous, SEXP s0, SEXP want, SEXP n, SEXP m,
-                   SEXP reps, SEXP seed);
+                   SEXP reps, SEXP seed, SEXP smooth);
 
 SEXP ffi_pelt(SEXP values, SEXP start, SEXP len, SEXP cost, SEXP penalty,
               SEXP mbic, SEXP minseg, SEXP step);

@@ -56,7 +56,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_tolerance_tests, 5),
     CALLDEF(ffi_tolerance_suite, 8),
     CALLDEF(ffi_decide, 6),
-    CALLDEF(ffi_power_sim, 12),
+    CALLDEF(ffi_power_sim, 13),
     CALLDEF(ffi_codes, 0),
     CALLDEF(ffi_suite_variances, 3),
     CALLDEF(ffi_scan_changes, 4),

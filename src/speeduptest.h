@@ -627,11 +627,15 @@ int st_decide(const double *x, size_t n, const double *y, size_t m, int proto,
  * (n[i] runs of x, m[i] of y), the share of reps replicates, drawn with
  * replacement from the relative run times rx and ry / speedup, that
  * declare the direction `want`; the replicates of each size start from
- * the same seed. */
+ * the same seed.  smooth (may be NULL: the runs themselves): the smoothed
+ * bootstrap's {c0, k, h, keep} of x then of y and the degrees of freedom
+ * of the observed spread (9 values; see tolerance.c), which then needs
+ * positive run times. */
 int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
                  double speedup, int proto, double alpha, int rigorous,
                  double s0, int want, const double *n, const double *m,
-                 size_t k, size_t reps, uint64_t seed, double *power);
+                 size_t k, size_t reps, uint64_t seed, const double *smooth,
+                 double *power);
 
 /* ==== suites of benchmarks (suite.c) ====================================== */
 

@@ -35,10 +35,34 @@
  * the rigorous stop) is the protocol's own, on the samples as given; only
  * the final tests change.
  *
- * Power: the samples are resampled with replacement from the observed
+ * Power: the samples are drawn by a smoothed bootstrap from the observed
  * relative run times (x / centre(x), y / centre(y)), y divided by the
  * speedup to detect, and the protocol decides each replicate; the share of
- * replicates declaring the change is the power.  The random numbers are the
+ * replicates declaring the change is the power.  Resampling the runs
+ * themselves would repeat values: a resample of 30 from 30 holds about 11
+ * ties, which Shapiro-Wilk rejects far more often than it rejects fresh
+ * runs, so the simulated protocol would stop ("insufficient data") where
+ * the real one goes on, and the rank tests would meet ties the real runs
+ * do not have.  The smoothed bootstrap (Silverman 1986, section 6.4.1;
+ * Silverman and Young 1987) draws a run r_i, then on the log scale
+ *   log v = c0 + k (log r_i - c0 + h Z),   Z ~ N(0, 1),   v = a exp(...)
+ * with the bandwidth h, the shrink k = s / sqrt(s_n^2 + h^2) that gives the
+ * drawn log times the spread s of the observed ones (s_n^2: their mean
+ * squared distance to c0), c0 the point it shrinks toward (set by the
+ * caller) and a = 1, or the factor that makes the mean of the law drawn
+ * from 1 (the mean protocol's centre): a = 1 / (mean_i exp(c0 + k (log r_i
+ * - c0)) exp((k h)^2 / 2)).  The law drawn from is continuous, of the
+ * observed centre, spread and, up to the kernel, shape.
+ *
+ * The observed spread is itself uncertain: a pilot of 10 runs misjudges
+ * it by a third as often as not, and a plan made from it reaches the
+ * power asked for only on average over the spreads the pilot could have
+ * shown (the assurance of O'Hagan, Stevens and Campbell 2005).  Each
+ * replicate therefore draws its spread, sigma = s sqrt(df / q) with q a
+ * chi-square on df degrees of freedom (the pilot's n + m - 2; the law of
+ * sigma given s under the uninformative prior), by Wilson and Hilferty's
+ * (1931) cube-root normal approximation of q, and scales k by
+ * sqrt(df / q) for both samples.  The random numbers are the
  * package's own (xoshiro256**, seeded by splitmix64 from a given seed), so
  * that R's random number stream is left untouched and every call with the
  * same seed sees the same replicates (common random numbers across the
@@ -51,6 +75,15 @@
  *     Biopharmaceutics 15(6), 657-680.
  *   Touati, S.-A.-A., Worms, J. and Briais, S. (2013). The Speedup-Test.
  *     Concurrency and Computation: Practice and Experience 25(10).
+ *   Silverman, B. W. (1986). Density Estimation for Statistics and Data
+ *     Analysis. Chapman and Hall, London.
+ *   Silverman, B. W. and Young, G. A. (1987). The bootstrap: to smooth or
+ *     not to smooth? Biometrika 74(3), 469-479.
+ *   O'Hagan, A., Stevens, J. W. and Campbell, M. J. (2005). Assurance in
+ *     clinical trial design. Pharmaceutical Statistics 4(3), 187-201.
+ *   Wilson, E. B. and Hilferty, M. M. (1931). The distribution of
+ *     chi-square. Proceedings of the National Academy of Sciences 17(12),
+ *     684-688.
  *   Blackman, D. and Vigna, S. (2021). Scrambled linear pseudorandom
  *     number generators. ACM Transactions on Mathematical Software 47(4).
  */
@@ -274,20 +307,87 @@ static size_t rng_index(rng_t *g, size_t k)
     return (size_t) (((rng_next(g) >> 32) * (uint64_t) k) >> 32);
 }
 
+/* A uniform in (0, 1), 53 bits. */
+static double rng_unif(rng_t *g)
+{
+    return ((double) (rng_next(g) >> 11) + 0.5) * 0x1p-53;
+}
+
+/* A standard normal (Box-Muller; the second value of each pair is kept in
+ * *spare, NAN when there is none). */
+static double rng_norm(rng_t *g, double *spare)
+{
+    if (!isnan(*spare)) {
+        double z = *spare;
+        *spare = NAN;
+        return z;
+    }
+    double u = rng_unif(g), w = rng_unif(g);
+    double r = sqrt(-2.0 * log(u)), t = 2.0 * M_PI * w;
+    *spare = r * sin(t);
+    return r * cos(t);
+}
+
+/* One drawn value of a sample: a run lr[i] (log scale) smoothed by
+ * sm = {c0, k, h, keep} with the shrink k scaled by w and the factor a
+ * (see the header), or the run itself when sm is NULL. */
+static double draw_one(rng_t *g, const double *r, const double *lr, size_t nr,
+                       const double *sm, double w, double a, double *spare)
+{
+    size_t i = rng_index(g, nr);
+    if (!sm) return r[i];
+    double z = rng_norm(g, spare);
+    return a * exp(sm[0] + w * sm[1] * (lr[i] - sm[0] + sm[2] * z));
+}
+
+/* The factor a of a sample with the shrink k w: 1, or with keep (sm[3])
+ * the one that makes the mean of the law drawn from 1. */
+static double smooth_scale(const double *lr, size_t nr, const double *sm,
+                           double w)
+{
+    if (!(sm[3] > 0)) return 1.0;
+    double k = w * sm[1], t = 0;
+    for (size_t i = 0; i < nr; i++) t += exp(sm[0] + k * (lr[i] - sm[0]));
+    return 1.0 / (t / (double) nr * exp(0.5 * k * k * sm[2] * sm[2]));
+}
+
+/* sqrt(df / q), q a chi-square on df degrees of freedom (Wilson-Hilferty;
+ * 1 when df is 0: the spread taken as known). */
+static double spread_factor(rng_t *g, double df, double *spare)
+{
+    if (!(df > 0)) return 1.0;
+    double c = 2.0 / (9.0 * df), q;
+    do {
+        double u = 1.0 - c + rng_norm(g, spare) * sqrt(c);
+        q = df * u * u * u;
+    } while (!(q > 0));
+    return sqrt(df / q);
+}
+
 /*
  * Power of the protocol with tolerance s0 at alpha, for each of the k
  * sizes (n[i] runs of x, m[i] runs of y): reps replicates, each drawing
- * n[i] values from rx and m[i] from ry / speedup (with replacement).
+ * n[i] values from rx and m[i] from ry / speedup (with replacement; smoothed
+ * by smooth = {c0, k, h, keep} of x then of y and the degrees of freedom
+ * of the spread when it is not NULL).
  * want: the direction counted as a detection (an st_direction).  The
  * replicates of each size start from the same seed.
  */
 int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
                  double speedup, int proto, double alpha, int rigorous,
                  double s0, int want, const double *n, const double *m,
-                 size_t k, size_t reps, uint64_t seed, double *power)
+                 size_t k, size_t reps, uint64_t seed, const double *smooth,
+                 double *power)
 {
     if (nx < 1 || ny < 1) return ST_ERR_TOO_FEW;
     if (!(speedup > 0) || !isfinite(speedup)) return ST_ERR_DOMAIN;
+    if (smooth) {
+        for (int j = 0; j < 9; j++)
+            if (!isfinite(smooth[j])) return ST_ERR_DOMAIN;
+        if (smooth[8] < 0) return ST_ERR_DOMAIN;
+        for (size_t j = 0; j < nx; j++) if (!(rx[j] > 0)) return ST_ERR_DOMAIN;
+        for (size_t j = 0; j < ny; j++) if (!(ry[j] > 0)) return ST_ERR_DOMAIN;
+    }
     size_t most = 0;
     for (size_t i = 0; i < k; i++) {
         /* sizes of at least 1 and whose sum is a size_t (2^52 each at
@@ -299,6 +399,18 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
     }
     double *buf = st_malloc(most, sizeof(double));
     if (!buf) return ST_ERR_ALLOC;
+    double *lx = NULL;
+    if (smooth) {
+        lx = st_malloc(nx + ny, sizeof(double));
+        if (!lx) {
+            free(buf);
+            return ST_ERR_ALLOC;
+        }
+        for (size_t j = 0; j < nx; j++) lx[j] = log(rx[j]);
+        for (size_t j = 0; j < ny; j++) lx[nx + j] = log(ry[j]);
+    }
+    const double *ly = lx ? lx + nx : NULL;
+    const double *smx = smooth, *smy = smooth ? smooth + 4 : NULL;
     st_cache cache;
     st_cache_init(&cache);
     int s = ST_OK;
@@ -309,6 +421,7 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
         size_t a = (size_t) n[i], b = (size_t) m[i], hits = 0;
         rng_t g;
         rng_seed(&g, seed);
+        double spare = NAN;
         for (size_t r = 0; r < reps; r++) {
             if ((r == 0 || drawn >= 65536) && st_check_interrupt()) {
                 s = ST_ERR_INTERRUPTED;
@@ -316,9 +429,18 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
             }
             if (drawn >= 65536) drawn = 0;
             drawn += a + b;
-            for (size_t j = 0; j < a; j++) buf[j] = rx[rng_index(&g, nx)];
+            double w = 1, ax = 1, ay = 1;
+            if (smooth) {
+                w = spread_factor(&g, smooth[8], &spare);
+                ax = smooth_scale(lx, nx, smx, w);
+                ay = smooth_scale(ly, ny, smy, w);
+                drawn += nx + ny;
+            }
+            for (size_t j = 0; j < a; j++)
+                buf[j] = draw_one(&g, rx, lx, nx, smx, w, ax, &spare);
             for (size_t j = 0; j < b; j++)
-                buf[a + j] = ry[rng_index(&g, ny)] / speedup;
+                buf[a + j] = draw_one(&g, ry, ly, ny, smy, w, ay, &spare) /
+                             speedup;
             int dir;
             s = st_decide(buf, a, buf + a, b, proto, alpha, rigorous, s0, &dir,
                           &cache);
@@ -328,6 +450,7 @@ int st_power_sim(const double *rx, size_t nx, const double *ry, size_t ny,
         power[i] = (double) hits / (double) reps;
     }
     st_cache_free(&cache);
+    free(lx);
     free(buf);
     return s;
 }
@@ -424,10 +547,17 @@ SEXP ffi_decide(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous,
     return Rf_ScalarInteger(dir);
 }
 
+/* smooth: NULL (the runs themselves) or the 9 smoothing parameters. */
 SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,
                    SEXP rigorous, SEXP s0, SEXP want, SEXP n, SEXP m,
-                   SEXP reps, SEXP seed)
+                   SEXP reps, SEXP seed, SEXP smooth)
 {
+    const double *sm = NULL;
+    if (!Rf_isNull(smooth)) {
+        size_t ns;
+        sm = ffi_doubles(smooth, &ns, "smooth");
+        if (ns != 9) Rf_error("`smooth` must hold 9 numbers.");
+    }
     size_t nx, ny, k, k2;
     const double *xp = ffi_doubles(rx, &nx, "rx");
     const double *yp = ffi_doubles(ry, &ny, "ry");
@@ -442,7 +572,7 @@ SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,
                          ffi_int(test, "test"), ffi_double(alpha, "alpha"),
                          ffi_flag(rigorous, "rigorous"), ffi_double(s0, "s0"),
                          ffi_int(want, "want"), np, mp, k, (size_t) r,
-                         (uint64_t) (int64_t) sd, REAL(power));
+                         (uint64_t) (int64_t) sd, sm, REAL(power));
     /* list(status, power): the R side turns a status (an interrupt, out of
      * memory) into its classed error */
     static const char *names[] = {"status", "power"};
