@@ -639,11 +639,13 @@ fmt_ci_all <- function(lo, hi, digits = 3L, open_low = NULL, open_high = NULL) {
     out
   }
   # an end on the boundary the decision rejected is open (R/attainable.R)
-  left <- ifelse(open_low %in% TRUE, "(", "[")
-  right <- ifelse(open_high %in% TRUE, ")", "]")
-  if (!length(lo)) return(character())
-  paste0(rep_len(left, length(lo)), end(lo, floor), ", ", end(hi, ceiling),
-         rep_len(right, length(lo)))
+  k <- length(lo)
+  if (!k) return(character())
+  left <- rep_len("[", k)
+  right <- rep_len("]", k)
+  if (length(open_low)) left[open_low %in% TRUE] <- "("
+  if (length(open_high)) right[open_high %in% TRUE] <- ")"
+  paste0(left, end(lo, floor), ", ", end(hi, ceiling), right)
 }
 
 # compare_words() of many directions.

@@ -168,3 +168,20 @@ test_that("compare_times_all() of no pairs is four empty columns", {
   expect_identical(got, list(old_median = double(), old_spread = double(),
                              new_median = double(), new_spread = double()))
 })
+
+test_that("the vectorised intervals open the ends the decision rejects, as fmt_estimate_ci() does", {
+  ns <- asNamespace("speeduptest")
+  lo <- c(1.02, 0.98, 1.1, NA)
+  hi <- c(1.07, 1.01, Inf, NA)
+  ol <- c(TRUE, FALSE, FALSE, FALSE)
+  oh <- c(FALSE, TRUE, FALSE, FALSE)
+  est <- c(1.04, 0.99, 1.2, 1)
+  got <- ns$fmt_estimate_ci_all(est, lo, hi, open_low = ol, open_high = oh)
+  ref <- vapply(seq_along(lo), function(i) {
+    ci <- c(lo[i], hi[i])
+    if (ol[i] || oh[i]) attr(ci, "open") <- c(ol[i], oh[i])
+    ns$fmt_estimate_ci(est[i], ci)
+  }, "")
+  expect_identical(got, ref)
+  expect_identical(got[1:2], c("1.04 (1.02, 1.07]", "0.990 [0.980, 1.01)"))
+})
