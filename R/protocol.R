@@ -160,6 +160,7 @@ mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      replication = "auto", design = "auto", min_speedup = 1,
                                      warmup = "keep") {
   check_dots_empty(...)
+  if (missing(alpha)) alpha <- NULL
   protocol_timings("mean", x, benchmark, versions, initial, alpha, rigorous,
                    na_rm, generic_call(match.call(), quote(mean_test)),
                    replication, design, min_speedup, warmup)
@@ -265,6 +266,7 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      replication = "auto", design = "auto", min_speedup = 1,
                                      warmup = "keep") {
   check_dots_empty(...)
+  if (missing(alpha)) alpha <- NULL
   protocol_timings("median", x, benchmark, versions, initial, alpha, rigorous,
                    na_rm, generic_call(match.call(), quote(median_test)),
                    replication, design, min_speedup, warmup)
@@ -424,10 +426,24 @@ protocol_timings <- function(test, x, benchmark, versions, initial, alpha,
                              rigorous, na_rm, call, replication, design,
                              min_speedup, warmup = "keep") {
   na_rm <- check_flag(na_rm, "na_rm")
+  # runs of a sequential stop keep their design (SPEC section 10)
+  seq <- if (inherits(x, "speedup_timings")) sequential_design(x, benchmark)
+  if (!is.null(seq) && identical(replication, "auto") && identical(design, "auto") &&
+      identical(warmup, "keep")) {
+    parts <- timings_pair(x, benchmark, versions, initial, na_rm)
+    v <- sequential_verdict(test, parts, seq, alpha, call, min_speedup)
+    if (!is.null(v)) return(v)
+  }
+  alpha <- alpha %||% 0.05
   parts <- warmup_pair(x, benchmark, versions, initial, na_rm, warmup)
-  warmup_verdict(run_structured(test, parts, alpha, rigorous, na_rm, call, replication,
-                                design, min_speedup = min_speedup),
-                 parts)
+  v <- warmup_verdict(run_structured(test, parts, alpha, rigorous, na_rm, call, replication,
+                                     design, min_speedup = min_speedup),
+                      parts)
+  if (!is.null(seq)) {
+    v$notes <- c(v$notes, sequential_fixed_note())
+    v$confidence_guaranteed <- FALSE
+  }
+  v
 }
 
 run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,

@@ -27,8 +27,14 @@
 #' [speedup_suite()], `speeduptest compare`) uses them:
 #'
 #' * `process`: the operating-system process that produced the run (the
-#'   same label within a benchmark means the same process, also across
-#'   versions).  hyperfine and [measure()] of commands: each run its own
+#'   same label within a benchmark and version means the same process).  A
+#'   label found in both versions means one process that ran both only when
+#'   the data show it: one label for every run (the R session), a round
+#'   holding runs of both versions with that label, or runs of both
+#'   versions with that label interleaved in the recorded order.  Otherwise
+#'   (processes numbered 1..k in each version of a long CSV, one version
+#'   measured after the other) each version's labels name its own
+#'   processes, and the verdict says so.  hyperfine and [measure()] of commands: each run its own
 #'   process; pyperf: the worker process of each run; Google Benchmark: one
 #'   process per file; criterion.rs: one per `sample.json`;
 #'   `bench::mark()`, `microbenchmark` and [measure()] of R code: one
@@ -43,7 +49,13 @@
 #' 1. **Several processes per version, several runs in some process**: the
 #'    process is the unit.  The protocol runs on the per-process medians
 #'    (median protocol) or means (mean protocol), so `n` and `m` count
-#'    processes; the verdict also reports the runs, the between- and
+#'    processes.  When the processes have different numbers of runs, each
+#'    is summarised by its first `r` runs, `r` the fewest runs of any
+#'    process (the median of 3 runs of a skewed law is not distributed as
+#'    that of 30, and comparing them finds changes that are not there; the
+#'    first runs of each process are taken at the same points of its life,
+#'    so their summaries have one law, warm-up included); the verdict says
+#'    so.  The verdict also reports the runs, the between- and
 #'    within-process variance of the log times (one-way random-effects
 #'    analysis of variance, see [variance_components()]) and how to spend
 #'    the next runs: Kalibera and Jones's optimal runs per process
