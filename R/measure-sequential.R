@@ -61,10 +61,9 @@ sequential_step <- function(st, rule, j, ctx = NULL) {
                               rigorous = look$rigorous, decision = look$decision,
                               stringsAsFactors = FALSE)
   st$decision <- look$decision
-  st$status_text <- sprintf("| look %d: %s (p %s/%s)", j,
-                            if (look$decision == "none") "undecided" else look$decision,
-                            format(signif(look$p_speedup, 2)),
-                            format(signif(look$p_slowdown, 2)))
+  # the look and its decision (the p-values are in attr(, "sequential"))
+  st$status_text <- sprintf("| look %d of %d: %s", j, length(rule$looks),
+                            if (look$decision == "none") "undecided" else look$decision)
   look$decision != "none"
 }
 

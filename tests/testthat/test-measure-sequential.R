@@ -83,3 +83,30 @@ test_that("A/A streams: the analysis again claims within alpha and agrees with t
   }, c("", ""))
   expect_identical(res[2, ] %in% c("speedup", "slowdown"), res[1, ] != "none")
 })
+
+test_that("the progress line keeps its width and explains its status", {
+  w <- 80L
+  lines <- c(measure_progress_line(0L, 62L, 0, "", width = w),
+             measure_progress_line(5L, 62L, 3, "", width = w),
+             measure_progress_line(40L, 62L, 3.4, "| look 2 of 6: undecided", width = w),
+             measure_progress_line(62L, 62L, 4000, "| look 6 of 6: speedup", width = w),
+             measure_progress_line(1234L, 100000L, 86000, strrep("x", 200), width = w))
+  expect_identical(nchar(lines), rep(w - 1L, length(lines)))
+  # the bar's brackets stay in place
+  expect_length(unique(regexpr("]", lines, fixed = TRUE)), 1L)
+  for (nw in c(40L, 60L)) {
+    l2 <- c(measure_progress_line(3L, 10L, 1, "", width = nw),
+            measure_progress_line(9L, 10L, 100, "| look 3 of 4: undecided", width = nw))
+    expect_identical(nchar(l2), rep(nw - 1L, 2L))
+  }
+  # the sequential status names the look and its decision, no bare "p a/b"
+  set.seed(21)
+  rule <- sequential_rule(sequential_looks(40L), 40L, 0.05, "median")
+  st <- new.env()
+  st$n <- 20L
+  st$version <- rep(1:2, 10)
+  st$time <- rlnorm(20)
+  st$looks <- list()
+  sequential_step(st, rule, 1L)
+  expect_identical(st$status_text, "| look 1 of 5: undecided")
+})

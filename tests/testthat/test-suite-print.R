@@ -29,3 +29,36 @@ test_that("NaN never shows: no significant benchmark, as.data.frame and print", 
   expect_true(any(grepl("not defined (proportion 0 or 1)", out, fixed = TRUE)))
   expect_snapshot(print(s))
 })
+
+test_that("print() lists the benchmarks; *_significant is TRUE for a slowdown too", {
+  set.seed(291)
+  l <- list(faster = list(rlnorm(30, 0, 0.02), rlnorm(30, -0.1, 0.02)),
+            slower = list(rlnorm(30, 0, 0.02), rlnorm(30, 0.1, 0.02)),
+            same = list(rlnorm(30, 0, 0.02), rlnorm(30, 0, 0.02)))
+  s <- speedup_suite(l)
+  out <- utils::capture.output(print(s))
+  expect_true(any(grepl("^  faster +[0-9.]+ +speedup +speedup$", out)))
+  expect_true(any(grepl("^  slower +[0-9.]+ +slowdown +slowdown$", out)))
+  expect_true(all(nchar(out) <= 80))
+  bm <- s$benchmarks
+  for (col in grep("_significant$", names(bm), value = TRUE)) {
+    if (col %in% c("gain_significant", "speedup_significant")) next
+    dir <- bm[[sub("_significant$", "_direction", col)]]
+    expect_identical(bm[[col]], dir %in% c("speedup", "slowdown"), info = col)
+  }
+  expect_true(bm$median_significant[bm$benchmark == "slower"])
+  # each verdict agrees: a significant slowdown is significant
+  v <- median_test(l$slower[[1]], l$slower[[2]])
+  expect_identical(v$direction, "slowdown")
+  # the long results table too
+  r <- s$results
+  expect_identical(r$significant, r$direction %in% c("speedup", "slowdown"))
+  # the original tool's .out keeps its meaning (a significant speedup)
+  o <- speeduptest:::suite_out_table(s)
+  expect_false(o$IsMedianSignificant[o$Name == "slower"])
+  # a long suite lists its first 20 and says how many more
+  many <- rep(l["same"], 25)
+  names(many) <- sprintf("b%02d", 1:25)
+  out <- utils::capture.output(print(speedup_suite(many)))
+  expect_true(any(grepl("and 5 more benchmarks: summary() lists them all", out, fixed = TRUE)))
+})
