@@ -104,11 +104,23 @@ autoplot.speedup_timings <- function(object, benchmarks = NULL, ...) {
     ggplot2::labs(
       title = "Run times in recorded order (left), and their distributions (right)",
       x = paste0(xl, "; then each version's distribution, median marked"),
-      y = "run time (s)") +
+      y = "run time") +
     ggplot2::theme_bw() +
     ggplot2::theme(legend.position = "top", panel.grid.minor = ggplot2::element_blank())
-  if (ylog) gg <- gg + ggplot2::scale_y_log10()
-  gg
+  gg + if (ylog) ggplot2::scale_y_log10(labels = time_axis_labels) else
+    ggplot2::scale_y_continuous(labels = time_axis_labels)
+}
+
+# The tick labels of a time axis in seconds, in the unit that suits the
+# panel (s, ms, us or ns: time_axis_unit(), as plot() chooses it), each
+# with its unit: "12.5 ms".
+time_axis_labels <- function(b) {
+  ok <- is.finite(b) & b > 0
+  if (!any(ok)) return(format(b))
+  u <- time_axis_unit(stats::median(b[ok]))
+  out <- paste(format(b / u$scale, digits = 3, trim = TRUE, scientific = FALSE), u$name)
+  out[is.na(b)] <- NA_character_
+  out
 }
 
 #' @rdname autoplot.speedup_timings
