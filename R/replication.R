@@ -738,8 +738,7 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
           structured_confidence(p, parts, rigorous, TRUE, replication, design))
       }
       bm[[paste0(p, "_decision")]][j] <- v$decision
-      bm[[paste0(p, "_significant")]][j] <- if (is.na(v$significant)) NA else
-        v$direction %in% c("speedup", "slowdown")
+      bm[[paste0(p, "_significant")]][j] <- v$significant
       bm[[paste0(p, "_direction")]][j] <- v$direction
       bm[[paste0(p, "_p_value")]][j] <- v$p_value
       bm[[paste0(p, "_p_value_slowdown")]][j] <- v$p_value_slowdown
@@ -784,7 +783,7 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
       dir <- ifelse(sig, "speedup", ifelse(!is.na(psa) & psa <= alpha, "slowdown",
                                            ifelse(old_dir %in% "equivalent", "equivalent",
                                                   "none")))
-      bm[[paste0(p, "_significant")]][tested] <- (dir %in% c("speedup", "slowdown"))[tested]
+      bm[[paste0(p, "_significant")]][tested] <- sig[tested]
       bm[[paste0(p, "_direction")]][tested] <- dir[tested]
       bm[[paste0(p, "_decision")]][tested] <- decision_words(dir[tested])
     }

@@ -105,8 +105,9 @@ suite_benchmark_lines <- function(x, max_lines = 20L) {
   if (!nrow(bm)) return(character())
   protos <- suite_protocols(x)
   k <- min(nrow(bm), max_lines)
-  b <- as.character(bm$benchmark[seq_len(k)])
-  name_w <- max(9L, min(max(nchar(b, type = "width")), 80L - 14L - 11L * length(protos)))
+  b <- bytes_safe(as.character(bm$benchmark[seq_len(k)]))
+  name_w <- max(9L, min(max(nchar(b, type = "width", allowNA = TRUE, keepNA = FALSE)),
+                        80L - 14L - 11L * length(protos)))
   cols <- list(trunc_text(b, name_w), fmt_num(bm$speedup_median[seq_len(k)]))
   head <- c("benchmark", "S(median)")
   for (p in protos) {

@@ -84,9 +84,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
       cav[ro] <- ifelse(nzchar(cav[ro]), paste(cav[ro], ro_text[ro], sep = "; "),
                         ro_text[ro])
     }
-    # significant in either direction (a speedup or a slowdown); the
-    # direction says which
-    significant <- direction %in% c("speedup", "slowdown")
+    significant <- dec == 1
     significant[dec < 0] <- NA
     cols <- list(
       decision = decision_words(direction),
@@ -188,7 +186,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
 # the significant ones (same formulas as st_suite_summarise in suite.c).
 suite_resummarise <- function(bm, overall, proportion) {
   sig <- lapply(stats::setNames(nm = proportion$protocol), function(p) {
-    bm[[paste0(p, "_direction")]] %in% "speedup"
+    bm[[paste0(p, "_significant")]] %in% TRUE
   })
   # each centre's benchmarks: those its protocol declares (the minimum:
   # the mean's and the median's protocols both), as st_suite_summarise

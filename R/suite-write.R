@@ -111,18 +111,13 @@ suite_out_table <- function(suite) {
     lev[bm$searched & is.na(bm[[paste0(p, "_significant")]])] <- NA
     lev
   }
-  # the original tool's "significant": a significant speedup
-  speedup_sig <- function(p) {
-    ifelse(is.na(bm[[paste0(p, "_significant")]]), NA,
-           bm[[paste0(p, "_direction")]] %in% "speedup")
-  }
   data.frame(
     Name = bm$benchmark,
     SpeedupMin = r3(bm$speedup_min), SpeedupMean = r3(bm$speedup_mean),
-    IsMeanSignificant = sig(speedup_sig("mean")),
+    IsMeanSignificant = sig(bm$mean_significant),
     MeanConfLevel = level("mean"),
     SpeedupMedian = r3(bm$speedup_median),
-    IsMedianSignificant = sig(speedup_sig("median")),
+    IsMedianSignificant = sig(bm$median_significant),
     MedianConfLevel = level("median"),
     CoefMin = coef[, 1L], CoefMean = coef[, 2L], CoefMedian = coef[, 3L],
     stringsAsFactors = FALSE)

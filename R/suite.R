@@ -159,9 +159,7 @@
 #'     `median_`, `prob_`) the `decision`
 #'     in the words of every print ("significant speedup", "significant
 #'     slowdown", "no significant difference", "insufficient data"),
-#'     `significant` (a significant change in either direction, a speedup
-#'     or a slowdown, which `direction` names; `NA` for "insufficient
-#'     data"),
+#'     `significant` (a significant speedup; `NA` for "insufficient data"),
 #'     `direction`, the `conf_level` used, the exact `highest` confidence
 #'     found by the search (`NA` when none), the `p_value`, `p_adjusted`,
 #'     `p_value_slowdown` and `p_adjusted_slowdown` (the decisions use the

@@ -30,7 +30,7 @@ test_that("NaN never shows: no significant benchmark, as.data.frame and print", 
   expect_snapshot(print(s))
 })
 
-test_that("print() lists the benchmarks; *_significant is TRUE for a slowdown too", {
+test_that("print() lists the benchmarks with each protocol's decision", {
   set.seed(291)
   l <- list(faster = list(rlnorm(30, 0, 0.02), rlnorm(30, -0.1, 0.02)),
             slower = list(rlnorm(30, 0, 0.02), rlnorm(30, 0.1, 0.02)),
@@ -40,22 +40,6 @@ test_that("print() lists the benchmarks; *_significant is TRUE for a slowdown to
   expect_true(any(grepl("^  faster +[0-9.]+ +speedup +speedup$", out)))
   expect_true(any(grepl("^  slower +[0-9.]+ +slowdown +slowdown$", out)))
   expect_true(all(nchar(out) <= 80))
-  bm <- s$benchmarks
-  for (col in grep("_significant$", names(bm), value = TRUE)) {
-    if (col %in% c("gain_significant", "speedup_significant")) next
-    dir <- bm[[sub("_significant$", "_direction", col)]]
-    expect_identical(bm[[col]], dir %in% c("speedup", "slowdown"), info = col)
-  }
-  expect_true(bm$median_significant[bm$benchmark == "slower"])
-  # each verdict agrees: a significant slowdown is significant
-  v <- median_test(l$slower[[1]], l$slower[[2]])
-  expect_identical(v$direction, "slowdown")
-  # the long results table too
-  r <- s$results
-  expect_identical(r$significant, r$direction %in% c("speedup", "slowdown"))
-  # the original tool's .out keeps its meaning (a significant speedup)
-  o <- speeduptest:::suite_out_table(s)
-  expect_false(o$IsMedianSignificant[o$Name == "slower"])
   # a long suite lists its first 20 and says how many more
   many <- rep(l["same"], 25)
   names(many) <- sprintf("b%02d", 1:25)
