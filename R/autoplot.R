@@ -104,11 +104,23 @@ autoplot.speedup_timings <- function(object, benchmarks = NULL, ...) {
     ggplot2::labs(
       title = "Run times in recorded order (left), and their distributions (right)",
       x = paste0(xl, "; then each version's distribution, median marked"),
-      y = "run time (s)") +
+      y = "run time") +
     ggplot2::theme_bw() +
     ggplot2::theme(legend.position = "top", panel.grid.minor = ggplot2::element_blank())
-  if (ylog) gg <- gg + ggplot2::scale_y_log10()
-  gg
+  gg + if (ylog) ggplot2::scale_y_log10(labels = time_axis_labels) else
+    ggplot2::scale_y_continuous(labels = time_axis_labels)
+}
+
+# The tick labels of a time axis in seconds, in the unit that suits the
+# panel (s, ms, us or ns: time_axis_unit(), as plot() chooses it), each
+# with its unit: "12.5 ms".
+time_axis_labels <- function(b) {
+  ok <- is.finite(b) & b > 0
+  if (!any(ok)) return(format(b))
+  u <- time_axis_unit(stats::median(b[ok]))
+  out <- paste(format(b / u$scale, digits = 3, trim = TRUE, scientific = FALSE), u$name)
+  out[is.na(b)] <- NA_character_
+  out
 }
 
 #' @rdname autoplot.speedup_timings
@@ -260,6 +272,7 @@ hpt_autoplot <- function(x, gamma = NULL, r_speedup = NULL) {
                    levels = c(paste(lab[1L], "wins"), paste(lab[2L], "wins"), "tie"))
   bars <- data.frame(panel = factor(p1, levels = lev), y = rev(seq_len(nb)),
                      d = bm$d, winner = winner, benchmark = bm$benchmark)
+  names_cut <- cut_middle(bytes_safe(as.character(bm$benchmark)))
   cols <- stats::setNames(c(unname(plot_colours), "grey65"), levels(winner))
   mark <- if (!is.null(r_speedup) && is.finite(r_speedup)) r_speedup else x$speedup
   gg <- ggplot2::ggplot() +
@@ -269,10 +282,14 @@ hpt_autoplot <- function(x, gamma = NULL, r_speedup = NULL) {
                                     fill = .data$winner)) +
     ggplot2::geom_vline(data = data.frame(panel = factor(p1, levels = lev), x = 0),
                         ggplot2::aes(xintercept = .data$x), colour = "grey20") +
-    ggplot2::geom_text(data = bars,
-                       ggplot2::aes(x = 0, y = .data$y, label = .data$benchmark,
-                                    hjust = ifelse(.data$d > 0, 1.05, -0.05)),
-                       size = 2.6, colour = "grey20") +
+    # a tie has d = 0: a mark on the axis, so that the benchmark is seen
+    ggplot2::geom_point(data = bars[bars$d %in% 0, , drop = FALSE],
+                        ggplot2::aes(x = 0, y = .data$y), shape = 15, size = 1.8,
+                        colour = "grey65") +
+    # the confidence axis from 0 to 1 whatever the curve reaches
+    ggplot2::geom_blank(data = data.frame(panel = factor(p2, levels = lev),
+                                          x = 1, y = c(0, 1)),
+                        ggplot2::aes(x = .data$x, y = .data$y)) +
     ggplot2::geom_step(data = cbind(panel = factor(p2, levels = lev), curve),
                        ggplot2::aes(x = .data$gamma, y = .data$confidence)) +
     ggplot2::geom_hline(data = data.frame(panel = factor(p2, levels = lev),
@@ -285,10 +302,15 @@ hpt_autoplot <- function(x, gamma = NULL, r_speedup = NULL) {
                         colour = if (is.null(r_speedup)) "grey40" else "#009E73") +
     ggplot2::facet_wrap(~panel, scales = "free", ncol = 2L) +
     ggplot2::scale_fill_manual(values = cols, name = NULL, drop = FALSE) +
-    # ticks for the confidence (0 to 1) only, not for the benchmarks' rows
+    # the benchmarks' names on the axis of the differences (outside the
+    # panel: never clipped, never over a bar), the confidence 0 to 1 on the
+    # other panel's
     ggplot2::scale_y_continuous(breaks = function(lim) {
-      if (lim[2L] <= 1.05) seq(0, 1, 0.25) else numeric()
-    }) +
+      if (lim[2L] <= 1.05) seq(0, 1, 0.25) else seq_len(nb)
+    }, labels = function(b) {
+      if (any(b %in% 0) || any(b != round(b), na.rm = TRUE)) return(format(b))
+      names_cut[nb - b + 1L]
+    }, expand = ggplot2::expansion(add = c(0.02, 0.02))) +
     ggplot2::labs(
       title = sprintf("Hierarchical Performance Test: %s against %s", lab[1L], lab[2L]),
       subtitle = sprintf("dashed: level %s; %s", format(x$conf_level),
@@ -299,6 +321,18 @@ hpt_autoplot <- function(x, gamma = NULL, r_speedup = NULL) {
       x = NULL, y = NULL) +
     ggplot2::theme_bw() +
     ggplot2::theme(legend.position = "top",
-                   panel.grid.minor = ggplot2::element_blank())
+                   panel.grid.minor = ggplot2::element_blank(),
+                   axis.text.y = ggplot2::element_text(size = max(4, min(8, 300 / nb))))
   gg
+}
+
+# Labels cut in the middle to at most `n` characters ("a_rath...me_12"), so
+# that labels differing only at their end stay distinct.
+cut_middle <- function(labels, n = 28L) {
+  w <- nchar(labels)
+  long <- w > n
+  head <- ceiling((n - 3L) / 2)
+  labels[long] <- paste0(substr(labels[long], 1L, head), "...",
+                         substr(labels[long], w[long] - (n - 3L - head) + 1L, w[long]))
+  labels
 }

@@ -47,8 +47,10 @@ compare_run <- function(t, opts) {
     for (j in seq_along(sp$benchmarks)) {
       b <- sp$benchmarks[j]
       p <- tp$pairs[[j]]
+      parts <- split_part(sp, j)
+      parts$sequential <- sequential_design(t, b)
       rows[[length(rows) + 1L]] <- compare_verdict(b, o, p$x, p$y, opts,
-                                                   parts = split_part(sp, j),
+                                                   parts = parts,
                                                    times = lapply(times, `[[`, j))
     }
   }
@@ -70,9 +72,16 @@ compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL,
     # 9), as the protocol's function of the timings analyses them
     call <- compare_call
     call[[1L]] <- as.name(protocol_info(opts$test)$fun)
-    run_structured(opts$test, parts, opts$alpha, TRUE, FALSE, call,
-                   opts$replication %||% "auto", opts$design %||% "auto",
-                   min_speedup = opts$s0)
+    # runs of a sequential stop keep their design (SPEC section 10)
+    seq_v <- if (!is.null(parts$sequential) &&
+                 (opts$replication %||% "auto") == "auto" &&
+                 (opts$design %||% "auto") == "auto") {
+      sequential_verdict(opts$test, parts, parts$sequential, opts$alpha, call,
+                         min_speedup = opts$s0)
+    }
+    seq_v %||% run_structured(opts$test, parts, opts$alpha, TRUE, FALSE, call,
+                              opts$replication %||% "auto", opts$design %||% "auto",
+                              min_speedup = opts$s0)
   }, error = function(e) e)
   if (inherits(v, "error")) {
     return(list(row = c(list(benchmark = benchmark, version = version,
@@ -87,7 +96,7 @@ compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL,
                 verdict = NULL, error = v))
   }
   reached <- !is.na(v$significant)
-  pe <- v$p_value_equivalence
+  pe <- v$sequential$p_value_equivalence %||% v$p_value_equivalence
   if (opts$s0 == 1) pe <- NA_real_
   list(row = c(list(benchmark = benchmark, version = version, n = v$n, m = v$m,
                   speedup = v$speedup,
@@ -96,8 +105,11 @@ compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL,
                   ci_high = as.double(v$speedup_ci[2L]),
                   ci_open_low = isTRUE(attr(v$speedup_ci, "open")[1L]),
                   ci_open_high = isTRUE(attr(v$speedup_ci, "open")[2L]),
-                  p_speedup = if (reached) v$p_value else NA_real_,
-                  p_slowdown = if (reached) v$p_value_slowdown else NA_real_,
+                  # a sequential stop: the sequential p-values, at most
+                  # alpha exactly when a look decided
+                  p_speedup = if (reached) v$sequential$p_value %||% v$p_value else NA_real_,
+                  p_slowdown = if (reached) v$sequential$p_value_slowdown %||%
+                    v$p_value_slowdown else NA_real_,
                   p_equivalence = if (reached) pe else NA_real_,
                   note = paste(c(if (!reached) paste(v$advice, collapse = "; "),
                                  replicates_note(v)), collapse = "; "),

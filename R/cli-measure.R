@@ -357,6 +357,14 @@ measure_cli_export <- function(t, file) {
   d$version <- as.character(d$version)
   # the CPU time of a run (user + system), for `compare --metric cpu`
   if (!is.null(d$user) && !is.null(d$sys)) d$cpu <- d$user + d$sys
+  # the sequential design of `--until decided`, which an analysis of the
+  # file keeps (sequential_design())
+  s <- attr(t, "sequential")
+  if (!is.null(s) && nrow(d)) {
+    d$sequential_test <- s$test
+    d$sequential_alpha <- s$alpha
+    d$sequential_max_runs <- s$max_runs
+  }
   utils::write.csv(d, file, row.names = FALSE)
   invisible(file)
 }

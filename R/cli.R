@@ -90,14 +90,15 @@
 #'   analysed and skipped, the weights used, ...) after the original lines;
 #'   a speedup with "insufficient data" (too few runs to apply the test) is
 #'   `FALSE` in `.out`, with the reason in `.warning`.
-#' * **Additions.** `-o PREFIX`, `--significant-only`, `-q`, `compare`, and
+#' * **Additions.** `-o PREFIX`, `--significant-only`, `-q`, `compare`,
+#'   `--version` (prints "speeduptest" and the package's version), and
 #'   column names of the configuration matched regardless of case.
 #'
 #' @param args The command-line arguments (a character vector without
 #'   missing values).
 #' @return The exit status, invisibly: 0 for an analysis (whose
-#'   [speedup_suite()] result is attached as the attribute `"suite"`) or for
-#'   `--help`; for `compare`, `measure`, `history` and `report`, the status
+#'   [speedup_suite()] result is attached as the attribute `"suite"`), for
+#'   `--help` or for `--version`; for `compare`, `measure`, `history` and `report`, the status
 #'   `cli_compare()`, `cli_measure()`, `cli_history()` or `cli_report()`
 #'   returns.
 #'
@@ -120,6 +121,10 @@ speeduptest_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     quit(save = "no", status = cli_exit_status(args))
   }
   args <- check_strings(args, "args")
+  if (length(args) == 1L && args[[1L]] %in% c("--version", "-V", "version")) {
+    cli_write(sprintf("speeduptest %s", format(utils::packageVersion("speeduptest"))))
+    return(invisible(0L))
+  }
   if (length(args) && identical(args[[1L]], "compare")) {
     return(cli_dispatch_compare(args[-1L]))
   }
@@ -200,6 +205,7 @@ cli_usage <- c(
   "       speeduptest measure [options] -n NAME CMD -n NAME CMD ...",
   "       speeduptest history add|changes|confirm|bisect ...",
   "       speeduptest report FILE... --out DIR | --history STORE --out DIR",
+  "       speeduptest --version",
   "",
   "CONFIG is a CSV file with the header Name,Sample1,Sample2,ConfLevel,Coef and one",
   "line per benchmark (Sample1/Sample2: files with one run time per line; empty or",

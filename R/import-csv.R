@@ -13,10 +13,17 @@ import_timings_csv <- function(path, metric = NULL, multi = FALSE, name = NULL,
     abort(sprintf("'%s' is not a readable CSV: %s", safe_text(path), safe_text(msg)),
           class = c("format", "file"))
   }
+  # separated by semicolons (sniffed by detect_timings_format()): the
+  # numbers may have decimal commas, read below
+  sep <- sniff$sep %||% {
+    h <- strsplit(sub("^[[:space:]]+", "", sniff$head %||% "", useBytes = TRUE),
+                  "\r?\n", useBytes = TRUE)[[1L]][1L]
+    if (!is.na(h) && grepl(";", h, useBytes = TRUE) && !grepl(",", h, useBytes = TRUE)) ";" else ","
+  }
   d <- tryCatch(
     withCallingHandlers(
       do.call(utils::read.csv, c(input, list(
-        stringsAsFactors = FALSE, check.names = FALSE, strip.white = TRUE,
+        sep = sep, stringsAsFactors = FALSE, check.names = FALSE, strip.white = TRUE,
         comment.char = "#", encoding = "UTF-8"))),
       warning = function(w) {
         # a NUL byte past the first bytes: binary content, not text
@@ -45,6 +52,15 @@ import_timings_csv <- function(path, metric = NULL, multi = FALSE, name = NULL,
     abort(sprintf("'%s' needs a column \"time\" (run times in seconds); its columns are %s.",
                   path, paste0('"', names(d), '"', collapse = ", ")),
           class = c("format", "file"))
+  }
+  if (sep == ";") {
+    # decimal commas ("0,0123") in the numeric columns
+    d[] <- lapply(d, function(v) {
+      if (!is.character(v)) return(v)
+      num <- suppressWarnings(as.numeric(sub(",", ".", v, fixed = TRUE)))
+      if (any(!is.na(v) & nzchar(trimws(v))) &&
+          all(is.na(v) | !nzchar(trimws(v)) | !is.na(num))) num else v
+    })
   }
   time <- d[[tcol]]
   problems <- empty_problems()

@@ -1,9 +1,11 @@
 # measure()'s progress line: runs done, time elapsed and left and, in
 # sequential mode, the current verdict, within 80 columns.
 
-# The progress line, one line of at most `width` columns (80 at most):
-#   [=========>          ] 40/62 runs | 3s, ETA 2s | look 2: undecided (p 0.31/0.52)
-# The status (sequential mode) is cut first, then the bar shortened.
+# The progress line, one line of exactly `width` - 1 columns (80 at most),
+# so that it keeps its width from one update to the next:
+#   [=========>          ] 40/62 runs | 3s, ETA 2s | look 2 of 6: undecided
+# The bar's width depends on the terminal's only; the text after it is
+# padded to the rest of the line, the status (sequential mode) cut first.
 measure_progress_line <- function(done, total, elapsed, status = "",
                                   width = min(80L, getOption("width", 80L))) {
   width <- max(as.integer(width) - 1L, 20L)
@@ -17,10 +19,11 @@ measure_progress_line <- function(done, total, elapsed, status = "",
   eta <- if (done > 0) elapsed / done * (total - done) else NA_real_
   text <- sprintf(" %d/%d runs | %s, ETA %s", done, total, fmt_dur(elapsed), fmt_dur(eta))
   if (nzchar(status)) text <- paste0(text, " ", status)
-  bar_w <- min(20L, max(width - nchar(text) - 2L, 5L))
+  bar_w <- min(20L, max(width - 60L, 5L))
   room <- width - bar_w - 2L
   if (nchar(text) > room) text <- paste0(substr(text, 1L, room - 2L), "..")
-  fill <- if (total > 0) as.integer(floor(bar_w * done / total)) else 0L
+  text <- formatC(text, width = -room)
+  fill <- if (total > 0) as.integer(floor(bar_w * min(done, total) / total)) else 0L
   bar <- paste0("[", strrep("=", fill), strrep(" ", bar_w - fill), "]")
   paste0(bar, text)
 }

@@ -251,6 +251,22 @@
 #' decided (or of the last look), the one at which the final verdict's claim
 #' holds.
 #'
+#' The runs keep the design when analysed again: [median_test()],
+#' [mean_test()] (and the other protocols) and `speeduptest compare` on
+#' these timings, or on the CSV that `speeduptest measure --export` writes
+#' (its columns `sequential_test`, `sequential_alpha` and
+#' `sequential_max_runs` carry the design), repeat the looks on the runs in
+#' the order they ran and give the verdict of the look that decided (or of
+#' the last look), at that look's level, with a note naming the design and
+#' the sequential p-value \eqn{\min_j p_j \alpha / \alpha_j} (at most
+#' \eqn{\alpha} exactly when a look decided; `compare` adjusts it for
+#' multiplicity).  With the protocol that stopped the runs, the analysis
+#' gives the decision of the looks.  Another protocol, or another `alpha`,
+#' repeats the looks with it: the bound still holds, since the chance of a
+#' false claim at any look made is at most the sum of their levels.  Forcing
+#' a fixed design (`design`, `replication` or `warmup` given) says that its
+#' risk is not kept, and the verdict is not guaranteed.
+#'
 #' @section Until steady:
 #' With `.until = "steady"`, `measure()` looks at the runs of each version,
 #' in the order they ran, at the same points as the sequential mode (after

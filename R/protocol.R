@@ -166,6 +166,7 @@ mean_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      replication = "auto", design = "auto", min_speedup = 1,
                                      warmup = "keep") {
   check_dots_empty(...)
+  if (missing(alpha)) alpha <- NULL
   protocol_timings("mean", x, benchmark, versions, initial, alpha, rigorous,
                    na_rm, generic_call(match.call(), quote(mean_test)),
                    replication, design, min_speedup, warmup)
@@ -282,6 +283,7 @@ median_test.speedup_timings <- function(x, benchmark = NULL, versions = NULL,
                                      replication = "auto", design = "auto", min_speedup = 1,
                                      warmup = "keep") {
   check_dots_empty(...)
+  if (missing(alpha)) alpha <- NULL
   protocol_timings("median", x, benchmark, versions, initial, alpha, rigorous,
                    na_rm, generic_call(match.call(), quote(median_test)),
                    replication, design, min_speedup, warmup)
@@ -412,6 +414,12 @@ observed_speedups <- function(x, y = NULL, na_rm = FALSE, data = NULL,
 # median_test(), ...): two vectors, a formula, timings.
 protocol_default <- function(test, x, y, alpha, rigorous, na_rm, labels, call,
                              replication, design, min_speedup) {
+  if (is.data.frame(x) && !inherits(x, "speedup_timings")) {
+    has <- intersect(c("benchmark", "version", "time"), tolower(names(x)))
+    abort(sprintf("`x` is a data frame%s, not run times: give the formula `time ~ version` with `data =` it (one benchmark), e.g. %s_test(time ~ version, data = d), or make it timings with as_timings(d) and analyse those (with `benchmark =` when it holds several).",
+                  if (length(has)) sprintf(" (with columns %s)", paste(has, collapse = ", ")) else "",
+                  test), class = c("argument", "input"))
+  }
   if (!identical(design, "auto") || !identical(replication, "auto")) {
     return(run_vectors(test, x, y, alpha, rigorous, na_rm, labels, call,
                        replication, design, min_speedup = min_speedup))
@@ -441,10 +449,24 @@ protocol_timings <- function(test, x, benchmark, versions, initial, alpha,
                              rigorous, na_rm, call, replication, design,
                              min_speedup, warmup = "keep") {
   na_rm <- check_flag(na_rm, "na_rm")
+  # runs of a sequential stop keep their design (SPEC section 10)
+  seq <- if (inherits(x, "speedup_timings")) sequential_design(x, benchmark)
+  if (!is.null(seq) && identical(replication, "auto") && identical(design, "auto") &&
+      identical(warmup, "keep")) {
+    parts <- timings_pair(x, benchmark, versions, initial, na_rm)
+    v <- sequential_verdict(test, parts, seq, alpha, call, min_speedup)
+    if (!is.null(v)) return(v)
+  }
+  alpha <- alpha %||% 0.05
   parts <- warmup_pair(x, benchmark, versions, initial, na_rm, warmup)
-  warmup_verdict(run_structured(test, parts, alpha, rigorous, na_rm, call, replication,
-                                design, min_speedup = min_speedup),
-                 parts)
+  v <- warmup_verdict(run_structured(test, parts, alpha, rigorous, na_rm, call, replication,
+                                     design, min_speedup = min_speedup),
+                      parts)
+  if (!is.null(seq)) {
+    v$notes <- c(v$notes, sequential_fixed_note())
+    v$confidence_guaranteed <- FALSE
+  }
+  v
 }
 
 run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
@@ -482,7 +504,24 @@ run_protocol <- function(test, x, y, alpha, rigorous, na_rm, labels,
                 run_order = run_order_check(x, y, labels, positions,
                                             trend = res$trend))
   }
+  check_plausible_speedup(v$speedup)
   apply_tolerance(v, min_speedup)
+}
+
+# A speedup beyond a factor 100 either way is far more often two units
+# mixed (seconds against milliseconds gives 1000, or 0.001) than a change
+# of the code: a warning (class speeduptest_warning_implausible) says so.
+# The verdict is kept.
+implausible_factor <- 100
+check_plausible_speedup <- function(speedup) {
+  if (length(speedup) != 1L || !is.finite(speedup) || speedup <= 0) return(invisible())
+  if (speedup > implausible_factor || speedup < 1 / implausible_factor) {
+    warn(sprintf("the speedup %s (a factor %s %s) is implausible for two versions of one program: were both timed in the same unit? Seconds against milliseconds gives 1000 (or 0.001); convert one sample.",
+                 fmt_num(speedup), fmt_num(max(speedup, 1 / speedup)),
+                 if (speedup > 1) "faster" else "slower"),
+         class = "implausible")
+  }
+  invisible()
 }
 
 # TRUE when x is already what check_sample(positive = TRUE) would return

@@ -303,7 +303,14 @@ detect_timings_format <- function(path) {
   fmt <- if (all(c("name", "sample1", "sample2") %in% cols)) "speeduptest" else
     if ("time" %in% cols || ("version" %in% cols && length(cols) >= 2L)) "csv"
   if (!is.null(fmt)) return(list(format = fmt, sniff = sniff))
-  abort(sprintf("'%s' is not a file format read_timings() knows: it is not JSON (hyperfine, Google Benchmark, pyperf, criterion.rs, JMH, BenchmarkDotNet) and its first line \"%s\" is not the header of a SpeedupTest configuration (Name,Sample1,Sample2,...) or of a long CSV (benchmark,version,time).",
+  # a long CSV separated by semicolons (as spreadsheets write it where the
+  # decimal mark is a comma): read with `;` and decimal commas
+  semi <- tolower(trimws(gsub("\"", "", strsplit(first, ";")[[1L]])))
+  if (length(semi) >= 2L && ("time" %in% semi || "version" %in% semi)) {
+    sniff$sep <- ";"
+    return(list(format = "csv", sniff = sniff))
+  }
+  abort(sprintf("'%s' is not a file format read_timings() knows: it is not JSON (hyperfine, Google Benchmark, pyperf, criterion.rs, JMH, BenchmarkDotNet) and its first line \"%s\" is not the header of a SpeedupTest configuration (Name,Sample1,Sample2,...) or of a long CSV (benchmark,version,time; also separated by semicolons, with decimal commas).",
                 safe_text(path), gsub("[[:cntrl:]]", "?", iconv(substr(first, 1L, 60L), "UTF-8", "ASCII", sub = "?"))),
         class = c("format", "file"))
 }

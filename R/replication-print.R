@@ -92,6 +92,11 @@ timings_structure_lines <- function(t) {
 # "paired by round, 31 rounds", "12 and 12 processes", "one process per
 # version: not guaranteed".
 replicates_note <- function(v) {
+  s <- v$sequential
+  if (!is.null(s)) {
+    return(sprintf("sequential design: look %d of %d, %d runs of each, level %s, overall risk %s",
+                   s$look, s$looks, s$runs, fmt_p(s$level), format(s$alpha)))
+  }
   info <- v$replication
   if (is.null(info)) return(character())
   if (identical(v$design$design, "paired")) {

@@ -27,8 +27,14 @@
 #' [speedup_suite()], `speeduptest compare`) uses them:
 #'
 #' * `process`: the operating-system process that produced the run (the
-#'   same label within a benchmark means the same process, also across
-#'   versions).  hyperfine and [measure()] of commands: each run its own
+#'   same label within a benchmark and version means the same process).  A
+#'   label found in both versions means one process that ran both only when
+#'   the data show it: one label for every run (the R session), a round
+#'   holding runs of both versions with that label, or runs of both
+#'   versions with that label interleaved in the recorded order.  Otherwise
+#'   (processes numbered 1..k in each version of a long CSV, one version
+#'   measured after the other) each version's labels name its own
+#'   processes, and the verdict says so.  hyperfine and [measure()] of commands: each run its own
 #'   process; pyperf: the worker process of each run; Google Benchmark: one
 #'   process per file; criterion.rs: one per `sample.json`;
 #'   `bench::mark()`, `microbenchmark` and [measure()] of R code: one
@@ -43,7 +49,13 @@
 #' 1. **Several processes per version, several runs in some process**: the
 #'    process is the unit.  The protocol runs on the per-process medians
 #'    (median protocol) or means (mean protocol), so `n` and `m` count
-#'    processes; the verdict also reports the runs, the between- and
+#'    processes.  When the processes have different numbers of runs, each
+#'    is summarised by its first `r` runs, `r` the fewest runs of any
+#'    process (the median of 3 runs of a skewed law is not distributed as
+#'    that of 30, and comparing them finds changes that are not there; the
+#'    first runs of each process are taken at the same points of its life,
+#'    so their summaries have one law, warm-up included); the verdict says
+#'    so.  The verdict also reports the runs, the between- and
 #'    within-process variance of the log times (one-way random-effects
 #'    analysis of variance, see [variance_components()]) and how to spend
 #'    the next runs: Kalibera and Jones's optimal runs per process
@@ -181,16 +193,69 @@ check_structure_columns <- function(df) {
 
 # ---- the structure of one pair -----------------------------------------------
 
-# What the process labels of the runs of x (px) and y (py) say.
-process_kind <- function(px, py) {
+# What the process labels of the runs of x (px) and y (py) say; with
+# `per_version`, a label on both sides names two processes, one per version.
+process_kind <- function(px, py, per_version = FALSE) {
   if (is.null(px) || is.null(py) || anyNA(px) || anyNA(py) ||
       !length(px) || !length(py)) return("unknown")
-  if (length(intersect(as.character(px), as.character(py)))) return("shared")
+  if (!per_version && length(intersect(as.character(px), as.character(py)))) {
+    return("shared")
+  }
   kx <- length(unique(px))
   ky <- length(unique(py))
   if (kx == length(px) && ky == length(py)) return("one_per_run")
   if (kx == 1L || ky == 1L) return("single")
   "processes"
+}
+
+# Whether labels on both sides of a pair really name processes that ran
+# both versions.  One label for every run (the R session of bench::mark(),
+# microbenchmark or measure() of R code) does.  Several labels that repeat
+# across the versions do only when the data show a process running both:
+# a round holding runs of both versions with that label, or runs of both
+# versions with that label interleaved in the recorded order.  Otherwise
+# (a long CSV numbering the processes 1..k in each version, measured one
+# version after the other) each version's label names its own process.
+# rx, ry: the rounds (or NULL); positions: the global positions (or NULL).
+processes_shared <- function(px, py, rx, ry, positions) {
+  cx <- as.character(px)
+  cy <- as.character(py)
+  if (max(length(unique(cx)), length(unique(cy))) < 2L) return(TRUE)
+  common <- intersect(cx, cy)
+  if (!is.null(rx) && !is.null(ry)) {
+    kx <- paste(cx, rx, sep = "\r")[!is.na(rx) & cx %in% common]
+    ky <- paste(cy, ry, sep = "\r")[!is.na(ry) & cy %in% common]
+    if (length(intersect(kx, ky))) return(TRUE)
+  }
+  if (!is.null(positions)) {
+    ix <- cx %in% common
+    iy <- cy %in% common
+    lo_x <- tapply(positions$x[ix], cx[ix], min)
+    hi_x <- tapply(positions$x[ix], cx[ix], max)
+    lo_y <- tapply(positions$y[iy], cy[iy], min)[names(lo_x)]
+    hi_y <- tapply(positions$y[iy], cy[iy], max)[names(lo_x)]
+    if (any(lo_y < hi_x & lo_x < hi_y)) return(TRUE)
+  }
+  FALSE
+}
+
+# The note of a verdict whose repeated process labels were read per
+# version.
+labels_note <- function(px, py, labels) {
+  common <- intersect(as.character(px), as.character(py))
+  sprintf("the process labels repeat in both versions (%s%s), but no round or interleaved run order shows a process that ran both: each version's processes are read as its own (process %s of \"%s\" is not process %s of \"%s\"); if a process really ran both versions, give the `round` of each run",
+          paste(encodeString(head(common, 3L), quote = "\""), collapse = ", "),
+          if (length(common) > 3L) sprintf(" and %d more", length(common) - 3L) else "",
+          encodeString(common[1L], quote = "\""), labels[1L],
+          encodeString(common[1L], quote = "\""), labels[2L])
+}
+
+# The note of a verdict whose processes have different numbers of runs,
+# summarised by their first `take` runs.
+take_note <- function(take, runs_range, centre) {
+  sprintf("the processes have %d to %d runs: each is summarised by the %s of its first %d run%s, so that every summary has the same law (the %s of 3 runs of a skewed law is not distributed as that of 30)",
+          runs_range[1L], runs_range[2L], centre, take, if (take == 1L) "" else "s",
+          centre)
 }
 
 # Integer codes of labels p, 1, 2, ... in order of first appearance, equal
@@ -211,12 +276,14 @@ label_codes <- function(p) {
 # Per-process summaries of times t grouped by labels p, processes in the
 # order of their first run; with the runs per process, the rounds (NA when
 # a process spans several) and each process's first-run excess; centre
-# "mean" or "median" (st_process_units, src/replication.c).
-process_units <- function(t, p, r, centre) {
+# "mean" or "median" of the first `take` runs of each process (0: all)
+# (st_process_units, src/replication.c).
+process_units <- function(t, p, r, centre, take = 0L) {
   g <- label_codes(p)
   k <- if (length(g)) max(g) else 0L
   res <- .Call(ffi_process_units, as.double(t), g, k,
-               if (!is.null(r)) as.integer(r), identical(centre, "median"))
+               if (!is.null(r)) as.integer(r), identical(centre, "median"),
+               as.integer(take))
   check_status(res, "process summaries")
   list(value = res$value, runs = res$runs, round = res$round,
        excess = res$excess, group = g)
@@ -345,6 +412,11 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
   if (!plain_run_times(x)) x <- check_sample(x, "x", min_n = 0L, positive = TRUE)
   if (!plain_run_times(y)) y <- check_sample(y, "y", min_n = 0L, positive = TRUE)
   kind <- process_kind(px, py)
+  per_version <- FALSE
+  if (kind == "shared" && !processes_shared(px, py, rx, ry, positions)) {
+    kind <- process_kind(px, py, per_version = TRUE)
+    per_version <- TRUE
+  }
   if (replication == "process" && kind %in% c("unknown", "shared")) {
     abort(if (kind == "unknown")
       "`replication = \"process\"` needs the process of every run (a `process` column in the timings)."
@@ -356,9 +428,22 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
   centre <- protocol_info(test)$centre
   info <- list(unit = unit, kind = kind, requested = replication,
                runs = c(length(x), length(y)))
+  if (per_version) info$note <- labels_note(px, py, parts$labels)
   if (unit == "process") {
     ux <- process_units(x, px, rx, centre)
     uy <- process_units(y, py, ry, centre)
+    # unequal runs per process: the summary of the first r runs of each,
+    # r the fewest runs of any process, so that under no change every
+    # summary has the same law (the same expectation, and the same skew:
+    # the mean of 3 skewed runs against the mean of 30 tilts one tail of
+    # the t-test)
+    take <- min(ux$runs, uy$runs)
+    if (take < max(ux$runs, uy$runs)) {
+      ux <- process_units(x, px, rx, centre, take)
+      uy <- process_units(y, py, ry, centre, take)
+      info$take <- take
+      info$note <- c(info$note, take_note(take, range(ux$runs, uy$runs), centre))
+    }
     vx <- variance_parts(x, px)
     vy <- variance_parts(y, py)
     dfw <- vx$df_within + vy$df_within
@@ -496,6 +581,7 @@ add_replication <- function(v, info) {
     v$plot_ylab <- sprintf("per-process %s", protocol_info(v$test)$centre)
   }
   if (length(v$design$note)) v$notes <- c(v$notes, v$design$note)
+  if (length(info$note)) v$notes <- c(v$notes, info$note)
   v
 }
 
@@ -593,7 +679,12 @@ structure_actions <- function(sp, replication, design) {
     if (design == "paired") refused[run] <- refused[run] | rp$rounds == 0L
   }
   act[unit == "run" & kind == "single" & replication == "auto"] <- "single"
+  # labels on both sides of several processes: structured_samples()
+  # decides whether they name the same processes (processes_shared())
   act[unit == "process" | paired | refused] <- "full"
+  if (!is.null(p)) {
+    act[kind == "shared" & (kx > 1L | ky > 1L) & (kx < nx | ky < ny)] <- "full"
+  }
   act
 }
 
@@ -712,12 +803,12 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
       old_dir <- bm[[paste0(p, "_direction")]]
       tested <- !is.na(pa) & !is.na(old_dir)
       sig <- tested & pa <= alpha
-      bm[[paste0(p, "_significant")]][tested] <- sig[tested]
       psa <- stats::p.adjust(bm[[paste0(p, "_p_value_slowdown")]], method = p_adjust)
       bm[[paste0(p, "_p_adjusted_slowdown")]] <- psa
       dir <- ifelse(sig, "speedup", ifelse(!is.na(psa) & psa <= alpha, "slowdown",
                                            ifelse(old_dir %in% "equivalent", "equivalent",
                                                   "none")))
+      bm[[paste0(p, "_significant")]][tested] <- sig[tested]
       bm[[paste0(p, "_direction")]][tested] <- dir[tested]
       bm[[paste0(p, "_decision")]][tested] <- decision_words(dir[tested])
     }

@@ -30,7 +30,7 @@ text_table <- function(cols, header, indent = "  ", left = 1L) {
   paste0(indent, c(head, rows))
 }
 
-suite_print_lines <- function(x) {
+suite_print_lines <- function(x, benchmarks = TRUE) {
   bm <- x$benchmarks
   nskip <- sum(x$problems$severity == "error")
   lines <- c("", "        Speedup-Test of a suite of benchmarks", "",
@@ -80,7 +80,8 @@ suite_print_lines <- function(x) {
                                             protocol_label(pr$protocol)),
                                     collapse = ", ")))
   }
-  lines <- c(lines, suite_tolerance_lines(x))
+  lines <- c(lines, suite_tolerance_lines(x),
+             if (benchmarks) suite_benchmark_lines(x))
   nro <- sum(bm$run_order_flag %in% TRUE)
   if (nro) {
     lines <- c(lines, wrap_lines(sprintf(
@@ -94,6 +95,29 @@ suite_print_lines <- function(x) {
                                   if (nrow(x$problems) == 1L) "" else "s"))
   }
   esc_text(lines)
+}
+
+# The per-benchmark lines of print(): each benchmark's observed speedup of
+# the medians and the decision of each protocol, the first `max_lines`
+# benchmarks (summary() lists them all, with the confidence).
+suite_benchmark_lines <- function(x, max_lines = 20L) {
+  bm <- nan_to_na(x$benchmarks)
+  if (!nrow(bm)) return(character())
+  protos <- suite_protocols(x)
+  k <- min(nrow(bm), max_lines)
+  b <- bytes_safe(as.character(bm$benchmark[seq_len(k)]))
+  name_w <- max(9L, min(max(nchar(b, type = "width", allowNA = TRUE, keepNA = FALSE)),
+                        80L - 14L - 11L * length(protos)))
+  cols <- list(trunc_text(b, name_w), fmt_num(bm$speedup_median[seq_len(k)]))
+  head <- c("benchmark", "S(median)")
+  for (p in protos) {
+    cols <- c(cols, list(decision_short(bm[[paste0(p, "_direction")]][seq_len(k)])))
+    head <- c(head, p)
+  }
+  c("", "Per benchmark (S: observed ratio of the medians; each protocol's decision):",
+    text_table(cols, head),
+    if (nrow(bm) > k) sprintf("  ... and %d more benchmarks: summary() lists them all.",
+                              nrow(bm) - k))
 }
 
 #' @export
@@ -117,7 +141,8 @@ summary.speedup_suite <- function(object, ...) {
 #' @export
 print.summary.speedup_suite <- function(x, ...) {
   s <- x$suite
-  lines <- suite_print_lines(s)
+  # (the per-benchmark tables below replace print()'s short list)
+  lines <- suite_print_lines(s, benchmarks = FALSE)
   bm <- nan_to_na(s$benchmarks)
   bm$benchmark <- esc_text(bm$benchmark)
   if (nrow(bm)) {

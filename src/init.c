@@ -51,7 +51,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_log_ratio, 2),
     CALLDEF(ffi_variance_components, 2),
     CALLDEF(ffi_round_pairs, 4),
-    CALLDEF(ffi_process_units, 5),
+    CALLDEF(ffi_process_units, 6),
     CALLDEF(ffi_process_counts, 5),
     CALLDEF(ffi_tolerance_tests, 5),
     CALLDEF(ffi_tolerance_suite, 8),

@@ -573,13 +573,15 @@ int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
                    int *rounds, int *shared, int *pos_x, int *pos_y);
 
 /* Per-process summaries of the n runs t grouped by group (codes 1..k):
- * value (the mean, or the median when `median`, as R computes them), the
+ * value (the mean, or the median when `median`, as R computes them, of
+ * the first `take` runs of each process, of all its runs when take is 0), the
  * runs, the common round of the runs (round may be NULL; `na` when they
  * differ) and the first run's excess over the mean of the others (NaN for
  * one run). */
 int st_process_units(const double *t, const int *group, const int *round,
-                     size_t n, size_t k, int na, int median, double *value,
-                     int *runs, int *unit_round, double *excess);
+                     size_t n, size_t k, int na, int median, size_t take,
+                     double *value, int *runs, int *unit_round,
+                     double *excess);
 
 /* The process labels of the runs of nb benchmarks, the runs of each
  * benchmark together, x (side 1) before y (side 2); label codes 1..u or

@@ -261,3 +261,20 @@ test_that("Rscript -e 'speeduptest::speeduptest_cli()' exits with the command li
   expect_identical(status_of(c("compare", file.path(tempdir(), "none.json"))), 2L)
   expect_identical(status_of("--no-such-option"), 2L)
 })
+
+test_that("speeduptest --version prints the package's version", {
+  for (a in c("--version", "-V")) {
+    expect_output(st <- speeduptest_cli(a),
+                  paste0("^speeduptest ", gsub(".", "\\.", format(utils::packageVersion("speeduptest")),
+                                               fixed = TRUE), "$"))
+    expect_identical(st, 0L)
+  }
+  # the installed script answers it with status 0
+  exe <- system.file("bin", "speeduptest", package = "speeduptest")
+  skip_if(!nzchar(exe) || !file.exists(exe))
+  rs <- file.path(R.home("bin"), "Rscript")
+  out <- suppressWarnings(system2(rs, c(shQuote(exe), "--version"), stdout = TRUE, stderr = TRUE,
+                                  env = paste0("R_LIBS=", paste(.libPaths(), collapse = ":"))))
+  expect_identical(attr(out, "status") %||% 0L, 0L)
+  expect_match(out[1], "^speeduptest [0-9]")
+})

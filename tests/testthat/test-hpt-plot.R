@@ -26,3 +26,26 @@ test_that("plot() of an r-Speedup marks it", {
   none$test <- NULL
   expect_error(plot(none), class = "speeduptest_error_data")
 })
+
+test_that("autoplot() of an HPT names the benchmarks on the axis, never in the panel", {
+  skip_if_not_installed("ggplot2")
+  h <- hpt(splash2_hpt, higher_is_better = TRUE)
+  p <- ggplot2::autoplot(h)
+  geoms <- vapply(p$layers, function(l) class(l$geom)[1L], "")
+  # no text drawn at d = 0 over the bars (it was clipped at the panel's edge)
+  expect_false("GeomText" %in% geoms)
+  b <- ggplot2::ggplot_build(p)
+  labs <- b$layout$panel_params[[1L]]$y$get_labels()
+  expect_identical(labs, rev(as.character(h$benchmarks$benchmark)))
+  expect_identical(b$layout$panel_params[[2L]]$y$get_labels(),
+                   c("0.00", "0.25", "0.50", "0.75", "1.00"))
+  # ties are marked on the axis
+  expect_true("GeomPoint" %in% geoms)
+  # long names are cut in the middle and stay distinct
+  d <- splash2_hpt
+  d$benchmark <- paste0("a_benchmark_with_a_rather_long_name_", d$benchmark)
+  labs <- ggplot2::ggplot_build(ggplot2::autoplot(hpt(d, higher_is_better = TRUE)))$
+    layout$panel_params[[1L]]$y$get_labels()
+  expect_true(all(nchar(labs) <= 28L))
+  expect_identical(anyDuplicated(labs), 0L)
+})

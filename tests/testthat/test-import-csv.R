@@ -41,3 +41,22 @@ test_that("a SpeedupTest configuration is read through read_speedup_config()", {
   cols <- setdiff(names(s2$benchmarks), c("weight_min", "weight_mean", "weight_median"))
   expect_equal(s1$benchmarks[cols], s2$benchmarks[cols])
 })
+
+test_that("a CSV separated by semicolons with decimal commas is read", {
+  f <- withr::local_tempfile(fileext = ".csv")
+  writeLines(c("benchmark;version;time;process", "b;old;0,0123;1", "b;old;0,0125;2",
+               "b;new;0,0111;3", "b;new;0,0112;4"), f)
+  t <- read_timings(f)
+  expect_identical(t$time, c(0.0123, 0.0125, 0.0111, 0.0112))
+  expect_identical(as.character(t$version), c("old", "old", "new", "new"))
+  expect_equal(t$process, 1:4)
+  expect_identical(read_timings(f, format = "csv")$time, t$time)
+  # the same file written by utils::write.csv2() reads the same
+  g <- withr::local_tempfile(fileext = ".csv")
+  utils::write.csv2(data.frame(benchmark = "b", version = c("old", "new"),
+                               time = c(1.5, 0.25)), g, row.names = FALSE)
+  expect_identical(read_timings(g)$time, c(1.5, 0.25))
+  # semicolons with decimal points read too
+  writeLines(c("benchmark;version;time", "b;old;1.5", "b;new;0.25"), g)
+  expect_identical(read_timings(g)$time, c(1.5, 0.25))
+})

@@ -718,4 +718,32 @@ test_that("the observed minimum and median ratios are the sorted samples' at eve
       }
     }
   }
+
+test_that("a data frame of runs points to the formula or as_timings()", {
+  d <- data.frame(benchmark = "b", version = rep(c("old", "new"), each = 5),
+                  time = c(1, 1.1, 1.2, 1.05, 1.15, 0.9, 0.95, 1, 0.92, 0.97))
+  for (f in list(median_test, mean_test)) {
+    err <- tryCatch(f(d), error = function(e) e)
+    expect_s3_class(err, "speeduptest_error_argument")
+    expect_match(conditionMessage(err), "time ~ version", fixed = TRUE)
+    expect_match(conditionMessage(err), "as_timings(d)", fixed = TRUE)
+    expect_no_match(conditionMessage(err), "`y` is missing", fixed = TRUE)
+  }
+  # what it points to works
+  expect_equal(median_test(time ~ version, data = d)$p_value,
+               median_test(as_timings(d))$p_value)
+})
+
+test_that("seconds mixed with milliseconds give a plausibility warning", {
+  set.seed(41)
+  s <- rlnorm(20, log(0.9), 0.02)            # seconds
+  ms <- rlnorm(20, log(0.9), 0.02) * 1000     # the same code in milliseconds
+  expect_warning(v <- median_test(s, ms), class = "speeduptest_warning_implausible")
+  expect_lt(v$speedup, 0.01)
+  expect_warning(median_test(ms, s), "same unit",
+                 class = "speeduptest_warning_implausible")
+  expect_warning(mean_test(ms, s), class = "speeduptest_warning_implausible")
+  # a plausible change says nothing of units
+  expect_no_warning(median_test(s, s * 0.5))
+  expect_no_warning(median_test(s, s / 50))
 })

@@ -563,13 +563,25 @@ test_that("a suite's benchmarks are classified at once as one at a time would", 
   t <- as_timings(df)
   bs <- unique(t$benchmark)
   sp <- speeduptest:::timings_split(t, c("old", "new"), bs)
+  # labels on both sides, several of them, some with several runs: the
+  # suite hands them to structured_samples(), which reads them per version
+  # or as shared (processes_shared())
+  shared_multi <- vapply(bs, function(b) {
+    e <- df[df$benchmark == b & !is.na(df$time), ]
+    px <- as.character(e$process[e$version == "old"])
+    py <- as.character(e$process[e$version == "new"])
+    !anyNA(c(px, py)) && length(intersect(px, py)) > 0L &&
+      max(length(unique(px)), length(unique(py))) > 1L &&
+      (anyDuplicated(px) > 0L || anyDuplicated(py) > 0L)
+  }, TRUE, USE.NAMES = FALSE)
   for (rep in c("auto", "run", "process")) for (des in c("auto", "unpaired", "paired")) {
     act <- speeduptest:::structure_actions(sp, rep, des)
     one <- vapply(seq_along(bs), function(j) {
       st <- tryCatch(speeduptest:::structured_samples(
         "median", speeduptest:::split_part(sp, j), TRUE, rep, des), error = function(e) NULL)
       if (is.null(st) || st$info$unit == "process" || st$pairing$paired) "full"
-      else if (st$info$kind == "single" && rep == "auto") "single" else "none"
+      else if (st$info$kind == "single" && rep == "auto") "single"
+      else if (shared_multi[j]) "full" else "none"
     }, "")
     expect_identical(act, one, info = paste(rep, des))
   }
@@ -599,4 +611,141 @@ test_that("two vectors paired by position give the verdict of timings with their
       expect_identical(v$design$rounds, as.integer(k))
     }
   }
+})
+
+test_that("process labels repeated in each version are read per version", {
+  # a long CSV numbering the processes 1..20 in each version, one version
+  # after the other: the process 3 of "old" is not the process 3 of "new"
+  set.seed(291)
+  p <- rep(1:20, each = 3)
+  x <- exp(rnorm(20, 0, 0.02)[p] + rnorm(60, 0, 0.005))
+  y <- exp(rnorm(20, 0, 0.02)[p] + rnorm(60, 0, 0.005))
+  d <- data.frame(version = rep(c("old", "new"), each = 60), time = c(x, y),
+                  process = c(p, p))
+  rep_lab <- as_timings(d)
+  d2 <- d
+  d2$process[61:120] <- d2$process[61:120] + 20L
+  own_lab <- as_timings(d2)
+  # the reference: the protocols on the per-process summaries, computed here
+  for (test in c("median", "mean")) {
+    fun <- if (test == "median") stats::median else mean
+    v <- (if (test == "median") median_test else mean_test)(rep_lab)
+    expect_identical(v$replication$unit, "process")
+    expect_identical(v$replication$processes, c(20L, 20L))
+    ref <- (if (test == "median") median_test else mean_test)(as.double(tapply(x, p, fun)), as.double(tapply(y, p, fun)))
+    expect_equal(v$p_value, ref$p_value, tolerance = 1e-12)
+    expect_identical(v$direction, ref$direction)
+    w <- (if (test == "median") median_test else mean_test)(own_lab)
+    expect_equal(v$p_value, w$p_value, tolerance = 1e-12)
+    expect_match(paste(v$notes, collapse = " "), "labels repeat in both versions")
+    expect_match(paste(format(v), collapse = " "), "read as its own")
+    expect_false(any(grepl("repeat", w$notes)))
+  }
+  # the suite and the CSV read it the same way, and say it
+  f <- withr::local_tempfile(fileext = ".csv")
+  utils::write.csv(cbind(benchmark = "b", d), f, row.names = FALSE)
+  s <- speedup_suite(read_timings(f))
+  expect_equal(s$benchmarks$median_p_value, median_test(rep_lab)$p_value, tolerance = 1e-12)
+  expect_match(s$benchmarks$median_caveats, "labels repeat")
+  expect_equal(speedup_suite(own_lab)$benchmarks$median_p_value, s$benchmarks$median_p_value,
+               tolerance = 1e-12)
+  # a round holding both versions of a label, or runs of both interleaved in
+  # the recorded order, show a process that ran both: the labels stay shared
+  d3 <- d
+  d3$round <- c(p, p)
+  v <- median_test(as_timings(d3), design = "unpaired")
+  expect_identical(v$replication$kind, "shared")
+  expect_identical(v$replication$unit, "run")
+  d4 <- d[c(rbind(1:60, 61:120)), ]
+  d4$timestamp <- as.POSIXct("2026-01-01", tz = "UTC") + seq_len(120)
+  v <- median_test(as_timings(d4))
+  expect_identical(v$replication$kind, "shared")
+  # one label for every run (the R session) stays shared
+  v <- median_test(as_timings(transform(d, process = 1L)))
+  expect_identical(v$replication$kind, "shared")
+})
+
+test_that("A/A with labels repeated per version: claims within alpha", {
+  set.seed(292)
+  B <- 300
+  rows <- lapply(seq_len(B), function(b) {
+    p <- rep(1:20, each = 3)
+    x <- exp(rnorm(20, 0, 0.02)[p] + rnorm(60, 0, 0.005))
+    y <- exp(rnorm(20, 0, 0.02)[p] + rnorm(60, 0, 0.005))
+    data.frame(benchmark = sprintf("b%03d", b), version = rep(c("old", "new"), each = 60),
+               time = c(x, y), process = c(p, p))
+  })
+  s <- speedup_suite(as_timings(do.call(rbind, rows)))
+  for (pr in c("mean", "median")) {
+    d <- s$benchmarks[[paste0(pr, "_direction")]]
+    # the pooled runs claimed 16-18 % each way; with the process as the
+    # unit each claim is at most alpha (binomial upper limit at B = 300)
+    expect_lt(mean(d %in% "speedup"), stats::qbinom(0.999, B, 0.05) / B)
+    expect_lt(mean(d %in% "slowdown"), stats::qbinom(0.999, B, 0.05) / B)
+  }
+})
+
+test_that("processes of unequal runs are summarised by the median of their first runs", {
+  set.seed(293)
+  px <- rep(1:20, each = 3)
+  py <- rep(21:40, each = 30)
+  x <- exp(rnorm(20, 0, 0.01)[px] + rexp(60, 50))
+  y <- exp(rnorm(20, 0, 0.01)[py - 20L] + rexp(600, 50))
+  t <- as_timings(data.frame(version = rep(c("old", "new"), c(60, 600)), time = c(x, y),
+                             process = c(px, py)))
+  v <- median_test(t)
+  first3 <- function(tm, p) as.double(tapply(tm, p, function(z) stats::median(z[1:3])))
+  ref <- median_test(first3(x, px), first3(y, py))
+  expect_equal(v$p_value, ref$p_value, tolerance = 1e-12)
+  expect_identical(v$replication$take, 3L)
+  expect_match(paste(v$notes, collapse = " "), "median of its first 3 runs")
+  # the mean protocol: the mean of the first 3 runs (the same law for
+  # every process, so that neither tail of the t-test is tilted)
+  w <- mean_test(t)
+  first3m <- function(tm, p) as.double(tapply(tm, p, function(z) mean(z[1:3])))
+  expect_equal(w$p_value, mean_test(first3m(x, px), first3m(y, py))$p_value,
+               tolerance = 1e-12)
+  expect_identical(w$replication$take, 3L)
+  # equal runs per process: the median of all of them, as before
+  u <- as_timings(data.frame(version = rep(c("old", "new"), each = 60), time = c(x, y[1:60]),
+                             process = c(px, rep(21:40, each = 3))))
+  expect_null(median_test(u)$replication$take)
+  expect_equal(median_test(u)$p_value,
+               median_test(as.double(tapply(x, px, stats::median)),
+                           as.double(tapply(y[1:60], rep(21:40, each = 3), stats::median)))$p_value,
+               tolerance = 1e-12)
+  # the core's first runs: R's median of the first `take` runs
+  pu <- speeduptest:::process_units
+  for (k in 1:5) {
+    expect_identical(pu(y, py, NULL, "median", k)$value,
+                     as.double(tapply(y, py, function(z) stats::median(z[seq_len(k)]))))
+  }
+})
+
+test_that("A/A with 3 runs a process against 30 and skewed noise: claims within alpha", {
+  set.seed(294)
+  B <- 300
+  rows <- lapply(seq_len(B), function(b) {
+    px <- rep(1:20, each = 3)
+    py <- rep(1:20, each = 30)
+    x <- exp(rnorm(20, 0, 0.01)[px] + rexp(60, 50))
+    y <- exp(rnorm(20, 0, 0.01)[py] + rexp(600, 50))
+    data.frame(benchmark = sprintf("b%03d", b), version = rep(c("old", "new"), c(60, 600)),
+               time = c(x, y), process = c(px, py + 20L))
+  })
+  d <- do.call(rbind, rows)
+  s <- speedup_suite(as_timings(d))
+  lim <- stats::qbinom(0.999, B, 0.05) / B
+  for (pr in c("mean", "median")) {
+    dd <- s$benchmarks[[paste0(pr, "_direction")]]
+    expect_lt(mean(dd %in% "speedup"), lim)
+    expect_lt(mean(dd %in% "slowdown"), lim)
+  }
+  # the medians of all runs claimed speedups far more often
+  before <- speedup_suite(lapply(split(d, d$benchmark), function(e) {
+    f <- function(v) as.double(tapply(e$time[e$version == v], e$process[e$version == v],
+                                      stats::median))
+    list(x = f("old"), y = f("new"))
+  }))
+  expect_gt(mean(before$benchmarks$median_direction %in% "speedup"), lim)
 })

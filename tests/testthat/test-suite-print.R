@@ -29,3 +29,20 @@ test_that("NaN never shows: no significant benchmark, as.data.frame and print", 
   expect_true(any(grepl("not defined (proportion 0 or 1)", out, fixed = TRUE)))
   expect_snapshot(print(s))
 })
+
+test_that("print() lists the benchmarks with each protocol's decision", {
+  set.seed(291)
+  l <- list(faster = list(rlnorm(30, 0, 0.02), rlnorm(30, -0.1, 0.02)),
+            slower = list(rlnorm(30, 0, 0.02), rlnorm(30, 0.1, 0.02)),
+            same = list(rlnorm(30, 0, 0.02), rlnorm(30, 0, 0.02)))
+  s <- speedup_suite(l)
+  out <- utils::capture.output(print(s))
+  expect_true(any(grepl("^  faster +[0-9.]+ +speedup +speedup$", out)))
+  expect_true(any(grepl("^  slower +[0-9.]+ +slowdown +slowdown$", out)))
+  expect_true(all(nchar(out) <= 80))
+  # a long suite lists its first 20 and says how many more
+  many <- rep(l["same"], 25)
+  names(many) <- sprintf("b%02d", 1:25)
+  out <- utils::capture.output(print(speedup_suite(many)))
+  expect_true(any(grepl("and 5 more benchmarks: summary() lists them all", out, fixed = TRUE)))
+})

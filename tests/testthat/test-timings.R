@@ -165,4 +165,21 @@ test_that("run_within() numbers each group's elements as stats::ave() does", {
   f <- factor(c("b", "a", "b", "b", "a"))
   expect_identical(speeduptest:::run_within(f), c(1L, 1L, 2L, 3L, 2L))
   expect_identical(speeduptest:::run_within(c("x", "x"), f[1:2]), c(1L, 1L))
+
+test_that("autoplot() of timings labels its time axes in ms/us as plot() does", {
+  skip_if_not_installed("ggplot2")
+  set.seed(292)
+  d <- rbind(data.frame(benchmark = "fast", version = rep(c("old", "new"), each = 30),
+                        time = c(rlnorm(30, log(2e-5), 0.05), rlnorm(30, log(1.8e-5), 0.05))),
+             data.frame(benchmark = "slow", version = rep(c("old", "new"), each = 30),
+                        time = c(rlnorm(30, log(0.0123), 0.05), rlnorm(30, log(0.011), 0.05))))
+  b <- ggplot2::ggplot_build(ggplot2::autoplot(as_timings(d)))
+  fast <- stats::na.omit(b$layout$panel_params[[1L]]$y$get_labels())
+  slow <- stats::na.omit(b$layout$panel_params[[2L]]$y$get_labels())
+  expect_true(all(grepl("^[0-9.]+ us$", fast)))
+  expect_true(all(grepl("^[0-9.]+ ms$", slow)))
+  # the numbers are the breaks in that unit
+  br <- b$layout$panel_params[[2L]]$y$breaks
+  br <- br[!is.na(br)]
+  expect_equal(as.numeric(sub(" ms", "", slow)), br * 1000, tolerance = 1e-9)
 })
