@@ -39,7 +39,7 @@
 #' the answer.  Beyond 31 runs only the final test decides: the search
 #' doubles the number of runs until the power is reached, then bisects.
 #' When the final test's normal approximation (as `detectable` uses it,
-#' see [tolerance]) needs more than 500 runs, that is the answer
+#' see [tolerance]) needs more than 100 runs, that is the answer
 #' (`method = "normal"`): the test is then in its normal regime, and
 #' simulating thousands of runs would take minutes.  Every number of runs
 #' is tried on replicates drawn from the same random stream, so the
@@ -243,7 +243,10 @@ plan_search <- function(sim, power, max_runs, big = NULL) {
     list(runs = runs, power = p, method = method)
   }
   k <- if (is.null(big)) NA_real_ else big()
-  if (is.finite(k) && k > plan_sim_runs) {
+  # (a report of thousands of verdicts plans each by the approximation:
+  # option speeduptest.plan_method = "normal", set by report_site())
+  normal_only <- identical(getOption("speeduptest.plan_method"), "normal")
+  if (is.finite(k) && (k > plan_sim_runs || normal_only)) {
     if (k > max_runs) return(out(NA_real_, NA_real_, "normal"))
     return(out(k, power, "normal"))
   }
@@ -281,7 +284,7 @@ plan_search <- function(sim, power, max_runs, big = NULL) {
 }
 
 # Beyond this many runs plan_runs() answers by the normal approximation.
-plan_sim_runs <- 500
+plan_sim_runs <- 100
 
 # The runs of each version at which the protocol's final test reaches
 # `power` for the change `speedup`, by the normal approximation behind a
@@ -480,7 +483,8 @@ plan_advice <- function(v) {
   })
   if (is.null(p)) return(character())
   paste0(sub("^About", "about", sub("^More", "more", plan_sentence(p, ""))),
-         " (plan_runs())")
+         if (identical(p$method, "normal")) " (plan_runs(), normal approximation)"
+         else " (plan_runs())")
 }
 
 plan_effect_median <- function(v, s, s0) log(s / s0)

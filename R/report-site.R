@@ -202,6 +202,10 @@ site_centre <- function(t) {
 # The model of a comparison: a row per benchmark, and its page (the
 # verdict's lines and the two samples, or the error).
 report_model_verdicts <- function(verdicts) {
+  # the advice of each undecided verdict planned by the normal
+  # approximation, not simulated benchmark by benchmark (R/plan-runs.R)
+  op <- options(speeduptest.plan_method = "normal")
+  on.exit(options(op), add = TRUE)
   n <- length(verdicts)
   err <- vapply(verdicts, inherits, TRUE, what = "error")
   decision <- direction <- caveats <- rep("", n)

@@ -983,6 +983,10 @@ double st_median_sorted(const double *xs, size_t n);
  * expected: the value st_median_sorted() gives on the sorted values; NaN
  * when the copy cannot be allocated.  min (may be NULL) receives the
  * smallest value. */
+/* The k-th smallest (0-based) of a[0..n-1] (n >= 1), which it reorders:
+ * a[k] holds it, the values before it are not larger, those after not
+ * smaller (quickselect, sorting a range that does not shrink). */
+double st_select_kth(double *a, size_t n, size_t k);
 double st_median_select(const double *x, size_t n, double *min);
 int st_is_constant(const double *x, size_t n);
 /* Order-preserving 64-bit keys of doubles (no NaN): the IEEE-754 bit

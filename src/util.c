@@ -243,7 +243,7 @@ double *st_sorted_copy(const double *x, size_t n)
  * values before it and the larger after it (Hoare's FIND with the median
  * of three as pivot; a range that has not halved after 2 log2(n) + 8
  * rounds is sorted instead, so the time stays O(n log n) at worst). */
-static double select_kth(double *a, size_t n, size_t k)
+double st_select_kth(double *a, size_t n, size_t k)
 {
     size_t lo = 0, hi = n - 1;
     int rounds = 8;
@@ -293,7 +293,7 @@ double st_median_select(const double *x, size_t n, double *min)
     if (!a) return NAN;
     memcpy(a, x, n * sizeof(double));
     size_t h = n / 2;
-    double upper = select_kth(a, n, h);
+    double upper = st_select_kth(a, n, h);
     double med;
     if (n % 2) {
         med = upper;

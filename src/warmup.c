@@ -118,43 +118,12 @@ int st_warmup_outliers(const double *x, size_t n, size_t window, double k,
     return ST_OK;
 }
 
-/* The k-th smallest (0-based) of buf[0 .. n-1], which it reorders so that
- * buf[k] holds it, the values before it are not larger and those after
- * not smaller (quickselect, the median of three as pivot). */
-static double select_kth(double *buf, size_t n, size_t k)
-{
-    size_t lo = 0, hi = n - 1;
-    while (hi > lo) {
-        size_t mid = lo + (hi - lo) / 2;
-        double a = buf[lo], b = buf[mid], c = buf[hi];
-        double piv = a < b ? (b < c ? b : (a < c ? c : a))
-                           : (a < c ? a : (b < c ? c : b));
-        size_t i = lo, j = hi;
-        while (i <= j) {
-            while (buf[i] < piv) i++;
-            while (buf[j] > piv) j--;
-            if (i <= j) {
-                double t = buf[i];
-                buf[i] = buf[j];
-                buf[j] = t;
-                i++;
-                if (j == 0) break;
-                j--;
-            }
-        }
-        if (k <= j) hi = j;
-        else if (k >= i) lo = i;
-        else return buf[k];
-    }
-    return buf[k];
-}
-
 /* The median of x[0 .. n-1] (n >= 1) by selection in buf (room for n). */
 static double median_in(const double *x, size_t n, double *buf)
 {
     memcpy(buf, x, n * sizeof(double));
     size_t h = n / 2;
-    double hiv = select_kth(buf, n, h);
+    double hiv = st_select_kth(buf, n, h);
     if (n % 2) return hiv;
     /* the largest of the lower half */
     double lov = buf[0];
