@@ -718,6 +718,7 @@ test_that("the observed minimum and median ratios are the sorted samples' at eve
       }
     }
   }
+})
 
 test_that("a data frame of runs points to the formula or as_timings()", {
   d <- data.frame(benchmark = "b", version = rep(c("old", "new"), each = 5),

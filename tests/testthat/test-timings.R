@@ -165,6 +165,7 @@ test_that("run_within() numbers each group's elements as stats::ave() does", {
   f <- factor(c("b", "a", "b", "b", "a"))
   expect_identical(speeduptest:::run_within(f), c(1L, 1L, 2L, 3L, 2L))
   expect_identical(speeduptest:::run_within(c("x", "x"), f[1:2]), c(1L, 1L))
+})
 
 test_that("autoplot() of timings labels its time axes in ms/us as plot() does", {
   skip_if_not_installed("ggplot2")
