@@ -244,7 +244,7 @@ processes_shared <- function(px, py, rx, ry, positions) {
 labels_note <- function(px, py, labels) {
   common <- intersect(as.character(px), as.character(py))
   sprintf("the process labels repeat in both versions (%s%s), but no round or interleaved run order shows a process that ran both: each version's processes are read as its own (process %s of \"%s\" is not process %s of \"%s\"); if a process really ran both versions, give the `round` of each run",
-          paste(encodeString(head(common, 3L), quote = "\""), collapse = ", "),
+          paste(encodeString(utils::head(common, 3L), quote = "\""), collapse = ", "),
           if (length(common) > 3L) sprintf(" and %d more", length(common) - 3L) else "",
           encodeString(common[1L], quote = "\""), labels[1L],
           encodeString(common[1L], quote = "\""), labels[2L])

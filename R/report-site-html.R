@@ -195,47 +195,50 @@ site_verdict_pages <- function(dir, model) {
   body[!ok] <- sprintf("<p>This benchmark could not be analysed:</p>\n<pre>%s</pre>",
                        esc_html(msg))
   # the verdicts: their lines, the runs of each version and the picture
+  # (none when no benchmark could be analysed)
   iv <- which(ok)
-  lines <- lapply(p[iv], `[[`, "lines")
-  nl <- lengths(lines)
-  lines <- unlist(lines, use.names = FALSE)
-  pre <- site_collapse(esc_html(lines), rep(seq_along(iv), nl), length(iv), "\n")
-  labs <- lapply(p[iv], function(q) names(q$samples))
-  xs <- lapply(p[iv], function(q) q$samples[[1L]])
-  ys <- lapply(p[iv], function(q) q$samples[[2L]])
-  lab1 <- vapply(labs, `[`, "", 1L)
-  lab2 <- vapply(labs, `[`, "", 2L)
-  alt <- sprintf("Run times of %s: %s median %s, %s median %s", esc_text(r$benchmark[iv]),
-                 esc_text(lab1), fmt_time(r$old_median[iv]), esc_text(lab2),
-                 fmt_time(r$new_median[iv]))
-  svg <- svg_runs_many(xs, ys, lab1, lab2, alt)
-  body[iv] <- sprintf("<h2>The verdict</h2>\n<pre>%s</pre>\n<h2>Runs in recorded order and distributions</h2>\n%s",
-                      pre, svg)
-  html <- paste0(top, "\n", body, "\n</body>\n</html>")
-  # the data: the runs (or the message) as CSV and JSON
-  nx <- lengths(xs)
-  ny <- lengths(ys)
-  g <- rep(rep(seq_along(iv), 2L), c(nx, ny))
-  o <- order(g)
-  version <- rep(c(lab1, lab2), c(nx, ny))[o]
-  run <- c(sequence(nx), sequence(ny))[o]
-  time <- c(unlist(xs, use.names = FALSE), unlist(ys, use.names = FALSE))[o]
-  g <- g[o]
   csv <- character(n)
   csv[!ok] <- paste0('"message"\n', site_csv_text(msg))
-  csv[iv] <- paste0('"version","run","time"',
-                    site_collapse(paste0("\n", site_csv_text(version), ",", site_csv_numbers(run), ",",
-                                         site_csv_numbers(time)), g, length(iv), ""))
   num <- site_json_numbers(c(r$speedup, r$conf_low, r$conf_high))
   json <- sprintf('{"benchmark":%s,"decision":%s,"speedup":%s,"conf_low":%s,"conf_high":%s',
                   site_json_strings(r$benchmark), site_json_strings(r$decision),
                   num[seq_len(n)], num[n + seq_len(n)], num[2L * n + seq_len(n)])
   json[!ok] <- sprintf('%s,"error":%s}', json[!ok], site_json_strings(msg))
-  json[iv] <- sprintf('%s,"verdict":%s,"runs":{"version":%s,"run":%s,"time":%s}}', json[iv],
-                      site_json_groups(site_json_strings(lines), rep(seq_along(iv), nl), length(iv)),
-                      site_json_groups(site_json_strings(version), g, length(iv)),
-                      site_json_groups(site_json_numbers(run), g, length(iv)),
-                      site_json_groups(site_json_numbers(time), g, length(iv)))
+  if (length(iv)) {
+    lines <- lapply(p[iv], `[[`, "lines")
+    nl <- lengths(lines)
+    lines <- unlist(lines, use.names = FALSE)
+    pre <- site_collapse(esc_html(lines), rep(seq_along(iv), nl), length(iv), "\n")
+    labs <- lapply(p[iv], function(q) names(q$samples))
+    xs <- lapply(p[iv], function(q) q$samples[[1L]])
+    ys <- lapply(p[iv], function(q) q$samples[[2L]])
+    lab1 <- vapply(labs, `[`, "", 1L)
+    lab2 <- vapply(labs, `[`, "", 2L)
+    alt <- sprintf("Run times of %s: %s median %s, %s median %s", esc_text(r$benchmark[iv]),
+                   esc_text(lab1), fmt_time(r$old_median[iv]), esc_text(lab2),
+                   fmt_time(r$new_median[iv]))
+    svg <- svg_runs_many(xs, ys, lab1, lab2, alt)
+    body[iv] <- sprintf("<h2>The verdict</h2>\n<pre>%s</pre>\n<h2>Runs in recorded order and distributions</h2>\n%s",
+                        pre, svg)
+    # the data: the runs (or the message) as CSV and JSON
+    nx <- lengths(xs)
+    ny <- lengths(ys)
+    g <- rep(rep(seq_along(iv), 2L), c(nx, ny))
+    o <- order(g)
+    version <- rep(c(lab1, lab2), c(nx, ny))[o]
+    run <- c(sequence(nx), sequence(ny))[o]
+    time <- c(unlist(xs, use.names = FALSE), unlist(ys, use.names = FALSE))[o]
+    g <- g[o]
+    csv[iv] <- paste0('"version","run","time"',
+                      site_collapse(paste0("\n", site_csv_text(version), ",", site_csv_numbers(run), ",",
+                                           site_csv_numbers(time)), g, length(iv), ""))
+    json[iv] <- sprintf('%s,"verdict":%s,"runs":{"version":%s,"run":%s,"time":%s}}', json[iv],
+                        site_json_groups(site_json_strings(lines), rep(seq_along(iv), nl), length(iv)),
+                        site_json_groups(site_json_strings(version), g, length(iv)),
+                        site_json_groups(site_json_numbers(run), g, length(iv)),
+                        site_json_groups(site_json_numbers(time), g, length(iv)))
+  }
+  html <- paste0(top, "\n", body, "\n</body>\n</html>")
   for (i in seq_len(n)) {
     site_write_lines(html[i], file.path(dir, site_file("b", r$id[i], "html")))
     site_write_lines(csv[i], file.path(dir, site_file("b", r$id[i], "csv")))

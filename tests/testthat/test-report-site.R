@@ -272,3 +272,19 @@ test_that("speeduptest report and compare --html write the site", {
   expect_identical(as.integer(status), 0L)
   expect_true(file.exists(file.path(dir3, "c", "0001.html")))
 })
+
+test_that("a site where no benchmark could be analysed still has a page for each", {
+  # three versions and no choice: every benchmark is refused, each with
+  # its reason on its own page
+  dir <- withr::local_tempdir()
+  t <- as_timings(cpu_runs)
+  index <- report_site(t, dir)
+  expect_true(file.exists(index))
+  n <- length(unique(cpu_runs$benchmark))
+  pages <- list.files(file.path(dir, "b"), pattern = "[.]html$")
+  expect_length(pages, n)
+  one <- paste(readLines(file.path(dir, "b", pages[1L]), encoding = "UTF-8"), collapse = "\n")
+  expect_match(one, "could not be analysed", fixed = TRUE)
+  js <- jsonlite::fromJSON(file.path(dir, "b", sub("html$", "json", pages[1L])))
+  expect_match(js$error, "3 version", fixed = TRUE)
+})
