@@ -26,6 +26,125 @@
 # libbenchmark-dev and hyperfine.  Prints every job's exit status, then the
 # rates with their standard errors.
 
+# ---- the closing summary ------------------------------------------------------
+# results: per recipe and case, list(recipe, case, status, one_status,
+# one_risk, seconds, files) (files: the jobs' times.csv); how: the
+# disturbance and the time taken
+rate <- function(k, n) {
+  p <- k / n
+  sprintf("%d/%d = %.1f %% (SE %.1f %%)", k, n, 100 * p, 100 * sqrt(p * (1 - p) / n))
+}
+summarise <- function(results, how) {
+  done <- vapply(results, function(x) length(x$status), 1L)
+  cat(sprintf("\n%s jobs per recipe and case, %s\n",
+              paste(unique(done), collapse = "/"), how))
+  cat(sprintf("machine: %s, %d cores, load average at the end %s\n",
+              sub("^.*: ", "", grep("model name", readLines("/proc/cpuinfo"), value = TRUE)[1]),
+              parallel::detectCores(),
+              paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " ")))
+  for (x in results) {
+    what <- if (x$case == "aa") "byte-identical builds" else "a real 3 % slowdown"
+    cat(sprintf("%-8s %-22s failed (exit 1): %s; inconclusive (exit 3): %s; median job %.0f s\n",
+                x$recipe, what,
+                rate(sum(x$status == 1L), length(x$status)),
+                rate(sum(x$status == 3L), length(x$status)), stats::median(x$seconds)))
+    ok <- !is.na(x$one_status)
+    cat(sprintf("%-8s %-22s one %s per version: failed %s, exit 3 %s, risk stated in %s\n",
+                "", "", if (x$recipe == "gbench") "process" else "block",
+                rate(sum(x$one_status[ok] == 1L), sum(ok)),
+                rate(sum(x$one_status[ok] == 3L), sum(ok)),
+                rate(sum(x$one_risk[ok]), sum(ok))))
+  }
+  # The change the jobs saw, pooled over a case's jobs: the median over rounds
+  # (and benchmarks) of the per-round ratio change / base of the CPU times
+  # (for Google Benchmark, of each process's median repetition)
+  seen <- function(x) {
+    d <- unlist(lapply(x$files, function(f) {
+      if (!file.exists(f)) return(NULL)
+      t <- utils::read.csv(f)
+      if (x$recipe == "measure") t$time <- t$cpu
+      a <- stats::aggregate(time ~ benchmark + version + round, t, stats::median)
+      w <- stats::reshape(a, idvar = c("benchmark", "round"), timevar = "version",
+                          direction = "wide")
+      log(w$time.change) - log(w$time.base)
+    }))
+    if (!length(d)) return("")
+    sprintf("; the change seen, pooled over %d rounds: %.2f %% slower", length(d),
+            100 * (exp(stats::median(d)) - 1))
+  }
+  for (x in results) cat(sprintf("%-8s %-22s%s\n", x$recipe,
+                                 if (x$case == "aa") "byte-identical builds" else "a real 3 % slowdown",
+                                 seen(x)))
+  # the closing summary: both rates against their goals
+  pool <- function(case, f) {
+    xs <- Filter(function(x) x$case == case, results)
+    c(k = sum(vapply(xs, f, 1)), n = sum(vapply(xs, function(x) length(x$status), 1L)))
+  }
+  recipes <- unique(vapply(results, `[[`, "", "recipe"))
+  cases <- unique(vapply(results, `[[`, "", "case"))
+  cat("\nSummary (", paste(recipes, collapse = " and "), "):\n", sep = "")
+  if ("aa" %in% cases) {
+    aa <- pool("aa", function(x) sum(x$status == 1L))
+    cat(sprintf("  byte-identical builds: jobs failed %s; goal at most 5 %%: %s\n",
+                rate(aa[["k"]], aa[["n"]]),
+                if (aa[["k"]] <= 0.05 * aa[["n"]]) "met" else "NOT met"))
+  }
+  if ("slow" %in% cases) {
+    slow <- pool("slow", function(x) sum(x$status == 1L))
+    cat(sprintf("  a real 3 %% slowdown:   jobs failed %s; goal at least 90 %%: %s\n",
+                rate(slow[["k"]], slow[["n"]]),
+                if (slow[["k"]] >= 0.9 * slow[["n"]]) "met" else "NOT met"))
+  }
+  # and per recipe, each against its goal
+  if (length(recipes) > 1L) for (x in results) {
+    k <- sum(x$status == 1L)
+    n <- length(x$status)
+    met <- if (x$case == "aa") k <= 0.05 * n else k >= 0.9 * n
+    cat(sprintf("    %-8s %-22s %s: %s\n", x$recipe,
+                if (x$case == "aa") "byte-identical builds" else "a real 3 % slowdown",
+                rate(k, n), if (met) "met" else "NOT met"))
+  }
+  one_fail <- sum(vapply(results, function(x) sum(x$one_status == 1L, na.rm = TRUE), 1))
+  one_risk <- sum(vapply(results, function(x) sum(x$one_risk, na.rm = TRUE), 1))
+  one_n <- sum(vapply(results, function(x) sum(!is.na(x$one_status)), 1))
+  cat(sprintf("  one process or block per version: failed in %d, stated a risk in %d of %d jobs (goal: never)\n",
+              as.integer(one_fail), as.integer(one_risk), as.integer(one_n)))
+}
+
+# `Rscript bench/gate.R summary LOG...`: the closing summary of runs made
+# side by side (for example one or two per recipe and case, each with its
+# own KEEP), pooled from the job lines of their output LOG...; the change
+# seen is read from the jobs' times.csv kept in the folder named as LOG
+# without its .log (the run's KEEP; a link to it will do), else in KEEP.
+parse_logs <- function(logs) {
+  rx <- paste0("^(measure|gbench) (aa|slow) job ([0-9]+) \\(([0-9]+) s\\): exit ([0-9]+)",
+               ".*; one process/block per version: exit (NA|[0-9]+)( WITH a risk statement)?$")
+  l <- do.call(rbind, lapply(logs, function(log) {
+    m <- regmatches(readLines(log), regexec(rx, readLines(log)))
+    m <- do.call(rbind, m[lengths(m) > 0L])
+    if (is.null(m)) return(NULL)
+    dir <- sub("\\.log$", "", log)
+    if (!dir.exists(dir)) dir <- Sys.getenv("KEEP", tempdir())
+    cbind(m, file.path(dir, sprintf("%s-%s-%s.csv", m[, 2], m[, 3], m[, 4])))
+  }))
+  if (is.null(l)) stop("no job lines in ", paste(logs, collapse = ", "))
+  results <- list()
+  for (key in unique(paste(l[, 2], l[, 3]))) {
+    m <- l[paste(l[, 2], l[, 3]) == key, , drop = FALSE]
+    one <- suppressWarnings(as.integer(m[, 7]))
+    results[[key]] <- list(recipe = m[1, 2], case = m[1, 3], status = as.integer(m[, 6]),
+                           one_status = one,
+                           one_risk = ifelse(is.na(one), NA, nzchar(m[, 8])),
+                           seconds = as.double(m[, 5]), files = m[, 9])
+  }
+  results
+}
+args <- commandArgs(TRUE)
+if (length(args) && args[1] == "summary") {
+  summarise(parse_logs(args[-1]), sprintf("the runs of %s", paste(basename(args[-1]), collapse = ", ")))
+  quit(save = "no")
+}
+
 jobs <- as.integer(Sys.getenv("JOBS", "40"))
 minutes <- as.numeric(Sys.getenv("MINUTES", "Inf"))
 steps <- as.numeric(Sys.getenv("STEPS", "10000000"))
@@ -167,18 +286,13 @@ conditions <- list(
                 slow = c(paste0("BASE_BENCH=", gb_a), paste0("CHANGE_BENCH=", gb_slow)),
                 one = list(kind = "gbench", aa = c(gb_a, gb_b), slow = c(gb_a, gb_slow))))
 
-rate <- function(k, n) {
-  p <- k / n
-  sprintf("%d/%d = %.1f %% (SE %.1f %%)", k, n, 100 * p, 100 * sqrt(p * (1 - p) / n))
-}
-
 pid <- if (disturb) disturb_start() else NA_integer_
 if (disturb) on.exit(disturb_stop(pid), add = TRUE)
 results <- list()
 for (r in recipes) for (case in cases) {
   results[[paste(r, case)]] <- list(recipe = r, case = case, status = integer(),
                                     one_status = integer(), one_risk = logical(),
-                                    seconds = double(), dirs = character())
+                                    seconds = double(), files = character())
 }
 t0 <- Sys.time()
 elapsed <- function() as.numeric(difftime(Sys.time(), t0, units = "mins"))
@@ -199,7 +313,7 @@ for (j in seq_len(jobs)) {
       x <- results[[key]]
       x$status <- c(x$status, job$status)
       x$seconds <- c(x$seconds, sec)
-      x$dirs <- c(x$dirs, job$dir)
+      x$files <- c(x$files, file.path(job$dir, "times.csv"))
       if (nzchar(keep) && file.exists(file.path(job$dir, "times.csv"))) {
         file.copy(file.path(job$dir, "times.csv"), file.path(keep, sprintf("%s-%s-%d.csv", r, case, j)))
       }
@@ -217,74 +331,6 @@ for (j in seq_len(jobs)) {
   }
 }
 if (disturb) disturb_stop(pid)
-done <- vapply(results, function(x) length(x$status), 1L)
-cat(sprintf("\n%s jobs per recipe and case, %s, %s\n",
-            paste(unique(done), collapse = "/"),
-            if (disturb) "a busy process on and off at random" else "no busy process of its own",
-            format(round(difftime(Sys.time(), t0, units = "mins"), 1))))
-cat(sprintf("machine: %s, %d cores, load average at the end %s\n",
-            sub("^.*: ", "", grep("model name", readLines("/proc/cpuinfo"), value = TRUE)[1]),
-            parallel::detectCores(),
-            paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " ")))
-for (x in results) {
-  what <- if (x$case == "aa") "byte-identical builds" else "a real 3 % slowdown"
-  cat(sprintf("%-8s %-22s failed (exit 1): %s; inconclusive (exit 3): %s; median job %.0f s\n",
-              x$recipe, what,
-              rate(sum(x$status == 1L), length(x$status)),
-              rate(sum(x$status == 3L), length(x$status)), stats::median(x$seconds)))
-  ok <- !is.na(x$one_status)
-  cat(sprintf("%-8s %-22s one %s per version: failed %s, exit 3 %s, risk stated in %s\n",
-              "", "", if (x$recipe == "gbench") "process" else "block",
-              rate(sum(x$one_status[ok] == 1L), sum(ok)),
-              rate(sum(x$one_status[ok] == 3L), sum(ok)),
-              rate(sum(x$one_risk[ok]), sum(ok))))
-}
-# The change the jobs saw, pooled over a case's jobs: the median over rounds
-# (and benchmarks) of the per-round ratio change / base of the CPU times
-# (for Google Benchmark, of each process's median repetition)
-seen <- function(x) {
-  d <- unlist(lapply(x$dirs, function(dir) {
-    f <- file.path(dir, "times.csv")
-    if (!file.exists(f)) return(NULL)
-    t <- utils::read.csv(f)
-    if (x$recipe == "measure") t$time <- t$cpu
-    a <- stats::aggregate(time ~ benchmark + version + round, t, stats::median)
-    w <- stats::reshape(a, idvar = c("benchmark", "round"), timevar = "version",
-                        direction = "wide")
-    log(w$time.change) - log(w$time.base)
-  }))
-  if (!length(d)) return("")
-  sprintf("; the change seen, pooled over %d rounds: %.2f %% slower", length(d),
-          100 * (exp(stats::median(d)) - 1))
-}
-for (x in results) cat(sprintf("%-8s %-22s%s\n", x$recipe,
-                               if (x$case == "aa") "byte-identical builds" else "a real 3 % slowdown",
-                               seen(x)))
-# the closing summary: both rates against their goals
-pool <- function(case, f) {
-  xs <- Filter(function(x) x$case == case, results)
-  c(k = sum(vapply(xs, f, 1)), n = sum(vapply(xs, function(x) length(x$status), 1L)))
-}
-cat("\nSummary (", paste(recipes, collapse = " and "), "):\n", sep = "")
-if ("aa" %in% cases) {
-  aa <- pool("aa", function(x) sum(x$status == 1L))
-  cat(sprintf("  byte-identical builds: jobs failed %s; goal at most 5 %%: %s\n",
-              rate(aa[["k"]], aa[["n"]]),
-              if (aa[["k"]] <= 0.05 * aa[["n"]]) "met" else "NOT met"))
-}
-if ("slow" %in% cases) {
-  slow <- pool("slow", function(x) sum(x$status == 1L))
-  cat(sprintf("  a real 3 %% slowdown:   jobs failed %s; goal at least 90 %%: %s\n",
-              rate(slow[["k"]], slow[["n"]]),
-              if (slow[["k"]] >= 0.9 * slow[["n"]]) "met" else "NOT met"))
-}
-if (length(recipes) > 1L) for (x in results) {
-  cat(sprintf("    %-8s %-22s %s\n", x$recipe,
-              if (x$case == "aa") "byte-identical builds" else "a real 3 % slowdown",
-              rate(sum(x$status == 1L), length(x$status))))
-}
-one_fail <- sum(vapply(results, function(x) sum(x$one_status == 1L, na.rm = TRUE), 1))
-one_risk <- sum(vapply(results, function(x) sum(x$one_risk, na.rm = TRUE), 1))
-one_n <- sum(vapply(results, function(x) sum(!is.na(x$one_status)), 1))
-cat(sprintf("  one process or block per version: failed in %d, stated a risk in %d of %d jobs (goal: never)\n",
-            as.integer(one_fail), as.integer(one_risk), as.integer(one_n)))
+summarise(results, sprintf("%s, %s",
+  if (disturb) "a busy process on and off at random" else "no busy process of its own",
+  format(round(difftime(Sys.time(), t0, units = "mins"), 1))))

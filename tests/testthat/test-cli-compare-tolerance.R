@@ -208,7 +208,7 @@ test_that("the vignette's recipe with speeduptest measure runs as written", {
   skip_if(system2("cc", c("-O2", "-o", exe, shQuote(timings_fixture("busy.c"))),
                   stdout = FALSE, stderr = FALSE) != 0, "cannot build busy.c")
   # three times the work: measured interleaved, the slowdown is guaranteed
-  # and the job fails (31 rounds instead of the recipe's 301, to be quick)
+  # and the job fails (31 rounds instead of the recipe's 501, to be quick)
   r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "2000000"))),
                             paste0("CHANGE_CMD=", shQuote(paste(exe, "6000000"))),
                             "SPEEDUP_RUNS=31"))
@@ -234,7 +234,7 @@ test_that("the vignette's recipe with speeduptest measure runs as written", {
   r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "6000000"))),
                             paste0("CHANGE_CMD=", shQuote(paste(exe, "2000000")))))
   expect_identical(r$status, 0L)
-  expect_true(any(grepl("significant speedup beyond 1 % (paired by round, 301 rounds)",
+  expect_true(any(grepl("significant speedup beyond 1 % (paired by round, 501 rounds)",
                         r$out, fixed = TRUE)))
 })
 
