@@ -11,17 +11,18 @@
 # the real jobs had; the real jobs' own rates are bench/gate.R's.
 #
 # Usage: KEEP=DIR JOBS=40 nice Rscript bench/gate.R, then
-#   nice Rscript bench/gate-resample.R DIR [R]
-# (DIR holds the jobs' times.csv as RECIPE-aa-N.csv; R resampled jobs per
-# real job, default 10.)
+#   nice Rscript bench/gate-resample.R DIR... [R]
+# (each DIR holds jobs' times.csv as RECIPE-aa-N.csv, for example the KEEP
+# of each of several runs made side by side; R resampled jobs per real job,
+# default 10.)
 
 library(speeduptest)
 args <- commandArgs(TRUE)
-dir <- args[1]
-reps <- if (length(args) > 1) as.integer(args[2]) else 10L
+dir <- args[dir.exists(args)]
+reps <- if (any(!dir.exists(args))) as.integer(args[!dir.exists(args)][1]) else 10L
 set.seed(as.integer(Sys.getenv("SEED", "20261127")))
 files <- list.files(dir, pattern = "^(measure|gbench)-aa-[0-9]+\\.csv$", full.names = TRUE)
-if (!length(files)) stop("no RECIPE-aa-N.csv in ", dir)
+if (!length(files)) stop("no RECIPE-aa-N.csv in ", paste(dir, collapse = ", "))
 gate <- list(measure = c("--metric", "cpu", "--tolerance", "1", "--p-adjust", "holm",
                          "--alpha", "0.05"),
              gbench = character())
