@@ -31,6 +31,7 @@
 # one_risk, seconds, files) (files: the jobs' times.csv); how: the
 # disturbance and the time taken
 rate <- function(k, n) {
+  if (n == 0) return("no jobs")
   p <- k / n
   sprintf("%d/%d = %.1f %% (SE %.1f %%)", k, n, 100 * p, 100 * sqrt(p * (1 - p) / n))
 }
