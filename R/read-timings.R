@@ -435,11 +435,8 @@ check_timings_file <- function(path, folder_ok = FALSE) {
 # mark is recognised by the zero high bytes of ASCII text.  A file is binary
 # when its first bytes hold NUL or control characters that no text has.
 timings_sniff <- function(path, n = 4096L) {
-  raw <- tryCatch({
-    con <- file(path, "rb")
-    on.exit(close(con))
-    readBin(con, "raw", n)
-  }, error = function(e) NULL, warning = function(w) NULL)
+  raw <- tryCatch(readBin(path, "raw", n), error = function(e) NULL,
+                  warning = function(w) NULL)
   if (is.null(raw)) abort(sprintf("cannot read '%s'.", safe_text(path)), class = "file")
   sniff_bytes(raw)
 }
@@ -452,7 +449,12 @@ sniff_bytes <- function(raw) {
   }
   enc <- "UTF-8"
   bom <- 0L
-  if (starts(0xef, 0xbb, 0xbf)) {
+  if (length(raw) >= 2L && raw[2L] != as.raw(0L) &&
+      !(raw[1L] %in% as.raw(c(0xef, 0xff, 0xfe, 0)))) {
+    # the usual text: no byte-order mark can start it, and a second byte
+    # that is not NUL rules out UTF-16 without a mark (UTF-8, the checks
+    # below skipped)
+  } else if (starts(0xef, 0xbb, 0xbf)) {
     bom <- 3L
   } else if (starts(0xff, 0xfe, 0, 0)) {
     enc <- "UTF-32LE"; bom <- 4L
