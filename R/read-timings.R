@@ -540,6 +540,26 @@ timings_json <- function(path, sniff = NULL, simplify = FALSE) {
   parse(con)
 }
 
+# Parsed JSON of a small file (criterion.rs keeps thousands of them): its
+# bytes read once, told ASCII text and parsed from memory, where
+# timings_json() opens the file twice (sniff, then stream); a larger file or
+# one in another encoding goes to timings_json().
+timings_json_small <- function(path, simplify = FALSE) {
+  check_timings_file(path)
+  raw <- tryCatch(readBin(path, "raw", 4097L), error = function(e) NULL,
+                  warning = function(w) NULL)
+  if (is.null(raw) || length(raw) > 4096L) return(timings_json(path, simplify = simplify))
+  sniff <- sniff_bytes(raw)
+  # ASCII only, which reads the same in any locale
+  if (sniff$encoding != "UTF-8" || sniff$bom || !length(raw) || any(raw > as.raw(0x7f))) {
+    return(timings_json(path, sniff, simplify = simplify))
+  }
+  txt <- rawToChar(raw)
+  tryCatch(jsonlite::parse_json(txt, simplifyVector = simplify,
+                                simplifyDataFrame = FALSE, simplifyMatrix = FALSE),
+           error = function(e) timings_json(path, sniff, simplify = simplify))
+}
+
 # jsonlite's simplification reads true and false among numbers as 1 and 0;
 # TRUE when a simplified array `x` (a numeric vector) holds a 0 or a 1, so
 # that the caller reads the file again as lists, which keep them apart.
