@@ -75,9 +75,9 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL,
 }
 
 criterion_sample <- function(file, json = NULL) {
-  j <- json %||% timings_json(file, simplify = TRUE)
+  j <- json %||% timings_json_small(file, simplify = TRUE)
   if (is.list(j) && (json_maybe_boolean(j$times) || json_maybe_boolean(j$iters))) {
-    j <- timings_json(file, simplify = FALSE)
+    j <- timings_json_small(file, simplify = FALSE)
   }
   if (!is.list(j) || is.null(j$iters) || is.null(j$times)) {
     abort(sprintf("'%s' is not a criterion.rs sample.json: it needs \"iters\" and \"times\".",
@@ -106,7 +106,7 @@ criterion_sample <- function(file, json = NULL) {
 criterion_name <- function(sample_dir, fallback) {
   f <- file.path(sample_dir, "benchmark.json")
   if (file.exists(f)) {
-    j <- tryCatch(timings_json(f), error = function(e) NULL)
+    j <- tryCatch(timings_json_small(f), error = function(e) NULL)
     id <- if (is.list(j)) j$full_id %||% j$title
     if (is.character(id) && length(id) == 1L && nzchar(id)) return(id)
   }

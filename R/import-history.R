@@ -244,11 +244,21 @@ read_history_otava <- function(path, metrics, higher_is_better) {
     if (m %in% higher_is_better) 1 / v else v
   }), use.names = FALSE)
   keep <- !is.na(time)
-  pick <- function(v) rep.int(rep_len(v, n), k)[keep]
-  x <- list(benchmark = rep(metrics, each = n)[keep], commit = pick(commit),
+  every <- all(keep)
+  pick <- function(v) {
+    v <- rep.int(rep_len(v, n), k)
+    if (every) v else v[keep]
+  }
+  metric <- rep(match(metrics, metrics) - 1L, each = n)
+  if (!every) metric <- metric[keep]
+  ccode <- pick(match(commit, unique(commit)))
+  # the run of each value among the values of its metric and commit,
+  # counted on integer codes (what the constructor counts on the strings)
+  run <- run_within(metric * (max(ccode) + 1L) + ccode)
+  x <- list(benchmark = rep(metrics, each = n)[if (every) TRUE else keep], commit = pick(commit),
             branch = pick(branch), position = pick(pos), commit_time = pick(stamp),
-            time = time[keep], process = pick(seq_len(n)))
-  new_speedup_timings(x$benchmark, x$commit, x$time, process = x$process,
+            time = if (every) time else time[keep], process = pick(seq_len(n)))
+  new_speedup_timings(x$benchmark, x$commit, x$time, run, process = x$process,
                       commit = x$commit, branch = x$branch, position = x$position,
                       commit_time = x$commit_time, source = "otava",
                       attrs = list(files = path))
@@ -302,8 +312,16 @@ read_history_csv <- function(path) {
   for (nm in c("process", "round", "machine", "commit_time")) {
     if (!is.null(col(nm))) extra[[nm]] <- col(nm)
   }
+  bench <- as.character(col("benchmark"))
+  run <- col("run")
+  if (is.null(run)) {
+    # the run of each row among the rows of its benchmark and commit,
+    # counted on integer codes (what the constructor counts on the strings)
+    ccode <- match(commit, unique(commit))
+    run <- run_within(match(bench, unique(bench)) * (max(ccode) + 1) + ccode)
+  }
   do.call(new_speedup_timings, c(
-    list(as.character(col("benchmark")), commit, time, run = col("run")), extra,
+    list(bench, commit, time, run = run), extra,
     list(source = "csv", attrs = list(files = path))))
 }
 

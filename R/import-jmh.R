@@ -38,9 +38,7 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
   parts <- lapply(seq_along(j), function(i) {
     r <- j[[i]]
     if (!is.list(r) || is.null(names(r))) {
-      problems <<- import_skip(problems, path, sprintf("result %d", i),
-                               "its entry is not a JSON object")
-      return(NULL)
+      return(list(label = sprintf("result %d", i), why = "its entry is not a JSON object"))
     }
     bname <- r$benchmark
     if (!(is.character(bname) && length(bname) == 1L)) bname <- paste0("benchmark ", i)
@@ -77,7 +75,40 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
     if (is.null(why) && (!is.list(raw) || !length(raw) || !is.null(names(raw)))) {
       why <- "its \"primaryMetric\" has no \"rawData\" array of forks"
     }
-    if (is.null(why)) {
+    list(benchmark = bname, label = sprintf("benchmark \"%s\"", safe_text(bname)), why = why,
+         raw = raw, per_op = per_op, scale = scale)
+  })
+  # the forks of every result at once when they are all plain arrays of
+  # numbers (no null, string, true, false, 0 or 1 among them, which
+  # json_num() reads one by one): one unlist() for all the scores
+  ok <- which(vapply(parts, function(p) is.null(p$why), NA))
+  raws <- lapply(parts[ok], `[[`, "raw")
+  forks <- unlist(raws, recursive = FALSE, use.names = FALSE)
+  fast <- all(vapply(forks, function(f) is.list(f) && is.null(names(f)), NA))
+  if (fast) {
+    lens <- lengths(forks)
+    vals <- unlist(forks, recursive = FALSE, use.names = FALSE)
+    fast <- all(lens > 0L) && is.numeric(vals) && length(vals) == sum(lens) &&
+      all(is.finite(vals)) && !any(vals == 0 | vals == 1)
+    if (fast) vals <- as.double(vals)
+  }
+  if (fast) {
+    nf <- lengths(raws)
+    fork_of <- rep.int(seq_along(forks), lens)
+    neg <- tabulate(fork_of[vals <= 0], length(forks)) > 0L
+    # the first fork of each result with a score <= 0
+    first <- rep(NA_integer_, length(ok))
+    fk <- sequence(nf)
+    owner <- rep.int(seq_along(ok), nf)
+    hit <- which(neg)
+    hit <- hit[!duplicated(owner[hit])]
+    first[owner[hit]] <- fk[hit]
+    for (q in which(!is.na(first))) {
+      parts[[ok[q]]]$why <- sprintf("fork %d has a score <= 0", first[q])
+    }
+  } else {
+    for (q in seq_along(ok)) {
+      raw <- raws[[q]]
       # each fork's scores read once; json_problem() says what is wrong
       # only with a fork that is not an array of finite numbers
       v <- lapply(raw, json_num)
@@ -86,35 +117,54 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
           length(v[[k]]) > 0L && all(is.finite(v[[k]]))
         bad <- if (!plain) json_problem(raw[[k]], "rawData")
         if (!is.null(bad)) {
-          why <- sprintf("fork %d: %s", k, sub("^its ", "", bad))
+          parts[[ok[q]]]$why <- sprintf("fork %d: %s", k, sub("^its ", "", bad))
           break
         }
         if (any(v[[k]] <= 0)) {
-          why <- sprintf("fork %d has a score <= 0", k)
+          parts[[ok[q]]]$why <- sprintf("fork %d has a score <= 0", k)
           break
         }
       }
+      parts[[ok[q]]]$v <- v
     }
-    if (!is.null(why)) {
-      problems <<- import_skip(problems, path, sprintf("benchmark \"%s\"", safe_text(bname)), why)
-      return(NULL)
-    }
+  }
+  for (p in parts) {
+    if (!is.null(p$why)) problems <- import_skip(problems, path, p$label, p$why)
+  }
+  good <- vapply(parts, function(p) is.null(p$why), NA)
+  if (!any(good)) timings_all_skipped(path, problems, "benchmark")
+  if (fast) {
+    # the scores of the results kept, with their fork and iteration
+    keep_r <- good[ok][owner]
+    keep_v <- keep_r[fork_of]
+    v <- vals[keep_v]
+    per_op <- vapply(parts[ok], `[[`, NA, "per_op")[owner][fork_of][keep_v]
+    scale <- vapply(parts[ok], `[[`, 0, "scale")[owner][fork_of][keep_v]
+    time <- ifelse(per_op, v * scale, scale / v)
+    process <- fk[fork_of][keep_v]
+    iteration <- sequence(lens)[keep_v]
+    per_result <- tabulate(owner[fork_of][keep_v], length(ok))
+    bench <- rep.int(vapply(parts[ok], `[[`, "", "benchmark"), per_result)
+  } else {
     # plain vectors per benchmark, one data frame at the end (a data frame
     # per fork costs more than its values)
-    n <- lengths(v)
-    v <- unlist(v, use.names = FALSE)
-    list(benchmark = bname, time = if (per_op) v * scale else scale / v,
-         process = rep.int(seq_along(n), n), iteration = sequence(n))
-  })
-  parts <- parts[!vapply(parts, is.null, NA)]
-  if (!length(parts)) timings_all_skipped(path, problems, "benchmark")
-  n <- vapply(parts, function(p) length(p$time), 0L)
-  bench <- rep.int(vapply(parts, `[[`, "", "benchmark"), n)
-  cat_field <- function(f) unlist(lapply(parts, `[[`, f), use.names = FALSE)
+    rows <- lapply(parts[good], function(p) {
+      n <- lengths(p$v)
+      v <- unlist(p$v, use.names = FALSE)
+      list(benchmark = p$benchmark, time = if (p$per_op) v * p$scale else p$scale / v,
+           process = rep.int(seq_along(n), n), iteration = sequence(n))
+    })
+    n <- vapply(rows, function(p) length(p$time), 0L)
+    bench <- rep.int(vapply(rows, `[[`, "", "benchmark"), n)
+    cat_field <- function(f) unlist(lapply(rows, `[[`, f), use.names = FALSE)
+    time <- cat_field("time")
+    process <- cat_field("process")
+    iteration <- cat_field("iteration")
+  }
   run <- run_within(bench)
   version <- if (multi) NA_character_ else file_stem(path)
-  out <- timings_part(bench, version, cat_field("time"), run, "sample",
-                      process = cat_field("process"), iteration = cat_field("iteration"))
+  out <- timings_part(bench, version, time, run, "sample",
+                      process = process, iteration = iteration)
   if (nrow(problems)) attr(out, "problems") <- problems
   out
 }

@@ -435,11 +435,8 @@ check_timings_file <- function(path, folder_ok = FALSE) {
 # mark is recognised by the zero high bytes of ASCII text.  A file is binary
 # when its first bytes hold NUL or control characters that no text has.
 timings_sniff <- function(path, n = 4096L) {
-  raw <- tryCatch({
-    con <- file(path, "rb")
-    on.exit(close(con))
-    readBin(con, "raw", n)
-  }, error = function(e) NULL, warning = function(w) NULL)
+  raw <- tryCatch(readBin(path, "raw", n), error = function(e) NULL,
+                  warning = function(w) NULL)
   if (is.null(raw)) abort(sprintf("cannot read '%s'.", safe_text(path)), class = "file")
   sniff_bytes(raw)
 }
@@ -452,7 +449,12 @@ sniff_bytes <- function(raw) {
   }
   enc <- "UTF-8"
   bom <- 0L
-  if (starts(0xef, 0xbb, 0xbf)) {
+  if (length(raw) >= 2L && raw[2L] != as.raw(0L) &&
+      !(raw[1L] %in% as.raw(c(0xef, 0xff, 0xfe, 0)))) {
+    # the usual text: no byte-order mark can start it, and a second byte
+    # that is not NUL rules out UTF-16 without a mark (UTF-8, the checks
+    # below skipped)
+  } else if (starts(0xef, 0xbb, 0xbf)) {
     bom <- 3L
   } else if (starts(0xff, 0xfe, 0, 0)) {
     enc <- "UTF-32LE"; bom <- 4L
@@ -536,6 +538,26 @@ timings_json <- function(path, sniff = NULL, simplify = FALSE) {
   on.exit(close(con))
   if (sniff$bom) readBin(con, "raw", sniff$bom)
   parse(con)
+}
+
+# Parsed JSON of a small file (criterion.rs keeps thousands of them): its
+# bytes read once, told ASCII text and parsed from memory, where
+# timings_json() opens the file twice (sniff, then stream); a larger file or
+# one in another encoding goes to timings_json().
+timings_json_small <- function(path, simplify = FALSE) {
+  check_timings_file(path)
+  raw <- tryCatch(readBin(path, "raw", 4097L), error = function(e) NULL,
+                  warning = function(w) NULL)
+  if (is.null(raw) || length(raw) > 4096L) return(timings_json(path, simplify = simplify))
+  sniff <- sniff_bytes(raw)
+  # ASCII only, which reads the same in any locale
+  if (sniff$encoding != "UTF-8" || sniff$bom || !length(raw) || any(raw > as.raw(0x7f))) {
+    return(timings_json(path, sniff, simplify = simplify))
+  }
+  txt <- rawToChar(raw)
+  tryCatch(jsonlite::parse_json(txt, simplifyVector = simplify,
+                                simplifyDataFrame = FALSE, simplifyMatrix = FALSE),
+           error = function(e) timings_json(path, sniff, simplify = simplify))
 }
 
 # jsonlite's simplification reads true and false among numbers as 1 and 0;
