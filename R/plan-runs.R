@@ -47,10 +47,13 @@
 #' When the final test's normal approximation (as `detectable` uses it,
 #' see [tolerance]) needs more than 100 runs, that is the answer
 #' (`method = "normal"`): the test is then in its normal regime, and
-#' simulating thousands of runs would take minutes.  The approximation's
-#' power is averaged over the same law of the spread as the simulation's
-#' (the assurance, by quadrature over 512 quantiles of the chi-square), so
-#' the two methods plan for the same thing.  Every number of runs
+#' simulating thousands of runs would take minutes.  For the mean
+#' protocol the approximation's power is averaged over the same law of the
+#' spread as the simulation's (the assurance, by quadrature over 512
+#' quantiles of the chi-square), so the two methods plan for the same
+#' thing; the median protocol's standard error is read off the
+#' Hodges-Lehmann interval (not a variance), and its approximation is
+#' taken at that standard error.  Every number of runs
 #' is tried on replicates drawn from the same random stream, so the
 #' estimated power grows smoothly with the runs.  The random numbers are
 #' the package's own generator (in C), seeded by `seed`: R's random number
@@ -204,7 +207,7 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
   }
   big <- function() {
     tryCatch(plan_normal(x, y, test, speedup, power, alpha, min_speedup, rigorous,
-                         df = r$smooth[[9L]]),
+                         df = r$normal_df),
              speeduptest_error = function(e) NA_real_)
   }
   found <- plan_search(sim, power, max_runs, big)
@@ -320,12 +323,17 @@ plan_sim_runs <- 100
 # observed one) the standard error is se w sqrt((2 / k) / (1/n + 1/m)), and
 # the power Phi(g(speedup) / that - z_crit).  The assurance averages it
 # over w = sqrt(df / q), q a chi-square on the degrees of freedom of the
-# observed spread the simulation uses (plan_samples()), by the
+# observed spread the simulation uses (plan_samples()$normal_df), by the
 # midpoint rule on 512 quantiles of q; it grows with k, and the smallest
-# k that reaches `power` is found by bisection.  A slowdown is planned as
-# the speedup of its size.
+# k that reaches `power` is found by bisection.  The median protocol's
+# standard error is read off the Hodges-Lehmann interval, order statistics
+# of the Walsh differences and not a variance: no chi-square law describes
+# it, and its plan is the point formula (df 0, w = 1; averaged over the
+# variance's law, pilots of 10 skewed or heavy-tailed processes planned for
+# a power of 0.85, bench/plan.R).  A slowdown is planned as the speedup of
+# its size.
 plan_normal <- function(x, y, test, speedup, power, alpha, s0, rigorous,
-                        df = plan_samples(x, y, test)$smooth[[9L]]) {
+                        df = plan_samples(x, y, test)$normal_df) {
   s <- if (speedup < 1) 1 / speedup else speedup
   fun <- protocol_fun(test, "default")
   v <- fun(x, y, alpha = alpha, rigorous = FALSE, min_speedup = s0)
@@ -398,9 +406,11 @@ plan_samples <- function(x, y, test) protocol_call(test, "plan_samples", x, y)
 plan_samples_mean <- function(x, y) {
   x <- x / mean(x)
   y <- y / mean(y)
+  df <- plan_df(x, y, TRUE)
   list(x = x, y = y,
        smooth = c(plan_smooth(x, mean(log(x)), TRUE),
-                  plan_smooth(y, mean(log(y)), TRUE), plan_df(x, y, TRUE)))
+                  plan_smooth(y, mean(log(y)), TRUE), df),
+       normal_df = df)
 }
 
 # The degrees of freedom of the observed spread (each replicate draws its
@@ -462,7 +472,8 @@ plan_samples_median <- function(x, y) {
   c0 <- mean(log(c(x, y)))
   list(x = x, y = y, smooth = c(plan_smooth(x, c0, width = 0.5),
                                 plan_smooth(y, c0, width = 0.5),
-                                plan_df(x, y)))
+                                plan_df(x, y)),
+       normal_df = 0)
 }
 
 # The smoothed bootstrap's {c0, k, h, keep} for the relative run times r
