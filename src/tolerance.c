@@ -59,8 +59,9 @@
  * power asked for only on average over the spreads the pilot could have
  * shown (the assurance of O'Hagan, Stevens and Campbell 2005).  Each
  * replicate therefore draws its spread, sigma = s sqrt(df / q) with q a
- * chi-square on df degrees of freedom (the pilot's n + m - 2; the law of
- * sigma given s under the uninformative prior), by Wilson and Hilferty's
+ * chi-square on df degrees of freedom (the pilot's n + m - 2, the law of
+ * sigma given s under the uninformative prior; fewer for the mean protocol
+ * when the pilot's tails are heavy, set by the caller), by Wilson and Hilferty's
  * (1931) cube-root normal approximation of q, and scales k by
  * sqrt(df / q) for both samples.  The random numbers are the
  * package's own (xoshiro256**, seeded by splitmix64 from a given seed), so
