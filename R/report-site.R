@@ -208,6 +208,8 @@ report_model_verdicts <- function(verdicts) {
   op <- options(speeduptest.plan_method = "normal")
   on.exit(options(op), add = TRUE)
   n <- length(verdicts)
+  # the parts of the verdicts the pages read, made for all at once
+  verdicts_prime(verdicts)
   err <- vapply(verdicts, inherits, TRUE, what = "error")
   decision <- direction <- caveats <- rep("", n)
   speedup <- conf_low <- conf_high <- old_median <- new_median <- rep(NA_real_, n)

@@ -14,6 +14,7 @@
 # list; elements that are not verdicts are skipped).  Returns `vs`
 # invisibly (the parts live in the verdicts' caches).
 verdicts_prime <- function(vs) {
+  vs <- unname(vs)
   is_v <- vapply(vs, inherits, TRUE, what = "speedup_verdict")
   if (!any(is_v)) return(invisible(vs))
   idx <- which(is_v)
@@ -28,7 +29,7 @@ verdicts_prime <- function(vs) {
   if (!length(idx)) return(invisible(vs))
   xs <- lapply(vs[idx], .subset2, "x")
   ys <- lapply(vs[idx], .subset2, "y")
-  alpha <- vapply(vs[idx], function(v) as.double(.subset2(v, "alpha")), 0)
+  alpha <- vapply(vs[idx], function(v) as.double(.subset2(v, "alpha")), 0, USE.NAMES = FALSE)
   # the ratio of the medians, where the protocol reports it
   has_mr <- vapply(vs[idx], function(v) "median_ratio" %in% names(v) &&
                      is.null(.subset2(v, "median_ratio")), TRUE)
@@ -38,7 +39,8 @@ verdicts_prime <- function(vs) {
     for (k in seq_along(j)) verdict_keep(vs[[idx[j[k]]]], "median_ratio", mr[[k]])
   }
   # the smallest attainable alpha of the rank protocols
-  tests <- vapply(vs[idx], function(v) as.character(.subset2(v, "test"))[1L], "")
+  tests <- vapply(vs[idx], function(v) as.character(.subset2(v, "test"))[1L], "",
+                  USE.NAMES = FALSE)
   by_rank <- vapply(unique(tests), attainable_by_rank, TRUE)
   rank <- by_rank[tests] & vapply(vs[idx], function(v) {
     "min_alpha" %in% names(v) && is.null(.subset2(v, "min_alpha"))
@@ -48,7 +50,7 @@ verdicts_prime <- function(vs) {
     s0 <- vapply(vs[idx[j]], function(v) {
       s <- .subset2(v, "min_speedup")
       if (is.null(s)) 1 else as.double(s)
-    }, 0)
+    }, 0, USE.NAMES = FALSE)
     tj <- tests[j]
     for (tst in unique(tj)) {
       jj <- j[tj == tst]
@@ -185,6 +187,7 @@ min_alpha_rank_all <- function(xs, ys, s0, test) {
 # of them at once (detectable_median_at() takes vectors), the others one
 # by one.
 verdicts_detectable <- function(vs, want, alpha, power = 0.8) {
+  vs <- unname(vs)
   out <- rep(NA_real_, length(vs))
   idx <- which(want & vapply(vs, inherits, TRUE, what = "speedup_verdict"))
   if (!length(idx)) return(out)
