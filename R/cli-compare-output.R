@@ -44,14 +44,18 @@ compare_run <- function(t, opts) {
     # the timings split once for all the benchmarks of this version
     sp <- timings_split(t, c(baseline, o), names(tp$pairs))
     times <- compare_times_all(tp$pairs)
-    for (j in seq_along(sp$benchmarks)) {
-      b <- sp$benchmarks[j]
-      p <- tp$pairs[[j]]
+    vs <- lapply(seq_along(sp$benchmarks), function(j) {
       parts <- split_part(sp, j)
-      parts$sequential <- sequential_design(t, b)
-      rows[[length(rows) + 1L]] <- compare_verdict(b, o, p$x, p$y, opts,
-                                                   parts = parts,
-                                                   times = lapply(times, `[[`, j))
+      parts$sequential <- sequential_design(t, sp$benchmarks[j])
+      compare_analysis(tp$pairs[[j]]$x, tp$pairs[[j]]$y, opts, parts)
+    })
+    # the parts of the verdicts the rows read, made for all at once
+    verdicts_prime(vs)
+    for (j in seq_along(sp$benchmarks)) {
+      p <- tp$pairs[[j]]
+      rows[[length(rows) + 1L]] <- compare_verdict(sp$benchmarks[j], o, p$x, p$y, opts,
+                                                   times = lapply(times, `[[`, j),
+                                                   v = vs[[j]])
     }
   }
   rows <- compare_adjust(compare_frame(rows), opts)
@@ -63,8 +67,14 @@ compare_run <- function(t, opts) {
 # slowdown and the equivalence tests), the speedup and its interval; NA
 # p-values when the final test was not reached.  list(row, verdict).
 compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL,
-                            times = compare_times(x, y)) {
-  v <- tryCatch(if (is.null(parts)) {
+                            times = compare_times(x, y),
+                            v = compare_analysis(x, y, opts, parts)) {
+  compare_row(benchmark, version, x, y, opts, times, v)
+}
+
+# The protocol's verdict of one benchmark (the error when it fails).
+compare_analysis <- function(x, y, opts, parts = NULL) {
+  tryCatch(if (is.null(parts)) {
     test_fun <- protocol_fun(opts$test, "default")
     test_fun(x, y, alpha = opts$alpha, min_speedup = opts$s0)
   } else {
@@ -83,6 +93,10 @@ compare_verdict <- function(benchmark, version, x, y, opts, parts = NULL,
                               opts$replication %||% "auto", opts$design %||% "auto",
                               min_speedup = opts$s0)
   }, error = function(e) e)
+}
+
+# The row of one benchmark's verdict v (or error).
+compare_row <- function(benchmark, version, x, y, opts, times, v) {
   if (inherits(v, "error")) {
     return(list(row = c(list(benchmark = benchmark, version = version,
                              n = length(x), m = length(y), speedup = NA_real_,
@@ -258,11 +272,7 @@ compare_adjust <- function(rows, opts) {
   k <- sum(reached)
   a_first <- if (opts$p_adjust == "holm" && k > 0) a / k else a
   verdicts <- attr(rows, "verdicts")
-  rows$detectable <- vapply(seq_len(nrow(rows)), function(i) {
-    v <- verdicts[[i]]
-    if (!identical(dir[i], "none") || is.null(v)) return(NA_real_)
-    verdict_detectable(v, alpha = a_first)
-  }, 0)
+  rows$detectable <- verdicts_detectable(verdicts, dir %in% "none", a_first)
   # the smallest attainable alpha of the lines that decide nothing because
   # their sizes cannot (R/attainable.R)
   rows$min_alpha <- vapply(seq_len(nrow(rows)), function(i) {

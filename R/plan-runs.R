@@ -195,7 +195,9 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
       m_obs <- length(y)
     }
   }
-  r <- plan_samples(x, y, test)
+  # the samples the simulation draws from, made when a size is simulated
+  # (a plan by the normal approximation alone never draws)
+  delayedAssign("r", plan_samples(x, y, test))
   want <- if (speedup > 1) 1L else 2L
   sim <- function(k) {
     k <- as.double(k)

@@ -208,6 +208,8 @@ report_model_verdicts <- function(verdicts) {
   op <- options(speeduptest.plan_method = "normal")
   on.exit(options(op), add = TRUE)
   n <- length(verdicts)
+  # the parts of the verdicts the pages read, made for all at once
+  verdicts_prime(verdicts)
   err <- vapply(verdicts, inherits, TRUE, what = "error")
   decision <- direction <- caveats <- rep("", n)
   speedup <- conf_low <- conf_high <- old_median <- new_median <- rep(NA_real_, n)
@@ -237,8 +239,12 @@ report_model_verdicts <- function(verdicts) {
     caveats[i] <- paste(c(v$caveats, if (!isTRUE(v$significant)) v$advice), collapse = " ")
     samples <- stats::setNames(list(x, y), as.character(v$labels))
     if (anyDuplicated(names(samples))) names(samples) <- c("old", "new")
-    pages[[i]] <- list(kind = "verdict", lines = format(v), samples = samples)
+    pages[[i]] <- list(kind = "verdict", lines = NULL, samples = samples)
   }
+  # the lines of every verdict's print, escaped in one call
+  ok <- which(!err)
+  lines <- format_verdicts(verdicts[ok])
+  for (k in seq_along(ok)) pages[[ok[k]]]$lines <- lines[[k]]
   rows <- data.frame(id = seq_len(n), benchmark = names(verdicts),
                      decision = decision, direction = direction, speedup = speedup,
                      conf_low = conf_low, conf_high = conf_high,

@@ -90,6 +90,13 @@ slowdown_p <- function(v) {
 #' @rdname speedup_verdict
 #' @export
 format.speedup_verdict <- function(x, digits = 3L, ...) {
+  esc_text(verdict_format_lines(x, digits))
+}
+
+# The lines of format() before their escape (esc_text() takes each line
+# alone, so many verdicts' lines are escaped in one call:
+# format_verdicts()).
+verdict_format_lines <- function(x, digits = 3L) {
   check_object(x, "x")
   v <- verdict_printable(x)
   lines <- verdict_headline(v)
@@ -109,7 +116,16 @@ format.speedup_verdict <- function(x, digits = 3L, ...) {
   lines <- c(lines, tolerance_lines(v, digits))
   if (length(v$caveats)) lines <- c(lines, paste0("  caveat: ", v$caveats))
   if (length(v$advice)) lines <- c(lines, paste0("  advice: ", v$advice))
-  esc_text(wrap_lines(lines))
+  wrap_lines(lines)
+}
+
+# format() of each verdict of a list: a list of the lines of each, escaped
+# in one call.
+format_verdicts <- function(vs, digits = 3L) {
+  lines <- lapply(vs, verdict_format_lines, digits = digits)
+  esc <- esc_text(unlist(lines, use.names = FALSE))
+  unname(split(esc, factor(rep.int(seq_along(lines), lengths(lines)),
+                           levels = seq_along(lines))))
 }
 
 #' @rdname speedup_verdict

@@ -178,9 +178,21 @@ verdict_lazy <- function(v, name) {
 # state: its parts are made again and the cache holds those.  The state
 # shares its vectors with the verdict, so comparing it costs little.
 verdict_kept <- function(v, key, make) {
+  cache <- verdict_cache(v)
+  if (is.null(cache)) return(make(v))
+  if (!exists(key, envir = cache, inherits = FALSE)) {
+    assign(key, make(v), envir = cache)
+  }
+  get(key, envir = cache, inherits = FALSE)
+}
+
+# The cache of a verdict's parts made when read, emptied when it holds
+# the parts of another state of the verdict (NULL for a verdict without
+# one).
+verdict_cache <- function(v) {
   lz <- attr(v, "lazy", exact = TRUE)
   cache <- lz$cache
-  if (!is.environment(cache)) return(make(v))
+  if (!is.environment(cache)) return(NULL)
   state <- list(fields = unclass(v), lazy = lz[names(lz) != "cache"])
   attr(state$fields, "lazy") <- NULL
   if (!identical(cache$.state, state)) {
@@ -188,10 +200,18 @@ verdict_kept <- function(v, key, make) {
     if (length(held)) rm(list = held, envir = cache)
     assign(".state", state, envir = cache)
   }
-  if (!exists(key, envir = cache, inherits = FALSE)) {
-    assign(key, make(v), envir = cache)
+  cache
+}
+
+# Keeps `value` as the part `key` of verdict v, as verdict_kept() would
+# have made it (R/verdict-batch.R makes the parts of many verdicts at
+# once); a part already made is kept as it is.
+verdict_keep <- function(v, key, value) {
+  cache <- verdict_cache(v)
+  if (!is.null(cache) && !exists(key, envir = cache, inherits = FALSE)) {
+    assign(key, value, envir = cache)
   }
-  get(key, envir = cache, inherits = FALSE)
+  invisible(v)
 }
 
 verdict_part <- function(v, name) {
