@@ -538,6 +538,8 @@ static void fuzz_protocol(reader *r)
         st_protocol_options opt = {0};
         opt.trend_min = tmin;
         opt.trend = trend;
+        st = st_protocol(ST_PROTO_MEDIAN, x, n, y, m, alpha, rigorous, NULL,
+                         &v);
         int stt = st_protocol(ST_PROTO_MEDIAN, x, n, y, m, alpha, rigorous,
                               &opt, &vt);
         CHECK(stt == st);
@@ -570,9 +572,11 @@ static void fuzz_protocol(reader *r)
     /* the paired protocols on the first min(n, m) values as rounds, and
      * the variance components with a fuzzer-chosen grouping */
     size_t k = n < m ? n : m;
-    for (int t = 0; t < 2; t++) {
-        st = st_paired_protocol(t ? ST_PROTO_MEDIAN : ST_PROTO_MEAN, x, y, k,
-                                alpha, rigorous, &v);
+    static const int paired_protos[3] = {ST_PROTO_MEAN, ST_PROTO_MEDIAN,
+                                         ST_PROTO_PROB};
+    for (int t = 0; t < 3; t++) {
+        st = st_paired_protocol(paired_protos[t], x, y, k, alpha, rigorous,
+                                &v);
         if (st == ST_OK) {
             check_p(v.p_value);
             check_p(v.p_value_slowdown);
@@ -597,6 +601,9 @@ static void fuzz_protocol(reader *r)
     if (st_tolerance_tests(ST_PROTO_MEAN, x, n, y, m, pooled, s0, p) == ST_OK)
         for (int k = 0; k < 4; k++) check_p(p[k]);
     if (st_tolerance_tests(ST_PROTO_MEDIAN, x, n, y, m, pooled, s0, p) ==
+        ST_OK)
+        for (int k = 0; k < 4; k++) check_p(p[k]);
+    if (st_tolerance_tests(ST_PROTO_PROB, x, n, y, m, pooled, s0, p) ==
         ST_OK)
         for (int k = 0; k < 4; k++) check_p(p[k]);
     int dir;
