@@ -83,6 +83,10 @@ int st_warmup_outliers(const double *x, size_t n, size_t window, double k,
 {
     if (n == 0) return ST_OK;
     if (window < 1 || !(k >= 0)) return ST_ERR_DOMAIN;
+    /* the sliding window finds each leaving value by bisection: a NaN (no
+     * order) would leave it looking past the window's end */
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i])) return ST_ERR_DOMAIN;
     size_t w = window < n ? window : n;
     double *s = st_malloc(w, sizeof(double));
     if (!s) return ST_ERR_ALLOC;
@@ -129,7 +133,9 @@ static double median_in(const double *x, size_t n, double *buf)
     double lov = buf[0];
     for (size_t i = 1; i < h; i++)
         if (buf[i] > lov) lov = buf[i];
-    return (lov + hiv) / 2;
+    /* adding first overflows near DBL_MAX (as st_median_sorted) */
+    double s = lov + hiv;
+    return isfinite(s) ? s / 2.0 : lov / 2.0 + hiv / 2.0;
 }
 
 int st_warmup_classify(const double *x, size_t n,
