@@ -22,7 +22,16 @@
 #' Neubert and Brunner (2007), exact by enumerating every split of the
 #' pooled runs when there are at most 200,000 of them (`n = m = 10` and
 #' every smaller design: the branch `prob_permutation`); beyond, the t
-#' approximation with Satterthwaite's degrees of freedom (`prob_t`).  When
+#' approximation with Satterthwaite's degrees of freedom (`prob_t`).  The
+#' statistic permuted is the range-preserving studentization of
+#' \eqn{\mathrm{logit}(\hat p)}{logit(p^)} (Pauly, Asendorf and
+#' Konietschke 2016), \eqn{\mathrm{logit}(\hat p)\,\hat p (1 - \hat p) / se}{logit(p^) p^ (1 - p^) / se}:
+#' like \eqn{T} it is exact when the two laws are equal and asymptotically
+#' exact when their spreads differ, and unlike \eqn{T} it keeps the level
+#' at 10 runs a side when one version's runs are five times as spread as
+#' the other's (where \eqn{T}'s standard error, that of a proportion
+#' estimated far from 1/2, is too small).  The step's `statistic` is
+#' \eqn{T}.  When
 #' the samples separate completely the p-value is the chance of that
 #' ordering, `1 / choose(n + m, n)`.  Fewer than 3 runs in a sample, or all
 #' runs equal, give "insufficient data"; there is no model to check, so
@@ -63,6 +72,10 @@
 #' Neubert, K. and Brunner, E. (2007). A studentized permutation test for
 #' the non-parametric Behrens-Fisher problem. *Computational Statistics and
 #' Data Analysis*, 51(10), 5192-5204.
+#'
+#' Pauly, M., Asendorf, T. and Konietschke, F. (2016). Permutation-based
+#' inference for the AUC: a unified approach for continuous and
+#' discontinuous data. *Biometrical Journal*, 58(6), 1319-1337.
 #' @seealso [median_test()], [speeduptest_protocols].
 #' @examples
 #' set.seed(4)

@@ -18,7 +18,7 @@
 # Each line: the median of the runs of each sequence, and the ratio
 # launcher / hyperfine of the medians (median and range over the repeats),
 # with the load average. The programs: `true` and the CPU-bound loop of
-# bench/measure-interleaved.R sized to about 1, 10 and 100 ms of CPU.
+# bench/busy.c sized to about 1, 10 and 100 ms of CPU.
 #
 # Usage (from the package root):
 #     Rscript bench/measure-instants.R [repeats = 7] [runs = 30]
@@ -29,28 +29,6 @@ runs <- if (length(args) >= 2L) as.integer(args[2L]) else 30L
 load1 <- function() as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1L]][1L])
 dir <- tempfile("bench-instants-")
 dir.create(dir)
-busy_src <- file.path(dir, "busy.c")
-writeLines(c(
-  "#include <stdio.h>", "#include <stdlib.h>", "#include <string.h>", "#include <time.h>",
-  "static unsigned long spin(long n) {",
-  "  volatile unsigned long x = 1;",
-  "  for (long i = 0; i < n; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;",
-  "  return x;",
-  "}",
-  "static double cpu(void) {",
-  "  struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);",
-  "  return t.tv_sec + 1e-9 * t.tv_nsec;",
-  "}",
-  "int main(int argc, char **argv) {",
-  "  if (argc > 2 && strcmp(argv[1], \"-c\") == 0) {",
-  "    double want = atof(argv[2]), best = 1e9; long n = 1000000;",
-  "    for (int k = 0; k < 5; k++) { double t0 = cpu(); spin(n); double t = cpu() - t0;",
-  "      if (t < best) best = t; }",
-  "    printf(\"%ld\\n\", (long) (n * want / best)); return 0;",
-  "  }",
-  "  long n = argc > 1 ? atol(argv[1]) : 1000000L;",
-  "  return (int) (spin(n) & 0);",
-  "}"), busy_src)
 cmp_src <- file.path(dir, "instants.c")
 writeLines(c(
   "#define _GNU_SOURCE",
@@ -135,14 +113,11 @@ writeLines(c(
   "  printf(\"%.9f %.9f %.9f\\n\", median(l, n), median(h, n), median(f, n));",
   "  return 0;",
   "}"), cmp_src)
-busy <- file.path(dir, "busy")
+source(file.path("bench", "busy.R"))
+busy <- busy_program(dir)
 cmp <- file.path(dir, "instants")
-if (system2("gcc", c("-O1", "-o", busy, busy_src)) != 0L) stop("gcc failed")
 if (system2("gcc", c("-O1", "-o", cmp, cmp_src)) != 0L) stop("gcc failed")
-iters <- function(seconds) {
-  n <- vapply(1:3, function(i) as.numeric(system2(busy, c("-c", seconds), stdout = TRUE)), 0)
-  format(stats::median(n), scientific = FALSE)
-}
+iters <- function(seconds) busy_steps(busy, seconds)
 cases <- list(`true` = Sys.which("true")[[1L]], `1ms` = c(busy, iters(0.001)),
               `10ms` = c(busy, iters(0.01)), `100ms` = c(busy, iters(0.1)))
 nruns <- c(`true` = runs, `1ms` = runs, `10ms` = runs, `100ms` = max(5L, runs %/% 3L))

@@ -36,40 +36,9 @@ load1 <- function() as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1L]][1
 # ---- the CPU-bound program --------------------------------------------------
 dir <- tempfile("bench-interleaved-")
 dir.create(dir)
-src <- file.path(dir, "busy.c")
-writeLines(c(
-  "#include <stdio.h>",
-  "#include <stdlib.h>",
-  "#include <string.h>",
-  "#include <time.h>",
-  "static unsigned long spin(long n) {",
-  "  volatile unsigned long x = 1;",
-  "  for (long i = 0; i < n; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;",
-  "  return x;",
-  "}",
-  "static double cpu(void) {",
-  "  struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);",
-  "  return t.tv_sec + 1e-9 * t.tv_nsec;",
-  "}",
-  "int main(int argc, char **argv) {",
-  "  if (argc > 2 && strcmp(argv[1], \"-c\") == 0) {",
-  "    /* the iterations that take argv[2] seconds of CPU: the least of 5 */",
-  "    double want = atof(argv[2]), best = 1e9; long n = 1000000;",
-  "    for (int k = 0; k < 5; k++) { double t0 = cpu(); spin(n); double t = cpu() - t0;",
-  "      if (t < best) best = t; }",
-  "    printf(\"%ld\\n\", (long) (n * want / best)); return 0;",
-  "  }",
-  "  long n = argc > 1 ? atol(argv[1]) : 1000000L;",
-  "  return (int) (spin(n) & 0);",
-  "}"), src)
-busy <- file.path(dir, "busy")
-if (system2("gcc", c("-O1", "-o", busy, src)) != 0L) stop("gcc failed")
-iters <- function(seconds) {
-  # the median of 3 calibrations (each the fastest of 5 loops)
-  n <- vapply(1:3, function(i) as.numeric(system2(busy, c("-c", seconds), stdout = TRUE)),
-              0)
-  format(stats::median(n), scientific = FALSE)
-}
+source(file.path("bench", "busy.R"))
+busy <- busy_program(dir)
+iters <- function(seconds) busy_steps(busy, seconds)
 all_cases <- list(
   `true` = list(cmd = "true", runs = 20L),
   `1ms` = list(cmd = paste(busy, iters(0.001)), runs = 20L),

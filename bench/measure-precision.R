@@ -62,17 +62,8 @@ timed <- function(expr) {
 # ---- the busy programs -------------------------------------------------------
 dir <- tempfile("bench-precision-")
 dir.create(dir)
-src <- file.path(dir, "busy.c")
-writeLines(c(
-  "#include <stdlib.h>",
-  "int main(int argc, char **argv) {",
-  "  long n = argc > 1 ? atol(argv[1]) : 1000000L;",
-  "  volatile unsigned long x = 1;",
-  "  for (long i = 0; i < n; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;",
-  "  return (int) (x & 0);",
-  "}"), src)
-busy <- file.path(dir, "busy")
-if (system2("gcc", c("-O1", "-o", busy, src)) != 0L) stop("gcc failed")
+source(file.path("bench", "busy.R"))
+busy <- busy_program(dir)
 size_to <- function(seconds) {
   iters <- 1e6
   for (i in 1:3) {

@@ -32,17 +32,8 @@ if (!nzchar(Sys.which("hyperfine"))) stop("hyperfine is not on the PATH")
 # A busy loop of fixed work, about 10 ms on the machine of bench/README.md.
 dir <- tempfile("bench-measure-")
 dir.create(dir)
-src <- file.path(dir, "busy.c")
-writeLines(c(
-  "#include <stdlib.h>",
-  "int main(int argc, char **argv) {",
-  "  long n = argc > 1 ? atol(argv[1]) : 10000000L;",
-  "  volatile unsigned long x = 1;",
-  "  for (long i = 0; i < n; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;",
-  "  return (int) (x & 0);",
-  "}"), src)
-busy <- file.path(dir, "busy")
-if (system2("gcc", c("-O1", "-o", busy, src)) != 0L) stop("gcc failed")
+source(file.path("bench", "busy.R"))
+busy <- busy_program(dir)
 # calibrate the work to about 10 ms when the machine is idle (the fastest of
 # 15 runs: a busy machine only makes runs longer)
 iters <- 1e7

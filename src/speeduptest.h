@@ -933,7 +933,8 @@ typedef struct {
 } st_warmup_result;
 /* The rolling outlier rule on x[0 .. n-1]: bounds lo[i], hi[i] =
  * median -+ k (q90 - q10) of the `window` values around i, and outlier[i]
- * = 1 outside them.  ST_OK, ST_ERR_DOMAIN or ST_ERR_ALLOC. */
+ * = 1 outside them.  ST_OK, ST_ERR_DOMAIN (a non-finite value, window 0,
+ * k < 0) or ST_ERR_ALLOC. */
 int st_warmup_outliers(const double *x, size_t n, size_t window, double k,
                        double *lo, double *hi, int *outlier);
 /* The class of one process's iterations x[0 .. n-1] (positive, in the

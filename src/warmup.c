@@ -64,7 +64,11 @@ static double quantile7(const double *s, size_t n, double p)
     size_t lo = (size_t) floor(h);
     if (lo + 1 >= n) return s[n - 1];
     double f = h - (double) lo;
-    return s[lo] + f * (s[lo + 1] - s[lo]);
+    if (f == 0) return s[lo];
+    double gap = s[lo + 1] - s[lo];
+    /* (a gap beyond the largest double: weigh the two ends instead) */
+    if (!isfinite(gap)) return (1 - f) * s[lo] + f * s[lo + 1];
+    return s[lo] + f * gap;
 }
 
 /* the position where v goes in the ascending s[0..k-1] (first >= v) */
@@ -83,6 +87,10 @@ int st_warmup_outliers(const double *x, size_t n, size_t window, double k,
 {
     if (n == 0) return ST_OK;
     if (window < 1 || !(k >= 0)) return ST_ERR_DOMAIN;
+    /* the sliding window finds each leaving value by bisection: a NaN (no
+     * order) would leave it looking past the window's end */
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i])) return ST_ERR_DOMAIN;
     size_t w = window < n ? window : n;
     double *s = st_malloc(w, sizeof(double));
     if (!s) return ST_ERR_ALLOC;
@@ -110,8 +118,11 @@ int st_warmup_outliers(const double *x, size_t n, size_t window, double k,
         }
         double med = quantile7(s, w, 0.5);
         double spread = quantile7(s, w, 0.9) - quantile7(s, w, 0.1);
-        lo[i] = med - k * spread;
-        hi[i] = med + k * spread;
+        /* (times near the largest double can make the spread infinite:
+         * k = 0 still means bounds at the median) */
+        double d = k > 0 ? k * spread : 0;
+        lo[i] = med - d;
+        hi[i] = med + d;
         outlier[i] = x[i] < lo[i] || x[i] > hi[i];
     }
     free(s);
@@ -129,7 +140,9 @@ static double median_in(const double *x, size_t n, double *buf)
     double lov = buf[0];
     for (size_t i = 1; i < h; i++)
         if (buf[i] > lov) lov = buf[i];
-    return (lov + hiv) / 2;
+    /* adding first overflows near DBL_MAX (as st_median_sorted) */
+    double s = lov + hiv;
+    return isfinite(s) ? s / 2.0 : lov / 2.0 + hiv / 2.0;
 }
 
 int st_warmup_classify(const double *x, size_t n,

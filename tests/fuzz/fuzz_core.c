@@ -538,6 +538,8 @@ static void fuzz_protocol(reader *r)
         st_protocol_options opt = {0};
         opt.trend_min = tmin;
         opt.trend = trend;
+        st = st_protocol(ST_PROTO_MEDIAN, x, n, y, m, alpha, rigorous, NULL,
+                         &v);
         int stt = st_protocol(ST_PROTO_MEDIAN, x, n, y, m, alpha, rigorous,
                               &opt, &vt);
         CHECK(stt == st);
@@ -570,9 +572,11 @@ static void fuzz_protocol(reader *r)
     /* the paired protocols on the first min(n, m) values as rounds, and
      * the variance components with a fuzzer-chosen grouping */
     size_t k = n < m ? n : m;
-    for (int t = 0; t < 2; t++) {
-        st = st_paired_protocol(t ? ST_PROTO_MEDIAN : ST_PROTO_MEAN, x, y, k,
-                                alpha, rigorous, &v);
+    static const int paired_protos[3] = {ST_PROTO_MEAN, ST_PROTO_MEDIAN,
+                                         ST_PROTO_PROB};
+    for (int t = 0; t < 3; t++) {
+        st = st_paired_protocol(paired_protos[t], x, y, k, alpha, rigorous,
+                                &v);
         if (st == ST_OK) {
             check_p(v.p_value);
             check_p(v.p_value_slowdown);
@@ -597,6 +601,9 @@ static void fuzz_protocol(reader *r)
     if (st_tolerance_tests(ST_PROTO_MEAN, x, n, y, m, pooled, s0, p) == ST_OK)
         for (int k = 0; k < 4; k++) check_p(p[k]);
     if (st_tolerance_tests(ST_PROTO_MEDIAN, x, n, y, m, pooled, s0, p) ==
+        ST_OK)
+        for (int k = 0; k < 4; k++) check_p(p[k]);
+    if (st_tolerance_tests(ST_PROTO_PROB, x, n, y, m, pooled, s0, p) ==
         ST_OK)
         for (int k = 0; k < 4; k++) check_p(p[k]);
     int dir;
@@ -1669,6 +1676,203 @@ static void fuzz_changes(reader *r)
     free(start);
 }
 
+/* Warm-up (warmup.c): the rolling outlier rule's bounds are ordered and
+ * flag exactly the values outside them; the classification of a process
+ * refuses non-positive or non-finite times and bad options, and otherwise
+ * gives a class, change points inside the series in increasing order at
+ * least minseg apart, a first steady iteration inside it (or none for
+ * "no steady state"), the time before it, and the segments' medians within
+ * the range of the times. */
+static void fuzz_warmup(reader *r)
+{
+    size_t n = rd_size(r, 250);
+    double *x = malloc((n ? n : 1) * sizeof(double));
+    int base = rd_u8(r) & 1;
+    for (size_t i = 0; i < n; i++) {
+        double v = rd_double(r);
+        /* mostly positive times, a warm-up or a slowdown now and then */
+        x[i] = base ? v : fabs(v) + (i < n / 4 ? (double) (rd_u8(r) % 3) : 0.0);
+    }
+    size_t window = rd_size(r, 40);
+    double k = (double) (rd_u8(r) % 12) / 2.0;
+    if (rd_u8(r) == 255) k = NAN;
+    double *lo = malloc((n ? n : 1) * sizeof(double));
+    double *hi = malloc((n ? n : 1) * sizeof(double));
+    int *out = malloc((n ? n : 1) * sizeof(int));
+    int s = st_warmup_outliers(x, n, window, k, lo, hi, out);
+    CHECK(s == ST_OK || s == ST_ERR_DOMAIN);
+    if (!all_finite(x, n)) CHECK(s == ST_ERR_DOMAIN);
+    if (s == ST_OK)
+        for (size_t i = 0; i < n; i++) {
+            CHECK(lo[i] <= hi[i]);
+            CHECK(out[i] == (x[i] < lo[i] || x[i] > hi[i]));
+        }
+    st_warmup_options o;
+    o.penalty = (double) (rd_u8(r) % 40) * (n > 1 ? log((double) n) : 1.0);
+    o.minseg = rd_size(r, 12);
+    o.step = rd_size(r, 3);
+    o.window = window;
+    o.outlier_k = k;
+    o.steady = rd_size(r, 60);
+    o.margin = (double) (rd_u8(r) % 6) / 100.0;
+    o.alpha = (double) (rd_u8(r) % 12) / 20.0;
+    size_t *cpts = malloc((n ? n : 1) * sizeof(size_t));
+    double *seg = malloc((n + 1) * sizeof(double));
+    st_warmup_result res;
+    s = st_warmup_classify(x, n, &o, NULL, &res, cpts, out, seg);
+    CHECK(s == ST_OK || s == ST_ERR_DOMAIN || s == ST_ERR_TOO_FEW ||
+          s == ST_ERR_TOO_MANY);
+    int positive = 1;
+    for (size_t i = 0; i < n; i++) positive &= isfinite(x[i]) && x[i] > 0;
+    if (n == 0) CHECK(s == ST_ERR_TOO_FEW);
+    else if (!positive) CHECK(s == ST_ERR_DOMAIN);
+    if (s == ST_OK) {
+        CHECK(res.cls >= ST_WARMUP_FLAT && res.cls <= ST_WARMUP_TOO_SHORT);
+        CHECK(res.changes < n);
+        size_t outliers = 0;
+        for (size_t i = 0; i < n; i++) outliers += (size_t) (out[i] != 0);
+        CHECK(outliers == res.outliers);
+        double mn = x[0], mx = x[0];
+        for (size_t i = 1; i < n; i++) {
+            if (x[i] < mn) mn = x[i];
+            if (x[i] > mx) mx = x[i];
+        }
+        size_t prev = 0;
+        for (size_t j = 0; j < res.changes; j++) {
+            CHECK(cpts[j] >= prev + o.minseg && cpts[j] + o.minseg <= n);
+            prev = cpts[j];
+        }
+        for (size_t j = 0; j <= res.changes; j++)
+            CHECK(seg[j] >= mn && seg[j] <= mx);
+        if (res.cls == ST_WARMUP_NO_STEADY) {
+            CHECK(res.steady_iteration == 0 && isnan(res.steady_median));
+        } else {
+            CHECK(res.steady_iteration >= 1 && res.steady_iteration <= n);
+            CHECK(res.steady_median >= mn && res.steady_median <= mx);
+            CHECK(res.steady_time >= 0);
+            if (res.cls == ST_WARMUP_FLAT) CHECK(res.steady_iteration == 1);
+        }
+    }
+    free(x);
+    free(lo);
+    free(hi);
+    free(out);
+    free(cpts);
+    free(seg);
+}
+
+/* Rounds and processes (replication.c): the complete rounds of each pair
+ * of samples against a count by brute force; per-process summaries (the
+ * runs, the common round, the value within the range of the process's
+ * runs); the labels of each benchmark against a brute-force count. */
+static void fuzz_units(reader *r)
+{
+    enum { MAXSEG = 4, MAXU = 24, NA = -1 };
+    size_t nseg = 1 + rd_size(r, MAXSEG - 1);
+    size_t x_off[MAXSEG + 1], y_off[MAXSEG + 1];
+    int rx[MAXSEG * MAXU], ry[MAXSEG * MAXU];
+    x_off[0] = y_off[0] = 0;
+    for (size_t s = 0; s < nseg; s++) {
+        size_t a = rd_size(r, MAXU), b = rd_size(r, MAXU);
+        x_off[s + 1] = x_off[s] + a;
+        y_off[s + 1] = y_off[s] + b;
+        for (size_t i = x_off[s]; i < x_off[s + 1]; i++)
+            rx[i] = rd_u8(r) % 9 == 0 ? NA : (int) (rd_u8(r) % 12);
+        for (size_t i = y_off[s]; i < y_off[s + 1]; i++)
+            ry[i] = rd_u8(r) % 9 == 0 ? NA : (int) (rd_u8(r) % 12);
+    }
+    int complete[MAXSEG], rounds[MAXSEG], shared[MAXSEG];
+    int pos_x[MAXSEG * MAXU], pos_y[MAXSEG * MAXU];
+    int s = st_round_pairs(rx, x_off, ry, y_off, nseg, NA, complete, rounds,
+                           shared, pos_x, pos_y);
+    CHECK(s == ST_OK);
+    for (size_t g = 0; g < nseg; g++) {
+        int cnt_c = 0, cnt_r = 0, cnt_s = 0;
+        for (int c = 0; c < 12; c++) {
+            int ax = 0, ay = 0;
+            for (size_t i = x_off[g]; i < x_off[g + 1]; i++) ax += rx[i] == c;
+            for (size_t i = y_off[g]; i < y_off[g + 1]; i++) ay += ry[i] == c;
+            cnt_r += ax + ay > 0;
+            cnt_s += ax > 0 && ay > 0;
+            cnt_c += ax == 1 && ay == 1;
+        }
+        CHECK(complete[g] == cnt_c && rounds[g] == cnt_r && shared[g] == cnt_s);
+        for (size_t i = x_off[g]; i < x_off[g + 1]; i++)
+            CHECK(pos_x[i] >= 0 && pos_x[i] <= cnt_c);
+        for (size_t i = y_off[g]; i < y_off[g + 1]; i++)
+            CHECK(pos_y[i] >= 0 && pos_y[i] <= cnt_c);
+    }
+    /* per-process summaries */
+    size_t n = rd_size(r, 60), k = 1 + rd_size(r, 7);
+    double t[60];
+    int group[60], round[60];
+    for (size_t i = 0; i < n; i++) {
+        t[i] = rd_double(r);
+        group[i] = 1 + (int) (rd_u8(r) % k);
+        round[i] = rd_u8(r) % 5 == 0 ? NA : (int) (rd_u8(r) % 4);
+    }
+    double value[8], excess[8];
+    int runs[8], unit_round[8];
+    int median = rd_u8(r) & 1;
+    size_t take = rd_size(r, 4);
+    s = st_process_units(t, group, round, n, k, NA, median, take, value, runs,
+                         unit_round, excess);
+    if (s == ST_OK && all_finite(t, n)) {
+        for (size_t g = 0; g < k; g++) {
+            int cnt = 0;
+            double mn = INFINITY, mx = -INFINITY;
+            for (size_t i = 0; i < n; i++)
+                if ((size_t) group[i] == g + 1) {
+                    cnt++;
+                    if (take == 0 || (size_t) cnt <= take) {
+                        if (t[i] < mn) mn = t[i];
+                        if (t[i] > mx) mx = t[i];
+                    }
+                }
+            CHECK(runs[g] == cnt);
+            if (cnt > 0 && !isnan(value[g]) && isfinite(mn) && isfinite(mx) &&
+                fabs(mn) < 1e300 && fabs(mx) < 1e300)
+                CHECK(value[g] >= mn - 1e-9 * fabs(mn) &&
+                      value[g] <= mx + 1e-9 * fabs(mx));
+        }
+    }
+    /* labels per benchmark, runs of each benchmark together, x before y */
+    size_t nb = 1 + rd_size(r, 3), u = 1 + rd_size(r, 6), nl = 0;
+    int bench[80], side[80], code[80];
+    for (size_t b = 0; b < nb; b++)
+        for (int sd = 1; sd <= 2; sd++) {
+            size_t c = rd_size(r, 9);
+            for (size_t i = 0; i < c && nl < 80; i++) {
+                bench[nl] = (int) b + 1;
+                side[nl] = sd;
+                code[nl] = rd_u8(r) % 7 == 0 ? NA : 1 + (int) (rd_u8(r) % u);
+                nl++;
+            }
+        }
+    int has_na[4], kx[4], ky[4], sh[4];
+    s = st_process_counts(bench, side, code, nl, nb, u, NA, has_na, kx, ky, sh);
+    CHECK(s == ST_OK || s == ST_ERR_DOMAIN);
+    if (s == ST_OK)
+        for (size_t b = 0; b < nb; b++) {
+            int na = 0, cx = 0, cy = 0, both = 0;
+            for (size_t c = 1; c <= u; c++) {
+                int ax = 0, ay = 0;
+                for (size_t i = 0; i < nl; i++)
+                    if ((size_t) bench[i] == b + 1 && (size_t) code[i] == c) {
+                        ax += side[i] == 1;
+                        ay += side[i] == 2;
+                    }
+                cx += ax > 0;
+                cy += ay > 0;
+                both |= ax > 0 && ay > 0;
+            }
+            for (size_t i = 0; i < nl; i++)
+                na |= (size_t) bench[i] == b + 1 && code[i] == NA;
+            CHECK((has_na[b] != 0) == na && kx[b] == cx && ky[b] == cy &&
+                  (sh[b] != 0) == both);
+        }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size};
@@ -1690,6 +1894,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((all && pick == 12) || strcmp(t, "suite") == 0) fuzz_suite(&r);
     if (strcmp(t, "split") == 0) fuzz_split(&r);
     if (strcmp(t, "changes") == 0) fuzz_changes(&r);
+    if (strcmp(t, "warmup") == 0) fuzz_warmup(&r);
+    if (strcmp(t, "units") == 0) fuzz_units(&r);
     /* (not in all: one input can take seconds) */
     if (strcmp(t, "exactlarge") == 0) fuzz_exact_large(&r);
     return 0;
