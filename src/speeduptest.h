@@ -591,6 +591,15 @@ int st_process_counts(const int *bench, const int *side, const int *code,
                       size_t n, size_t nb, size_t u, int na, int *has_na,
                       int *kx, int *ky, int *shared);
 
+/* ==== timings grouped (suite-timings.c) ================================== */
+
+/* The n rows of timings, row i in group group[i] (1..ng): order[] receives
+ * the rows (0-based) group after group, each group's rows in row order or,
+ * when run is not NULL, by run[] (ties in row order); count[g] the rows of
+ * group g + 1.  ST_ERR_DOMAIN for a code outside 1..ng. */
+int st_group_order(const int *group, const double *run, size_t n, size_t ng,
+                   int *order, int *count);
+
 /* ==== tolerance and equivalence (tolerance.c) ============================= */
 
 /* The direction a verdict with a tolerance declares (as R's verdicts
