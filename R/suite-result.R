@@ -106,7 +106,8 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     one <- if (is.null(single)) integer() else which(single)
     if (length(one)) {
       txt <- suite_run_order_phrases[["single_process"]]
-      cav[one] <- ifelse(nzchar(cav[one]), paste(cav[one], txt, sep = "; "), txt)
+      u <- unique(cav[one])
+      cav[one] <- ifelse(nzchar(u), paste(u, txt, sep = "; "), txt)[match(cav[one], u)]
     }
     guaranteed <- core_col(i, "guaranteed") == 1 & !run_order$run_order_flag
     guaranteed[one] <- FALSE

@@ -22,7 +22,7 @@ suite_from_timings <- function(t, initial) {
   n <- length(tm)
   if (!n || !is.factor(v) || !(is.character(b) || is.factor(b)) ||
       !is.numeric(tm) || !is.numeric(run) || length(run) != n ||
-      anyNA(run) || anyNA(b) || anyNA(v) ||
+      anyNA(run) || anyNA(b) ||
       inherits(t[["timestamp"]], "POSIXct") || any(t[["warmup"]] %in% TRUE)) {
     return(NULL)
   }
@@ -32,7 +32,8 @@ suite_from_timings <- function(t, initial) {
   if (!is.null(initial)) {
     v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
   }
-  if (nlevels(v) != 2L) return(NULL)
+  vi <- as.integer(v)
+  if (nlevels(v) != 2L || anyNA(vi)) return(NULL)
   # the benchmarks in the order of their first run
   if (is.factor(b)) {
     code <- as.integer(b)
@@ -44,7 +45,6 @@ suite_from_timings <- function(t, initial) {
     bi <- match(b, bench)
   }
   nb <- length(bench)
-  vi <- as.integer(v)
   g <- .Call(ffi_group_order, 2L * bi - 2L + vi, as.double(run), 2L * nb)
   check_status(g, "the timings")
   counts <- g$count
