@@ -1,7 +1,7 @@
 # speedup_suite() on timings (what read_timings() and as_timings() return,
 # the path of every real file): the runs packed as the suite's core reads
 # them straight from the table's integer codes, grouped by benchmark and
-# version in one pass of the core (st_group_order, src/suite-timings.c),
+# version in one pass of the core (st_timings_group, src/suite-timings.c),
 # and what the processes and rounds change for each benchmark found from
 # the same grouping before the suite's table is built.
 
@@ -27,26 +27,31 @@ suite_from_timings <- function(t, initial) {
     return(NULL)
   }
   tm <- as.double(tm)
-  if (!all(is.finite(tm) & tm > 0)) return(NULL)
   v <- drop_unused_levels(v)
   if (!is.null(initial)) {
     v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
   }
   vi <- as.integer(v)
   if (nlevels(v) != 2L || anyNA(vi)) return(NULL)
-  # the benchmarks in the order of their first run
+  # the benchmarks in the order of their first run (text: from the rows
+  # where a run of one name starts, as files list a benchmark's runs
+  # together)
   if (is.factor(b)) {
     code <- as.integer(b)
     u <- unique(code)
     bi <- match(code, u)
     bench <- levels(b)[u]
   } else {
-    bench <- unique(b)
-    bi <- match(b, bench)
+    h <- .Call(ffi_run_starts, b)
+    hb <- b[h]
+    bench <- unique(hb)
+    bi <- rep.int(match(hb, bench), diff(c(h, n + 1L)))
   }
   nb <- length(bench)
-  g <- .Call(ffi_group_order, 2L * bi - 2L + vi, as.double(run), 2L * nb)
+  if (!is.integer(run)) run <- as.double(run)
+  g <- .Call(ffi_timings_group, bi, vi, run, tm, nb)
   check_status(g, "the timings")
+  if (!g$clean) return(NULL)
   counts <- g$count
   odd <- seq(1L, by = 2L, length.out = nb)
   x_len <- counts[odd]

@@ -9,6 +9,7 @@
  * row order), found in O(n) when each group is already in run order, as
  * the files of every tool write it.
  */
+#include <float.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,33 @@ int st_group_order(const int *group, const double *run, size_t n, size_t ng,
     return status;
 }
 
+/* The runs of timings grouped by benchmark and version: row i of benchmark
+ * bench[i] (1..nb) and version version[i] (1 or 2) goes to group
+ * 2 (bench[i] - 1) + version[i]; st_group_order() of those groups by run
+ * (run may be NULL).  *clean tells whether every time is finite and
+ * positive (time may be NULL: not checked, *clean 1). */
+int st_timings_group(const int *bench, const int *version, const double *run,
+                     const double *time, size_t n, size_t nb, int *order,
+                     int *count, int *clean)
+{
+    if (nb > (size_t) INT_MAX / 2) return ST_ERR_TOO_MANY;
+    int *group = st_malloc(n, sizeof(int));
+    if (!group) return ST_ERR_ALLOC;
+    *clean = 1;
+    for (size_t i = 0; i < n; i++) {
+        int b = bench[i], v = version[i];
+        if (b < 1 || (size_t) b > nb || (v != 1 && v != 2)) {
+            free(group);
+            return ST_ERR_DOMAIN;
+        }
+        group[i] = 2 * (b - 1) + v;
+        if (time && !(time[i] > 0 && time[i] <= DBL_MAX)) *clean = 0;
+    }
+    int status = st_group_order(group, run, n, 2 * nb, order, count);
+    free(group);
+    return status;
+}
+
 /* ---- R entry points ----------------------------------------------------------- */
 #include "ffi.h"
 
@@ -111,4 +139,74 @@ SEXP ffi_group_order(SEXP group, SEXP run, SEXP ng)
     SEXP res = ffi_named_list(3, names, values);
     UNPROTECT(3);
     return res;
+}
+
+/* bench, version: integer codes (1..nb, 1..2); run: NULL, or integer or
+ * double run numbers (no NA); time: the double times.  Returns the status,
+ * the order of the rows (1-based), the rows of each (benchmark, version)
+ * group and whether every time is finite and positive. */
+SEXP ffi_timings_group(SEXP bench, SEXP version, SEXP run, SEXP time, SEXP nb)
+{
+    if (TYPEOF(bench) != INTSXP || TYPEOF(version) != INTSXP)
+        Rf_error("`bench` and `version` must be integer codes.");
+    size_t n = (size_t) XLENGTH(bench);
+    if ((size_t) XLENGTH(version) != n)
+        Rf_error("`bench` and `version` must have the same length.");
+    if (n > (size_t) INT_MAX)
+        Rf_error("`bench` must have at most %d rows.", INT_MAX);
+    size_t nt;
+    const double *pt = ffi_doubles(time, &nt, "time");
+    if (nt != n) Rf_error("`time` must be as long as `bench`.");
+    const double *pr = NULL;
+    if (TYPEOF(run) == INTSXP) {
+        if ((size_t) XLENGTH(run) != n) Rf_error("`run` must be as long as `bench`.");
+        double *d = (double *) R_alloc(n ? n : 1, sizeof(double));
+        const int *ri = INTEGER(run);
+        for (size_t i = 0; i < n; i++) d[i] = (double) ri[i];
+        pr = d;
+    } else if (!Rf_isNull(run)) {
+        size_t nr;
+        pr = ffi_doubles(run, &nr, "run");
+        if (nr != n) Rf_error("`run` must be as long as `bench`.");
+    }
+    int k = ffi_int(nb, "nb");
+    if (k < 0 || k > INT_MAX / 2) Rf_error("`nb` must be a count of benchmarks.");
+    SEXP order = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) n));
+    SEXP count = PROTECT(Rf_allocVector(INTSXP, 2 * (R_xlen_t) k));
+    int clean = 0;
+    int s = st_timings_group(INTEGER(bench), INTEGER(version), pr, pt, n,
+                             (size_t) k, INTEGER(order), INTEGER(count),
+                             &clean);
+    if (s == ST_OK) {
+        int *o = INTEGER(order);
+        for (size_t i = 0; i < n; i++) o[i]++;
+    }
+    static const char *names[] = {"status", "order", "count", "clean"};
+    SEXP values[4];
+    values[0] = PROTECT(Rf_ScalarInteger(s));
+    values[1] = order;
+    values[2] = count;
+    values[3] = PROTECT(Rf_ScalarLogical(clean));
+    SEXP res = ffi_named_list(4, names, values);
+    UNPROTECT(4);
+    return res;
+}
+
+/* The rows (1-based) where a new run of equal values of the text vector x
+ * starts: a row whose string is not the one of the row before (compared
+ * as R's string cache holds them, so one text in two encodings starts a
+ * run, which the caller's match() of the run starts then joins). */
+SEXP ffi_run_starts(SEXP x)
+{
+    if (TYPEOF(x) != STRSXP) Rf_error("`x` must be a character vector.");
+    R_xlen_t n = XLENGTH(x), k = 0;
+    for (R_xlen_t i = 0; i < n; i++)
+        if (i == 0 || STRING_ELT(x, i) != STRING_ELT(x, i - 1)) k++;
+    SEXP out = PROTECT(Rf_allocVector(INTSXP, k));
+    int *o = INTEGER(out);
+    k = 0;
+    for (R_xlen_t i = 0; i < n; i++)
+        if (i == 0 || STRING_ELT(x, i) != STRING_ELT(x, i - 1)) o[k++] = (int) (i + 1);
+    UNPROTECT(1);
+    return out;
 }

@@ -69,6 +69,41 @@ test_that("st_group_order gives the order of order(group, run), ties in row orde
   expect_error(.Call(ns$ffi_group_order, 1L, c(1, 2), 2L), "as long")
 })
 
+test_that("st_timings_group groups by benchmark then version and checks the times", {
+  set.seed(5)
+  for (k in 1:20) {
+    n <- sample(1:200, 1)
+    nb <- sample(1:6, 1)
+    b <- sample.int(nb, n, replace = TRUE)
+    v <- sample(1:2, n, replace = TRUE)
+    run <- sample(1:15, n, replace = TRUE)
+    tm <- rlnorm(n)
+    if (k %% 4 == 0) tm[sample(n, 1)] <- c(NA, Inf, 0, -2, NaN)[k %% 5 + 1]
+    r <- .Call(ns$ffi_timings_group, b, v, if (k %% 2) run else as.double(run), tm, nb)
+    expect_identical(r$status, 0L)
+    expect_identical(r$order, order(b, v, run))
+    expect_identical(r$count, tabulate(2L * b - 2L + v, 2L * nb))
+    expect_identical(r$clean, all(is.finite(tm) & tm > 0))
+  }
+  expect_identical(.Call(ns$ffi_timings_group, 1:2, c(1L, 3L), NULL, c(1, 1), 2L)$status, 5L)
+  expect_identical(.Call(ns$ffi_timings_group, c(1L, 3L), 1:2, NULL, c(1, 1), 2L)$status, 5L)
+})
+
+test_that("ffi_run_starts finds where a run of one text starts", {
+  x <- c("a", "a", "b", "a", "a", "c", "c")
+  expect_identical(.Call(ns$ffi_run_starts, x), c(1L, 3L, 4L, 6L))
+  expect_identical(.Call(ns$ffi_run_starts, character()), integer())
+  # one text in two encodings may start a run; the names stay one benchmark
+  lat <- iconv("caf\u00e9", "UTF-8", "latin1")
+  utf <- enc2utf8(lat)
+  t <- as_timings(data.frame(benchmark = c(rep(lat, 6), rep(utf, 6)),
+                             version = rep(rep(c("a", "b"), each = 3), 2),
+                             time = rlnorm(12)))
+  s <- suppressWarnings(speedup_suite(t))
+  expect_identical(nrow(s$benchmarks), 1L)
+  expect_identical(s$benchmarks$n, 6L)
+})
+
 test_that("the grouped suite is the suite of timings_pairs() read by suite_from_frame()", {
   cases <- list(
     make_timings(7, 5),
