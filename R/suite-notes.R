@@ -65,9 +65,10 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     tail_cav <- function(i, sep) {
       t <- cav[i]
       u <- unique(t)
+      out <- u
       nz <- nzchar(u)
-      u[nz] <- paste0(sep, u[nz])
-      u[match(t, u)]
+      out[nz] <- paste0(sep, u[nz])
+      out[match(t, u)]
     }
     dirn <- bm[[paste0(p, "_direction")]][show]
     insufficient <- is.na(dirn)

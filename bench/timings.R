@@ -6,7 +6,8 @@
 #   suite     speedup_suite() on timings against the same suite as a list,
 #             for 1,000, 10,000 and 100,000 benchmarks, with the growth
 #             exponent of each from the smallest to the largest size; and
-#             against the loop of stats calls of bench/suite.R at 10,000;
+#             the loop of stats calls of bench/suite.R against both at
+#             10,000 benchmarks (at the runs per version given and at 31);
 #   paired    mean_test() and median_test() of 1e6 complete rounds against
 #             t.test(paired = TRUE) and wilcox.test(paired = TRUE);
 #   anova     variance_components() against base R's one-way ANOVA
@@ -125,13 +126,21 @@ if ("suite" %in% parts) {
     list(res = res, gain = gain,
          ci = lapply(a, function(k) prop.test(k, length(suite))$conf.int))
   }
-  suite <- make_suite(10000, n)
-  tm <- suite_timings(suite, "file")
-  r <- in_turn(list(loop = quote(r_suite(suite)), timings = quote(speedup_suite(tm))),
-               max(1L, reps - 1L))
-  line("10000 benchmarks: loop of stats / timings", r$median[1], r$median[2],
-       "process per file")
+  # at the runs per version of this run and at the 31 of bench/suite.R
+  for (nl in unique(c(n, 31L))) {
+    suite <- make_suite(10000, nl)
+    tm <- suite_timings(suite, "file")
+    r <- in_turn(list(loop = quote(r_suite(suite)), timings = quote(speedup_suite(tm)),
+                      list = quote(speedup_suite(suite))), max(1L, reps - 1L))
+    line(sprintf("10000 x %d: loop of stats / timings", nl), r$median[1], r$median[2],
+         sprintf("process per file; timings %.3f-%.3f", r$min[2], r$max[2]))
+    line(sprintf("10000 x %d: loop of stats / list", nl), r$median[1], r$median[3],
+         sprintf("loop %.2f-%.2f", r$min[1], r$max[1]))
+  }
 }
+cat(sprintf("load average at the end: %s\n",
+            paste(utils::head(scan("/proc/loadavg", what = "", quiet = TRUE), 3),
+                  collapse = " ")))
 
 if ("paired" %in% parts) {
   set.seed(2)

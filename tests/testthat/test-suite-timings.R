@@ -176,8 +176,17 @@ test_that("one process per version: every benchmark keeps its caveat and loses i
   expect_true(all(endsWith(s$benchmarks$median_caveats, phrase)))
   expect_false(any(s$benchmarks$mean_guaranteed))
   expect_false(any(s$benchmarks$median_guaranteed))
-  # a note per benchmark and protocol, as none is guaranteed
+  # a note per benchmark and protocol, as none is guaranteed, each ending
+  # with the benchmark's caveats
   expect_identical(nrow(s$notes), 12L)
+  for (p in c("mean", "median")) {
+    nt <- s$notes[s$notes$protocol == p, ]
+    cav <- s$benchmarks[[paste0(p, "_caveats")]][match(nt$benchmark, s$benchmarks$benchmark)]
+    dirn <- s$benchmarks[[paste0(p, "_direction")]][match(nt$benchmark, s$benchmarks$benchmark)]
+    sep <- ifelse(is.na(dirn) | dirn %in% "speedup", ": ", "; ")
+    expect_true(all(endsWith(nt$message, paste0(sep, cav))))
+    expect_true(any(!dirn %in% "speedup"))
+  }
   expect_identical(s$replication, list(replication = "auto", design = "auto"))
 })
 
