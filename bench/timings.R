@@ -4,7 +4,8 @@
 # this process (CPU time, user + system, median of the repeats):
 #
 #   suite     speedup_suite() on timings against the same suite as a list,
-#             for 1,000, 10,000 and 100,000 benchmarks, with the growth
+#             for 1,000, 10,000 and 100,000 benchmarks (below 10,000 each
+#             time covers 10,000 / size calls), with the growth
 #             exponent of each from the smallest to the largest size; and
 #             the loop of stats calls of bench/suite.R against both at
 #             10,000 benchmarks (at the runs per version given and at 31);
@@ -34,13 +35,15 @@ cpu <- function(expr) {
   t <- system.time(expr, gcFirst = FALSE)
   t[["user.self"]] + t[["sys.self"]] + t[["user.child"]] + t[["sys.child"]]
 }
-# each expression timed in turn, `reps` times; the medians
-in_turn <- function(exprs, reps) {
+# each expression timed in turn, `reps` times (each time the CPU of
+# `inner` evaluations, divided by `inner`: short calls are timed over
+# several); the medians and ranges
+in_turn <- function(exprs, reps, inner = 1L) {
   env <- parent.frame()
   times <- matrix(NA_real_, reps, length(exprs), dimnames = list(NULL, names(exprs)))
   for (r in seq_len(reps)) for (k in seq_along(exprs)) {
     invisible(gc())
-    times[r, k] <- cpu(eval(exprs[[k]], env))
+    times[r, k] <- cpu(for (i in seq_len(inner)) eval(exprs[[k]], env)) / inner
   }
   list(median = apply(times, 2, median), min = apply(times, 2, min),
        max = apply(times, 2, max))
@@ -82,7 +85,9 @@ if ("suite" %in% parts) {
     for (proc in c("file", "run", "none")) {
       tm <- suite_timings(suite, proc)
       r <- in_turn(list(timings = quote(speedup_suite(tm)),
-                        list = quote(speedup_suite(suite))), if (nb >= 1e5) max(1L, reps - 1L) else reps)
+                        list = quote(speedup_suite(suite))),
+                   if (nb >= 1e5) max(1L, reps - 1L) else reps,
+                   inner = max(1L, as.integer(10000 %/% nb)))
       res[[paste(proc, nb)]] <- r$median
       line(sprintf("%g benchmarks, process per %s", nb, proc), r$median[1], r$median[2],
            sprintf("timings %.3f-%.3f", r$min[1], r$max[1]))
@@ -138,9 +143,11 @@ if ("suite" %in% parts) {
          sprintf("loop %.2f-%.2f", r$min[1], r$max[1]))
   }
 }
-cat(sprintf("load average at the end: %s\n",
-            paste(utils::head(scan("/proc/loadavg", what = "", quiet = TRUE), 3),
-                  collapse = " ")))
+if (file.exists("/proc/loadavg")) {
+  cat(sprintf("load average at the end: %s\n",
+              paste(utils::head(scan("/proc/loadavg", what = "", quiet = TRUE), 3),
+                    collapse = " ")))
+}
 
 if ("paired" %in% parts) {
   set.seed(2)
