@@ -143,11 +143,6 @@ if ("suite" %in% parts) {
          sprintf("loop %.2f-%.2f", r$min[1], r$max[1]))
   }
 }
-if (file.exists("/proc/loadavg")) {
-  cat(sprintf("load average at the end: %s\n",
-              paste(utils::head(scan("/proc/loadavg", what = "", quiet = TRUE), 3),
-                    collapse = " ")))
-}
 
 if ("paired" %in% parts) {
   set.seed(2)
@@ -232,4 +227,10 @@ if ("compare" %in% parts) {
               r$min[5], r$max[5]))
   cat(sprintf("reading the two files, process:  %7.3f s CPU\n", r$median[2]))
   cat(sprintf("Rscript -e NULL:                 %7.3f s CPU\n", r$median[3]))
+}
+
+if (file.exists("/proc/loadavg")) {
+  cat(sprintf("load average at the end: %s\n",
+              paste(utils::head(scan("/proc/loadavg", what = "", quiet = TRUE), 3),
+                    collapse = " ")))
 }
