@@ -13,6 +13,10 @@
 #             t.test(paired = TRUE) and wilcox.test(paired = TRUE);
 #   anova     variance_components() against base R's one-way ANOVA
 #             (anova(lm(log(time) ~ factor(process))));
+#   ab        (only when asked, with REF_LIB set to the library of a build
+#             of before) speedup_suite() on timings and on the list at
+#             10,000 benchmarks in child processes alternating between the
+#             two builds;
 #   compare   `speeduptest compare` on two Google Benchmark files of 3,000
 #             benchmarks each, the CPU of the whole child process with the
 #             text, Markdown and JSON reports (and of `Rscript -e NULL` and
@@ -227,6 +231,39 @@ if ("compare" %in% parts) {
               r$min[5], r$max[5]))
   cat(sprintf("reading the two files, process:  %7.3f s CPU\n", r$median[2]))
   cat(sprintf("Rscript -e NULL:                 %7.3f s CPU\n", r$median[3]))
+}
+
+# before / after: `speedup_suite()` on timings (one process per version)
+# and on the list at 10,000 benchmarks, in child processes alternating
+# between this library and the reference library of the environment
+# variable REF_LIB (a build of before); each child times 3 calls of each.
+if ("ab" %in% parts && nzchar(Sys.getenv("REF_LIB"))) {
+  child <- tempfile(fileext = ".R")
+  writeLines(c(
+    "suppressPackageStartupMessages(library(speeduptest))",
+    sprintf("make_suite <- %s", paste(deparse(make_suite), collapse = "\n")),
+    sprintf("suite_timings <- %s", paste(deparse(suite_timings), collapse = "\n")),
+    sprintf("cpu <- %s", paste(deparse(cpu), collapse = "\n")),
+    sprintf("suite <- make_suite(10000, %d); tm <- suite_timings(suite, 'file')", n),
+    "invisible(speedup_suite(tm)); invisible(speedup_suite(suite))",
+    "a <- b <- numeric(3)",
+    "for (i in 1:3) { invisible(gc()); a[i] <- cpu(speedup_suite(tm)); invisible(gc()); b[i] <- cpu(speedup_suite(suite)) }",
+    "cat(median(a), median(b), '\n')"), child)
+  libs <- c(after = Sys.getenv("R_LIBS"), before = Sys.getenv("REF_LIB"))
+  rscript <- file.path(R.home("bin"), "Rscript")
+  res <- list(after = NULL, before = NULL)
+  for (r in seq_len(reps)) for (k in names(libs)) {
+    out <- system2(rscript, child, stdout = TRUE, env = sprintf("R_LIBS=%s", libs[[k]]))
+    res[[k]] <- rbind(res[[k]], as.numeric(strsplit(trimws(out[length(out)]), " +")[[1]]))
+  }
+  cat(sprintf("before / after at 10000 benchmarks x %d runs, %d child processes each (CPU s, median of 3 calls each)\n",
+              n, reps))
+  for (k in names(libs)) {
+    cat(sprintf("  %-6s timings %s   list %s   timings / list %s\n", k,
+                paste(sprintf("%.3f", res[[k]][, 1]), collapse = " "),
+                paste(sprintf("%.3f", res[[k]][, 2]), collapse = " "),
+                paste(sprintf("%.2f", res[[k]][, 1] / res[[k]][, 2]), collapse = " ")))
+  }
 }
 
 if (file.exists("/proc/loadavg")) {
