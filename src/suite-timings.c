@@ -69,6 +69,10 @@ int st_group_order(const int *group, const double *run, size_t n, size_t ng,
             break;
         }
         merge_by_run(idx, tmp, m, run);
+        if ((g & 1023) == 1023 && st_check_interrupt()) {
+            status = ST_ERR_INTERRUPTED;
+            break;
+        }
     }
     free(tmp);
     free(next);
