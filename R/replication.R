@@ -273,6 +273,20 @@ label_codes <- function(p) {
   match(p, u[!none])
 }
 
+# Codes of labels p that only need to tell labels apart (counts of
+# distinct labels): whole numbers in a range about as long as p are their
+# offset from the smallest (no hashing); other labels as label_codes().
+count_codes <- function(p) {
+  if (is.integer(p) || (is.double(p) && !anyNA(p) && length(p) &&
+                        all(p == trunc(p)))) {
+    r <- suppressWarnings(range(p, na.rm = TRUE))
+    if (all(is.finite(r)) && r[2L] - r[1L] <= 4 * length(p) + 64) {
+      return(as.integer(p - r[1L]) + 1L)
+    }
+  }
+  label_codes(p)
+}
+
 # Per-process summaries of times t grouped by labels p, processes in the
 # order of their first run; with the runs per process, the rounds (NA when
 # a process spans several) and each process's first-run excess; centre
@@ -634,34 +648,49 @@ structure_actions <- function(sp, replication, design) {
   if (!nb) return(act)
   j <- rep.int(seq_len(nb), sp$x_len + sp$y_len)
   tm <- sp$time
-  ok <- !is.na(tm)
-  bad <- tabulate(j[ok & (!is.finite(tm) | tm <= 0)], nb) > 0L
-  j <- j[ok]
-  side <- sp$side[ok]
-  nx <- tabulate(j[side == 1L], nb)
-  ny <- tabulate(j[side == 2L], nb)
+  side <- sp$side
+  if (isTRUE(sp$clean)) {
+    # every time finite and positive (suite_from_timings())
+    ok <- TRUE
+    bad <- logical(nb)
+    nx <- sp$x_len
+    ny <- sp$y_len
+  } else {
+    ok <- !is.na(tm)
+    bad <- tabulate(j[ok & (!is.finite(tm) | tm <= 0)], nb) > 0L
+    j <- j[ok]
+    side <- side[ok]
+    nx <- tabulate(j[side == 1L], nb)
+    ny <- tabulate(j[side == 2L], nb)
+  }
   p <- sp$process
   kind <- rep("unknown", nb)
   if (!is.null(p)) {
-    p <- p[ok]
+    if (!isTRUE(ok)) p <- p[ok]
     if (is.double(p) && !all(is.na(p) | (p == trunc(p) & abs(p) < 1e15))) {
       # labels whose text and value may disagree: one benchmark at a time
       return(rep("full", nb))
     }
-    code <- label_codes(p)
+    code <- count_codes(p)
     pc <- .Call(ffi_process_counts, j, side, code, nb,
                 max(0L, code, na.rm = TRUE))
     check_status(pc, "the processes")
     kx <- pc$kx
     ky <- pc$ky
     shared <- pc$shared
-    kind <- ifelse(pc$has_na | nx == 0L | ny == 0L, "unknown",
-            ifelse(shared, "shared",
-            ifelse(kx == nx & ky == ny, "one_per_run",
-            ifelse(kx == 1L | ky == 1L, "single", "processes"))))
+    # (the rules in reverse order of precedence: what nested ifelse()
+    # calls gave, at a fraction of their cost)
+    kind <- rep("processes", nb)
+    kind[kx == 1L | ky == 1L] <- "single"
+    kind[kx == nx & ky == ny] <- "one_per_run"
+    kind[shared] <- "shared"
+    kind[pc$has_na | nx == 0L | ny == 0L] <- "unknown"
   }
-  unit <- if (replication == "run") rep("run", nb) else
-    ifelse(replication == "process" | kind == "processes", "process", "run")
+  unit <- if (replication == "run") rep("run", nb) else {
+    u <- rep("run", nb)
+    u[replication == "process" | kind == "processes"] <- "process"
+    u
+  }
   paired <- logical(nb)
   refused <- bad | (replication == "process" & kind %in% c("unknown", "shared"))
   r <- sp$round
@@ -693,7 +722,7 @@ structure_actions <- function(sp, replication, design) {
 # unit with processes) get the verdicts of run_structured() in place of the
 # unpaired runs' ones, and the suite's proportions are summarised again.
 suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
-                             min_speedup = 1) {
+                             min_speedup = 1, pre = NULL) {
   replication <- check_choice(replication, replication_choices, "replication")
   design <- check_choice(design, design_choices, "design")
   has_p <- !is.null(t[["process"]]) && !all(is.na(t[["process"]]))
@@ -710,12 +739,18 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
   bm <- s$benchmarks
   vers <- s$versions
   protos <- suite_protocols(s)
-  sp <- timings_split(t, vers, as.character(bm$benchmark), recorded = FALSE)
-  act <- structure_actions(sp, replication, design)
+  if (is.null(pre)) {
+    sp <- timings_split(t, vers, as.character(bm$benchmark), recorded = FALSE)
+    act <- structure_actions(sp, replication, design)
+  } else {
+    # found before the table was built (suite_timings_actions()), which
+    # holds the caveats of rule 2 already
+    act <- pre$act[match(as.character(bm$benchmark), pre$names)]
+  }
   if (any(act == "full")) sp <- timings_split(t, vers, as.character(bm$benchmark))
   # rule 2: the runs as given, never guaranteed
   r2 <- which(act == "single")
-  for (p in protos) {
+  if (is.null(pre)) for (p in protos) {
     bm[[paste0(p, "_guaranteed")]][r2] <- FALSE
     cav <- bm[[paste0(p, "_caveats")]][r2]
     bm[[paste0(p, "_caveats")]][r2] <- ifelse(
@@ -794,6 +829,15 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
     }
   }
   if (!changed) return(s)
+  if (!is.null(pre) && !any(act == "full") && p_adjust == "none") {
+    # only rule 2, already in the table: its decisions, long table, notes
+    # and counts stand; the summary as for any change
+    re <- suite_resummarise(bm, s$overall, s$proportion)
+    s$overall <- re$overall
+    s$proportion <- re$proportion
+    s$replication <- list(replication = replication, design = design)
+    return(s)
+  }
   for (p in protos) {
     pv <- bm[[paste0(p, "_p_value")]]
     pa <- stats::p.adjust(pv, method = p_adjust)

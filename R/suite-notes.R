@@ -60,11 +60,15 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     sp <- bm[[paste0("speedup_", protocol_info(p)$centre)]][show]
     what <- protocol_info(p)$what
     # "<sep><caveats>", or "" without caveats
+    # (made once per distinct caveat: a suite repeats a handful over
+    # thousands of rows)
     tail_cav <- function(i, sep) {
       t <- cav[i]
-      nz <- nzchar(t)
-      t[nz] <- paste0(sep, t[nz])
-      t
+      u <- unique(t)
+      out <- u
+      nz <- nzchar(u)
+      out[nz] <- paste0(sep, u[nz])
+      out[match(t, u)]
     }
     dirn <- bm[[paste0(p, "_direction")]][show]
     insufficient <- is.na(dirn)

@@ -22,7 +22,8 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
                               prop_conf_level, prop_method, precision,
                               significant_only, rigorous, call,
                               run_order = NULL, p_adjust = "none",
-                              min_speedup = 1, protocols = suite_default_protocols) {
+                              min_speedup = 1, protocols = suite_default_protocols,
+                              single = NULL) {
   b <- res$benchmarks
   nb <- length(suite$names)
   np <- length(protocols)
@@ -100,6 +101,16 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
                                      suite$y_len[short], ci_lev[short])
       cav[short] <- ifelse(nzchar(cav[short]), paste(cav[short], txt, sep = "; "), txt)
     }
+    # timings of one process per version (rule 2): the runs as given,
+    # never guaranteed (suite_timings_actions())
+    one <- if (is.null(single)) integer() else which(single)
+    if (length(one)) {
+      txt <- suite_run_order_phrases[["single_process"]]
+      u <- unique(cav[one])
+      cav[one] <- ifelse(nzchar(u), paste(u, txt, sep = "; "), txt)[match(cav[one], u)]
+    }
+    guaranteed <- core_col(i, "guaranteed") == 1 & !run_order$run_order_flag
+    guaranteed[one] <- FALSE
     cols <- list(
       decision = decision_words(direction),
       significant = significant,
@@ -111,7 +122,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
       p_value_slowdown = ps,
       p_adjusted_slowdown = psa,
       p_value_equivalence = peq,
-      guaranteed = core_col(i, "guaranteed") == 1 & !run_order$run_order_flag,
+      guaranteed = guaranteed,
       ci_estimate = na_if_nan(core_col(i, "ci_estimate")),
       ci_low = ci_low,
       ci_high = ci_high,

@@ -228,19 +228,30 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   if (!is.null(weights)) weights <- check_choice(weights, suite_weight_modes, "weights")
   timings_problems <- NULL
   structured <- NULL
+  fast <- NULL
   warmup_notes <- character()
   if (is_speedup_timings(data)) {
     wt <- warmup_timings(data, warmup)
     data <- wt$t
     warmup_notes <- wt$messages
     structured <- data
-    tp <- timings_pairs(data, initial, require = TRUE, pairs = FALSE)
-    data <- tp$data
-    timings_problems <- tp$problems
+    # the runs grouped by benchmark and version from integer codes; the
+    # timings that need the checks one by one go through the table of
+    # timings_pairs()
+    fast <- suite_from_timings(data, initial)
+    if (is.null(fast)) {
+      tp <- timings_pairs(data, initial, require = TRUE, pairs = FALSE)
+      data <- tp$data
+      timings_problems <- tp$problems
+    } else {
+      timings_problems <- fast$problems
+    }
     benchmark <- "benchmark"; version <- "version"; time <- "time"; initial <- NULL
   }
 
-  suite <- if (is.data.frame(data)) {
+  suite <- if (!is.null(fast)) {
+    fast$suite
+  } else if (is.data.frame(data)) {
     suite_from_frame(data, benchmark, version, time, na_rm, initial)
   } else if (is.list(data)) {
     check_list_initial(initial)
@@ -302,13 +313,20 @@ speedup_suite <- function(data, conf_level = NULL, weights = NULL,
   res <- suite_core(suite, levels, rigorous, mode, custom, prop_conf_level,
                     method_code, precision, protocols)
 
+  # timings with processes or rounds: what they change for each benchmark,
+  # from the grouping above (the benchmarks of one process per version get
+  # their caveat in the table built next)
+  pre <- if (!is.null(fast) && identical(suite$names, fast$split$benchmarks)) {
+    suite_timings_actions(fast, structured, replication, design)
+  }
   out <- new_speedup_suite(res, suite, levels, problems, mode, requested,
                            prop_conf_level, prop_method, precision, significant_only,
                            rigorous, call, run_order = run_order, p_adjust = p_adjust,
-                           min_speedup = min_speedup, protocols = protocols)
+                           min_speedup = min_speedup, protocols = protocols,
+                           single = if (!is.null(pre)) pre$act == "single")
   if (!is.null(structured)) {
     out <- suite_structured(out, structured, replication, design, rigorous, p_adjust,
-                            min_speedup)
+                            min_speedup, pre = pre)
   } else if (!identical(replication, "auto") || !identical(design, "auto")) {
     check_choice(replication, replication_choices, "replication")
     check_choice(design, design_choices, "design")

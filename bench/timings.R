@@ -4,13 +4,19 @@
 # this process (CPU time, user + system, median of the repeats):
 #
 #   suite     speedup_suite() on timings against the same suite as a list,
-#             for 1,000, 10,000 and 100,000 benchmarks, with the growth
+#             for 1,000, 10,000 and 100,000 benchmarks (below 10,000 each
+#             time covers 10,000 / size calls), with the growth
 #             exponent of each from the smallest to the largest size; and
-#             against the loop of stats calls of bench/suite.R at 10,000;
+#             the loop of stats calls of bench/suite.R against both at
+#             10,000 benchmarks (at the runs per version given and at 31);
 #   paired    mean_test() and median_test() of 1e6 complete rounds against
 #             t.test(paired = TRUE) and wilcox.test(paired = TRUE);
 #   anova     variance_components() against base R's one-way ANOVA
 #             (anova(lm(log(time) ~ factor(process))));
+#   ab        (only when asked, with REF_LIB set to the library of a build
+#             of before) speedup_suite() on timings and on the list at
+#             10,000 benchmarks in child processes alternating between the
+#             two builds;
 #   compare   `speeduptest compare` on two Google Benchmark files of 3,000
 #             benchmarks each, the CPU of the whole child process with the
 #             text, Markdown and JSON reports (and of `Rscript -e NULL` and
@@ -33,13 +39,15 @@ cpu <- function(expr) {
   t <- system.time(expr, gcFirst = FALSE)
   t[["user.self"]] + t[["sys.self"]] + t[["user.child"]] + t[["sys.child"]]
 }
-# each expression timed in turn, `reps` times; the medians
-in_turn <- function(exprs, reps) {
+# each expression timed in turn, `reps` times (each time the CPU of
+# `inner` evaluations, divided by `inner`: short calls are timed over
+# several); the medians and ranges
+in_turn <- function(exprs, reps, inner = 1L) {
   env <- parent.frame()
   times <- matrix(NA_real_, reps, length(exprs), dimnames = list(NULL, names(exprs)))
   for (r in seq_len(reps)) for (k in seq_along(exprs)) {
     invisible(gc())
-    times[r, k] <- cpu(eval(exprs[[k]], env))
+    times[r, k] <- cpu(for (i in seq_len(inner)) eval(exprs[[k]], env)) / inner
   }
   list(median = apply(times, 2, median), min = apply(times, 2, min),
        max = apply(times, 2, max))
@@ -81,7 +89,9 @@ if ("suite" %in% parts) {
     for (proc in c("file", "run", "none")) {
       tm <- suite_timings(suite, proc)
       r <- in_turn(list(timings = quote(speedup_suite(tm)),
-                        list = quote(speedup_suite(suite))), if (nb >= 1e5) max(1L, reps - 1L) else reps)
+                        list = quote(speedup_suite(suite))),
+                   if (nb >= 1e5) max(1L, reps - 1L) else reps,
+                   inner = max(1L, as.integer(10000 %/% nb)))
       res[[paste(proc, nb)]] <- r$median
       line(sprintf("%g benchmarks, process per %s", nb, proc), r$median[1], r$median[2],
            sprintf("timings %.3f-%.3f", r$min[1], r$max[1]))
@@ -125,12 +135,17 @@ if ("suite" %in% parts) {
     list(res = res, gain = gain,
          ci = lapply(a, function(k) prop.test(k, length(suite))$conf.int))
   }
-  suite <- make_suite(10000, n)
-  tm <- suite_timings(suite, "file")
-  r <- in_turn(list(loop = quote(r_suite(suite)), timings = quote(speedup_suite(tm))),
-               max(1L, reps - 1L))
-  line("10000 benchmarks: loop of stats / timings", r$median[1], r$median[2],
-       "process per file")
+  # at the runs per version of this run and at the 31 of bench/suite.R
+  for (nl in unique(c(n, 31L))) {
+    suite <- make_suite(10000, nl)
+    tm <- suite_timings(suite, "file")
+    r <- in_turn(list(loop = quote(r_suite(suite)), timings = quote(speedup_suite(tm)),
+                      list = quote(speedup_suite(suite))), max(1L, reps - 1L))
+    line(sprintf("10000 x %d: loop of stats / timings", nl), r$median[1], r$median[2],
+         sprintf("process per file; timings %.3f-%.3f", r$min[2], r$max[2]))
+    line(sprintf("10000 x %d: loop of stats / list", nl), r$median[1], r$median[3],
+         sprintf("loop %.2f-%.2f", r$min[1], r$max[1]))
+  }
 }
 
 if ("paired" %in% parts) {
@@ -216,4 +231,43 @@ if ("compare" %in% parts) {
               r$min[5], r$max[5]))
   cat(sprintf("reading the two files, process:  %7.3f s CPU\n", r$median[2]))
   cat(sprintf("Rscript -e NULL:                 %7.3f s CPU\n", r$median[3]))
+}
+
+# before / after: `speedup_suite()` on timings (one process per version)
+# and on the list at 10,000 benchmarks, in child processes alternating
+# between this library and the reference library of the environment
+# variable REF_LIB (a build of before); each child times 3 calls of each.
+if ("ab" %in% parts && nzchar(Sys.getenv("REF_LIB"))) {
+  child <- tempfile(fileext = ".R")
+  writeLines(c(
+    "suppressPackageStartupMessages(library(speeduptest))",
+    sprintf("make_suite <- %s", paste(deparse(make_suite), collapse = "\n")),
+    sprintf("suite_timings <- %s", paste(deparse(suite_timings), collapse = "\n")),
+    sprintf("cpu <- %s", paste(deparse(cpu), collapse = "\n")),
+    sprintf("suite <- make_suite(10000, %d); tm <- suite_timings(suite, 'file')", n),
+    "invisible(speedup_suite(tm)); invisible(speedup_suite(suite))",
+    "a <- b <- numeric(3)",
+    "for (i in 1:3) { invisible(gc()); a[i] <- cpu(speedup_suite(tm)); invisible(gc()); b[i] <- cpu(speedup_suite(suite)) }",
+    "cat(median(a), median(b), '\n')"), child)
+  libs <- c(after = Sys.getenv("R_LIBS"), before = Sys.getenv("REF_LIB"))
+  rscript <- file.path(R.home("bin"), "Rscript")
+  res <- list(after = NULL, before = NULL)
+  for (r in seq_len(reps)) for (k in names(libs)) {
+    out <- system2(rscript, child, stdout = TRUE, env = sprintf("R_LIBS=%s", libs[[k]]))
+    res[[k]] <- rbind(res[[k]], as.numeric(strsplit(trimws(out[length(out)]), " +")[[1]]))
+  }
+  cat(sprintf("before / after at 10000 benchmarks x %d runs, %d child processes each (CPU s, median of 3 calls each)\n",
+              n, reps))
+  for (k in names(libs)) {
+    cat(sprintf("  %-6s timings %s   list %s   timings / list %s\n", k,
+                paste(sprintf("%.3f", res[[k]][, 1]), collapse = " "),
+                paste(sprintf("%.3f", res[[k]][, 2]), collapse = " "),
+                paste(sprintf("%.2f", res[[k]][, 1] / res[[k]][, 2]), collapse = " ")))
+  }
+}
+
+if (file.exists("/proc/loadavg")) {
+  cat(sprintf("load average at the end: %s\n",
+              paste(utils::head(scan("/proc/loadavg", what = "", quiet = TRUE), 3),
+                    collapse = " ")))
 }

@@ -53,6 +53,9 @@ SEXP ffi_round_pairs(SEXP rx, SEXP x_off, SEXP ry, SEXP y_off);
 SEXP ffi_process_units(SEXP t, SEXP group, SEXP k, SEXP round, SEXP median,
                        SEXP take);
 SEXP ffi_process_counts(SEXP bench, SEXP side, SEXP code, SEXP nb, SEXP u);
+SEXP ffi_group_order(SEXP group, SEXP run, SEXP ng);
+SEXP ffi_timings_group(SEXP bench, SEXP version, SEXP run, SEXP time, SEXP nb);
+SEXP ffi_run_starts(SEXP x);
 SEXP ffi_suite_variances(SEXP values, SEXP start, SEXP len);
 SEXP ffi_shapiro_wilk(SEXP x);
 SEXP ffi_var_test(SEXP x, SEXP y, SEXP alternative, SEXP ratio,

@@ -591,6 +591,22 @@ int st_process_counts(const int *bench, const int *side, const int *code,
                       size_t n, size_t nb, size_t u, int na, int *has_na,
                       int *kx, int *ky, int *shared);
 
+/* ==== timings grouped (suite-timings.c) ================================== */
+
+/* The n rows of timings, row i in group group[i] (1..ng): order[] receives
+ * the rows (0-based) group after group, each group's rows in row order or,
+ * when run is not NULL, by run[] (ties in row order); count[g] the rows of
+ * group g + 1.  ST_ERR_DOMAIN for a code outside 1..ng. */
+int st_group_order(const int *group, const double *run, size_t n, size_t ng,
+                   int *order, int *count);
+
+/* The rows of timings grouped by benchmark bench[i] (1..nb) and version
+ * version[i] (1 or 2), group 2 (bench - 1) + version, as st_group_order();
+ * *clean: every time[i] finite and positive (time NULL: 1). */
+int st_timings_group(const int *bench, const int *version, const double *run,
+                     const double *time, size_t n, size_t nb, int *order,
+                     int *count, int *clean);
+
 /* ==== tolerance and equivalence (tolerance.c) ============================= */
 
 /* The direction a verdict with a tolerance declares (as R's verdicts

@@ -1,0 +1,112 @@
+# speedup_suite() on timings (what read_timings() and as_timings() return,
+# the path of every real file): the runs packed as the suite's core reads
+# them straight from the table's integer codes, grouped by benchmark and
+# version in one pass of the core (st_timings_group, src/suite-timings.c),
+# and what the processes and rounds change for each benchmark found from
+# the same grouping before the suite's table is built.
+
+# The packed suite of timings t (suite_from_frame()'s list for
+# timings_pairs()'s table, without building that table) and the grouped
+# rows (a timings_split() with recorded = FALSE).  NULL when the timings
+# need the checks benchmark by benchmark (timings_pairs() and
+# suite_from_frame() report them): a version other than two, a benchmark
+# with runs of one version only, a missing benchmark name, version or run
+# number, a time that is missing, infinite or not positive, timestamps, or
+# warm-ups marked by the tool.
+suite_from_timings <- function(t, initial) {
+  check_object(t, "data")
+  b <- t$benchmark
+  v <- t$version
+  tm <- t$time
+  run <- t[["run"]]
+  n <- length(tm)
+  if (!n || !is.factor(v) || !(is.character(b) || is.factor(b)) ||
+      !is.numeric(tm) || !is.numeric(run) || length(run) != n ||
+      anyNA(run) || anyNA(b) ||
+      inherits(t[["timestamp"]], "POSIXct") || any(t[["warmup"]] %in% TRUE)) {
+    return(NULL)
+  }
+  tm <- as.double(tm)
+  v <- drop_unused_levels(v)
+  if (!is.null(initial)) {
+    v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
+  }
+  vi <- as.integer(v)
+  if (nlevels(v) != 2L || anyNA(vi)) return(NULL)
+  # the benchmarks in the order of their first run (text: from the rows
+  # where a run of one name starts, as files list a benchmark's runs
+  # together)
+  if (is.factor(b)) {
+    code <- as.integer(b)
+    u <- unique(code)
+    bi <- match(code, u)
+    bench <- levels(b)[u]
+  } else {
+    h <- .Call(ffi_run_starts, b)
+    hb <- b[h]
+    bench <- unique(hb)
+    bi <- rep.int(match(hb, bench), diff(c(h, n + 1L)))
+  }
+  nb <- length(bench)
+  if (!is.integer(run)) run <- as.double(run)
+  g <- .Call(ffi_timings_group, bi, vi, run, tm, nb)
+  check_status(g, "the timings")
+  if (!g$clean) return(NULL)
+  counts <- g$count
+  odd <- seq(1L, by = 2L, length.out = nb)
+  x_len <- counts[odd]
+  y_len <- counts[odd + 1L]
+  if (any(x_len == 0L | y_len == 0L)) return(NULL)
+  o <- g$order
+  starts <- cumsum(c(0, counts))[seq_len(2L * nb)]
+  # global order: the number of runs of the version labels within each
+  # benchmark, the runs of a benchmark in recorded order
+  runs <- NULL
+  if (identical(attr(t, "run_order"), "global")) {
+    og <- order(bi, run, vi)
+    lab <- vi[og]
+    bb <- bi[og]
+    change <- n > 1L & c(FALSE, lab[-1L] != lab[-n] & bb[-1L] == bb[-n])
+    runs <- 1 + tabulate(bb[change], nb)
+  }
+  problems <- attr(t, "problems")
+  if (is.null(problems)) problems <- empty_problems()
+  values <- tm[o]
+  suite <- list(names = bench, values = values, runs = runs,
+                x_start = starts[odd], x_len = x_len,
+                y_start = starts[odd + 1L], y_len = y_len,
+                level = rep(NA_real_, nb), weight = rep(NA_real_, nb),
+                has_level = FALSE, has_weight = FALSE,
+                problems = empty_problems(), versions = levels(v),
+                level_problem = NULL, weight_problem = NULL)
+  proc <- t[["process"]]
+  rnd <- t[["round"]]
+  split <- list(benchmarks = bench, versions = levels(v), rows = o,
+                time = values, side = vi[o],
+                process = if (!is.null(proc)) proc[o],
+                round = if (!is.null(rnd)) rnd[o],
+                start = as.integer(starts[odd]), x_len = x_len, y_len = y_len,
+                clean = TRUE)
+  list(suite = suite, split = split, problems = problems)
+}
+
+# What the processes and rounds of timings change for each benchmark of a
+# suite_from_timings() (structure_actions()), found before the suite's
+# table is built so that the benchmarks of one process per version (rule 2)
+# get their caveat and lose their guarantee in that table.  NULL when
+# suite_structured() decides it alone: no process or round column, or
+# arguments it refuses (it says why).
+suite_timings_actions <- function(fast, t, replication, design) {
+  if (is.null(fast) || !(is.character(replication) && length(replication) == 1L &&
+                         replication %in% replication_choices) ||
+      !(is.character(design) && length(design) == 1L && design %in% design_choices)) {
+    return(NULL)
+  }
+  has_p <- !is.null(t[["process"]]) && !all(is.na(t[["process"]]))
+  has_r <- !is.null(t[["round"]]) && !all(is.na(t[["round"]]))
+  if (!has_p && !has_r) return(NULL)
+  if (replication == "process" && !has_p) return(NULL)
+  if (design == "paired" && !has_r) return(NULL)
+  list(names = fast$split$benchmarks,
+       act = structure_actions(fast$split, replication, design))
+}

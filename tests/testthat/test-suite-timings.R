@@ -1,0 +1,205 @@
+# speedup_suite() on timings grouped by integer codes in one pass
+# (R/suite-timings.R, src/suite-timings.c): the same suites as the table of
+# timings_pairs() read by suite_from_frame(), the path every timings took
+# before, which stays for the timings that need their checks one by one.
+
+ns <- asNamespace("speeduptest")
+
+# expr evaluated with the grouping switched off: every timings goes
+# through timings_pairs() and suite_from_frame()
+without_grouping <- function(expr) {
+  old <- get("suite_from_timings", ns)
+  unlockBinding("suite_from_timings", ns)
+  assign("suite_from_timings", function(t, initial) NULL, ns)
+  on.exit({
+    assign("suite_from_timings", old, ns)
+    lockBinding("suite_from_timings", ns)
+  })
+  expr
+}
+
+# timings of nb benchmarks x n runs per version, the rows shuffled within
+# each benchmark when `shuffle`, processes as `process` says
+make_timings <- function(nb, n, process = "none", seed = 1, shuffle = FALSE,
+                         factor_names = FALSE, rounds = FALSE,
+                         run_order = "sample") {
+  set.seed(seed)
+  df <- do.call(rbind, lapply(seq_len(nb), function(j) {
+    s <- c(1, 1.03, 1.2)[j %% 3 + 1]
+    d <- data.frame(benchmark = sprintf("b%03d", j),
+                    version = rep(c("old", "new"), each = n),
+                    time = c(rlnorm(n, 0, 0.05), rlnorm(n, -log(s), 0.05)),
+                    run = rep(seq_len(n), 2))
+    d$process <- switch(process,
+                        none = NULL,
+                        file = rep(1:2, each = n),
+                        run = seq_len(2 * n) + 1000L * j,
+                        several = rep(rep(1:3, length.out = n), 2) + rep(c(0L, 3L), each = n),
+                        shared = rep(rep(1:2, length.out = n), 2))
+    if (rounds) d$round <- rep(seq_len(n), 2)
+    if (shuffle) d <- d[sample(nrow(d)), ]
+    d
+  }))
+  if (factor_names) df$benchmark <- factor(df$benchmark, levels = rev(unique(df$benchmark)))
+  t <- as_timings(df)
+  attr(t, "run_order") <- run_order
+  t
+}
+
+test_that("st_group_order gives the order of order(group, run), ties in row order", {
+  set.seed(3)
+  for (k in 1:30) {
+    n <- sample(0:300, 1)
+    ng <- sample(1:12, 1)
+    g <- sample.int(ng, n, replace = TRUE)
+    run <- if (k %% 3 == 0) as.double(seq_len(n)) else as.double(sample(0:20, n, replace = TRUE))
+    r <- .Call(ns$ffi_group_order, g, run, ng)
+    expect_identical(r$status, 0L)
+    expect_identical(r$order, order(g, run))
+    expect_identical(r$count, tabulate(g, ng))
+    r0 <- .Call(ns$ffi_group_order, g, NULL, ng)
+    expect_identical(r0$order, order(g))
+  }
+  # a code outside 1..ng is a domain error, never a write out of bounds
+  bad <- .Call(ns$ffi_group_order, c(1L, 3L), c(1, 2), 2L)
+  expect_identical(bad$status, 5L)
+  bad <- .Call(ns$ffi_group_order, c(1L, NA), c(1, 2), 2L)
+  expect_identical(bad$status, 5L)
+  expect_error(.Call(ns$ffi_group_order, c(1, 2), NULL, 2L), "integer")
+  expect_error(.Call(ns$ffi_group_order, 1L, c(1, 2), 2L), "as long")
+})
+
+test_that("st_timings_group groups by benchmark then version and checks the times", {
+  set.seed(5)
+  for (k in 1:20) {
+    n <- sample(1:200, 1)
+    nb <- sample(1:6, 1)
+    b <- sample.int(nb, n, replace = TRUE)
+    v <- sample(1:2, n, replace = TRUE)
+    run <- sample(1:15, n, replace = TRUE)
+    tm <- rlnorm(n)
+    if (k %% 4 == 0) tm[sample(n, 1)] <- c(NA, Inf, 0, -2, NaN)[k %% 5 + 1]
+    r <- .Call(ns$ffi_timings_group, b, v, if (k %% 2) run else as.double(run), tm, nb)
+    expect_identical(r$status, 0L)
+    expect_identical(r$order, order(b, v, run))
+    expect_identical(r$count, tabulate(2L * b - 2L + v, 2L * nb))
+    expect_identical(r$clean, all(is.finite(tm) & tm > 0))
+  }
+  expect_identical(.Call(ns$ffi_timings_group, 1:2, c(1L, 3L), NULL, c(1, 1), 2L)$status, 5L)
+  expect_identical(.Call(ns$ffi_timings_group, c(1L, 3L), 1:2, NULL, c(1, 1), 2L)$status, 5L)
+})
+
+test_that("ffi_run_starts finds where a run of one text starts", {
+  x <- c("a", "a", "b", "a", "a", "c", "c")
+  expect_identical(.Call(ns$ffi_run_starts, x), c(1L, 3L, 4L, 6L))
+  expect_identical(.Call(ns$ffi_run_starts, character()), integer())
+  # one text in two encodings may start a run; the names stay one benchmark
+  lat <- iconv("caf\u00e9", "UTF-8", "latin1")
+  utf <- enc2utf8(lat)
+  t <- as_timings(data.frame(benchmark = c(rep(lat, 6), rep(utf, 6)),
+                             version = rep(rep(c("a", "b"), each = 3), 2),
+                             time = rlnorm(12)))
+  s <- suppressWarnings(speedup_suite(t))
+  expect_identical(nrow(s$benchmarks), 1L)
+  expect_identical(s$benchmarks$n, 6L)
+})
+
+test_that("the grouped suite is the suite of timings_pairs() read by suite_from_frame()", {
+  cases <- list(
+    make_timings(7, 5),
+    make_timings(7, 5, shuffle = TRUE),
+    make_timings(6, 4, factor_names = TRUE, shuffle = TRUE),
+    make_timings(5, 6, process = "file", run_order = "global", shuffle = TRUE),
+    make_timings(5, 6, process = "several", rounds = TRUE)
+  )
+  for (t in cases) {
+    for (initial in list(NULL, "new")) {
+      fast <- ns$suite_from_timings(t, initial)
+      expect_false(is.null(fast))
+      tp <- ns$timings_pairs(t, initial, require = TRUE, pairs = FALSE)
+      ref <- ns$suite_from_frame(tp$data, "benchmark", "version", "time", FALSE, NULL)
+      expect_identical(fast$suite, ref)
+      expect_identical(fast$problems, tp$problems)
+    }
+  }
+})
+
+test_that("timings that need their checks one by one are left to the table", {
+  t <- make_timings(4, 5)
+  lone <- t[!(t$benchmark == "b002" & t$version == "new"), ]
+  expect_null(ns$suite_from_timings(lone, NULL))
+  bad <- t
+  bad$time[3] <- -1
+  expect_null(ns$suite_from_timings(bad, NULL))
+  three <- t
+  three$version <- factor(as.character(three$version), levels = c("old", "new", "mid"))
+  three$version[1] <- "mid"
+  expect_null(ns$suite_from_timings(three, NULL))
+  ts <- t
+  ts$timestamp <- as.POSIXct("2026-01-01", tz = "UTC") + seq_len(nrow(ts))
+  expect_null(ns$suite_from_timings(ts, NULL))
+  # and their suites are what they were
+  for (x in list(lone, bad, three)) {
+    expect_identical(suppressWarnings(speedup_suite(x)[-which(names(speedup_suite(t)) == "call")]),
+                     suppressWarnings(without_grouping(speedup_suite(x))[-which(names(speedup_suite(t)) == "call")]))
+  }
+})
+
+test_that("suites on timings with processes and rounds are those of the table path", {
+  drop_call <- function(s) {
+    s$call <- NULL
+    s
+  }
+  for (proc in c("none", "file", "run", "several", "shared")) {
+    for (rounds in c(FALSE, TRUE)) {
+      t <- make_timings(9, 8, process = proc, rounds = rounds, shuffle = TRUE,
+                        seed = nchar(proc))
+      for (args in list(list(), list(p_adjust = "holm"), list(conf_level = NA),
+                        list(replication = "run"), list(min_speedup = 1.02))) {
+        if (!is.null(args$conf_level) && proc == "shared") next
+        a <- tryCatch(suppressWarnings(drop_call(do.call(speedup_suite, c(list(t), args)))),
+                      error = conditionMessage)
+        b <- tryCatch(suppressWarnings(without_grouping(
+          drop_call(do.call(speedup_suite, c(list(t), args))))), error = conditionMessage)
+        expect_identical(a, b, label = sprintf("process %s, rounds %s, %s", proc, rounds,
+                                               paste(names(args), args, collapse = " ")))
+      }
+    }
+  }
+})
+
+test_that("one process per version: every benchmark keeps its caveat and loses its guarantee", {
+  t <- make_timings(6, 8, process = "file")
+  s <- suppressWarnings(speedup_suite(t))
+  phrase <- ns$suite_run_order_phrases[["single_process"]]
+  expect_true(all(endsWith(s$benchmarks$mean_caveats, phrase)))
+  expect_true(all(endsWith(s$benchmarks$median_caveats, phrase)))
+  expect_false(any(s$benchmarks$mean_guaranteed))
+  expect_false(any(s$benchmarks$median_guaranteed))
+  # a note per benchmark and protocol, as none is guaranteed, each ending
+  # with the benchmark's caveats
+  expect_identical(nrow(s$notes), 12L)
+  for (p in c("mean", "median")) {
+    nt <- s$notes[s$notes$protocol == p, ]
+    cav <- s$benchmarks[[paste0(p, "_caveats")]][match(nt$benchmark, s$benchmarks$benchmark)]
+    dirn <- s$benchmarks[[paste0(p, "_direction")]][match(nt$benchmark, s$benchmarks$benchmark)]
+    sep <- ifelse(is.na(dirn) | dirn %in% "speedup", ": ", "; ")
+    expect_true(all(endsWith(nt$message, paste0(sep, cav))))
+    expect_true(any(!dirn %in% "speedup"))
+  }
+  expect_identical(s$replication, list(replication = "auto", design = "auto"))
+})
+
+test_that("count_codes() tells labels apart as label_codes() does", {
+  set.seed(4)
+  for (p in list(sample(1:5, 40, TRUE), c(3L, NA, 3L, 7L), as.double(sample(-3:3, 20, TRUE)),
+                 c(1e12, 5, 1e12), c("a", "b", "a"), c(1.5, 2, 1.5), c(NaN, 1, NA))) {
+    a <- ns$count_codes(p)
+    b <- ns$label_codes(p)
+    # the same partition of the runs, NA where no label
+    expect_identical(is.na(a), is.na(b))
+    ok <- !is.na(a)
+    expect_identical(match(a[ok], a[ok]), match(b[ok], b[ok]))
+    expect_true(all(a[ok] >= 1L))
+  }
+})
