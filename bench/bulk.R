@@ -40,18 +40,7 @@ pairs <- function(label, code_of) {
 }
 
 if ("compare" %in% parts) {
-  gbench_file <- function(path, nb, reps, f, seed) {
-    set.seed(seed)
-    rows <- unlist(lapply(seq_len(nb), function(j) {
-      base <- 1000 * (1 + j %% 17)
-      s <- if (j %% 3 == 0) f else 1
-      tm <- base / s * exp(rnorm(reps, 0, 0.02))
-      sprintf('{"name": "BM_%d", "run_name": "BM_%d", "run_type": "iteration", "repetitions": %d, "repetition_index": %d, "threads": 1, "iterations": 100, "real_time": %.17g, "cpu_time": %.17g, "time_unit": "ns"}',
-              j, j, reps, seq_len(reps) - 1L, tm, tm * 0.99)
-    }))
-    writeLines(c('{"context": {"date": "2026-11-27T00:00:00+00:00", "num_cpus": 2},',
-                 '"benchmarks": [', paste(rows, collapse = ",\n"), ']}'), path)
-  }
+  source(file.path("bench", "gbench-file.R"))
   f <- file.path(dir, c("base.json", "new.json"))
   gbench_file(f[1], 3000, 20, 1, 1)
   gbench_file(f[2], 3000, 20, 1.05, 2)

@@ -187,18 +187,7 @@ add("cmp_median", cmp_run(st3))
 add("cmp_mean_tol", cmp_run(st3, test = "mean", s0 = 1.01, p_adjust = "BH"))
 add("cmp_run_unpaired", cmp_run(st3, replication = "run", design = "unpaired",
                                 baseline = "new"))
-gbench_file <- function(path, nb, reps, f, seed) {
-  set.seed(seed)
-  rows <- unlist(lapply(seq_len(nb), function(j) {
-    base <- 1000 * (1 + j %% 17)
-    s <- if (j %% 3 == 0) f else 1
-    tm <- base / s * exp(rnorm(reps, 0, 0.02))
-    sprintf('{"name": "BM_%d", "run_name": "BM_%d", "run_type": "iteration", "repetitions": %d, "repetition_index": %d, "threads": 1, "iterations": 100, "real_time": %.17g, "cpu_time": %.17g, "time_unit": "ns"}',
-            j, j, reps, seq_len(reps) - 1L, tm, tm * 0.99)
-  }))
-  writeLines(c('{"context": {"date": "2026-11-27T00:00:00+00:00", "num_cpus": 2},',
-               '"benchmarks": [', paste(rows, collapse = ",\n"), ']}'), path)
-}
+source(file.path("bench", "gbench-file.R"))
 gdir <- tempfile()
 dir.create(gdir)
 gbench_file(file.path(gdir, "base.json"), 300, 12, 1, 1)
