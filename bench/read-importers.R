@@ -49,32 +49,7 @@ load1 <- function() as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1L]][1
 
 # ---- the writers -------------------------------------------------------------
 
-write_gbench <- function(file, nb, reps = 30L) {
-  set.seed(1)
-  con <- file(file, "w")
-  on.exit(close(con))
-  writeLines(c('{', '  "context": {', '    "date": "2026-11-25T10:00:00+00:00",',
-               '    "host_name": "vm",', '    "executable": "./bench",',
-               '    "num_cpus": 2,', '    "mhz_per_cpu": 2596,',
-               '    "cpu_scaling_enabled": false,', '    "caches": [',
-               '    ],', '    "load_avg": [0.5,0.4,0.3],',
-               '    "library_build_type": "release"', '  },', '  "benchmarks": ['),
-             con)
-  row <- paste0(
-    '    {\n      "name": "%s",\n      "family_index": %d,\n',
-    '      "per_family_instance_index": 0,\n      "run_name": "%s",\n',
-    '      "run_type": "iteration",\n      "repetitions": %d,\n',
-    '      "repetition_index": %d,\n      "threads": 1,\n      "iterations": %d,\n',
-    '      "real_time": %.16e,\n      "cpu_time": %.16e,\n      "time_unit": "ns"\n    }')
-  for (b in seq_len(nb)) {
-    name <- sprintf("BM_kernel_%05d/%d", b, 1024L * (1L + b %% 7L))
-    it <- 1000L + b %% 5000L
-    real <- rlnorm(reps, log(2e4), 0.05)
-    txt <- sprintf(row, name, b - 1L, name, reps, seq_len(reps) - 1L, it, real, real * 0.99)
-    writeLines(paste0(paste(txt, collapse = ",\n"), if (b < nb) "," else ""), con)
-  }
-  writeLines(c('  ]', '}'), con)
-}
+source(file.path("bench", "gbench-file.R"))
 
 write_hyperfine <- function(file, runs) {
   set.seed(2)
