@@ -208,10 +208,23 @@ test_that("the vignette's recipe with speeduptest measure runs as written", {
   skip_if(system2("cc", c("-O2", "-o", exe, shQuote(timings_fixture("busy.c"))),
                   stdout = FALSE, stderr = FALSE) != 0, "cannot build busy.c")
   # three times the work: measured interleaved, the slowdown is guaranteed
-  # and the job fails (31 rounds instead of the recipe's 501, to be quick)
-  r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "2000000"))),
-                            paste0("CHANGE_CMD=", shQuote(paste(exe, "6000000"))),
-                            "SPEEDUP_RUNS=31"))
+  # and the job fails (31 rounds instead of the recipe's 501, to be quick).
+  # A job whose runs drift with the machine's load (a trend in the run
+  # order) is rightly inconclusive (exit 3, with its reason); such a job is
+  # measured again, at most twice, as a person would rerun it.
+  slow_job <- function() {
+    run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "2000000"))),
+                         paste0("CHANGE_CMD=", shQuote(paste(exe, "6000000"))),
+                         "SPEEDUP_RUNS=31"))
+  }
+  r <- slow_job()
+  for (again in 1:2) {
+    if (!identical(r$status, 3L)) break
+    expect_true(any(grepl("INCONCLUSIVE (--fail-on slowdown): exit 3", r$out,
+                          fixed = TRUE)))
+    r <- slow_job()
+  }
+  if (!identical(r$status, 1L)) cat(r$out, sep = "\n")
   expect_identical(r$status, 1L)
   expect_true(any(grepl("significant slowdown beyond 1 % (paired by round, 31 rounds)",
                         r$out, fixed = TRUE)))
