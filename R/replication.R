@@ -277,13 +277,10 @@ label_codes <- function(p) {
 # distinct labels): whole numbers in a range about as long as p are their
 # offset from the smallest (no hashing); other labels as label_codes().
 count_codes <- function(p) {
-  if (is.integer(p) || (is.double(p) && !anyNA(p) && length(p) &&
-                        all(p == trunc(p)))) {
-    r <- suppressWarnings(range(p, na.rm = TRUE))
-    if (all(is.finite(r)) && r[2L] - r[1L] <= 4 * length(p) + 64) {
-      return(as.integer(p - r[1L]) + 1L)
-    }
-  }
+  # (one pass of the core over the labels, st_offset_codes: NULL when
+  # they are not whole numbers in such a range)
+  code <- if (is.integer(p) || is.double(p)) .Call(ffi_offset_codes, p)
+  if (!is.null(code)) return(code)
   label_codes(p)
 }
 

@@ -152,13 +152,15 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   attr(back, "row.names") <- NULL
   # the long table (one row per benchmark and protocol), then the wide
   # view cut from it
-  results <- suite_long(suite$names, lapply(seq_len(np), proto), protocols)
+  by_protocol <- lapply(seq_len(np), proto)
+  results <- suite_long(suite$names, by_protocol, protocols)
   if (any(failed)) {
+    by_protocol <- NULL
     front <- lapply(front, `[`, !failed)
     back <- lapply(back, `[`, !failed)
     results <- new_frame(lapply(results, `[`, rep(!failed, each = np)))
   }
-  benchmarks <- suite_wide(front, results, back, protocols)
+  benchmarks <- suite_wide(front, results, back, protocols, by_protocol)
 
   s <- res$summary
   used <- c("custom", "equal", "fraction")[s$weights + 1L]
@@ -303,13 +305,25 @@ suite_long_columns <- c("decision", "significant", "direction", "conf_level",
 # The wide view (one row per benchmark): the benchmark's own columns
 # `front`, each protocol's rows of the long table as `<protocol>_<column>`
 # columns, then `back`.
-suite_wide <- function(front, results, back, protocols) {
+suite_wide <- function(front, results, back, protocols, by_protocol = NULL) {
   k <- length(protocols)
   cols <- names(results)[-(1:2)]
   wide <- unlist(lapply(seq_len(k), function(i) {
-    rows <- seq.int(i, by = k, length.out = nrow(results) %/% max(k, 1L))
-    stats::setNames(lapply(cols, function(cc) results[[cc]][rows]),
-                    paste0(protocols[i], "_", cols))
+    rows <- NULL
+    stats::setNames(lapply(cols, function(cc) {
+      # the protocol's own column (by_protocol[[i]], the columns the long
+      # table was stacked from) when it is what the rows of the long table
+      # give back: same type, no attributes
+      v <- by_protocol[[i]][[cc]]
+      if (!is.null(v) && is.null(attributes(v)) &&
+          identical(typeof(v), typeof(results[[cc]]))) {
+        return(v)
+      }
+      if (is.null(rows)) {
+        rows <<- seq.int(i, by = k, length.out = nrow(results) %/% max(k, 1L))
+      }
+      results[[cc]][rows]
+    }), paste0(protocols[i], "_", cols))
   }), recursive = FALSE)
   out <- c(front, wide, back)
   attr(out, "row.names") <- NULL
