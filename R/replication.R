@@ -827,9 +827,9 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
   }
   if (!changed) return(s)
   if (!is.null(pre) && !any(act == "full") && p_adjust == "none") {
-    # only rule 2, already in the table: its decisions, long table, notes
-    # and counts stand; the summary as for any change
-    re <- suite_resummarise(bm, s$overall, s$proportion)
+    # only rule 2, already in the table: its decisions, long table, notes,
+    # counts and proportions stand; the overall gains as for any change
+    re <- suite_resummarise(bm, s$overall, s$proportion, proportions = FALSE)
     s$overall <- re$overall
     s$proportion <- re$proportion
     s$replication <- list(replication = replication, design = design)

@@ -216,7 +216,10 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
 # The summary of the suite again, after the decisions were adjusted for
 # multiplicity: the proportion of accelerated benchmarks and the gains over
 # the significant ones (same formulas as st_suite_summarise in suite.c).
-suite_resummarise <- function(bm, overall, proportion) {
+# With `proportions = FALSE` the proportions are kept as given (the
+# decisions did not change: what st_suite_summarise gave them, which is
+# what this function gives them again, bit for bit).
+suite_resummarise <- function(bm, overall, proportion, proportions = TRUE) {
   sig <- lapply(stats::setNames(nm = proportion$protocol), function(p) {
     bm[[paste0(p, "_significant")]] %in% TRUE
   })
@@ -241,7 +244,7 @@ suite_resummarise <- function(bm, overall, proportion) {
     overall$speedup_significant[i] <- if (ok) den / (den - num) else NaN
     overall$n_significant[i] <- sum(inc)
   }
-  for (i in seq_len(nrow(proportion))) {
+  for (i in seq_len(if (proportions) nrow(proportion) else 0L)) {
     a <- sum(sig[[proportion$protocol[i]]])
     b <- proportion$b[i]
     proportion$a[i] <- a
