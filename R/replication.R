@@ -277,13 +277,10 @@ label_codes <- function(p) {
 # distinct labels): whole numbers in a range about as long as p are their
 # offset from the smallest (no hashing); other labels as label_codes().
 count_codes <- function(p) {
-  if (is.integer(p) || (is.double(p) && !anyNA(p) && length(p) &&
-                        all(p == trunc(p)))) {
-    r <- suppressWarnings(range(p, na.rm = TRUE))
-    if (all(is.finite(r)) && r[2L] - r[1L] <= 4 * length(p) + 64) {
-      return(as.integer(p - r[1L]) + 1L)
-    }
-  }
+  # (one pass of the core over the labels, st_offset_codes: NULL when
+  # they are not whole numbers in such a range)
+  code <- if (is.integer(p) || is.double(p)) .Call(ffi_offset_codes, p)
+  if (!is.null(code)) return(code)
   label_codes(p)
 }
 
@@ -830,9 +827,9 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
   }
   if (!changed) return(s)
   if (!is.null(pre) && !any(act == "full") && p_adjust == "none") {
-    # only rule 2, already in the table: its decisions, long table, notes
-    # and counts stand; the summary as for any change
-    re <- suite_resummarise(bm, s$overall, s$proportion)
+    # only rule 2, already in the table: its decisions, long table, notes,
+    # counts and proportions stand; the overall gains as for any change
+    re <- suite_resummarise(bm, s$overall, s$proportion, proportions = FALSE)
     s$overall <- re$overall
     s$proportion <- re$proportion
     s$replication <- list(replication = replication, design = design)

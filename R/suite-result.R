@@ -152,13 +152,15 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   attr(back, "row.names") <- NULL
   # the long table (one row per benchmark and protocol), then the wide
   # view cut from it
-  results <- suite_long(suite$names, lapply(seq_len(np), proto), protocols)
+  by_protocol <- lapply(seq_len(np), proto)
+  results <- suite_long(suite$names, by_protocol, protocols)
   if (any(failed)) {
+    by_protocol <- NULL
     front <- lapply(front, `[`, !failed)
     back <- lapply(back, `[`, !failed)
     results <- new_frame(lapply(results, `[`, rep(!failed, each = np)))
   }
-  benchmarks <- suite_wide(front, results, back, protocols)
+  benchmarks <- suite_wide(front, results, back, protocols, by_protocol)
 
   s <- res$summary
   used <- c("custom", "equal", "fraction")[s$weights + 1L]
@@ -214,7 +216,10 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
 # The summary of the suite again, after the decisions were adjusted for
 # multiplicity: the proportion of accelerated benchmarks and the gains over
 # the significant ones (same formulas as st_suite_summarise in suite.c).
-suite_resummarise <- function(bm, overall, proportion) {
+# With `proportions = FALSE` the proportions are kept as given (the
+# decisions did not change: what st_suite_summarise gave them, which is
+# what this function gives them again, bit for bit).
+suite_resummarise <- function(bm, overall, proportion, proportions = TRUE) {
   sig <- lapply(stats::setNames(nm = proportion$protocol), function(p) {
     bm[[paste0(p, "_significant")]] %in% TRUE
   })
@@ -239,7 +244,7 @@ suite_resummarise <- function(bm, overall, proportion) {
     overall$speedup_significant[i] <- if (ok) den / (den - num) else NaN
     overall$n_significant[i] <- sum(inc)
   }
-  for (i in seq_len(nrow(proportion))) {
+  for (i in seq_len(if (proportions) nrow(proportion) else 0L)) {
     a <- sum(sig[[proportion$protocol[i]]])
     b <- proportion$b[i]
     proportion$a[i] <- a
@@ -303,13 +308,25 @@ suite_long_columns <- c("decision", "significant", "direction", "conf_level",
 # The wide view (one row per benchmark): the benchmark's own columns
 # `front`, each protocol's rows of the long table as `<protocol>_<column>`
 # columns, then `back`.
-suite_wide <- function(front, results, back, protocols) {
+suite_wide <- function(front, results, back, protocols, by_protocol = NULL) {
   k <- length(protocols)
   cols <- names(results)[-(1:2)]
   wide <- unlist(lapply(seq_len(k), function(i) {
-    rows <- seq.int(i, by = k, length.out = nrow(results) %/% max(k, 1L))
-    stats::setNames(lapply(cols, function(cc) results[[cc]][rows]),
-                    paste0(protocols[i], "_", cols))
+    rows <- NULL
+    stats::setNames(lapply(cols, function(cc) {
+      # the protocol's own column (by_protocol[[i]], the columns the long
+      # table was stacked from) when it is what the rows of the long table
+      # give back: same type, no attributes
+      v <- by_protocol[[i]][[cc]]
+      if (!is.null(v) && is.null(attributes(v)) &&
+          identical(typeof(v), typeof(results[[cc]]))) {
+        return(v)
+      }
+      if (is.null(rows)) {
+        rows <<- seq.int(i, by = k, length.out = nrow(results) %/% max(k, 1L))
+      }
+      results[[cc]][rows]
+    }), paste0(protocols[i], "_", cols))
   }), recursive = FALSE)
   out <- c(front, wide, back)
   attr(out, "row.names") <- NULL

@@ -216,11 +216,26 @@ detectable_mean <- function(v, power, alpha, s0) {
 detectable_mean_at <- function(vx, vy, n, m, mx, alpha, power, s0) {
   se <- sqrt(vx / n + s0^2 * vy / m)
   df <- n + m - 2
-  r <- (stats::qt(1 - alpha, df) + stats::qt(power, df)) * se / mx
+  r <- (qt_each(1 - alpha, df) + qt_each(power, df)) * se / mx
   d <- s0 / (1 - r)
   d[which(r >= 1)] <- Inf
   d[n < 2 | m < 2 | !is.finite(se) | se <= 0] <- NA_real_
   d
+}
+
+# stats::qt(p, df) computed once per distinct pair (p, df) and indexed: a
+# suite repeats a few levels and sizes over thousands of benchmarks.
+qt_each <- function(p, df) {
+  k <- max(length(p), length(df))
+  if (k < 64L || !length(p) || !length(df)) return(stats::qt(p, df))
+  p <- rep_len(p, k)
+  df <- rep_len(df, k)
+  up <- unique(p)
+  ud <- unique(df)
+  key <- match(p, up) + as.double(length(up)) * (match(df, ud) - 1)
+  uk <- unique(key)
+  q <- stats::qt(up[(uk - 1) %% length(up) + 1], ud[(uk - 1) %/% length(up) + 1])
+  q[match(key, uk)]
 }
 
 # "2 %" for a factor 1.02 (the tolerance or a change, in percent).

@@ -53,6 +53,8 @@ SEXP ffi_round_pairs(SEXP rx, SEXP x_off, SEXP ry, SEXP y_off);
 SEXP ffi_process_units(SEXP t, SEXP group, SEXP k, SEXP round, SEXP median,
                        SEXP take);
 SEXP ffi_process_counts(SEXP bench, SEXP side, SEXP code, SEXP nb, SEXP u);
+SEXP ffi_offset_codes(SEXP labels);
+SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows);
 SEXP ffi_group_order(SEXP group, SEXP run, SEXP ng);
 SEXP ffi_timings_group(SEXP bench, SEXP version, SEXP run, SEXP time, SEXP nb);
 SEXP ffi_run_starts(SEXP x);

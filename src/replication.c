@@ -32,6 +32,7 @@
  * Kalibera, T. and Jones, R. (2013). Rigorous benchmarking in reasonable
  * time. ISMM 2013, 63-74.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +252,39 @@ done:
 
 /* ---- processes of many benchmarks ----------------------------------------------- */
 
+/* Codes of whole-number labels that only need telling apart: code[i] =
+ * label[i] - min + 1 over a span of at most 4 n + 64 values (no hashing),
+ * `na` where a label is missing (integer labels only: is_na[i]).  The
+ * labels are integers (ilab) or doubles (dlab, every one finite and whole,
+ * none missing).  Returns 1 with the codes and their largest in *u, 0 when
+ * the labels are not such (then nothing is written): a double that is
+ * missing, infinite or not whole, no label, or a wider span. */
+int st_offset_codes(const int *ilab, const double *dlab, size_t n, int na,
+                    int *code, int *u)
+{
+    if (!n) return 0;
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double v;
+        if (ilab) {
+            if (ilab[i] == na) continue;
+            v = (double) ilab[i];
+        } else {
+            v = dlab[i];
+            if (!isfinite(v) || v != trunc(v)) return 0;
+        }
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    if (!(lo <= hi) || hi - lo > 4.0 * (double) n + 64.0) return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ilab) code[i] = ilab[i] == na ? na : (int) ((double) ilab[i] - lo) + 1;
+        else code[i] = (int) (dlab[i] - lo) + 1;
+    }
+    *u = (int) (hi - lo) + 1;
+    return 1;
+}
+
 /* The process labels of the runs of many benchmarks: run i belongs to
  * benchmark bench[i] (1..nb, the runs of a benchmark together, those of x
  * before those of y: side[i] 1 or 2) and has label code[i] (1..u, `na`
@@ -416,6 +450,21 @@ SEXP ffi_process_units(SEXP t, SEXP group, SEXP k, SEXP round, SEXP median,
     SEXP res = ffi_named_list(5, names, values);
     UNPROTECT(5);
     return res;
+}
+
+SEXP ffi_offset_codes(SEXP labels)
+{
+    size_t n = (size_t) XLENGTH(labels);
+    if (TYPEOF(labels) != INTSXP && TYPEOF(labels) != REALSXP)
+        return R_NilValue;
+    if (n > INT_MAX) return R_NilValue;
+    SEXP code = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) n));
+    int u = 0;
+    int ok = st_offset_codes(TYPEOF(labels) == INTSXP ? INTEGER(labels) : NULL,
+                             TYPEOF(labels) == REALSXP ? REAL(labels) : NULL,
+                             n, NA_INTEGER, INTEGER(code), &u);
+    UNPROTECT(1);
+    return ok ? code : R_NilValue;
 }
 
 SEXP ffi_process_counts(SEXP bench, SEXP side, SEXP code, SEXP nb, SEXP u)

@@ -591,6 +591,12 @@ int st_process_counts(const int *bench, const int *side, const int *code,
                       size_t n, size_t nb, size_t u, int na, int *has_na,
                       int *kx, int *ky, int *shared);
 
+/* Codes label - min + 1 of whole-number labels over a span of at most
+ * 4 n + 64 (integer labels ilab, `na` kept; or double labels dlab, all
+ * finite and whole): 1 with the codes and their largest in *u, else 0. */
+int st_offset_codes(const int *ilab, const double *dlab, size_t n, int na,
+                    int *code, int *u);
+
 /* ==== timings grouped (suite-timings.c) ================================== */
 
 /* The n rows of timings, row i in group group[i] (1..ng): order[] receives

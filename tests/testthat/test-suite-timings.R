@@ -203,3 +203,21 @@ test_that("count_codes() tells labels apart as label_codes() does", {
     expect_true(all(a[ok] >= 1L))
   }
 })
+
+test_that("count_codes() offsets whole numbers in a short range as R's arithmetic does", {
+  set.seed(5)
+  ref <- function(p) as.integer(p - min(p, na.rm = TRUE)) + 1L
+  for (k in 1:50) {
+    p <- sample(c(sample(-40:40, 6), NA), rpois(1, 25) + 1L, TRUE)
+    if (all(is.na(p))) next
+    expect_identical(ns$count_codes(p), ref(p))
+    d <- as.double(p[!is.na(p)])
+    expect_identical(ns$count_codes(d), ref(d))
+  }
+  # a span wider than 4 n + 64, a fraction, an infinite or missing double,
+  # an integer span beyond the integers: the codes of label_codes()
+  for (p in list(c(1L, 1000L), c(1, 2.5), c(1, Inf), c(1, NA, 2), c(NA_integer_, NA),
+                 c(-.Machine$integer.max, .Machine$integer.max), integer(), double())) {
+    expect_identical(ns$count_codes(p), ns$label_codes(p))
+  }
+})

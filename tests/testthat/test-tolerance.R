@@ -325,3 +325,15 @@ test_that("plan_runs() refuses work past its bound before it starts", {
   # the default search is within the bound
   expect_lte(speeduptest:::check_plan_work(1000, 10000), speeduptest:::plan_max_draws)
 })
+
+test_that("qt_each() gives stats::qt() value by value", {
+  qt_each <- speeduptest:::qt_each
+  set.seed(7)
+  for (k in 1:60) {
+    n <- sample(c(1, 63, 64, 500), 1)
+    p <- sample(c(0.95, 0.8, NA, NaN, 0, 1, runif(3)), n, TRUE)
+    df <- sample(c(1, 18, 58, 0, NA, Inf, 3.5), n, TRUE)
+    if (k %% 3 == 0) p <- p[1]
+    expect_identical(suppressWarnings(qt_each(p, df)), suppressWarnings(stats::qt(p, df)))
+  }
+})
