@@ -81,20 +81,25 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
     problems <- import_skip(problems, path, sprintf("%d run(s) without a name", sum(is.na(nm))),
                             "a run needs a \"name\" (or \"run_name\") string")
   }
-  nm <- sub("/repeats:[0-9]+$", "", nm)
-  nm <- sub("_(mean|median|stddev|cv)$", "", nm)
+  # the suffixes taken off each distinct name once
+  u <- unique(nm)
+  nm <- sub("_(mean|median|stddev|cv)$", "", sub("/repeats:[0-9]+$", "", u))[match(nm, u)]
   unit <- text("time_unit", "ns")
   # json_num() of each: the number, NA where it is not one number
   time <- fields[[metric]]$value
   iters <- fields$iterations$value
   rep_index <- fields$repetition_index$value
   # a benchmark with a run that cannot be read is left out whole
-  why <- ifelse(is.na(unit) | !(unit %in% names(gbench_units)),
-                sprintf("unknown time_unit %s (expected ns, us, ms or s)",
-                        ifelse(is.na(unit), "(not a string)", sprintf("\"%s\"", unit))),
-                ifelse(is.na(time), sprintf("a run's \"%s\" is missing or not a number", metric),
-                       ifelse(!is.finite(time), sprintf("a run's \"%s\" is not finite", metric),
-                              NA_character_)))
+  # (the reasons written for the bad runs only)
+  why <- rep(NA_character_, length(time))
+  bad_time <- which(!is.finite(time))
+  why[bad_time] <- ifelse(is.na(time[bad_time]),
+                          sprintf("a run's \"%s\" is missing or not a number", metric),
+                          sprintf("a run's \"%s\" is not finite", metric))
+  bad_unit <- which(is.na(unit) | !(unit %in% names(gbench_units)))
+  why[bad_unit] <- sprintf("unknown time_unit %s (expected ns, us, ms or s)",
+                           ifelse(is.na(unit[bad_unit]), "(not a string)",
+                                  sprintf("\"%s\"", unit[bad_unit])))
   why[is.na(nm)] <- NA_character_
   for (bn in unique(nm[!is.na(why)])) {
     problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", bn),
