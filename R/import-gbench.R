@@ -31,16 +31,21 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
                             "not a JSON object")
     b <- b[is_rec]
   }
-  field <- function(key) lapply(b, `[[`, key)
-  text <- function(v, default) {
-    ok <- lengths(v) == 1L & vapply(v, is.character, NA)
-    out <- rep(NA_character_, length(v))
-    out[ok] <- unlist(v[ok], use.names = FALSE)
-    out[lengths(v) == 0L] <- default
+  # the fields of every run, taken in one pass (json_fields())
+  fields <- json_fields(b, c("run_type", "error_occurred", "run_name", "name",
+                             "error_message", "time_unit", metric, "iterations",
+                             "repetition_index"),
+                        c("s", "b", "s", "s", "s", "s", "n", "n", "n"))
+  # the text of a field: its string, `default` where it is missing, null
+  # or empty, NA where it is anything else
+  text <- function(key, default) {
+    f <- fields[[key]]
+    out <- f$value
+    out[f$kind < 2L] <- default
     out
   }
-  type <- text(field("run_type"), "iteration")
-  failed <- vapply(field("error_occurred"), isTRUE, NA)
+  type <- text("run_type", "iteration")
+  failed <- fields$error_occurred$kind == 2L & fields$error_occurred$value %in% TRUE
   it <- which(type == "iteration" & !failed)
   if (!length(it)) {
     if (any(type == "aggregate", na.rm = TRUE)) {
@@ -51,15 +56,15 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
       "no iteration run")
   }
   run_names <- function() {
-    nm <- text(field("run_name"), NA_character_)
-    nm[is.na(nm)] <- text(field("name"), NA_character_)[is.na(nm)]
+    nm <- text("run_name", NA_character_)
+    nm[is.na(nm)] <- text("name", NA_character_)[is.na(nm)]
     nm
   }
   # a benchmark that reported an error (SkipWithError) is left out whole
   gave_up <- character()
   if (any(failed)) {
     nm <- run_names()
-    msg <- text(field("error_message"), "")
+    msg <- text("error_message", "")
     for (bn in unique(nm[failed & !is.na(nm)])) {
       m <- msg[failed & nm %in% bn][1L]
       problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", bn),
@@ -70,25 +75,31 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
                    sub("/repeats:[0-9]+$", "", unique(nm[failed & !is.na(nm)])))
   }
   b <- b[it]
+  fields <- lapply(fields, function(f) list(kind = f$kind[it], value = f$value[it]))
   nm <- run_names()
   if (anyNA(nm)) {
     problems <- import_skip(problems, path, sprintf("%d run(s) without a name", sum(is.na(nm))),
                             "a run needs a \"name\" (or \"run_name\") string")
   }
-  nm <- sub("/repeats:[0-9]+$", "", nm)
-  nm <- sub("_(mean|median|stddev|cv)$", "", nm)
-  unit <- text(field("time_unit"), "ns")
-  val <- field(metric)
-  time <- json_num(val)
-  iters <- json_num(field("iterations"))
-  rep_index <- json_num(field("repetition_index"))
+  # the suffixes taken off each distinct name once
+  u <- unique(nm)
+  nm <- sub("_(mean|median|stddev|cv)$", "", sub("/repeats:[0-9]+$", "", u))[match(nm, u)]
+  unit <- text("time_unit", "ns")
+  # json_num() of each: the number, NA where it is not one number
+  time <- fields[[metric]]$value
+  iters <- fields$iterations$value
+  rep_index <- fields$repetition_index$value
   # a benchmark with a run that cannot be read is left out whole
-  why <- ifelse(is.na(unit) | !(unit %in% names(gbench_units)),
-                sprintf("unknown time_unit %s (expected ns, us, ms or s)",
-                        ifelse(is.na(unit), "(not a string)", sprintf("\"%s\"", unit))),
-                ifelse(is.na(time), sprintf("a run's \"%s\" is missing or not a number", metric),
-                       ifelse(!is.finite(time), sprintf("a run's \"%s\" is not finite", metric),
-                              NA_character_)))
+  # (the reasons written for the bad runs only)
+  why <- rep(NA_character_, length(time))
+  bad_time <- which(!is.finite(time))
+  why[bad_time] <- ifelse(is.na(time[bad_time]),
+                          sprintf("a run's \"%s\" is missing or not a number", metric),
+                          sprintf("a run's \"%s\" is not finite", metric))
+  bad_unit <- which(is.na(unit) | !(unit %in% names(gbench_units)))
+  why[bad_unit] <- sprintf("unknown time_unit %s (expected ns, us, ms or s)",
+                           ifelse(is.na(unit[bad_unit]), "(not a string)",
+                                  sprintf("\"%s\"", unit[bad_unit])))
   why[is.na(nm)] <- NA_character_
   for (bn in unique(nm[!is.na(why)])) {
     problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", bn),

@@ -222,7 +222,7 @@ read_timings <- function(path, format = "auto", metric = NULL,
   extras <- setdiff(names(all), c("benchmark", "version", "time", "run"))
   t <- do.call(new_speedup_timings, c(
     list(benchmark = all$benchmark,
-         version = factor(all$version, levels = version_levels),
+         version = factor_codes(all$version, version_levels),
          time = all$time, run = all$run),
     as.list(all[extras]),
     list(source = paste(unique(fmts), collapse = ", "), run_order = run_order,
@@ -608,6 +608,17 @@ json_num <- function(x) {
   out
 }
 
+# Fields of many JSON records (a list of named lists, as parse_json() gives
+# them) in one pass of C: for each of `keys`, list(kind, value), where
+# `kind` is 0 when the record is not an object or lacks the key, 1 when the
+# value is null, [] or {}, 2 when it is one value of the type `types` asks
+# ("s" a string, "n" a number, "b" true or false) and 3 otherwise, and
+# `value` is that value (a double for numbers), NA unless kind is 2.  Of a
+# record the first element of the name counts, as `[[` takes it.
+json_fields <- function(records, keys, types) {
+  .Call(ffi_json_fields, records, keys, types)
+}
+
 # Why a JSON array of run times cannot be read (NULL when every element is
 # a finite number): "3 of its 10 "times" are not finite numbers (null, "a")".
 json_problem <- function(x, what = "times") {
@@ -657,6 +668,18 @@ timings_part <- function(benchmark, version, time, run, run_order, ...,
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# factor(x, levels = levels) for text `x`, built from the integer codes of
+# one match() when the levels are distinct and not NA (factor() matches the
+# levels against `exclude` and converts again).
+factor_codes <- function(x, levels) {
+  if (!is.character(x) || !is.null(attributes(x)) || !is.character(levels) ||
+      !is.null(attributes(levels)) ||
+      anyNA(levels) || anyDuplicated(levels)) {
+    return(factor(x, levels = levels))
+  }
+  structure(match(x, levels), levels = levels, class = "factor")
+}
 
 # The position of each element among the equal elements before it, in
 # order: what `stats::ave(seq_along(g), g, FUN = seq_along)` gives, by one

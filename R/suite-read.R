@@ -111,78 +111,139 @@ read_speedup_config <- function(file) {
   pos <- match(tolower(required), cols)
   names(pos) <- tolower(required)
   base <- dirname(file)
-  for (i in lineno[-1L]) {
-    where_line <- sprintf("line %d of '%s'", i, basename(shown))
+  body <- lineno[-1L]
+  ncol <- length(cols)
+  where_line <- sprintf("line %d of '%s'", body, basename(shown))
+  valid <- validUTF8(lines[body])
+  # the fields of every line at once: the lines without quotes split
+  # together, as config_fields() splits one; a line with quotes by itself
+  plain <- valid & !grepl("\"", lines[body], fixed = TRUE, useBytes = TRUE)
+  fields <- vector("list", length(body))
+  fields[plain] <- strsplit(paste0(lines[body][plain], ","), ",", fixed = TRUE)
+  if (any(plain)) {
+    len <- lengths(fields[plain])
+    fields[plain] <- unname(split(trimws(unlist(fields[plain], use.names = FALSE),
+                                         whitespace = "[ \t]"),
+                                  rep.int(seq_along(len), len)))
+  }
+  for (k in which(valid & !plain)) {
+    fields[k] <- list(config_fields(lines[body][k]))
+  }
+  nf <- lengths(fields)
+  malformed <- valid & (vapply(fields, is.null, NA) | nf > ncol)
+  ok <- valid & !malformed
+  # the five columns of the well-formed lines (read.csv(fill = TRUE): a
+  # short line padded with missing fields; NA a missing field)
+  starts <- cumsum(c(0L, nf[ok]))[seq_len(sum(ok))]
+  flat <- unlist(fields[ok], use.names = FALSE)
+  column <- function(col) {
+    out <- rep("", length(body))
+    p <- pos[[col]]
+    has <- nf[ok] >= p
+    v <- flat[starts[has] + p]
+    v[v == "NA"] <- ""
+    out[ok][has] <- v
+    out
+  }
+  name <- column("name")
+  s1 <- column("sample1")
+  s2 <- column("sample2")
+  lev_txt <- column("conflevel")
+  coef_txt <- column("coef")
+  named <- ok & nzchar(name)
+  # what skips a named line before its sample files are read
+  level <- rep(NA_real_, length(body))
+  has_level <- named & nzchar(lev_txt)
+  level[has_level] <- suppressWarnings(as.numeric(lev_txt[has_level]))
+  no_sample <- named & (!nzchar(s1) | !nzchar(s2))
+  bad_level <- named & !no_sample & has_level & (is.na(level) | level <= 0 | level >= 1)
+  weight <- rep(NA_real_, length(body))
+  has_coef <- named & nzchar(coef_txt)
+  weight[has_coef] <- suppressWarnings(as.numeric(coef_txt[has_coef]))
+  bad_weight <- named & !no_sample & !bad_level & has_coef & is.na(weight)
+  # the sample files of the lines that may be kept, each read once
+  cand <- named & !no_sample & !bad_level
+  paths1 <- paths2 <- rep(NA_character_, length(body))
+  paths1[cand] <- resolve_sample_paths(s1[cand], base)
+  paths2[cand] <- resolve_sample_paths(s2[cand], base)
+  uniq <- unique(c(paths1[cand], paths2[cand]))
+  samples <- read_sample_files(uniq)
+  x <- samples[match(paths1, uniq)]
+  y <- samples[match(paths2, uniq)]
+  bad_file <- cand & (vapply(x, is.character, NA) | vapply(y, is.character, NA))
+  # a line is eventful when it notes a problem or its name is repeated:
+  # those are walked in order (a repeated name is skipped only after a
+  # kept line of that name), the others are kept
+  repeated <- named & (name %in% name[named][duplicated(name[named])])
+  eventful <- !valid | malformed | !named | repeated | no_sample | bad_level |
+    bad_weight | bad_file
+  keep <- cand & !bad_file & !eventful
+  kept <- character()
+  for (k in which(eventful)) {
+    i <- body[k]
     line <- lines[i]
-    if (!validUTF8(line)) {
+    if (!valid[k]) {
       f <- config_fields(safe_text(line))
-      name <- if (length(f) >= pos[["name"]] && nzchar(f[[pos[["name"]]]]))
+      nm <- if (length(f) >= pos[["name"]] && nzchar(f[[pos[["name"]]]]))
         f[[pos[["name"]]]] else sprintf("line %d", i)
-      note(name, "config", "error", sprintf(
+      note(nm, "config", "error", sprintf(
         "%s holds bytes that are not valid UTF-8 (written here as <xx>; save the configuration as UTF-8): \"%s\"; benchmark skipped.",
-        where_line, safe_text(line)))
+        where_line[k], safe_text(line)))
       next
     }
-    f <- config_fields(line)
-    if (is.null(f) || length(f) > length(cols)) {
+    if (malformed[k]) {
+      f <- fields[[k]]
       note(sprintf("line %d", i), "config", "error", sprintf(
         "%s is malformed (expected at most %d comma-separated fields, found %s): \"%s\"; line skipped.",
-        where_line, length(cols), if (is.null(f)) "none" else length(f), line))
+        where_line[k], ncol, if (is.null(f)) "none" else length(f), line))
       next
     }
-    # read.csv(fill = TRUE): a short line is padded with missing fields
-    f <- c(f, rep("", length(cols) - length(f)))
-    f[f == "NA"] <- ""
-    field <- function(col) f[[pos[[col]]]]
-    name <- field("name")
-    if (!nzchar(name)) {
+    nm <- name[k]
+    if (!named[k]) {
       note(sprintf("line %d", i), "config", "error", sprintf(
-        "%s has no benchmark name: \"%s\"; line skipped.", where_line, line))
+        "%s has no benchmark name: \"%s\"; line skipped.", where_line[k], line))
       next
     }
-    if (name %in% names(config)) {
-      note(name, "config", "error", sprintf(
-        "%s repeats the benchmark name \"%s\"; line skipped.", where_line, name))
+    if (nm %in% kept) {
+      note(nm, "config", "error", sprintf(
+        "%s repeats the benchmark name \"%s\"; line skipped.", where_line[k], nm))
       next
     }
-    if (!nzchar(field("sample1")) || !nzchar(field("sample2"))) {
-      note(name, "config", "error", sprintf(
+    if (no_sample[k]) {
+      note(nm, "config", "error", sprintf(
         "%s: benchmark \"%s\" needs two sample files (Sample1, Sample2); benchmark skipped.",
-        where_line, name))
+        where_line[k], nm))
       next
     }
-    level <- NA_real_
-    if (nzchar(field("conflevel"))) {
-      level <- suppressWarnings(as.numeric(field("conflevel")))
-      if (is.na(level) || level <= 0 || level >= 1) {
-        note(name, "config", "error", sprintf(
-          "%s: the ConfLevel of benchmark \"%s\" must be empty, NA or a number strictly between 0 and 1, not \"%s\"; benchmark skipped.",
-          where_line, name, field("conflevel")))
-        next
-      }
+    if (bad_level[k]) {
+      note(nm, "config", "error", sprintf(
+        "%s: the ConfLevel of benchmark \"%s\" must be empty, NA or a number strictly between 0 and 1, not \"%s\"; benchmark skipped.",
+        where_line[k], nm, lev_txt[k]))
+      next
     }
-    weight <- NA_real_
-    if (nzchar(field("coef"))) {
-      weight <- suppressWarnings(as.numeric(field("coef")))
-      if (is.na(weight)) {
-        note(name, "weights", "warning", sprintf(
-          "%s: the Coef of benchmark \"%s\" is not a number (\"%s\"); its weight is missing.",
-          where_line, name, field("coef")))
-      }
+    if (bad_weight[k]) {
+      note(nm, "weights", "warning", sprintf(
+        "%s: the Coef of benchmark \"%s\" is not a number (\"%s\"); its weight is missing.",
+        where_line[k], nm, coef_txt[k]))
     }
-    given <- c(field("sample1"), field("sample2"))
-    paths <- vapply(given, resolve_sample_path, "", base = base, USE.NAMES = FALSE)
-    x <- read_sample_file(paths[1L])
-    y <- read_sample_file(paths[2L])
-    bad <- c(if (is.character(x)) sprintf("Sample1 '%s' %s", given[1L], x),
-             if (is.character(y)) sprintf("Sample2 '%s' %s", given[2L], y))
-    if (length(bad)) {
-      note(name, "file", "error", sprintf("benchmark \"%s\" skipped: %s.", name,
+    if (bad_file[k]) {
+      bad <- c(if (is.character(x[[k]])) sprintf("Sample1 '%s' %s", s1[k], x[[k]]),
+               if (is.character(y[[k]])) sprintf("Sample2 '%s' %s", s2[k], y[[k]]))
+      note(nm, "file", "error", sprintf("benchmark \"%s\" skipped: %s.", nm,
                                           paste(bad, collapse = "; ")))
       next
     }
-    config[[name]] <- list(x = x, y = y, conf_level = level, weight = weight,
-                           sample1 = paths[1L], sample2 = paths[2L])
+    keep[k] <- TRUE
+    kept <- c(kept, nm)
+  }
+  config <- list()
+  if (any(keep)) {
+    k <- which(keep)
+    config <- .mapply(function(x, y, conf_level, weight, sample1, sample2) {
+      list(x = x, y = y, conf_level = conf_level, weight = weight,
+           sample1 = sample1, sample2 = sample2)
+    }, list(x[k], y[k], level[k], weight[k], paths1[k], paths2[k]), NULL)
+    names(config) <- name[k]
   }
   structure(config, class = c("speedup_config", "list"), problems = problems,
             file = file)
@@ -221,6 +282,13 @@ read_file_bytes <- function(path) {
                   error = function(e) NULL)
   if (is.null(out)) return("cannot be read (permission denied?)")
   out
+}
+
+# The bytes of many regular files (at most `sizes` bytes of each, the sizes
+# path_kind() gave) in one pass of C: a list of raw vectors, NULL where a
+# file cannot be read.
+read_files_raw <- function(paths, sizes) {
+  .Call(ffi_read_files, enc2native(as.character(paths)), as.double(sizes))
 }
 
 # Lines of a byte vector (LF or CRLF endings); strings without encoding mark.
@@ -277,4 +345,84 @@ read_sample_file <- function(path) {
                    sum(!is.finite(v) | v <= 0)))
   }
   v
+}
+
+# The sample paths of a configuration, as resolve_sample_path() takes each.
+resolve_sample_paths <- function(path, base) {
+  out <- path
+  abs <- grepl("^(/|~|[A-Za-z]:[/\\\\]|\\\\\\\\)", path)
+  out[abs] <- path.expand(path[abs])
+  rel <- path[!abs]
+  local <- file.path(base, rel)
+  # the working directory's only when the configuration's folder has none
+  other <- which(!file.exists(local))
+  other <- other[file.exists(rel[other])]
+  local[other] <- rel[other]
+  out[!abs] <- local
+  out
+}
+
+# read_sample_file() of many files: a list, one element per path (its run
+# times, or a string saying what is wrong).  The usual file -- ASCII text
+# without NUL, one number a line -- is read with the others: their bytes
+# are joined into one text (a newline ending each file), split into lines
+# and converted by one as.numeric(); any other file, and a file whose lines
+# are not all positive finite numbers, goes to read_sample_file(), which
+# gives the same run times or says what is wrong.
+read_sample_files <- function(paths) {
+  out <- vector("list", length(paths))
+  if (!length(paths)) return(out)
+  done <- rep(FALSE, length(paths))
+  k <- path_kind(paths)
+  idx <- which(k$kind == "file" & k$size > 0 & k$size <= max_file_size())
+  raws <- read_files_raw(paths[idx], k$size[idx])
+  if (length(idx)) {
+    # a file that changed size since its stat, or that starts with a byte
+    # which may begin a byte-order mark or a multi-byte character, is read
+    # alone
+    first <- vapply(raws, function(r) if (length(r)) as.integer(r[1L]) else 0L, 0L)
+    good <- !vapply(raws, is.null, NA) & lengths(raws) == k$size[idx] & first > 0L &
+      first < 128L
+    raws <- raws[good]
+    idx <- idx[good]
+  } else {
+    idx <- integer()
+  }
+  if (length(idx)) {
+    # a newline ending every file, so that each line belongs to one file
+    last <- vapply(raws, function(r) r[length(r)], as.raw(0L))
+    open <- which(last != as.raw(10L))
+    raws[open] <- lapply(raws[open], function(r) c(r, as.raw(10L)))
+    all <- unlist(raws, use.names = FALSE)
+    bounds <- c(0L, cumsum(lengths(raws)))
+    rm(raws)
+    # a file holding a NUL byte is read alone (a binary file)
+    nul <- grepRaw(as.raw(0L), all, fixed = TRUE, all = TRUE)
+    has_nul <- tabulate(findInterval(nul - 1L, bounds), length(idx)) > 0L
+    all[nul] <- as.raw(32L)
+    nl <- grepRaw(as.raw(10L), all, fixed = TRUE, all = TRUE)
+    file_of <- findInterval(nl - 1L, bounds)
+    rm(nl)
+    txt <- rawToChar(all)
+    Encoding(txt) <- "unknown"
+    rm(all)
+    lines <- strsplit(txt, "\n", fixed = TRUE, useBytes = TRUE)[[1L]]
+    rm(txt)
+    # (as.numeric() stops at bytes that are not UTF-8: those lines are
+    # left out of it, and their files read alone)
+    valid <- validUTF8(lines)
+    v <- rep(NA_real_, length(lines))
+    v[valid] <- suppressWarnings(as.numeric(lines[valid]))
+    line_bad <- !(is.finite(v) & v > 0)
+    rm(lines)
+    # a file with a line that is not a positive finite number is read alone
+    ok <- !(tabulate(file_of[line_bad], length(idx)) > 0L | has_nul)
+    # the files' lines are consecutive: file_of is sorted, a factor as it is
+    pieces <- split(v, structure(file_of, levels = as.character(seq_along(idx)),
+                                 class = "factor"))
+    out[idx[ok]] <- unname(pieces[ok])
+    done[idx[ok]] <- TRUE
+  }
+  for (i in which(!done)) out[i] <- list(read_sample_file(paths[i]))
+  out
 }

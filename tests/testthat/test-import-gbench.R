@@ -128,3 +128,34 @@ test_that("runs and repetition order of many benchmarks match a per-benchmark co
   expect_identical(as.character(t$benchmark), nm)
   expect_identical(as.integer(t$iteration), it)
 })
+
+test_that("the fields of many records are what `[[` finds in each", {
+  # reference: lapply(records, `[[`, key) and the type of each value, for
+  # records of every shape parse_json() gives (objects, arrays, scalars,
+  # null, repeated names)
+  recs <- jsonlite::parse_json(paste0(
+    '[{"a": "x", "n": 1.5, "b": true}, {"a": 3, "n": "2", "b": 1}, ',
+    '{"a": null, "n": null, "b": null}, {"a": [], "n": {}, "b": [true]}, ',
+    '{"a": ["y"], "n": [1, 2], "b": false}, {}, [1, 2], 5, null, "s", ',
+    '{"a": "first", "a": "second", "n": 7, "n": 8}, {"n": 1e400, "a": "", "b": "true"}, ',
+    '{"x": 1}, {"n": 42, "a": "\\u00e9"}]'), simplifyVector = FALSE)
+  keys <- c("a", "n", "b", "zz")
+  types <- c("s", "n", "b", "s")
+  got <- speeduptest:::json_fields(recs, keys, types)
+  expect_named(got, keys)
+  is_type <- list(s = is.character, n = is.numeric, b = is.logical)
+  na <- list(s = NA_character_, n = NA_real_, b = NA)
+  for (k in seq_along(keys)) {
+    v <- lapply(recs, function(r) if (is.list(r)) r[[keys[k]]])
+    absent <- vapply(recs, function(r) !is.list(r) || !(keys[k] %in% names(r)), NA)
+    one <- lengths(v) == 1L & vapply(v, is_type[[types[k]]], NA)
+    kind <- ifelse(absent, 0L, ifelse(lengths(v) == 0L, 1L, ifelse(one, 2L, 3L)))
+    value <- rep(na[[types[k]]], length(v))
+    value[one] <- unlist(v[one])
+    if (types[k] == "n") value <- as.double(value)
+    expect_identical(got[[k]]$kind, kind)
+    expect_identical(got[[k]]$value, value)
+  }
+  expect_identical(got$a$value[11], "first")
+  expect_identical(got$n$value[12], Inf)
+})

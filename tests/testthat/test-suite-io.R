@@ -365,3 +365,46 @@ test_that("a configuration that cannot be used is a classed error", {
   expect_error(write_speedup_report(res, file.path(dir, "no", "such", "x")),
                class = "speeduptest_error_file")
 })
+
+test_that("sample files read together give what each gives read alone", {
+  # reference: read_sample_file() of each file by itself; the files mix the
+  # usual one number a line with every shape that the one-pass reader hands
+  # back to it
+  dir <- withr::local_tempdir()
+  bytes <- list(
+    plain = charToRaw("1.5\n2.5\n3.5\n"),
+    no_newline = charToRaw("1.25\n2.75"),
+    crlf = charToRaw("1.5\r\n2\r\n"),
+    blanks = charToRaw("  1.5 \n\t2.5\n"),
+    blank_line = charToRaw("1.5\n\n2.5\n"),
+    comment = charToRaw("# runs\n1.5\n2.5\n"),
+    csv = charToRaw("1.5,a\n2.5,b\n"),
+    quoted = charToRaw("\"1.5\"\n\"2.5\"\n"),
+    bom = c(as.raw(c(0xef, 0xbb, 0xbf)), charToRaw("1.5\n2.5\n")),
+    utf16 = c(as.raw(c(0xff, 0xfe)), as.raw(rbind(charToRaw("1.5\n2.5\n"), as.raw(0)))),
+    nul_late = c(charToRaw("1.5\n2.5\n"), as.raw(0), charToRaw("\n3\n")),
+    latin1 = c(charToRaw("1.5\n"), as.raw(0xe9), charToRaw("\n2.5\n")),
+    text = charToRaw("1.5\noops\n"),
+    zero = charToRaw("1.5\n0\n"),
+    negative = charToRaw("1.5\n-2\n"),
+    infinite = charToRaw("1.5\nInf\n"),
+    empty = raw(0),
+    newline_only = charToRaw("\n"),
+    hex = charToRaw("0x10\n1e3\n"),
+    plain2 = charToRaw("9\n8\n7\n6\n"))
+  paths <- file.path(dir, paste0(names(bytes), ".txt"))
+  for (i in seq_along(bytes)) writeBin(bytes[[i]], paths[i])
+  paths <- c(paths, file.path(dir, "missing.txt"), dir)
+  ref <- lapply(paths, speeduptest:::read_sample_file)
+  got <- speeduptest:::read_sample_files(paths)
+  expect_identical(got, ref)
+  # in another order, and each file alone
+  o <- rev(seq_along(paths))
+  expect_identical(speeduptest:::read_sample_files(paths[o]), ref[o])
+  for (i in seq_along(paths)) {
+    expect_identical(speeduptest:::read_sample_files(paths[i]), ref[i])
+  }
+  expect_identical(speeduptest:::read_sample_files(character()), list())
+  expect_type(ref[[1]], "double")
+  expect_type(ref[[which(names(bytes) == "latin1")]], "character")
+})

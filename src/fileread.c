@@ -1,0 +1,94 @@
+/*
+ * fileread.c -- the bytes of many small files in one pass.
+ *
+ * A SpeedupTest configuration names two sample files per benchmark and a
+ * criterion.rs folder holds two small JSON files per benchmark and version:
+ * thousands of files of a few hundred bytes.  Read one at a time through
+ * R's connections (readBin), each file costs a connection object, its
+ * finalizer and several calls, many times the cost of its bytes.  Here each
+ * file is opened, checked and read with open(2), fstat(2) and read(2)
+ * (POSIX).  The file is opened without blocking (O_NONBLOCK), so that a
+ * path that became a FIFO since the caller's stat(2) does not wait for a
+ * writer, and it is read only when fstat() says it is a regular file; at
+ * most the number of bytes the caller asks are read, as readBin(path,
+ * "raw", n) reads them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef O_NONBLOCK
+#define O_NONBLOCK 0
+#endif
+#ifndef O_BINARY
+#define O_BINARY 0
+#endif
+
+/* Reads at most `size` bytes of the regular file `path` into `buf`.
+ * Returns the number of bytes read (fewer at end of file), or -1 when the
+ * path cannot be opened, is not a regular file or a read fails. */
+static ptrdiff_t st_read_file(const char *path, unsigned char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_BINARY);
+    if (fd < 0) return -1;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return -1;
+    }
+    size_t got = 0;
+    while (got < size) {
+        size_t want = size - got;
+        if (want > (size_t) 1 << 30) want = (size_t) 1 << 30;
+        ssize_t r = read(fd, buf + got, want);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            close(fd);
+            return -1;
+        }
+        if (r == 0) break;
+        got += (size_t) r;
+    }
+    close(fd);
+    return (ptrdiff_t) got;
+}
+
+/* ---- R entry points -------------------------------------------------------- */
+#include "ffi.h"
+
+/* The bytes of each path (a character vector) as a raw vector, at most
+ * sizes[i] bytes (a double vector of the same length, the sizes stat(2)
+ * gave); NULL where the file cannot be read. */
+SEXP ffi_read_files(SEXP paths, SEXP sizes)
+{
+    if (TYPEOF(paths) != STRSXP) Rf_error("`paths` must be a character vector");
+    if (TYPEOF(sizes) != REALSXP || XLENGTH(sizes) != XLENGTH(paths))
+        Rf_error("`sizes` must be a double vector as long as `paths`");
+    R_xlen_t n = XLENGTH(paths);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, n));
+    for (R_xlen_t i = 0; i < n; i++) {
+        if (i % 256 == 255) R_CheckUserInterrupt();
+        SEXP p = STRING_ELT(paths, i);
+        double s = REAL(sizes)[i];
+        if (p == NA_STRING || !(s >= 0) || s > (double) R_XLEN_T_MAX) continue;
+        R_xlen_t size = (R_xlen_t) s;
+        SEXP buf = PROTECT(Rf_allocVector(RAWSXP, size));
+        ptrdiff_t got = st_read_file(R_ExpandFileName(Rf_translateChar(p)), RAW(buf),
+                                     (size_t) size);
+        if (got >= 0 && (R_xlen_t) got < size) {
+            /* the file shrank since its stat: only the bytes there are */
+            SEXP part = PROTECT(Rf_allocVector(RAWSXP, (R_xlen_t) got));
+            if (got > 0) memcpy(RAW(part), RAW(buf), (size_t) got);
+            SET_VECTOR_ELT(out, i, part);
+            UNPROTECT(1);
+        } else if (got >= 0) {
+            SET_VECTOR_ELT(out, i, buf);
+        }
+        UNPROTECT(1);
+    }
+    UNPROTECT(1);
+    return out;
+}
