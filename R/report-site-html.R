@@ -177,6 +177,15 @@ site_paste_groups <- function(x, count, sep = "") {
   .Call(ffi_site_collapse, as.character(x), as.integer(count), sep)
 }
 
+# The points (x, y) of each of the groups of count[1], count[2], ...
+# consecutive points as one string: paste(sprintf("%s%.1f%s%.1f%s",
+# before, x, between, y, after), collapse = sep) of each group, written by
+# the core.
+site_paste_points <- function(x, y, count, before, between, after, sep) {
+  .Call(ffi_site_points, as.double(x), as.double(y), as.integer(count),
+        c(before, between, after, sep))
+}
+
 # The median() of each of the groups of len[1], len[2], ... consecutive
 # values of x (none NA; NA for an empty group), from the core.
 site_medians <- function(x, len) {

@@ -313,8 +313,8 @@ svg_runs_many <- function(xs, ys, lab1, lab2, titles) {
     g <- g[ok]
     v <- v[ok]
     nok <- tabulate(g, m)
-    dots <- site_paste_groups(sprintf('<circle cx="%.1f" cy="%.1f" r="2.2"/>',
-                                      px(pos[ok], g), py(v, g)), nok)
+    dots <- site_paste_points(px(pos[ok], g), py(v, g), nok, '<circle cx="', '" cy="',
+                              '" r="2.2"/>', "")
     out <- rep("", m)
     has <- which(nok > 0L)
     out[has] <- sprintf('<g fill="%s" fill-opacity="0.75">%s</g>', cols[i], dots[has])
@@ -336,10 +336,10 @@ svg_runs_many <- function(xs, ys, lab1, lab2, titles) {
       cv <- rep(centre[violin], each = 64L)
       xsv <- rbind(matrix(cv - h, 64L), matrix(cv + h, 64L)[64:1, , drop = FALSE])
       ysv <- rbind(dx, dx[64:1, , drop = FALSE])
-      pts <- sprintf("%.1f,%.1f", px(as.vector(xsv), kk), py(as.vector(ysv), kk))
+      pts <- site_paste_points(px(as.vector(xsv), kk), py(as.vector(ysv), kk),
+                               rep(128L, length(violin)), "", ",", "", " ")
       out[violin] <- paste0(out[violin], sprintf(
-        '<polygon points="%s" fill="%s" fill-opacity="0.35" stroke="%s"/>',
-        site_paste_groups(pts, rep(128L, length(violin)), " "), cols[i], cols[i]))
+        '<polygon points="%s" fill="%s" fill-opacity="0.35" stroke="%s"/>', pts, cols[i], cols[i]))
     }
     mk <- site_medians(v, nok[has])
     y <- py(mk, has)
@@ -407,8 +407,10 @@ site_densities <- function(s, n_out = 64L, chunk = 256L) {
                len[k], lo[k], up[k], n)
     kords <- vapply(k, function(j) seq.int(0, 2 * (up[j] - lo[j]), length.out = 2L * n),
                     numeric(2L * n))
-    kords[(n + 2L):(2L * n), ] <- -kords[n:2L, ]
-    kords <- stats::dnorm(kords, sd = rep(bw[k], each = 2L * n))
+    # the kernel at the distances 0 .. n and, mirrored, at their negatives
+    # (dnorm(-d) is dnorm(d), bit for bit: it takes |d|)
+    half <- stats::dnorm(kords[seq_len(n + 1L), , drop = FALSE], sd = rep(bw[k], each = n + 1L))
+    kords <- rbind(half, half[n:2L, , drop = FALSE])
     kords <- stats::mvfft(stats::mvfft(y) * Conj(stats::mvfft(kords)), inverse = TRUE)
     dens <- matrix(pmax.int(0, Re(kords)[seq_len(n), , drop = FALSE] / (2L * n)), n)
     for (a in seq_along(k)) {

@@ -18,7 +18,10 @@
  *   long double sum divided by two, then corrected by the long double sum
  *   of the deviations);
  * - the strings of a group of consecutive elements pasted together (the
- *   points of a picture, the lines of a file);
+ *   points of a picture, the lines of a file), and the points of the
+ *   pictures written and pasted in one pass (each coordinate as R's
+ *   sprintf("%.1f") writes it: C's own "%.1f", "NA", "NaN", "Inf",
+ *   "-Inf");
  * - many text files written, each with one write.
  */
 #include <limits.h>
@@ -124,6 +127,8 @@ int st_site_write(const char *path, const char *text, size_t n)
 {
     FILE *f = fopen(path, "wb");
     if (!f) return ST_ERR_DOMAIN;
+    /* one buffer for the whole file: one write to the system */
+    if (n < ((size_t) 1 << 26)) setvbuf(f, NULL, _IOFBF, n + 2);
     int ok = fwrite(text, 1, n, f) == n && fputc('\n', f) != EOF;
     if (fclose(f) != 0) ok = 0;
     return ok ? ST_OK : ST_ERR_DOMAIN;
@@ -248,6 +253,84 @@ SEXP ffi_site_collapse(SEXP x, SEXP count, SEXP sep)
         }
         SET_STRING_ELT(out, g, Rf_mkCharLenCE(buf ? buf : "", (int) k, CE_UTF8));
         i0 += pc[g];
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* A coordinate as R's sprintf("%.1f", v) writes it, into buf (at least
+ * 320 bytes: the longest is -DBL_MAX's 309 digits and ".0"). */
+static int site_coord(char *buf, size_t size, double v)
+{
+    if (ISNA(v)) return snprintf(buf, size, "NA");
+    if (ISNAN(v)) return snprintf(buf, size, "NaN");
+    if (!R_FINITE(v)) return snprintf(buf, size, v > 0 ? "Inf" : "-Inf");
+    return snprintf(buf, size, "%.1f", v);
+}
+
+/* The points (x[i], y[i]) of each group of count[0], count[1], ...
+ * consecutive points as one string: each point before, x, between, y,
+ * after (the coordinates as sprintf("%.1f") writes them), the points of a
+ * group separated by sep. */
+SEXP ffi_site_points(SEXP x, SEXP y, SEXP count, SEXP parts)
+{
+    size_t nx, ny;
+    const double *px = ffi_doubles(x, &nx, "x");
+    const double *py = ffi_doubles(y, &ny, "y");
+    if (nx != ny) Rf_error("`x` and `y` must have the same length.");
+    if (TYPEOF(count) != INTSXP) Rf_error("`count` must be an integer vector.");
+    if (TYPEOF(parts) != STRSXP || XLENGTH(parts) != 4)
+        Rf_error("`parts` must be four strings.");
+    const char *txt[4];
+    size_t len[4];
+    for (int k = 0; k < 4; k++) {
+        if (STRING_ELT(parts, k) == NA_STRING) Rf_error("`parts` must be four strings.");
+        txt[k] = site_utf8(STRING_ELT(parts, k));
+        len[k] = strlen(txt[k]);
+    }
+    R_xlen_t m = XLENGTH(count);
+    const int *pc = INTEGER(count);
+    size_t tot = 0;
+    for (R_xlen_t g = 0; g < m; g++) {
+        if (pc[g] == NA_INTEGER || pc[g] < 0) Rf_error("`count` must hold counts.");
+        tot += (size_t) pc[g];
+    }
+    if (tot != nx) Rf_error("`count` must add up to the length of `x`.");
+    SEXP out = PROTECT(Rf_allocVector(STRSXP, m));
+    size_t i0 = 0, cap = 0;
+    char *buf = NULL;
+    char cx[320], cy[320];
+    for (R_xlen_t g = 0; g < m; g++) {
+        if ((g & 1023) == 1023) R_CheckUserInterrupt();
+        size_t n = (size_t) pc[g];
+        /* the longest the group can be: every coordinate 320 bytes */
+        size_t most = n * (len[0] + len[1] + len[2] + len[3] + 640) + 1;
+        if (most > cap) {
+            cap = most;
+            buf = R_alloc(cap, 1);
+        }
+        size_t k = 0;
+        for (size_t i = i0; i < i0 + n; i++) {
+            if (i > i0) {
+                memcpy(buf + k, txt[3], len[3]);
+                k += len[3];
+            }
+            int lx = site_coord(cx, sizeof cx, px[i]);
+            int ly = site_coord(cy, sizeof cy, py[i]);
+            memcpy(buf + k, txt[0], len[0]);
+            k += len[0];
+            memcpy(buf + k, cx, (size_t) lx);
+            k += (size_t) lx;
+            memcpy(buf + k, txt[1], len[1]);
+            k += len[1];
+            memcpy(buf + k, cy, (size_t) ly);
+            k += (size_t) ly;
+            memcpy(buf + k, txt[2], len[2]);
+            k += len[2];
+        }
+        if (k > INT_MAX) Rf_error("a pasted string would be longer than R allows.");
+        SET_STRING_ELT(out, g, Rf_mkCharLenCE(buf ? buf : "", (int) k, CE_UTF8));
+        i0 += n;
     }
     UNPROTECT(1);
     return out;

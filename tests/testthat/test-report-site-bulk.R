@@ -105,3 +105,16 @@ test_that("the files of a site are written by one call, and a failure names its 
                       class = "speeduptest_error")
   expect_match(conditionMessage(err), "d.html", fixed = TRUE)
 })
+
+test_that("the points of many pictures are written as sprintf() writes them", {
+  set.seed(6)
+  x <- c(runif(300, -700, 700), 0.05, -0.05, -0.04, 0.25, 0.35, -0, 1e300, -1.7e308, NA, NaN,
+         Inf, -Inf, 123.45, 2.5e-7)
+  y <- rev(x)
+  count <- c(2L, 0L, 100L, length(x) - 103L, 1L)
+  ref <- vapply(split(sprintf('<c x="%.1f" y="%.1f"/>', x, y),
+                      factor(rep(seq_along(count), count), levels = seq_along(count))),
+                paste, "", collapse = " ", USE.NAMES = FALSE)
+  expect_identical(speeduptest:::site_paste_points(x, y, count, '<c x="', '" y="', '"/>', " "), ref)
+  expect_error(speeduptest:::site_paste_points(1, 2, 2L, "", ",", "", " "), "add up")
+})
