@@ -77,21 +77,41 @@ report_site.speedup_timings <- function(x, dir, test = "median", alpha = 0.05,
   direct <- !...length() && is.null(cols[["warmup"]])
   call <- substitute(f(x = sub, alpha = alpha, min_speedup = min_speedup),
                      list(f = as.name(paste0(test, "_test"))))
-  verdicts <- lapply(names(idx), function(b) {
-    ix <- idx[[b]]
-    parts <- if (direct) site_pair(cols, ix, b, attrs$run_order)
-    tryCatch(if (is.null(parts)) {
+  parts <- lapply(names(idx), function(b) if (direct) {
+    tryCatch(site_pair(cols, idx[[b]], b, attrs$run_order), error = function(e) NULL)
+  })
+  # the verdict of benchmark j (or the error that stopped it)
+  analyse <- function(j) {
+    ix <- idx[[j]]
+    tryCatch(if (is.null(parts[[j]])) {
       sub <- structure(lapply(cols, `[`, ix), class = class(x), source = attrs$source,
                        run_order = attrs$run_order, row.names = seq_along(ix))
       fun(sub, alpha = alpha, min_speedup = min_speedup, ...)
     } else {
-      run_structured(test, parts, alpha, TRUE, FALSE, call, "auto", "auto",
+      run_structured(test, parts[[j]], alpha, TRUE, FALSE, call, "auto", "auto",
                      min_speedup = min_speedup)
     }, error = function(e) e)
-  })
-  names(verdicts) <- names(idx)
-  report_site.list(verdicts, dir, title = title %||% sprintf(
-    "%d benchmarks: %s", length(verdicts), attrs$source %||% "timings"))
+  }
+  if (!length(idx)) {
+    abort("`x`: a list of verdicts must be named after the benchmarks.", class = "argument")
+  }
+  pages <- site_timings_pages(test, parts, analyse, alpha, min_speedup)
+  dir <- report_dir(dir)
+  site_write(dir, report_model_pages(pages, names(idx)), title %||% sprintf(
+    "%d benchmarks: %s", length(idx), attrs$source %||% "timings"))
+}
+
+# What the page of each benchmark of timings prints (as
+# site_verdict_parts() gives it): the verdict of each benchmark by
+# analyse(j), read as a page.  parts: what site_pair() gives of each
+# benchmark (NULL where the verdict is made from the benchmark's rows).
+# The verdict table of a whole comparison (verdict_table_pages(), branch
+# bulk4) gives the same list, for all the benchmarks at once.
+site_timings_pages <- function(test, parts, analyse, alpha, min_speedup) {
+  verdicts <- lapply(seq_along(parts), analyse)
+  op <- options(speeduptest.plan_method = "normal")
+  on.exit(options(op), add = TRUE)
+  site_verdict_parts(verdicts)
 }
 
 # What timings_pair(sub, NULL, NULL, NULL, FALSE) gives for the rows `ix`
