@@ -146,13 +146,14 @@ site_json_numbers <- function(x) {
   strsplit(substr(doc, 2L, nchar(doc) - 1L), ",", fixed = TRUE)[[1L]]
 }
 
-# The JSON value of each of the groups 1..n of literals: an array, and a
-# group of one literal that literal (auto_unbox = TRUE).
-site_json_groups <- function(lit, group, n) {
-  parts <- split(lit, factor(group, levels = seq_len(n)))
-  vapply(parts, function(s) {
-    if (length(s) == 1L) s else paste0("[", paste(s, collapse = ","), "]")
-  }, "", USE.NAMES = FALSE)
+# The JSON value of each of the groups of count[1], count[2], ...
+# consecutive literals: an array, and a group of one literal that literal
+# (auto_unbox = TRUE).
+site_json_groups <- function(lit, count) {
+  out <- paste0("[", site_paste_groups(lit, count, ","), "]")
+  one <- count == 1L
+  out[one] <- lit[(cumsum(count) - count + 1L)[one]]
+  out
 }
 
 # CSV fields as site_write_csv() writes them: numbers with 15 significant
@@ -170,10 +171,33 @@ site_csv_text <- function(x) {
   out
 }
 
-# Pastes the elements of `x` of each of the groups 1..n, in order.
-site_collapse <- function(x, group, n, sep) {
-  vapply(split(x, factor(group, levels = seq_len(n))), paste, "", collapse = sep,
-         USE.NAMES = FALSE)
+# paste(x[group], collapse = sep) of each of the groups of count[1],
+# count[2], ... consecutive elements of x (the core pastes them).
+site_paste_groups <- function(x, count, sep = "") {
+  .Call(ffi_site_collapse, as.character(x), as.integer(count), sep)
+}
+
+# The points (x, y) of each of the groups of count[1], count[2], ...
+# consecutive points as one string: paste(sprintf("%s%.1f%s%.1f%s",
+# before, x, between, y, after), collapse = sep) of each group, written by
+# the core.
+site_paste_points <- function(x, y, count, before, between, after, sep) {
+  .Call(ffi_site_points, as.double(x), as.double(y), as.integer(count),
+        c(before, between, after, sep))
+}
+
+# The median() of each of the groups of len[1], len[2], ... consecutive
+# values of x (none NA; NA for an empty group), from the core.
+site_medians <- function(x, len) {
+  .Call(ffi_site_medians, as.double(x), as.integer(len))
+}
+
+# Writes each text and a newline to the file of the same position (one
+# write each, by the core).
+site_write_files <- function(paths, texts) {
+  bad <- .Call(ffi_site_write, as.character(paths), as.character(texts))
+  if (bad > 0) abort(sprintf("`dir`: cannot write \"%s\".", esc_text(paths[bad])), class = "io")
+  invisible()
 }
 
 # Every page of a comparison: b/NNNN.html, .csv and .json.
@@ -208,7 +232,7 @@ site_verdict_pages <- function(dir, model) {
     lines <- lapply(p[iv], `[[`, "lines")
     nl <- lengths(lines)
     lines <- unlist(lines, use.names = FALSE)
-    pre <- site_collapse(esc_html(lines), rep(seq_along(iv), nl), length(iv), "\n")
+    pre <- site_paste_groups(esc_html(lines), nl, "\n")
     labs <- lapply(p[iv], function(q) names(q$samples))
     xs <- lapply(p[iv], function(q) q$samples[[1L]])
     ys <- lapply(p[iv], function(q) q$samples[[2L]])
@@ -229,21 +253,21 @@ site_verdict_pages <- function(dir, model) {
     run <- c(sequence(nx), sequence(ny))[o]
     time <- c(unlist(xs, use.names = FALSE), unlist(ys, use.names = FALSE))[o]
     g <- g[o]
+    nr <- nx + ny
     csv[iv] <- paste0('"version","run","time"',
-                      site_collapse(paste0("\n", site_csv_text(version), ",", site_csv_numbers(run), ",",
-                                           site_csv_numbers(time)), g, length(iv), ""))
+                      site_paste_groups(paste0("\n", site_csv_text(version), ",", site_csv_numbers(run), ",",
+                                               site_csv_numbers(time)), nr))
     json[iv] <- sprintf('%s,"verdict":%s,"runs":{"version":%s,"run":%s,"time":%s}}', json[iv],
-                        site_json_groups(site_json_strings(lines), rep(seq_along(iv), nl), length(iv)),
-                        site_json_groups(site_json_strings(version), g, length(iv)),
-                        site_json_groups(site_json_numbers(run), g, length(iv)),
-                        site_json_groups(site_json_numbers(time), g, length(iv)))
+                        site_json_groups(site_json_strings(lines), nl),
+                        site_json_groups(site_json_strings(version), nr),
+                        site_json_groups(site_json_numbers(run), nr),
+                        site_json_groups(site_json_numbers(time), nr))
   }
   html <- paste0(top, "\n", body, "\n</body>\n</html>")
-  for (i in seq_len(n)) {
-    site_write_lines(html[i], file.path(dir, site_file("b", r$id[i], "html")))
-    site_write_lines(csv[i], file.path(dir, site_file("b", r$id[i], "csv")))
-    site_write_lines(json[i], file.path(dir, site_file("b", r$id[i], "json")))
-  }
+  # each page's three files, in the order of the pages
+  ext <- c("html", "csv", "json")
+  site_write_files(file.path(dir, site_file("b", rep(r$id, each = 3L), ext)),
+                   rbind(html, csv, json))
   invisible()
 }
 

@@ -199,10 +199,13 @@ svg_sparkline <- function(y, width = 120, height = 24) {
 
 # svg_runs() of two samples for many benchmarks at once (the pages of a
 # comparison): the same SVG text, with the points, lines and labels of all
-# the pictures made by one sprintf() each, and the parts that depend only
-# on the number of runs (the x axis) or on the names (the legend) made once
-# per distinct value.  xs, ys: lists of the run times of each version in
-# recorded order; lab1, lab2: their names; titles: the text alternatives.
+# the pictures made by one sprintf() each and pasted picture by picture in
+# one call (site_paste_groups()), the densities of all the samples made
+# together (site_densities()), the medians by one call of the core, and
+# the parts that depend only on the number of runs (the x axis), on the
+# ticks (the y axis) or on the names (the legend) made once per distinct
+# value.  xs, ys: lists of the run times of each version in recorded
+# order; lab1, lab2: their names; titles: the text alternatives.
 svg_runs_many <- function(xs, ys, lab1, lab2, titles) {
   m <- length(xs)
   if (!m) return(character())
@@ -214,24 +217,35 @@ svg_runs_many <- function(xs, ys, lab1, lab2, titles) {
   width <- 0.45 * span / 2L
   start <- last + 0.06 * span
   xr2 <- start + 2L * width
-  # the range of the times of each picture, as svg_frame() pads it
-  yr1 <- yr2 <- med <- numeric(m)
-  for (k in seq_len(m)) {
-    all <- c(xs[[k]], ys[[k]])
-    all <- all[is.finite(all)]
-    if (!length(all)) all <- 1
-    r <- range(all)
-    if (diff(r) <= 0) r <- r[1L] * c(0.99, 1.01) + c(-1e-12, 1e-12)
-    pad <- 0.04 * diff(r)
-    yr1[k] <- r[1L] - pad
-    yr2[k] <- r[2L] + pad
-    med[k] <- stats::median(all)
-  }
+  # the range and the median of the finite times of each picture, the
+  # range padded as svg_frame() pads it
+  vx <- unlist(xs, use.names = FALSE)
+  vy <- unlist(ys, use.names = FALSE)
+  fx <- is.finite(vx)
+  fy <- is.finite(vy)
+  gall <- c(rep.int(seq_len(m), nx)[fx], rep.int(seq_len(m), ny)[fy])
+  vall <- c(vx[fx], vy[fy])
+  nall <- tabulate(gall, m)
+  o <- order(gall, vall)
+  vall <- vall[o]
+  empty <- nall == 0L
+  endk <- cumsum(nall)
+  r1 <- r2 <- rep(1, m)
+  r1[!empty] <- vall[endk[!empty] - nall[!empty] + 1L]
+  r2[!empty] <- vall[endk[!empty]]
+  med <- rep(1, m)
+  med[!empty] <- site_medians(vall, nall[!empty])
+  flat <- r2 - r1 <= 0
+  r2[flat] <- r1[flat] * 1.01 + 1e-12
+  r1[flat] <- r1[flat] * 0.99 + -1e-12
+  pad <- 0.04 * (r2 - r1)
+  yr1 <- r1 - pad
+  yr2 <- r2 + pad
   px <- function(x, k) 64 + (x - 1) / (xr2[k] - 1) * 560
   py <- function(y, k) 258 - (y - yr1[k]) / (yr2[k] - yr1[k]) * 228
-  unit <- lapply(med, time_axis_unit)
-  uname <- vapply(unit, `[[`, "", "name")
-  uscale <- vapply(unit, `[[`, 0, "scale")
+  uscale <- ifelse(!is.finite(med) | med >= 1, 1,
+                   ifelse(med >= 1e-3, 1e-3, ifelse(med >= 1e-6, 1e-6, 1e-9)))
+  uname <- c("s", "ms", "us", "ns")[match(uscale, c(1, 1e-3, 1e-6, 1e-9))]
   title <- esc_html(titles)
   open <- sprintf(paste0('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 300" ',
                          'role="img" aria-label="%s" class="plot"><title>%s</title>',
@@ -239,17 +253,26 @@ svg_runs_many <- function(xs, ys, lab1, lab2, titles) {
                   title, title)
   frame <- sprintf('<rect x="%s" y="%s" width="%s" height="%s" fill="none" stroke="#888"/>',
                    svg_num(64), svg_num(30), svg_num(560), svg_num(228))
-  # the y axis of each picture: its ticks and the label of its unit
-  yticks <- character(m)
-  for (k in seq_len(m)) {
-    yt <- pretty(c(yr1[k], yr2[k]), n = 5L)
-    yt <- yt[yt >= yr1[k] & yt <= yr2[k]]
-    yticks[k] <- paste(sprintf(
-      '<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#eee"/><text x="%s" y="%s" class="tick" text-anchor="end">%s</text>',
-      svg_num(64), svg_num(624), svg_num(py(yt, k)), svg_num(py(yt, k)),
-      svg_num(64 - 5), svg_num(py(yt, k) + 4),
-      esc_html(format(yt / uscale[k], digits = 3L, trim = TRUE))), collapse = "")
-  }
+  # the y axis of each picture: its ticks (pretty()) and their labels
+  # (format() of each picture's ticks together), the same labels made
+  # once
+  yt <- lapply(seq_len(m), function(k) {
+    t <- pretty(c(yr1[k], yr2[k]), n = 5L)
+    t[t >= yr1[k] & t <= yr2[k]]
+  })
+  nt <- lengths(yt)
+  ytv <- unlist(yt, use.names = FALSE)
+  gt <- rep.int(seq_len(m), nt)
+  key <- site_paste_groups(sprintf("%.17g", ytv / uscale[gt]), nt, " ")
+  uk <- !duplicated(key)
+  lab <- character(length(ytv))
+  labs <- lapply(which(uk), function(k) format(yt[[k]] / uscale[k], digits = 3L, trim = TRUE))
+  lab <- unlist(labs, use.names = FALSE)[
+    sequence(nt, from = (cumsum(nt[uk]) - nt[uk] + 1L)[match(key, key[uk])])]
+  yy <- py(ytv, gt)
+  yticks <- site_paste_groups(sprintf(
+    '<line x1="%s" x2="%s" y1="%.1f" y2="%.1f" stroke="#eee"/><text x="%s" y="%.1f" class="tick" text-anchor="end">%s</text>',
+    svg_num(64), svg_num(624), yy, yy, svg_num(64 - 5), yy + 4, esc_html(lab)), nt)
   ylab <- sprintf('<text x="14" y="%s" class="lab" text-anchor="middle" transform="rotate(-90 14 %s)">%s</text>',
                   svg_num((258 + 30) / 2), svg_num((258 + 30) / 2),
                   esc_html(sprintf("time (%s)", uname)))
@@ -269,8 +292,8 @@ svg_runs_many <- function(xs, ys, lab1, lab2, titles) {
       svg_num(px(xt, k)), svg_num(258 + 16), format(xt, trim = TRUE)), collapse = "")
   }, "")[match(last, ul)]
   cut <- px(last + 0.03 * span, seq_len(m))
-  dash <- sprintf('<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#999" stroke-dasharray="4 3"/>',
-                  svg_num(cut), svg_num(cut), svg_num(30), svg_num(258))
+  dash <- sprintf('<line x1="%.1f" x2="%.1f" y1="%s" y2="%s" stroke="#999" stroke-dasharray="4 3"/>',
+                  cut, cut, svg_num(30), svg_num(258))
   # the legend, per pair of names
   pair <- paste(lab1, lab2, sep = "\r")
   up <- unique(pair)
@@ -281,49 +304,137 @@ svg_runs_many <- function(xs, ys, lab1, lab2, titles) {
   }, "", USE.NAMES = FALSE)[match(pair, up)]
   axes <- paste0(frame, yticks, ylab, xlab)
   # each version's runs, its distribution and its median
-  side <- function(t, n, i) {
+  side <- function(v, n, i) {
     centre <- start + (i - 0.5) * width
     half <- 0.42 * width
-    g <- rep(seq_len(m), n)
-    v <- unlist(t, use.names = FALSE)
+    g <- rep.int(seq_len(m), n)
     pos <- sequence(n)
     ok <- is.finite(v)
-    pts <- sprintf('<circle cx="%s" cy="%s" r="2.2"/>', svg_num(px(pos[ok], g[ok])),
-                   svg_num(py(v[ok], g[ok])))
-    nok <- tabulate(g[ok], m)
-    dots <- vapply(split(pts, factor(g[ok], levels = seq_len(m))), paste, "", collapse = "",
-                   USE.NAMES = FALSE)
-    out <- ifelse(nok > 0L, sprintf('<g fill="%s" fill-opacity="0.75">%s</g>', cols[i], dots), "")
+    g <- g[ok]
+    v <- v[ok]
+    nok <- tabulate(g, m)
+    dots <- site_paste_points(px(pos[ok], g), py(v, g), nok, '<circle cx="', '" cy="',
+                              '" r="2.2"/>', "")
+    out <- rep("", m)
+    has <- which(nok > 0L)
+    out[has] <- sprintf('<g fill="%s" fill-opacity="0.75">%s</g>', cols[i], dots[has])
     # the violins: a density per sample of two or more distinct times, the
     # outlines of all of them written by one sprintf()
-    fin <- lapply(t, function(tk) tk[is.finite(tk)])
-    nf <- lengths(fin)
-    violin <- which(vapply(fin, function(tk) length(tk) >= 2L && diff(range(tk)) > 0, TRUE))
+    o <- order(g, v)
+    sv <- v[o]
+    endk <- cumsum(nok)
+    distinct <- nok >= 2L
+    distinct[distinct] <- sv[endk[distinct]] > sv[endk[distinct] - nok[distinct] + 1L]
+    violin <- which(distinct)
     if (length(violin)) {
-      dx <- dy <- matrix(0, 64L, length(violin))
-      for (j in seq_along(violin)) {
-        den <- stats::density(fin[[violin[j]]], n = 64L, cut = 1)
-        dx[, j] <- den$x
-        dy[, j] <- den$y / max(den$y)
-      }
+      keep <- distinct[g]
+      den <- site_densities(split_groups(v[keep], nok[violin]))
+      dx <- den$x
+      dy <- den$y / rep(apply(den$y, 2L, max), each = 64L)
       kk <- rep(violin, each = 128L)
       h <- rep(half[violin], each = 64L) * dy
       cv <- rep(centre[violin], each = 64L)
       xsv <- rbind(matrix(cv - h, 64L), matrix(cv + h, 64L)[64:1, , drop = FALSE])
       ysv <- rbind(dx, dx[64:1, , drop = FALSE])
-      pts <- paste(svg_num(px(as.vector(xsv), kk)), svg_num(py(as.vector(ysv), kk)), sep = ",")
+      pts <- site_paste_points(px(as.vector(xsv), kk), py(as.vector(ysv), kk),
+                               rep(128L, length(violin)), "", ",", "", " ")
       out[violin] <- paste0(out[violin], sprintf(
-        '<polygon points="%s" fill="%s" fill-opacity="0.35" stroke="%s"/>',
-        vapply(split(pts, factor(kk, levels = violin)), paste, "", collapse = " ",
-               USE.NAMES = FALSE), cols[i], cols[i]))
+        '<polygon points="%s" fill="%s" fill-opacity="0.35" stroke="%s"/>', pts, cols[i], cols[i]))
     }
-    has <- which(nf > 0L)
-    mk <- vapply(fin[has], stats::median, 0)
+    mk <- site_medians(v, nok[has])
+    y <- py(mk, has)
     out[has] <- paste0(out[has], sprintf(
-      '<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="%s" stroke-width="3"/>',
-      svg_num(px(centre[has] - half[has], has)), svg_num(px(centre[has] + half[has], has)),
-      svg_num(py(mk, has)), svg_num(py(mk, has)), cols[i]))
+      '<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-width="3"/>',
+      px(centre[has] - half[has], has), px(centre[has] + half[has], has), y, y, cols[i]))
     out
   }
-  paste0(open, axes, xaxis, legend, dash, side(xs, nx, 1L), side(ys, ny, 2L), "</svg>")
+  paste0(open, axes, xaxis, legend, dash, side(vx, nx, 1L), side(vy, ny, 2L), "</svg>")
+}
+
+# The elements of x in groups of count consecutive elements, as a list.
+split_groups <- function(x, count) {
+  split(x, structure(rep.int(seq_along(count), count), levels = as.character(seq_along(count)),
+                     class = "factor"))
+}
+
+# stats::density(t, n = n_out, cut = 1) of many samples at once, bit for
+# bit: the bandwidth of bw.nrd0() (the standard deviation of sd(), the
+# interquartile range of quantile() type 7 from one sort of all the
+# samples), the bins of src/report-site.c (density()'s own linear
+# binning), the FFT convolution with the Gaussian kernel of mvfft() over
+# the samples' columns (the transform fft() makes of each), and approx()'s
+# linear interpolation onto the n_out points from `from` to `to`.  `s`: a
+# list of samples of finite times, each of two or more distinct values.
+# Returns the matrices x and y (n_out rows, a column per sample): the
+# density's x and y.
+site_densities <- function(s, n_out = 64L, chunk = 256L) {
+  m <- length(s)
+  if (!m) return(list(x = matrix(0, n_out, 0L), y = matrix(0, n_out, 0L)))
+  len <- lengths(s)
+  v <- unlist(s, use.names = FALSE)
+  g <- rep.int(seq_len(m), len)
+  sv <- v[order(g, v)]
+  start <- cumsum(len) - len
+  # bw.nrd0(): min(sd, IQR / 1.34), with IQR() of quantile() type 7
+  quart <- function(p) {
+    index <- 1 + (len - 1) * p
+    lo <- floor(index)
+    hi <- ceiling(index)
+    qs <- sv[start + lo]
+    xhi <- sv[start + hi]
+    i <- which(index > lo & xhi != qs)
+    h <- (index - lo)[i]
+    qs[i] <- (1 - h) * qs[i] + h * xhi[i]
+    qs
+  }
+  hi <- vapply(s, stats::sd, 0, USE.NAMES = FALSE)
+  lo <- pmin(hi, (quart(0.75) - quart(0.25)) / 1.34)
+  z <- which(!lo)
+  lo[z] <- hi[z]
+  z <- which(!lo)
+  lo[z] <- abs(vapply(s[z], `[`, 0, 1L))
+  lo[!lo] <- 1
+  bw <- 0.9 * lo * len^(-0.2)
+  from <- sv[start + 1L] - bw
+  to <- sv[start + len] + bw
+  lo <- from - 4 * bw
+  up <- to + 4 * bw
+  n <- 512L
+  xo <- yo <- matrix(0, n_out, m)
+  for (c0 in seq(0L, m - 1L, by = chunk)) {
+    k <- (c0 + 1L):min(m, c0 + chunk)
+    y <- .Call(ffi_site_bin, v[(start[k[1L]] + 1L):(start[k[length(k)]] + len[k[length(k)]])],
+               len[k], lo[k], up[k], n)
+    kords <- vapply(k, function(j) seq.int(0, 2 * (up[j] - lo[j]), length.out = 2L * n),
+                    numeric(2L * n))
+    # the kernel at the distances 0 .. n and, mirrored, at their negatives
+    # (dnorm(-d) is dnorm(d), bit for bit: it takes |d|)
+    half <- stats::dnorm(kords[seq_len(n + 1L), , drop = FALSE], sd = rep(bw[k], each = n + 1L))
+    kords <- rbind(half, half[n:2L, , drop = FALSE])
+    kords <- stats::mvfft(stats::mvfft(y) * Conj(stats::mvfft(kords)), inverse = TRUE)
+    dens <- matrix(pmax.int(0, Re(kords)[seq_len(n), , drop = FALSE] / (2L * n)), n)
+    for (a in seq_along(k)) {
+      j <- k[a]
+      xords <- seq.int(lo[j], up[j], length.out = n)
+      x <- seq.int(from[j], to[j], length.out = n_out)
+      # approx(xords, dens, x): the interval of each point, then the line
+      # between its ends (a point on a grid point takes its value)
+      i <- findInterval(x, xords)
+      d <- dens[, a]
+      last <- i >= n
+      i[last] <- n - 1L
+      xi <- xords[i]
+      xj <- xords[i + 1L]
+      yi <- d[i]
+      yj <- d[i + 1L]
+      out <- yi + (yj - yi) * ((x - xi) / (xj - xi))
+      on <- x == xj
+      out[on] <- yj[on]
+      on <- x == xi
+      out[on] <- yi[on]
+      xo[, j] <- x
+      yo[, j] <- out
+    }
+  }
+  list(x = xo, y = yo)
 }

@@ -77,21 +77,41 @@ report_site.speedup_timings <- function(x, dir, test = "median", alpha = 0.05,
   direct <- !...length() && is.null(cols[["warmup"]])
   call <- substitute(f(x = sub, alpha = alpha, min_speedup = min_speedup),
                      list(f = as.name(paste0(test, "_test"))))
-  verdicts <- lapply(names(idx), function(b) {
-    ix <- idx[[b]]
-    parts <- if (direct) site_pair(cols, ix, b, attrs$run_order)
-    tryCatch(if (is.null(parts)) {
+  parts <- lapply(names(idx), function(b) if (direct) {
+    tryCatch(site_pair(cols, idx[[b]], b, attrs$run_order), error = function(e) NULL)
+  })
+  # the verdict of benchmark j (or the error that stopped it)
+  analyse <- function(j) {
+    ix <- idx[[j]]
+    tryCatch(if (is.null(parts[[j]])) {
       sub <- structure(lapply(cols, `[`, ix), class = class(x), source = attrs$source,
                        run_order = attrs$run_order, row.names = seq_along(ix))
       fun(sub, alpha = alpha, min_speedup = min_speedup, ...)
     } else {
-      run_structured(test, parts, alpha, TRUE, FALSE, call, "auto", "auto",
+      run_structured(test, parts[[j]], alpha, TRUE, FALSE, call, "auto", "auto",
                      min_speedup = min_speedup)
     }, error = function(e) e)
-  })
-  names(verdicts) <- names(idx)
-  report_site.list(verdicts, dir, title = title %||% sprintf(
-    "%d benchmarks: %s", length(verdicts), attrs$source %||% "timings"))
+  }
+  if (!length(idx)) {
+    abort("`x`: a list of verdicts must be named after the benchmarks.", class = "argument")
+  }
+  pages <- site_timings_pages(test, parts, analyse, alpha, min_speedup)
+  dir <- report_dir(dir)
+  site_write(dir, report_model_pages(pages, names(idx)), title %||% sprintf(
+    "%d benchmarks: %s", length(idx), attrs$source %||% "timings"))
+}
+
+# What the page of each benchmark of timings prints (as
+# site_verdict_parts() gives it): the verdict of each benchmark by
+# analyse(j), read as a page.  parts: what site_pair() gives of each
+# benchmark (NULL where the verdict is made from the benchmark's rows).
+# The verdict table of a whole comparison (verdict_table_pages(), branch
+# bulk4) gives the same list, for all the benchmarks at once.
+site_timings_pages <- function(test, parts, analyse, alpha, min_speedup) {
+  verdicts <- lapply(seq_along(parts), analyse)
+  op <- options(speeduptest.plan_method = "normal")
+  on.exit(options(op), add = TRUE)
+  site_verdict_parts(verdicts)
 }
 
 # What timings_pair(sub, NULL, NULL, NULL, FALSE) gives for the rows `ix`
@@ -192,62 +212,119 @@ site_time_spread <- function(med, spread) {
   out
 }
 
-# The median and mad() of the finite times of a sample (NA, NA without
-# one; the spread NA with one).
-site_centre <- function(t) {
-  t <- t[is.finite(t)]
-  if (!length(t)) return(c(NA_real_, NA_real_))
-  c(stats::median(t), if (length(t) > 1L) stats::mad(t) else NA_real_)
+# The median and mad() of the finite times of each sample of the list
+# `s`, for all the samples at once: a matrix of two rows (NA, NA for a
+# sample without a finite time; the spread NA for one time).
+site_centres <- function(s) {
+  v <- unlist(s, use.names = FALSE)
+  ok <- is.finite(v)
+  len <- tabulate(rep.int(seq_along(s), lengths(s))[ok], length(s))
+  v <- v[ok]
+  med <- site_medians(v, len)
+  mad <- 1.4826 * site_medians(abs(v - rep.int(med, len)), len)
+  mad[len < 2L] <- NA_real_
+  rbind(med, mad, deparse.level = 0L)
 }
 
-# The model of a comparison: a row per benchmark, and its page (the
-# verdict's lines and the two samples, or the error).
+# median() of each sample of the list `s` (NA for a sample holding NA).
+site_sample_medians <- function(s) {
+  v <- unlist(s, use.names = FALSE)
+  len <- lengths(s)
+  na <- is.na(v)
+  if (!any(na)) return(site_medians(v, len))
+  g <- rep.int(seq_along(s), len)
+  out <- site_medians(v[!na], tabulate(g[!na], length(s)))
+  out[unique(g[na])] <- NA_real_
+  out
+}
+
+# What the page of each verdict prints, for all the verdicts of a site,
+# in the shape of verdict_table_pages() (R/verdict-table.R, the verdicts
+# of a table): their decisions, directions ("none" without one), whether
+# each declares a speedup, speedups (the interval's estimate, else the
+# observed ratio) and intervals, caveats and advice (lists of sentences),
+# the two samples and their names, the lines of their print (escaped, by
+# format_verdicts()), and the message of each error (NA for a verdict).
+# This is the one place the site reads verdict objects.
+site_verdict_parts <- function(verdicts) {
+  n <- length(verdicts)
+  # the parts of the verdicts the pages read, made for all at once
+  verdicts_prime(verdicts)
+  out <- list(decision = rep(NA_character_, n), direction = rep(NA_character_, n),
+              significant = rep(NA, n), speedup = rep(NA_real_, n),
+              conf_low = rep(NA_real_, n), conf_high = rep(NA_real_, n),
+              caveats = vector("list", n), advice = vector("list", n),
+              x = vector("list", n), y = vector("list", n), labels = vector("list", n),
+              lines = vector("list", n), error = rep(NA_character_, n))
+  for (i in seq_len(n)) {
+    v <- verdicts[[i]]
+    if (inherits(v, "error")) {
+      out$error[i] <- conditionMessage(v)
+      next
+    }
+    ci <- as.double(v$speedup_ci)
+    out$decision[i] <- v$decision
+    out$direction[i] <- if (is.na(v$direction)) "none" else v$direction
+    out$significant[i] <- v$significant
+    out$speedup[i] <- or_na(attr(v$speedup_ci, "estimate"), v$speedup)
+    out$conf_low[i] <- ci[1L]
+    out$conf_high[i] <- ci[2L]
+    out$caveats[i] <- list(v$caveats)
+    if (!isTRUE(v$significant)) out$advice[i] <- list(v$advice)
+    out$x[[i]] <- as.double(v$x)
+    out$y[[i]] <- as.double(v$y)
+    out$labels[i] <- list(as.character(v$labels))
+  }
+  # the lines of every verdict's print, escaped in one call
+  ok <- which(is.na(out$error))
+  out$lines[ok] <- format_verdicts(verdicts[ok])
+  out
+}
+
+# The model of a comparison of verdicts: a row per benchmark, and its page
+# (the verdict's lines and the two samples, or the error).
 report_model_verdicts <- function(verdicts) {
   # the advice of each undecided verdict planned by the normal
   # approximation, not simulated benchmark by benchmark (R/plan-runs.R)
   op <- options(speeduptest.plan_method = "normal")
   on.exit(options(op), add = TRUE)
-  n <- length(verdicts)
-  # the parts of the verdicts the pages read, made for all at once
-  verdicts_prime(verdicts)
-  err <- vapply(verdicts, inherits, TRUE, what = "error")
-  decision <- direction <- caveats <- rep("", n)
-  speedup <- conf_low <- conf_high <- old_median <- new_median <- rep(NA_real_, n)
-  cx <- cy <- matrix(NA_real_, 2L, n)
-  pages <- vector("list", n)
-  for (i in seq_len(n)) {
-    v <- verdicts[[i]]
-    if (err[i]) {
-      decision[i] <- "not analysed"
-      direction[i] <- "error"
-      caveats[i] <- conditionMessage(v)
-      pages[[i]] <- list(kind = "error", message = conditionMessage(v))
-      next
-    }
-    x <- as.double(v$x)
-    y <- as.double(v$y)
-    ci <- as.double(v$speedup_ci)
-    decision[i] <- v$decision
-    direction[i] <- if (is.na(v$direction)) "none" else v$direction
-    speedup[i] <- or_na(attr(v$speedup_ci, "estimate"), v$speedup)
-    conf_low[i] <- ci[1L]
-    conf_high[i] <- ci[2L]
-    cx[, i] <- site_centre(x)
-    cy[, i] <- site_centre(y)
-    old_median[i] <- stats::median(x)
-    new_median[i] <- stats::median(y)
-    caveats[i] <- paste(c(v$caveats, if (!isTRUE(v$significant)) v$advice), collapse = " ")
-    samples <- stats::setNames(list(x, y), as.character(v$labels))
-    if (anyDuplicated(names(samples))) names(samples) <- c("old", "new")
-    pages[[i]] <- list(kind = "verdict", lines = NULL, samples = samples)
-  }
-  # the lines of every verdict's print, escaped in one call
+  report_model_pages(site_verdict_parts(verdicts), names(verdicts))
+}
+
+# The model of a comparison from what its pages print (p: as
+# site_verdict_parts() or verdict_table_pages() give it), for all the
+# benchmarks at once; `names`: the benchmarks.
+report_model_pages <- function(p, names) {
+  n <- length(names)
+  err <- !is.na(p$error)
   ok <- which(!err)
-  lines <- format_verdicts(verdicts[ok])
-  for (k in seq_along(ok)) pages[[ok[k]]]$lines <- lines[[k]]
-  rows <- data.frame(id = seq_len(n), benchmark = names(verdicts),
-                     decision = decision, direction = direction, speedup = speedup,
-                     conf_low = conf_low, conf_high = conf_high,
+  decision <- p$decision
+  direction <- p$direction
+  decision[err] <- "not analysed"
+  direction[err] <- "error"
+  # the caveats, then the advice of a verdict that declares no speedup
+  caveats <- p$error
+  sig <- vapply(p$significant, isTRUE, TRUE)
+  text <- Map(function(cv, ad, s) c(cv, if (!s) ad), p$caveats[ok], p$advice[ok], sig[ok])
+  caveats[ok] <- site_paste_groups(unlist(text, use.names = FALSE), lengths(text), " ")
+  cx <- cy <- matrix(NA_real_, 2L, n)
+  old_median <- new_median <- rep(NA_real_, n)
+  if (length(ok)) {
+    cx[, ok] <- site_centres(p$x[ok])
+    cy[, ok] <- site_centres(p$y[ok])
+    old_median[ok] <- site_sample_medians(p$x[ok])
+    new_median[ok] <- site_sample_medians(p$y[ok])
+  }
+  # the two names of each verdict's samples ("old" and "new" when equal)
+  labs <- lapply(p$labels, function(l) if (anyDuplicated(l)) c("old", "new") else l)
+  pages <- vector("list", n)
+  pages[err] <- lapply(p$error[err], function(m) list(kind = "error", message = m))
+  pages[ok] <- lapply(ok, function(i) list(
+    kind = "verdict", lines = p$lines[[i]],
+    samples = stats::setNames(list(p$x[[i]], p$y[[i]]), labs[[i]])))
+  rows <- data.frame(id = seq_len(n), benchmark = names,
+                     decision = decision, direction = direction, speedup = p$speedup,
+                     conf_low = p$conf_low, conf_high = p$conf_high,
                      old = site_time_spread(cx[1L, ], cx[2L, ]),
                      new = site_time_spread(cy[1L, ], cy[2L, ]),
                      old_median = old_median, new_median = new_median,

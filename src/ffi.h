@@ -139,4 +139,11 @@ SEXP ffi_warmup_classify(SEXP values, SEXP start, SEXP len, SEXP penalty,
 /* protocol.c: a verdict as the list the R side reads */
 SEXP ffi_verdict_list(const st_verdict *v, int status);
 
+/* report-site.c */
+SEXP ffi_site_bin(SEXP x, SEXP len, SEXP lo, SEXP hi, SEXP ngrid);
+SEXP ffi_site_medians(SEXP x, SEXP len);
+SEXP ffi_site_points(SEXP x, SEXP y, SEXP count, SEXP parts);
+SEXP ffi_site_collapse(SEXP x, SEXP count, SEXP sep);
+SEXP ffi_site_write(SEXP paths, SEXP texts);
+
 #endif

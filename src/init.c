@@ -72,6 +72,11 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_edivisive, 7),
     CALLDEF(ffi_pelt, 8),
     CALLDEF(ffi_warmup_classify, 11),
+    CALLDEF(ffi_site_bin, 5),
+    CALLDEF(ffi_site_medians, 2),
+    CALLDEF(ffi_site_points, 4),
+    CALLDEF(ffi_site_collapse, 3),
+    CALLDEF(ffi_site_write, 2),
     {NULL, NULL, 0}
 };
 

@@ -1101,4 +1101,13 @@ int st_simd_split(const double *src, double *dst, size_t lo, size_t hi,
 int st_simd_kendall(const double *x, size_t n, double *D, double *T,
                     double *tv, int *ties);
 
+/* report-site.c: the bins of many samples for their kernel density
+ * estimates, as stats::density() bins one (y: 2 ngrid doubles a sample);
+ * a text and a newline written to a file. */
+int st_site_bin(const double *x, const int *len, size_t m, const double *lo,
+                const double *hi, int ngrid, double *y);
+int st_site_medians(const double *x, const int *len, size_t m, double *out,
+                    double *work);
+int st_site_write(const char *path, const char *text, size_t n);
+
 #endif
