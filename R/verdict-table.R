@@ -486,3 +486,80 @@ verdict_table_detectable <- function(tab, i, alpha, power = 0.8) {
   d[n >= 2 & m >= 2 & blocked] <- Inf
   d
 }
+
+# Everything a page of a site prints of each verdict of a table, for all
+# the benchmarks at once: the decision and its direction ("none" for
+# insufficient data), the speedup (the interval's estimate, else the
+# observed ratio) with its interval, whether a speedup is declared, the
+# caveats and the advice (lists of sentences), the samples, and the lines
+# of each verdict's format() escaped as format_verdicts() escapes them
+# (`lines = FALSE` leaves them out).  An element of `error` holds the
+# message of a benchmark that could not be analysed (NA otherwise); its
+# other fields are NA or empty.
+verdict_table_pages <- function(tab, lines = TRUE, digits = 3L) {
+  k <- tab$k
+  out <- list(decision = rep(NA_character_, k), direction = rep(NA_character_, k),
+              significant = rep(NA, k), speedup = rep(NA_real_, k),
+              conf_low = rep(NA_real_, k), conf_high = rep(NA_real_, k),
+              caveats = vector("list", k), advice = vector("list", k),
+              x = vector("list", k), y = vector("list", k), labels = vector("list", k),
+              lines = if (lines) vector("list", k), error = rep(NA_character_, k))
+  slow <- which(!tab$fast)
+  for (j in slow) {
+    v <- tab$verdicts[[j]]
+    if (inherits(v, "error")) {
+      out$error[j] <- conditionMessage(v)
+      next
+    }
+    out$decision[j] <- v$decision
+    out$direction[j] <- if (is.na(v$direction)) "none" else v$direction
+    out$significant[j] <- v$significant
+    out$speedup[j] <- or_na(attr(v$speedup_ci, "estimate"), v$speedup)
+    ci <- as.double(v$speedup_ci)
+    out$conf_low[j] <- ci[1L]
+    out$conf_high[j] <- ci[2L]
+    out$caveats[j] <- list(v$caveats)
+    out$advice[j] <- list(v$advice)
+    out$x[j] <- list(as.double(v$x))
+    out$y[j] <- list(as.double(v$y))
+    out$labels[j] <- list(as.character(v$labels))
+  }
+  f <- tab$rows
+  if (length(f)) {
+    c2 <- tab$cols
+    out$decision[f] <- c2$decision
+    out$direction[f] <- ifelse(is.na(c2$direction), "none", c2$direction)
+    out$significant[f] <- c2$significant
+    out$speedup[f] <- ifelse(is.na(c2$estimate), c2$speedup, c2$estimate)
+    out$conf_low[f] <- c2$ci_low
+    out$conf_high[f] <- c2$ci_high
+    out$caveats[f] <- c2$caveats
+    out$advice[f] <- c2$advice
+    out$x[f] <- lapply(tab$parts[f], `[[`, "x")
+    out$y[f] <- lapply(tab$parts[f], `[[`, "y")
+    out$labels[f] <- c2$labels
+  }
+  if (lines) {
+    ok <- which(is.na(out$error))
+    vs <- lapply(ok, function(j) verdict_table_primed(tab, j))
+    out$lines[ok] <- format_verdicts(vs, digits = digits)
+  }
+  out
+}
+
+# The verdict object of benchmark j of a table with the parts the table
+# made (its caveats and advice, the ratio of the medians, the smallest
+# attainable alpha) kept in it as if it had made them when read.
+verdict_table_primed <- function(tab, j) {
+  v <- verdict_table_verdict(tab, j)
+  if (!tab$fast[j]) return(v)
+  i <- match(j, tab$rows)
+  c2 <- tab$cols
+  verdict_keep(v, "story", list(caveats = c2$caveats[[i]], advice = c2$advice[[i]]))
+  if ("median_ratio" %in% names(v) && !anyNA(c2$median_ratio[i, ])) {
+    verdict_keep(v, "median_ratio", stats::setNames(c2$median_ratio[i, ],
+                                                    c("estimate", "low", "high")))
+  }
+  if (!anyNA(c2$min_alpha[i, ])) verdict_keep(v, "min_alpha", c2$min_alpha[i, ])
+  v
+}
