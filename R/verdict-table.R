@@ -541,7 +541,13 @@ verdict_table_pages <- function(tab, lines = TRUE, digits = 3L) {
   }
   if (lines) {
     ok <- which(is.na(out$error))
-    vs <- lapply(ok, function(j) verdict_table_primed(tab, j))
+    # the detectable speedups the lines print, made at once
+    det <- rep(NA_real_, k)
+    if (length(f)) {
+      none <- which(tab$cols$direction %in% "none")
+      if (length(none)) det[f[none]] <- verdict_table_detectable(tab, none, tab$alpha)
+    }
+    vs <- lapply(ok, function(j) verdict_table_primed(tab, j, det[j]))
     out$lines[ok] <- format_verdicts(vs, digits = digits)
   }
   out
@@ -550,11 +556,12 @@ verdict_table_pages <- function(tab, lines = TRUE, digits = 3L) {
 # The verdict object of benchmark j of a table with the parts the table
 # made (its caveats and advice, the ratio of the medians, the smallest
 # attainable alpha) kept in it as if it had made them when read.
-verdict_table_primed <- function(tab, j) {
+verdict_table_primed <- function(tab, j, detectable = NA_real_) {
   v <- verdict_table_verdict(tab, j)
   if (!tab$fast[j]) return(v)
   i <- match(j, tab$rows)
   c2 <- tab$cols
+  if (!is.na(detectable)) verdict_keep(v, "detectable", detectable)
   verdict_keep(v, "story", list(caveats = c2$caveats[[i]], advice = c2$advice[[i]]))
   if ("median_ratio" %in% names(v) && !anyNA(c2$median_ratio[i, ])) {
     verdict_keep(v, "median_ratio", stats::setNames(c2$median_ratio[i, ],
