@@ -489,8 +489,8 @@ verdict_table_detectable <- function(tab, i, alpha, power = 0.8) {
 
 # Everything a page of a site prints of each verdict of a table, for all
 # the benchmarks at once: the decision and its direction ("none" for
-# insufficient data), the speedup (the interval's estimate, else the
-# observed ratio) with its interval, whether a speedup is declared, the
+# insufficient data), the speedup (the interval's own estimate, as
+# or_na(attr(v$speedup_ci, "estimate"), v$speedup) of a verdict) with its interval, whether a speedup is declared, the
 # caveats and the advice (lists of sentences), the samples, and the lines
 # of each verdict's format() escaped as format_verdicts() escapes them
 # (`lines = FALSE` leaves them out).  An element of `error` holds the
@@ -530,7 +530,7 @@ verdict_table_pages <- function(tab, lines = TRUE, digits = 3L) {
     out$decision[f] <- c2$decision
     out$direction[f] <- ifelse(is.na(c2$direction), "none", c2$direction)
     out$significant[f] <- c2$significant
-    out$speedup[f] <- ifelse(is.na(c2$estimate), c2$speedup, c2$estimate)
+    out$speedup[f] <- c2$estimate
     out$conf_low[f] <- c2$ci_low
     out$conf_high[f] <- c2$ci_high
     out$caveats[f] <- c2$caveats
