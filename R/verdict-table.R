@@ -42,7 +42,8 @@ verdict_table <- function(test, parts, alpha, min_speedup = 1, replication = "au
   fast <- rep(plain_args && identical(replication, "auto") &&
                 design %in% c("auto", "unpaired"), k)
   if (!is.null(slow)) fast <- fast & !slow
-  is_part <- vapply(parts, function(p) is.list(p) && !inherits(p, "condition"), TRUE)
+  is_part <- vapply(parts, function(p) is.list(p) && !inherits(p, "condition"), TRUE,
+                    USE.NAMES = FALSE)
   fast <- fast & is_part
   # the structure the table covers: runs of one process per version, or
   # no processes; no rounds, no global order, no warm-ups
@@ -147,9 +148,9 @@ verdict_table_columns <- function(test, core, parts, xs, ys, alpha, s0, kind,
                                   replication, vals, x_start, y_start) {
   k <- length(parts)
   proto <- protocol_info(test)
-  n <- lengths(xs)
-  m <- lengths(ys)
-  labels <- lapply(parts, `[[`, "labels")
+  n <- unname(lengths(xs))
+  m <- unname(lengths(ys))
+  labels <- unname(lapply(parts, `[[`, "labels"))
   lab1 <- vapply(labels, `[`, "", 1L)
   lab2 <- vapply(labels, `[`, "", 2L)
   dec <- st_code_name("decision", core$decision)
