@@ -41,24 +41,32 @@ compare_run <- function(t, opts) {
                                            message = sk$message,
                                            stringsAsFactors = FALSE))
     }
-    # the timings split once for all the benchmarks of this version
+    # the timings split once for all the benchmarks of this version, and
+    # their verdicts made at once (R/verdict-table.R)
     sp <- timings_split(t, c(baseline, o), names(tp$pairs))
     times <- compare_times_all(tp$pairs)
-    vs <- lapply(seq_along(sp$benchmarks), function(j) {
-      parts <- split_part(sp, j)
-      parts$sequential <- sequential_design(t, sp$benchmarks[j])
-      compare_analysis(tp$pairs[[j]]$x, tp$pairs[[j]]$y, opts, parts)
-    })
-    # the parts of the verdicts the rows read, made for all at once
-    verdicts_prime(vs)
-    for (j in seq_along(sp$benchmarks)) {
-      p <- tp$pairs[[j]]
-      rows[[length(rows) + 1L]] <- compare_verdict(sp$benchmarks[j], o, p$x, p$y, opts,
-                                                   times = lapply(times, `[[`, j),
-                                                   v = vs[[j]])
+    parts <- lapply(seq_along(sp$benchmarks), function(j) split_part(sp, j))
+    seq_any <- !is.null(attr(t, "sequential", exact = TRUE)) ||
+      all(c("sequential_test", "sequential_alpha", "sequential_max_runs") %in% names(t))
+    if (seq_any) {
+      for (j in seq_along(parts)) {
+        parts[[j]]$sequential <- sequential_design(t, sp$benchmarks[j])
+      }
     }
+    slow <- vapply(parts, function(p) !is.null(p$sequential), TRUE)
+    tab <- verdict_table(opts$test, parts, opts$alpha, opts$s0,
+                         replication = opts$replication %||% "auto",
+                         design = opts$design %||% "auto", rigorous = TRUE, slow = slow,
+                         analyse = function(j) compare_analysis(tp$pairs[[j]]$x,
+                                                                tp$pairs[[j]]$y, opts,
+                                                                parts[[j]]))
+    # the parts of the verdicts made one by one the rows read, made for all
+    # at once
+    verdicts_prime(tab$verdicts)
+    rows[[length(rows) + 1L]] <- compare_table_rows(tab, sp$benchmarks, o, tp$pairs,
+                                                    times, opts)
   }
-  rows <- compare_adjust(compare_frame(rows), opts)
+  rows <- compare_adjust(compare_bind(rows), opts)
   list(rows = rows, versions = vers, baseline = baseline, baseline_how = how,
        others = others, skipped = skipped)
 }
@@ -93,6 +101,142 @@ compare_analysis <- function(x, y, opts, parts = NULL) {
                               opts$replication %||% "auto", opts$design %||% "auto",
                               min_speedup = opts$s0)
   }, error = function(e) e)
+}
+
+# The rows of one version's benchmarks from its verdict table (columns
+# as compare_frame() makes them), with the words and facts the outputs
+# read of each verdict, made at once for the benchmarks the table made
+# and read off the verdict objects of the others:
+#   attr "story": list(caveats, advice: lists of sentences; single: one
+#     process per version (rule 2); blocked: measured in blocks; open:
+#     the open ends of the interval (NULL or c(low, high)))
+#   attr "table": the table (its `fast` rows have no verdict object until
+#     one is asked for: compare_verdicts()), attr "index": the row's
+#     benchmark in it.
+compare_table_rows <- function(tab, benchmarks, version, pairs, times, opts) {
+  k <- tab$k
+  items <- vector("list", k)
+  story <- list(caveats = vector("list", k), advice = vector("list", k),
+                single = logical(k), blocked = logical(k), open = vector("list", k))
+  for (j in which(!tab$fast)) {
+    p <- pairs[[j]]
+    it <- compare_row(benchmarks[j], version, p$x, p$y, opts,
+                      lapply(times, `[[`, j), tab$verdicts[[j]])
+    items[[j]] <- it
+    v <- it$verdict
+    if (!is.null(v)) {
+      story$caveats[j] <- list(v$caveats)
+      story$advice[j] <- list(v$advice)
+      info <- v$replication
+      paired <- identical(v$design$design, "paired")
+      story$single[j] <- !is.null(info) && info$unit == "run" && info$kind == "single" &&
+        info$requested == "auto" && !paired
+      il <- v$run_order$interleaving
+      story$blocked[j] <- !is.null(il) && identical(il$interleaved, FALSE) && !paired
+      story$open[j] <- list(attr(v$speedup_ci, "open"))
+    }
+  }
+  cols <- c("benchmark", "version", "n", "m", "speedup", "estimate", "ci_low", "ci_high",
+            "ci_open_low", "ci_open_high", "p_speedup", "p_slowdown", "p_equivalence",
+            "note", "guaranteed", "caveats", "advice", "old_median", "old_spread",
+            "new_median", "new_spread")
+  out <- lapply(cols, function(cl) {
+    if (cl %in% c("benchmark", "version", "note", "caveats", "advice")) {
+      rep(NA_character_, k)
+    } else if (cl %in% c("guaranteed", "ci_open_low", "ci_open_high")) {
+      rep(NA, k)
+    } else rep(NA_real_, k)
+  })
+  names(out) <- cols
+  slow <- which(!tab$fast)
+  for (cl in cols) {
+    if (length(slow)) {
+      v <- lapply(items[slow], function(it) it$row[[cl]])
+      out[[cl]][slow] <- if (cl %in% c("benchmark", "version", "note", "caveats", "advice")) {
+        as.character(unlist(v))
+      } else if (cl %in% c("guaranteed", "ci_open_low", "ci_open_high")) {
+        as.logical(unlist(v))
+      } else as.double(unlist(v))
+    }
+  }
+  f <- tab$rows
+  if (length(f)) {
+    c2 <- tab$cols
+    reached <- !is.na(c2$significant)
+    out$benchmark[f] <- benchmarks[f]
+    out$version[f] <- version
+    out$n[f] <- as.double(c2$n)
+    out$m[f] <- as.double(c2$m)
+    out$speedup[f] <- c2$speedup
+    out$estimate[f] <- c2$estimate
+    out$ci_low[f] <- c2$ci_low
+    out$ci_high[f] <- c2$ci_high
+    out$ci_open_low[f] <- c2$open_low
+    out$ci_open_high[f] <- c2$open_high
+    out$p_speedup[f] <- ifelse(reached, c2$p_value, NA_real_)
+    out$p_slowdown[f] <- ifelse(reached, c2$p_value_slowdown, NA_real_)
+    out$p_equivalence[f] <- if (opts$s0 == 1) NA_real_ else
+      ifelse(reached, c2$p_value_equivalence, NA_real_)
+    adv <- vapply(c2$advice, paste, "", collapse = "; ")
+    out$note[f] <- ifelse(reached, "", adv)
+    out$guaranteed[f] <- ifelse(reached, c2$guaranteed, NA)
+    out$caveats[f] <- vapply(c2$caveats, function(cav) {
+      paste(cav[!grepl("may not be the correct confidence level$", cav)], collapse = "; ")
+    }, "")
+    out$advice[f] <- adv
+    for (cl in c("old_median", "old_spread", "new_median", "new_spread")) {
+      out[[cl]][f] <- times[[cl]][f]
+    }
+    story$caveats[f] <- c2$caveats
+    story$advice[f] <- c2$advice
+    story$single[f] <- c2$single
+    open <- c2$open_low | c2$open_high
+    story$open[f[open]] <- Map(c, c2$open_low[open], c2$open_high[open])
+  }
+  df <- new_frame(out)
+  attr(df, "verdicts") <- lapply(items, function(it) it$verdict)
+  attr(df, "errors") <- lapply(items, function(it) it$error)
+  attr(df, "story") <- story
+  attr(df, "tables") <- list(tab)
+  attr(df, "index") <- cbind(1L, seq_len(k))
+  df
+}
+
+# The rows of every version, one after the other, with their attributes.
+compare_bind <- function(parts) {
+  if (!length(parts)) return(compare_frame(list()))
+  if (length(parts) == 1L) return(parts[[1L]])
+  cols <- names(parts[[1L]])
+  out <- lapply(cols, function(cl) unlist(lapply(parts, `[[`, cl), use.names = FALSE))
+  names(out) <- cols
+  df <- new_frame(out)
+  cat_attr <- function(a) do.call(c, lapply(parts, attr, a))
+  attr(df, "verdicts") <- cat_attr("verdicts")
+  attr(df, "errors") <- cat_attr("errors")
+  st <- lapply(parts, attr, "story")
+  attr(df, "story") <- lapply(stats::setNames(names(st[[1L]]), names(st[[1L]])),
+                              function(nm) do.call(c, lapply(st, `[[`, nm)))
+  attr(df, "tables") <- do.call(c, lapply(parts, attr, "tables"))
+  attr(df, "index") <- do.call(rbind, lapply(seq_along(parts), function(i) {
+    ix <- attr(parts[[i]], "index")
+    ix[, 1L] <- i
+    ix
+  }))
+  df
+}
+
+# The verdict objects of the rows (NULL for a benchmark not analysed),
+# those the tables made at once made now by the per-verdict path.
+compare_verdicts <- function(rows) {
+  vs <- attr(rows, "verdicts")
+  tabs <- attr(rows, "tables")
+  ix <- attr(rows, "index")
+  if (is.null(tabs)) return(vs)
+  for (i in seq_along(vs)) {
+    tab <- tabs[[ix[i, 1L]]]
+    if (tab$fast[ix[i, 2L]]) vs[i] <- list(verdict_table_verdict(tab, ix[i, 2L]))
+  }
+  vs
 }
 
 # The row of one benchmark's verdict v (or error).
@@ -272,15 +416,33 @@ compare_adjust <- function(rows, opts) {
   k <- sum(reached)
   a_first <- if (opts$p_adjust == "holm" && k > 0) a / k else a
   verdicts <- attr(rows, "verdicts")
-  rows$detectable <- verdicts_detectable(verdicts, dir %in% "none", a_first)
+  want <- dir %in% "none"
+  rows$detectable <- verdicts_detectable(verdicts, want, a_first)
   # the smallest attainable alpha of the lines that decide nothing because
   # their sizes cannot (R/attainable.R)
+  ma_of <- function(p) {
+    if (length(p) != 2L || anyNA(p) || !any(p > a_first)) NA_real_ else min(p)
+  }
   rows$min_alpha <- vapply(seq_len(nrow(rows)), function(i) {
     v <- verdicts[[i]]
     if (!identical(dir[i], "none") || is.null(v)) return(NA_real_)
-    p <- v$min_alpha
-    if (length(p) != 2L || anyNA(p) || !any(p > a_first)) NA_real_ else min(p)
+    ma_of(v$min_alpha)
   }, 0)
+  # the rows the verdict tables made (R/verdict-table.R)
+  tabs <- attr(rows, "tables")
+  ix <- attr(rows, "index")
+  for (ti in seq_along(tabs)) {
+    tab <- tabs[[ti]]
+    at <- which(ix[, 1L] == ti)
+    f <- tab$rows
+    if (!length(f)) next
+    r <- at[f]
+    w <- want[r]
+    if (!any(w)) next
+    ma <- verdict_table_min_alpha_more(tab, which(w))
+    rows$detectable[r[w]] <- verdict_table_detectable(tab, which(w), a_first)
+    rows$min_alpha[r[w]] <- apply(ma, 1L, ma_of)
+  }
   rows
 }
 
@@ -452,43 +614,33 @@ fmt_time_spread <- function(med, spread) {
 # there are several) it applies to.
 compare_caveat_groups <- function(res) {
   rows <- res$rows
-  verdicts <- attr(rows, "verdicts")
+  caveats <- attr(rows, "story")$caveats
   multi <- length(res$others) > 1L
-  who <- character()
-  what <- character()
-  for (i in seq_len(nrow(rows))) {
-    v <- verdicts[[i]]
-    if (is.null(v) || is.na(rows$direction[i]) || isTRUE(rows$guaranteed[i])) next
-    cav <- v$caveats
+  take <- which(!vapply(attr(rows, "errors"), inherits, TRUE, what = "error") &
+                  !is.na(rows$direction) & !(rows$guaranteed %in% TRUE))
+  cav <- lapply(caveats[take], function(cav) {
     cav <- cav[!grepl("may not be the correct confidence level$", cav)]
-    if (!length(cav)) cav <- "the protocol's conditions for its confidence level are not met"
-    lab <- if (multi) sprintf("%s (%s)", rows$benchmark[i], rows$version[i]) else
-      rows$benchmark[i]
-    who <- c(who, rep(lab, length(cav)))
-    what <- c(what, cav)
-  }
+    if (!length(cav)) "the protocol's conditions for its confidence level are not met" else cav
+  })
+  lab <- if (multi) sprintf("%s (%s)", rows$benchmark[take], rows$version[take]) else
+    rows$benchmark[take]
+  who <- rep(lab, lengths(cav))
+  what <- unlist(cav, use.names = FALSE)
   if (!length(what)) {
     return(data.frame(caveat = character(), benchmarks = character(),
                       stringsAsFactors = FALSE))
   }
   u <- unique(what)
-  data.frame(caveat = u, benchmarks = vapply(u, function(c) {
-    b <- who[what == c]
+  by <- split(who, factor(what, levels = u))
+  data.frame(caveat = u, benchmarks = vapply(by, function(b) {
     if (length(b) > 3L) sprintf("%s and %d more", paste(b[1:3], collapse = ", "),
                                 length(b) - 3L) else paste(b, collapse = ", ")
-  }, ""), stringsAsFactors = FALSE, row.names = NULL)
+  }, "", USE.NAMES = FALSE), stringsAsFactors = FALSE, row.names = NULL)
 }
 
 # Runs measured in blocks (the runs test of the run-order checks).
 compare_blocks_note <- function(res) {
-  rows <- res$rows
-  verdicts <- attr(rows, "verdicts")
-  blocked <- vapply(verdicts, function(v) {
-    if (is.null(v)) return(FALSE)
-    il <- v$run_order$interleaving
-    !is.null(il) && identical(il$interleaved, FALSE) &&
-      !identical(v$design$design, "paired")
-  }, logical(1))
+  blocked <- attr(res$rows, "story")$blocked
   if (!any(blocked)) return(character())
   sprintf("%d benchmark%s measured in blocks, not interleaved (runs test): a drift of the machine during the job looks like a change, so no such verdict is guaranteed; measure the versions interleaved (speeduptest measure).",
           sum(blocked), if (sum(blocked) == 1L) " was" else "s were")
@@ -511,8 +663,7 @@ compare_inconclusive_note <- function(res, opts, status) {
 # the data (one process per version, blocks), the caveats of the verdicts
 # that are not guaranteed, and why a job is inconclusive.
 compare_notes <- function(res, opts, status, problems = character()) {
-  single <- compare_single_note(lapply(attr(res$rows, "verdicts"),
-                                       function(v) list(verdict = v)))
+  single <- compare_single_count(sum(attr(res$rows, "story")$single))
   single <- sub("^note: ", "", single)
   cav <- compare_caveat_groups(res)
   c(problems, single, compare_blocks_note(res),
@@ -822,7 +973,6 @@ compare_json <- function(res, opts, status, notes) {
 compare_json_comparisons <- function(res, opts) {
   rows <- res$rows
   k <- nrow(rows)
-  verdicts <- attr(rows, "verdicts")
   str <- function(x) json_strings(x)
   num <- function(x) json_numbers(x)
   lgl <- function(x) ifelse(is.na(x), "null", ifelse(x, "true", "false"))
@@ -834,17 +984,23 @@ compare_json_comparisons <- function(res, opts) {
   interval <- rep("null", k)
   has <- !is.na(rows$ci_low)
   interval[has] <- sprintf("[%s, %s]", num(rows$ci_low[has]), num(rows$ci_high[has]))
+  story <- attr(rows, "story")
   array <- function(part) {
-    vapply(verdicts, function(v) {
-      x <- if (is.null(v)) character() else as.character(v[[part]])
-      if (!length(x)) return("[]")
-      paste0("[\n", paste0("        ", str(x), collapse = ",\n"), "\n      ]")
-    }, "", USE.NAMES = FALSE)
+    x <- lapply(story[[part]], as.character)
+    len <- lengths(x)
+    out <- rep("[]", k)
+    if (any(len > 0L)) {
+      txt <- split(paste0("        ", str(unlist(x, use.names = FALSE))),
+                   factor(rep.int(seq_len(k), len), levels = seq_len(k)))
+      has <- which(len > 0L)
+      out[has] <- paste0("[\n", vapply(txt[has], paste, "", collapse = ",\n"),
+                         "\n      ]")
+    }
+    out
   }
   # the ends of an interval the decision rejects (R/attainable.R)
   open_txt <- rep("null", k)
-  op <- vapply(verdicts, function(v) {
-    o <- if (is.null(v)) NULL else attr(v$speedup_ci, "open")
+  op <- vapply(story$open, function(o) {
     if (is.null(o)) NA_character_ else sprintf("[%s, %s]", lgl(o[1L]), lgl(o[2L]))
   }, "", USE.NAMES = FALSE)
   open_txt[!is.na(op)] <- op[!is.na(op)]

@@ -192,7 +192,7 @@ cli_compare <- function(args = character()) {
 # baseline); a benchmark without a verdict keeps its row with its reason.
 compare_site <- function(run, dir) {
   rows <- run$rows
-  verdicts <- attr(rows, "verdicts")
+  verdicts <- compare_verdicts(rows)
   names(verdicts) <- if (length(run$others) > 1L) {
     sprintf("%s (%s)", rows$benchmark, rows$version)
   } else rows$benchmark

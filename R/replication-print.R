@@ -116,7 +116,12 @@ compare_single_note <- function(rows) {
     !is.null(info) && info$unit == "run" && info$kind == "single" &&
       info$requested == "auto" && !identical(r$verdict$design$design, "paired")
   }, logical(1))
-  if (!any(single)) return(character())
+  compare_single_count(sum(single))
+}
+
+# The note of compare_single_note() for `k` benchmarks (none when 0).
+compare_single_count <- function(k) {
+  if (!k) return(character())
   sprintf("note: %d benchmark%s ran in one process per version: the variation between processes cannot be seen, so no verdict is guaranteed; run each version in several processes.",
-          sum(single), if (sum(single) == 1L) "" else "s")
+          k, if (k == 1L) "" else "s")
 }

@@ -123,6 +123,10 @@ SEXP ffi_variance_components(SEXP v, SEXP group);
 SEXP ffi_tolerance_tests(SEXP x, SEXP y, SEXP test, SEXP pooled, SEXP s0);
 SEXP ffi_tolerance_suite(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
                          SEXP y_len, SEXP test, SEXP alpha, SEXP s0);
+/* verdict-table.c */
+SEXP ffi_verdict_table(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
+                       SEXP y_len, SEXP test, SEXP alpha, SEXP rigorous,
+                       SEXP trend_min, SEXP s0);
 SEXP ffi_decide(SEXP x, SEXP y, SEXP test, SEXP alpha, SEXP rigorous,
                 SEXP s0);
 SEXP ffi_power_sim(SEXP rx, SEXP ry, SEXP speedup, SEXP test, SEXP alpha,

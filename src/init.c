@@ -62,6 +62,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_run_starts, 1),
     CALLDEF(ffi_tolerance_tests, 5),
     CALLDEF(ffi_tolerance_suite, 8),
+    CALLDEF(ffi_verdict_table, 10),
     CALLDEF(ffi_decide, 6),
     CALLDEF(ffi_power_sim, 13),
     CALLDEF(ffi_codes, 0),

@@ -78,7 +78,7 @@ json_by_jsonlite <- function(res, opts, status, notes) {
   risk <- ns$compare_risk(res, opts)
   n <- ns$compare_counts(rows)
   na <- function(v) if (length(v) == 0L || is.na(v)) NULL else v
-  verdicts <- attr(rows, "verdicts")
+  verdicts <- ns$compare_verdicts(rows)
   comparisons <- lapply(seq_len(nrow(rows)), function(i) {
     r <- rows[i, ]
     v <- verdicts[[i]]
