@@ -51,9 +51,17 @@
 #' protocol the approximation's power is averaged over the same law of the
 #' spread as the simulation's (the assurance, by quadrature over 512
 #' quantiles of the chi-square), so the two methods plan for the same
-#' thing; the median protocol's standard error is read off the
-#' Hodges-Lehmann interval (not a variance), and its approximation is
-#' taken at that standard error.  Every number of runs
+#' thing.  The median protocol's approximation is made on the very law its
+#' simulation draws from: the power of the rank-sum test of k runs of each
+#' is about `pnorm((p - 1/2) * sqrt(12 k^2 / (2 k + 1)) - qnorm(1 - alpha))`
+#' (Noether 1987), with `p` the probability that a run of the initial code
+#' is slower than one of the new code in that law (exact for the smoothed
+#' bootstrap's mixture of normals), averaged over the same law of the
+#' spread.  (Its standard error is not read off the pilot's
+#' Hodges-Lehmann interval: from 10 + 10 runs of a skewed or peaked law the
+#' exact interval spans differences far from the peak and overstates it,
+#' and such pilots planned for a power near 0.96 beyond 100 runs.)  Every
+#' number of runs
 #' is tried on replicates drawn from the same random stream, so the
 #' estimated power grows smoothly with the runs.  The random numbers are
 #' the package's own generator (in C), seeded by `seed`: R's random number
@@ -114,6 +122,10 @@
 #' Joanes, D. N. and Gill, C. A. (1998). Comparing measures of sample
 #' skewness and kurtosis. *Journal of the Royal Statistical Society D*,
 #' 47(1), 183-189.
+#'
+#' Noether, G. E. (1987). Sample size determination for some common
+#' nonparametric tests. *Journal of the American Statistical Association*,
+#' 82(398), 645-647.
 #'
 #' O'Hagan, A., Stevens, J. W. and Campbell, M. J. (2005). Assurance in
 #' clinical trial design. *Pharmaceutical Statistics*, 4(3), 187-201.
@@ -327,13 +339,11 @@ plan_sim_runs <- 100
 # over w = sqrt(df / q), q a chi-square on the degrees of freedom of the
 # observed spread the simulation uses (plan_samples()$normal_df), by the
 # midpoint rule on 512 quantiles of q; it grows with k, and the smallest
-# k that reaches `power` is found by bisection.  The median protocol's
-# standard error is read off the Hodges-Lehmann interval, order statistics
-# of the Walsh differences and not a variance: no chi-square law describes
-# it, and its plan is the point formula (df 0, w = 1; averaged over the
-# variance's law, pilots of 10 skewed or heavy-tailed processes planned for
-# a power of 0.85, bench/plan.R).  A slowdown is planned as the speedup of
-# its size.
+# k that reaches `power` is found by bisection.  A protocol whose
+# descriptor names a plan_normal_law (the median: plan_normal_rank()) is
+# planned on the law its simulation draws from instead (samples: that
+# plan_samples(), made here when not given).  A slowdown is planned as the
+# speedup of its size.
 plan_normal <- function(x, y, test, speedup, power, alpha, s0, rigorous,
                         df = NULL, samples = NULL) {
   if (!is.null(protocol_info(test)$calls$plan_normal_law)) {
@@ -657,7 +667,7 @@ plan_normal_rank <- function(r, speedup, power, alpha, s0) {
   tw <- t / w
   p_at <- function(u) vapply(u, function(v) mean(stats::pnorm((d + v) / sd_d)), 0)
   if (length(tw) > 1L) {
-    grid <- seq(min(tw), max(tw), length.out = 65L)
+    grid <- seq(min(tw), max(tw), length.out = plan_rank_nodes)
     p <- stats::splinefun(grid, p_at(grid), method = "monoH.FC")(tw)
   } else {
     p <- p_at(tw)
@@ -677,3 +687,6 @@ plan_normal_rank <- function(r, speedup, power, alpha, s0) {
   }
   hi
 }
+
+# The points of t / w at which plan_normal_rank() computes p exactly.
+plan_rank_nodes <- 65L
