@@ -47,9 +47,9 @@ if ("compare" %in% parts) {
   for (o in c("text", "markdown", "json")) {
     pairs(sprintf("compare --output %s (to a file)", o), function(b) sprintf(
       "sink('%s'); invisible(speeduptest:::cli_compare(c('%s', '%s', '--output', '%s'))); sink()",
-      file.path(dir, paste0(b, ".", o)), f[1], f[2], o))
-    same <- identical(readLines(file.path(dir, paste0("ref.", o))),
-                      readLines(file.path(dir, paste0("new.", o))))
+      file.path(dir, paste0("report-", b, ".", o)), f[1], f[2], o))
+    same <- identical(readLines(file.path(dir, paste0("report-ref.", o))),
+                      readLines(file.path(dir, paste0("report-new.", o))))
     cat(sprintf("  the two builds' %s reports are %s\n", o, if (same) "identical" else "DIFFERENT"))
   }
   pairs("reading the two files alone", function(b) sprintf(
