@@ -30,15 +30,20 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL,
   root <- normalizePath(path)
   bench_dir <- normalizePath(dirname(dirname(files)))
   version <- basename(dirname(files))
+  # the small files (two per benchmark and baseline) read in one pass and
+  # parsed from memory; any other goes through the per-file reader
+  sample_dir <- dirname(files)
+  names_json <- json_small_files(file.path(sample_dir, "benchmark.json"))
+  samples_json <- json_small_files(files, simplify = TRUE)
   bench <- vapply(seq_along(files), function(i) {
     rel <- if (bench_dir[i] == root) basename(root) else
       substring(bench_dir[i], nchar(root) + 2L)
-    criterion_name(dirname(files[i]), rel)
+    criterion_name(sample_dir[i], rel, names_json[[i]])
   }, character(1))
   # a sample file that cannot be read skips that benchmark's baseline only
   problems <- empty_problems()
   parts <- lapply(seq_along(files), function(i) {
-    d <- tryCatch(criterion_sample(files[i]), speeduptest_error = function(e) {
+    d <- tryCatch(criterion_sample(files[i], samples_json[[i]]), speeduptest_error = function(e) {
       problems <<- import_skip(problems, path, sprintf("benchmark \"%s\" (%s)", bench[i],
                                                        version[i]), conditionMessage(e))
       NULL
@@ -103,10 +108,10 @@ criterion_sample <- function(file, json = NULL) {
 }
 
 # The benchmark's id from benchmark.json when there is one, else `fallback`.
-criterion_name <- function(sample_dir, fallback) {
+criterion_name <- function(sample_dir, fallback, json = NULL) {
   f <- file.path(sample_dir, "benchmark.json")
-  if (file.exists(f)) {
-    j <- tryCatch(timings_json_small(f), error = function(e) NULL)
+  if (!is.null(json) || file.exists(f)) {
+    j <- json %||% tryCatch(timings_json_small(f), error = function(e) NULL)
     id <- if (is.list(j)) j$full_id %||% j$title
     if (is.character(id) && length(id) == 1L && nzchar(id)) return(id)
   }

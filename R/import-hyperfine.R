@@ -56,51 +56,63 @@ import_hyperfine <- function(path, metric = NULL, multi = FALSE, name = NULL,
                   safe_text(path), paste0('"', unique(cmd[duplicated(cmd)]), '"', collapse = ", ")),
           class = c("format", "file"))
   }
-  rows <- lapply(seq_along(res), function(i) {
+  # the columns built once for all commands (a data frame per command and
+  # a join of them allocated each column three times)
+  times <- vector("list", length(res))
+  extra <- vector("list", length(res))
+  for (i in seq_along(res)) {
     r <- res[[i]]
-    times <- json_num(r$times)
-    n <- length(times)
+    t <- json_num(r$times)
+    n <- length(t)
     per_run <- function(v) {
       v <- if (is.list(v) || (is.atomic(v) && is.null(names(v)))) json_num(v)
       if (length(v) == n) v else NULL
     }
-    d <- data.frame(cmd = rep(cmd[i], n), time = times,
-                    within = seq_len(n), stringsAsFactors = FALSE)
+    e <- list()
     u <- per_run(r$user)
     s <- per_run(r$system)
-    e <- per_run(r$exit_codes)
-    if (!is.null(u)) d$user <- u
-    if (!is.null(s)) d$sys <- s
-    if (!is.null(e)) d$exit_status <- suppressWarnings(as.integer(e))
-    d
+    x <- r$exit_codes
+    # exit codes simplified to whole numbers are kept as they are (what
+    # as.integer() of their doubles gives)
+    x <- if (is.integer(x) && is.null(attributes(x))) {
+      if (length(x) == n) x
+    } else {
+      x <- per_run(x)
+      if (!is.null(x)) suppressWarnings(as.integer(x))
+    }
+    if (!is.null(u)) e$user <- u
+    if (!is.null(s)) e$sys <- s
+    if (!is.null(x)) e$exit_status <- x
+    times[[i]] <- t
+    extra[[i]] <- e
+  }
+  ns <- lengths(times)
+  total <- sum(ns)
+  if (!total) timings_empty(path, "no command has times")
+  join <- function(v) if (length(v) == 1L) v[[1L]] else unlist(v, use.names = FALSE)
+  time <- join(times)
+  cols <- unique(unlist(lapply(extra, names)))
+  extras <- lapply(stats::setNames(cols, cols), function(nm) {
+    join(lapply(seq_along(extra), function(i) extra[[i]][[nm]] %||% rep(NA, ns[i])))
   })
-  cols <- unique(unlist(lapply(rows, names)))
-  rows <- lapply(rows, function(d) {
-    for (nm in setdiff(cols, names(d))) d[[nm]] <- NA
-    d[cols]
-  })
-  # column by column (rbind() of data frames builds row names and checks
-  # each column's type, many times the cost of the values)
-  all <- as.data.frame(lapply(stats::setNames(cols, cols), function(nm) {
-    unlist(lapply(rows, `[[`, nm), use.names = FALSE)
-  }), stringsAsFactors = FALSE)
-  if (!nrow(all)) timings_empty(path, "no command has times")
-  extras <- all[setdiff(cols, c("cmd", "time", "within"))]
+  # the commands as a factor of their codes (one level each, in order)
+  version <- structure(rep.int(seq_along(cmd), ns), levels = cmd, class = "factor")
   if (multi) {
     # one file per version: its commands are the benchmarks
-    d <- do.call(timings_part, c(list(all$cmd, NA_character_, all$time,
-                                      all$within, "sample"), as.list(extras),
-                                 list(process = all$within)))
+    within <- if (length(ns) == 1L) seq_len(total) else sequence(ns)
+    d <- do.call(timings_part, c(list(rep.int(cmd, ns), NA_character_, time,
+                                      within, "sample"), extras,
+                                 list(process = within)))
   } else {
     bench <- if (is.null(name)) {
       hyperfine_benchmark_name(vapply(res, function(r) {
         if (is.character(r$command) && length(r$command) == 1L) r$command else NA_character_
       }, ""), file_stem(path))
     } else name
-    d <- do.call(timings_part, c(list(bench, all$cmd, all$time,
-                                      seq_len(nrow(all)), "global"),
-                                 as.list(extras), list(named = !is.null(name),
-                                                       process = seq_len(nrow(all)))))
+    d <- do.call(timings_part, c(list(bench, version, time,
+                                      seq_len(total), "global"),
+                                 extras, list(named = !is.null(name),
+                                              process = seq_len(total))))
   }
   if (nrow(problems)) attr(d, "problems") <- problems
   d

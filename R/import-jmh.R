@@ -80,27 +80,23 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
   })
   # the forks of every result at once when they are all plain arrays of
   # numbers (no null, string, true, false, 0 or 1 among them, which
-  # json_num() reads one by one): one unlist() for all the scores
+  # json_num() reads one by one): one pass of C for all the scores
   ok <- which(vapply(parts, function(p) is.null(p$why), NA))
   raws <- lapply(parts[ok], `[[`, "raw")
   forks <- unlist(raws, recursive = FALSE, use.names = FALSE)
-  fast <- all(vapply(forks, function(f) is.list(f) && is.null(names(f)), NA))
-  if (fast) {
-    lens <- lengths(forks)
-    vals <- unlist(forks, recursive = FALSE, use.names = FALSE)
-    fast <- all(lens > 0L) && is.numeric(vals) && length(vals) == sum(lens) &&
-      all(is.finite(vals)) && !any(vals == 0 | vals == 1)
-    if (fast) vals <- as.double(vals)
+  flat <- if (length(forks) && all(vapply(raws, function(r) is.null(attributes(r)), NA))) {
+    .Call(ffi_json_flat_numbers, forks)
   }
+  fast <- !is.null(flat)
   if (fast) {
+    vals <- flat$values
+    lens <- lengths(forks)
     nf <- lengths(raws)
-    fork_of <- rep.int(seq_along(forks), lens)
-    neg <- tabulate(fork_of[vals <= 0], length(forks)) > 0L
-    # the first fork of each result with a score <= 0
-    first <- rep(NA_integer_, length(ok))
     fk <- sequence(nf)
     owner <- rep.int(seq_along(ok), nf)
-    hit <- which(neg)
+    # the first fork of each result with a score <= 0
+    first <- rep(NA_integer_, length(ok))
+    hit <- which(flat$nonpos)
     hit <- hit[!duplicated(owner[hit])]
     first[owner[hit]] <- fk[hit]
     for (q in which(!is.na(first))) {
@@ -134,17 +130,24 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
   good <- vapply(parts, function(p) is.null(p$why), NA)
   if (!any(good)) timings_all_skipped(path, problems, "benchmark")
   if (fast) {
-    # the scores of the results kept, with their fork and iteration
-    keep_r <- good[ok][owner]
-    keep_v <- keep_r[fork_of]
-    v <- vals[keep_v]
-    per_op <- vapply(parts[ok], `[[`, NA, "per_op")[owner][fork_of][keep_v]
-    scale <- vapply(parts[ok], `[[`, 0, "scale")[owner][fork_of][keep_v]
-    time <- ifelse(per_op, v * scale, scale / v)
-    process <- fk[fork_of][keep_v]
-    iteration <- sequence(lens)[keep_v]
-    per_result <- tabulate(owner[fork_of][keep_v], length(ok))
+    # the scores of the results kept, with their fork and iteration, built
+    # per fork and expanded once
+    keep_f <- good[ok][owner]
+    lk <- lens[keep_f]
+    v <- if (all(keep_f)) vals else vals[rep.int(keep_f, lens)]
+    per_op <- vapply(parts[ok], `[[`, NA, "per_op")[owner][keep_f]
+    scale <- vapply(parts[ok], `[[`, 0, "scale")[owner][keep_f]
+    time <- if (all(per_op) && all(scale == scale[1L])) v * scale[1L] else {
+      s <- rep.int(scale, lk)
+      ifelse(rep.int(per_op, lk), v * s, s / v)
+    }
+    process <- rep.int(fk[keep_f], lk)
+    iteration <- sequence(lk)
+    # the scores kept of each result: its forks' counts summed
+    ends <- cumsum(ifelse(keep_f, as.double(lens), 0))[cumsum(nf)]
+    per_result <- diff(c(0, ends))
     bench <- rep.int(vapply(parts[ok], `[[`, "", "benchmark"), per_result)
+    counts <- per_result[good[ok]]
   } else {
     # plain vectors per benchmark, one data frame at the end (a data frame
     # per fork costs more than its values)
@@ -155,13 +158,17 @@ import_jmh <- function(path, metric = NULL, multi = FALSE, name = NULL,
            process = rep.int(seq_along(n), n), iteration = sequence(n))
     })
     n <- vapply(rows, function(p) length(p$time), 0L)
+    counts <- n
     bench <- rep.int(vapply(rows, `[[`, "", "benchmark"), n)
     cat_field <- function(f) unlist(lapply(rows, `[[`, f), use.names = FALSE)
     time <- cat_field("time")
     process <- cat_field("process")
     iteration <- cat_field("iteration")
   }
-  run <- run_within(bench)
+  # each result's runs are together: numbered by their counts unless a
+  # benchmark name repeats (then across the results of that name)
+  names_kept <- vapply(parts[good], `[[`, "", "benchmark")
+  run <- if (anyDuplicated(names_kept)) run_within(bench) else sequence(counts)
   version <- if (multi) NA_character_ else file_stem(path)
   out <- timings_part(bench, version, time, run, "sample",
                       process = process, iteration = iteration)

@@ -207,7 +207,15 @@ read_timings <- function(path, format = "auto", metric = NULL,
     }
     all
   }
-  version_levels <- if (multi) unique(labels) else unique(as.character(all$version))
+  version_levels <- if (multi) unique(labels) else {
+    v <- all$version
+    # a factor whose codes are in order and use every level lists its
+    # levels in the order they first appear
+    if (is.factor(v) && factor_levels_clean(v) && factor_in_order(v)) levels(v) else {
+      if (is.factor(v)) all$version <- as.character(v)
+      unique(as.character(all$version))
+    }
+  }
   if (select) {
     miss <- setdiff(benchmark, all$benchmark)
     if (length(miss)) {
@@ -560,11 +568,34 @@ timings_json_small <- function(path, simplify = FALSE) {
            error = function(e) timings_json(path, sniff, simplify = simplify))
 }
 
+# Parsed JSON of many small files at once: the regular files of at most
+# 4096 bytes are read in one pass of C and those that are plain ASCII text
+# parsed from memory, as timings_json_small() would parse them; NULL for a
+# file that is not such (missing, larger, another encoding, not valid JSON),
+# which the caller reads with timings_json_small() (the same answer or
+# error, through the careful path).
+json_small_files <- function(paths, simplify = FALSE) {
+  out <- vector("list", length(paths))
+  if (!length(paths)) return(out)
+  k <- path_kind(paths)
+  small <- which(k$kind == "file" & k$size > 0 & k$size <= 4096 & k$size <= max_file_size())
+  if (!length(small)) return(out)
+  raw <- read_files_raw(paths[small], k$size[small])
+  plain <- .Call(ffi_plain_ascii, raw)
+  for (q in which(plain)) {
+    j <- tryCatch(jsonlite::parse_json(rawToChar(raw[[q]]), simplifyVector = simplify,
+                                       simplifyDataFrame = FALSE, simplifyMatrix = FALSE),
+                  error = function(e) NULL)
+    if (!is.null(j)) out[[small[q]]] <- j
+  }
+  out
+}
+
 # jsonlite's simplification reads true and false among numbers as 1 and 0;
 # TRUE when a simplified array `x` (a numeric vector) holds a 0 or a 1, so
 # that the caller reads the file again as lists, which keep them apart.
 json_maybe_boolean <- function(x) {
-  is.numeric(x) && is.null(names(x)) && any(x == 0 | x == 1, na.rm = TRUE)
+  is.numeric(x) && is.null(names(x)) && isTRUE(.Call(ffi_has_zero_one, x))
 }
 
 # The metric argument of a format with fixed choices.
@@ -629,6 +660,9 @@ json_problem <- function(x, what = "times") {
   }
   if (!length(x)) return(sprintf("its \"%s\" array is empty", what))
   v <- json_num(x)
+  # a finite sum has no NA, NaN or infinite term (the common case, checked
+  # without allocating)
+  if (is.double(v) && is.finite(sum(v))) return(NULL)
   bad <- !is.finite(v)
   if (!any(bad)) return(NULL)
   shown <- vapply(utils::head(which(bad), 3L), function(i) {
@@ -657,8 +691,15 @@ import_skip <- function(problems, path, name, why) {
 # `benchmark` was used as the benchmark's name (so it selects nothing).
 timings_part <- function(benchmark, version, time, run, run_order, ...,
                          named = FALSE) {
+  # a version given once is coded as a factor of one level (the text
+  # repeated on every row, then matched to its levels, cost far more)
+  n <- length(time)
+  if (!is.factor(version) && length(version) == 1L && !is.na(version) && n) {
+    version <- structure(rep.int(1L, n), levels = as.character(version), class = "factor")
+  }
   d <- data.frame(benchmark = as.character(benchmark),
-                  version = as.character(version), time = as.double(time),
+                  version = if (is.factor(version)) version else as.character(version),
+                  time = as.double(time),
                   run = as.integer(run), stringsAsFactors = FALSE)
   extra <- list(...)
   for (nm in names(extra)) d[[nm]] <- extra[[nm]]
@@ -673,6 +714,11 @@ timings_part <- function(benchmark, version, time, run, run_order, ...,
 # one match() when the levels are distinct and not NA (factor() matches the
 # levels against `exclude` and converts again).
 factor_codes <- function(x, levels) {
+  if (is.factor(x) && identical(attr(x, "levels"), levels) &&
+      identical(names(attributes(x)), c("levels", "class")) &&
+      identical(attr(x, "class"), "factor")) {
+    return(x)
+  }
   if (!is.character(x) || !is.null(attributes(x)) || !is.character(levels) ||
       !is.null(attributes(levels)) ||
       anyNA(levels) || anyDuplicated(levels)) {

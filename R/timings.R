@@ -35,12 +35,20 @@ new_speedup_timings <- function(benchmark, version, time, run = NULL, ...,
                                 attrs = list()) {
   run_order <- check_choice(run_order, c("sample", "global"), "run_order")
   n <- length(time)
-  benchmark <- as.character(rep_len(benchmark, n))
+  # rep_len() copies even a vector of the right length (and drops its
+  # attributes: a factor becomes its codes)
+  if (length(benchmark) != n || !is.null(attributes(benchmark))) {
+    benchmark <- rep_len(benchmark, n)
+  }
+  benchmark <- as.character(benchmark)
   version <- if (is.factor(version)) {
     if (length(version) != n) version <- rep_len(version, n)
     if (factor_levels_clean(version)) version else droplevels(version)
   } else {
-    version <- as.character(rep_len(version, n))
+    if (length(version) != n || !is.null(attributes(version))) {
+      version <- rep_len(version, n)
+    }
+    version <- as.character(version)
     factor(version, levels = unique(version))
   }
   time <- as.double(time)
@@ -51,8 +59,19 @@ new_speedup_timings <- function(benchmark, version, time, run = NULL, ...,
   df <- data.frame(benchmark = benchmark, version = version, time = time,
                    run = as.integer(run), stringsAsFactors = FALSE)
   extra <- list(...)
-  for (nm in names(extra)) df[[nm]] <- rep_len(extra[[nm]], n)
-  df <- check_structure_columns(df)
+  for (nm in names(extra)) {
+    v <- extra[[nm]]
+    df[[nm]] <- if (length(v) == n && is.null(attributes(v))) v else rep_len(v, n)
+  }
+  # the process and round columns need checking only when they are not
+  # plain labels and whole numbers already (check_structure_columns()
+  # allocates two vectors the length of the table)
+  p <- df[["process"]]
+  if (!is.null(df[["round"]]) ||
+      (!is.null(p) && (!is.atomic(p) || is.factor(p) || is.logical(p) ||
+                       is.complex(p) || is.raw(p)))) {
+    df <- check_structure_columns(df)
+  }
   attr(df, "source") <- source
   attr(df, "run_order") <- run_order
   for (nm in names(attrs)) {
@@ -72,7 +91,13 @@ factor_levels_clean <- function(f) {
   a <- attributes(f)
   typeof(f) == "integer" && length(a) == 2L && identical(a$class, "factor") &&
     is.character(a$levels) && !anyNA(a$levels) &&
-    all(tabulate(f, length(a$levels)) > 0L)
+    (factor_in_order(f) || all(tabulate(f, length(a$levels)) > 0L))
+}
+
+# TRUE when the codes of the factor `f` are 1, ..., k in order (every level
+# used, the levels in the order the values first appear), in one pass of C.
+factor_in_order <- function(f) {
+  .Call(ffi_codes_in_order, f, length(attr(f, "levels")))
 }
 
 # The per-sample run order of a timings object: for each row, its position

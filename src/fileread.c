@@ -12,6 +12,11 @@
  * writer, and it is read only when fstat() says it is a regular file; at
  * most the number of bytes the caller asks are read, as readBin(path,
  * "raw", n) reads them.
+ *
+ * The bytes read are then told plain ASCII text or not in one pass per
+ * file (no byte above 0x7f and none of the control bytes no text holds,
+ * the test of the readers' sniffing), so that the caller parses the plain
+ * ones from memory and leaves the others to its careful per-file reader.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -88,6 +93,35 @@ SEXP ffi_read_files(SEXP paths, SEXP sizes)
             SET_VECTOR_ELT(out, i, buf);
         }
         UNPROTECT(1);
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* 1 when the n > 0 bytes are ASCII text: none above 0x7f and no control
+ * byte but tab, newline, vertical tab, form feed, carriage return and
+ * escape (bytes 9-13 and 27). */
+static int plain_ascii(const unsigned char *b, size_t n)
+{
+    if (n == 0) return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = b[i];
+        if (c >= 0x7f) return 0;
+        if (c < 0x20 && !((c >= 9 && c <= 13) || c == 27)) return 0;
+    }
+    return 1;
+}
+
+/* For a list of raw vectors (NULL elements allowed), a logical vector:
+ * TRUE where the bytes are plain ASCII text (see plain_ascii()). */
+SEXP ffi_plain_ascii(SEXP raws)
+{
+    if (TYPEOF(raws) != VECSXP) Rf_error("`raws` must be a list");
+    R_xlen_t n = XLENGTH(raws);
+    SEXP out = PROTECT(Rf_allocVector(LGLSXP, n));
+    for (R_xlen_t i = 0; i < n; i++) {
+        SEXP r = VECTOR_ELT(raws, i);
+        LOGICAL(out)[i] = TYPEOF(r) == RAWSXP && plain_ascii(RAW(r), (size_t) XLENGTH(r));
     }
     UNPROTECT(1);
     return out;
