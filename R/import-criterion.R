@@ -49,30 +49,33 @@ import_criterion <- function(path, metric = NULL, multi = FALSE, name = NULL,
       NULL
     })
     if (is.null(d)) return(NULL)
-    n <- length(d$time)
-    list(time = d$time, iterations = d$iterations, benchmark = rep.int(bench[i], n),
-         version = rep.int(version[i], n), run = seq_len(n), process = rep.int(i, n))
+    d$file <- i
+    d
   })
   parts <- parts[!vapply(parts, is.null, NA)]
   if (!length(parts)) {
     timings_all_skipped(path, problems, "sample")
   }
-  # plain vectors per file, one data frame at the end
-  d <- lapply(c(time = "time", iterations = "iterations", benchmark = "benchmark",
-                version = "version", run = "run", process = "process"), function(f) {
-    unlist(lapply(parts, `[[`, f), use.names = FALSE)
-  })
-  d <- as.data.frame(d, stringsAsFactors = FALSE)
-  # base (the earlier run) first, then new, then other saved baselines
+  # base (the earlier run) first, then new, then other saved baselines: the
+  # files in that order (stable), their rows kept together
   lev <- unique(c(intersect(c("base", "new"), version), sort(unique(version))))
-  d <- d[order(match(d$version, lev)), , drop = FALSE]
-  if (multi) {
-    if (length(unique(d$version)) > 1L) {
-      abort(sprintf("'%s' holds several criterion.rs baselines (%s); with several paths give one baseline folder or sample.json per version.",
-                    path, paste(unique(d$version), collapse = ", ")))
-    }
-    d$version <- NA_character_
+  file <- vapply(parts, `[[`, 0L, "file")
+  parts <- parts[order(match(version[file], lev))]
+  file <- vapply(parts, `[[`, 0L, "file")
+  n <- vapply(parts, function(p) length(p$time), 0L)
+  cat_field <- function(f) unlist(lapply(parts, `[[`, f), use.names = FALSE)
+  v <- version[file]
+  if (multi && length(unique(v)) > 1L) {
+    abort(sprintf("'%s' holds several criterion.rs baselines (%s); with several paths give one baseline folder or sample.json per version.",
+                  path, paste(unique(v), collapse = ", ")))
   }
+  # the baselines as a factor of their codes, in the order of the rows
+  present <- unique(v)
+  d <- list(time = cat_field("time"), iterations = cat_field("iterations"),
+            benchmark = rep.int(bench[file], n),
+            version = if (multi) NA_character_ else
+              structure(rep.int(match(v, present), n), levels = present, class = "factor"),
+            run = sequence(n), process = rep.int(file, n))
   out <- timings_part(d$benchmark, d$version, d$time, d$run, "sample",
                       iterations = d$iterations, process = d$process, named = FALSE)
   if (nrow(problems)) attr(out, "problems") <- problems

@@ -251,14 +251,22 @@ read_history_otava <- function(path, metrics, higher_is_better) {
   }
   metric <- rep(match(metrics, metrics) - 1L, each = n)
   if (!every) metric <- metric[keep]
-  ccode <- pick(match(commit, unique(commit)))
+  ucommit <- unique(commit)
+  ccode <- pick(match(commit, ucommit))
   # the run of each value among the values of its metric and commit,
-  # counted on integer codes (what the constructor counts on the strings)
-  run <- run_within(metric * (max(ccode) + 1L) + ccode)
+  # counted on integer codes (what the constructor counts on the strings);
+  # one row per commit: every value is the first of its metric and commit
+  run <- if (!anyDuplicated(commit)) rep.int(1L, length(ccode)) else
+    run_within(metric * (max(ccode) + 1L) + ccode)
   x <- list(benchmark = rep(metrics, each = n)[if (every) TRUE else keep], commit = pick(commit),
             branch = pick(branch), position = pick(pos), commit_time = pick(stamp),
             time = if (every) time else time[keep], process = pick(seq_len(n)))
-  new_speedup_timings(x$benchmark, x$commit, x$time, run, process = x$process,
+  # factor(commit, levels = unique(commit)) from the codes, when every
+  # value is kept (all commits then appear) and no commit is NA
+  version <- if (every && !anyNA(ucommit)) {
+    structure(ccode, levels = ucommit, class = "factor")
+  } else x$commit
+  new_speedup_timings(x$benchmark, version, x$time, run, process = x$process,
                       commit = x$commit, branch = x$branch, position = x$position,
                       commit_time = x$commit_time, source = "otava",
                       attrs = list(files = path))
@@ -271,10 +279,16 @@ history_parse_time <- function(x) {
   fmts <- c("%Y.%m.%d %H:%M:%S %z", "%Y-%m-%d %H:%M:%S %z", "%Y-%m-%dT%H:%M:%S%z",
             "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d")
   out <- rep(NA_real_, length(x))
+  miss <- rep(TRUE, length(x))
   for (f in fmts) {
-    miss <- is.na(out)
     if (!any(miss)) break
-    out[miss] <- as.double(as.POSIXct(x[miss], format = f, tz = "UTC"))
+    # what as.POSIXct(x, format = f, tz = "UTC") does, the conversion
+    # skipped when the format reads none of the times
+    lt <- strptime(if (all(miss)) x else x[miss], f, tz = "UTC")
+    if (all(is.na(lt$year))) next
+    attr(lt, "tzone") <- "UTC"
+    out[miss] <- as.double(as.POSIXct(lt, tz = "UTC"))
+    miss <- is.na(out)
   }
   out
 }
@@ -301,7 +315,13 @@ read_history_csv <- function(path) {
   commit <- as.character(col("commit"))
   branch <- if (is.null(col("branch"))) rep("main", nrow(d)) else as.character(col("branch"))
   pos <- col("position")
-  if (is.null(pos)) {
+  # the commits coded once: the positions of a single branch, the runs and
+  # the version factor come from these codes
+  ucommit <- unique(commit)
+  ccode <- match(commit, ucommit)
+  if (is.null(pos) && length(branch) && !anyNA(branch) && all(branch == branch[1L])) {
+    pos <- as.double(ccode)
+  } else if (is.null(pos)) {
     pos <- rep(NA_real_, nrow(d))
     for (b in unique(branch)) {
       i <- which(branch == b)
@@ -317,11 +337,14 @@ read_history_csv <- function(path) {
   if (is.null(run)) {
     # the run of each row among the rows of its benchmark and commit,
     # counted on integer codes (what the constructor counts on the strings)
-    ccode <- match(commit, unique(commit))
     run <- run_within(match(bench, unique(bench)) * (max(ccode) + 1) + ccode)
   }
+  # factor(commit, levels = unique(commit)), from the codes (no NA among
+  # the commits: factor() would leave NA out of the levels)
+  version <- if (anyNA(commit)) commit else
+    structure(ccode, levels = ucommit, class = "factor")
   do.call(new_speedup_timings, c(
-    list(bench, commit, time, run = run), extra,
+    list(bench, version, time, run = run), extra,
     list(source = "csv", attrs = list(files = path))))
 }
 
