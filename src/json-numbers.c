@@ -60,7 +60,7 @@ static int plain_fork(SEXP fork, R_xlen_t *len)
     if (n == 0) return 0;
     for (R_xlen_t i = 0; i < n; i++) {
         SEXP e = VECTOR_ELT(fork, i);
-        if (XLENGTH(e) != 1 || ATTRIB(e) != R_NilValue) return 0;
+        if (Rf_xlength(e) != 1 || ATTRIB(e) != R_NilValue) return 0;
         double v;
         if (TYPEOF(e) == REALSXP) v = REAL(e)[0];
         else if (TYPEOF(e) == INTSXP && INTEGER(e)[0] != NA_INTEGER) v = INTEGER(e)[0];
