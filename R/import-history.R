@@ -85,6 +85,10 @@ read_history_asv <- function(path, order) {
                   safe_text(path)), class = c("format", "file"))
   }
   parts <- list()
+  # each result file is one commit at one date: the pairs, one per file
+  # read, in the order of the rows
+  pair_commit <- character()
+  pair_date <- double()
   for (dir in dirs) {
     mj <- timings_json(file.path(dir, "machine.json"))
     mname <- mj$machine
@@ -96,7 +100,9 @@ read_history_asv <- function(path, order) {
     rows <- lapply(files, read_asv_file, machine = bytes_safe(mname))
     rows <- rows[!vapply(rows, is.null, TRUE)]
     if (!length(rows)) next
-    r <- do.call(rbind, rows)
+    pair_commit <- c(pair_commit, vapply(rows, function(r) r$commit[1L], ""))
+    pair_date <- c(pair_date, vapply(rows, function(r) r$date[1L], 0))
+    r <- join_columns(rows)
     envs <- unique(r$env)
     if (length(envs) > 1L) r$machine <- paste0(r$machine, "/", r$env)
     parts[[length(parts) + 1L]] <- r
@@ -105,9 +111,12 @@ read_history_asv <- function(path, order) {
     abort(sprintf("`path`: the asv folder '%s' holds no results.", safe_text(path)),
           class = c("format", "file"))
   }
-  d <- do.call(rbind, parts)
+  d <- join_columns(parts)
   # the commits' order: `order` (matched by prefix), else their date
-  shas <- unique(d[c("commit", "date")])
+  # unique(d[c("commit", "date")]) of the rows, from the files' pairs (the
+  # rows' own pasted pairs cost many times the table)
+  shas <- unique(data.frame(commit = pair_commit, date = pair_date,
+                            stringsAsFactors = FALSE))
   if (!is.null(order)) {
     pos <- vapply(shas$commit, function(s) {
       k <- which(startsWith(order, s) | startsWith(s, order))
@@ -121,13 +130,26 @@ read_history_asv <- function(path, order) {
     pos <- rank(shas$date, ties.method = "first")
   }
   d$position <- as.double(pos[match(d$commit, shas$commit)])
-  d$commit_time <- format(as.POSIXct(d$date / 1000, origin = "1970-01-01", tz = "UTC"),
-                          "%Y-%m-%dT%H:%M:%SZ", tz = "UTC")
-  d <- d[order(d$position, d$machine, d$benchmark, d$iteration), , drop = FALSE]
+  # each distinct date formatted once
+  dates <- unique(d$date)
+  d$commit_time <- format(as.POSIXct(dates / 1000, origin = "1970-01-01", tz = "UTC"),
+                          "%Y-%m-%dT%H:%M:%SZ", tz = "UTC")[match(d$date, dates)]
+  o <- order(d$position, d$machine, d$benchmark, d$iteration)
+  d <- lapply(d, `[`, o)
   new_speedup_timings(d$benchmark, d$commit, d$time, run = NULL,
                       process = d$process, commit = d$commit, machine = d$machine,
                       position = d$position, commit_time = d$commit_time,
                       source = "asv", attrs = list(files = path))
+}
+
+# The rows of data frames (or lists of columns) with the same columns, one
+# after the other, as a list of columns: what do.call(rbind, parts) holds
+# (columns of one type across the parts), one unlist() per column.
+join_columns <- function(parts) {
+  cols <- names(parts[[1L]])
+  out <- lapply(cols, function(nm) unlist(lapply(parts, `[[`, nm), use.names = FALSE))
+  names(out) <- cols
+  out
 }
 
 # One asv result file: a row per sample (or per result) of each benchmark
