@@ -114,6 +114,7 @@ SEXP ffi_all_positive_finite(SEXP x);
 SEXP ffi_path_kind(SEXP paths);
 SEXP ffi_read_files(SEXP paths, SEXP sizes);
 SEXP ffi_json_fields(SEXP records, SEXP keys, SEXP types);
+SEXP ffi_mean_pairs(SEXP a, SEXP b);
 SEXP ffi_write_stdout(SEXP text);
 SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len);
 SEXP ffi_runs_test(SEXP n1, SEXP n2, SEXP r);

@@ -48,6 +48,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_path_kind, 1),
     CALLDEF(ffi_read_files, 2),
     CALLDEF(ffi_json_fields, 3),
+    CALLDEF(ffi_mean_pairs, 2),
     CALLDEF(ffi_write_stdout, 1),
     CALLDEF(ffi_runs_test, 3),
     CALLDEF(ffi_log_ratio, 2),
