@@ -33,7 +33,7 @@ compare_run <- function(t, opts) {
     # the benchmarks skipped as the timings were built (a bad structure value)
     pr <- attr(t, "problems")
     if (!is.null(pr)) attr(sub, "problems") <- pr[pr$where == "data", , drop = FALSE]
-    tp <- suppressWarnings(timings_pairs(sub, arg = "the files"))
+    tp <- suppressWarnings(timings_pairs(sub, arg = "the files", data = FALSE))
     sk <- tp$problems
     sk <- sk[sk$severity == "error", , drop = FALSE]
     if (nrow(sk)) {
