@@ -33,7 +33,7 @@ compare_run <- function(t, opts) {
     # the benchmarks skipped as the timings were built (a bad structure value)
     pr <- attr(t, "problems")
     if (!is.null(pr)) attr(sub, "problems") <- pr[pr$where == "data", , drop = FALSE]
-    tp <- suppressWarnings(timings_pairs(sub, arg = "the files"))
+    tp <- suppressWarnings(timings_pairs(sub, arg = "the files", data = FALSE))
     sk <- tp$problems
     sk <- sk[sk$severity == "error", , drop = FALSE]
     if (nrow(sk)) {
@@ -180,9 +180,7 @@ compare_table_rows <- function(tab, benchmarks, version, pairs, times, opts) {
     adv <- vapply(c2$advice, paste, "", collapse = "; ")
     out$note[f] <- ifelse(reached, "", adv)
     out$guaranteed[f] <- ifelse(reached, c2$guaranteed, NA)
-    out$caveats[f] <- vapply(c2$caveats, function(cav) {
-      paste(cav[!grepl("may not be the correct confidence level$", cav)], collapse = "; ")
-    }, "")
+    out$caveats[f] <- compare_caveats_all(c2$caveats)
     out$advice[f] <- adv
     for (cl in c("old_median", "old_spread", "new_median", "new_spread")) {
       out[[cl]][f] <- times[[cl]][f]
@@ -287,6 +285,18 @@ compare_caveats <- function(v) {
   paste(cav, collapse = "; ")
 }
 
+# compare_caveats() of many lists of caveats: the generic sentence found
+# in all of them by one grepl().
+compare_caveats_all <- function(caveats) {
+  len <- lengths(caveats)
+  all <- unlist(caveats, use.names = FALSE)
+  if (is.null(all)) return(rep("", length(caveats)))
+  keep <- !grepl("may not be the correct confidence level$", all)
+  g <- rep.int(seq_along(caveats), len)
+  vapply(split(all[keep], factor(g[keep], levels = seq_along(caveats))), paste, "",
+         collapse = "; ", USE.NAMES = FALSE)
+}
+
 # The old and new times of a line: the median and the spread (the median
 # absolute deviation, scaled as mad() to estimate a standard deviation) of
 # the runs of each version, in seconds.
@@ -338,7 +348,13 @@ group_median <- function(v, g, k) {
   if (length(ev)) {
     a <- v[start[ev] + n[ev] %/% 2L]
     b <- v[start[ev] + n[ev] %/% 2L + 1L]
-    out[ev] <- vapply(seq_along(ev), function(i) mean(c(a[i], b[i])), 0)
+    # R's mean() of the two middle values, for all the groups in one call
+    # (src/group-median.c), mean() itself where one is not finite
+    fin <- is.finite(a) & is.finite(b)
+    m2 <- numeric(length(ev))
+    m2[fin] <- .Call(ffi_mean_pairs, a[fin], b[fin])
+    m2[!fin] <- vapply(which(!fin), function(i) mean(c(a[i], b[i])), 0)
+    out[ev] <- m2
   }
   out
 }
@@ -618,14 +634,20 @@ compare_caveat_groups <- function(res) {
   multi <- length(res$others) > 1L
   take <- which(!vapply(attr(rows, "errors"), inherits, TRUE, what = "error") &
                   !is.na(rows$direction) & !(rows$guaranteed %in% TRUE))
-  cav <- lapply(caveats[take], function(cav) {
-    cav <- cav[!grepl("may not be the correct confidence level$", cav)]
-    if (!length(cav)) "the protocol's conditions for its confidence level are not met" else cav
-  })
+  # each verdict's caveats without the generic sentence (one grepl() for
+  # all), or the generic reason when none is left
+  cav <- caveats[take]
+  all <- as.character(unlist(cav, use.names = FALSE))
+  g <- rep.int(seq_along(cav), lengths(cav))
+  keep <- !grepl("may not be the correct confidence level$", all)
+  none <- which(tabulate(g[keep], length(cav)) == 0L)
+  gid <- c(g[keep], none)
+  o <- order(gid, method = "radix")
   lab <- if (multi) sprintf("%s (%s)", rows$benchmark[take], rows$version[take]) else
     rows$benchmark[take]
-  who <- rep(lab, lengths(cav))
-  what <- unlist(cav, use.names = FALSE)
+  who <- lab[gid[o]]
+  what <- c(all[keep], rep("the protocol's conditions for its confidence level are not met",
+                           length(none)))[o]
   if (!length(what)) {
     return(data.frame(caveat = character(), benchmarks = character(),
                       stringsAsFactors = FALSE))
@@ -774,7 +796,7 @@ compare_text_lines <- function(r, width, opts) {
   if (any(det)) {
     dd <- r$detectable[det]
     what <- paste("could detect", ifelse(is.finite(dd), paste("a speedup of",
-                  vapply(dd, fmt_change, "", USE.NAMES = FALSE)),
+                  fmt_change_all(dd)),
                   compare_no_change_all(r[det, , drop = FALSE], "no speedup")))
     note[det] <- ifelse(nzchar(note[det]), paste(note[det], what, sep = "; "), what)
   }
@@ -819,6 +841,18 @@ fmt_ci_all <- function(lo, hi, digits = 3L, open_low = NULL, open_high = NULL) {
   if (length(open_low)) left[open_low %in% TRUE] <- "("
   if (length(open_high)) right[open_high %in% TRUE] <- ")"
   paste0(left, end(lo, floor), ", ", end(hi, ceiling), right)
+}
+
+# fmt_change() of many factors, one formatC() for all.
+fmt_change_all <- function(s, digits = 2L) {
+  out <- rep("NA", length(s))
+  out[is.infinite(s)] <- "any"
+  fin <- which(!is.na(s) & !is.infinite(s))
+  if (length(fin)) {
+    out[fin] <- paste0(trimws(formatC(100 * (s[fin] - 1), digits = digits, format = "fg")),
+                       " %")
+  }
+  out
 }
 
 # compare_words() of many directions.

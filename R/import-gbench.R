@@ -74,7 +74,6 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
     gave_up <- sub("_(mean|median|stddev|cv)$", "",
                    sub("/repeats:[0-9]+$", "", unique(nm[failed & !is.na(nm)])))
   }
-  b <- b[it]
   fields <- lapply(fields, function(f) list(kind = f$kind[it], value = f$value[it]))
   nm <- run_names()
   if (anyNA(nm)) {

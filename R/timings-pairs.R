@@ -3,10 +3,11 @@
 # initial code first, and the benchmarks with runs of both.  A benchmark
 # with runs of only one version is reported (a warning of class
 # speeduptest_warning_unpaired, and a row of `problems`) and left out.
-# `pairs = FALSE` leaves out the list of the pairs (NULL).
+# `pairs = FALSE` leaves out the list of the pairs (NULL), `data = FALSE`
+# the data frame of the runs kept (NULL).
 
 timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE,
-                          pairs = TRUE) {
+                          pairs = TRUE, data = TRUE) {
   check_object(t, arg)
   v <- droplevels(t$version)
   if (!is.null(initial)) {
@@ -71,6 +72,9 @@ timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE,
     pairs <- lapply(keep, function(j) list(x = unname(xs[[j]]), y = unname(ys[[j]])))
     names(pairs) <- bench[keep]
   } else pairs <- NULL
+  if (!data) {
+    return(list(pairs = pairs, data = NULL, problems = problems, versions = levels(v)))
+  }
   rows <- o[b[o] %in% bench[keep]]
   data <- data.frame(benchmark = factor(b[rows], levels = bench[keep]),
                      version = v[rows], time = t$time[rows], run = t$run[rows])

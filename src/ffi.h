@@ -118,6 +118,7 @@ SEXP ffi_json_fields(SEXP records, SEXP keys, SEXP types);
 SEXP ffi_has_zero_one(SEXP x);
 SEXP ffi_codes_in_order(SEXP x, SEXP k);
 SEXP ffi_json_flat_numbers(SEXP forks);
+SEXP ffi_mean_pairs(SEXP a, SEXP b);
 SEXP ffi_write_stdout(SEXP text);
 SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len);
 SEXP ffi_runs_test(SEXP n1, SEXP n2, SEXP r);

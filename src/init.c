@@ -52,6 +52,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_has_zero_one, 1),
     CALLDEF(ffi_codes_in_order, 2),
     CALLDEF(ffi_json_flat_numbers, 1),
+    CALLDEF(ffi_mean_pairs, 2),
     CALLDEF(ffi_write_stdout, 1),
     CALLDEF(ffi_runs_test, 3),
     CALLDEF(ffi_log_ratio, 2),
