@@ -241,8 +241,22 @@ verdict_table_lines <- function(tab, det, plan, digits = 3L) {
   txt <- unlist(fixed, use.names = FALSE)
   row <- rep.int(seq_len(k), length(fixed))
   slot <- rep(seq_along(fixed), each = k)
-  more <- list(list(plan, "  advice: "), list(c2$caveats, "  caveat: "),
-               list(c2$advice, "  advice: "))
+  # the caveats and advice: format() of a verdict makes them from its
+  # escaped labels (verdict_printable()), so those of names that escaping
+  # changes are written again from the escaped names
+  cav <- c2$caveats
+  adv <- c2$advice
+  hostile <- lx != c2$label_x | ly != c2$label_y
+  if (any(hostile)) {
+    c3 <- c2
+    c3$label_x <- lx
+    c3$label_y <- ly
+    st <- verdict_table_story(c3, proto)
+    cav[hostile] <- st$caveats[hostile]
+    adv[hostile] <- st$advice[hostile]
+  }
+  more <- list(list(plan, "  advice: "), list(cav, "  caveat: "),
+               list(adv, "  advice: "))
   for (s in seq_along(more)) {
     l <- more[[s]][[1L]]
     len <- lengths(l)
@@ -359,7 +373,18 @@ verdict_table_pages_lines <- function(tab, digits = 3L) {
     slow <- ok
     plan_rows <- integer()
   }
-  vs_slow <- lapply(slow, function(j) verdict_table_primed(tab, j, if (j %in% f) det[match(j, f)] else NA_real_))
+  # (a verdict whose names escaping changes makes its own story, from the
+  # escaped names, as format() does)
+  vs_slow <- lapply(slow, function(j) {
+    if (!tab$fast[j]) return(tab$verdicts[[j]])
+    i <- match(j, f)
+    if (identical(esc_text(tab$cols$labels[[i]]), tab$cols$labels[[i]])) {
+      return(verdict_table_primed(tab, j, det[i]))
+    }
+    v <- verdict_table_verdict(tab, j)
+    if (!is.na(det[i])) verdict_keep(v, "detectable", det[i])
+    v
+  })
   plan_in <- lapply(plan_rows, function(i) {
     advice_input(verdict_table_primed(tab, f[i], det[i]), det[i])
   })
