@@ -260,6 +260,7 @@ verdict_table_lines <- function(tab, det, plan, digits = 3L) {
   for (s in seq_along(more)) {
     l <- more[[s]][[1L]]
     len <- lengths(l)
+    if (!sum(len)) next
     txt <- c(txt, paste0(more[[s]][[2L]], unlist(l, use.names = FALSE)))
     row <- c(row, rep.int(seq_len(k), len))
     slot <- c(slot, rep.int(length(fixed) + s, sum(len)))

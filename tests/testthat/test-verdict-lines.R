@@ -177,3 +177,23 @@ test_that("the vectorised formatters are the scalar ones", {
   expect_identical(w$lines, ns$wrap_lines(lines))
   expect_identical(unname(split(w$lines, w$from)), lapply(lines, ns$wrap_lines))
 })
+
+test_that("a table whose verdicts have no advice at all keeps each line in its place", {
+  ns <- asNamespace("speeduptest")
+  op <- options(speeduptest.plan_method = "normal")
+  on.exit(options(op), add = TRUE)
+  set.seed(11)
+  p <- function(x, y) list(x = x, y = y, labels = c("old", "new"), data_name = "b",
+                           baseline = "\"old\" (first version in the timings)")
+  parts <- list(p(rlnorm(30, 0.1, 0.01), rlnorm(30, 0, 0.01)),
+                p(rlnorm(30, 0, 0.01), rlnorm(30, 0.1, 0.01)),
+                p(rlnorm(30, 0.2, 0.01), rlnorm(30, 0, 0.01)))
+  for (test in c("median", "mean")) {
+    one <- function(j) ns$run_structured(test, parts[[j]], 0.1, TRUE, FALSE, NULL, "auto",
+                                         "auto", min_speedup = 1.01)
+    tab <- ns$verdict_table(test, parts, 0.1, 1.01, analyse = one)
+    expect_true(all(tab$fast))
+    pages <- ns$verdict_table_pages_lines(tab)
+    for (j in seq_along(parts)) expect_identical(pages$lines[[j]], format(one(j)))
+  }
+})
