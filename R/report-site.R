@@ -283,7 +283,7 @@ site_verdict_parts <- function(verdicts) {
   ok <- which(is.na(out$error))
   lines <- verdict_lines_of(verdicts[ok])
   esc <- esc_text(unlist(lines, use.names = FALSE))
-  out$lines[ok] <- split_lines(esc, rep.int(seq_along(ok), lengths(lines)), length(ok))
+  out$lines[ok] <- group_lines(esc, rep.int(seq_along(ok), lengths(lines)), length(ok))
   out
 }
 

@@ -271,7 +271,7 @@ verdict_table_lines <- function(tab, det, plan, digits = 3L) {
   slot <- slot[keep]
   o <- order(row, slot)
   wrapped <- wrap_lines_many(txt[o])
-  split_lines(wrapped$lines, row[o][wrapped$from], k)
+  group_lines(wrapped$lines, row[o][wrapped$from], k)
 }
 
 # The route through the flowchart of each row of a table (verdict_path()):
@@ -404,6 +404,6 @@ verdict_table_pages_lines <- function(tab, digits = 3L) {
   lens <- lengths(lines[ok])
   esc <- esc_text(unlist(lines[ok], use.names = FALSE))
   out$lines <- vector("list", k)
-  out$lines[ok] <- split_lines(esc, rep.int(seq_along(ok), lens), length(ok))
+  out$lines[ok] <- group_lines(esc, rep.int(seq_along(ok), lens), length(ok))
   out
 }
