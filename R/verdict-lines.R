@@ -343,7 +343,7 @@ wrap_lines_many <- function(lines, width = 80L, exdent = 4L) {
 }
 
 # The lines of `k` groups (group of each line in `g`, in order) as a list.
-split_lines <- function(lines, g, k) {
+group_lines <- function(lines, g, k) {
   unname(split(lines, factor(g, levels = seq_len(k))))
 }
 
