@@ -74,7 +74,7 @@ expect_lines_match <- function(test, alpha, s0) {
       expect_identical(pages$error[j], conditionMessage(v), info = info)
       next
     }
-    expect_identical(pages$lines[[j]], format(v), info = info)
+    expect_identical(pages$lines[[j]], suppressWarnings(format(v)), info = info)
     n_checked <- n_checked + 1L
   }
   expect_gt(n_checked, 20L)
