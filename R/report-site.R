@@ -105,13 +105,16 @@ report_site.speedup_timings <- function(x, dir, test = "median", alpha = 0.05,
 # site_verdict_parts() gives it): the verdict of each benchmark by
 # analyse(j), read as a page.  parts: what site_pair() gives of each
 # benchmark (NULL where the verdict is made from the benchmark's rows).
-# The verdict table of a whole comparison (verdict_table_pages(), branch
-# bulk4) gives the same list, for all the benchmarks at once.
+# The verdicts come from the verdict table of the whole comparison
+# (R/verdict-table.R), their printed lines from its columns
+# (verdict_table_pages_lines(), R/verdict-lines.R).
 site_timings_pages <- function(test, parts, analyse, alpha, min_speedup) {
-  verdicts <- lapply(seq_along(parts), analyse)
+  # the advice of each undecided verdict planned by the normal
+  # approximation, not simulated benchmark by benchmark (R/plan-runs.R)
   op <- options(speeduptest.plan_method = "normal")
   on.exit(options(op), add = TRUE)
-  site_verdict_parts(verdicts)
+  tab <- verdict_table(test, parts, alpha, min_speedup, analyse = analyse)
+  verdict_table_pages_lines(tab)
 }
 
 # What timings_pair(sub, NULL, NULL, NULL, FALSE) gives for the rows `ix`
@@ -244,7 +247,7 @@ site_sample_medians <- function(s) {
 # each declares a speedup, speedups (the interval's estimate, else the
 # observed ratio) and intervals, caveats and advice (lists of sentences),
 # the two samples and their names, the lines of their print (escaped, by
-# format_verdicts()), and the message of each error (NA for a verdict).
+# verdict_lines_of()), and the message of each error (NA for a verdict).
 # This is the one place the site reads verdict objects.
 site_verdict_parts <- function(verdicts) {
   n <- length(verdicts)
@@ -275,9 +278,12 @@ site_verdict_parts <- function(verdicts) {
     out$y[[i]] <- as.double(v$y)
     out$labels[i] <- list(as.character(v$labels))
   }
-  # the lines of every verdict's print, escaped in one call
+  # the lines of every verdict's print (the advice of their plans made
+  # for all at once: site_advice()), escaped in one call
   ok <- which(is.na(out$error))
-  out$lines[ok] <- format_verdicts(verdicts[ok])
+  lines <- verdict_lines_of(verdicts[ok])
+  esc <- esc_text(unlist(lines, use.names = FALSE))
+  out$lines[ok] <- group_lines(esc, rep.int(seq_along(ok), lengths(lines)), length(ok))
   out
 }
 

@@ -7,9 +7,9 @@
 # Prints the CPU and elapsed time of report_site() on timings of N
 # benchmarks (20 runs of each of two versions), repeated 3 times (median and
 # range), beside the load average, and the time of speedup_suite() on the
-# same timings (the analysis alone) as the ratio, with the share of the
-# verdicts and their print (median_test() and format() of each benchmark,
-# what every site of a comparison has to make); then the time of
+# same timings (the analysis alone) as the ratio; then where the time of
+# one site goes (Rprof: the advice's plans, the verdict objects they read,
+# the printed lines, the verdict table, the site's own work); then the time of
 # report_site() on a history of 200 benchmarks x 300 commits (as the tests
 # build it; skipped with a third argument "nohistory"); then writes the
 # screenshots index-1280.png, index-390.png, benchmark-1280.png,
@@ -44,10 +44,29 @@ cat(sprintf("report_site(), %d benchmarks: CPU %s, elapsed %s; load %s\n", nb,
             med(site, "cpu"), med(site, "elapsed"), load()))
 cat(sprintf("speedup_suite() on the same timings: CPU %s; ratio %.1f\n", med(suite, "cpu"),
             stats::median(site[, "cpu"]) / stats::median(suite[, "cpu"])))
-rows <- split(seq_len(nrow(t)), factor(t$benchmark, levels = unique(t$benchmark)))
-verd <- cpu(for (ix in rows) format(median_test(t[ix, ])))
-cat(sprintf("median_test() and format() of each benchmark alone: CPU %.2f s (%.0f%% of the site's median)\n",
-            verd[["cpu"]], 100 * verd[["cpu"]] / stats::median(site[, "cpu"])))
+# where the time of one site goes (Rprof): the advice's plans (every plan
+# of a site goes through site_advice()), the verdict objects the plans
+# read, the verdicts' printed lines from the table, the verdict table, and
+# the site's own work (pictures, pages, files)
+prof <- tempfile("site-prof")
+dir <- tempfile("site")
+Rprof(prof, interval = 0.01)
+report_site(t, dir)
+Rprof(NULL)
+unlink(dir, recursive = TRUE)
+tot <- summaryRprof(prof)$by.total
+share <- function(f) if (f %in% rownames(tot)) tot[f, "total.time"] else 0
+all_t <- share("report_site")
+parts <- c("plans of the advice (site_advice)" = share("site_advice"),
+           "verdict objects for the plans (verdict_table_primed)" = share("verdict_table_primed"),
+           "printed lines from the table (verdict_table_lines)" = share("verdict_table_lines"),
+           "the verdict table (verdict_table)" = share("verdict_table"),
+           "the site's own work (site_write)" = share("site_write"))
+cat(sprintf("Rprof of one site, %.1f s sampled:\n", all_t))
+for (i in seq_along(parts)) {
+  cat(sprintf("  %-55s %5.2f s (%2.0f %%)\n", names(parts)[i], parts[[i]],
+              100 * parts[[i]] / all_t))
+}
 
 if (!identical(args[3L], "nohistory")) {
   # the history of the tests: 200 benchmarks x 300 commits, 3 processes
