@@ -148,6 +148,20 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
                       max_runs = 10000L, seed = 1L, data = NULL,
                       initial = NULL, benchmark = NULL, versions = NULL,
                       na_rm = FALSE) {
+  call <- match.call()
+  call[[1L]] <- plan_runs_impl
+  eval(call, parent.frame())
+}
+
+# plan_runs() itself; normal_k, when given, is the final test's normal
+# plan already made for these samples and arguments (plan_advice_many()
+# makes many in one call), used instead of making it again.
+plan_runs_impl <- function(x, y = NULL, speedup = 1.01, power = 0.8,
+                           test = protocol_choices(), alpha = 0.05,
+                           min_speedup = 1, rigorous = TRUE, reps = 1000L,
+                           max_runs = 10000L, seed = 1L, data = NULL,
+                           initial = NULL, benchmark = NULL, versions = NULL,
+                           na_rm = FALSE, normal_k = NULL) {
   process <- NULL
   from_verdict <- NULL
   if (inherits(x, "speedup_verdict")) {
@@ -220,6 +234,7 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
     res$power
   }
   big <- function() {
+    if (!is.null(normal_k)) return(normal_k)
     tryCatch(plan_normal(x, y, test, speedup, power, alpha, min_speedup, rigorous,
                          df = r$normal_df, samples = r),
              speeduptest_error = function(e) NA_real_)
@@ -281,6 +296,12 @@ plan_search <- function(sim, power, max_runs, big = NULL) {
     list(runs = runs, power = p, method = method)
   }
   k <- if (is.null(big)) NA_real_ else big()
+  # the approximation finds that no number of runs reaches the power (Inf:
+  # the law drawn from has the new version no faster, P[X > Y] <= 1/2,
+  # for too many of the spreads it could have): the simulation, drawing
+  # from that law, would try every size up to max_runs in vain (seconds to
+  # minutes of a verdict's advice)
+  if (identical(k, Inf)) return(out(NA_real_, NA_real_, "normal"))
   # (a report of thousands of verdicts plans each by the approximation:
   # option speeduptest.plan_method = "normal", set by report_site())
   normal_only <- identical(getOption("speeduptest.plan_method"), "normal")
@@ -512,12 +533,26 @@ plan_smooth <- function(r, c0, keep_mean = FALSE, width = 1) {
   l <- log(r)
   s <- if (length(l) >= 2L) stats::sd(l) else 0
   if (!is.finite(s)) s <- 0
-  spread <- min(s, stats::IQR(l) / 1.34)
+  spread <- min(s, plan_iqr(l) / 1.34)
   if (!(spread > 0)) spread <- s
   h <- width * 0.9 * spread * length(l)^(-1 / 5)
   sn2 <- mean((l - c0)^2)
   k <- if (sn2 + h^2 > 0) s / sqrt(sn2 + h^2) else 1
   c(c0, k, h, if (keep_mean) 1 else 0)
+}
+
+# stats::IQR(l): the type-7 quantiles as quantile.default() computes them,
+# without its generic path (a tenth of a plan's cost at 40 + 40 runs).
+plan_iqr <- function(l) {
+  index <- 1 + max(length(l) - 1, 0) * c(0.25, 0.75)
+  lo <- floor(index)
+  hi <- ceiling(index)
+  x <- sort.int(l)
+  qs <- x[lo]
+  i <- which(index > lo & x[hi] != qs)
+  h <- (index - lo)[i]
+  qs[i] <- (1 - h) * qs[i] + h * x[hi[i]]
+  qs[2L] - qs[1L]
 }
 
 # With timings holding a `process` column: the two samples with the
@@ -604,17 +639,59 @@ print.speedup_plan <- function(x, ...) {
 # processes) would detect a change 1 % beyond the tolerance, as
 # plan_runs() of the verdict gives it with its defaults (the same plan,
 # made once per verdict); nothing when the data could already detect it.
-plan_advice <- function(v) {
-  d <- v$detectable
-  target <- plan_default_speedup(v)
-  if (is.null(d) || is.na(d) || d <= target || v$n < 2L || v$m < 2L) return(character())
+plan_advice <- function(v, normal_k = NULL) {
+  if (!plan_advice_wanted(v)) return(character())
   p <- verdict_kept(v, "plan", function(v) {
-    tryCatch(plan_runs(v), speeduptest_error = function(e) NULL)
+    tryCatch(plan_runs_impl(v, normal_k = normal_k),
+             speeduptest_error = function(e) NULL)
   })
   if (is.null(p)) return(character())
   paste0(sub("^About", "about", sub("^More", "more", plan_sentence(p, ""))),
          if (identical(p$method, "normal")) " (plan_runs(), normal approximation)"
          else " (plan_runs())")
+}
+
+# Whether a verdict's advice plans: it declares nothing and its data
+# could not already detect the change 1 % beyond its tolerance.
+plan_advice_wanted <- function(v) {
+  d <- v$detectable
+  target <- plan_default_speedup(v)
+  !(is.null(d) || is.na(d) || d <= target || v$n < 2L || v$m < 2L)
+}
+
+# The advice of many verdicts, as lapply(vs, plan_advice) gives it under
+# options(speeduptest.plan_method = "normal") (which it sets while it
+# runs): a list of character vectors, each plan kept in its verdict as
+# plan_advice() keeps it.  The normal plans of the protocols planned on
+# the law their simulation draws from (the median's rank plan) are made in
+# one call of the C core (plan_rank_many()); the others, and any verdict
+# whose samples that plan cannot use, are planned one by one.  For
+# report_site() and compare, which plan thousands of verdicts.
+plan_advice_many <- function(vs) {
+  op <- options(speeduptest.plan_method = "normal")
+  on.exit(options(op), add = TRUE)
+  inputs <- lapply(vs, function(v) {
+    tryCatch(plan_advice_rank_inputs(v), error = function(e) NULL)
+  })
+  k <- plan_rank_many(inputs)
+  lapply(seq_along(vs), function(i) {
+    plan_advice(vs[[i]], normal_k = if (is.na(k[i])) NULL else k[i])
+  })
+}
+
+# What plan_rank_many() needs for the plan of a verdict's advice, as
+# plan_runs(v) makes it (its defaults: the change 1 % beyond the
+# tolerance, power 0.8, the verdict's test and alpha); NULL when the
+# advice does not plan or the verdict's protocol is not planned so.
+plan_advice_rank_inputs <- function(v) {
+  if (!identical(protocol_info(v$test)$calls$plan_normal_law, "plan_normal_rank") ||
+      !plan_advice_wanted(v)) return(NULL)
+  s0 <- if (is.null(v$min_speedup)) 1 else check_min_speedup(v$min_speedup)
+  alpha <- check_alpha(v$alpha)
+  x <- check_sample(v$x, "x", na_rm = FALSE, min_n = 2L, positive = TRUE)
+  y <- check_sample(v$y, "y", na_rm = FALSE, min_n = 2L, positive = TRUE)
+  plan_rank_inputs(plan_samples(x, y, v$test), plan_default_speedup(v), 0.8,
+                   alpha, s0)
 }
 
 plan_effect_median <- function(v, s, s0) log(s / s0)
@@ -643,50 +720,66 @@ plan_effect_mean <- function(v, s, s0) 1 - s0 / s
 # skewed runs then planned for a power of 0.96 where the approximation
 # answered, bench/plan.R.)  p(t / w) is computed at 65 points of t / w
 # and interpolated (monotone cubic); a sample of more than 256 values is
-# represented by 256 of its quantiles.  NA when no power can be reached.
+# represented by 256 of its quantiles.  The arithmetic is in C
+# (src/plan-rank.c, one call for many plans: plan_rank_many()).  Inf when
+# no number of runs up to 1e9 reaches the power, NA when none can be
+# computed (no spread, or no change beyond the tolerance).
 plan_normal_rank <- function(r, speedup, power, alpha, s0) {
+  plan_rank_many(list(plan_rank_inputs(r, speedup, power, alpha, s0)))
+}
+
+# What the C core (src/plan-rank.c) needs of one plan: the thinned
+# kernel means mu_x, mu_y of the log times, s_d, t, the direction, the
+# spread factors w, z_{1-alpha} and the power; NULL when no power can be
+# computed (no spread, or no change beyond the tolerance).
+plan_rank_inputs <- function(r, speedup, power, alpha, s0) {
   sm <- r$smooth
   thin <- function(v) {
     if (length(v) <= 256L) return(v)
     stats::quantile(v, (seq_len(256L) - 0.5) / 256L, names = FALSE, type = 7)
   }
-  mu_x <- thin(sm[1L] + sm[2L] * (log(r$x) - sm[1L]))
-  mu_y <- thin(sm[5L] + sm[6L] * (log(r$y) - sm[5L]))
   sd_d <- sqrt((sm[2L] * sm[3L])^2 + (sm[6L] * sm[7L])^2)
-  if (!is.finite(sd_d) || !(sd_d > 0)) return(NA_real_)
-  d <- as.vector(outer(mu_x, mu_y, "-"))
-  if (speedup < 1) {
-    d <- -d
-    t <- log(1 / (speedup * s0))
-  } else {
-    t <- log(speedup / s0)
-  }
-  if (!(t > 0)) return(NA_real_)
-  df <- sm[9L]
-  w <- if (df > 0) sqrt(df / stats::qchisq((seq_len(512) - 0.5) / 512, df)) else 1
-  tw <- t / w
-  p_at <- function(u) vapply(u, function(v) mean(stats::pnorm((d + v) / sd_d)), 0)
-  if (length(tw) > 1L) {
-    grid <- seq(min(tw), max(tw), length.out = plan_rank_nodes)
-    p <- stats::splinefun(grid, p_at(grid), method = "monoH.FC")(tw)
-  } else {
-    p <- p_at(tw)
-  }
-  z <- stats::qnorm(1 - alpha)
-  assurance <- function(k) mean(stats::pnorm((p - 0.5) * sqrt(12 * k^2 / (2 * k + 1)) - z))
-  lo <- 1
-  hi <- 2
-  while (assurance(hi) < power) {
-    lo <- hi
-    hi <- 2 * hi
-    if (hi > 1e9) return(NA_real_)
-  }
-  while (hi - lo > 1) {
-    mid <- floor((lo + hi) / 2)
-    if (assurance(mid) >= power) hi <- mid else lo <- mid
-  }
-  hi
+  if (!is.finite(sd_d) || !(sd_d > 0)) return(NULL)
+  slowdown <- speedup < 1
+  t <- if (slowdown) log(1 / (speedup * s0)) else log(speedup / s0)
+  if (!(t > 0)) return(NULL)
+  list(mu_x = thin(sm[1L] + sm[2L] * (log(r$x) - sm[1L])),
+       mu_y = thin(sm[5L] + sm[6L] * (log(r$y) - sm[5L])),
+       sd_d = sd_d, t = t, slowdown = slowdown,
+       w = plan_spread_factors(sm[9L]), z = stats::qnorm(1 - alpha),
+       power = power)
 }
+
+# The plans of many plan_rank_inputs() in one call: NA where the inputs
+# are NULL or the core finds them outside its domain, Inf where no number
+# of runs reaches the power.
+plan_rank_many <- function(inputs) {
+  ok <- !vapply(inputs, is.null, NA)
+  out <- rep(NA_real_, length(inputs))
+  if (!any(ok)) return(out)
+  a <- inputs[ok]
+  col <- function(name) lapply(a, `[[`, name)
+  num <- function(name) vapply(a, `[[`, 0, name)
+  out[ok] <- .Call(ffi_plan_rank, col("mu_x"), col("mu_y"), num("sd_d"),
+                   num("t"), vapply(a, `[[`, NA, "slowdown"), col("w"),
+                   num("z"), num("power"), plan_rank_nodes)
+  out
+}
+
+# The spread factors w = sqrt(df / q), q the midpoint quantiles of the
+# chi-square on df degrees of freedom (512 of them; 1 when df is 0), kept
+# for each df met (a report plans thousands of verdicts of a few sizes).
+plan_spread_factors <- function(df) {
+  if (!(df > 0)) return(1)
+  key <- sprintf("%.17g", df)
+  w <- plan_spread_cache[[key]]
+  if (is.null(w)) {
+    w <- sqrt(df / stats::qchisq((seq_len(512) - 0.5) / 512, df))
+    assign(key, w, envir = plan_spread_cache)
+  }
+  w
+}
+plan_spread_cache <- new.env(parent = emptyenv())
 
 # The points of t / w at which plan_normal_rank() computes p exactly.
 plan_rank_nodes <- 65L
