@@ -1,10 +1,11 @@
 # The cost of a verdict's advice and of the median's normal plan, in two
 # builds measured in turn (issue 29).
 #
-#   Rscript bench/plan-speed.R LIB_NEW LIB_REF [rounds] [plans]
+#   Rscript bench/plan-speed.R LIB_NEW LIB_REF [rounds] [plans] [verdicts]
 #     LIB_NEW, LIB_REF: R libraries each holding a build of speeduptest;
 #     rounds: rounds of the two builds in turn (default 5); plans: normal
-#     plans timed per size and round (default 200)
+#     plans timed per size and round (default 200); verdicts: median
+#     verdicts of the batch (default 2850)
 #
 # Each round runs one R process per build, in turn (new, reference); each
 # process times, in CPU time (user + system):
@@ -17,6 +18,9 @@
 #     log-normal runs (sd 0.02) under options(speeduptest.plan_method =
 #     "normal"), `plans` times each (what report_site() and compare ask
 #     of every undecided verdict's advice).
+#   - the advice of `verdicts` median verdicts of 20 + 20 log-normal runs
+#     (no change; fresh verdicts) under that option: lapply(vs,
+#     plan_advice), and plan_advice_many(vs) in a build that has it.
 # The figures: per build the median over the rounds (and the range) of the
 # total format() time, of each verdict's format() time, and of the time of
 # one normal plan; the ratios new / reference of the medians.
@@ -57,19 +61,40 @@ if (identical(args[1], "--child")) {
     for (i in seq_len(plans)) plan_runs(v)
     c(runs = p$runs, time = (cpu() - t0) / plans)
   }
-  saveRDS(list(fmt = fmt, p20 = plan_time(20), p40 = plan_time(40)), args[2])
+  # the advice of many median verdicts of 20 + 20 runs (no change), as a
+  # report plans them: one by one, and (in a build that has it) at once
+  batch_time <- function(many) {
+    set.seed(33)
+    vs <- lapply(seq_len(n_batch), function(i) median_test(rlnorm(20, 0, 0.02), rlnorm(20, 0, 0.02)))
+    t0 <- cpu()
+    if (many) {
+      a <- speeduptest:::plan_advice_many(vs)
+    } else {
+      op <- options(speeduptest.plan_method = "normal")
+      a <- lapply(vs, speeduptest:::plan_advice)
+      options(op)
+    }
+    c(time = cpu() - t0, planned = sum(lengths(a) > 0))
+  }
+  n_batch <- as.integer(args[4])
+  has_many <- exists("plan_advice_many", envir = asNamespace("speeduptest"))
+  saveRDS(list(fmt = fmt, p20 = plan_time(20), p40 = plan_time(40),
+               one = batch_time(FALSE),
+               many = if (has_many) batch_time(TRUE) else c(time = NA, planned = NA)),
+          args[2])
   quit(save = "no")
 }
 
 libs <- args[1:2]
 rounds <- if (length(args) >= 3) as.integer(args[3]) else 5L
 plans <- if (length(args) >= 4) as.integer(args[4]) else 200L
+n_batch <- if (length(args) >= 5) as.integer(args[5]) else 2850L
 script <- normalizePath(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE)))
 res <- list(list(), list())
 for (r in seq_len(rounds)) for (b in 1:2) {
   f <- tempfile(fileext = ".rds")
   st <- system2(file.path(R.home("bin"), "Rscript"),
-                c(script, "--child", f, plans),
+                c(script, "--child", f, plans, n_batch),
                 env = paste0("R_LIBS=", libs[b]))
   if (st != 0) stop("the child of ", libs[b], " failed")
   res[[b]][[r]] <- readRDS(f)
@@ -81,6 +106,13 @@ for (b in 1:2) {
               c("new", "ref")[b], libs[b], med(tot),
               med(1000 * vapply(res[[b]], function(z) z$p20[["time"]], 0)), res[[b]][[1]]$p20[["runs"]],
               med(1000 * vapply(res[[b]], function(z) z$p40[["time"]], 0)), res[[b]][[1]]$p40[["runs"]]))
+}
+for (b in 1:2) {
+  one <- vapply(res[[b]], function(z) z$one[["time"]], 0)
+  many <- vapply(res[[b]], function(z) z$many[["time"]], 0)
+  cat(sprintf("%-4s advice of %d median verdicts (%g planned), s: one by one %s; plan_advice_many() %s\n",
+              c("new", "ref")[b], n_batch, res[[b]][[1]]$one[["planned"]], med(one),
+              if (all(is.na(many))) "-" else med(many)))
 }
 per <- lapply(res, function(rr) apply(vapply(rr, `[[`, numeric(45), "fmt"), 1, stats::median))
 tot <- vapply(res, function(rr) stats::median(vapply(rr, function(z) sum(z$fmt), 0)), 0)
