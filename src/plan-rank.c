@@ -236,6 +236,10 @@ int st_plan_rank(const double *mu_x, size_t nx, const double *mu_y,
     if (nx == 0 || ny == 0 || nw == 0 || nodes < 2 || !(sd_d > 0) ||
         !isfinite(sd_d) || !(t > 0) || !isfinite(t) || !isfinite(z) ||
         !(power > 0) || !(power < 1)) return ST_ERR_DOMAIN;
+    for (size_t i = 0; i < nx; i++) if (!isfinite(mu_x[i])) return ST_ERR_DOMAIN;
+    for (size_t j = 0; j < ny; j++) if (!isfinite(mu_y[j])) return ST_ERR_DOMAIN;
+    for (size_t i = 0; i < nw; i++)
+        if (!isfinite(w[i]) || !(w[i] > 0)) return ST_ERR_DOMAIN;
     if (nx > ((size_t) -1) / sizeof(double) / ny) return ST_ERR_TOO_MANY;
     size_t nd = nx * ny, nn = (size_t) nodes;
     size_t nbuf = nd > nw ? nd : nw;
