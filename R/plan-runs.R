@@ -51,9 +51,17 @@
 #' protocol the approximation's power is averaged over the same law of the
 #' spread as the simulation's (the assurance, by quadrature over 512
 #' quantiles of the chi-square), so the two methods plan for the same
-#' thing; the median protocol's standard error is read off the
-#' Hodges-Lehmann interval (not a variance), and its approximation is
-#' taken at that standard error.  Every number of runs
+#' thing.  The median protocol's approximation is made on the very law its
+#' simulation draws from: the power of the rank-sum test of k runs of each
+#' is about `pnorm((p - 1/2) * sqrt(12 k^2 / (2 k + 1)) - qnorm(1 - alpha))`
+#' (Noether 1987), with `p` the probability that a run of the initial code
+#' is slower than one of the new code in that law (exact for the smoothed
+#' bootstrap's mixture of normals), averaged over the same law of the
+#' spread.  (Its standard error is not read off the pilot's
+#' Hodges-Lehmann interval: from 10 + 10 runs of a skewed or peaked law the
+#' exact interval spans differences far from the peak and overstates it,
+#' and such pilots planned for a power near 0.96 beyond 100 runs.)  Every
+#' number of runs
 #' is tried on replicates drawn from the same random stream, so the
 #' estimated power grows smoothly with the runs.  The random numbers are
 #' the package's own generator (in C), seeded by `seed`: R's random number
@@ -115,6 +123,10 @@
 #' skewness and kurtosis. *Journal of the Royal Statistical Society D*,
 #' 47(1), 183-189.
 #'
+#' Noether, G. E. (1987). Sample size determination for some common
+#' nonparametric tests. *Journal of the American Statistical Association*,
+#' 82(398), 645-647.
+#'
 #' O'Hagan, A., Stevens, J. W. and Campbell, M. J. (2005). Assurance in
 #' clinical trial design. *Pharmaceutical Statistics*, 4(3), 187-201.
 #'
@@ -136,6 +148,20 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
                       max_runs = 10000L, seed = 1L, data = NULL,
                       initial = NULL, benchmark = NULL, versions = NULL,
                       na_rm = FALSE) {
+  call <- match.call()
+  call[[1L]] <- plan_runs_impl
+  eval(call, parent.frame())
+}
+
+# plan_runs() itself; normal_k, when given, is the final test's normal
+# plan already made for these samples and arguments (plan_advice_many()
+# makes many in one call), used instead of making it again.
+plan_runs_impl <- function(x, y = NULL, speedup = 1.01, power = 0.8,
+                           test = protocol_choices(), alpha = 0.05,
+                           min_speedup = 1, rigorous = TRUE, reps = 1000L,
+                           max_runs = 10000L, seed = 1L, data = NULL,
+                           initial = NULL, benchmark = NULL, versions = NULL,
+                           na_rm = FALSE, normal_k = NULL) {
   process <- NULL
   from_verdict <- NULL
   if (inherits(x, "speedup_verdict")) {
@@ -208,8 +234,9 @@ plan_runs <- function(x, y = NULL, speedup = 1.01, power = 0.8,
     res$power
   }
   big <- function() {
+    if (!is.null(normal_k)) return(normal_k)
     tryCatch(plan_normal(x, y, test, speedup, power, alpha, min_speedup, rigorous,
-                         df = r$normal_df),
+                         df = r$normal_df, samples = r),
              speeduptest_error = function(e) NA_real_)
   }
   found <- plan_search(sim, power, max_runs, big)
@@ -269,6 +296,12 @@ plan_search <- function(sim, power, max_runs, big = NULL) {
     list(runs = runs, power = p, method = method)
   }
   k <- if (is.null(big)) NA_real_ else big()
+  # the approximation finds that no number of runs reaches the power (Inf:
+  # the law drawn from has the new version no faster, P[X > Y] <= 1/2,
+  # for too many of the spreads it could have): the simulation, drawing
+  # from that law, would try every size up to max_runs in vain (seconds to
+  # minutes of a verdict's advice)
+  if (identical(k, Inf)) return(out(NA_real_, NA_real_, "normal"))
   # (a report of thousands of verdicts plans each by the approximation:
   # option speeduptest.plan_method = "normal", set by report_site())
   normal_only <- identical(getOption("speeduptest.plan_method"), "normal")
@@ -327,15 +360,21 @@ plan_sim_runs <- 100
 # over w = sqrt(df / q), q a chi-square on the degrees of freedom of the
 # observed spread the simulation uses (plan_samples()$normal_df), by the
 # midpoint rule on 512 quantiles of q; it grows with k, and the smallest
-# k that reaches `power` is found by bisection.  The median protocol's
-# standard error is read off the Hodges-Lehmann interval, order statistics
-# of the Walsh differences and not a variance: no chi-square law describes
-# it, and its plan is the point formula (df 0, w = 1; averaged over the
-# variance's law, pilots of 10 skewed or heavy-tailed processes planned for
-# a power of 0.85, bench/plan.R).  A slowdown is planned as the speedup of
-# its size.
+# k that reaches `power` is found by bisection.  A protocol whose
+# descriptor names a plan_normal_law (the median: plan_normal_rank()) is
+# planned on the law its simulation draws from instead (samples: that
+# plan_samples(), made here when not given).  A slowdown is planned as the
+# speedup of its size.
 plan_normal <- function(x, y, test, speedup, power, alpha, s0, rigorous,
-                        df = plan_samples(x, y, test)$normal_df) {
+                        df = NULL, samples = NULL) {
+  if (!is.null(protocol_info(test)$calls$plan_normal_law)) {
+    if (is.null(samples)) samples <- plan_samples(x, y, test)
+    return(protocol_call(test, "plan_normal_law", samples, speedup, power,
+                         alpha, s0))
+  }
+  if (is.null(df)) {
+    df <- if (is.null(samples)) plan_samples(x, y, test)$normal_df else samples$normal_df
+  }
   s <- if (speedup < 1) 1 / speedup else speedup
   fun <- protocol_fun(test, "default")
   v <- fun(x, y, alpha = alpha, rigorous = FALSE, min_speedup = s0)
@@ -494,12 +533,26 @@ plan_smooth <- function(r, c0, keep_mean = FALSE, width = 1) {
   l <- log(r)
   s <- if (length(l) >= 2L) stats::sd(l) else 0
   if (!is.finite(s)) s <- 0
-  spread <- min(s, stats::IQR(l) / 1.34)
+  spread <- min(s, plan_iqr(l) / 1.34)
   if (!(spread > 0)) spread <- s
   h <- width * 0.9 * spread * length(l)^(-1 / 5)
   sn2 <- mean((l - c0)^2)
   k <- if (sn2 + h^2 > 0) s / sqrt(sn2 + h^2) else 1
   c(c0, k, h, if (keep_mean) 1 else 0)
+}
+
+# stats::IQR(l): the type-7 quantiles as quantile.default() computes them,
+# without its generic path (a tenth of a plan's cost at 40 + 40 runs).
+plan_iqr <- function(l) {
+  index <- 1 + max(length(l) - 1, 0) * c(0.25, 0.75)
+  lo <- floor(index)
+  hi <- ceiling(index)
+  x <- sort.int(l)
+  qs <- x[lo]
+  i <- which(index > lo & x[hi] != qs)
+  h <- (index - lo)[i]
+  qs[i] <- (1 - h) * qs[i] + h * x[hi[i]]
+  qs[2L] - qs[1L]
 }
 
 # With timings holding a `process` column: the two samples with the
@@ -586,12 +639,11 @@ print.speedup_plan <- function(x, ...) {
 # processes) would detect a change 1 % beyond the tolerance, as
 # plan_runs() of the verdict gives it with its defaults (the same plan,
 # made once per verdict); nothing when the data could already detect it.
-plan_advice <- function(v) {
-  d <- v$detectable
-  target <- plan_default_speedup(v)
-  if (is.null(d) || is.na(d) || d <= target || v$n < 2L || v$m < 2L) return(character())
+plan_advice <- function(v, normal_k = NULL) {
+  if (!plan_advice_wanted(v)) return(character())
   p <- verdict_kept(v, "plan", function(v) {
-    tryCatch(plan_runs(v), speeduptest_error = function(e) NULL)
+    tryCatch(plan_runs_impl(v, normal_k = normal_k),
+             speeduptest_error = function(e) NULL)
   })
   if (is.null(p)) return(character())
   paste0(sub("^About", "about", sub("^More", "more", plan_sentence(p, ""))),
@@ -599,6 +651,135 @@ plan_advice <- function(v) {
          else " (plan_runs())")
 }
 
+# Whether a verdict's advice plans: it declares nothing and its data
+# could not already detect the change 1 % beyond its tolerance.
+plan_advice_wanted <- function(v) {
+  d <- v$detectable
+  target <- plan_default_speedup(v)
+  !(is.null(d) || is.na(d) || d <= target || v$n < 2L || v$m < 2L)
+}
+
+# The advice of many verdicts, as lapply(vs, plan_advice) gives it under
+# options(speeduptest.plan_method = "normal") (which it sets while it
+# runs): a list of character vectors, each plan kept in its verdict as
+# plan_advice() keeps it.  The normal plans of the protocols planned on
+# the law their simulation draws from (the median's rank plan) are made in
+# one call of the C core (plan_rank_many()); the others, and any verdict
+# whose samples that plan cannot use, are planned one by one.  For
+# report_site() and compare, which plan thousands of verdicts.
+plan_advice_many <- function(vs) {
+  op <- options(speeduptest.plan_method = "normal")
+  on.exit(options(op), add = TRUE)
+  inputs <- lapply(vs, function(v) {
+    tryCatch(plan_advice_rank_inputs(v), error = function(e) NULL)
+  })
+  k <- plan_rank_many(inputs)
+  lapply(seq_along(vs), function(i) {
+    plan_advice(vs[[i]], normal_k = if (is.na(k[i])) NULL else k[i])
+  })
+}
+
+# What plan_rank_many() needs for the plan of a verdict's advice, as
+# plan_runs(v) makes it (its defaults: the change 1 % beyond the
+# tolerance, power 0.8, the verdict's test and alpha); NULL when the
+# advice does not plan or the verdict's protocol is not planned so.
+plan_advice_rank_inputs <- function(v) {
+  if (!identical(protocol_info(v$test)$calls$plan_normal_law, "plan_normal_rank") ||
+      !plan_advice_wanted(v)) return(NULL)
+  s0 <- if (is.null(v$min_speedup)) 1 else check_min_speedup(v$min_speedup)
+  alpha <- check_alpha(v$alpha)
+  x <- check_sample(v$x, "x", na_rm = FALSE, min_n = 2L, positive = TRUE)
+  y <- check_sample(v$y, "y", na_rm = FALSE, min_n = 2L, positive = TRUE)
+  plan_rank_inputs(plan_samples(x, y, v$test), plan_default_speedup(v), 0.8,
+                   alpha, s0)
+}
+
 plan_effect_median <- function(v, s, s0) log(s / s0)
 
 plan_effect_mean <- function(v, s, s0) 1 - s0 / s
+
+# The median protocol's plan by the normal approximation, from the very law
+# its simulation draws from (plan_samples_median(): each version's log
+# times a mixture of normals, mean c0 + w k (l_i - c0) and sd w k h, w the
+# spread factor).  The rank-sum test of k runs of each rejects with
+# probability about Phi((p - 1/2) sqrt(12 k^2 / (2 k + 1)) - z_{1-alpha})
+# (Noether 1987), p = P[X > Y / speedup] (with a tolerance s0, the test of
+# the shift log s0: P[X > s0 Y / speedup]), and 12 k^2 / (2 k + 1) the
+# inverse of the rank-sum statistic's null variance U / k^2.  For the
+# mixtures p is exact: the mean over the pairs (i, j) of
+# Phi((d_ij + t / w) / s_d), d_ij = mu_x_i - mu_y_j at w = 1, s_d the sd of
+# the difference of two kernels, t = log(speedup / s0) (for a slowdown
+# -d_ij and t = log(1 / (speedup s0))).  The power is averaged over the
+# same law of the spread as the simulation's (the assurance: the midpoint
+# rule on 512 quantiles of the chi-square on its degrees of freedom), so
+# the two methods plan for the same thing and a plan does not change its
+# nature where it crosses plan_sim_runs.  (The point formula from the
+# Hodges-Lehmann interval of the pilot, which this replaces, overstates
+# the standard error of a peaked law at a few runs: the exact interval of
+# 10 + 10 runs spans the differences far from the peak; pilots of 10
+# skewed runs then planned for a power of 0.96 where the approximation
+# answered, bench/plan.R.)  p(t / w) is computed at 65 points of t / w
+# and interpolated (monotone cubic); a sample of more than 256 values is
+# represented by 256 of its quantiles.  The arithmetic is in C
+# (src/plan-rank.c, one call for many plans: plan_rank_many()).  Inf when
+# no number of runs up to 1e9 reaches the power, NA when none can be
+# computed (no spread, or no change beyond the tolerance).
+plan_normal_rank <- function(r, speedup, power, alpha, s0) {
+  plan_rank_many(list(plan_rank_inputs(r, speedup, power, alpha, s0)))
+}
+
+# What the C core (src/plan-rank.c) needs of one plan: the thinned
+# kernel means mu_x, mu_y of the log times, s_d, t, the direction, the
+# spread factors w, z_{1-alpha} and the power; NULL when no power can be
+# computed (no spread, or no change beyond the tolerance).
+plan_rank_inputs <- function(r, speedup, power, alpha, s0) {
+  sm <- r$smooth
+  thin <- function(v) {
+    if (length(v) <= 256L) return(v)
+    stats::quantile(v, (seq_len(256L) - 0.5) / 256L, names = FALSE, type = 7)
+  }
+  sd_d <- sqrt((sm[2L] * sm[3L])^2 + (sm[6L] * sm[7L])^2)
+  if (!is.finite(sd_d) || !(sd_d > 0)) return(NULL)
+  slowdown <- speedup < 1
+  t <- if (slowdown) log(1 / (speedup * s0)) else log(speedup / s0)
+  if (!(t > 0)) return(NULL)
+  list(mu_x = thin(sm[1L] + sm[2L] * (log(r$x) - sm[1L])),
+       mu_y = thin(sm[5L] + sm[6L] * (log(r$y) - sm[5L])),
+       sd_d = sd_d, t = t, slowdown = slowdown,
+       w = plan_spread_factors(sm[9L]), z = stats::qnorm(1 - alpha),
+       power = power)
+}
+
+# The plans of many plan_rank_inputs() in one call: NA where the inputs
+# are NULL or the core finds them outside its domain, Inf where no number
+# of runs reaches the power.
+plan_rank_many <- function(inputs) {
+  ok <- !vapply(inputs, is.null, NA)
+  out <- rep(NA_real_, length(inputs))
+  if (!any(ok)) return(out)
+  a <- inputs[ok]
+  col <- function(name) lapply(a, `[[`, name)
+  num <- function(name) vapply(a, `[[`, 0, name)
+  out[ok] <- .Call(ffi_plan_rank, col("mu_x"), col("mu_y"), num("sd_d"),
+                   num("t"), vapply(a, `[[`, NA, "slowdown"), col("w"),
+                   num("z"), num("power"), plan_rank_nodes)
+  out
+}
+
+# The spread factors w = sqrt(df / q), q the midpoint quantiles of the
+# chi-square on df degrees of freedom (512 of them; 1 when df is 0), kept
+# for each df met (a report plans thousands of verdicts of a few sizes).
+plan_spread_factors <- function(df) {
+  if (!(df > 0)) return(1)
+  key <- sprintf("%.17g", df)
+  w <- plan_spread_cache[[key]]
+  if (is.null(w)) {
+    w <- sqrt(df / stats::qchisq((seq_len(512) - 0.5) / 512, df))
+    assign(key, w, envir = plan_spread_cache)
+  }
+  w
+}
+plan_spread_cache <- new.env(parent = emptyenv())
+
+# The points of t / w at which plan_normal_rank() computes p exactly.
+plan_rank_nodes <- 65L

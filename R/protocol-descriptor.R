@@ -217,6 +217,10 @@ NULL
 #     attainable  the smallest p-values its final test can reach with the
 #                 verdict's values (R/attainable.R; none: no floor)
 #     plan_samples      the samples plan_runs() resamples
+#     plan_normal_law   the runs at which the final test reaches the power
+#                       by its normal approximation on the law plan_runs()
+#                       simulates (none: the generic plan_normal(), from
+#                       the standard error `detectable` reads)
 #     plan_effect       the scale in which the detectable change shrinks as
 #                       sqrt(1/n + 1/m) (plan_advice())
 # A paired twin's entry has `constant` and `plot_title` as above, and
@@ -270,6 +274,7 @@ protocols <- list(
                  paired_tolerance = "paired_tolerance_median",
                  attainable = "attainable_median",
                  plan_samples = "plan_samples_median",
+                 plan_normal_law = "plan_normal_rank",
                  plan_effect = "plan_effect_median"),
     interval = list(method = "Hodges-Lehmann on log times",
                     estimator = "Hodges-Lehmann estimate on log times",

@@ -155,4 +155,8 @@ SEXP ffi_site_points(SEXP x, SEXP y, SEXP count, SEXP parts);
 SEXP ffi_site_collapse(SEXP x, SEXP count, SEXP sep);
 SEXP ffi_site_write(SEXP paths, SEXP texts);
 
+/* plan-rank.c */
+SEXP ffi_plan_rank(SEXP mu_x, SEXP mu_y, SEXP sd_d, SEXP t, SEXP slowdown,
+                   SEXP w, SEXP z, SEXP power, SEXP nodes);
+
 #endif

@@ -83,6 +83,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_site_points, 4),
     CALLDEF(ffi_site_collapse, 3),
     CALLDEF(ffi_site_write, 2),
+    CALLDEF(ffi_plan_rank, 9),
     {NULL, NULL, 0}
 };
 

@@ -1110,4 +1110,19 @@ int st_site_medians(const double *x, const int *len, size_t m, double *out,
                     double *work);
 int st_site_write(const char *path, const char *text, size_t n);
 
+/* plan-rank.c: the smallest k (runs of each version) at which the
+ * rank-sum test's power by Noether's approximation, averaged over the
+ * spread factors w[0..nw-1], reaches `power`, on the law whose pairs of
+ * runs differ in log time by a normal of mean mu_x[i] - mu_y[j] (negated
+ * with slowdown) and sd sd_d, at the log change t, level quantile z, p
+ * computed at `nodes` points and interpolated.  *runs: k, INFINITY when
+ * more than 1e9 runs would be needed.  ST_ERR_DOMAIN (empty samples, a
+ * mean not finite, a spread factor not positive and finite, sd_d or t not
+ * positive and finite, power outside (0, 1), fewer than 2 nodes or spread
+ * factors all equal), ST_ERR_TOO_MANY, ST_ERR_ALLOC. */
+int st_plan_rank(const double *mu_x, size_t nx, const double *mu_y,
+                 size_t ny, double sd_d, double t, int slowdown,
+                 const double *w, size_t nw, double z, double power,
+                 int nodes, double *runs);
+
 #endif

@@ -1873,6 +1873,31 @@ static void fuzz_units(reader *r)
         }
 }
 
+/* The median's normal plan (plan-rank.c): any input returns; with ST_OK
+ * the plan is a whole number of runs of at least 2, or Inf; a non-finite
+ * or non-positive argument where a finite positive one is needed gives
+ * ST_ERR_DOMAIN. */
+static void fuzz_planrank(reader *r)
+{
+    double mx[24], my[24], w[40];
+    size_t nx = rd_size(r, 24), ny = rd_size(r, 24), nw = rd_size(r, 40);
+    for (size_t i = 0; i < nx; i++) mx[i] = rd_double(r) / 100.0 - 1.0;
+    for (size_t j = 0; j < ny; j++) my[j] = rd_double(r) / 100.0 - 1.0;
+    for (size_t i = 0; i < nw; i++) w[i] = rd_double(r) / 100.0;
+    double sd = rd_double(r) / 1000.0, t = rd_double(r) / 1000.0;
+    double z = rd_double(r) / 50.0, power = (double) rd_u8(r) / 256.0;
+    int slowdown = rd_u8(r) & 1, nodes = (int) rd_size(r, 70);
+    double runs = -1;
+    int s = st_plan_rank(mx, nx, my, ny, sd, t, slowdown, w, nw, z, power,
+                         nodes, &runs);
+    CHECK(s == ST_OK || s == ST_ERR_DOMAIN);
+    if (s == ST_OK) {
+        CHECK(runs == INFINITY || (runs >= 2 && runs == floor(runs)));
+        CHECK(isfinite(sd) && sd > 0 && isfinite(t) && t > 0 && isfinite(z));
+        CHECK(all_finite(mx, nx) && all_finite(my, ny) && all_finite(w, nw));
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size};
@@ -1896,6 +1921,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (strcmp(t, "changes") == 0) fuzz_changes(&r);
     if (strcmp(t, "warmup") == 0) fuzz_warmup(&r);
     if (strcmp(t, "units") == 0) fuzz_units(&r);
+    if (strcmp(t, "planrank") == 0) fuzz_planrank(&r);
     /* (not in all: one input can take seconds) */
     if (strcmp(t, "exactlarge") == 0) fuzz_exact_large(&r);
     return 0;

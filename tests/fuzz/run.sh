@@ -2,7 +2,8 @@
 # Build one libFuzzer target of the C core and run it for SECONDS.
 #   tests/fuzz/run.sh TARGET SECONDS [extra libFuzzer flags]
 # TARGET: wilcoxon signrank exact kth tests proportion protocol hpt util
-#   sorted select runorder suite all split changes warmup units exactlarge
+#   sorted select runorder suite all split changes warmup units planrank
+#   exactlarge
 #   (the last with -timeout=60)
 # Prints one summary line: target, seconds, executions, coverage, result.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev) and R's
