@@ -1873,6 +1873,9 @@ static void fuzz_units(reader *r)
         }
 }
 
+/* the targets of the bulk files (paste, fileread, json, site, vtable) */
+#include "fuzz_bulk.c"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size};
@@ -1896,6 +1899,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (strcmp(t, "changes") == 0) fuzz_changes(&r);
     if (strcmp(t, "warmup") == 0) fuzz_warmup(&r);
     if (strcmp(t, "units") == 0) fuzz_units(&r);
+    /* the bulk files (not in all: four start an embedded R) */
+    if (strcmp(t, "paste") == 0) fuzz_paste(&r);
+    if (strcmp(t, "fileread") == 0) fuzz_fileread(&r);
+    if (strcmp(t, "json") == 0) fuzz_json(&r);
+    if (strcmp(t, "site") == 0) fuzz_site(&r);
+    if (strcmp(t, "vtable") == 0) fuzz_vtable(&r);
     /* (not in all: one input can take seconds) */
     if (strcmp(t, "exactlarge") == 0) fuzz_exact_large(&r);
     return 0;
