@@ -1879,7 +1879,13 @@ static void fuzz_units(reader *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size};
-    const char *t = STR(FUZZ_TARGET);
+    /* FUZZ_TARGET_NAME (environment) runs another target of the same
+     * build: one build serves a campaign over all the targets */
+    static const char *t;
+    if (!t) {
+        t = getenv("FUZZ_TARGET_NAME");
+        if (!t || !*t) t = STR(FUZZ_TARGET);
+    }
     int all = strcmp(t, "all") == 0;
     uint8_t pick = all ? rd_u8(&r) % 13 : 255;
     if ((all && pick == 0) || strcmp(t, "wilcoxon") == 0) fuzz_wilcoxon(&r);
