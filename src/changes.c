@@ -552,7 +552,10 @@ int st_scan_changes(const double *value, const size_t *start, size_t k,
             c->to = tr->to;
             c->split = tr->split;
             c->p_local = p;
-            double adj = p * alpha / tr->level;
+            /* p / level first: at p == level it is 1 exactly, so a
+             * change found at its level never reports more than alpha
+             * (p * alpha / level can round above it) */
+            double adj = p / tr->level * alpha;
             c->p_value = adj > 1.0 ? 1.0 : adj;
             s = best_split(value, start, tr->from, tr->to, &c->first_bad);
         }

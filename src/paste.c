@@ -10,6 +10,7 @@
  * R's API only (Writing R Extensions, "Handling character data").
  */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "ffi.h"
@@ -20,9 +21,13 @@
 SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows)
 {
     if (TYPEOF(pieces) != VECSXP) return R_NilValue;
-    R_xlen_t n = (R_xlen_t) Rf_asReal(n_rows);
+    /* a whole number of rows R can hold (NaN, Inf and fractions refused
+     * before the conversion, which would be undefined for them) */
+    double dn = Rf_asReal(n_rows);
+    if (!(dn >= 0 && dn <= (double) R_XLEN_T_MAX) || dn != floor(dn))
+        return R_NilValue;
+    R_xlen_t n = (R_xlen_t) dn;
     R_xlen_t k = XLENGTH(pieces);
-    if (n < 0) return R_NilValue;
     for (R_xlen_t j = 0; j < k; j++) {
         SEXP v = VECTOR_ELT(pieces, j);
         if (TYPEOF(v) != STRSXP || (XLENGTH(v) != 1 && XLENGTH(v) != n))

@@ -451,3 +451,15 @@ test_that("the defaults hold alpha under AR(1) noise and a slow drift, and keep 
   }
   expect_gte(found, 18)
 })
+
+test_that("a change found at its level never reports a p-value above alpha", {
+  # found by tests/fuzz target changes: the window's p-value equal to its
+  # level gave the adjusted p-value 0.2 * 0.2 / 0.2 = 0.20000000000000004,
+  # above the alpha = 0.2 the change was declared at
+  v <- c(10, 1, 1, 2, 10, 2, 10, 11, 10, 10, 5, 6, 5)
+  pos <- rep(1:4, c(4, 4, 4, 1))
+  r <- series_changes(v, pos, alpha = 0.2, step = "any", dependence = "independent")
+  expect_identical(nrow(r), 1L)
+  expect_lte(r$p_value, 0.2)
+  expect_identical(r$p_value, 0.2)
+})

@@ -28,3 +28,14 @@ test_that("join_rows() gives paste0()'s strings, encodings and NA text", {
   expect_identical(ns$join_rows(2, 1:2, "c"), paste0(1:2, "c"))
   expect_null(.Call(ns$ffi_paste_rows, list(l, "x"), 1))
 })
+
+test_that("ffi_paste_rows() refuses a row count that is not a whole number", {
+  # NaN, Inf and fractions were converted to an integer before any check
+  # (undefined in C; found by tests/fuzz target paste): now refused, so
+  # join_rows() would take paste0()
+  ns <- asNamespace("speeduptest")
+  for (n in list(NaN, NA_real_, Inf, -Inf, 1e300, 2.5, -1)) {
+    expect_null(.Call(ns$ffi_paste_rows, list("a"), n))
+  }
+  expect_identical(.Call(ns$ffi_paste_rows, list("a", c("b", "c")), 2), c("ab", "ac"))
+})
