@@ -14,9 +14,10 @@
 # The advice lines of plan_advice() for a list of verdicts (each already
 # the one format() plans from: the verdict, or detectable_from_spread() of
 # it when no speedup is detectable at its alpha): a list of character
-# vectors.  The one place a site plans runs.
+# vectors.  The one place a site plans runs: the median protocol's normal
+# plans of all of them in one call of the core (plan_advice_many()).
 site_advice <- function(vs) {
-  lapply(vs, plan_advice)
+  plan_advice_many(vs)
 }
 
 # The verdict format() plans the advice of, for a verdict whose
