@@ -258,32 +258,15 @@ tolerance_headline <- function(v, conf, guaranteed) {
 }
 
 # The lines a verdict adds for its tolerance and for what it could have
-# detected (print and format).
+# detected (print and format), with the advice of its plan
+# (tolerance_lines_planned(), R/verdict-lines.R).  With no speedup
+# declarable at alpha, the runs come from the spread (R/attainable.R).
 tolerance_lines <- function(v, digits = 3L) {
-  out <- character()
-  s0 <- v$min_speedup
-  if (!is.null(s0) && s0 != 1 && !is.null(v$p_value_tolerance)) {
-    p <- v$p_value_tolerance
-    out <- c(out, sprintf(
-      "  tolerance %s: speedup beyond it p = %s, slowdown beyond it p = %s, within it (two one-sided tests) p = %s",
-      fmt_change(s0), fmt_p(p[[1L]]), fmt_p(p[[2L]]),
-      fmt_p(max(p[[3L]], p[[4L]]))))
-  }
   d <- v$detectable
-  if (!is.null(d) && !is.na(d)) {
-    out <- c(out, if (is.finite(d)) {
-      sprintf("  detectable: a speedup of %s or more would have been declared with probability 0.8",
-              fmt_change(d))
-    } else {
-      paste0("  detectable: ", caveat_sentences$detectable_none(v$alpha,
-                                                                verdict_unit_words(v)))
-    })
-    # (with no speedup declarable at alpha, the runs come from the spread:
-    # R/attainable.R)
-    adv <- plan_advice(if (is.finite(d)) v else detectable_from_spread(v))
-    if (length(adv)) out <- c(out, paste0("  advice: ", adv))
+  plan <- if (!is.null(d) && !is.na(d)) {
+    plan_advice(if (is.finite(d)) v else detectable_from_spread(v))
   }
-  out
+  tolerance_lines_planned(v, plan, digits)
 }
 
 # highest_confidence() with a tolerance: the decision is piecewise

@@ -36,32 +36,7 @@ verdict_lines_of <- function(vs, digits = 3L) {
   want <- which(!vapply(inputs, is.null, TRUE))
   adv <- rep(list(character()), length(vs))
   if (length(want)) adv[want] <- site_advice(inputs[want])
-  Map(verdict_lines_one, vs, adv, MoreArgs = list(digits = digits))
-}
-
-# verdict_format_lines() of one verdict with the advice of its plan given
-# (`plan`: what plan_advice() gives of it).
-verdict_lines_one <- function(x, plan, digits = 3L) {
-  check_object(x, "x")
-  v <- verdict_printable(x)
-  lines <- verdict_headline(v)
-  lines <- c(lines, verdict_speedup_lines(v, digits))
-  if (!is.na(or_na(v$prob_greater))) {
-    lines <- c(lines, sprintf("  P[X > Y] = %s (chance that a run of %s is slower than a run of %s)",
-                              prob_text(v, digits), v$labels[1L], v$labels[2L]))
-  }
-  lines <- c(lines, sprintf("  observed speedups: min %s, mean %s, median %s",
-                            fmt_num(v$speedups[["min"]], digits),
-                            fmt_num(v$speedups[["mean"]], digits),
-                            fmt_num(v$speedups[["median"]], digits)))
-  lines <- c(lines, verdict_units_line(v))
-  if (!is.null(v$baseline)) lines <- c(lines, paste0("  initial code: ", v$baseline))
-  path <- verdict_path(v)
-  if (length(path) && nzchar(path)) lines <- c(lines, paste0("  path: ", path))
-  lines <- c(lines, tolerance_lines_planned(v, plan, digits))
-  if (length(v$caveats)) lines <- c(lines, paste0("  caveat: ", v$caveats))
-  if (length(v$advice)) lines <- c(lines, paste0("  advice: ", v$advice))
-  wrap_lines(lines)
+  Map(function(v, plan) verdict_format_lines(v, digits, plan), vs, adv)
 }
 
 # tolerance_lines() with the advice of the plan given.
@@ -401,7 +376,7 @@ verdict_table_pages_lines <- function(tab, digits = 3L) {
   }
   adv_slow <- rep(list(character()), length(slow))
   adv_slow[want] <- adv[length(plan_rows) + seq_along(want)]
-  lines[slow] <- Map(verdict_lines_one, vs_slow, adv_slow, MoreArgs = list(digits = digits))
+  lines[slow] <- Map(function(v, plan) verdict_format_lines(v, digits, plan), vs_slow, adv_slow)
   lens <- lengths(lines[ok])
   esc <- esc_text(unlist(lines[ok], use.names = FALSE))
   out$lines <- vector("list", k)

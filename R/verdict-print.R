@@ -95,8 +95,10 @@ format.speedup_verdict <- function(x, digits = 3L, ...) {
 
 # The lines of format() before their escape (esc_text() takes each line
 # alone, so many verdicts' lines are escaped in one call:
-# format_verdicts()).
-verdict_format_lines <- function(x, digits = 3L) {
+# format_verdicts()).  `plan`, when given, is the advice of the verdict's
+# plan as plan_advice() gives it (made for many verdicts at once by
+# R/verdict-lines.R); missing, it is planned here.
+verdict_format_lines <- function(x, digits = 3L, plan) {
   check_object(x, "x")
   v <- verdict_printable(x)
   lines <- verdict_headline(v)
@@ -113,7 +115,8 @@ verdict_format_lines <- function(x, digits = 3L) {
   if (!is.null(v$baseline)) lines <- c(lines, paste0("  initial code: ", v$baseline))
   path <- verdict_path(v)
   if (length(path) && nzchar(path)) lines <- c(lines, paste0("  path: ", path))
-  lines <- c(lines, tolerance_lines(v, digits))
+  lines <- c(lines, if (missing(plan)) tolerance_lines(v, digits)
+                    else tolerance_lines_planned(v, plan, digits))
   if (length(v$caveats)) lines <- c(lines, paste0("  caveat: ", v$caveats))
   if (length(v$advice)) lines <- c(lines, paste0("  advice: ", v$advice))
   wrap_lines(lines)
