@@ -5,7 +5,7 @@
 rounds_order <- function(k, rounds, order) {
   if (rounds <= 0L) return(integer())
   switch(order,
-    interleaved = as.integer(unlist(lapply(seq_len(rounds), function(i) sample.int(k)))),
+    interleaved = .Call(ffi_rounds_order, as.integer(k), as.integer(rounds)),
     random = sample(rep(seq_len(k), rounds)),
     blocks = rep(seq_len(k), each = rounds))
 }

@@ -550,21 +550,25 @@ measure_step_exec <- function(steps, ctx, fast) {
   exec <- rep("each", m)
   cmd <- integer(m)
   if (!fast || !m) return(list(exec = exec, cmd = cmd))
-  server <- !is.null(ctx$server)
-  for (k in seq_len(m)) {
-    role <- steps$role[k]
-    what <- switch(role,
-      run = , warmup = ctx$versions[[steps$ver[k]]],
-      setup = ctx$setup, cleanup = ctx$cleanup,
-      cal_shell = ctx$timer$shell$spawn$shell, cal_direct = ctx$timer$shell$spawn$direct)
-    id <- what$cmd_id %||% NA_integer_
-    if (server && !is.na(id)) {
-      exec[k] <- "cmd"
-      cmd[k] <- id
-    } else if (role %in% c("run", "warmup") && what$kind != "command") {
-      exec[k] <- "R"
-    }
-  }
+  # what each step makes: a version for the runs and warm-ups, one thing per
+  # role for the others; its command's number (NA: not a command the
+  # launcher runs)
+  id_of <- function(what) what$cmd_id %||% NA_integer_
+  ver_id <- vapply(ctx$versions, id_of, 1L)
+  ver_r <- vapply(ctx$versions, function(v) v$kind != "command", NA)
+  role_id <- c(setup = id_of(ctx$setup), cleanup = id_of(ctx$cleanup),
+               cal_shell = id_of(ctx$timer$shell$spawn$shell),
+               cal_direct = id_of(ctx$timer$shell$spawn$direct))
+  role <- steps$role
+  is_run <- role == "run" | role == "warmup"
+  id <- rep(NA_integer_, m)
+  id[is_run] <- ver_id[steps$ver[is_run]]
+  id[!is_run] <- role_id[role[!is_run]]
+  by_launcher <- !is.null(ctx$server) & !is.na(id)
+  exec[by_launcher] <- "cmd"
+  cmd[by_launcher] <- id[by_launcher]
+  r_code <- which(!by_launcher & is_run)
+  exec[r_code[ver_r[steps$ver[r_code]]]] <- "R"
   list(exec = exec, cmd = cmd)
 }
 

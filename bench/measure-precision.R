@@ -187,6 +187,7 @@ ms <- function(e, n) {
 for (nm in names(exprs)) {
   e <- exprs[[nm]]
   med_o <- med_b <- over_o <- over_b <- load <- batch <- numeric(reps)
+  more <- as.integer(ceiling(10000 / ms(e, 11L)$batch))
   for (r in seq_len(reps)) {
     load[r] <- load1()
     pair <- function(tool, n1, n2) {
@@ -195,13 +196,15 @@ for (nm in names(exprs)) {
       slope <- (b$elapsed - a$elapsed) / (b$evals - a$evals)
       list(median = b$median, over = slope - b$median, batch = b$batch %||% 1)
     }
-    # bench::mark: iterations; measure(): runs, each a batch of evaluations
+    # bench::mark: iterations; measure(): runs, each a batch of evaluations,
+    # as many runs as make the same 10,000 more evaluations as bench::mark's
+    # (a slope over fewer would be lost in the CPU clock's granularity)
     if (r %% 2L) {
-      o <- pair(ms, 11L, 111L)
+      o <- pair(ms, 11L, 11L + more)
       b <- pair(bm, 1100L, 11100L)
     } else {
       b <- pair(bm, 1100L, 11100L)
-      o <- pair(ms, 11L, 111L)
+      o <- pair(ms, 11L, 11L + more)
     }
     med_o[r] <- o$median
     med_b[r] <- b$median

@@ -109,6 +109,7 @@ SEXP ffi_eval_runs(SEXP calls, SEXP env, SEXP steps, SEXP batch, SEXP limit, SEX
                    SEXP out, SEXP count);
 SEXP ffi_eval_overhead(SEXP reps);
 SEXP ffi_monotonic_now(void);
+SEXP ffi_rounds_order(SEXP k, SEXP rounds);
 SEXP ffi_clock_info(SEXP tries);
 SEXP ffi_all_positive_finite(SEXP x);
 SEXP ffi_path_kind(SEXP paths);

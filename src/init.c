@@ -42,6 +42,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_eval_runs, 8),
     CALLDEF(ffi_eval_overhead, 1),
     CALLDEF(ffi_monotonic_now, 0),
+    CALLDEF(ffi_rounds_order, 2),
     CALLDEF(ffi_clock_info, 1),
     CALLDEF(ffi_mann_kendall, 3),
     CALLDEF(ffi_all_positive_finite, 1),

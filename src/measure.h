@@ -43,6 +43,11 @@ typedef struct {
 /* Returns nonzero when the run should be abandoned (user interrupt). */
 typedef int (*st_interrupt_fn)(void *data);
 
+/* The versions' order in `rounds` rounds of k, each a uniform random
+ * permutation drawn as R's sample.int(k) draws it from unif_index(n), a
+ * uniform index in 0..n-1 (measure-plan.c). */
+int st_rounds_order(int k, int rounds, double (*unif_index)(double), int *pool, int *out);
+
 double st_monotonic_now(void);
 double st_clock_resolution(void);
 double st_realtime_now(void);   /* seconds since 1970 */
