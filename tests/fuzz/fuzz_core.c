@@ -33,7 +33,9 @@
  *   - the change-point scan's levels add up to alpha, its changes lie in
  *     their windows with disjoint ranges and p-values at most alpha, their
  *     figures use every value once; E-divisive's changes leave segments
- *     of at least min_size values.
+ *     of at least min_size values;
+ *   - every round of measure()'s order is a permutation of the versions,
+ *     whatever the source of uniform indices returns.
  * Hangs are caught by libFuzzer's -timeout.
  */
 #include <float.h>
@@ -1898,6 +1900,34 @@ static void fuzz_planrank(reader *r)
     }
 }
 
+/* The rounds' order (measure-plan.c): the uniform index is read from the
+ * input, in range or not; every round must be a permutation of 1..k. */
+static reader *rounds_src;
+static double rounds_index(double n)
+{
+    uint8_t b = rd_u8(rounds_src);
+    /* mostly in range; sometimes past the end or negative */
+    return b < 240 ? floor((double) b * n / 240.0) : (b & 1 ? n + b : -1.0 - b);
+}
+
+static void fuzz_rounds(reader *r)
+{
+    int k = (int) rd_size(r, 40), rounds = (int) rd_size(r, 30) - 1;
+    int pool[40], out[40 * 30], seen[41];
+    rounds_src = r;
+    int s = st_rounds_order(k, rounds, rounds_index, pool, out);
+    CHECK((s == ST_OK) == (k >= 1 && rounds >= 0));
+    if (s != ST_OK) return;
+    for (int q = 0; q < rounds; q++) {
+        memset(seen, 0, sizeof seen);
+        for (int i = 0; i < k; i++) {
+            int v = out[q * k + i];
+            CHECK(v >= 1 && v <= k && !seen[v]);
+            seen[v] = 1;
+        }
+    }
+}
+
 /* the targets of the bulk files (paste, fileread, json, site, vtable) */
 #include "fuzz_bulk.c"
 
@@ -1931,6 +1961,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (strcmp(t, "warmup") == 0) fuzz_warmup(&r);
     if (strcmp(t, "units") == 0) fuzz_units(&r);
     if (strcmp(t, "planrank") == 0) fuzz_planrank(&r);
+    if (strcmp(t, "rounds") == 0) fuzz_rounds(&r);
     /* the bulk files (not in all: four start an embedded R) */
     if (strcmp(t, "paste") == 0) fuzz_paste(&r);
     if (strcmp(t, "fileread") == 0) fuzz_fileread(&r);
