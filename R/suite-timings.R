@@ -54,7 +54,7 @@ suite_from_timings <- function(t, initial) {
   # one pass of the core: the rows grouped by benchmark and version, the
   # times in that order, and what the process labels of each benchmark
   # are (when they are plain numbers)
-  g <- .Call(ffi_timings_suite, bi, starts, v, run, tm, proc, nb)
+  g <- .Call(ffi_timings_suite, bi, starts, v, run, tm, proc, nb, !is.null(rnd))
   check_status(g, "the timings")
   if (!g$clean) return(NULL)
   counts <- g$count

@@ -308,9 +308,10 @@ SEXP ffi_timings_group(SEXP bench, SEXP version, SEXP run, SEXP time, SEXP nb)
  * every time is finite and positive, the times in that order, whether a
  * process label is present (NA without labels or when they are not plain
  * numbers) and, when the labels have codes, the per-benchmark counts of
- * st_process_counts() (else NULL). */
+ * st_process_counts() (else NULL).  The order is NULL when the counts are
+ * given and rows is FALSE. */
 SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
-                       SEXP time, SEXP process, SEXP nb)
+                       SEXP time, SEXP process, SEXP nb, SEXP rows)
 {
     if (TYPEOF(bench) != INTSXP || TYPEOF(version) != INTSXP)
         Rf_error("`bench` and `version` must be integer codes.");
@@ -347,53 +348,73 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
     }
     int k = ffi_int(nb, "nb");
     if (k < 0 || k > INT_MAX / 2) Rf_error("`nb` must be a count of benchmarks.");
-    /* the process labels' codes */
-    int labelled = NA_LOGICAL, *code = NULL, u = 0;
+    /* the process labels: coded when they are whole numbers within
+     * st_offset_codes()'s span */
+    int labelled = NA_LOGICAL, codable = 0;
+    const int *ip = NULL;
+    const double *dp = NULL;
     if (!Rf_isNull(process) && !OBJECT(process) && (size_t) XLENGTH(process) == n &&
         (TYPEOF(process) == INTSXP || TYPEOF(process) == REALSXP)) {
-        int is_int = TYPEOF(process) == INTSXP;
-        const int *ip = is_int ? INTEGER(process) : NULL;
-        const double *dp = is_int ? NULL : REAL(process);
+        if (TYPEOF(process) == INTSXP) ip = INTEGER(process);
+        else dp = REAL(process);
+        double lo = INFINITY, hi = -INFINITY;
         int whole = 1;
         labelled = 0;
         for (size_t i = 0; i < n; i++) {
-            if (is_int) {
-                if (ip[i] != NA_INTEGER) labelled = 1;
-            } else if (!isnan(dp[i])) {
-                labelled = 1;
-                if (!(fabs(dp[i]) < 1e15) || dp[i] != trunc(dp[i])) whole = 0;
+            double d;
+            if (ip) {
+                if (ip[i] == NA_INTEGER) continue;
+                d = (double) ip[i];
             } else {
-                whole = 0;
+                d = dp[i];
+                if (isnan(d)) {
+                    whole = 0;
+                    continue;
+                }
+                if (!(fabs(d) < 1e15) || d != trunc(d)) whole = 0;
             }
+            labelled = 1;
+            if (d < lo) lo = d;
+            if (d > hi) hi = d;
         }
-        if (whole && n) {
-            code = (int *) R_alloc(n, sizeof(int));
-            if (!st_offset_codes(ip, dp, n, NA_INTEGER, code, &u)) code = NULL;
-        }
+        codable = whole && labelled && hi - lo <= 4.0 * (double) n + 64.0;
     }
-    SEXP order = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) n));
+    /* the order goes back to R only when asked or when the labels are not
+     * counted here (the caller then reads the rows in that order) */
+    int want = ffi_flag(rows, "rows") || !codable;
     SEXP count = PROTECT(Rf_allocVector(INTSXP, 2 * (R_xlen_t) k));
     SEXP values = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) n));
-    SEXP has_na = PROTECT(code ? Rf_allocVector(LGLSXP, k) : R_NilValue);
-    SEXP kx = PROTECT(code ? Rf_allocVector(INTSXP, k) : R_NilValue);
-    SEXP ky = PROTECT(code ? Rf_allocVector(INTSXP, k) : R_NilValue);
-    SEXP shared = PROTECT(code ? Rf_allocVector(LGLSXP, k) : R_NilValue);
+    SEXP has_na = PROTECT(codable ? Rf_allocVector(LGLSXP, k) : R_NilValue);
+    SEXP kx = PROTECT(codable ? Rf_allocVector(INTSXP, k) : R_NilValue);
+    SEXP ky = PROTECT(codable ? Rf_allocVector(INTSXP, k) : R_NilValue);
+    SEXP shared = PROTECT(codable ? Rf_allocVector(LGLSXP, k) : R_NilValue);
+    SEXP order = PROTECT(want ? Rf_allocVector(INTSXP, (R_xlen_t) n) : R_NilValue);
+    /* (C heap from here on: no R allocation until both are freed) */
+    int *code = NULL, u = 0;
+    int *ord = want ? INTEGER(order) : st_malloc(n ? n : 1, sizeof(int));
+    if (codable) code = st_malloc(n, sizeof(int));
+    int s = ST_ERR_ALLOC;
+    if (ord && (code || !codable)) {
+        s = ST_OK;
+        if (codable && !st_offset_codes(ip, dp, n, NA_INTEGER, code, &u))
+            s = ST_ERR_DOMAIN;
+    }
     int clean = 0;
-    int s = st_timings_suite(INTEGER(bench), ps ? INTEGER(starts) : NULL, ns,
-                             INTEGER(version), ir, dr, pt, code, (size_t) u,
-                             NA_INTEGER, n, (size_t) k, INTEGER(order),
-                             INTEGER(count), REAL(values), &clean,
+    if (s == ST_OK)
+        s = st_timings_suite(INTEGER(bench), ps, ns, INTEGER(version), ir, dr,
+                             pt, code, (size_t) u, NA_INTEGER, n, (size_t) k,
+                             ord, INTEGER(count), REAL(values), &clean,
                              code ? LOGICAL(has_na) : NULL,
                              code ? INTEGER(kx) : NULL,
                              code ? INTEGER(ky) : NULL,
                              code ? LOGICAL(shared) : NULL);
+    free(code);
+    if (!want) free(ord);
+    else if (s == ST_OK)
+        for (size_t i = 0; i < n; i++) ord[i]++;
     if (s == ST_ERR_INTERRUPTED) R_CheckUserInterrupt();
-    if (s == ST_OK) {
-        int *o = INTEGER(order);
-        for (size_t i = 0; i < n; i++) o[i]++;
-    }
     SEXP counts = R_NilValue;
-    if (code && s == ST_OK) {
+    if (codable && s == ST_OK) {
         static const char *cn[] = {"has_na", "kx", "ky", "shared"};
         SEXP cv[4] = {has_na, kx, ky, shared};
         counts = ffi_named_list(4, cn, cv);
@@ -422,13 +443,15 @@ SEXP ffi_run_starts(SEXP x)
 {
     if (TYPEOF(x) != STRSXP) Rf_error("`x` must be a character vector.");
     R_xlen_t n = XLENGTH(x), k = 0;
+    const SEXP *p = STRING_PTR_RO(x);
     for (R_xlen_t i = 0; i < n; i++)
-        if (i == 0 || STRING_ELT(x, i) != STRING_ELT(x, i - 1)) k++;
+        if (i == 0 || p[i] != p[i - 1]) k++;
     SEXP out = PROTECT(Rf_allocVector(INTSXP, k));
     int *o = INTEGER(out);
+    p = STRING_PTR_RO(x);
     k = 0;
     for (R_xlen_t i = 0; i < n; i++)
-        if (i == 0 || STRING_ELT(x, i) != STRING_ELT(x, i - 1)) o[k++] = (int) (i + 1);
+        if (i == 0 || p[i] != p[i - 1]) o[k++] = (int) (i + 1);
     UNPROTECT(1);
     return out;
 }

@@ -116,9 +116,9 @@ test_that("st_timings_suite groups as st_timings_group and counts processes as s
     rn <- if (k %% 2) run else as.double(run)
     for (given in c("rows", "starts")) {
       g <- if (given == "rows") {
-        .Call(ns$ffi_timings_suite, b, NULL, v, rn, tm, proc, nb)
+        .Call(ns$ffi_timings_suite, b, NULL, v, rn, tm, proc, nb, TRUE)
       } else {
-        .Call(ns$ffi_timings_suite, seg, as.integer(starts), v, rn, tm, proc, nb)
+        .Call(ns$ffi_timings_suite, seg, as.integer(starts), v, rn, tm, proc, nb, TRUE)
       }
       ref <- .Call(ns$ffi_timings_group, b, v, rn, tm, nb)
       expect_identical(g$status, 0L)
@@ -145,20 +145,24 @@ test_that("st_timings_suite groups as st_timings_group and counts processes as s
       pc <- .Call(ns$ffi_process_counts, j, v[g$order], code, nb,
                   max(0L, code, na.rm = TRUE))
       expect_identical(g$process_counts, pc[c("has_na", "kx", "ky", "shared")])
+      # without the rows asked for, the order stays in the core
+      g2 <- .Call(ns$ffi_timings_suite, b, NULL, v, rn, tm, proc, nb, FALSE)
+      expect_null(g2$order)
+      expect_identical(g2[-2L], g[-2L])
     }
   }
   # codes outside their range are a domain error, never a write out of bounds
   expect_identical(.Call(ns$ffi_timings_suite, 1:2, NULL, c(1L, 3L), NULL, c(1, 1),
-                         NULL, 2L)$status, 5L)
+                         NULL, 2L, TRUE)$status, 5L)
   expect_identical(.Call(ns$ffi_timings_suite, c(1L, 3L), NULL, 1:2, NULL, c(1, 1),
-                         NULL, 2L)$status, 5L)
+                         NULL, 2L, TRUE)$status, 5L)
   expect_identical(.Call(ns$ffi_timings_suite, c(1L, 3L), c(1L, 2L), 1:2, NULL,
-                         c(1, 1), NULL, 2L)$status, 5L)
-  expect_error(.Call(ns$ffi_timings_suite, 1:2, c(2L, 1L), 1:2, NULL, c(1, 1), NULL, 2L),
+                         c(1, 1), NULL, 2L, TRUE)$status, 5L)
+  expect_error(.Call(ns$ffi_timings_suite, 1:2, c(2L, 1L), 1:2, NULL, c(1, 1), NULL, 2L, TRUE),
                "increasing")
-  expect_error(.Call(ns$ffi_timings_suite, 1:2, c(2L, 3L), 1:3, NULL, c(1, 1, 1), NULL, 2L),
+  expect_error(.Call(ns$ffi_timings_suite, 1:2, c(2L, 3L), 1:3, NULL, c(1, 1, 1), NULL, 2L, TRUE),
                "increasing")
-  expect_error(.Call(ns$ffi_timings_suite, 1:2, NULL, 1:2, NULL, 1, NULL, 2L), "as long")
+  expect_error(.Call(ns$ffi_timings_suite, 1:2, NULL, 1:2, NULL, 1, NULL, 2L, TRUE), "as long")
 })
 
 test_that("the actions found from the core's process counts are those of the grouped rows", {
