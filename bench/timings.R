@@ -57,16 +57,22 @@ in_turn <- function(exprs, reps, inner = 1L) {
 }
 # the expressions timed interleaved (their order reversed every other
 # repeat), `reps` times, each timing covering enough calls for about
-# `min_time` s of CPU (counted once beforehand, from one call of each after
-# a first call not timed); the CPU per call, and the ratio of each
+# `min_time` s of CPU (counted once beforehand, from the calls of each in
+# 0.1 s after a first call not timed); the CPU per call, and the ratio of each
 # expression to the last one within each repeat: medians and ranges
 interleaved <- function(exprs, reps, min_time = 0.25) {
   env <- parent.frame()
   k <- length(exprs)
   inner <- vapply(exprs, function(e) {
     eval(e, env)
-    one <- max(cpu(eval(e, env)), 1e-4)
-    as.integer(max(1, ceiling(min_time / one)))
+    # calls until 0.1 s (or 20 calls), for the CPU of one
+    used <- 0
+    k <- 0L
+    while (used < 0.1 && k < 20L) {
+      used <- used + cpu(eval(e, env))
+      k <- k + 1L
+    }
+    as.integer(max(1, ceiling(min_time / max(used / k, 1e-4))))
   }, 1L)
   times <- matrix(NA_real_, reps, k, dimnames = list(NULL, names(exprs)))
   for (r in seq_len(reps)) {
