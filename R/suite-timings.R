@@ -1,13 +1,16 @@
 # speedup_suite() on timings (what read_timings() and as_timings() return,
 # the path of every real file): the runs packed as the suite's core reads
 # them straight from the table's integer codes, grouped by benchmark and
-# version in one pass of the core (st_timings_group, src/suite-timings.c),
-# and what the processes and rounds change for each benchmark found from
-# the same grouping before the suite's table is built.
+# version in one pass of the core (st_timings_suite, src/suite-timings.c,
+# which also counts the process labels of every benchmark), and what the
+# processes and rounds change for each benchmark found from the same
+# grouping before the suite's table is built.
 
 # The packed suite of timings t (suite_from_frame()'s list for
 # timings_pairs()'s table, without building that table) and the grouped
-# rows (a timings_split() with recorded = FALSE).  NULL when the timings
+# rows (a timings_split() with recorded = FALSE; for timings without rounds
+# whose process labels the core counted, those counts in place of the
+# rows, their times, versions and processes).  NULL when the timings
 # need the checks benchmark by benchmark (timings_pairs() and
 # suite_from_frame() report them): a version other than two, a benchmark
 # with runs of one version only, a missing benchmark name, version or run
@@ -65,14 +68,12 @@ suite_from_timings <- function(t, initial) {
   o <- g$order
   starts_g <- cumsum(c(0, counts))[seq_len(2L * nb)]
   vi <- NULL
-  row_bench <- function() if (is.null(starts)) bi else rep.int(bi, diff(c(starts, n + 1L)))
   # global order: the number of runs of the version labels within each
   # benchmark, the runs of a benchmark in recorded order
   runs <- NULL
   if (identical(attr(t, "run_order"), "global")) {
     vi <- as.integer(v)
-    bi <- row_bench()
-    starts <- NULL
+    if (!is.null(starts)) bi <- rep.int(bi, diff(c(starts, n + 1L)))
     og <- order(bi, run, vi)
     lab <- vi[og]
     bb <- bi[og]

@@ -7,7 +7,10 @@
  * vol. 3, sections 5.2 (counting sort, algorithm D) and 5.2.4 (merging)).
  * The result is the row order R's order(group, run) gives (ties kept in
  * row order), found in O(n) when each group is already in run order, as
- * the files of every tool write it.
+ * the files of every tool write it.  For a suite, the same pass gathers
+ * the times in that order and counts, over the grouped rows, the distinct
+ * process labels of each benchmark and version (as st_process_counts(),
+ * replication.c).
  */
 #include <float.h>
 #include <math.h>
