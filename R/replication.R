@@ -643,7 +643,10 @@ structure_actions <- function(sp, replication, design) {
   nb <- length(sp$benchmarks)
   act <- rep("none", nb)
   if (!nb) return(act)
-  j <- rep.int(seq_len(nb), sp$x_len + sp$y_len)
+  # (the process counts of the grouping, suite_from_timings(): given for
+  # clean timings without rounds, whose rows are then not needed)
+  pc <- sp$process_counts
+  j <- if (is.null(pc)) rep.int(seq_len(nb), sp$x_len + sp$y_len)
   tm <- sp$time
   side <- sp$side
   if (isTRUE(sp$clean)) {
@@ -662,16 +665,18 @@ structure_actions <- function(sp, replication, design) {
   }
   p <- sp$process
   kind <- rep("unknown", nb)
-  if (!is.null(p)) {
-    if (!isTRUE(ok)) p <- p[ok]
-    if (is.double(p) && !all(is.na(p) | (p == trunc(p) & abs(p) < 1e15))) {
-      # labels whose text and value may disagree: one benchmark at a time
-      return(rep("full", nb))
+  if (!is.null(p) || !is.null(pc)) {
+    if (is.null(pc)) {
+      if (!isTRUE(ok)) p <- p[ok]
+      if (is.double(p) && !all(is.na(p) | (p == trunc(p) & abs(p) < 1e15))) {
+        # labels whose text and value may disagree: one benchmark at a time
+        return(rep("full", nb))
+      }
+      code <- count_codes(p)
+      pc <- .Call(ffi_process_counts, j, side, code, nb,
+                  max(0L, code, na.rm = TRUE))
+      check_status(pc, "the processes")
     }
-    code <- count_codes(p)
-    pc <- .Call(ffi_process_counts, j, side, code, nb,
-                max(0L, code, na.rm = TRUE))
-    check_status(pc, "the processes")
     kx <- pc$kx
     ky <- pc$ky
     shared <- pc$shared
@@ -708,7 +713,7 @@ structure_actions <- function(sp, replication, design) {
   # labels on both sides of several processes: structured_samples()
   # decides whether they name the same processes (processes_shared())
   act[unit == "process" | paired | refused] <- "full"
-  if (!is.null(p)) {
+  if (!is.null(p) || !is.null(pc)) {
     act[kind == "shared" & (kx > 1L | ky > 1L) & (kx < nx | ky < ny)] <- "full"
   }
   act
@@ -722,8 +727,8 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
                              min_speedup = 1, pre = NULL) {
   replication <- check_choice(replication, replication_choices, "replication")
   design <- check_choice(design, design_choices, "design")
-  has_p <- !is.null(t[["process"]]) && !all(is.na(t[["process"]]))
-  has_r <- !is.null(t[["round"]]) && !all(is.na(t[["round"]]))
+  has_p <- if (!is.null(pre$has_p)) pre$has_p else has_labels(t[["process"]])
+  has_r <- if (!is.null(pre$has_r)) pre$has_r else has_labels(t[["round"]])
   if (replication == "process" && !has_p) {
     abort("`replication = \"process\"` needs the process of every run (a `process` column in the timings).",
           class = c("argument", "input"))

@@ -85,24 +85,32 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     pa <- or_na(bm[[paste0(p, "_p_adjusted")]], bm[[paste0(p, "_p_value")]])
     psa <- or_na(bm[[paste0(p, "_p_adjusted_slowdown")]],
                  bm[[paste0(p, "_p_value_slowdown")]])
-    pd <- decision_p(dirn, pa[show], psa[show])
+    # (decision_p() by indexing: the slowdowns' p-values in place)
+    pd <- pa[show]
+    slow <- which(dirn %in% "slowdown")
+    pd[slow] <- psa[show][slow]
     equiv <- !is.na(dirn) & dirn == "equivalent"
     if (any(equiv)) {
       pe <- bm[[paste0(p, "_p_value_equivalence")]]
       if (!is.null(pe)) pd[equiv] <- pe[show][equiv]
     }
+    # the words of the rows with a decision, made once for both kinds
+    # (each a function of its row's value alone)
+    dec_i <- which(!insufficient)
+    sp_txt <- lev_txt <- dw <- character(length(dec))
+    sp_txt[dec_i] <- fmt3(sp[dec_i])
+    lev_txt[dec_i] <- format_level(lev[dec_i])
+    dw[dec_i] <- decision_words(dirn[dec_i])
     i <- which(not_sig)
     if (length(i)) {
-      msg[i] <- join_rows(length(i), what, " = ", fmt3(sp[i]), ": ",
-                          decision_words(dirn[i]), " at confidence ",
-                          format_level(lev[i]), " (", p_name, " ", fmt3(pd[i]),
-                          ")", tail_cav(i, "; "))
+      msg[i] <- join_rows(length(i), what, " = ", sp_txt[i], ": ", dw[i],
+                          " at confidence ", lev_txt[i], " (", p_name, " ",
+                          fmt3(pd[i]), ")", tail_cav(i, "; "))
     }
     i <- which(!insufficient & !not_sig)
     if (length(i)) {
-      msg[i] <- join_rows(length(i), what, " = ", fmt3(sp[i]), ": ",
-                          decision_words(dirn[i]), " at confidence ",
-                          format_level(lev[i]),
+      msg[i] <- join_rows(length(i), what, " = ", sp_txt[i], ": ", dw[i],
+                          " at confidence ", lev_txt[i],
                           ", but 1 - alpha may not be the correct confidence level: ",
                           cav[i])
     }

@@ -1,13 +1,16 @@
 # speedup_suite() on timings (what read_timings() and as_timings() return,
 # the path of every real file): the runs packed as the suite's core reads
 # them straight from the table's integer codes, grouped by benchmark and
-# version in one pass of the core (st_timings_group, src/suite-timings.c),
-# and what the processes and rounds change for each benchmark found from
-# the same grouping before the suite's table is built.
+# version in one pass of the core (st_timings_suite, src/suite-timings.c,
+# which also counts the process labels of every benchmark), and what the
+# processes and rounds change for each benchmark found from the same
+# grouping before the suite's table is built.
 
 # The packed suite of timings t (suite_from_frame()'s list for
 # timings_pairs()'s table, without building that table) and the grouped
-# rows (a timings_split() with recorded = FALSE).  NULL when the timings
+# rows (a timings_split() with recorded = FALSE; for timings without rounds
+# whose process labels the core counted, those counts in place of the
+# rows, their times, versions and processes).  NULL when the timings
 # need the checks benchmark by benchmark (timings_pairs() and
 # suite_from_frame() report them): a version other than two, a benchmark
 # with runs of one version only, a missing benchmark name, version or run
@@ -31,25 +34,30 @@ suite_from_timings <- function(t, initial) {
   if (!is.null(initial)) {
     v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
   }
-  vi <- as.integer(v)
-  if (nlevels(v) != 2L || anyNA(vi)) return(NULL)
+  if (nlevels(v) != 2L || anyNA(v)) return(NULL)
   # the benchmarks in the order of their first run (text: from the rows
   # where a run of one name starts, as files list a benchmark's runs
-  # together)
+  # together; the core gives each row the code of its start)
+  starts <- NULL
   if (is.factor(b)) {
     code <- as.integer(b)
     u <- unique(code)
     bi <- match(code, u)
     bench <- levels(b)[u]
   } else {
-    h <- .Call(ffi_run_starts, b)
-    hb <- b[h]
+    starts <- .Call(ffi_run_starts, b)
+    hb <- b[starts]
     bench <- unique(hb)
-    bi <- rep.int(match(hb, bench), diff(c(h, n + 1L)))
+    bi <- match(hb, bench)
   }
   nb <- length(bench)
   if (!is.integer(run)) run <- as.double(run)
-  g <- .Call(ffi_timings_group, bi, vi, run, tm, nb)
+  proc <- t[["process"]]
+  rnd <- t[["round"]]
+  # one pass of the core: the rows grouped by benchmark and version, the
+  # times in that order, and what the process labels of each benchmark
+  # are (when they are plain numbers)
+  g <- .Call(ffi_timings_suite, bi, starts, v, run, tm, proc, nb, !is.null(rnd))
   check_status(g, "the timings")
   if (!g$clean) return(NULL)
   counts <- g$count
@@ -58,11 +66,14 @@ suite_from_timings <- function(t, initial) {
   y_len <- counts[odd + 1L]
   if (any(x_len == 0L | y_len == 0L)) return(NULL)
   o <- g$order
-  starts <- cumsum(c(0, counts))[seq_len(2L * nb)]
+  starts_g <- cumsum(c(0, counts))[seq_len(2L * nb)]
+  vi <- NULL
   # global order: the number of runs of the version labels within each
   # benchmark, the runs of a benchmark in recorded order
   runs <- NULL
   if (identical(attr(t, "run_order"), "global")) {
+    vi <- as.integer(v)
+    if (!is.null(starts)) bi <- rep.int(bi, diff(c(starts, n + 1L)))
     og <- order(bi, run, vi)
     lab <- vi[og]
     bb <- bi[og]
@@ -71,22 +82,29 @@ suite_from_timings <- function(t, initial) {
   }
   problems <- attr(t, "problems")
   if (is.null(problems)) problems <- empty_problems()
-  values <- tm[o]
+  values <- g$values
   suite <- list(names = bench, values = values, runs = runs,
-                x_start = starts[odd], x_len = x_len,
-                y_start = starts[odd + 1L], y_len = y_len,
+                x_start = starts_g[odd], x_len = x_len,
+                y_start = starts_g[odd + 1L], y_len = y_len,
                 level = rep(NA_real_, nb), weight = rep(NA_real_, nb),
                 has_level = FALSE, has_weight = FALSE,
                 problems = empty_problems(), versions = levels(v),
                 level_problem = NULL, weight_problem = NULL)
-  proc <- t[["process"]]
-  rnd <- t[["round"]]
+  # the grouped rows for structure_actions(): with the process counts of
+  # the core and no rounds it reads the counts alone
+  pc <- g$process_counts
+  light <- !is.null(pc) && is.null(rnd)
   split <- list(benchmarks = bench, versions = levels(v), rows = o,
-                time = values, side = vi[o],
-                process = if (!is.null(proc)) proc[o],
+                time = if (!light) values,
+                side = if (!light) {
+                  if (is.null(vi)) vi <- as.integer(v)
+                  vi[o]
+                },
+                process = if (!light && !is.null(proc)) proc[o],
                 round = if (!is.null(rnd)) rnd[o],
-                start = as.integer(starts[odd]), x_len = x_len, y_len = y_len,
-                clean = TRUE)
+                start = as.integer(starts_g[odd]), x_len = x_len, y_len = y_len,
+                clean = TRUE, process_counts = if (light) pc,
+                labelled = g$labelled)
   list(suite = suite, split = split, problems = problems)
 }
 
@@ -102,11 +120,17 @@ suite_timings_actions <- function(fast, t, replication, design) {
       !(is.character(design) && length(design) == 1L && design %in% design_choices)) {
     return(NULL)
   }
-  has_p <- !is.null(t[["process"]]) && !all(is.na(t[["process"]]))
-  has_r <- !is.null(t[["round"]]) && !all(is.na(t[["round"]]))
+  lab <- fast$split$labelled
+  has_p <- if (!is.na(lab)) lab else has_labels(t[["process"]])
+  has_r <- has_labels(t[["round"]])
   if (!has_p && !has_r) return(NULL)
   if (replication == "process" && !has_p) return(NULL)
   if (design == "paired" && !has_r) return(NULL)
   list(names = fast$split$benchmarks,
-       act = structure_actions(fast$split, replication, design))
+       act = structure_actions(fast$split, replication, design),
+       has_p = has_p, has_r = has_r)
 }
+
+# !all(is.na(x)) for a column x (FALSE for NULL), without the copy of
+# is.na() when nothing is missing.
+has_labels <- function(x) length(x) > 0L && (!anyNA(x) || !all(is.na(x)))

@@ -151,7 +151,12 @@ suite_out_lines <- function(suite) {
   textConnectionValue(con)
 }
 
-format_level <- function(x) round_text(x, 4L)
+# (each distinct level rounded and written once: a suite repeats a few
+# levels over all its benchmarks)
+format_level <- function(x) {
+  u <- unique(x)
+  round_text(u, 4L)[match(x, u)]
+}
 
 # The .report file.
 suite_report_file_lines <- function(suite, config, conf_level = NULL) {

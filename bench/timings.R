@@ -4,11 +4,13 @@
 # this process (CPU time, user + system, median of the repeats):
 #
 #   suite     speedup_suite() on timings against the same suite as a list,
-#             for 1,000, 10,000 and 100,000 benchmarks (below 10,000 each
-#             time covers 10,000 / size calls), with the growth
-#             exponent of each from the smallest to the largest size; and
-#             the loop of stats calls of bench/suite.R against both at
-#             10,000 benchmarks (at the runs per version given and at 31);
+#             for 1,000, 10,000 and 100,000 benchmarks, interleaved, each
+#             timing covering at least about 0.25 s of CPU (many calls
+#             below 100,000 benchmarks), the ratio taken within each repeat
+#             (median and range), with the growth exponent of each from
+#             the smallest to the largest size; and the loop of stats
+#             calls of bench/suite.R against both at 10,000 benchmarks (at
+#             the runs per version given and at 31);
 #   paired    mean_test() and median_test() of 1e6 complete rounds against
 #             t.test(paired = TRUE) and wilcox.test(paired = TRUE);
 #   anova     variance_components() against base R's one-way ANOVA
@@ -26,6 +28,7 @@
 #   Rscript bench/timings.R [parts = suite,paired,anova,compare]
 #                           [repeats = 3] [runs per version = 10]
 #                           [sizes = 1000,10000,100000]
+#                           [repeats of the stats loop = repeats]
 suppressPackageStartupMessages(library(speeduptest))
 args <- commandArgs(trailingOnly = TRUE)
 parts <- if (length(args) >= 1) strsplit(args[1], ",")[[1]] else
@@ -51,6 +54,38 @@ in_turn <- function(exprs, reps, inner = 1L) {
   }
   list(median = apply(times, 2, median), min = apply(times, 2, min),
        max = apply(times, 2, max))
+}
+# the expressions timed interleaved (their order reversed every other
+# repeat), `reps` times, each timing covering enough calls for about
+# `min_time` s of CPU (counted once beforehand, from the calls of each in
+# 0.1 s after a first call not timed); the CPU per call, and the ratio of each
+# expression to the last one within each repeat: medians and ranges
+interleaved <- function(exprs, reps, min_time = 0.25) {
+  env <- parent.frame()
+  k <- length(exprs)
+  inner <- vapply(exprs, function(e) {
+    eval(e, env)
+    # calls until 0.1 s (or 20 calls), for the CPU of one
+    used <- 0
+    k <- 0L
+    while (used < 0.1 && k < 20L) {
+      used <- used + cpu(eval(e, env))
+      k <- k + 1L
+    }
+    as.integer(max(1, ceiling(min_time / max(used / k, 1e-4))))
+  }, 1L)
+  times <- matrix(NA_real_, reps, k, dimnames = list(NULL, names(exprs)))
+  for (r in seq_len(reps)) {
+    for (i in if (r %% 2) seq_len(k) else rev(seq_len(k))) {
+      invisible(gc())
+      times[r, i] <- cpu(for (q in seq_len(inner[i])) eval(exprs[[i]], env)) / inner[i]
+    }
+  }
+  ratio <- times / times[, k]
+  list(median = apply(times, 2, median), min = apply(times, 2, min),
+       max = apply(times, 2, max), inner = inner,
+       ratio = apply(ratio, 2, median), ratio_min = apply(ratio, 2, min),
+       ratio_max = apply(ratio, 2, max))
 }
 line <- function(label, a, b, what) {
   cat(sprintf("%-44s %8.3f s  %8.3f s  ratio %7.2f  (%s)\n", label, a, b, a / b, what))
@@ -82,19 +117,19 @@ suite_timings <- function(suite, process) {
 if ("suite" %in% parts) {
   cat(sprintf("speedup_suite() on timings against the list, %d runs per version, %d repeats\n",
               n, reps))
-  cat(sprintf("%-44s %10s  %10s\n", "", "timings", "list"))
+  cat("(interleaved; each timing about 0.25 s of CPU or more; the ratio of each repeat:\n")
+  cat(" median and range; CPU s per call: medians)\n")
   res <- list()
   for (nb in sizes) {
     suite <- make_suite(nb, n)
     for (proc in c("file", "run", "none")) {
       tm <- suite_timings(suite, proc)
-      r <- in_turn(list(timings = quote(speedup_suite(tm)),
-                        list = quote(speedup_suite(suite))),
-                   if (nb >= 1e5) max(1L, reps - 1L) else reps,
-                   inner = max(1L, as.integer(10000 %/% nb)))
+      r <- interleaved(list(timings = quote(speedup_suite(tm)),
+                            list = quote(speedup_suite(suite))), reps)
       res[[paste(proc, nb)]] <- r$median
-      line(sprintf("%g benchmarks, process per %s", nb, proc), r$median[1], r$median[2],
-           sprintf("timings %.3f-%.3f", r$min[1], r$max[1]))
+      cat(sprintf("%7g benchmarks, process per %-4s  timings / list %5.2f (%.2f-%.2f)  %.4f s / %.4f s  (%d, %d calls)\n",
+                  nb, proc, r$ratio[1], r$ratio_min[1], r$ratio_max[1],
+                  r$median[1], r$median[2], r$inner[1], r$inner[2]))
     }
     # identical answers from the two paths (the timings without processes)
     a <- speedup_suite(suite_timings(suite, "none"))
@@ -135,16 +170,22 @@ if ("suite" %in% parts) {
     list(res = res, gain = gain,
          ci = lapply(a, function(k) prop.test(k, length(suite))$conf.int))
   }
-  # at the runs per version of this run and at the 31 of bench/suite.R
+  # at the runs per version of this run and at the 31 of bench/suite.R;
+  # each repeat times the loop once, then the suite on timings and on the
+  # list (the loop's ratio to each within the repeat)
+  loop_reps <- if (length(args) >= 5) as.integer(args[5]) else reps
   for (nl in unique(c(n, 31L))) {
     suite <- make_suite(10000, nl)
     tm <- suite_timings(suite, "file")
-    r <- in_turn(list(loop = quote(r_suite(suite)), timings = quote(speedup_suite(tm)),
-                      list = quote(speedup_suite(suite))), max(1L, reps - 1L))
-    line(sprintf("10000 x %d: loop of stats / timings", nl), r$median[1], r$median[2],
-         sprintf("process per file; timings %.3f-%.3f", r$min[2], r$max[2]))
-    line(sprintf("10000 x %d: loop of stats / list", nl), r$median[1], r$median[3],
-         sprintf("loop %.2f-%.2f", r$min[1], r$max[1]))
+    r <- interleaved(list(timings = quote(speedup_suite(tm)),
+                          list = quote(speedup_suite(suite)),
+                          loop = quote(r_suite(suite))), loop_reps)
+    cat(sprintf("10000 x %2d: loop of stats / timings %6.1f (%.1f-%.1f), / list %6.1f (%.1f-%.1f)\n",
+                nl, 1 / r$ratio[1], 1 / r$ratio_max[1], 1 / r$ratio_min[1],
+                1 / r$ratio[2], 1 / r$ratio_max[2], 1 / r$ratio_min[2]))
+    cat(sprintf("            loop %.2f s (%.2f-%.2f), timings %.4f s, list %.4f s, timings / list %.2f\n",
+                r$median[3], r$min[3], r$max[3], r$median[1], r$median[2],
+                r$median[1] / r$median[2]))
   }
 }
 

@@ -58,6 +58,8 @@ SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows);
 SEXP ffi_group_order(SEXP group, SEXP run, SEXP ng);
 SEXP ffi_timings_group(SEXP bench, SEXP version, SEXP run, SEXP time, SEXP nb);
 SEXP ffi_run_starts(SEXP x);
+SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
+                       SEXP time, SEXP process, SEXP nb, SEXP rows);
 SEXP ffi_suite_variances(SEXP values, SEXP start, SEXP len);
 SEXP ffi_shapiro_wilk(SEXP x);
 SEXP ffi_var_test(SEXP x, SEXP y, SEXP alternative, SEXP ratio,

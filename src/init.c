@@ -66,6 +66,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_group_order, 3),
     CALLDEF(ffi_timings_group, 5),
     CALLDEF(ffi_run_starts, 1),
+    CALLDEF(ffi_timings_suite, 8),
     CALLDEF(ffi_tolerance_tests, 5),
     CALLDEF(ffi_tolerance_suite, 8),
     CALLDEF(ffi_verdict_table, 10),

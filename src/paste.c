@@ -36,6 +36,11 @@ SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows)
     SEXP out = PROTECT(Rf_allocVector(STRSXP, n));
     size_t cap = 1024;
     char *buf = R_alloc(cap, 1);
+    /* the string of each piece last found to need no translation: the
+     * rows repeat a few strings (a piece of length 1, a suite's caveats),
+     * which are scanned once */
+    SEXP *checked = (SEXP *) R_alloc(k ? (size_t) k : 1, sizeof(SEXP));
+    for (R_xlen_t j = 0; j < k; j++) checked[j] = NULL;
     for (R_xlen_t i = 0; i < n; i++) {
         size_t len = 0;
         int utf8 = 0;
@@ -52,7 +57,7 @@ SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows)
                 l = (size_t) LENGTH(s);
                 if (Rf_getCharCE(s) == CE_UTF8) {
                     utf8 = 1;
-                } else {
+                } else if (s != checked[j]) {
                     /* text in another encoding: ASCII only */
                     for (size_t b = 0; b < l; b++) {
                         if ((unsigned char) c[b] >= 0x80) {
@@ -60,6 +65,7 @@ SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows)
                             return R_NilValue;
                         }
                     }
+                    checked[j] = s;
                 }
             }
             if (len + l + 1 > cap) {

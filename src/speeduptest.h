@@ -613,6 +613,19 @@ int st_timings_group(const int *bench, const int *version, const double *run,
                      const double *time, size_t n, size_t nb, int *order,
                      int *count, int *clean);
 
+/* st_timings_group() for a suite, in one pass: the benchmark codes per row
+ * (bench) or per start row (starts, 1-based, increasing), integer (irun)
+ * or double (drun) run numbers or none; besides the order and counts, the
+ * times in that order (values) and, when code is not NULL (label codes
+ * 1..u, `na` for none), per benchmark the counts of st_process_counts()
+ * over the grouped rows. */
+int st_timings_suite(const int *bench, const int *starts, size_t nstarts,
+                     const int *version, const int *irun, const double *drun,
+                     const double *time, const int *code, size_t u, int na,
+                     size_t n, size_t nb, int *order, int *count,
+                     double *values, int *clean, int *has_na, int *kx,
+                     int *ky, int *shared);
+
 /* ==== tolerance and equivalence (tolerance.c) ============================= */
 
 /* The direction a verdict with a tolerance declares (as R's verdicts

@@ -7,17 +7,25 @@
  * vol. 3, sections 5.2 (counting sort, algorithm D) and 5.2.4 (merging)).
  * The result is the row order R's order(group, run) gives (ties kept in
  * row order), found in O(n) when each group is already in run order, as
- * the files of every tool write it.
+ * the files of every tool write it.  For a suite, the same pass gathers
+ * the times in that order and counts, over the grouped rows, the distinct
+ * process labels of each benchmark and version (as st_process_counts(),
+ * replication.c).
  */
 #include <float.h>
+#include <math.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "speeduptest.h"
 
-/* Stable merge sort of the row indices idx[0..n) by run[idx[.]]; tmp
- * holds n indices. */
-static void merge_by_run(int *idx, int *tmp, size_t n, const double *run)
+/* The run number of row i: integer (irun) or double (drun) run numbers. */
+#define RUN_OF(i) (irun ? (double) irun[i] : drun[i])
+
+/* Stable merge sort of the row indices idx[0..n) by their run numbers;
+ * tmp holds n indices. */
+static void merge_by_run(int *idx, int *tmp, size_t n, const int *irun,
+                         const double *drun)
 {
     if (n < 2) return;
     /* bottom-up: runs of width w merged into tmp, then swapped back */
@@ -28,7 +36,7 @@ static void merge_by_run(int *idx, int *tmp, size_t n, const double *run)
             size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
             size_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
-                b[k++] = run[a[j]] < run[a[i]] ? a[j++] : a[i++];
+                b[k++] = RUN_OF(a[j]) < RUN_OF(a[i]) ? a[j++] : a[i++];
             while (i < mid) b[k++] = a[i++];
             while (j < hi) b[k++] = a[j++];
         }
@@ -39,8 +47,10 @@ static void merge_by_run(int *idx, int *tmp, size_t n, const double *run)
     if (a != idx) memcpy(idx, a, n * sizeof(int));
 }
 
-int st_group_order(const int *group, const double *run, size_t n, size_t ng,
-                   int *order, int *count)
+/* st_group_order() with integer (irun) or double (drun) run numbers, or
+ * none (both NULL). */
+static int group_order(const int *group, const int *irun, const double *drun,
+                       size_t n, size_t ng, int *order, int *count)
 {
     size_t *next = st_malloc(ng + 1, sizeof(size_t));
     if (!next) return ST_ERR_ALLOC;
@@ -58,17 +68,17 @@ int st_group_order(const int *group, const double *run, size_t n, size_t ng,
     /* next[g] is now the end of group g: its start is next[g] - count[g] */
     int *tmp = NULL;
     int status = ST_OK;
-    for (size_t g = 0; g < ng && run; g++) {
+    for (size_t g = 0; g < ng && (irun || drun); g++) {
         size_t m = (size_t) count[g], from = next[g] - m;
         int *idx = order + from;
         size_t i = 1;
-        while (i < m && !(run[idx[i]] < run[idx[i - 1]])) i++;
+        while (i < m && !(RUN_OF(idx[i]) < RUN_OF(idx[i - 1]))) i++;
         if (i >= m) continue;
         if (!tmp && !(tmp = st_malloc(n, sizeof(int)))) {
             status = ST_ERR_ALLOC;
             break;
         }
-        merge_by_run(idx, tmp, m, run);
+        merge_by_run(idx, tmp, m, irun, drun);
         if ((g & 1023) == 1023 && st_check_interrupt()) {
             status = ST_ERR_INTERRUPTED;
             break;
@@ -77,6 +87,12 @@ int st_group_order(const int *group, const double *run, size_t n, size_t ng,
     free(tmp);
     free(next);
     return status;
+}
+
+int st_group_order(const int *group, const double *run, size_t n, size_t ng,
+                   int *order, int *count)
+{
+    return group_order(group, NULL, run, n, ng, order, count);
 }
 
 /* The runs of timings grouped by benchmark and version: row i of benchmark
@@ -103,6 +119,94 @@ int st_timings_group(const int *bench, const int *version, const double *run,
     }
     int status = st_group_order(group, run, n, 2 * nb, order, count);
     free(group);
+    return status;
+}
+
+/* The runs of timings as a suite reads them, in one pass over the rows and
+ * one over the groups: the rows grouped by benchmark and version as
+ * st_timings_group() groups them (bench[i] per row, or, when starts is not
+ * NULL, bench[k] for the rows from starts[k] (1-based, increasing) up to
+ * the next start), the times in that order (values), and, when the
+ * process labels have codes (code[i], 1..u, `na` for none; code NULL: no
+ * labels), per benchmark what st_process_counts() gives for the grouped
+ * rows: whether a run has no label, the distinct labels of each version
+ * and whether a label is on both. */
+int st_timings_suite(const int *bench, const int *starts, size_t nstarts,
+                     const int *version, const int *irun, const double *drun,
+                     const double *time, const int *code, size_t u, int na,
+                     size_t n, size_t nb, int *order, int *count,
+                     double *values, int *clean, int *has_na, int *kx,
+                     int *ky, int *shared)
+{
+    if (nb > (size_t) INT_MAX / 2) return ST_ERR_TOO_MANY;
+    int *group = st_malloc(n ? n : 1, sizeof(int));
+    if (!group) return ST_ERR_ALLOC;
+    *clean = 1;
+    size_t k = 0;
+    int b = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (starts) {
+            while (k < nstarts && (size_t) starts[k] <= i + 1) b = bench[k++];
+        } else {
+            b = bench[i];
+        }
+        int v = version[i];
+        if (b < 1 || (size_t) b > nb || (v != 1 && v != 2)) {
+            free(group);
+            return ST_ERR_DOMAIN;
+        }
+        group[i] = 2 * (b - 1) + v;
+        if (!(time[i] > 0 && time[i] <= DBL_MAX)) *clean = 0;
+    }
+    int status = group_order(group, irun, drun, n, 2 * nb, order, count);
+    free(group);
+    if (status != ST_OK) return status;
+    for (size_t i = 0; i < n; i++) values[i] = time[order[i]];
+    if (!code) return ST_OK;
+    /* the labels of each benchmark's rows, x before y, with the benchmark
+     * that last saw each label on each side (as st_process_counts()) */
+    int *seen_x = calloc(u ? u : 1, sizeof(int));
+    int *seen_y = calloc(u ? u : 1, sizeof(int));
+    if (!seen_x || !seen_y) {
+        free(seen_x);
+        free(seen_y);
+        return ST_ERR_ALLOC;
+    }
+    size_t at = 0;
+    for (size_t j = 0; j < nb && status == ST_OK; j++) {
+        int mark = (int) j + 1;
+        has_na[j] = kx[j] = ky[j] = shared[j] = 0;
+        for (int side = 0; side < 2; side++) {
+            size_t m = (size_t) count[2 * j + (size_t) side];
+            for (size_t q = 0; q < m; q++) {
+                int c = code[order[at + q]];
+                if (c == na) {
+                    has_na[j] = 1;
+                    continue;
+                }
+                if (c < 1 || (size_t) c > u) {
+                    status = ST_ERR_DOMAIN;
+                    break;
+                }
+                size_t l = (size_t) c - 1;
+                if (side == 0) {
+                    if (seen_x[l] != mark) {
+                        seen_x[l] = mark;
+                        kx[j]++;
+                    }
+                } else {
+                    if (seen_y[l] != mark) {
+                        seen_y[l] = mark;
+                        ky[j]++;
+                    }
+                    if (seen_x[l] == mark) shared[j] = 1;
+                }
+            }
+            at += m;
+        }
+    }
+    free(seen_x);
+    free(seen_y);
     return status;
 }
 
@@ -196,6 +300,144 @@ SEXP ffi_timings_group(SEXP bench, SEXP version, SEXP run, SEXP time, SEXP nb)
     return res;
 }
 
+/* bench: integer benchmark codes (1..nb) of the rows, or, with starts (the
+ * 1-based rows where a benchmark's runs start, increasing, the first 1),
+ * the code of each start; version: integer codes (1, 2); run: NULL, or
+ * integer or double run numbers (no NA); time: the double times; process:
+ * NULL or the process labels (their codes are taken when they are plain
+ * integers, or doubles that are all whole, below 1e15 in absolute value
+ * and within st_offset_codes()'s span).  Returns the status, the order of
+ * the rows (1-based), the rows of each (benchmark, version) group, whether
+ * every time is finite and positive, the times in that order, whether a
+ * process label is present (NA without labels or when they are not plain
+ * numbers) and, when the labels have codes, the per-benchmark counts of
+ * st_process_counts() (else NULL).  The order is NULL when the counts are
+ * given and rows is FALSE. */
+SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
+                       SEXP time, SEXP process, SEXP nb, SEXP rows)
+{
+    if (TYPEOF(bench) != INTSXP || TYPEOF(version) != INTSXP)
+        Rf_error("`bench` and `version` must be integer codes.");
+    size_t n = (size_t) XLENGTH(version);
+    if (n > (size_t) INT_MAX)
+        Rf_error("`version` must have at most %d rows.", INT_MAX);
+    size_t ns = 0;
+    const int *ps = NULL;
+    if (!Rf_isNull(starts)) {
+        if (TYPEOF(starts) != INTSXP || XLENGTH(starts) != XLENGTH(bench))
+            Rf_error("`starts` must be NULL or integer rows as many as `bench`.");
+        ns = (size_t) XLENGTH(starts);
+        ps = INTEGER(starts);
+        for (size_t k = 0; k < ns; k++) {
+            if (ps[k] < 1 || (size_t) ps[k] > n || (k && ps[k] <= ps[k - 1]) ||
+                (k == 0 && ps[k] != 1))
+                Rf_error("`starts` must be increasing rows from 1.");
+        }
+    } else if ((size_t) XLENGTH(bench) != n) {
+        Rf_error("`bench` and `version` must have the same length.");
+    }
+    size_t nt;
+    const double *pt = ffi_doubles(time, &nt, "time");
+    if (nt != n) Rf_error("`time` must be as long as `version`.");
+    const int *ir = NULL;
+    const double *dr = NULL;
+    if (TYPEOF(run) == INTSXP) {
+        if ((size_t) XLENGTH(run) != n) Rf_error("`run` must be as long as `version`.");
+        ir = INTEGER(run);
+    } else if (!Rf_isNull(run)) {
+        size_t nr;
+        dr = ffi_doubles(run, &nr, "run");
+        if (nr != n) Rf_error("`run` must be as long as `version`.");
+    }
+    int k = ffi_int(nb, "nb");
+    if (k < 0 || k > INT_MAX / 2) Rf_error("`nb` must be a count of benchmarks.");
+    /* the process labels: coded when they are whole numbers within
+     * st_offset_codes()'s span */
+    int labelled = NA_LOGICAL, codable = 0;
+    const int *ip = NULL;
+    const double *dp = NULL;
+    if (!Rf_isNull(process) && !OBJECT(process) && (size_t) XLENGTH(process) == n &&
+        (TYPEOF(process) == INTSXP || TYPEOF(process) == REALSXP)) {
+        if (TYPEOF(process) == INTSXP) ip = INTEGER(process);
+        else dp = REAL(process);
+        double lo = INFINITY, hi = -INFINITY;
+        int whole = 1;
+        labelled = 0;
+        for (size_t i = 0; i < n; i++) {
+            double d;
+            if (ip) {
+                if (ip[i] == NA_INTEGER) continue;
+                d = (double) ip[i];
+            } else {
+                d = dp[i];
+                if (isnan(d)) {
+                    whole = 0;
+                    continue;
+                }
+                if (!(fabs(d) < 1e15) || d != trunc(d)) whole = 0;
+            }
+            labelled = 1;
+            if (d < lo) lo = d;
+            if (d > hi) hi = d;
+        }
+        codable = whole && labelled && hi - lo <= 4.0 * (double) n + 64.0;
+    }
+    /* the order goes back to R only when asked or when the labels are not
+     * counted here (the caller then reads the rows in that order) */
+    int want = ffi_flag(rows, "rows") || !codable;
+    SEXP count = PROTECT(Rf_allocVector(INTSXP, 2 * (R_xlen_t) k));
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) n));
+    SEXP has_na = PROTECT(codable ? Rf_allocVector(LGLSXP, k) : R_NilValue);
+    SEXP kx = PROTECT(codable ? Rf_allocVector(INTSXP, k) : R_NilValue);
+    SEXP ky = PROTECT(codable ? Rf_allocVector(INTSXP, k) : R_NilValue);
+    SEXP shared = PROTECT(codable ? Rf_allocVector(LGLSXP, k) : R_NilValue);
+    SEXP order = PROTECT(want ? Rf_allocVector(INTSXP, (R_xlen_t) n) : R_NilValue);
+    /* (C heap from here on: no R allocation until both are freed) */
+    int *code = NULL, u = 0;
+    int *ord = want ? INTEGER(order) : st_malloc(n ? n : 1, sizeof(int));
+    if (codable) code = st_malloc(n, sizeof(int));
+    int s = ST_ERR_ALLOC;
+    if (ord && (code || !codable)) {
+        s = ST_OK;
+        if (codable && !st_offset_codes(ip, dp, n, NA_INTEGER, code, &u))
+            s = ST_ERR_DOMAIN;
+    }
+    int clean = 0;
+    if (s == ST_OK)
+        s = st_timings_suite(INTEGER(bench), ps, ns, INTEGER(version), ir, dr,
+                             pt, code, (size_t) u, NA_INTEGER, n, (size_t) k,
+                             ord, INTEGER(count), REAL(values), &clean,
+                             code ? LOGICAL(has_na) : NULL,
+                             code ? INTEGER(kx) : NULL,
+                             code ? INTEGER(ky) : NULL,
+                             code ? LOGICAL(shared) : NULL);
+    free(code);
+    if (!want) free(ord);
+    else if (s == ST_OK)
+        for (size_t i = 0; i < n; i++) ord[i]++;
+    if (s == ST_ERR_INTERRUPTED) R_CheckUserInterrupt();
+    SEXP counts = R_NilValue;
+    if (codable && s == ST_OK) {
+        static const char *cn[] = {"has_na", "kx", "ky", "shared"};
+        SEXP cv[4] = {has_na, kx, ky, shared};
+        counts = ffi_named_list(4, cn, cv);
+    }
+    PROTECT(counts);
+    static const char *names[] = {"status", "order", "count", "clean", "values",
+                                  "labelled", "process_counts"};
+    SEXP out[7];
+    out[0] = PROTECT(Rf_ScalarInteger(s));
+    out[1] = order;
+    out[2] = count;
+    out[3] = PROTECT(Rf_ScalarLogical(clean));
+    out[4] = values;
+    out[5] = PROTECT(Rf_ScalarLogical(labelled));
+    out[6] = counts;
+    SEXP res = ffi_named_list(7, names, out);
+    UNPROTECT(11);
+    return res;
+}
+
 /* The rows (1-based) where a new run of equal values of the text vector x
  * starts: a row whose string is not the one of the row before (compared
  * as R's string cache holds them, so one text in two encodings starts a
@@ -204,13 +446,15 @@ SEXP ffi_run_starts(SEXP x)
 {
     if (TYPEOF(x) != STRSXP) Rf_error("`x` must be a character vector.");
     R_xlen_t n = XLENGTH(x), k = 0;
+    const SEXP *p = STRING_PTR_RO(x);
     for (R_xlen_t i = 0; i < n; i++)
-        if (i == 0 || STRING_ELT(x, i) != STRING_ELT(x, i - 1)) k++;
+        if (i == 0 || p[i] != p[i - 1]) k++;
     SEXP out = PROTECT(Rf_allocVector(INTSXP, k));
     int *o = INTEGER(out);
+    p = STRING_PTR_RO(x);
     k = 0;
     for (R_xlen_t i = 0; i < n; i++)
-        if (i == 0 || STRING_ELT(x, i) != STRING_ELT(x, i - 1)) o[k++] = (int) (i + 1);
+        if (i == 0 || p[i] != p[i - 1]) o[k++] = (int) (i + 1);
     UNPROTECT(1);
     return out;
 }

@@ -89,6 +89,102 @@ test_that("st_timings_group groups by benchmark then version and checks the time
   expect_identical(.Call(ns$ffi_timings_group, c(1L, 3L), 1:2, NULL, c(1, 1), 2L)$status, 5L)
 })
 
+test_that("st_timings_suite groups as st_timings_group and counts processes as st_process_counts", {
+  set.seed(11)
+  for (k in 1:40) {
+    nb <- sample(1:7, 1)
+    len <- sample(1:9, nb, replace = TRUE)
+    # runs of a benchmark together, benchmarks given per row or per start
+    # (a name may come back later: a new start with an old code)
+    seg <- sample.int(nb, sample(nb:(2 * nb), 1), replace = TRUE)
+    seg[seq_len(nb)] <- seq_len(nb)
+    seg_len <- sample(1:8, length(seg), replace = TRUE)
+    b <- rep.int(seg, seg_len)
+    n <- length(b)
+    v <- sample(1:2, n, replace = TRUE)
+    run <- sample(1:12, n, replace = TRUE)
+    tm <- rlnorm(n)
+    if (k %% 5 == 0) tm[sample(n, 1)] <- c(NA, Inf, 0, -1)[k %% 4 + 1]
+    proc <- switch(k %% 6 + 1,
+                   NULL,
+                   sample(1:5, n, replace = TRUE),
+                   ifelse(runif(n) < 0.2, NA_integer_, sample(1:5, n, replace = TRUE)),
+                   as.double(sample(-3:40, n, replace = TRUE)),
+                   sample(c(1.5, 2, 3), n, replace = TRUE),
+                   c(1e15, rep(2, n - 1)))
+    starts <- cumsum(c(1L, seg_len))[seq_along(seg)]
+    rn <- if (k %% 2) run else as.double(run)
+    for (given in c("rows", "starts")) {
+      g <- if (given == "rows") {
+        .Call(ns$ffi_timings_suite, b, NULL, v, rn, tm, proc, nb, TRUE)
+      } else {
+        .Call(ns$ffi_timings_suite, seg, as.integer(starts), v, rn, tm, proc, nb, TRUE)
+      }
+      ref <- .Call(ns$ffi_timings_group, b, v, rn, tm, nb)
+      expect_identical(g$status, 0L)
+      expect_identical(g$order, ref$order)
+      expect_identical(g$order, order(b, v, run))
+      expect_identical(g$count, ref$count)
+      expect_identical(g$clean, ref$clean)
+      expect_identical(g$values, tm[ref$order])
+      if (is.null(proc)) {
+        expect_identical(g$labelled, NA)
+        expect_null(g$process_counts)
+        next
+      }
+      expect_identical(g$labelled, !all(is.na(proc)))
+      p <- proc[g$order]
+      whole <- if (is.integer(p)) !all(is.na(p)) else
+        all(!is.na(p) & p == trunc(p) & abs(p) < 1e15)
+      if (!whole) {
+        expect_null(g$process_counts)
+        next
+      }
+      code <- ns$count_codes(p)
+      j <- rep.int(seq_len(nb), g$count[c(TRUE, FALSE)] + g$count[c(FALSE, TRUE)])
+      pc <- .Call(ns$ffi_process_counts, j, v[g$order], code, nb,
+                  max(0L, code, na.rm = TRUE))
+      expect_identical(g$process_counts, pc[c("has_na", "kx", "ky", "shared")])
+      # without the rows asked for, the order stays in the core
+      g2 <- .Call(ns$ffi_timings_suite, b, NULL, v, rn, tm, proc, nb, FALSE)
+      expect_null(g2$order)
+      expect_identical(g2[-2L], g[-2L])
+    }
+  }
+  # codes outside their range are a domain error, never a write out of bounds
+  expect_identical(.Call(ns$ffi_timings_suite, 1:2, NULL, c(1L, 3L), NULL, c(1, 1),
+                         NULL, 2L, TRUE)$status, 5L)
+  expect_identical(.Call(ns$ffi_timings_suite, c(1L, 3L), NULL, 1:2, NULL, c(1, 1),
+                         NULL, 2L, TRUE)$status, 5L)
+  expect_identical(.Call(ns$ffi_timings_suite, c(1L, 3L), c(1L, 2L), 1:2, NULL,
+                         c(1, 1), NULL, 2L, TRUE)$status, 5L)
+  expect_error(.Call(ns$ffi_timings_suite, 1:2, c(2L, 1L), 1:2, NULL, c(1, 1), NULL, 2L, TRUE),
+               "increasing")
+  expect_error(.Call(ns$ffi_timings_suite, 1:2, c(2L, 3L), 1:3, NULL, c(1, 1, 1), NULL, 2L, TRUE),
+               "increasing")
+  expect_error(.Call(ns$ffi_timings_suite, 1:2, NULL, 1:2, NULL, 1, NULL, 2L, TRUE), "as long")
+})
+
+test_that("the actions found from the core's process counts are those of the grouped rows", {
+  for (process in c("file", "run", "several", "shared")) {
+    for (seed in 1:3) {
+      t <- make_timings(9, 5, process = process, seed = seed, shuffle = seed == 2)
+      if (seed == 3) t$process[c(2, 17)] <- NA
+      fast <- ns$suite_from_timings(t, NULL)
+      expect_false(is.null(fast))
+      # (counted by the core for whole-number labels in a short range)
+      if (process == "file") expect_false(is.null(fast$split$process_counts))
+      sp <- ns$timings_split(t, fast$split$versions, fast$split$benchmarks,
+                             recorded = FALSE)
+      for (rep in c("auto", "run", "process")) for (des in c("auto", "unpaired")) {
+        expect_identical(ns$structure_actions(fast$split, rep, des),
+                         ns$structure_actions(sp, rep, des),
+                         info = paste(process, seed, rep, des))
+      }
+    }
+  }
+})
+
 test_that("ffi_run_starts finds where a run of one text starts", {
   x <- c("a", "a", "b", "a", "a", "c", "c")
   expect_identical(.Call(ns$ffi_run_starts, x), c(1L, 3L, 4L, 6L))
