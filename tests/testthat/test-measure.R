@@ -528,8 +528,20 @@ test_that("simple commands run directly, the others by the shell, as asked", {
 })
 
 test_that("the shell's start-up is measured, subtracted, kept and printed", {
-  # `exec`: the shell replaces itself by sleep, so what it adds is its start
-  t <- quiet_short(measure(direct = "sleep 0.02", shell = "exec sleep 0.02", .runs = 15))
+  # `exec`: the shell replaces itself by sleep, so what it adds is its start.
+  # With the shell's share taken off, the two read alike; a loaded machine
+  # can push one measurement's ratio out of the bounds below, so up to three
+  # are taken and the first within them is kept (a share not subtracted, or
+  # subtracted twice, puts every one of them out)
+  alike <- function(t) {
+    med <- tapply(t$time, t$version, median)
+    r <- med[["shell"]] / med[["direct"]]
+    r > 0.75 && r < 1.33
+  }
+  for (attempt in 1:3) {
+    t <- quiet_short(measure(direct = "sleep 0.02", shell = "exec sleep 0.02", .runs = 15))
+    if (alike(t)) break
+  }
   sh <- attr(t, "timer")$shell
   expect_type(sh$wall, "double")
   expect_gte(sh$wall, 0)
