@@ -84,39 +84,111 @@ read_history_asv <- function(path, order) {
     abort(sprintf("`path`: '%s' holds no asv machine folder (a folder with machine.json).",
                   safe_text(path)), class = c("format", "file"))
   }
+  # per machine folder, its machine and its result files, each as its
+  # entries (the name and the values of a benchmark and parameter
+  # combination), commit, environment and date
   parts <- list()
-  # each result file is one commit at one date: the pairs, one per file
-  # read, in the order of the rows
-  pair_commit <- character()
-  pair_date <- double()
+  slow <- FALSE
   for (dir in dirs) {
     mj <- timings_json(file.path(dir, "machine.json"))
     mname <- mj$machine
     if (!is.character(mname) || length(mname) != 1L || !nzchar(mname)) {
       mname <- basename(dir)
     }
+    machine <- bytes_safe(mname)
     files <- setdiff(list.files(dir, pattern = "[.]json$", full.names = TRUE),
                      file.path(dir, c("machine.json", "benchmarks.json")))
-    rows <- lapply(files, read_asv_file, machine = bytes_safe(mname))
-    rows <- rows[!vapply(rows, is.null, TRUE)]
-    if (!length(rows)) next
-    pair_commit <- c(pair_commit, vapply(rows, function(r) r$commit[1L], ""))
-    pair_date <- c(pair_date, vapply(rows, function(r) r$date[1L], 0))
-    r <- join_columns(rows)
-    envs <- unique(r$env)
-    if (length(envs) > 1L) r$machine <- paste0(r$machine, "/", r$env)
-    parts[[length(parts) + 1L]] <- r
+    got <- lapply(files, function(f) {
+      r <- read_asv_file(f)
+      # a file whose commit, environment or date is not one value is read
+      # as a data frame (built here, where its errors arise)
+      if (!is.null(r) && !asv_regular(r)) {
+        slow <<- TRUE
+        r$frame <- asv_frame(r, machine)
+      }
+      r
+    })
+    got <- got[!vapply(got, is.null, TRUE)]
+    if (length(got)) parts[[length(parts) + 1L]] <- list(machine = machine, files = got)
   }
   if (!length(parts)) {
     abort(sprintf("`path`: the asv folder '%s' holds no results.", safe_text(path)),
           class = c("format", "file"))
   }
-  d <- join_columns(parts)
-  # the commits' order: `order` (matched by prefix), else their date
-  # unique(d[c("commit", "date")]) of the rows, from the files' pairs (the
-  # rows' own pasted pairs cost many times the table)
-  shas <- unique(data.frame(commit = pair_commit, date = pair_date,
-                            stringsAsFactors = FALSE))
+  if (slow) return(read_history_asv_frames(path, order, parts))
+  # the files of every folder, and the machine of each: the folder's, with
+  # the environment when the folder has several
+  files <- unlist(lapply(parts, `[[`, "files"), recursive = FALSE, use.names = FALSE)
+  fmach <- unlist(lapply(parts, function(p) {
+    env <- vapply(p$files, `[[`, "", "env")
+    if (length(unique(env)) > 1L) paste0(p$machine, "/", env) else
+      rep.int(p$machine, length(env))
+  }), use.names = FALSE)
+  fcommit <- vapply(files, `[[`, "", "commit")
+  fdate <- vapply(files, `[[`, 0, "date")
+  shas <- asv_positions(fcommit, fdate, order)
+  fpos <- as.double(shas$position[match(fcommit, shas$commit)])
+  # each distinct date formatted once
+  dates <- unique(fdate)
+  fstamp <- format(as.POSIXct(dates / 1000, origin = "1970-01-01", tz = "UTC"),
+                   "%Y-%m-%dT%H:%M:%SZ", tz = "UTC")[match(fdate, dates)]
+  # the entries of every file, in file order
+  fe <- rep.int(seq_along(files), vapply(files, function(r) length(r$n), 1L))
+  ename <- unlist(lapply(files, `[[`, "names"), use.names = FALSE)
+  en <- unlist(lapply(files, `[[`, "n"), use.names = FALSE)
+  # the rows' order, order(position, machine, benchmark, iteration), taken
+  # on the entries: the texts as their ranks in the collation order()
+  # compares them by (text that compares equal, equal rank), so the
+  # entries' order is their rows' order when no two entries tie (else the
+  # rows are ordered as data frames)
+  ubench <- unique(ename)
+  bcode <- match(ename, ubench)
+  brank <- rank(ubench, ties.method = "min")[bcode]
+  umach <- unique(fmach)
+  mrank <- rank(umach, ties.method = "min")[match(fmach, umach)][fe]
+  epos <- fpos[fe]
+  o <- order(epos, mrank, brank, method = "radix")
+  k <- length(o)
+  if (k > 1L && any(epos[o][-1L] == epos[o][-k] & mrank[o][-1L] == mrank[o][-k] &
+                    brank[o][-1L] == brank[o][-k])) {
+    return(read_history_asv_frames(path, order, parts))
+  }
+  fe <- fe[o]
+  n <- en[o]
+  time <- unlist(unlist(lapply(files, `[[`, "vals"), recursive = FALSE,
+                        use.names = FALSE)[o], use.names = FALSE)
+  # factor(commit, levels = unique(commit)) of the rows, from the codes of
+  # the entries' commits
+  ecommit <- fcommit[fe]
+  lev <- unique(ecommit)
+  ccode <- match(ecommit, lev)
+  # each row's run within its benchmark and commit is its iteration when
+  # no benchmark has two entries of one commit (machines, environments);
+  # else the constructor counts them
+  run <- if (anyDuplicated(bcode[o] * (length(lev) + 1) + ccode)) NULL else sequence(n)
+  new_speedup_timings(rep.int(ename[o], n),
+                      structure(rep.int(ccode, n), levels = lev, class = "factor"),
+                      time, run = run, process = rep.int(1L, length(time)),
+                      commit = rep.int(ecommit, n), machine = rep.int(fmach[fe], n),
+                      position = rep.int(fpos[fe], n), commit_time = rep.int(fstamp[fe], n),
+                      source = "asv", attrs = list(files = path))
+}
+
+# TRUE when an asv result file's commit is one text, its environment one
+# text or none and its date one number or none (their values then read
+# without a warning or an error).
+asv_regular <- function(r) {
+  one <- function(x, test) test(x) && length(x) == 1L && is.null(attributes(x))
+  one(r$j_commit, is.character) && !is.na(r$j_commit) &&
+    (is.null(r$j_env) || one(r$j_env, is.character)) &&
+    (is.null(r$j_date) || one(r$j_date, function(x) is.double(x) || is.integer(x)))
+}
+
+# The commits in the order of their first row (the files' commits and
+# dates) and each one's position: by `order` (matched by prefix), else by
+# date.
+asv_positions <- function(commit, date, order) {
+  shas <- unique(data.frame(commit = commit, date = date, stringsAsFactors = FALSE))
   if (!is.null(order)) {
     pos <- vapply(shas$commit, function(s) {
       k <- which(startsWith(order, s) | startsWith(s, order))
@@ -129,7 +201,30 @@ read_history_asv <- function(path, order) {
   } else {
     pos <- rank(shas$date, ties.method = "first")
   }
-  d$position <- as.double(pos[match(d$commit, shas$commit)])
+  list(commit = shas$commit, position = pos)
+}
+
+# The rows of every file as data frames joined, for files whose commit,
+# environment or date is not one value, or whose benchmarks tie in the
+# order.
+read_history_asv_frames <- function(path, order, parts) {
+  pieces <- list()
+  # each result file is one commit at one date: the pairs, one per file
+  # read, in the order of the rows
+  pair_commit <- character()
+  pair_date <- double()
+  for (p in parts) {
+    rows <- lapply(p$files, function(r) r$frame %||% asv_frame(r, p$machine))
+    pair_commit <- c(pair_commit, vapply(rows, function(r) r$commit[1L], ""))
+    pair_date <- c(pair_date, vapply(rows, function(r) r$date[1L], 0))
+    r <- join_columns(rows)
+    envs <- unique(r$env)
+    if (length(envs) > 1L) r$machine <- paste0(r$machine, "/", r$env)
+    pieces[[length(pieces) + 1L]] <- r
+  }
+  d <- join_columns(pieces)
+  shas <- asv_positions(pair_commit, pair_date, order)
+  d$position <- as.double(shas$position[match(d$commit, shas$commit)])
   # each distinct date formatted once
   dates <- unique(d$date)
   d$commit_time <- format(as.POSIXct(dates / 1000, origin = "1970-01-01", tz = "UTC"),
@@ -152,9 +247,10 @@ join_columns <- function(parts) {
   out
 }
 
-# One asv result file: a row per sample (or per result) of each benchmark
-# and parameter combination.
-read_asv_file <- function(file, machine) {
+# One asv result file: the name and the values of each benchmark and
+# parameter combination with a value, its commit, environment and date
+# (NULL when it holds none).
+read_asv_file <- function(file) {
   j <- timings_json(file)
   if (!is.list(j) || is.null(j$results) || is.null(j$commit_hash)) {
     warn(sprintf("'%s' skipped: not an asv result file (no commit_hash or results).",
@@ -170,9 +266,6 @@ read_asv_file <- function(file, machine) {
                                             "duration", "stats_ci_99_a", "stats_ci_99_b",
                                             "stats_q_25", "stats_q_75", "stats_number",
                                             "stats_repeat", "samples", "profile"))
-  # the names and values of every benchmark and parameter combination,
-  # one data frame at the end (a data frame per benchmark costs more than
-  # its values)
   names_out <- list()
   vals_out <- list()
   for (name in names(j$results)) {
@@ -203,15 +296,28 @@ read_asv_file <- function(file, machine) {
     }
   }
   if (!length(vals_out)) return(NULL)
-  n <- lengths(vals_out)
+  r <- list(names = bytes_safe(unlist(names_out, use.names = FALSE)), vals = vals_out,
+            n = lengths(vals_out), j_commit = j$commit_hash, j_env = j$env_name,
+            j_date = j$date)
+  if (asv_regular(r)) {
+    r$commit <- bytes_safe(r$j_commit)
+    r$env <- bytes_safe(as.character(r$j_env %||% ""))
+    r$date <- as.double(r$j_date %||% NA)
+  }
+  r
+}
+
+# One asv result file's rows as a data frame: a row per sample (or per
+# result) of each benchmark and parameter combination.
+asv_frame <- function(r, machine) {
+  n <- r$n
   total <- sum(n)
   data.frame(
-    benchmark = rep.int(bytes_safe(unlist(names_out, use.names = FALSE)), n),
-    commit = rep.int(bytes_safe(j$commit_hash), total),
-    env = rep.int(bytes_safe(as.character(j$env_name %||% "")), total),
-    machine = rep.int(machine, total), date = rep.int(as.double(j$date %||% NA), total),
-    time = unlist(vals_out, use.names = FALSE), process = rep.int(1L, total),
-    iteration = sequence(n), stringsAsFactors = FALSE)
+    benchmark = rep.int(r$names, n), commit = rep.int(bytes_safe(r$j_commit), total),
+    env = rep.int(bytes_safe(as.character(r$j_env %||% "")), total),
+    machine = rep.int(machine, total), date = rep.int(as.double(r$j_date %||% NA), total),
+    time = unlist(r$vals, use.names = FALSE),
+    process = rep.int(1L, total), iteration = sequence(n), stringsAsFactors = FALSE)
 }
 
 # ---- Otava / Hunter --------------------------------------------------------------
@@ -265,32 +371,42 @@ read_history_otava <- function(path, metrics, higher_is_better) {
     v <- suppressWarnings(as.double(d[[m]]))
     if (m %in% higher_is_better) 1 / v else v
   }), use.names = FALSE)
-  keep <- !is.na(time)
-  every <- all(keep)
+  rm(d)
+  # each long column is made once: no logical vector the length of the
+  # table and no subset when every value is kept
+  every <- !anyNA(time)
+  keep <- if (every) NULL else !is.na(time)
   pick <- function(v) {
-    v <- rep.int(rep_len(v, n), k)
+    v <- rep.int(if (length(v) == n && is.null(attributes(v))) v else rep_len(v, n), k)
     if (every) v else v[keep]
   }
-  metric <- rep(match(metrics, metrics) - 1L, each = n)
-  if (!every) metric <- metric[keep]
   ucommit <- unique(commit)
   ccode <- pick(match(commit, ucommit))
   # the run of each value among the values of its metric and commit,
   # counted on integer codes (what the constructor counts on the strings);
   # one row per commit: every value is the first of its metric and commit
-  run <- if (!anyDuplicated(commit)) rep.int(1L, length(ccode)) else
+  run <- if (!anyDuplicated(commit)) rep.int(1L, length(ccode)) else {
+    metric <- rep(match(metrics, metrics) - 1L, each = n)
+    if (!every) metric <- metric[keep]
     run_within(metric * (max(ccode) + 1L) + ccode)
-  x <- list(benchmark = rep(metrics, each = n)[if (every) TRUE else keep], commit = pick(commit),
-            branch = pick(branch), position = pick(pos), commit_time = pick(stamp),
-            time = if (every) time else time[keep], process = pick(seq_len(n)))
+  }
+  benchmark <- rep(metrics, each = n)
+  if (!every) {
+    benchmark <- benchmark[keep]
+    time <- time[keep]
+  }
+  commit <- pick(commit)
   # factor(commit, levels = unique(commit)) from the codes, when every
   # value is kept (all commits then appear) and no commit is NA
   version <- if (every && !anyNA(ucommit)) {
-    structure(ccode, levels = ucommit, class = "factor")
-  } else x$commit
-  new_speedup_timings(x$benchmark, version, x$time, run, process = x$process,
-                      commit = x$commit, branch = x$branch, position = x$position,
-                      commit_time = x$commit_time, source = "otava",
+    attr(ccode, "levels") <- ucommit
+    class(ccode) <- "factor"
+    ccode
+  } else commit
+  rm(ccode)
+  new_speedup_timings(benchmark, version, time, run, process = pick(seq_len(n)),
+                      commit = commit, branch = pick(branch), position = pick(pos),
+                      commit_time = pick(stamp), source = "otava",
                       attrs = list(files = path))
 }
 

@@ -103,3 +103,103 @@ test_that("a long CSV with a commit column is read", {
                regexp = "commit")
   expect_error(read_history(tempfile()), class = "speeduptest_error_file")
 })
+
+# asv folders of several machines and environments, read by brute force: a
+# row per sample (or result) of each benchmark of each file, the machine
+# with its environment when a machine has several, the commits by date,
+# the rows ordered by position, machine, benchmark and sample, the run
+# counted within benchmark and commit.
+asv_write <- function(root, machine, dirname, files) {
+  dir <- file.path(root, dirname)
+  dir.create(dir, recursive = TRUE)
+  writeLines(sprintf('{"machine": "%s", "version": 1}', machine), file.path(dir, "machine.json"))
+  for (f in names(files)) writeLines(files[[f]], file.path(dir, f))
+}
+asv_result <- function(hash, env, date, benches) {
+  res <- vapply(names(benches), function(b) {
+    s <- benches[[b]]
+    if (length(s) == 1L) sprintf('"%s": [[%s], null, "v"]', b, format(s, digits = 17)) else
+      sprintf('"%s": [[%s], null, "v", 1, 1.0, [[%s]]]', b, format(stats::median(s), digits = 17),
+              paste(format(s, digits = 17), collapse = ", "))
+  }, "")
+  paste0('{"commit_hash": "', hash, '", ', if (!is.null(env)) sprintf('"env_name": "%s", ', env),
+         if (!is.null(date)) sprintf('"date": %.0f, ', date),
+         '"result_columns": ["result", "params", "version", "started_at", "duration", "samples"], ',
+         '"results": {', paste(res, collapse = ", "), '}, "version": 2}')
+}
+asv_brute <- function(root) {
+  rows <- list()
+  for (dir in list.dirs(root, recursive = FALSE)) {
+    m <- jsonlite::fromJSON(file.path(dir, "machine.json"))$machine
+    fs <- setdiff(list.files(dir, pattern = "[.]json$", full.names = TRUE),
+                  file.path(dir, "machine.json"))
+    part <- list()
+    for (f in fs) {
+      j <- jsonlite::fromJSON(f, simplifyVector = FALSE)
+      for (b in names(j$results)) {
+        r <- j$results[[b]]
+        v <- if (length(r) >= 6L && length(r[[6L]])) unlist(r[[6L]][[1L]]) else unlist(r[[1L]])
+        part[[length(part) + 1L]] <- data.frame(
+          benchmark = b, commit = j$commit_hash, env = if (is.null(j$env_name)) "" else j$env_name,
+          date = if (is.null(j$date)) NA_real_ else as.double(j$date), time = v, iteration = seq_along(v))
+      }
+    }
+    part <- do.call(rbind, part)
+    part$machine <- if (length(unique(part$env)) > 1L) paste0(m, "/", part$env) else m
+    rows[[length(rows) + 1L]] <- part
+  }
+  d <- do.call(rbind, rows)
+  pairs <- unique(d[c("commit", "date")])
+  pairs$position <- rank(pairs$date, ties.method = "first")
+  d$position <- as.double(pairs$position[match(d$commit, pairs$commit)])
+  d <- d[order(d$position, d$machine, d$benchmark, d$iteration), ]
+  d$run <- stats::ave(seq_len(nrow(d)), d$benchmark, d$commit, FUN = seq_along)
+  d$commit_time <- format(as.POSIXct(d$date / 1000, origin = "1970-01-01", tz = "UTC"),
+                          "%Y-%m-%dT%H:%M:%SZ", tz = "UTC")
+  d
+}
+
+test_that("asv folders of several machines, environments and repeated commits read as by brute force", {
+  root <- tempfile("asv-many")
+  on.exit(unlink(root, recursive = TRUE))
+  set.seed(35)
+  b <- function() list(Zeta = rlnorm(3), alpha = rlnorm(1), Beta = rlnorm(4), beta_2 = rlnorm(2))
+  # a machine with two environments, one with one
+  asv_write(root, "box-a", "a", list(
+    "c1-py311.json" = asv_result("c1", "py3.11", 1.7e12, b()),
+    "c2-py311.json" = asv_result("c2", "py3.11", 1.7e12 + 5e6, b()),
+    "c2-py312.json" = asv_result("c2", "py3.12", 1.7e12 + 5e6, b())))
+  asv_write(root, "box-b", "b", list(
+    "c0.json" = asv_result("c0", NULL, 1.6e12, b()),
+    "c1.json" = asv_result("c1", NULL, 1.7e12, b()),
+    "c3.json" = asv_result("c3", NULL, 1.8e12, b())))
+  # the same commit and environment twice on one machine: its benchmarks
+  # tie in the order and their runs count across both files
+  asv_write(root, "box-c", "c", list(
+    "c3-x.json" = asv_result("c3", "e", 1.8e12, b()),
+    "c3-y.json" = asv_result("c3", "e", 1.8e12, b())))
+  for (case in list(c("a", "b"), c("a", "b", "c"), "b")) {
+    sub <- tempfile("asv-case")
+    dir.create(sub)
+    file.copy(file.path(root, case), sub, recursive = TRUE)
+    t <- read_history(sub)
+    e <- asv_brute(sub)
+    unlink(sub, recursive = TRUE)
+    expect_identical(t$benchmark, e$benchmark)
+    expect_identical(t$version, factor(e$commit, levels = unique(e$commit)))
+    expect_identical(t$commit, e$commit)
+    expect_identical(t$time, e$time)
+    expect_identical(t$run, e$run)
+    expect_identical(t$machine, e$machine)
+    expect_identical(t$position, e$position)
+    expect_identical(t$commit_time, e$commit_time)
+    expect_identical(t$process, rep(1L, nrow(e)))
+  }
+  # a file without an environment or a date
+  sub <- tempfile("asv-bare")
+  on.exit(unlink(sub, recursive = TRUE), add = TRUE)
+  asv_write(sub, "box-d", "d", list("c9.json" = asv_result("c9", NULL, NULL, b())))
+  t <- read_history(sub)
+  expect_identical(unique(t$commit_time), NA_character_)
+  expect_identical(t$run, asv_brute(sub)$run)
+})
