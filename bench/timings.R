@@ -50,7 +50,11 @@ in_turn <- function(exprs, reps, inner = 1L) {
     times[r, k] <- cpu(for (i in seq_len(inner)) eval(exprs[[k]], env)) / inner
   }
   list(median = apply(times, 2, median), min = apply(times, 2, min),
-       max = apply(times, 2, max))
+       max = apply(times, 2, max), times = times)
+}
+load_now <- function() {
+  if (!file.exists("/proc/loadavg")) return("?")
+  utils::head(scan("/proc/loadavg", what = "", quiet = TRUE), 1)
 }
 line <- function(label, a, b, what) {
   cat(sprintf("%-44s %8.3f s  %8.3f s  ratio %7.2f  (%s)\n", label, a, b, a / b, what))
@@ -153,22 +157,33 @@ if ("paired" %in% parts) {
   k <- 1e6
   x <- rlnorm(k, 1, 0.05)
   y <- x / 1.002 * exp(rnorm(k, 0, 0.01))
-  cat(sprintf("paired protocols on %g rounds, %d repeats\n", k, reps))
-  r <- in_turn(list(mean = quote(mean_test(x, y, design = "paired")),
-                    t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))), reps)
-  line("mean_test(design = \"paired\") / t.test", r$median[1], r$median[2], "")
-  r <- in_turn(list(median = quote(median_test(x, y, design = "paired")),
-                    w = quote(wilcox.test(x, y, paired = TRUE, alternative = "greater"))), reps)
-  line("median_test(design = \"paired\") / wilcox.test", r$median[1], r$median[2], "")
+  cat(sprintf("paired protocols on %g rounds, %d repeats in turn (CPU s: median, range; ratio of the medians, range of the ratios of each repeat)\n",
+              k, reps))
+  # each pair timed in turn; the load average before and after
+  paired_line <- function(label, exprs) {
+    l0 <- load_now()
+    r <- in_turn(exprs, reps)
+    ratios <- r$times[, 1] / r$times[, 2]
+    line(label, r$median[1], r$median[2],
+         sprintf("%.3f-%.3f against %.3f-%.3f; ratios %.2f-%.2f; load %s-%s",
+                 r$min[1], r$max[1], r$min[2], r$max[2], min(ratios), max(ratios),
+                 l0, load_now()))
+  }
+  paired_line("mean_test(design = \"paired\") / t.test",
+              list(mean = quote(mean_test(x, y, design = "paired")),
+                   t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))))
+  paired_line("median_test(design = \"paired\") / wilcox.test",
+              list(median = quote(median_test(x, y, design = "paired")),
+                   w = quote(wilcox.test(x, y, paired = TRUE, alternative = "greater"))))
   rnd <- sample(k)
   tm <- as_timings(data.frame(version = rep(c("a", "b"), each = k), time = c(x, y),
                               round = c(rnd, rnd)))
-  r <- in_turn(list(median = quote(median_test(tm)),
-                    w = quote(wilcox.test(x, y, paired = TRUE, alternative = "greater"))), reps)
-  line("median_test(timings with rounds) / wilcox.test", r$median[1], r$median[2], "")
-  r <- in_turn(list(mean = quote(utils::capture.output(print(mean_test(tm)))),
-                    t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))), reps)
-  line("print(mean_test(timings with rounds)) / t.test", r$median[1], r$median[2], "")
+  paired_line("median_test(timings with rounds) / wilcox.test",
+              list(median = quote(median_test(tm)),
+                   w = quote(wilcox.test(x, y, paired = TRUE, alternative = "greater"))))
+  paired_line("print(mean_test(timings with rounds)) / t.test",
+              list(mean = quote(utils::capture.output(print(mean_test(tm)))),
+                   t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))))
 }
 
 if ("anova" %in% parts) {
