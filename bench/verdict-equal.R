@@ -170,6 +170,16 @@ for (k in c(8191, 8192, 20001, 1e6)) {
   add(observed_speedups(z, rep(c(1, 2, 3), length.out = k)))
   add(observed_speedups(round(rlnorm(k, 0, 2), 1) + 0.1, c(rep(1, k %/% 2), rep(2, k - k %/% 2))))
 }
+# paired rounds whose differences are constant, few rounds, ties
+for (fun in list(mean_test, median_test)) {
+  x <- rlnorm(9000, 1, 0.05) + 1
+  for (v in list(x[1:2], x[1:3], x[1:40], x[1:5001], x)) {
+    add(tryCatch(shown(fun(v, v - 0.5, design = "paired")), error = conditionMessage))
+    add(tryCatch(shown(fun(v, v, design = "paired")), error = conditionMessage))
+    add(tryCatch(shown(fun(round(v, 1), round(rev(v), 1), design = "paired")),
+                 error = conditionMessage))
+  }
+}
 
 set.seed(13)
 for (i in 1:40) {
