@@ -184,6 +184,19 @@ if ("paired" %in% parts) {
   paired_line("print(mean_test(timings with rounds)) / t.test",
               list(mean = quote(utils::capture.output(print(mean_test(tm)))),
                    t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))))
+  # t.test()'s time depends on the state of the process's allocator: while
+  # glibc gives freed blocks back to the system, each copy of 1e6 values
+  # is fresh memory and costs its page faults (5 to 10 times the CPU on
+  # this machine); after the calls above it keeps them.  The mean again,
+  # in that state (or run the script with GLIBC_TUNABLES set to
+  # glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456
+  # for that state throughout)
+  paired_line("mean_test(design = \"paired\") / t.test, again",
+              list(mean = quote(mean_test(x, y, design = "paired")),
+                   t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))))
+  paired_line("print(mean_test(design = \"paired\")) / t.test",
+              list(mean = quote(utils::capture.output(print(mean_test(x, y, design = "paired")))),
+                   t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))))
 }
 
 if ("anova" %in% parts) {
