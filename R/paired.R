@@ -19,17 +19,27 @@ run_paired <- function(test, x, y, alpha, rigorous, labels, data_name, call,
                      call, baseline, pairing)
 }
 
+# The per-round log ratios and their trend check (paired_run_order())
+# are made now only when the check decides the guarantee (the core
+# guarantees the confidence: a flag takes it away); otherwise `run_order`
+# and `rounds` are parts made when read (verdict_lazy()), like the
+# caveats that tell them.
 new_paired_verdict <- function(res, test, x, y, alpha, rigorous, labels,
                                data_name, call, baseline, pairing) {
-  d <- .Call(ffi_log_ratio, x, y)
-  ro <- paired_run_order(d, labels)
+  ro <- rounds <- NULL
+  if (isTRUE(res$guaranteed)) {
+    d <- .Call(ffi_log_ratio, x, y)
+    ro <- paired_run_order(d, labels)
+    rounds <- list(x = x, y = y, d = d)
+  }
   # the caveat bits the paired design shares with the unpaired flowcharts;
   # the others concern the differences (see verdict_story())
   flags <- bitwAnd(res$caveats, st_code("caveat", "too_few_values") +
                                 st_code("caveat", "constant"))
   v <- new_verdict(res, test, x, y, alpha, rigorous, labels, data_name, call,
                    baseline = baseline, run_order = ro, flags = flags,
-                   design = "paired")
+                   design = "paired",
+                   run_order_flag = if (is.null(ro)) FALSE)
   if (!is.null(.subset2(v, "shift"))) {
     # the shift is that of the log times (the median's twin)
     v$log_shift <- .subset2(v, "shift")
@@ -39,8 +49,18 @@ new_paired_verdict <- function(res, test, x, y, alpha, rigorous, labels,
     v$speedup_what <- protocol_info(test, "paired")$observed
   }
   v$plot_xlab <- "round"
-  v$rounds <- list(x = x, y = y, d = d)
+  v["rounds"] <- list(rounds)
   v
+}
+
+# The rounds of a paired verdict: its samples, paired by position, and
+# the per-round log ratios log(x) - log(y) (made once for `rounds` and
+# `run_order`).
+paired_rounds <- function(v) {
+  x <- .subset2(v, "x")
+  y <- .subset2(v, "y")
+  list(x = x, y = y,
+       d = verdict_kept(v, "log_ratio", function(v) .Call(ffi_log_ratio, x, y)))
 }
 
 # The run-order check of the paired design: slow drift of the machine

@@ -38,7 +38,8 @@ na_if_nan <- function(v) {
 #' and [glance()][tidy.speedup_verdict] give broom's tables.
 #'
 #' A verdict holds its numbers; the parts made of objects and sentences
-#' (`steps`, `caveats`, `advice`, `detectable` and `run_order`) are made
+#' (`steps`, `caveats`, `advice`, `detectable` and `run_order`, and in the
+#' paired design `rounds` with the per-round log ratios) are made
 #' when they are first read (`v$caveats`, `v[["steps"]]`, or by any
 #' method) and kept, so that a verdict computed in a loop or a simulation
 #' costs about what its numbers cost, and reading a part again costs
@@ -153,7 +154,7 @@ new_verdict <- function(res, test, x, y, alpha, rigorous, labels, data_name,
 
 # The parts of a verdict made when read, and how.
 verdict_lazy_fields <- c("steps", "caveats", "advice", "detectable", "run_order",
-                         "min_alpha", "median_ratio")
+                         "min_alpha", "median_ratio", "rounds")
 
 verdict_lazy <- function(v, name) {
   switch(name,
@@ -165,8 +166,10 @@ verdict_lazy <- function(v, name) {
     min_alpha = verdict_min_alpha(v),
     median_ratio = median_ratio_bp(.subset2(v, "x"), .subset2(v, "y"),
                                    .subset2(v, "alpha")),
-    run_order = run_order_check(.subset2(v, "x"), .subset2(v, "y"),
-                                .subset2(v, "labels")),
+    run_order = if (identical(attr(v, "lazy", exact = TRUE)$design, "paired"))
+      paired_run_order(paired_rounds(v)$d, .subset2(v, "labels"))
+    else run_order_check(.subset2(v, "x"), .subset2(v, "y"), .subset2(v, "labels")),
+    rounds = paired_rounds(v),
     NULL)
 }
 

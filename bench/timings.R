@@ -53,7 +53,11 @@ in_turn <- function(exprs, reps, inner = 1L) {
     times[r, k] <- cpu(for (i in seq_len(inner)) eval(exprs[[k]], env)) / inner
   }
   list(median = apply(times, 2, median), min = apply(times, 2, min),
-       max = apply(times, 2, max))
+       max = apply(times, 2, max), times = times)
+}
+load_now <- function() {
+  if (!file.exists("/proc/loadavg")) return("?")
+  utils::head(scan("/proc/loadavg", what = "", quiet = TRUE), 1)
 }
 # the expressions timed interleaved (their order reversed every other
 # repeat), `reps` times, each timing covering enough calls for about
@@ -194,22 +198,46 @@ if ("paired" %in% parts) {
   k <- 1e6
   x <- rlnorm(k, 1, 0.05)
   y <- x / 1.002 * exp(rnorm(k, 0, 0.01))
-  cat(sprintf("paired protocols on %g rounds, %d repeats\n", k, reps))
-  r <- in_turn(list(mean = quote(mean_test(x, y, design = "paired")),
-                    t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))), reps)
-  line("mean_test(design = \"paired\") / t.test", r$median[1], r$median[2], "")
-  r <- in_turn(list(median = quote(median_test(x, y, design = "paired")),
-                    w = quote(wilcox.test(x, y, paired = TRUE, alternative = "greater"))), reps)
-  line("median_test(design = \"paired\") / wilcox.test", r$median[1], r$median[2], "")
+  cat(sprintf("paired protocols on %g rounds, %d repeats in turn (CPU s: median, range; ratio of the medians, range of the ratios of each repeat)\n",
+              k, reps))
+  # each pair timed in turn; the load average before and after
+  paired_line <- function(label, exprs) {
+    l0 <- load_now()
+    r <- in_turn(exprs, reps)
+    ratios <- r$times[, 1] / r$times[, 2]
+    line(label, r$median[1], r$median[2],
+         sprintf("%.3f-%.3f against %.3f-%.3f; ratios %.2f-%.2f; load %s-%s",
+                 r$min[1], r$max[1], r$min[2], r$max[2], min(ratios), max(ratios),
+                 l0, load_now()))
+  }
+  paired_line("mean_test(design = \"paired\") / t.test",
+              list(mean = quote(mean_test(x, y, design = "paired")),
+                   t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))))
+  paired_line("median_test(design = \"paired\") / wilcox.test",
+              list(median = quote(median_test(x, y, design = "paired")),
+                   w = quote(wilcox.test(x, y, paired = TRUE, alternative = "greater"))))
   rnd <- sample(k)
   tm <- as_timings(data.frame(version = rep(c("a", "b"), each = k), time = c(x, y),
                               round = c(rnd, rnd)))
-  r <- in_turn(list(median = quote(median_test(tm)),
-                    w = quote(wilcox.test(x, y, paired = TRUE, alternative = "greater"))), reps)
-  line("median_test(timings with rounds) / wilcox.test", r$median[1], r$median[2], "")
-  r <- in_turn(list(mean = quote(utils::capture.output(print(mean_test(tm)))),
-                    t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))), reps)
-  line("print(mean_test(timings with rounds)) / t.test", r$median[1], r$median[2], "")
+  paired_line("median_test(timings with rounds) / wilcox.test",
+              list(median = quote(median_test(tm)),
+                   w = quote(wilcox.test(x, y, paired = TRUE, alternative = "greater"))))
+  paired_line("print(mean_test(timings with rounds)) / t.test",
+              list(mean = quote(utils::capture.output(print(mean_test(tm)))),
+                   t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))))
+  # t.test()'s time depends on the state of the process's allocator: while
+  # glibc gives freed blocks back to the system, each copy of 1e6 values
+  # is fresh memory and costs its page faults (5 to 10 times the CPU on
+  # this machine); after the calls above it keeps them.  The mean again,
+  # in that state (or run the script with GLIBC_TUNABLES set to
+  # glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456
+  # for that state throughout)
+  paired_line("mean_test(design = \"paired\") / t.test, again",
+              list(mean = quote(mean_test(x, y, design = "paired")),
+                   t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))))
+  paired_line("print(mean_test(design = \"paired\")) / t.test",
+              list(mean = quote(utils::capture.output(print(mean_test(x, y, design = "paired")))),
+                   t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))))
 }
 
 if ("anova" %in% parts) {

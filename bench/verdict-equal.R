@@ -144,6 +144,43 @@ for (k in c(7, 500, 1e5)) {
                  error = conditionMessage))
   }
 }
+# Large samples: the paired verdicts with their prints and broom tables
+# (the trend check of the rounds made when read), the unpaired protocols
+# and the observed speedups whose medians are selected in a bracket drawn
+# from a sample, or in a copy when the bracket misses (an order of the
+# values that fools the sample's stride, few distinct values).
+set.seed(15)
+for (k in c(8191, 8192, 20001, 1e6)) {
+  x <- rlnorm(k, 1, 0.05)
+  y <- x / 1.002 * exp(rnorm(k, 0, 0.01) - 1e-5 * (k < 1e6) * seq_len(k) / k)
+  for (fun in list(mean_test, median_test)) {
+    v <- fun(x, y, design = "paired")
+    add(c(shown(v), list(glance = glance(v), tidy = tidy(v),
+                         frame = as.data.frame(v))))
+    add(drop_call(fun(x, y, design = "paired", alpha = 0.01, rigorous = FALSE)))
+  }
+  if (k < 1e6) {
+    add(drop_call(mean_test(x, y[-1])))
+    add(drop_call(median_test(x[-1], y)))
+  }
+  add(observed_speedups(x, y))
+  add(observed_speedups(sort(x), rev(y)))
+  z <- runif(k, 1, 2)
+  z[seq(1, k, by = k %/% floor((as.double(k) * k)^(1 / 3)))] <- 1e6
+  add(observed_speedups(z, rep(c(1, 2, 3), length.out = k)))
+  add(observed_speedups(round(rlnorm(k, 0, 2), 1) + 0.1, c(rep(1, k %/% 2), rep(2, k - k %/% 2))))
+}
+# paired rounds whose differences are constant, few rounds, ties
+for (fun in list(mean_test, median_test)) {
+  x <- rlnorm(9000, 1, 0.05) + 1
+  for (v in list(x[1:2], x[1:3], x[1:40], x[1:5001], x)) {
+    add(tryCatch(shown(fun(v, v - 0.5, design = "paired")), error = conditionMessage))
+    add(tryCatch(shown(fun(v, v, design = "paired")), error = conditionMessage))
+    add(tryCatch(shown(fun(round(v, 1), round(rev(v), 1), design = "paired")),
+                 error = conditionMessage))
+  }
+}
+
 set.seed(13)
 for (i in 1:40) {
   k <- sample(c(2, 3, 10, 200), 1)

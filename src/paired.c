@@ -75,15 +75,49 @@ static int signed_rank(const double *d, size_t n, st_alternative alt,
     return s;
 }
 
+/* st_mean() of x, of y and of the differences x[i] - y[i] (each
+ * difference rounded to a double, as when stored) into means[0..2]: the
+ * same sums in the same order as three calls of st_mean() make, the three
+ * chains of additions stepped in one loop so that the processor overlaps
+ * them (the differences are made again in each pass, never stored). */
+static void paired_means(const double *x, const double *y, size_t n,
+                         double means[3])
+{
+    long double sx = 0.0L, sy = 0.0L, sd = 0.0L;
+    for (size_t i = 0; i < n; i++) {
+        double di = x[i] - y[i];
+        sx += x[i];
+        sy += y[i];
+        sd += di;
+    }
+    long double ln = (long double) n;
+    sx /= ln;
+    sy /= ln;
+    sd /= ln;
+    long double tx = 0.0L, ty = 0.0L, td = 0.0L;
+    for (size_t i = 0; i < n; i++) {
+        double di = x[i] - y[i];
+        tx += x[i] - sx;
+        ty += y[i] - sy;
+        td += di - sd;
+    }
+    means[0] = (double) (sx + tx / ln);
+    means[1] = (double) (sy + ty / ln);
+    means[2] = (double) (sd + td / ln);
+}
+
 /* What both paired protocols do first: reset the verdict, check the
  * pairs, record the observed speedups; fewer than 3 rounds is too few
- * (the caller stops when this returns an error or n < 3). */
+ * (the caller stops when this returns an error or n < 3).  means (or
+ * NULL): receives st_mean() of x, of y and of the differences x - y
+ * (paired_means()), made once for the observed speedup and the caller. */
 static int paired_start(const double *x, const double *y, size_t n,
-                        double alpha, st_verdict *out)
+                        double alpha, double *means, st_verdict *out)
 {
     int s = st_verdict_start(out, alpha, x, n, y, n);
     if (s != ST_OK) return s;
-    st_verdict_observed(out, x, n, y, n);
+    if (means && n > 0) paired_means(x, y, n, means);
+    st_verdict_observed_means(out, x, n, y, n, means);
     if (n < 3) out->caveats = ST_CAVEAT_TOO_FEW_VALUES;
     return ST_OK;
 }
@@ -93,7 +127,7 @@ int st_paired_median(const double *x, const double *y, size_t n,
                      double alpha, int rigorous, st_verdict *out)
 {
     (void) rigorous;
-    int s = paired_start(x, y, n, alpha, out);
+    int s = paired_start(x, y, n, alpha, NULL, out);
     if (s != ST_OK || n < 3) return s;
     double *d = st_malloc(n, sizeof(double));
     if (!d) return ST_ERR_ALLOC;
@@ -158,23 +192,27 @@ static void paired_fieller(double xb, double yb, double sxx, double syy,
 int st_paired_mean(const double *x, const double *y, size_t n, double alpha,
                    int rigorous, st_verdict *out)
 {
-    int s = paired_start(x, y, n, alpha, out);
+    double means[3];
+    int s = paired_start(x, y, n, alpha, means, out);
     if (s != ST_OK || n < 3) return s;
-    double *D = st_malloc(n, sizeof(double));
-    if (!D) return ST_ERR_ALLOC;
-    for (size_t i = 0; i < n; i++) D[i] = x[i] - y[i];
-    double xb = st_mean(x, n), yb = st_mean(y, n), db = st_mean(D, n);
+    /* the differences are not stored: each pass makes D_i = x_i - y_i
+     * again; only the Shapiro-Wilk test (at most 5000 rounds) gets them
+     * as an array */
+    double xb = means[0], yb = means[1], db = means[2];
+    double d0 = x[0] - y[0];
+    int constant = 1;
     long double sxx = 0, syy = 0, sxy = 0, sdd = 0;
     for (size_t i = 0; i < n; i++) {
-        double ex = x[i] - xb, ey = y[i] - yb, ed = D[i] - db;
+        double di = x[i] - y[i];
+        double ex = x[i] - xb, ey = y[i] - yb, ed = di - db;
         sxx += (long double) ex * ex;
         syy += (long double) ey * ey;
         sxy += (long double) ex * ey;
         sdd += (long double) ed * ed;
+        constant &= di == d0;
     }
     double dn = (double) n;
     double vdd = (double) (sdd / (dn - 1));
-    int constant = st_is_constant(D, n);
     st_result sw;
     st_result_init(&sw);
     if (constant) {
@@ -182,13 +220,13 @@ int st_paired_mean(const double *x, const double *y, size_t n, double alpha,
     } else if (n > 5000) {
         sw.status = ST_ERR_TOO_MANY;
     } else {
+        double *D = st_malloc(n, sizeof(double));
+        if (!D) return ST_ERR_ALLOC;
+        for (size_t i = 0; i < n; i++) D[i] = x[i] - y[i];
         s = st_shapiro_wilk(D, n, NULL, &sw);
-        if (ST_FATAL(s)) {
-            free(D);
-            return s;
-        }
+        free(D);
+        if (ST_FATAL(s)) return s;
     }
-    free(D);
     out->n_steps = 1;
     out->step_kind[0] = ST_STEP_SHAPIRO_D;
     out->steps[0] = sw;

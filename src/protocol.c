@@ -148,8 +148,10 @@ static double conf_of(double alpha)
     return conf < 1 ? conf : nextafter(1.0, 0.0);
 }
 
-int st_observed_speedups(const double *x, size_t n, const double *y,
-                         size_t m, double speedups[3])
+/* means: the means of x and y already computed (st_mean), or NULL */
+static int observed_speedups(const double *x, size_t n, const double *y,
+                             size_t m, const double *means,
+                             double speedups[3])
 {
     speedups[0] = speedups[1] = speedups[2] = NAN;
     if (n == 0 || m == 0) return ST_OK;
@@ -159,20 +161,33 @@ int st_observed_speedups(const double *x, size_t n, const double *y,
     double ymed = st_median_select(y, m, &ymin);
     if (isnan(xmed) || isnan(ymed)) return ST_ERR_ALLOC;
     speedups[0] = xmin / ymin;
-    speedups[1] = st_mean(x, n) / st_mean(y, m);
+    speedups[1] = means ? means[0] / means[1] : st_mean(x, n) / st_mean(y, m);
     speedups[2] = xmed / ymed;
     return ST_OK;
+}
+
+int st_observed_speedups(const double *x, size_t n, const double *y,
+                         size_t m, double speedups[3])
+{
+    return observed_speedups(x, n, y, m, NULL, speedups);
+}
+
+int st_verdict_observed_means(st_verdict *v, const double *x, size_t n,
+                              const double *y, size_t m,
+                              const double *means)
+{
+    double s[3];
+    int status = observed_speedups(x, n, y, m, means, s);
+    v->speedup_min = s[0];
+    v->speedup_mean = s[1];
+    v->speedup_median = s[2];
+    return status;
 }
 
 int st_verdict_observed(st_verdict *v, const double *x, size_t n,
                         const double *y, size_t m)
 {
-    double s[3];
-    int status = st_observed_speedups(x, n, y, m, s);
-    v->speedup_min = s[0];
-    v->speedup_mean = s[1];
-    v->speedup_median = s[2];
-    return status;
+    return st_verdict_observed_means(v, x, n, y, m, NULL);
 }
 
 /* The decision a protocol takes at one alpha, from sub-test results. */

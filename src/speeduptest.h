@@ -503,11 +503,15 @@ int st_protocol(int proto, const double *x, size_t n, const double *y,
  * alpha, then alpha in (0, 1) and the run times (finite, positive; n + m
  * within what a protocol copies) checked: ST_OK, ST_ERR_DOMAIN or
  * ST_ERR_TOO_MANY.  st_verdict_observed: the observed speedups of the
- * minimum, mean and median into *v. */
+ * minimum, mean and median into *v; st_verdict_observed_means the same
+ * with st_mean() of x and of y already made (means, or NULL). */
 int st_verdict_start(st_verdict *v, double alpha, const double *x, size_t n,
                      const double *y, size_t m);
 int st_verdict_observed(st_verdict *v, const double *x, size_t n,
                         const double *y, size_t m);
+int st_verdict_observed_means(st_verdict *v, const double *x, size_t n,
+                              const double *y, size_t m,
+                              const double *means);
 
 /* The smallest alpha in (0, 0.5] at which protocol proto declares
  * significance (the highest confidence is 1 - alpha; alpha itself keeps
@@ -1015,10 +1019,11 @@ double st_var(const double *x, size_t n, double mean);
  * 1 when all values are equal. */
 double *st_sorted_copy(const double *x, size_t n);
 double st_median_sorted(const double *xs, size_t n);
-/* The median of x (n values, no NaN) by selection in a copy, O(n)
- * expected: the value st_median_sorted() gives on the sorted values; NaN
- * when the copy cannot be allocated.  min (may be NULL) receives the
- * smallest value. */
+/* The median of x (n values, no NaN) by selection, O(n) expected: in a
+ * copy, or from 8192 values among those between two order statistics of
+ * a sample of x (Floyd and Rivest); the value st_median_sorted() gives on
+ * the sorted values; NaN when no copy can be allocated.  min (may be
+ * NULL) receives the smallest value. */
 /* The k-th smallest (0-based) of a[0..n-1] (n >= 1), which it reorders:
  * a[k] holds it, the values before it are not larger, those after not
  * smaller (quickselect, sorting a range that does not shrink). */

@@ -2,9 +2,12 @@
  * util.c -- the helpers the core's files share: the interrupt callback,
  * results, the mean and variance as R computes them, sorting (the one
  * concept here, st_sort: radix sorts of the doubles' bit patterns), the
- * median, mid-ranks and the normal approximation of the rank tests.
+ * median (by selection, in a bracket drawn from a sample when the sample
+ * is large), mid-ranks and the normal approximation of the rank tests.
  *
  * References
+ *   Floyd, R. W. and Rivest, R. L. (1975). Expected time bounds for
+ *     selection. Communications of the ACM 18(3), 165-172.
  *   Knuth, D. E. (1998). The Art of Computer Programming, vol. 3: Sorting
  *     and Searching, 2nd ed., section 5.2.5 (radix sorting).
  *   McIlroy, P. M., Bostic, K. and McIlroy, M. D. (1993). Engineering
@@ -278,12 +281,90 @@ double st_select_kth(double *a, size_t n, size_t k)
     return a[k];
 }
 
+/* The median of a[0..na) whose middle order statistics are those of the
+ * whole sample at ranks k - 1 (an even sample) and k of a: a[k] selected,
+ * and for an even sample the largest of a[0..k) (k >= 1), averaged as
+ * st_median_sorted() does. */
+static double middle_of(double *a, size_t na, size_t k, int even)
+{
+    double upper = st_select_kth(a, na, k);
+    if (!even) return upper;
+    /* the largest of the lower part: the rank k - 1 */
+    double lower = a[0];
+    for (size_t i = 1; i < k; i++) if (a[i] > lower) lower = a[i];
+    double s = lower + upper;
+    return isfinite(s) ? s / 2.0 : lower / 2.0 + upper / 2.0;
+}
+
+/*
+ * Large samples: the middle by a bracket drawn from a sample (Floyd and
+ * Rivest 1975).  A sample of s = n^(2/3) values at a regular stride gives
+ * two of its order statistics lo <= hi, 2 sqrt(s) ranks either side of its
+ * middle; one pass over x counts the values below lo and copies those in
+ * [lo, hi] (about 4 n / sqrt(s) of them), and when the middle ranks of x
+ * fall among the copied ones (below <= rank of the lower middle, and
+ * below + copied > h) the median is selected among those.  The copied
+ * values are exactly x's values of those ranks, so the result is the
+ * value a sort gives.  A bracket that misses the middle (an order of the
+ * values that fools the stride), or holds more values than its buffer,
+ * returns 0 and the caller selects in a copy of the whole sample.  The
+ * pass is written without branches on the data (the comparisons used as
+ * 0/1 numbers) and also takes the minimum.
+ */
+#define ST_SELECT_BRACKET_MIN 8192
+
+static int median_bracketed(const double *x, size_t n, double *min,
+                            double *med)
+{
+    size_t s = (size_t) cbrt((double) n * (double) n);
+    size_t stride = n / s, d = 2 * (size_t) sqrt((double) s);
+    size_t half = s / 2;
+    if (half < d + 1) return 0;
+    size_t cap = 4 * d * (n / s) + 64;  /* twice the expected band */
+    if (cap > n) cap = n;
+    double *sample = st_malloc(s, sizeof(double));
+    double *buf = sample ? st_malloc(cap, sizeof(double)) : NULL;
+    if (!buf) {
+        free(sample);
+        return 0;
+    }
+    for (size_t i = 0; i < s; i++) sample[i] = x[i * stride];
+    double hi = st_select_kth(sample, s, half + d);
+    double lo = st_select_kth(sample, half + d, half - d);
+    free(sample);
+    double m = x[0];
+    size_t below = 0, nb = 0;
+    int full = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = x[i];
+        m = v < m ? v : m;
+        below += v < lo;
+        buf[nb] = v;                      /* kept only when in [lo, hi] */
+        nb += (v >= lo) & (v <= hi);
+        if (nb == cap) {                  /* rare: the bracket is too wide */
+            full = 1;
+            break;
+        }
+    }
+    size_t h = n / 2, klo = n % 2 ? h : h - 1;
+    int ok = !full && below <= klo && h < below + nb;
+    if (ok) {
+        *med = middle_of(buf, nb, h - below, n % 2 == 0);
+        if (min) *min = m;
+    }
+    free(buf);
+    return ok;
+}
+
 double st_median_select(const double *x, size_t n, double *min)
 {
     if (n == 0) {
         if (min) *min = NAN;
         return NAN;
     }
+    double med;
+    if (n >= ST_SELECT_BRACKET_MIN && median_bracketed(x, n, min, &med))
+        return med;
     if (min) {
         double m = x[0];
         for (size_t i = 1; i < n; i++) if (x[i] < m) m = x[i];
@@ -292,18 +373,7 @@ double st_median_select(const double *x, size_t n, double *min)
     double *a = st_malloc(n, sizeof(double));
     if (!a) return NAN;
     memcpy(a, x, n * sizeof(double));
-    size_t h = n / 2;
-    double upper = st_select_kth(a, n, h);
-    double med;
-    if (n % 2) {
-        med = upper;
-    } else {
-        /* the largest of the lower half: the (h - 1)-th smallest */
-        double lower = a[0];
-        for (size_t i = 1; i < h; i++) if (a[i] > lower) lower = a[i];
-        double s = lower + upper;
-        med = isfinite(s) ? s / 2.0 : lower / 2.0 + upper / 2.0;
-    }
+    med = middle_of(a, n, n / 2, n % 2 == 0);
     free(a);
     return med;
 }
