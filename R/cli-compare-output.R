@@ -1097,14 +1097,17 @@ json_strings <- function(x) {
   paste0("\"", x, "\"")
 }
 
-# Numbers as jsonlite writes them with digits = NA (15 significant digits,
-# "Inf" as a string), from one toJSON() of the vector; NA as null.
+# Numbers as jsonlite writes them with digits = NA: C's "%.15g" (what
+# jsonlite's num_to_char() formats with), the infinities as the strings
+# "Inf" and "-Inf"; NA and NaN as null.
 json_numbers <- function(x) {
+  x <- as.double(x)
   out <- rep("null", length(x))
   ok <- !is.na(x)
   if (any(ok)) {
-    txt <- as.character(jsonlite::toJSON(as.double(x[ok]), digits = NA))
-    out[ok] <- strsplit(substr(txt, 2L, nchar(txt) - 1L), ",", fixed = TRUE)[[1L]]
+    out[ok] <- sprintf("%.15g", x[ok])
+    inf <- ok & is.infinite(x)
+    out[inf] <- ifelse(x[inf] > 0, "\"Inf\"", "\"-Inf\"")
   }
   out
 }

@@ -35,6 +35,32 @@ static int field_kind(SEXP v, SEXPTYPE vt)
     return TYPEOF(v) == REALSXP || TYPEOF(v) == INTSXP ? FIELD_SCALAR : FIELD_OTHER;
 }
 
+/* The value of each of the nk keys kchar (of byte lengths klen) in the
+ * record r: found[k] is the first element of r named kchar[k], NULL where
+ * r is not a list or has no such name. */
+static void record_find(SEXP r, int nk, const SEXP *kchar, const size_t *klen,
+                        SEXP *found)
+{
+    SEXP nm = TYPEOF(r) == VECSXP ? Rf_getAttrib(r, R_NamesSymbol) : R_NilValue;
+    int left = nk;
+    for (int k = 0; k < nk; k++) found[k] = NULL;
+    if (TYPEOF(nm) != STRSXP) return;
+    R_xlen_t m = XLENGTH(nm);
+    for (R_xlen_t j = 0; j < m && left > 0; j++) {
+        SEXP s = STRING_ELT(nm, j);
+        if (s == NA_STRING) continue;
+        for (int k = 0; k < nk; k++) {
+            if (found[k] != NULL) continue;
+            if (s == kchar[k] ||
+                ((size_t) LENGTH(s) == klen[k] &&
+                 memcmp(CHAR(s), CHAR(kchar[k]), klen[k]) == 0)) {
+                found[k] = VECTOR_ELT(r, j);
+                left--;
+            }
+        }
+    }
+}
+
 /* For records (a list) and keys (a character vector) with the wanted type
  * of each ("s" a string, "n" a number, "b" a logical): a list with, per
  * key, list(kind = integer codes above, value = the value where the kind is
@@ -68,26 +94,7 @@ SEXP ffi_json_fields(SEXP records, SEXP keys, SEXP types)
     SEXP found[64];
     for (R_xlen_t i = 0; i < n; i++) {
         if (i % 65536 == 65535) R_CheckUserInterrupt();
-        SEXP r = VECTOR_ELT(records, i);
-        SEXP nm = TYPEOF(r) == VECSXP ? Rf_getAttrib(r, R_NamesSymbol) : R_NilValue;
-        int left = nk;
-        for (int k = 0; k < nk; k++) found[k] = NULL;
-        if (TYPEOF(nm) == STRSXP) {
-            R_xlen_t m = XLENGTH(nm);
-            for (R_xlen_t j = 0; j < m && left > 0; j++) {
-                SEXP s = STRING_ELT(nm, j);
-                if (s == NA_STRING) continue;
-                for (int k = 0; k < nk; k++) {
-                    if (found[k] != NULL) continue;
-                    if (s == kchar[k] ||
-                        ((size_t) LENGTH(s) == klen[k] &&
-                         memcmp(CHAR(s), CHAR(kchar[k]), klen[k]) == 0)) {
-                        found[k] = VECTOR_ELT(r, j);
-                        left--;
-                    }
-                }
-            }
-        }
+        record_find(VECTOR_ELT(records, i), nk, kchar, klen, found);
         for (int k = 0; k < nk; k++) {
             SEXP v = found[k];
             SEXPTYPE vt = vtype[k];
@@ -115,5 +122,144 @@ SEXP ffi_json_fields(SEXP records, SEXP keys, SEXP types)
     }
     Rf_setAttrib(out, R_NamesSymbol, keys);
     UNPROTECT(3);
+    return out;
+}
+
+/* The value of a numeric field as json_fields() reads it: the number of a
+ * scalar double or integer, NA for anything else. */
+static double field_number(SEXP v)
+{
+    if (v == NULL || field_kind(v, REALSXP) != FIELD_SCALAR) return NA_REAL;
+    if (TYPEOF(v) == INTSXP) {
+        int x = INTEGER(v)[0];
+        return x == NA_INTEGER ? NA_REAL : (double) x;
+    }
+    return REAL(v)[0];
+}
+
+/* Whether the string field v (found, a scalar string) is the C string s. */
+static int field_is(SEXP v, const char *s)
+{
+    SEXP c = STRING_ELT(v, 0);
+    return c != NA_STRING && strcmp(CHAR(c), s) == 0;
+}
+
+/* The runs of a Google Benchmark file's "benchmarks" (records: the list
+ * jsonlite parses) in one pass, when the file is clean: every entry an
+ * object, none reporting an error (error_occurred true), and every
+ * iteration run (run_type "iteration" or none) named by a string
+ * run_name or name, with a time_unit among unit_names (or none: the
+ * first unit) and the metric a finite number.  The other runs (the
+ * aggregates) are left out, as the R reader leaves them out.  Returns
+ * list(name, time, iterations, repetition_index) of the iteration runs
+ * in the file's order (time in seconds: the metric times the unit's
+ * factor among unit_values; iterations and repetition_index NA where
+ * they are not numbers), or NULL when the file is not clean: the R
+ * reader (R/import-gbench.R) then reads it with its checks and reports.
+ * The values are those the R reader gives a clean file, bit for bit. */
+SEXP ffi_gbench_runs(SEXP records, SEXP metric, SEXP unit_names, SEXP unit_values)
+{
+    if (TYPEOF(records) != VECSXP) Rf_error("`records` must be a list");
+    if (TYPEOF(metric) != STRSXP || XLENGTH(metric) != 1 ||
+        STRING_ELT(metric, 0) == NA_STRING)
+        Rf_error("`metric` must be one string");
+    if (TYPEOF(unit_names) != STRSXP || TYPEOF(unit_values) != REALSXP ||
+        XLENGTH(unit_names) != XLENGTH(unit_values) || XLENGTH(unit_names) < 1 ||
+        XLENGTH(unit_names) > 16)
+        Rf_error("`unit_names` and `unit_values` must be 1 to 16 names and numbers");
+    enum { RUN_TYPE, ERROR, RUN_NAME, NAME, UNIT, METRIC, ITERS, REP, NK };
+    const char *keys[NK] = {"run_type", "error_occurred", "run_name", "name",
+                            "time_unit", NULL, "iterations", "repetition_index"};
+    SEXP kvec = PROTECT(Rf_allocVector(STRSXP, NK));
+    SEXP kchar[NK];
+    size_t klen[NK];
+    for (int k = 0; k < NK; k++) {
+        SET_STRING_ELT(kvec, k, k == METRIC ? STRING_ELT(metric, 0) : Rf_mkChar(keys[k]));
+        kchar[k] = STRING_ELT(kvec, k);
+        klen[k] = strlen(CHAR(kchar[k]));
+    }
+    int nu = (int) XLENGTH(unit_names);
+    R_xlen_t n = XLENGTH(records);
+    SEXP found[NK];
+    PROTECT_INDEX ix[4];
+    SEXP name, time, iters, rep;
+    PROTECT_WITH_INDEX(name = Rf_allocVector(STRSXP, n), &ix[0]);
+    PROTECT_WITH_INDEX(time = Rf_allocVector(REALSXP, n), &ix[1]);
+    PROTECT_WITH_INDEX(iters = Rf_allocVector(REALSXP, n), &ix[2]);
+    PROTECT_WITH_INDEX(rep = Rf_allocVector(REALSXP, n), &ix[3]);
+    double *pt = REAL(time), *pi = REAL(iters), *pr = REAL(rep);
+    const double *factor = REAL(unit_values);
+    /* one pass: the runs, until a record shows that the file is not clean */
+    R_xlen_t runs = 0;
+    int clean = 1;
+    for (R_xlen_t i = 0; i < n && clean; i++) {
+        if (i % 65536 == 65535) R_CheckUserInterrupt();
+        SEXP r = VECTOR_ELT(records, i);
+        if (TYPEOF(r) != VECSXP) {
+            clean = 0;
+            break;
+        }
+        record_find(r, NK, kchar, klen, found);
+        SEXP e = found[ERROR];
+        if (e != NULL && field_kind(e, LGLSXP) == FIELD_SCALAR && LOGICAL(e)[0] == TRUE) {
+            clean = 0;
+            break;
+        }
+        SEXP t = found[RUN_TYPE];
+        int kt = t == NULL ? FIELD_ABSENT : field_kind(t, STRSXP);
+        if (kt == FIELD_OTHER || (kt == FIELD_SCALAR && !field_is(t, "iteration"))) continue;
+        /* the name: run_name, else name */
+        SEXP v = NULL;
+        for (int k = RUN_NAME; k <= NAME && v == NULL; k++) {
+            SEXP f = found[k];
+            if (f != NULL && field_kind(f, STRSXP) == FIELD_SCALAR &&
+                STRING_ELT(f, 0) != NA_STRING)
+                v = f;
+        }
+        if (v == NULL) {
+            clean = 0;
+            break;
+        }
+        /* the unit: none (the first), else one of unit_names */
+        SEXP u = found[UNIT];
+        int ku = u == NULL ? FIELD_ABSENT : field_kind(u, STRSXP);
+        int q = 0;
+        if (ku == FIELD_OTHER) {
+            clean = 0;
+            break;
+        }
+        if (ku == FIELD_SCALAR) {
+            while (q < nu && !field_is(u, CHAR(STRING_ELT(unit_names, q)))) q++;
+            if (q == nu) {
+                clean = 0;
+                break;
+            }
+        }
+        double x = field_number(found[METRIC]);
+        if (!R_FINITE(x)) {
+            clean = 0;
+            break;
+        }
+        SET_STRING_ELT(name, runs, STRING_ELT(v, 0));
+        pt[runs] = x * factor[q];
+        pi[runs] = field_number(found[ITERS]);
+        pr[runs] = field_number(found[REP]);
+        runs++;
+    }
+    if (!clean || runs == 0) {
+        UNPROTECT(5);
+        return R_NilValue;
+    }
+    if (runs < n) {
+        /* the aggregates left out */
+        REPROTECT(name = Rf_xlengthgets(name, runs), ix[0]);
+        REPROTECT(time = Rf_xlengthgets(time, runs), ix[1]);
+        REPROTECT(iters = Rf_xlengthgets(iters, runs), ix[2]);
+        REPROTECT(rep = Rf_xlengthgets(rep, runs), ix[3]);
+    }
+    const char *names[] = {"name", "time", "iterations", "repetition_index"};
+    SEXP vals[] = {name, time, iters, rep};
+    SEXP out = ffi_named_list(4, names, vals);
+    UNPROTECT(5);
     return out;
 }
