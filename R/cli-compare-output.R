@@ -26,9 +26,19 @@ compare_run <- function(t, opts) {
   skipped <- data.frame(benchmark = character(), version = character(),
                         message = character(), stringsAsFactors = FALSE)
   for (o in others) {
-    keep <- as.character(t$version) %in% c(baseline, o)
-    sub <- as.data.frame(unclass(t), stringsAsFactors = FALSE)[keep, , drop = FALSE]
-    sub$version <- factor(as.character(sub$version), levels = c(baseline, o))
+    two <- c(baseline, o)
+    keep <- if (is.factor(ver)) (levels(ver) %in% two)[as.integer(ver)] else
+      as.character(ver) %in% two
+    keep[is.na(keep)] <- FALSE
+    sub <- as.data.frame(unclass(t), stringsAsFactors = FALSE)
+    # the runs of the two versions, the baseline first (the table as it is
+    # when it holds these two alone, in this order)
+    if (!all(keep)) sub <- sub[keep, , drop = FALSE]
+    v <- sub$version
+    if (!(is.integer(v) && identical(attributes(v), list(levels = two, class = "factor")) &&
+          !anyNA(v))) {
+      sub$version <- factor(as.character(v), levels = two)
+    }
     attr(sub, "run_order") <- attr(t, "run_order")
     # the benchmarks skipped as the timings were built (a bad structure value)
     pr <- attr(t, "problems")

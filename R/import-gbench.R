@@ -130,26 +130,17 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
     rep_index <- if (length(rep_index) == length(keep)) rep_index[keep] else
       rep(NA_real_, length(nm))
   }
-  # the benchmarks as integer codes, in order of first appearance: the
-  # runs of each counted in the file's order, one pass for all benchmarks
+  # the benchmarks as integer codes, in order of first appearance; the runs
+  # of each counted in the file's order, and the order of the repetitions
+  # in the process: repetition_index when every run of the benchmark has a
+  # distinct one, else the order in the file (one pass of C for all)
   code <- match(nm, unique(nm))
-  counts <- tabulate(code)
-  run <- integer(length(nm))
-  run[order(code)] <- sequence(counts)
-  # the order of the repetitions in the process: repetition_index when every
-  # run of the benchmark has a distinct one, else the order in the file
-  iteration <- run
-  o <- order(code, rep_index)
-  bad <- is.na(rep_index)
-  bad[o[-1L]] <- bad[o[-1L]] | (code[o[-1L]] == code[o[-length(o)]] &
-                                rep_index[o[-1L]] == rep_index[o[-length(o)]])
-  ok <- !(seq_along(counts) %in% code[bad %in% TRUE])[code]
-  rank_in <- integer(length(nm))
-  rank_in[o] <- sequence(counts)
-  iteration[ok] <- rank_in[ok]
+  ord <- .Call(ffi_gbench_order, code, as.double(rep_index), max(code, 0L))
+  run <- ord$run
+  iteration <- ord$iteration
   version <- if (multi) NA_character_ else file_stem(path)
   d <- timings_part(nm, version, time, run, "sample", iterations = iters,
-                    process = rep(1L, length(time)), iteration = as.integer(iteration))
+                    process = rep(1L, length(time)), iteration = iteration)
   if (nrow(problems)) attr(d, "problems") <- problems
   d
 }

@@ -13,8 +13,81 @@
  * object), then by its bytes.  This works on R objects (the parse of
  * jsonlite), so it is an entry point only, with no core part.
  */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ffi.h"
+
+/* ---- the order of the runs of a Google Benchmark file ------------------ */
+
+typedef struct {
+    double rep; /* the repetition_index of the run */
+    size_t at;  /* its position among the runs of its benchmark, 0-based */
+} rep_at;
+
+static int cmp_rep_at(const void *a, const void *b)
+{
+    const rep_at *x = a, *y = b;
+    if (x->rep != y->rep) return x->rep < y->rep ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* The n runs of a file, of benchmarks code[i] in 1..k, with repetition
+ * indices rep[i] (NaN where missing): run[i] is the position of run i
+ * among the runs of its benchmark in the file's order (1-based), and
+ * iteration[i] its rank by repetition_index among them when every run of
+ * the benchmark has one and they are distinct, else run[i] (the order in
+ * which the repetitions ran in the process).  A counting sort by
+ * benchmark, then a sort of each benchmark's indices.  ST_ERR_DOMAIN for a
+ * code outside 1..k, ST_ERR_ALLOC. */
+int st_gbench_order(const int *code, const double *rep, size_t n, int k, int *run,
+                    int *iteration)
+{
+    if (k < 0) return ST_ERR_DOMAIN;
+    for (size_t i = 0; i < n; i++)
+        if (code[i] < 1 || code[i] > k) return ST_ERR_DOMAIN;
+    if (n == 0) return ST_OK;
+    size_t *start = st_malloc((size_t) k + 1, sizeof(size_t));
+    size_t *rows = st_malloc(n, sizeof(size_t));
+    rep_at *work = st_malloc(n, sizeof(rep_at));
+    if (!start || !rows || !work) {
+        free(start);
+        free(rows);
+        free(work);
+        return ST_ERR_ALLOC;
+    }
+    for (size_t g = 0; g <= (size_t) k; g++) start[g] = 0;
+    for (size_t i = 0; i < n; i++) start[code[i]]++;
+    for (size_t g = 1; g <= (size_t) k; g++) start[g] += start[g - 1];
+    /* the rows of benchmark g in file order, in rows[start[g] ..
+     * start[g + 1]) (n for the last one) */
+    for (size_t i = n; i-- > 0;) rows[--start[code[i]]] = i;
+    for (size_t g = 1; g <= (size_t) k; g++) {
+        size_t lo = start[g], hi = g < (size_t) k ? start[g + 1] : n;
+        int ok = 1;
+        for (size_t j = lo; j < hi; j++) {
+            size_t i = rows[j];
+            run[i] = (int) (j - lo + 1);
+            work[j].rep = rep[i];
+            work[j].at = j - lo;
+            if (isnan(rep[i])) ok = 0;
+        }
+        if (ok && hi - lo > 1) {
+            qsort(work + lo, hi - lo, sizeof(rep_at), cmp_rep_at);
+            for (size_t j = lo + 1; j < hi && ok; j++)
+                if (work[j].rep == work[j - 1].rep) ok = 0;
+        }
+        for (size_t j = lo; j < hi; j++) {
+            if (ok) iteration[rows[lo + work[j].at]] = (int) (j - lo + 1);
+            else iteration[rows[j]] = run[rows[j]];
+        }
+    }
+    free(start);
+    free(rows);
+    free(work);
+    return ST_OK;
+}
 
 /* The kinds of a field's value, the same codes as the R side uses. */
 enum {
@@ -261,5 +334,28 @@ SEXP ffi_gbench_runs(SEXP records, SEXP metric, SEXP unit_names, SEXP unit_value
     SEXP vals[] = {name, time, iters, rep};
     SEXP out = ffi_named_list(4, names, vals);
     UNPROTECT(5);
+    return out;
+}
+
+/* st_gbench_order() of codes (integers in 1..k) and repetition indices
+ * (doubles, NA where missing): list(run, iteration). */
+SEXP ffi_gbench_order(SEXP code, SEXP rep, SEXP k)
+{
+    if (TYPEOF(code) != INTSXP) Rf_error("`code` must be integer codes");
+    size_t nr;
+    const double *r = ffi_doubles(rep, &nr, "rep");
+    size_t n = (size_t) XLENGTH(code);
+    if (nr != n) Rf_error("`code` and `rep` must have the same length");
+    if (n > (size_t) INT_MAX) Rf_error("too many runs");
+    int kk = ffi_int(k, "k");
+    SEXP run = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) n));
+    SEXP it = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) n));
+    int status = st_gbench_order(INTEGER(code), r, n, kk, INTEGER(run), INTEGER(it));
+    if (status == ST_ERR_ALLOC) Rf_error("out of memory");
+    if (status != ST_OK) Rf_error("`code` must hold codes in 1..k");
+    const char *names[] = {"run", "iteration"};
+    SEXP vals[] = {run, it};
+    SEXP out = ffi_named_list(2, names, vals);
+    UNPROTECT(2);
     return out;
 }
