@@ -26,9 +26,19 @@ compare_run <- function(t, opts) {
   skipped <- data.frame(benchmark = character(), version = character(),
                         message = character(), stringsAsFactors = FALSE)
   for (o in others) {
-    keep <- as.character(t$version) %in% c(baseline, o)
-    sub <- as.data.frame(unclass(t), stringsAsFactors = FALSE)[keep, , drop = FALSE]
-    sub$version <- factor(as.character(sub$version), levels = c(baseline, o))
+    two <- c(baseline, o)
+    keep <- if (is.factor(ver)) (levels(ver) %in% two)[as.integer(ver)] else
+      as.character(ver) %in% two
+    keep[is.na(keep)] <- FALSE
+    sub <- as.data.frame(unclass(t), stringsAsFactors = FALSE)
+    # the runs of the two versions, the baseline first (the table as it is
+    # when it holds these two alone, in this order)
+    if (!all(keep)) sub <- sub[keep, , drop = FALSE]
+    v <- sub$version
+    if (!(is.integer(v) && identical(attributes(v), list(levels = two, class = "factor")) &&
+          !anyNA(v))) {
+      sub$version <- factor(as.character(v), levels = two)
+    }
     attr(sub, "run_order") <- attr(t, "run_order")
     # the benchmarks skipped as the timings were built (a bad structure value)
     pr <- attr(t, "problems")
@@ -1097,14 +1107,17 @@ json_strings <- function(x) {
   paste0("\"", x, "\"")
 }
 
-# Numbers as jsonlite writes them with digits = NA (15 significant digits,
-# "Inf" as a string), from one toJSON() of the vector; NA as null.
+# Numbers as jsonlite writes them with digits = NA: C's "%.15g" (what
+# jsonlite's num_to_char() formats with), the infinities as the strings
+# "Inf" and "-Inf"; NA and NaN as null.
 json_numbers <- function(x) {
+  x <- as.double(x)
   out <- rep("null", length(x))
   ok <- !is.na(x)
   if (any(ok)) {
-    txt <- as.character(jsonlite::toJSON(as.double(x[ok]), digits = NA))
-    out[ok] <- strsplit(substr(txt, 2L, nchar(txt) - 1L), ",", fixed = TRUE)[[1L]]
+    out[ok] <- sprintf("%.15g", x[ok])
+    inf <- ok & is.infinite(x)
+    out[inf] <- ifelse(x[inf] > 0, "\"Inf\"", "\"-Inf\"")
   }
   out
 }

@@ -7,12 +7,13 @@
 # median, stddev, cv) and are left out.  The repetitions of a benchmark ran
 # one after the other in the file's process: `iteration` is their order
 # there (repetition_index + 1 when the file has it, else the file's
-# order).
+# order).  `fast = FALSE` reads a clean file through the checks too (the
+# tests compare the two).
 
 gbench_units <- c(ns = 1e-9, us = 1e-6, ms = 1e-3, s = 1)
 
 import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
-                          src = NULL) {
+                          src = NULL, fast = TRUE) {
   metric <- timings_metric(metric, c("real_time", "cpu_time"), path,
                            "Google Benchmark")
   j <- src$json %||% timings_json(path, src$sniff)
@@ -23,116 +24,123 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
   }
   if (!length(b)) timings_empty(path, "the Google Benchmark file lists no benchmark")
   problems <- empty_problems()
-  # entries that are not objects cannot be attributed to a benchmark
-  is_rec <- vapply(b, is.list, NA)
-  if (!all(is_rec)) {
-    problems <- import_skip(problems, path, sprintf("%d entr%s of \"benchmarks\"",
-                            sum(!is_rec), if (sum(!is_rec) == 1L) "y" else "ies"),
-                            "not a JSON object")
-    b <- b[is_rec]
-  }
-  # the fields of every run, taken in one pass (json_fields())
-  fields <- json_fields(b, c("run_type", "error_occurred", "run_name", "name",
-                             "error_message", "time_unit", metric, "iterations",
-                             "repetition_index"),
-                        c("s", "b", "s", "s", "s", "s", "n", "n", "n"))
-  # the text of a field: its string, `default` where it is missing, null
-  # or empty, NA where it is anything else
-  text <- function(key, default) {
-    f <- fields[[key]]
-    out <- f$value
-    out[f$kind < 2L] <- default
-    out
-  }
-  type <- text("run_type", "iteration")
-  failed <- fields$error_occurred$kind == 2L & fields$error_occurred$value %in% TRUE
-  it <- which(type == "iteration" & !failed)
-  if (!length(it)) {
-    if (any(type == "aggregate", na.rm = TRUE)) {
-      abort(sprintf("'%s' holds only Google Benchmark aggregates (mean, median, ...), not the runs: run the benchmark with --benchmark_repetitions=N but without --benchmark_report_aggregates_only or --benchmark_display_aggregates_only.",
-                    safe_text(path)), class = c("aggregates", "empty", "data"))
+  # a clean file (every entry an object, no run reporting an error, every
+  # iteration run named, with a known unit and a finite time: what Google
+  # Benchmark writes) is read in one pass of C (src/json-fields.c), which
+  # gives the values the checks below give it; any other file goes through
+  # them, with its reasons
+  fast <- if (fast) .Call(ffi_gbench_runs, b, metric, names(gbench_units),
+                          unname(gbench_units))
+  if (!is.null(fast)) {
+    nm <- fast$name
+    # the suffixes taken off each distinct name once
+    u <- unique(nm)
+    nm <- sub("_(mean|median|stddev|cv)$", "", sub("/repeats:[0-9]+$", "", u))[match(nm, u)]
+    time <- fast$time
+    iters <- fast$iterations
+    rep_index <- fast$repetition_index
+  } else {
+    is_rec <- vapply(b, is.list, NA)
+    if (!all(is_rec)) {
+      problems <- import_skip(problems, path, sprintf("%d entr%s of \"benchmarks\"",
+                              sum(!is_rec), if (sum(!is_rec) == 1L) "y" else "ies"),
+                              "not a JSON object")
+      b <- b[is_rec]
     }
-    timings_empty(path, if (any(failed)) "every benchmark reported an error" else
-      "no iteration run")
-  }
-  run_names <- function() {
-    nm <- text("run_name", NA_character_)
-    nm[is.na(nm)] <- text("name", NA_character_)[is.na(nm)]
-    nm
-  }
-  # a benchmark that reported an error (SkipWithError) is left out whole
-  gave_up <- character()
-  if (any(failed)) {
+    # the fields of every run, taken in one pass (json_fields())
+    fields <- json_fields(b, c("run_type", "error_occurred", "run_name", "name",
+                               "error_message", "time_unit", metric, "iterations",
+                               "repetition_index"),
+                          c("s", "b", "s", "s", "s", "s", "n", "n", "n"))
+    # the text of a field: its string, `default` where it is missing, null
+    # or empty, NA where it is anything else
+    text <- function(key, default) {
+      f <- fields[[key]]
+      out <- f$value
+      out[f$kind < 2L] <- default
+      out
+    }
+    type <- text("run_type", "iteration")
+    failed <- fields$error_occurred$kind == 2L & fields$error_occurred$value %in% TRUE
+    it <- which(type == "iteration" & !failed)
+    if (!length(it)) {
+      if (any(type == "aggregate", na.rm = TRUE)) {
+        abort(sprintf("'%s' holds only Google Benchmark aggregates (mean, median, ...), not the runs: run the benchmark with --benchmark_repetitions=N but without --benchmark_report_aggregates_only or --benchmark_display_aggregates_only.",
+                      safe_text(path)), class = c("aggregates", "empty", "data"))
+      }
+      timings_empty(path, if (any(failed)) "every benchmark reported an error" else
+        "no iteration run")
+    }
+    run_names <- function() {
+      nm <- text("run_name", NA_character_)
+      nm[is.na(nm)] <- text("name", NA_character_)[is.na(nm)]
+      nm
+    }
+    # a benchmark that reported an error (SkipWithError) is left out whole
+    gave_up <- character()
+    if (any(failed)) {
+      nm <- run_names()
+      msg <- text("error_message", "")
+      for (bn in unique(nm[failed & !is.na(nm)])) {
+        m <- msg[failed & nm %in% bn][1L]
+        problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", bn),
+          sprintf("Google Benchmark reported an error%s",
+                  if (!is.na(m) && nzchar(m)) sprintf(" (\"%s\")", safe_text(m)) else ""))
+      }
+      gave_up <- sub("_(mean|median|stddev|cv)$", "",
+                     sub("/repeats:[0-9]+$", "", unique(nm[failed & !is.na(nm)])))
+    }
+    fields <- lapply(fields, function(f) list(kind = f$kind[it], value = f$value[it]))
     nm <- run_names()
-    msg <- text("error_message", "")
-    for (bn in unique(nm[failed & !is.na(nm)])) {
-      m <- msg[failed & nm %in% bn][1L]
-      problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", bn),
-        sprintf("Google Benchmark reported an error%s",
-                if (!is.na(m) && nzchar(m)) sprintf(" (\"%s\")", safe_text(m)) else ""))
+    if (anyNA(nm)) {
+      problems <- import_skip(problems, path, sprintf("%d run(s) without a name", sum(is.na(nm))),
+                              "a run needs a \"name\" (or \"run_name\") string")
     }
-    gave_up <- sub("_(mean|median|stddev|cv)$", "",
-                   sub("/repeats:[0-9]+$", "", unique(nm[failed & !is.na(nm)])))
+    # the suffixes taken off each distinct name once
+    u <- unique(nm)
+    nm <- sub("_(mean|median|stddev|cv)$", "", sub("/repeats:[0-9]+$", "", u))[match(nm, u)]
+    unit <- text("time_unit", "ns")
+    # json_num() of each: the number, NA where it is not one number
+    time <- fields[[metric]]$value
+    iters <- fields$iterations$value
+    rep_index <- fields$repetition_index$value
+    # a benchmark with a run that cannot be read is left out whole
+    # (the reasons written for the bad runs only)
+    why <- rep(NA_character_, length(time))
+    bad_time <- which(!is.finite(time))
+    why[bad_time] <- ifelse(is.na(time[bad_time]),
+                            sprintf("a run's \"%s\" is missing or not a number", metric),
+                            sprintf("a run's \"%s\" is not finite", metric))
+    bad_unit <- which(is.na(unit) | !(unit %in% names(gbench_units)))
+    why[bad_unit] <- sprintf("unknown time_unit %s (expected ns, us, ms or s)",
+                             ifelse(is.na(unit[bad_unit]), "(not a string)",
+                                    sprintf("\"%s\"", unit[bad_unit])))
+    why[is.na(nm)] <- NA_character_
+    for (bn in unique(nm[!is.na(why)])) {
+      problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", bn),
+                              why[!is.na(why) & nm == bn][1L])
+    }
+    keep <- !is.na(nm) & !(nm %in% nm[!is.na(why)]) & !(nm %in% gave_up)
+    if (!any(keep)) {
+      timings_all_skipped(path, problems, "benchmark")
+    }
+    nm <- nm[keep]
+    time <- time[keep] * gbench_units[unit[keep]]
+    iters <- iters[keep]
+    rep_index <- if (length(rep_index) == length(keep)) rep_index[keep] else
+      rep(NA_real_, length(nm))
   }
-  fields <- lapply(fields, function(f) list(kind = f$kind[it], value = f$value[it]))
-  nm <- run_names()
-  if (anyNA(nm)) {
-    problems <- import_skip(problems, path, sprintf("%d run(s) without a name", sum(is.na(nm))),
-                            "a run needs a \"name\" (or \"run_name\") string")
-  }
-  # the suffixes taken off each distinct name once
-  u <- unique(nm)
-  nm <- sub("_(mean|median|stddev|cv)$", "", sub("/repeats:[0-9]+$", "", u))[match(nm, u)]
-  unit <- text("time_unit", "ns")
-  # json_num() of each: the number, NA where it is not one number
-  time <- fields[[metric]]$value
-  iters <- fields$iterations$value
-  rep_index <- fields$repetition_index$value
-  # a benchmark with a run that cannot be read is left out whole
-  # (the reasons written for the bad runs only)
-  why <- rep(NA_character_, length(time))
-  bad_time <- which(!is.finite(time))
-  why[bad_time] <- ifelse(is.na(time[bad_time]),
-                          sprintf("a run's \"%s\" is missing or not a number", metric),
-                          sprintf("a run's \"%s\" is not finite", metric))
-  bad_unit <- which(is.na(unit) | !(unit %in% names(gbench_units)))
-  why[bad_unit] <- sprintf("unknown time_unit %s (expected ns, us, ms or s)",
-                           ifelse(is.na(unit[bad_unit]), "(not a string)",
-                                  sprintf("\"%s\"", unit[bad_unit])))
-  why[is.na(nm)] <- NA_character_
-  for (bn in unique(nm[!is.na(why)])) {
-    problems <- import_skip(problems, path, sprintf("benchmark \"%s\"", bn),
-                            why[!is.na(why) & nm == bn][1L])
-  }
-  keep <- !is.na(nm) & !(nm %in% nm[!is.na(why)]) & !(nm %in% gave_up)
-  if (!any(keep)) {
-    timings_all_skipped(path, problems, "benchmark")
-  }
-  nm <- nm[keep]
-  time <- time[keep] * gbench_units[unit[keep]]
-  iters <- iters[keep]
-  rep_index <- if (length(rep_index) == length(keep)) rep_index[keep] else
-    rep(NA_real_, length(nm))
-  # the benchmarks as integer codes, in order of first appearance: the
-  # runs of each counted in the file's order, one pass for all benchmarks
+  # the benchmarks as integer codes, in order of first appearance; the runs
+  # of each counted in the file's order, and the order of the repetitions
+  # in the process: repetition_index when every run of the benchmark has a
+  # distinct one, else the order in the file (one pass of C for all)
   code <- match(nm, unique(nm))
-  counts <- tabulate(code)
-  run <- integer(length(nm))
-  run[order(code)] <- sequence(counts)
-  # the order of the repetitions in the process: repetition_index when every
-  # run of the benchmark has a distinct one, else the order in the file
-  iteration <- run
-  o <- order(code, rep_index)
-  bad <- is.na(rep_index)
-  bad[o[-1L]] <- bad[o[-1L]] | (code[o[-1L]] == code[o[-length(o)]] &
-                                rep_index[o[-1L]] == rep_index[o[-length(o)]])
-  ok <- !(seq_along(counts) %in% code[bad %in% TRUE])[code]
-  rank_in <- integer(length(nm))
-  rank_in[o] <- sequence(counts)
-  iteration[ok] <- rank_in[ok]
+  ord <- .Call(ffi_gbench_order, code, as.double(rep_index), max(code, 0L))
+  run <- ord$run
+  iteration <- ord$iteration
   version <- if (multi) NA_character_ else file_stem(path)
   d <- timings_part(nm, version, time, run, "sample", iterations = iters,
-                    process = rep(1L, length(time)), iteration = as.integer(iteration))
+                    process = rep(1L, length(time)), iteration = iteration)
   if (nrow(problems)) attr(d, "problems") <- problems
   d
 }

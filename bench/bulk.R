@@ -7,7 +7,8 @@
 # each child (user + system), the median and range of each build, the
 # median and range of the ratios of the pairs, the load average; and
 # whether the two builds wrote the same bytes (each report of compare;
-# `diff -r` of the two sites).
+# `diff -r` of the two sites).  The load average is printed before and
+# after each measure.
 #
 #   Rscript bench/bulk.R <reference library> <library> [repeats = 3] [parts = compare,site]
 args <- commandArgs(trailingOnly = TRUE)
@@ -29,14 +30,15 @@ child <- function(lib, code) {
   t[["user.child"]] + t[["sys.child"]]
 }
 pairs <- function(label, code_of) {
+  load0 <- load()
   cpu <- matrix(NA_real_, reps, 2L, dimnames = list(NULL, names(libs)))
   for (r in seq_len(reps)) for (b in names(libs)) {
     cpu[r, b] <- child(libs[[b]], code_of(b))
   }
   ratio <- cpu[, "new"] / cpu[, "ref"]
   f <- function(v) sprintf("%.2f (%.2f-%.2f)", stats::median(v), min(v), max(v))
-  cat(sprintf("%-34s reference %s s, this build %s s, ratio %s; load %s\n", label,
-              f(cpu[, "ref"]), f(cpu[, "new"]), f(ratio), load()))
+  cat(sprintf("%-34s reference %s s, this build %s s, ratio %s; load before %s, after %s\n",
+              label, f(cpu[, "ref"]), f(cpu[, "new"]), f(ratio), load0, load()))
 }
 
 if ("compare" %in% parts) {

@@ -16,9 +16,11 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include "speeduptest.h"
 
-/* R's mean() of the two values a and b. */
-static double r_mean2(double a, double b)
+/* R's mean() of the two values a and b (also the site's medians,
+ * report-site.c). */
+double st_mean2(double a, double b)
 {
     long double s = 0.0;
     s += a;
@@ -45,7 +47,7 @@ static double r_mean2(double a, double b)
 /* R's mean() of each pair a[i], b[i], i < k. */
 void st_mean_pairs(const double *a, const double *b, size_t k, double *out)
 {
-    for (size_t i = 0; i < k; i++) out[i] = r_mean2(a[i], b[i]);
+    for (size_t i = 0; i < k; i++) out[i] = st_mean2(a[i], b[i]);
 }
 
 /* ---- .Call entry points ------------------------------------------------ */

@@ -50,6 +50,8 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_read_files, 2),
     CALLDEF(ffi_plain_ascii, 1),
     CALLDEF(ffi_json_fields, 3),
+    CALLDEF(ffi_gbench_runs, 4),
+    CALLDEF(ffi_gbench_order, 3),
     CALLDEF(ffi_has_zero_one, 1),
     CALLDEF(ffi_codes_in_order, 2),
     CALLDEF(ffi_json_flat_numbers, 1),

@@ -76,30 +76,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* R's mean() of the two values a and b. */
-static double mean2(double a, double b)
-{
-    long double s = 0.0;
-    s += a;
-    s += b;
-    int finite_s = isfinite((double) s);
-    if (finite_s) {
-        s /= 2;
-    } else {
-        s = 0.0;
-        s += a / 2;
-        s += b / 2;
-        finite_s = isfinite((double) s);
-    }
-    if (finite_s && isfinite((double) s)) {
-        long double t = 0.0;
-        t += (a - s);
-        t += (b - s);
-        s += t / 2;
-    }
-    return (double) s;
-}
-
 /* The median of each of the m samples x[off_j .. off_j + len[j]) of
  * values that are not NaN (NaN for an empty sample); work holds the
  * longest sample. */
@@ -116,7 +92,7 @@ int st_site_medians(const double *x, const int *len, size_t m, double *out,
         memcpy(work, x + off, n * sizeof(double));
         qsort(work, n, sizeof(double), cmp_double);
         size_t half = (n + 1) / 2;
-        out[j] = n % 2 ? work[half - 1] : mean2(work[half - 1], work[half]);
+        out[j] = n % 2 ? work[half - 1] : st_mean2(work[half - 1], work[half]);
         off += n;
     }
     return ST_OK;

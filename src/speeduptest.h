@@ -1119,6 +1119,18 @@ int st_simd_split(const double *src, double *dst, size_t lo, size_t hi,
 int st_simd_kendall(const double *x, size_t n, double *D, double *T,
                     double *tv, int *ties);
 
+/* group-median.c: R's mean() of the two values a and b (the median of an
+ * even sample, as stats::median() makes it), bit for bit: the long double
+ * sum halved, then corrected by the mean of the residuals. */
+double st_mean2(double a, double b);
+
+/* json-fields.c: the position of each of n runs among the runs of its
+ * benchmark (codes 1..k) in the file's order, and its rank by repetition
+ * index when its benchmark's indices are all present and distinct (else
+ * its position): the order of a Google Benchmark file's repetitions. */
+int st_gbench_order(const int *code, const double *rep, size_t n, int k, int *run,
+                    int *iteration);
+
 /* report-site.c: the bins of many samples for their kernel density
  * estimates, as stats::density() bins one (y: 2 ngrid doubles a sample);
  * a text and a newline written to a file. */

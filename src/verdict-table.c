@@ -19,6 +19,7 @@
 #include <math.h>
 #include <string.h>
 #include "speeduptest.h"
+#include "cache.h"
 #include "ffi.h"
 
 static double na_nan(double v)
@@ -104,8 +105,15 @@ SEXP ffi_verdict_table(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
     double *step_p = (double *) more[1], *trend_p = (double *) more[3],
            *trend_tau = (double *) more[4], *tol_p = (double *) more[6];
 
+    /* the tables the tests compute once for many benchmarks (the exact
+     * null distributions of equal sizes), as a suite keeps them */
+    st_cache cache;
+    st_cache_init(&cache);
     for (size_t j = 0; j < nb; j++) {
-        if (j % 1024 == 1023) R_CheckUserInterrupt();
+        if (j % 1024 == 1023 && st_check_interrupt()) {
+            st_cache_free(&cache);
+            Rf_error("interrupted.");
+        }
         const double *x = sx.values + (size_t) sx.start[j];
         const double *y = sy.values + (size_t) sy.start[j];
         size_t n = (size_t) sx.len[j], m = (size_t) sy.len[j];
@@ -115,7 +123,12 @@ SEXP ffi_verdict_table(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
         st_protocol_options opt = {0};
         opt.trend_min = (size_t) tmin;
         opt.trend = trend;
+        opt.cache = &cache;
         int s = st_protocol(t, x, n, y, m, al[j], rig, &opt, &v);
+        if (s == ST_ERR_ALLOC || s == ST_ERR_INTERRUPTED) {
+            st_cache_free(&cache);
+            Rf_error(s == ST_ERR_ALLOC ? "out of memory." : "interrupted.");
+        }
         ic[STATUS][j] = s;
         ic[DECISION][j] = (int) v.decision;
         ic[BRANCH][j] = v.branch;
@@ -157,6 +170,7 @@ SEXP ffi_verdict_table(SEXP values, SEXP x_start, SEXP x_len, SEXP y_start,
         tol_status[j] = ts;
         for (int i = 0; i < 4; i++) tol_p[(size_t) i * nb + j] = p4[i];
     }
+    st_cache_free(&cache);
     Rf_setAttrib(cols, R_NamesSymbol, names);
     UNPROTECT(2);
     return cols;

@@ -63,7 +63,8 @@ test_that("json_strings() and json_numbers() write what jsonlite writes", {
                    vapply(x, function(s) as.character(jsonlite::toJSON(s, auto_unbox = TRUE)), "",
                           USE.NAMES = FALSE))
   set.seed(3)
-  v <- c(rlnorm(200, 0, 5), 0, 1, 35, 1e15, 1e-300, 5e-324, 0.1, 1 / 3, Inf, 123456789012)
+  v <- c(rlnorm(200, 0, 5), -rlnorm(100, 0, 30), 0, 1, 35, 1e15, 1e-300, 5e-324, 0.1, 1 / 3,
+         Inf, -Inf, 123456789012, 2^53, 1e16, -1, 1.7976931348623157e308, round(runif(50) * 1e6))
   expect_identical(ns$json_numbers(v),
                    vapply(v, function(s) as.character(jsonlite::toJSON(s, auto_unbox = TRUE, digits = NA)),
                           "", USE.NAMES = FALSE))

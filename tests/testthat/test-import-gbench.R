@@ -159,3 +159,70 @@ test_that("the fields of many records are what `[[` finds in each", {
   expect_identical(got$a$value[11], "first")
   expect_identical(got$n$value[12], Inf)
 })
+
+test_that("a clean file read in one pass of C gives what the checked path gives", {
+  # reference: import_gbench(fast = FALSE), the R path with every check,
+  # on files of every shape the one pass reads (aggregates, units, names
+  # from run_name or name, integer times, repetition indices missing,
+  # repeated or shuffled, iterations missing, keys repeated) and on files
+  # it hands back to the checks (errors, bad units, times, names, entries)
+  ns <- asNamespace("speeduptest")
+  set.seed(36)
+  rec <- function(j, i, unit) {
+    r <- list(name = sprintf("BM_%d/repeats:3", j %% 7), run_type = "iteration",
+              repetitions = 3, iterations = 100 + j, real_time = runif(1, 1, 1e4),
+              cpu_time = round(runif(1, 1, 1e4)), time_unit = unit)
+    if (j %% 3) r$run_name <- sprintf("BM_%d", j %% 7)
+    if (j %% 5) r$repetition_index <- if (j %% 4) i - 1 else 0
+    if (j %% 11 == 0) r$iterations <- NULL
+    if (j %% 13 == 0) r$time_unit <- NULL
+    r
+  }
+  files <- list()
+  for (case in 1:6) {
+    recs <- list()
+    for (j in 1:30) for (i in 1:3) {
+      recs[[length(recs) + 1L]] <- rec(j, i, c("ns", "us", "ms", "s")[1 + (j + case) %% 4])
+    }
+    if (case %% 2) recs <- recs[sample(length(recs))]
+    # aggregates among the runs
+    recs <- c(recs, list(list(name = "BM_1_mean", run_name = "BM_1", run_type = "aggregate",
+                              aggregate_name = "mean", real_time = 5, cpu_time = 5,
+                              time_unit = "ns")))
+    files[[length(files) + 1L]] <- recs
+  }
+  clean <- length(files)
+  bad <- list(
+    list(error_occurred = TRUE, error_message = "gave up"),
+    list(time_unit = "ks"), list(time_unit = 3), list(real_time = "fast"),
+    list(real_time = NULL), list(name = NULL, run_name = NULL), list(name = 5, run_name = NULL))
+  for (b in bad) {
+    recs <- files[[1L]]
+    recs[[4]][names(b)] <- b
+    files[[length(files) + 1L]] <- recs
+  }
+  files[[length(files) + 1L]] <- c(files[[2L]], list(5))
+  # a key given twice: the first one counts, as `[[` finds it
+  twice <- files[[2L]]
+  twice[[1]] <- c(twice[[1]], list(real_time = 99))
+  files[[length(files) + 1L]] <- twice
+  for (k in seq_along(files)) {
+    f <- withr::local_tempfile(fileext = ".json")
+    txt <- jsonlite::toJSON(list(context = list(), benchmarks = files[[k]]),
+                            auto_unbox = TRUE, digits = NA, null = "null")
+    writeLines(txt, f)
+    j <- jsonlite::parse_json(file(f, "rb"))
+    fast <- .Call(ns$ffi_gbench_runs, j$benchmarks, "real_time", names(ns$gbench_units),
+                  unname(ns$gbench_units))
+    # the one pass reads the clean files and the repeated key, and no other
+    expect_identical(is.null(fast), k > clean && k < length(files), info = k)
+    for (metric in c("real_time", "cpu_time")) for (multi in c(FALSE, TRUE)) {
+      quiet <- function(expr) withCallingHandlers(expr, warning = function(w) {
+        invokeRestart("muffleWarning")
+      })
+      a <- quiet(ns$import_gbench(f, metric = metric, multi = multi))
+      b <- quiet(ns$import_gbench(f, metric = metric, multi = multi, fast = FALSE))
+      expect_identical(a, b, info = paste(k, metric, multi))
+    }
+  }
+})
