@@ -169,6 +169,7 @@ read_timings <- function(path, format = "auto", metric = NULL,
       jmh = import_jmh, benchmarkdotnet = import_bdn)
     one_name <- if (!multi && length(benchmark) == 1L) benchmark else NULL
     d <- reader(path[i], metric = metric, multi = multi, name = one_name, src = src)
+    src <- NULL   # the parsed file, freed before the next one is parsed
     if (!nrow(d)) timings_empty(path[i], "no run was found")
     if (multi) d$version <- labels[i]
     parts[[i]] <- d
