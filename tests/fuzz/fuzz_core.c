@@ -35,7 +35,9 @@
  *     figures use every value once; E-divisive's changes leave segments
  *     of at least min_size values;
  *   - every round of measure()'s order is a permutation of the versions,
- *     whatever the source of uniform indices returns.
+ *     whatever the source of uniform indices returns;
+ *   - a Google Benchmark file's runs are numbered in file order within
+ *     their benchmark and ranked by distinct repetition indices.
  * Hangs are caught by libFuzzer's -timeout.
  */
 #include <float.h>
@@ -1928,6 +1930,48 @@ static void fuzz_rounds(reader *r)
     }
 }
 
+/* The order of a Google Benchmark file's repetitions (json-fields.c):
+ * within each benchmark, run[] counts its runs 1, 2, ... in file order;
+ * iteration[] is a permutation of the same numbers, in the order of the
+ * repetition indices when they are all present and distinct, else run[]. */
+static void fuzz_gborder(reader *r)
+{
+    enum { N = 64 };
+    int code[N], run[N], iteration[N];
+    double rep[N];
+    size_t n = rd_size(r, N);
+    int k = (int) rd_size(r, 8);
+    for (size_t i = 0; i < n; i++) {
+        code[i] = (int) rd_size(r, 9);   /* 0 and k + 1.. out of range */
+        uint8_t t = rd_u8(r);
+        rep[i] = t < 16 ? NAN : (double) (t % 12);
+    }
+    int s = st_gbench_order(code, rep, n, k, run, iteration);
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) bad |= code[i] < 1 || code[i] > k;
+    CHECK(s == (bad ? ST_ERR_DOMAIN : ST_OK));
+    if (s != ST_OK) return;
+    for (int g = 1; g <= k; g++) {
+        int count = 0, distinct = 1, seen[N + 1] = {0};
+        for (size_t i = 0; i < n; i++) {
+            if (code[i] != g) continue;
+            CHECK(run[i] == ++count);
+            if (isnan(rep[i])) distinct = 0;
+            for (size_t j = 0; j < i; j++)
+                if (code[j] == g && rep[j] == rep[i]) distinct = 0;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (code[i] != g) continue;
+            CHECK(iteration[i] >= 1 && iteration[i] <= count && !seen[iteration[i]]);
+            seen[iteration[i]] = 1;
+            if (!distinct) CHECK(iteration[i] == run[i]);
+            else
+                for (size_t j = 0; j < n; j++)
+                    if (code[j] == g && rep[j] < rep[i]) CHECK(iteration[j] < iteration[i]);
+        }
+    }
+}
+
 /* the targets of the bulk files (paste, fileread, json, site, vtable) */
 #include "fuzz_bulk.c"
 
@@ -1962,6 +2006,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (strcmp(t, "units") == 0) fuzz_units(&r);
     if (strcmp(t, "planrank") == 0) fuzz_planrank(&r);
     if (strcmp(t, "rounds") == 0) fuzz_rounds(&r);
+    if (strcmp(t, "gborder") == 0) fuzz_gborder(&r);
     /* the bulk files (not in all: four start an embedded R) */
     if (strcmp(t, "paste") == 0) fuzz_paste(&r);
     if (strcmp(t, "fileread") == 0) fuzz_fileread(&r);
