@@ -37,7 +37,9 @@
  *   - every round of measure()'s order is a permutation of the versions,
  *     whatever the source of uniform indices returns;
  *   - a Google Benchmark file's runs are numbered in file order within
- *     their benchmark and ranked by distinct repetition indices.
+ *     their benchmark and ranked by distinct repetition indices;
+ *   - a suite's timings grouped in one pass equal the grouping and the
+ *     process counts made in two.
  * Hangs are caught by libFuzzer's -timeout.
  */
 #include <float.h>
@@ -1972,6 +1974,81 @@ static void fuzz_gborder(reader *r)
     }
 }
 
+/* A suite's timings grouped in one pass (suite-timings.c): the same order,
+ * counts and cleanliness as st_timings_group(), the times gathered in that
+ * order, the same answers from the benchmark codes per row and per start
+ * row, from integer and double run numbers, and the process labels'
+ * counts of st_process_counts() over the grouped rows. */
+static void fuzz_tsuite(reader *r)
+{
+    enum { N = 48, NB = 6, NA = -1 };
+    int bench[N], version[N], irun[N], code[N], starts[N], sbench[N];
+    double drun[N], time[N];
+    size_t n = rd_size(r, N), nb = 1 + rd_size(r, NB - 1), u = rd_size(r, 6);
+    int use_run = rd_u8(r) & 1, bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t t = rd_u8(r);
+        /* mostly in blocks (as files give them), sometimes not */
+        bench[i] = i && t < 200 ? bench[i - 1] + (t % 5 == 0) : 1 + (int) (t % nb);
+        if (bench[i] > (int) nb) bench[i] = (int) nb;
+        version[i] = 1 + (rd_u8(r) & 1);
+        irun[i] = (int) rd_size(r, 6);
+        drun[i] = irun[i];
+        uint8_t c = rd_u8(r);
+        time[i] = c < 12 ? (c < 4 ? 0.0 : c < 8 ? -1.0 : NAN) : (double) c / 7.0;
+        code[i] = u && rd_u8(r) % 5 ? 1 + (int) (rd_u8(r) % u) : NA;
+    }
+    if (n && rd_u8(r) < 8) {
+        version[rd_size(r, n - 1)] = 3;   /* out of range */
+        bad = 1;
+    }
+    size_t ns = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!i || bench[i] != bench[i - 1]) {
+            starts[ns] = (int) i + 1;
+            sbench[ns++] = bench[i];
+        }
+    int order[N], count[2 * NB], clean, has_na[NB], kx[NB], ky[NB], sh[NB];
+    double values[N];
+    int s = st_timings_suite(bench, NULL, 0, version, use_run ? irun : NULL, NULL, time,
+                             code, u, NA, n, nb, order, count, values, &clean, has_na,
+                             kx, ky, sh);
+    CHECK(s == (bad ? ST_ERR_DOMAIN : ST_OK));
+    if (s != ST_OK) return;
+    int order2[N], count2[2 * NB], clean2;
+    CHECK(st_timings_group(bench, version, use_run ? drun : NULL, time, n, nb, order2,
+                           count2, &clean2) == ST_OK);
+    CHECK(clean == clean2);
+    for (size_t g = 0; g < 2 * nb; g++) CHECK(count[g] == count2[g]);
+    for (size_t i = 0; i < n; i++) {
+        CHECK(order[i] == order2[i]);
+        CHECK(memcmp(&values[i], &time[order[i]], sizeof(double)) == 0);
+    }
+    int gb[N], gs[N], gc[N], h2[NB], kx2[NB], ky2[NB], sh2[NB];
+    for (size_t i = 0; i < n; i++) {
+        gb[i] = bench[order[i]];
+        gs[i] = version[order[i]];
+        gc[i] = code[order[i]];
+    }
+    if (u) {
+        CHECK(st_process_counts(gb, gs, gc, n, nb, u, NA, h2, kx2, ky2, sh2) == ST_OK);
+        for (size_t b = 0; b < nb; b++)
+            CHECK(has_na[b] == h2[b] && kx[b] == kx2[b] && ky[b] == ky2[b] &&
+                  sh[b] == sh2[b]);
+    }
+    /* the same from the start rows, and from double run numbers */
+    int order3[N], count3[2 * NB], clean3, h3[NB], kx3[NB], ky3[NB], sh3[NB];
+    double values3[N];
+    s = st_timings_suite(sbench, starts, ns, version, NULL, use_run ? drun : NULL, time,
+                         code, u, NA, n, nb, order3, count3, values3, &clean3, h3, kx3,
+                         ky3, sh3);
+    CHECK(s == ST_OK && clean3 == clean);
+    for (size_t g = 0; g < 2 * nb; g++) CHECK(count3[g] == count[g]);
+    for (size_t i = 0; i < n; i++) CHECK(order3[i] == order[i]);
+    for (size_t b = 0; b < nb; b++)
+        CHECK(h3[b] == has_na[b] && kx3[b] == kx[b] && ky3[b] == ky[b] && sh3[b] == sh[b]);
+}
+
 /* the targets of the bulk files (paste, fileread, json, site, vtable) */
 #include "fuzz_bulk.c"
 
@@ -2007,6 +2084,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (strcmp(t, "planrank") == 0) fuzz_planrank(&r);
     if (strcmp(t, "rounds") == 0) fuzz_rounds(&r);
     if (strcmp(t, "gborder") == 0) fuzz_gborder(&r);
+    if (strcmp(t, "tsuite") == 0) fuzz_tsuite(&r);
     /* the bulk files (not in all: four start an embedded R) */
     if (strcmp(t, "paste") == 0) fuzz_paste(&r);
     if (strcmp(t, "fileread") == 0) fuzz_fileread(&r);
