@@ -51,16 +51,24 @@ static int codes_in_order(const int *x, size_t n, int k)
     return x[n - 1] == k;
 }
 
+/* 1 when x carries none of the attributes a parse can give (names, a
+ * class, dimensions): read through R's API, not its attribute list. */
+static int bare(SEXP x)
+{
+    return !Rf_isObject(x) && Rf_getAttrib(x, R_NamesSymbol) == R_NilValue &&
+           Rf_getAttrib(x, R_DimSymbol) == R_NilValue;
+}
+
 /* 1 when the list `fork` is a non-empty list of plain numbers (length 1,
- * no attributes) that are finite and not 0 or 1; their count in *len. */
+ * bare) that are finite and not 0 or 1; their count in *len. */
 static int plain_fork(SEXP fork, R_xlen_t *len)
 {
-    if (TYPEOF(fork) != VECSXP || ATTRIB(fork) != R_NilValue) return 0;
+    if (TYPEOF(fork) != VECSXP || !bare(fork)) return 0;
     R_xlen_t n = XLENGTH(fork);
     if (n == 0) return 0;
     for (R_xlen_t i = 0; i < n; i++) {
         SEXP e = VECTOR_ELT(fork, i);
-        if (Rf_xlength(e) != 1 || ATTRIB(e) != R_NilValue) return 0;
+        if (Rf_xlength(e) != 1 || !bare(e)) return 0;
         double v;
         if (TYPEOF(e) == REALSXP) v = REAL(e)[0];
         else if (TYPEOF(e) == INTSXP && INTEGER(e)[0] != NA_INTEGER) v = INTEGER(e)[0];

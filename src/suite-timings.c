@@ -356,7 +356,7 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
     int labelled = NA_LOGICAL, codable = 0;
     const int *ip = NULL;
     const double *dp = NULL;
-    if (!Rf_isNull(process) && !OBJECT(process) && (size_t) XLENGTH(process) == n &&
+    if (!Rf_isNull(process) && !Rf_isObject(process) && (size_t) XLENGTH(process) == n &&
         (TYPEOF(process) == INTSXP || TYPEOF(process) == REALSXP)) {
         if (TYPEOF(process) == INTSXP) ip = INTEGER(process);
         else dp = REAL(process);
