@@ -252,18 +252,17 @@ done:
 
 /* ---- processes of many benchmarks ----------------------------------------------- */
 
-/* Codes of whole-number labels that only need telling apart: code[i] =
- * label[i] - min + 1 over a span of at most 4 n + 64 values (no hashing),
- * `na` where a label is missing (integer labels only: is_na[i]).  The
- * labels are integers (ilab) or doubles (dlab, every one finite and whole,
- * none missing).  Returns 1 with the codes and their largest in *u, 0 when
- * the labels are not such (then nothing is written): a double that is
- * missing, infinite or not whole, no label, or a wider span. */
-int st_offset_codes(const int *ilab, const double *dlab, size_t n, int na,
-                    int *code, int *u)
+/* The span of process labels: integer labels ilab (`na` for none) or
+ * double labels dlab (NaN for none).  *labelled: whether a label is
+ * present; *lo, *hi: the smallest and largest present label (over every
+ * present label, whole or not).  Returns 1 when every present label is
+ * finite and whole (a missing double counts as not whole) and one is
+ * present, else 0. */
+int st_label_span(const int *ilab, const double *dlab, size_t n, int na,
+                  double *lo, double *hi, int *labelled)
 {
-    if (!n) return 0;
-    double lo = INFINITY, hi = -INFINITY;
+    double l = INFINITY, h = -INFINITY;
+    int whole = 1, any = 0;
     for (size_t i = 0; i < n; i++) {
         double v;
         if (ilab) {
@@ -271,12 +270,38 @@ int st_offset_codes(const int *ilab, const double *dlab, size_t n, int na,
             v = (double) ilab[i];
         } else {
             v = dlab[i];
-            if (!isfinite(v) || v != trunc(v)) return 0;
+            if (isnan(v)) {
+                whole = 0;
+                continue;
+            }
+            if (!isfinite(v) || v != trunc(v)) whole = 0;
         }
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
+        any = 1;
+        if (v < l) l = v;
+        if (v > h) h = v;
     }
-    if (!(lo <= hi) || hi - lo > 4.0 * (double) n + 64.0) return 0;
+    *lo = l;
+    *hi = h;
+    *labelled = any;
+    return whole && any;
+}
+
+/* Codes of whole-number labels that only need telling apart: code[i] =
+ * label[i] - min + 1 over a span of at most 4 n + 64 values (no hashing),
+ * `na` where a label is missing (integer labels only: is_na[i]).  The
+ * labels are integers (ilab) or doubles (dlab, every one finite and whole,
+ * none missing).  Returns 1 with the codes and their largest in *u, 0 when
+ * the labels are not such (then nothing is written): a double that is
+ * missing, infinite or not whole, no label, or a wider span (the span of
+ * st_label_span()). */
+int st_offset_codes(const int *ilab, const double *dlab, size_t n, int na,
+                    int *code, int *u)
+{
+    double lo, hi;
+    int labelled;
+    if (!st_label_span(ilab, dlab, n, na, &lo, &hi, &labelled) ||
+        hi - lo > 4.0 * (double) n + 64.0)
+        return 0;
     for (size_t i = 0; i < n; i++) {
         if (ilab) code[i] = ilab[i] == na ? na : (int) ((double) ilab[i] - lo) + 1;
         else code[i] = (int) (dlab[i] - lo) + 1;

@@ -595,6 +595,12 @@ int st_process_counts(const int *bench, const int *side, const int *code,
                       size_t n, size_t nb, size_t u, int na, int *has_na,
                       int *kx, int *ky, int *shared);
 
+/* The smallest and largest present label (ilab: `na` for none; dlab:
+ * NaN for none) and whether one is present: 1 when every present label
+ * is finite and whole and one is present. */
+int st_label_span(const int *ilab, const double *dlab, size_t n, int na,
+                  double *lo, double *hi, int *labelled);
+
 /* Codes label - min + 1 of whole-number labels over a span of at most
  * 4 n + 64 (integer labels ilab, `na` kept; or double labels dlab, all
  * finite and whole): 1 with the codes and their largest in *u, else 0. */

@@ -360,27 +360,11 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
         (TYPEOF(process) == INTSXP || TYPEOF(process) == REALSXP)) {
         if (TYPEOF(process) == INTSXP) ip = INTEGER(process);
         else dp = REAL(process);
-        double lo = INFINITY, hi = -INFINITY;
-        int whole = 1;
-        labelled = 0;
-        for (size_t i = 0; i < n; i++) {
-            double d;
-            if (ip) {
-                if (ip[i] == NA_INTEGER) continue;
-                d = (double) ip[i];
-            } else {
-                d = dp[i];
-                if (isnan(d)) {
-                    whole = 0;
-                    continue;
-                }
-                if (!(fabs(d) < 1e15) || d != trunc(d)) whole = 0;
-            }
-            labelled = 1;
-            if (d < lo) lo = d;
-            if (d > hi) hi = d;
-        }
-        codable = whole && labelled && hi - lo <= 4.0 * (double) n + 64.0;
+        /* the span of st_offset_codes(), labels of magnitude below 1e15 */
+        double lo, hi;
+        int whole = st_label_span(ip, dp, n, NA_INTEGER, &lo, &hi, &labelled);
+        codable = whole && fabs(lo) < 1e15 && fabs(hi) < 1e15 &&
+                  hi - lo <= 4.0 * (double) n + 64.0;
     }
     /* the order goes back to R only when asked or when the labels are not
      * counted here (the caller then reads the rows in that order) */
