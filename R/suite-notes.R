@@ -47,7 +47,19 @@ suite_multiplicity_lines <- function(suite) {
 
 # Why a speedup was not declared, or why its level may be wrong.
 suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocols) {
-  idx <- msgs <- list()
+  idx <- list()
+  # the sentences as groups of rows, each the pieces of join_rows(); for
+  # each note its group and its row in the group (the sentences are made
+  # when read: lazy_rows())
+  groups <- list()
+  sizes <- integer()
+  grp <- row <- list()
+  add_group <- function(i, ...) {
+    groups[[length(groups) + 1L]] <<- list(...)
+    sizes[length(groups)] <<- length(i)
+    g_p[i] <<- length(groups)
+    r_p[i] <<- seq_along(i)
+  }
   for (p in protocols) {
     dec <- bm[[paste0(p, "_decision")]]
     gua <- bm[[paste0(p, "_guaranteed")]]
@@ -75,10 +87,10 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     dirn <- bm[[paste0(p, "_direction")]][show]
     insufficient <- is.na(dirn)
     not_sig <- !insufficient & dirn != "speedup"
-    msg <- character(length(dec))
+    g_p <- r_p <- integer(length(dec))
     i <- which(insufficient)
     if (length(i)) {
-      msg[i] <- join_rows(length(i), what, ": insufficient data", tail_cav(i, ": "))
+      add_group(i, what, ": insufficient data", tail_cav(i, ": "))
     }
     # the p-value the decision used: adjusted when the suite adjusts
     p_name <- if (adjusted) "adjusted p-value" else "p-value"
@@ -103,27 +115,48 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     dw[dec_i] <- decision_words(dirn[dec_i])
     i <- which(not_sig)
     if (length(i)) {
-      msg[i] <- join_rows(length(i), what, " = ", sp_txt[i], ": ", dw[i],
-                          " at confidence ", lev_txt[i], " (", p_name, " ",
-                          fmt3(pd[i]), ")", tail_cav(i, "; "))
+      add_group(i, what, " = ", sp_txt[i], ": ", dw[i],
+                " at confidence ", lev_txt[i], " (", p_name, " ",
+                fmt3(pd[i]), ")", tail_cav(i, "; "))
     }
     i <- which(!insufficient & !not_sig)
     if (length(i)) {
-      msg[i] <- join_rows(length(i), what, " = ", sp_txt[i], ": ", dw[i],
-                          " at confidence ", lev_txt[i],
-                          ", but 1 - alpha may not be the correct confidence level: ",
-                          cav[i])
+      add_group(i, what, " = ", sp_txt[i], ": ", dw[i],
+                " at confidence ", lev_txt[i],
+                ", but 1 - alpha may not be the correct confidence level: ",
+                cav[i])
     }
     idx[[p]] <- show
-    msgs[[p]] <- msg
+    grp[[p]] <- g_p
+    row[[p]] <- r_p
   }
   # benchmark by benchmark, the protocols' notes in their order (benchmark
   # names are unique, so a row's index orders it)
   at <- c(integer(), unlist(idx, use.names = FALSE))
   o <- order(at)
   proto <- c(character(), rep(names(idx), lengths(idx)))
+  g <- c(integer(), unlist(grp, use.names = FALSE))[o]
+  r <- c(integer(), unlist(row, use.names = FALSE))[o]
   new_frame(list(benchmark = bm$benchmark[at[o]], protocol = proto[o],
-                 message = c(character(), unlist(msgs, use.names = FALSE))[o]))
+                 message = lazy_rows(groups, sizes, g, r)))
+}
+
+# The rows of text of `groups` (each a list of the pieces of join_rows(),
+# of length 1 or of the group's size `sizes`), row r[i] of group g[i] for
+# each i:
+# a character vector whose strings are made when read (ffi_paste_rows_lazy,
+# src/paste.c), or made now by join_rows() when the pieces cannot be
+# joined there; the same strings either way.
+lazy_rows <- function(groups, sizes, g, r) {
+  out <- if (length(g)) .Call(ffi_paste_rows_lazy, groups, sizes, g, r)
+  if (is.null(out)) {
+    made <- lapply(seq_along(groups), function(k) {
+      do.call(join_rows, c(list(sizes[k]), groups[[k]]))
+    })
+    out <- character(length(g))
+    for (k in seq_along(groups)) out[g == k] <- made[[k]][r[g == k]]
+  }
+  out
 }
 
 # paste0(...) of character pieces, each of length 1 or n, as n rows: one

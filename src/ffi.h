@@ -9,6 +9,7 @@
 #define R_NO_REMAP
 #include <R.h>
 #include <Rinternals.h>
+#include <R_ext/Rdynload.h>
 #include "speeduptest.h"
 
 /* Conversions.  The R wrappers have already checked and coerced their
@@ -55,6 +56,8 @@ SEXP ffi_process_units(SEXP t, SEXP group, SEXP k, SEXP round, SEXP median,
 SEXP ffi_process_counts(SEXP bench, SEXP side, SEXP code, SEXP nb, SEXP u);
 SEXP ffi_offset_codes(SEXP labels);
 SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows);
+SEXP ffi_paste_rows_lazy(SEXP groups, SEXP sizes, SEXP group, SEXP row);
+void st_paste_init(DllInfo *dll);
 SEXP ffi_group_order(SEXP group, SEXP run, SEXP ng);
 SEXP ffi_timings_group(SEXP bench, SEXP version, SEXP run, SEXP time, SEXP nb);
 SEXP ffi_run_starts(SEXP x);

@@ -65,6 +65,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_process_counts, 5),
     CALLDEF(ffi_offset_codes, 1),
     CALLDEF(ffi_paste_rows, 2),
+    CALLDEF(ffi_paste_rows_lazy, 4),
     CALLDEF(ffi_group_order, 3),
     CALLDEF(ffi_timings_group, 5),
     CALLDEF(ffi_run_starts, 1),
@@ -113,4 +114,5 @@ void R_init_speeduptest(DllInfo *dll)
     R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
     R_useDynamicSymbols(dll, FALSE);
     R_forceSymbols(dll, TRUE);
+    st_paste_init(dll);
 }

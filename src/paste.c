@@ -88,3 +88,192 @@ SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows)
     UNPROTECT(1);
     return out;
 }
+
+/* ---- rows joined when read ---------------------------------------------- */
+
+/*
+ * The same rows made when first read: a character vector (an ALTREP
+ * string vector, R_ext/Altrep.h) holding the pieces of several groups of
+ * rows (each group a list of character pieces of length 1 or of the
+ * group's size, as ffi_paste_rows takes them) and, for each row, its
+ * group and its row in the group.  A row's string is made by the join of
+ * ffi_paste_rows when an element is read and kept; the whole vector is
+ * made when its data are asked for (sorting, most of R's vector code).
+ * A suite's notes are such rows: thousands of sentences that most uses
+ * never read.  Written out (saveRDS()) it is a plain character vector.
+ *
+ * data1: list(groups, group, row, done), done a logical flag set once
+ * every row is made; data2: the rows made so far (NA_STRING: not yet;
+ * a joined row is never NA).
+ */
+#include <R_ext/Altrep.h>
+
+static R_altrep_class_t lazy_rows_class;
+
+/* row i (0-based) of group pieces `p` joined into buf (grown with
+ * R_alloc); the string, marked UTF-8 when a piece is */
+static SEXP lazy_join(SEXP p, R_xlen_t i)
+{
+    R_xlen_t k = XLENGTH(p);
+    size_t len = 0;
+    int utf8 = 0;
+    for (R_xlen_t j = 0; j < k; j++) {
+        SEXP v = VECTOR_ELT(p, j);
+        SEXP s = STRING_ELT(v, XLENGTH(v) == 1 ? 0 : i);
+        if (s == NA_STRING) {
+            len += 2;
+        } else {
+            len += (size_t) LENGTH(s);
+            if (Rf_getCharCE(s) == CE_UTF8) utf8 = 1;
+        }
+    }
+    if (len > INT_MAX) Rf_error("a row of text is too long.");
+    const void *vmax = vmaxget();
+    char *buf = R_alloc(len + 1, 1);
+    size_t at = 0;
+    for (R_xlen_t j = 0; j < k; j++) {
+        SEXP v = VECTOR_ELT(p, j);
+        SEXP s = STRING_ELT(v, XLENGTH(v) == 1 ? 0 : i);
+        const char *c = s == NA_STRING ? "NA" : CHAR(s);
+        size_t l = s == NA_STRING ? 2 : (size_t) LENGTH(s);
+        memcpy(buf + at, c, l);
+        at += l;
+    }
+    SEXP out = Rf_mkCharLenCE(buf, (int) len, utf8 ? CE_UTF8 : CE_NATIVE);
+    vmaxset(vmax);
+    return out;
+}
+
+static R_xlen_t lazy_length(SEXP x)
+{
+    return XLENGTH(R_altrep_data2(x));
+}
+
+static SEXP lazy_elt(SEXP x, R_xlen_t i)
+{
+    SEXP made = R_altrep_data2(x);
+    SEXP s = STRING_ELT(made, i);
+    if (s != NA_STRING) return s;
+    SEXP d = R_altrep_data1(x);
+    int g = INTEGER(VECTOR_ELT(d, 1))[i] - 1;
+    int r = INTEGER(VECTOR_ELT(d, 2))[i] - 1;
+    s = lazy_join(VECTOR_ELT(VECTOR_ELT(d, 0), g), r);
+    SET_STRING_ELT(made, i, s);
+    return s;
+}
+
+/* every row made: the vector of rows itself */
+static SEXP lazy_made(SEXP x)
+{
+    SEXP d = R_altrep_data1(x);
+    SEXP made = R_altrep_data2(x);
+    int *done = LOGICAL(VECTOR_ELT(d, 3));
+    if (!*done) {
+        R_xlen_t n = XLENGTH(made);
+        for (R_xlen_t i = 0; i < n; i++) lazy_elt(x, i);
+        *done = 1;
+    }
+    return made;
+}
+
+static void *lazy_dataptr(SEXP x, Rboolean writeable)
+{
+    return (void *) STRING_PTR_RO(lazy_made(x));
+}
+
+static const void *lazy_dataptr_or_null(SEXP x)
+{
+    SEXP d = R_altrep_data1(x);
+    if (!LOGICAL(VECTOR_ELT(d, 3))[0]) return NULL;
+    return (const void *) STRING_PTR_RO(R_altrep_data2(x));
+}
+
+/* a copy is a plain vector of the rows, made before the copy is
+ * allocated (so that no row is made while R copies the data) */
+static SEXP lazy_duplicate(SEXP x, Rboolean deep)
+{
+    return Rf_duplicate(lazy_made(x));
+}
+
+static void lazy_set_elt(SEXP x, R_xlen_t i, SEXP v)
+{
+    SET_STRING_ELT(lazy_made(x), i, v);
+}
+
+static int lazy_no_na(SEXP x)
+{
+    return 1;   /* a joined row is never NA (a missing piece reads "NA") */
+}
+
+static Rboolean lazy_inspect(SEXP x, int pre, int deep, int pvec,
+                             void (*inspect_subtree)(SEXP, int, int, int))
+{
+    Rprintf(" speeduptest rows joined when read\n");
+    return TRUE;
+}
+
+void st_paste_init(DllInfo *dll)
+{
+    lazy_rows_class = R_make_altstring_class("lazy_rows", "speeduptest", dll);
+    R_set_altrep_Length_method(lazy_rows_class, lazy_length);
+    R_set_altrep_Inspect_method(lazy_rows_class, lazy_inspect);
+    R_set_altrep_Duplicate_method(lazy_rows_class, lazy_duplicate);
+    R_set_altvec_Dataptr_method(lazy_rows_class, lazy_dataptr);
+    R_set_altvec_Dataptr_or_null_method(lazy_rows_class, lazy_dataptr_or_null);
+    R_set_altstring_Elt_method(lazy_rows_class, lazy_elt);
+    R_set_altstring_Set_elt_method(lazy_rows_class, lazy_set_elt);
+    R_set_altstring_No_NA_method(lazy_rows_class, lazy_no_na);
+}
+
+/* groups: a list of groups, each a list of character pieces of length 1
+ * or sizes[g]; group, row: for each row its group (1-based) and its row
+ * in the group (1-based).  The rows as a vector made when read, or NULL
+ * when a piece is not such a vector or its text would need a translation
+ * (the caller then joins them with paste0()). */
+SEXP ffi_paste_rows_lazy(SEXP groups, SEXP sizes, SEXP group, SEXP row)
+{
+    if (TYPEOF(groups) != VECSXP || TYPEOF(sizes) != INTSXP ||
+        TYPEOF(group) != INTSXP || TYPEOF(row) != INTSXP ||
+        XLENGTH(sizes) != XLENGTH(groups) || XLENGTH(group) != XLENGTH(row))
+        return R_NilValue;
+    R_xlen_t ng = XLENGTH(groups), n = XLENGTH(group);
+    const int *sz = INTEGER(sizes);
+    for (R_xlen_t g = 0; g < ng; g++) {
+        SEXP p = VECTOR_ELT(groups, g);
+        if (TYPEOF(p) != VECSXP || sz[g] == NA_INTEGER || sz[g] < 0)
+            return R_NilValue;
+        for (R_xlen_t j = 0; j < XLENGTH(p); j++) {
+            SEXP v = VECTOR_ELT(p, j);
+            if (TYPEOF(v) != STRSXP || (XLENGTH(v) != 1 && XLENGTH(v) != sz[g]))
+                return R_NilValue;
+            SEXP last = NULL;
+            for (R_xlen_t i = 0; i < XLENGTH(v); i++) {
+                SEXP s = STRING_ELT(v, i);
+                if (s == NA_STRING || s == last || Rf_getCharCE(s) == CE_UTF8)
+                    continue;
+                const char *c = CHAR(s);
+                for (int b = 0; b < LENGTH(s); b++)
+                    if ((unsigned char) c[b] >= 0x80) return R_NilValue;
+                last = s;
+            }
+        }
+    }
+    const int *gi = INTEGER(group), *ri = INTEGER(row);
+    for (R_xlen_t i = 0; i < n; i++) {
+        if (gi[i] < 1 || gi[i] > ng || ri[i] < 1 || ri[i] > sz[gi[i] - 1])
+            return R_NilValue;
+    }
+    SEXP d = PROTECT(Rf_allocVector(VECSXP, 4));
+    SET_VECTOR_ELT(d, 0, groups);
+    SET_VECTOR_ELT(d, 1, group);
+    SET_VECTOR_ELT(d, 2, row);
+    /* (a vector of its own: Rf_ScalarLogical() gives R's shared constants) */
+    SEXP done = Rf_allocVector(LGLSXP, 1);
+    LOGICAL(done)[0] = n == 0;
+    SET_VECTOR_ELT(d, 3, done);
+    SEXP made = PROTECT(Rf_allocVector(STRSXP, n));
+    for (R_xlen_t i = 0; i < n; i++) SET_STRING_ELT(made, i, NA_STRING);
+    SEXP out = R_new_altrep(lazy_rows_class, d, made);
+    UNPROTECT(2);
+    return out;
+}

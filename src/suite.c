@@ -403,30 +403,55 @@ static double proto_field(const st_bench_protocol *b, int c)
     }
 }
 
-static SEXP bench_columns(const st_bench_result *res, size_t nb, size_t k)
-{
-    SEXP cols[ST_BENCH_NCOL + 1];
-    for (int c = 0; c < ST_BENCH_NCOL; c++) {
-        cols[c] = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
-        double *out = REAL(cols[c]);
-        for (size_t j = 0; j < nb; j++) out[j] = bench_field(&res[j], c);
-    }
+/* The per-benchmark columns, allocated before the benchmarks are run;
+ * bench_columns_fill() writes the results of benchmarks from .. from +
+ * len - 1 into them, and bench_columns_list() names them. */
+typedef struct {
+    SEXP cols[ST_BENCH_NCOL];
     SEXP pc[ST_PROTO_NCOL];
+} bench_cols;
+
+/* (each column is kept in `hold`, a protected list of
+ * ST_BENCH_NCOL + ST_PROTO_NCOL elements) */
+static void bench_columns_alloc(bench_cols *bc, SEXP hold, size_t nb, size_t k)
+{
+    for (int c = 0; c < ST_BENCH_NCOL; c++) {
+        bc->cols[c] = Rf_allocVector(REALSXP, (R_xlen_t) nb);
+        SET_VECTOR_ELT(hold, c, bc->cols[c]);
+    }
     for (int c = 0; c < ST_PROTO_NCOL; c++) {
-        pc[c] = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) (nb * k)));
-        double *out = REAL(pc[c]);
-        for (size_t j = 0; j < nb; j++)
+        bc->pc[c] = Rf_allocVector(REALSXP, (R_xlen_t) (nb * k));
+        SET_VECTOR_ELT(hold, ST_BENCH_NCOL + c, bc->pc[c]);
+    }
+}
+
+static void bench_columns_fill(const bench_cols *bc,
+                               const st_bench_result *res, size_t from,
+                               size_t len, size_t k)
+{
+    for (int c = 0; c < ST_BENCH_NCOL; c++) {
+        double *out = REAL(bc->cols[c]) + from;
+        for (size_t j = 0; j < len; j++) out[j] = bench_field(&res[j], c);
+    }
+    for (int c = 0; c < ST_PROTO_NCOL; c++) {
+        double *out = REAL(bc->pc[c]) + from * k;
+        for (size_t j = 0; j < len; j++)
             for (size_t i = 0; i < k; i++)
                 out[j * k + i] = proto_field(&res[j].proto[i], c);
     }
-    cols[ST_BENCH_NCOL] = ffi_named_list(ST_PROTO_NCOL, proto_names, pc);
-    UNPROTECT(ST_PROTO_NCOL);
-    PROTECT(cols[ST_BENCH_NCOL]);
+}
+
+/* (the columns protected by the caller's `hold`) */
+static SEXP bench_columns_list(bench_cols *bc)
+{
+    SEXP cols[ST_BENCH_NCOL + 1];
+    for (int c = 0; c < ST_BENCH_NCOL; c++) cols[c] = bc->cols[c];
+    cols[ST_BENCH_NCOL] = PROTECT(ffi_named_list(ST_PROTO_NCOL, proto_names, bc->pc));
     const char *names[ST_BENCH_NCOL + 1];
     for (int c = 0; c < ST_BENCH_NCOL; c++) names[c] = bench_names[c];
     names[ST_BENCH_NCOL] = "protocols";
     SEXP list = ffi_named_list(ST_BENCH_NCOL + 1, names, cols);
-    UNPROTECT(ST_BENCH_NCOL + 1);
+    UNPROTECT(1);
     return list;
 }
 
@@ -525,7 +550,7 @@ static size_t read_protocols(SEXP protocols, int *protos)
     return (size_t) k;
 }
 
-/* One chunk of a suite: the per-benchmark columns of bench_columns for the
+/* One chunk of a suite: the per-benchmark columns of bench_cols for the
  * protocols `protocols` (codes).  The exact rank-sum table is kept across
  * the chunk. */
 SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
@@ -540,20 +565,33 @@ SEXP ffi_suite_benchmarks(SEXP values, SEXP x_start, SEXP x_len,
                  *yl = in.yl, *al = in.al;
     size_t nb = in.nb;
     int rig = in.rig;
-    st_bench_result *res = (st_bench_result *) R_alloc(nb ? nb : 1,
-                                                       sizeof(st_bench_result));
+    /* the results of a block of benchmarks at a time, written into the
+     * columns after each block (a buffer that stays in the cache instead
+     * of a result per benchmark of the whole chunk) */
+    bench_cols bc;
+    SEXP hold = PROTECT(Rf_allocVector(VECSXP, ST_BENCH_NCOL + ST_PROTO_NCOL));
+    bench_columns_alloc(&bc, hold, nb, k);
+    enum { BLOCK = 64 };
+    st_bench_result res[BLOCK];
     st_cache cache;
     st_cache_init(&cache);
     int oom = 0;
-    for (size_t j = 0; j < nb && !oom; j++) {
-        st_suite_bench(v + (size_t) xs[j], (size_t) xl[j],
-                       v + (size_t) ys[j], (size_t) yl[j], al[j], rig,
-                       protos, k, &res[j], &cache);
-        oom = res[j].status == ST_ERR_ALLOC;
+    for (size_t from = 0; from < nb && !oom; from += BLOCK) {
+        size_t len = nb - from < BLOCK ? nb - from : BLOCK;
+        for (size_t b = 0; b < len && !oom; b++) {
+            size_t j = from + b;
+            st_suite_bench(v + (size_t) xs[j], (size_t) xl[j],
+                           v + (size_t) ys[j], (size_t) yl[j], al[j], rig,
+                           protos, k, &res[b], &cache);
+            oom = res[b].status == ST_ERR_ALLOC;
+        }
+        if (!oom) bench_columns_fill(&bc, res, from, len, k);
     }
     st_cache_free(&cache);
     if (oom) Rf_error("out of memory.");
-    return bench_columns(res, nb, k);
+    SEXP out = bench_columns_list(&bc);
+    UNPROTECT(1);
+    return out;
 }
 
 /* The variance of each sample values[start[j]] .. values[start[j] +
