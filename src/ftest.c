@@ -44,13 +44,33 @@ static int f_from_variances(double vx, size_t n, double vy, size_t m,
 
     /* Each tail from its own call, so that a small upper tail keeps its
      * relative accuracy (R's var.test forms it as 1 - lower tail). */
-    double lower = pf(f, dfx, dfy, 1, 0);
-    double upper = pf(f, dfx, dfy, 0, 0);
+    /* Only the tails the alternative reads: the two-sided test needs the
+     * smaller, and a tail below 1/4 is the smaller one (the other is
+     * above 3/4), so its partner is computed only when it is not. */
+    double lower = NAN, upper = NAN;
+    int only = 0;   /* 1: the lower tail alone, 2: the upper alone */
+    if (alt == ST_TWO_SIDED) {
+        if (f > 1.0) {
+            upper = pf(f, dfx, dfy, 0, 0);
+            if (upper < 0.25) only = 2;
+            else lower = pf(f, dfx, dfy, 1, 0);
+        } else {
+            lower = pf(f, dfx, dfy, 1, 0);
+            if (lower < 0.25) only = 1;
+            else upper = pf(f, dfx, dfy, 0, 0);
+        }
+    } else if (alt == ST_GREATER) {
+        upper = pf(f, dfx, dfy, 0, 0);
+    } else {
+        lower = pf(f, dfx, dfy, 1, 0);
+    }
     /* The interval inverts the test: est / ratio0 is F-distributed, so
      * ratio0 lies in [est / F_(1-beta), est / F_(beta)]. */
     switch (alt) {
     case ST_TWO_SIDED: {
-        double p = 2.0 * (lower < upper ? lower : upper);
+        double p = only == 1 ? 2.0 * lower
+                   : only == 2 ? 2.0 * upper
+                   : 2.0 * (lower < upper ? lower : upper);
         out->p_value = p > 1.0 ? 1.0 : p;
         if (!with_ci) break;
         double beta = (1.0 - conf_level) / 2.0;
