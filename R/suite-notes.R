@@ -63,7 +63,7 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
   for (p in protocols) {
     dec <- bm[[paste0(p, "_decision")]]
     gua <- bm[[paste0(p, "_guaranteed")]]
-    show <- which(!(bm[[paste0(p, "_direction")]] %in% "speedup") | !gua)
+    show <- which(!is_word(bm[[paste0(p, "_direction")]], "speedup") | !gua)
     if (!length(show)) next
     # the sentences of the rows shown only (most benchmarks show none),
     # joined by join_rows(): the strings of sprintf() and paste0(), at a
@@ -99,7 +99,7 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
                  bm[[paste0(p, "_p_value_slowdown")]])
     # (decision_p() by indexing: the slowdowns' p-values in place)
     pd <- pa[show]
-    slow <- which(dirn %in% "slowdown")
+    slow <- which(is_word(dirn, "slowdown"))
     pd[slow] <- psa[show][slow]
     equiv <- !is.na(dirn) & dirn == "equivalent"
     if (any(equiv)) {

@@ -29,7 +29,12 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   np <- length(protocols)
   # the core's column `col` of protocol number i (its rows of the long
   # columns, benchmark after benchmark)
-  core_col <- function(i, col) b$protocols[[col]][seq.int(i, by = np, length.out = nb)]
+  # benchmark after benchmark, the rows of protocol i
+  rows_of <- lapply(seq_len(np), function(i) seq.int(i, by = np, length.out = nb))
+  core_col <- function(i, col) {
+    v <- b$protocols[[col]]
+    if (np == 1L) v else v[rows_of[[i]]]
+  }
   w <- matrix(b$weights, nrow = nb, ncol = 3L)
   st <- b$status
   # a benchmark the core could not analyse (should not happen once the
@@ -89,8 +94,8 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     significant[dec < 0] <- NA
     # an exact rank interval whose level 1 - 2 alpha these sizes cannot
     # reach is no interval at that level (R/attainable.R); the caveat says so
-    ci_low <- core_col(i, "ci_low")
-    ci_high <- core_col(i, "ci_high")
+    ci_low <- ci_low_core <- core_col(i, "ci_low")
+    ci_high <- ci_high_core <- core_col(i, "ci_high")
     ci_lev <- na_if_nan(core_col(i, "ci_level"))
     short <- which(!is.na(ci_lev) & !is.na(alpha) & alpha < 0.5 &
                    ci_lev < 1 - 2 * alpha - 1e-9)
@@ -128,8 +133,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
       ci_high = ci_high,
       ci_level = interval_level(alpha),
       detectable = suite_detectable(suite, p, b, direction, alpha, min_speedup,
-                                    ci = cbind(core_col(i, "ci_low"),
-                                               core_col(i, "ci_high"))),
+                                    ci = cbind(ci_low_core, ci_high_core)),
       caveats = cav)
     # nothing is detectable where the sizes cannot reach alpha
     cols$detectable[short[which(direction[short] %in% "none")]] <- Inf
@@ -180,10 +184,10 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     vapply(protocols, function(p) f(benchmarks, p), type, USE.NAMES = FALSE)
   }
   proportion$slowdowns <- per_protocol(function(bm, p) {
-    sum(bm[[paste0(p, "_direction")]] %in% "slowdown")
+    sum(is_word(bm[[paste0(p, "_direction")]], "slowdown"))
   })
   proportion$equivalent <- per_protocol(function(bm, p) {
-    sum(bm[[paste0(p, "_direction")]] %in% "equivalent")
+    sum(is_word(bm[[paste0(p, "_direction")]], "equivalent"))
   })
   if (p_adjust != "none" || min_speedup != 1) {
     re <- suite_resummarise(benchmarks, overall, proportion)
@@ -221,7 +225,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
 # what this function gives them again, bit for bit).
 suite_resummarise <- function(bm, overall, proportion, proportions = TRUE) {
   sig <- lapply(stats::setNames(nm = proportion$protocol), function(p) {
-    bm[[paste0(p, "_significant")]] %in% TRUE
+    is_word(bm[[paste0(p, "_significant")]], TRUE)
   })
   # each centre's benchmarks: those its protocol declares (the minimum:
   # the mean's and the median's protocols both), as st_suite_summarise
@@ -261,6 +265,17 @@ suite_resummarise <- function(bm, overall, proportion, proportions = TRUE) {
   list(overall = overall, proportion = proportion)
 }
 
+# x %in% word for a single word (TRUE where x is the word, FALSE where it
+# is another or missing), by comparison for a plain vector of the word's
+# type (no hashing of the column).
+is_word <- function(x, word) {
+  if (is.null(attributes(x)) && identical(typeof(x), typeof(word))) {
+    !is.na(x) & x == word
+  } else {
+    x %in% word
+  }
+}
+
 # A data frame of the columns `cols` (a named list of vectors of one
 # length) with automatic row names: what data.frame() gives for them,
 # without its checks and conversions.
@@ -284,9 +299,23 @@ suite_long <- function(benchmark, cols, protocols) {
   nb <- length(benchmark)
   # the protocols' columns one after the other, read benchmark after
   # benchmark: row (j - 1) k + i is benchmark j under protocol i
-  idx <- as.vector(t(matrix(seq_len(nb * k), nrow = nb)))
+  idx <- NULL
+  # the rows of protocol i
+  at <- lapply(seq_len(k), function(i) seq.int(i, by = k, length.out = nb))
   stack <- function(name) {
-    v <- unlist(lapply(cols, `[[`, name), use.names = FALSE)
+    parts <- lapply(cols, `[[`, name)
+    type <- if (k) typeof(parts[[1L]]) else ""
+    if (k && all(vapply(parts, function(v) {
+      is.null(attributes(v)) && identical(typeof(v), type) && length(v) == nb
+    }, NA)) && type %in% c("logical", "integer", "double", "character")) {
+      # the protocols' columns of one plain type put in place: the values
+      # and type of unlist() and the reordering below
+      v <- vector(type, nb * k)
+      for (i in seq_len(k)) v[at[[i]]] <- parts[[i]]
+      return(v)
+    }
+    if (is.null(idx)) idx <<- as.vector(t(matrix(seq_len(nb * k), nrow = nb)))
+    v <- unlist(parts, use.names = FALSE)
     if (is.null(v)) v <- logical()
     v[idx]
   }

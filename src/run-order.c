@@ -467,53 +467,84 @@ double st_runs_test_lower(double n1, double n2, double r)
 /* ---- R entry points -------------------------------------------------------- */
 #include "ffi.h"
 
+/* Mann-Kendall results r[0 .. k) into the columns statistic, tau,
+ * p_value, exact, status of a list of ffi_trend_list()'s layout, from row
+ * `from` on, NA where not computed. */
+static void trend_fill(const st_result *r, size_t k, SEXP cols[5], size_t from)
+{
+    double *s = REAL(cols[0]) + from, *tau = REAL(cols[1]) + from,
+           *p = REAL(cols[2]) + from;
+    int *ex = LOGICAL(cols[3]) + from, *stt = INTEGER(cols[4]) + from;
+    for (size_t i = 0; i < k; i++) {
+        int ok = r[i].status == ST_OK;
+        s[i] = isnan(r[i].statistic) ? NA_REAL : r[i].statistic;
+        tau[i] = ok && !isnan(r[i].estimate[0]) ? r[i].estimate[0] : NA_REAL;
+        p[i] = ok ? r[i].p_value : NA_REAL;
+        ex[i] = ok ? r[i].exact : NA_LOGICAL;
+        stt[i] = r[i].status;
+    }
+}
+
+static const char *trend_names[] = {"statistic", "tau", "p_value", "exact",
+                                    "status"};
+
+/* (the five columns of k rows, kept in `hold`, a protected list of 5) */
+static void trend_alloc(SEXP cols[5], SEXP hold, size_t k)
+{
+    static const SEXPTYPE type[5] = {REALSXP, REALSXP, REALSXP, LGLSXP, INTSXP};
+    for (int c = 0; c < 5; c++) {
+        cols[c] = Rf_allocVector(type[c], (R_xlen_t) k);
+        SET_VECTOR_ELT(hold, c, cols[c]);
+    }
+}
+
 /* Mann-Kendall results as list(statistic, tau, p_value, exact, status),
  * NA where not computed. */
 SEXP ffi_trend_list(const st_result *r, size_t k)
 {
-    SEXP s = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
-    SEXP tau = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
-    SEXP p = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
-    SEXP ex = PROTECT(Rf_allocVector(LGLSXP, (R_xlen_t) k));
-    SEXP stt = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) k));
-    for (size_t i = 0; i < k; i++) {
-        int ok = r[i].status == ST_OK;
-        REAL(s)[i] = isnan(r[i].statistic) ? NA_REAL : r[i].statistic;
-        REAL(tau)[i] = ok && !isnan(r[i].estimate[0]) ? r[i].estimate[0]
-                                                      : NA_REAL;
-        REAL(p)[i] = ok ? r[i].p_value : NA_REAL;
-        LOGICAL(ex)[i] = ok ? r[i].exact : NA_LOGICAL;
-        INTEGER(stt)[i] = r[i].status;
-    }
-    static const char *names[] = {"statistic", "tau", "p_value", "exact",
-                                  "status"};
-    SEXP vals[5] = {s, tau, p, ex, stt};
-    SEXP out = ffi_named_list(5, names, vals);
-    UNPROTECT(5);
+    SEXP hold = PROTECT(Rf_allocVector(VECSXP, 5));
+    SEXP cols[5];
+    trend_alloc(cols, hold, k);
+    trend_fill(r, k, cols, 0);
+    SEXP out = ffi_named_list(5, trend_names, cols);
+    UNPROTECT(1);
     return out;
 }
 
-/* Mann-Kendall on each of the k samples values[start[i] + 0..len[i]). */
+/* Mann-Kendall on each of the k samples values[start[i] + 0..len[i]),
+ * a block of samples at a time written into the columns (a buffer that
+ * stays in the cache instead of a result per sample). */
 SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len)
 {
     ffi_samples s = ffi_read_samples(values, start, len);
     const double *v = s.values, *st = s.start, *ln = s.len;
     size_t k = s.k;
-    st_result *res = (st_result *) R_alloc(k ? k : 1, sizeof(st_result));
+    SEXP hold = PROTECT(Rf_allocVector(VECSXP, 5));
+    SEXP cols[5];
+    trend_alloc(cols, hold, k);
+    enum { BLOCK = 256 };
+    st_result res[BLOCK];
     st_cache cache;
     st_cache_init(&cache);
     st_mann_kendall_options opt = {NULL, &cache};
-    for (size_t i = 0; i < k; i++) {
-        int status = st_mann_kendall(v + (size_t) st[i], (size_t) ln[i], &opt,
-                                     &res[i]);
-        if (ST_FATAL(status)) {
-            st_cache_free(&cache);
-            Rf_error(status == ST_ERR_ALLOC ? "out of memory." : "interrupted.");
+    for (size_t from = 0; from < k; from += BLOCK) {
+        size_t n = k - from < BLOCK ? k - from : BLOCK;
+        for (size_t b = 0; b < n; b++) {
+            size_t i = from + b;
+            int status = st_mann_kendall(v + (size_t) st[i], (size_t) ln[i],
+                                         &opt, &res[b]);
+            if (ST_FATAL(status)) {
+                st_cache_free(&cache);
+                Rf_error(status == ST_ERR_ALLOC ? "out of memory." : "interrupted.");
+            }
+            res[b].status = status;
         }
-        res[i].status = status;
+        trend_fill(res, n, cols, from);
     }
     st_cache_free(&cache);
-    return ffi_trend_list(res, k);
+    SEXP out = ffi_named_list(5, trend_names, cols);
+    UNPROTECT(1);
+    return out;
 }
 
 /* One-sided runs test P(R <= r), vectorised over n1, n2, r. */

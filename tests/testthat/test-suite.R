@@ -493,3 +493,51 @@ test_that("the suite print counts slowdowns and says what chance gives", {
   expect_snapshot(print(speedup_suite(suite)))
   expect_snapshot(print(speedup_suite(suite, p_adjust = "holm")))
 })
+
+test_that("the long table stacks the protocols' columns as unlist() and reordering would", {
+  ns <- asNamespace("speeduptest")
+  # the reference: each column of every protocol unlisted, then the rows
+  # read benchmark after benchmark
+  ref <- function(benchmark, cols, protocols) {
+    k <- length(protocols)
+    nb <- length(benchmark)
+    idx <- as.vector(t(matrix(seq_len(nb * k), nrow = nb)))
+    out <- list(benchmark = rep(benchmark, each = k), protocol = rep(protocols, times = nb))
+    for (nm in names(cols[[1L]])) {
+      v <- unlist(lapply(cols, `[[`, nm), use.names = FALSE)
+      if (is.null(v)) v <- logical()
+      out[[nm]] <- v[idx]
+    }
+    structure(out, row.names = .set_row_names(nb * k), class = "data.frame")
+  }
+  b <- c("a", "b", "c")
+  one <- list(d = c(1.5, NA, -0), s = c("x", NA, "z"), l = c(TRUE, NA, FALSE),
+              i = 1:3, f = factor(c("u", "v", "u")), n = c(p = 1, q = 2, r = 3))
+  two <- list(d = c(NaN, Inf, 2), s = c("y", "w", ""), l = c(1L, 0L, NA),
+              i = c(0.5, 1, 2), f = factor(c("w", "u", "w")), n = c(4, 5, 6))
+  three <- list(d = c(1, 2, 3), s = c("a", "b", "c"), l = c(FALSE, TRUE, TRUE),
+                i = 4:6, f = factor(c("a", "b", "c")), n = 7:9)
+  for (cols in list(list(one), list(one, two), list(two, one, three),
+                    list(one[c(1, 2)], three[c(1, 2)]))) {
+    p <- c("mean", "median", "prob")[seq_along(cols)]
+    expect_identical(ns$suite_long(b, cols, p), ref(b, cols, p))
+  }
+  # no benchmark
+  z <- list(list(d = double(), s = character()), list(d = double(), s = character()))
+  expect_identical(ns$suite_long(character(), z, c("mean", "median")),
+                   ref(character(), z, c("mean", "median")))
+})
+
+test_that("is_word() is %in% of one word", {
+  ns <- asNamespace("speeduptest")
+  x <- c("speedup", NA, "slowdown", "speedup", "none")
+  for (w in c("speedup", "slowdown", "other")) {
+    expect_identical(ns$is_word(x, w), x %in% w)
+  }
+  l <- c(TRUE, NA, FALSE)
+  expect_identical(ns$is_word(l, TRUE), l %in% TRUE)
+  expect_identical(ns$is_word(NULL, TRUE), NULL %in% TRUE)
+  f <- factor(x)
+  expect_identical(ns$is_word(f, "speedup"), f %in% "speedup")
+  expect_identical(ns$is_word(c(a = "speedup"), "speedup"), c(a = "speedup") %in% "speedup")
+})
