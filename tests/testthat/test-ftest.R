@@ -111,3 +111,28 @@ test_that("n = 1e6 works and is fast", {
   expect_lt(rel_diff(s$p.value, r$p.value), 1e-10)
   expect_lt(rel_diff(s$conf.int, r$conf.int), 1e-10)
 })
+
+test_that("the two-sided p-value is twice the smaller of pf()'s two tails, bit for bit", {
+  # only the tail the test needs is computed (its partner when the first is
+  # not below 1/4): the answer must be the minimum of both tails, as when
+  # both were computed, including statistics right at the boundaries
+  set.seed(36)
+  df <- list(c(4, 9), c(9, 9), c(30, 30), c(2, 50), c(60, 3))
+  for (d in df) {
+    q <- c(stats::qf(c(0.25, 0.75), d[1], d[2]), 1, runif(30, 0.05, 8))
+    q <- c(q, q * (1 + 1e-15), q * (1 - 1e-15))
+    for (f in q) {
+      # samples of sizes d + 1 whose variance ratio is f: scaled copies
+      x <- c(-1, 1, rep(0, d[1] - 1))
+      y <- c(-1, 1, rep(0, d[2] - 1))
+      x <- x * sqrt(f * stats::var(y) / stats::var(x))
+      r <- f_test(x, y)
+      fs <- unname(r$statistic)
+      lower <- stats::pf(fs, d[1], d[2], lower.tail = TRUE)
+      upper <- stats::pf(fs, d[1], d[2], lower.tail = FALSE)
+      expect_identical(r$p.value, min(1, 2 * min(lower, upper)))
+      expect_identical(f_test(x, y, alternative = "greater")$p.value, upper)
+      expect_identical(f_test(x, y, alternative = "less")$p.value, lower)
+    }
+  }
+})
