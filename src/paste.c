@@ -200,11 +200,6 @@ static void lazy_set_elt(SEXP x, R_xlen_t i, SEXP v)
     SET_STRING_ELT(lazy_made(x), i, v);
 }
 
-static int lazy_no_na(SEXP x)
-{
-    return 1;   /* a joined row is never NA (a missing piece reads "NA") */
-}
-
 static Rboolean lazy_inspect(SEXP x, int pre, int deep, int pvec,
                              void (*inspect_subtree)(SEXP, int, int, int))
 {
@@ -222,7 +217,6 @@ void st_paste_init(DllInfo *dll)
     R_set_altvec_Dataptr_or_null_method(lazy_rows_class, lazy_dataptr_or_null);
     R_set_altstring_Elt_method(lazy_rows_class, lazy_elt);
     R_set_altstring_Set_elt_method(lazy_rows_class, lazy_set_elt);
-    R_set_altstring_No_NA_method(lazy_rows_class, lazy_no_na);
 }
 
 /* groups: a list of groups, each a list of character pieces of length 1
