@@ -158,7 +158,7 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
 # one call on all the records, or NULL when a block does not parse to its
 # records or one is not clean, or no run is found.
 gbench_runs_blocks <- function(bl, metric) {
-  out <- vector("list", length(bl$blocks))
+  out <- vector("list", length(bl$counts))
   for (b in seq_along(out)) {
     p <- if (b == 1L && !is.null(bl$first)) bl$first else json_block_parse(bl, b)
     if (is.null(p)) return(NULL)

@@ -593,26 +593,30 @@ json_block_min <- function() {
 # parse: the caller then parses the whole file, with its own answer or
 # error.
 json_blocks_try <- function(path, block_min = json_block_min(), key = "benchmarks",
-                            block = 1000L) {
+                            block = 500L) {
   size <- path_kind(path)$size
   if (!isTRUE(size >= max(block_min, 2) && size <= .Machine$integer.max - 2)) return(NULL)
-  raw <- tryCatch(readBin(path, "raw", size + 1), error = function(e) NULL,
-                  warning = function(w) NULL)
-  if (is.null(raw) || length(raw) != size) return(NULL)
+  # the bytes read once, and the file found to end there
+  raw <- tryCatch({
+    con <- file(path, "rb")
+    on.exit(close(con))
+    r <- readBin(con, "raw", size)
+    if (length(r) == size && !length(readBin(con, "raw", 1L))) r
+  }, error = function(e) NULL, warning = function(w) NULL)
+  if (is.null(raw)) return(NULL)
   cut <- .Call(ffi_json_blocks, raw, key, as.integer(block))
-  raw <- NULL
-  if (is.null(cut) || !length(cut$blocks)) return(NULL)
+  if (is.null(cut) || !length(cut$counts)) return(NULL)
   rest <- json_text_parse(cut$rest)
   at <- which(names(rest) == key)
   if (!is.list(rest) || length(at) != 1L || !identical(rest[[at]], list())) return(NULL)
-  cut$rest <- NULL
-  list(rest = rest, at = at, blocks = cut$blocks, counts = cut$counts)
+  list(rest = rest, at = at, raw = raw, from = cut$from, to = cut$to, counts = cut$counts)
 }
 
 # The elements of block `b` of json_blocks_try()'s `bl` (a list), or NULL
-# when the block does not parse to the elements the scan counted.
+# when the block does not parse to the elements the scan counted.  The
+# block's text is made when it is parsed (one block's bytes at a time).
 json_block_parse <- function(bl, b) {
-  p <- json_text_parse(bl$blocks[b])
+  p <- json_text_parse(.Call(ffi_json_block_text, bl$raw, bl$from[b], bl$to[b]))
   if (!is.list(p) || !is.null(names(p)) || length(p) != bl$counts[b]) return(NULL)
   p
 }
@@ -626,10 +630,10 @@ json_text_parse <- function(txt) {
 # back in the array: parse_json() of the whole file, identical; NULL when
 # the blocks cannot give it.
 json_parse_blocks <- function(path, block_min = json_block_min(), key = "benchmarks",
-                              block = 1000L) {
+                              block = 500L) {
   bl <- json_blocks_try(path, block_min, key, block)
   if (is.null(bl)) return(NULL)
-  parts <- vector("list", length(bl$blocks))
+  parts <- vector("list", length(bl$counts))
   for (b in seq_along(parts)) {
     p <- json_block_parse(bl, b)
     if (is.null(p)) return(NULL)

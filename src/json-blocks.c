@@ -39,6 +39,7 @@
  * parse of the whole text, with its own answer or error.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ffi.h"
@@ -233,10 +234,11 @@ static SEXP json_piece(const unsigned char *buf, size_t from, size_t to, const c
 
 /* The JSON text `raw` (a raw vector) cut for a parse in blocks at the
  * array that is the value of the top object's member `key`
- * (st_json_array_find()): list(rest, blocks, counts) where rest is the
- * text with the array emptied ("[]"), blocks the texts "[...]" of
- * `block` consecutive elements each (the last fewer) and counts their
- * numbers of elements; NULL when the text is not clean. */
+ * (st_json_array_find()): list(rest, from, to, counts) where rest is the
+ * text with the array emptied ("[]"), and block b holds counts[b]
+ * consecutive elements (`block` each, the last fewer), the bytes
+ * raw[from[b] .. to[b]) (0-based offsets, doubles), which
+ * ffi_json_block_text() makes a text; NULL when the text is not clean. */
 SEXP ffi_json_blocks(SEXP raw, SEXP key, SEXP block)
 {
     if (TYPEOF(raw) != RAWSXP) Rf_error("`raw` must be a raw vector");
@@ -252,35 +254,54 @@ SEXP ffi_json_blocks(SEXP raw, SEXP key, SEXP block)
     if (status == ST_ERR_ALLOC) Rf_error("out of memory");
     if (!a.clean) return R_NilValue;
     size_t nb = a.n == 0 ? 0 : (a.n - 1) / (size_t) bs + 1;
-    if (nb > (size_t) R_XLEN_T_MAX) {
+    /* the bounds are computed before any R allocation, which could end the
+     * call: the scan's memory is freed first */
+    double *bounds = nb ? malloc(2 * nb * sizeof(double)) : NULL;
+    int *counts = nb ? malloc(nb * sizeof(int)) : NULL;
+    if (nb && (!bounds || !counts)) {
+        free(bounds);
+        free(counts);
         free(a.comma);
-        Rf_error("too many blocks");
+        Rf_error("out of memory");
     }
-    /* the R objects are made after the scan's memory is in an R vector,
-     * so that an error (out of memory) frees nothing twice */
-    SEXP commas = PROTECT(Rf_allocVector(REALSXP, a.n ? (R_xlen_t) (a.n - 1) : 0));
-    for (size_t j = 0; j + 1 < a.n; j++) REAL(commas)[j] = (double) a.comma[j];
-    free(a.comma);
-    SEXP rest = PROTECT(Rf_allocVector(STRSXP, 1));
-    SEXP blocks = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t) nb));
-    SEXP counts = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nb));
-    const void *vmax = vmaxget();
-    SET_STRING_ELT(rest, 0, json_piece(buf, 0, a.open, "", "[]", buf + a.close + 1,
-                                       len - a.close - 1));
-    vmaxset(vmax);
-    const double *cm = REAL(commas);
     for (size_t b = 0; b < nb; b++) {
         size_t first = b * (size_t) bs, last = first + (size_t) bs - 1;
         if (last > a.n - 1) last = a.n - 1;
-        size_t from = first == 0 ? a.open + 1 : (size_t) cm[first - 1] + 1;
-        size_t to = last == a.n - 1 ? a.close : (size_t) cm[last];
-        SET_STRING_ELT(blocks, (R_xlen_t) b, json_piece(buf, from, to, "[", "]", NULL, 0));
-        vmaxset(vmax);
-        INTEGER(counts)[b] = (int) (last - first + 1);
+        bounds[2 * b] = (double) (first == 0 ? a.open + 1 : a.comma[first - 1] + 1);
+        bounds[2 * b + 1] = (double) (last == a.n - 1 ? a.close : a.comma[last]);
+        counts[b] = (int) (last - first + 1);
     }
-    const char *names[] = {"rest", "blocks", "counts"};
-    SEXP vals[] = {rest, blocks, counts};
-    SEXP out = ffi_named_list(3, names, vals);
+    free(a.comma);
+    SEXP rest = PROTECT(Rf_allocVector(STRSXP, 1));
+    SEXP from = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
+    SEXP to = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
+    SEXP cnt = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nb));
+    for (size_t b = 0; b < nb; b++) {
+        REAL(from)[b] = bounds[2 * b];
+        REAL(to)[b] = bounds[2 * b + 1];
+        INTEGER(cnt)[b] = counts[b];
+    }
+    free(bounds);
+    free(counts);
+    SET_STRING_ELT(rest, 0, json_piece(buf, 0, a.open, "", "[]", buf + a.close + 1,
+                                       len - a.close - 1));
+    const char *names[] = {"rest", "from", "to", "counts"};
+    SEXP vals[] = {rest, from, to, cnt};
+    SEXP out = ffi_named_list(4, names, vals);
     UNPROTECT(4);
+    return out;
+}
+
+/* The text "[" raw[from .. to) "]" (offsets 0-based): a block of
+ * ffi_json_blocks(). */
+SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to)
+{
+    if (TYPEOF(raw) != RAWSXP) Rf_error("`raw` must be a raw vector");
+    double f = ffi_double(from, "from"), t = ffi_double(to, "to");
+    if (!(f >= 0 && f <= t && t <= (double) XLENGTH(raw)) || f != floor(f) || t != floor(t))
+        Rf_error("`from` and `to` must be offsets in `raw`, in order");
+    SEXP out = PROTECT(Rf_allocVector(STRSXP, 1));
+    SET_STRING_ELT(out, 0, json_piece(RAW(raw), (size_t) f, (size_t) t, "[", "]", NULL, 0));
+    UNPROTECT(1);
     return out;
 }
