@@ -311,6 +311,20 @@ test_that("every command gives through the installed script what it gives in R",
     expect_identical(attr(s, "status"), 3L)
   }
   expect_identical(attr(same(c("compare", file.path(ex, "hyperfine-speedup.json"))), "status"), 0L)
+  # the report site (plots drawn with no package attached)
+  sites <- file.path(dir, c("site script", "site r"))
+  base <- c("compare", file.path(ex, "gbench-base.json"), odd, "--html")
+  s <- run_script(c(base, sites[1]), dir)
+  r <- in_r(c(base, sites[2]))
+  expect_identical(attr(s, "status"), attr(r, "status"))
+  expect_identical(as.character(s), as.character(r))
+  files <- list.files(sites[1], recursive = TRUE)
+  expect_true(length(files) >= 5L)
+  expect_identical(list.files(sites[2], recursive = TRUE), files)
+  for (f in files) {
+    expect_identical(readBin(file.path(sites[1], f), "raw", 1e7),
+                     readBin(file.path(sites[2], f), "raw", 1e7), label = f)
+  }
   s <- same(c("compare", file.path(dir, "none 'x'.json")))
   expect_identical(attr(s, "status"), 2L)
   expect_match(attr(s, "stderr")[1], "none 'x'.json", fixed = TRUE)
