@@ -15,7 +15,8 @@
 #'
 #' The launcher runs the script installed with the package
 #' (`system.file("bin", "speeduptest", package = "speeduptest")`) with this
-#' R's `Rscript`, given by its full path, and with the library the package
+#' R's `Rscript`, given by its full path, starting R with the base package
+#' only (the command attaches none), and with the library the package
 #' was found in first on `R_LIBS`: it works in a fresh shell, without R on
 #' the `PATH` and whatever the current R library settings.  Installing a new
 #' version of the package into the same library needs no new launcher;
@@ -84,13 +85,13 @@ install_cli <- function(dir, overwrite = TRUE, force = FALSE) {
     "@echo off",
     paste("rem", launcher_mark),
     sprintf("set \"R_LIBS=%s;%%R_LIBS%%\"", lib),
-    sprintf("\"%s\" \"%s\" %%*", paste0(rscript, ".exe"), script)) else c(
+    sprintf("\"%s\" --default-packages=base \"%s\" %%*", paste0(rscript, ".exe"), script)) else c(
     "#!/bin/sh",
     paste("#", launcher_mark),
     "# Runs the script installed with the R package speeduptest.",
     paste0("R_LIBS=", q(lib), "${R_LIBS:+:$R_LIBS}"),
     "export R_LIBS",
-    paste("exec", q(rscript), q(script), "\"$@\""))
+    paste("exec", q(rscript), "--default-packages=base", q(script), "\"$@\""))
   # a new file beside it, renamed over the name: a link at `path` is
   # replaced, never written through
   tmp <- tempfile(".speeduptest-", tmpdir = dir)

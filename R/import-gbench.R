@@ -16,21 +16,28 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
                           src = NULL, fast = TRUE) {
   metric <- timings_metric(metric, c("real_time", "cpu_time"), path,
                            "Google Benchmark")
-  j <- src$json %||% timings_json(path, src$sniff)
-  b <- j$benchmarks
-  if (!is.list(b)) {
-    abort(sprintf("'%s' is not a Google Benchmark file: it has no \"benchmarks\" array.",
-                  safe_text(path)), class = c("format", "file"))
-  }
-  if (!length(b)) timings_empty(path, "the Google Benchmark file lists no benchmark")
   problems <- empty_problems()
   # a clean file (every entry an object, no run reporting an error, every
   # iteration run named, with a known unit and a finite time: what Google
   # Benchmark writes) is read in one pass of C (src/json-fields.c), which
   # gives the values the checks below give it; any other file goes through
-  # them, with its reasons
-  fast <- if (fast) .Call(ffi_gbench_runs, b, metric, names(gbench_units),
-                          unname(gbench_units))
+  # them, with its reasons.  A large file opened in blocks by the format's
+  # detection (json_blocks_try()) is read block by block, each block's
+  # records dropped once read; when a block is not clean, the whole file
+  # is parsed and read as any other
+  runs <- if (fast && !is.null(src$blocks)) gbench_runs_blocks(src$blocks, metric)
+  if (is.null(runs)) {
+    j <- src$json %||% timings_json(path, src$sniff)
+    b <- j$benchmarks
+    if (!is.list(b)) {
+      abort(sprintf("'%s' is not a Google Benchmark file: it has no \"benchmarks\" array.",
+                    safe_text(path)), class = c("format", "file"))
+    }
+    if (!length(b)) timings_empty(path, "the Google Benchmark file lists no benchmark")
+    runs <- if (fast) .Call(ffi_gbench_runs, b, metric, names(gbench_units),
+                            unname(gbench_units), FALSE)
+  }
+  fast <- runs
   if (!is.null(fast)) {
     nm <- fast$name
     # the suffixes taken off each distinct name once
@@ -143,4 +150,27 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
                     process = rep(1L, length(time)), iteration = iteration)
   if (nrow(problems)) attr(d, "problems") <- problems
   d
+}
+
+# ffi_gbench_runs() of the records of a Google Benchmark file opened in
+# blocks (json_blocks_try(), its first block parsed as `bl$first`), block
+# by block: the same list(name, time, iterations, repetition_index) as
+# one call on all the records, or NULL when a block does not parse to its
+# records or one is not clean, or no run is found.
+gbench_runs_blocks <- function(bl, metric) {
+  out <- vector("list", length(bl$counts))
+  for (b in seq_along(out)) {
+    p <- if (b == 1L && !is.null(bl$first)) bl$first else json_block_parse(bl, b)
+    if (is.null(p)) return(NULL)
+    r <- .Call(ffi_gbench_runs, p, metric, names(gbench_units), unname(gbench_units), TRUE)
+    if (is.null(r)) return(NULL)
+    out[[b]] <- r
+  }
+  bl <- NULL
+  runs <- list(name = unlist(lapply(out, `[[`, "name")),
+               time = unlist(lapply(out, `[[`, "time")),
+               iterations = unlist(lapply(out, `[[`, "iterations")),
+               repetition_index = unlist(lapply(out, `[[`, "repetition_index")))
+  if (!length(runs$name)) return(NULL)
+  runs
 }

@@ -295,6 +295,23 @@ detect_timings_format <- function(path) {
   }
   if (substr(txt, 1L, 1L) %in% c("{", "[")) {
     guess <- detect_json_guess(txt)
+    # a large Google Benchmark file: its runs are read block by block
+    # (import_gbench()), never parsed whole; the format is told by the rest
+    # of the file and the first block, as by the whole parse (which reads
+    # only the top keys and the first run)
+    if (identical(guess, "google-benchmark") && sniff$encoding == "UTF-8" && !sniff$bom) {
+      bl <- json_blocks_try(path)
+      first <- if (!is.null(bl)) json_block_parse(bl, 1L)
+      if (!is.null(first)) {
+        j <- bl$rest
+        j[[bl$at]] <- first
+        fmt <- tryCatch(detect_json_format(j, path, guess), error = function(e) NA)
+        if (identical(fmt, "google-benchmark")) {
+          bl$first <- first
+          return(list(format = fmt, sniff = sniff, blocks = bl))
+        }
+      }
+    }
     # arrays of numbers as vectors for the formats whose runs are long
     # arrays of numbers (their importers read lists too)
     simple <- c("hyperfine", "criterion-sample")
@@ -529,7 +546,8 @@ timings_decode <- function(path, sniff) {
 # is much faster for long arrays but slower for many small objects), or a
 # classed error naming the file.  A UTF-8 file is streamed from the connection (jsonlite reads it in
 # blocks, never holding its text in full); a UTF-16 file is decoded first.
-timings_json <- function(path, sniff = NULL, simplify = FALSE) {
+timings_json <- function(path, sniff = NULL, simplify = FALSE,
+                         block_min = json_block_min()) {
   check_timings_file(path)
   if (is.null(sniff)) sniff <- timings_sniff(path)
   if (sniff$encoding == "binary") timings_binary(path)
@@ -543,10 +561,87 @@ timings_json <- function(path, sniff = NULL, simplify = FALSE) {
              })
   }
   if (sniff$encoding != "UTF-8") return(parse(timings_decode(path, sniff)))
+  if (!simplify && !sniff$bom) {
+    j <- json_parse_blocks(path, block_min)
+    if (!is.null(j)) return(j)
+  }
   con <- file(path, "rb")
   on.exit(close(con))
   if (sniff$bom) readBin(con, "raw", sniff$bom)
   parse(con)
+}
+
+# The size (bytes) from which a UTF-8 JSON file is first tried in blocks
+# (json_blocks_try()); below it, the parse in blocks saves little.  The
+# tests lower it (option speeduptest.json_block_min) to read small files
+# both ways.
+json_block_min <- function() {
+  getOption("speeduptest.json_block_min", 262144)
+}
+
+# A JSON file whose top object has a long "benchmarks" array (Google
+# Benchmark, pyperf), opened for a parse in blocks: the file's bytes are
+# read once, a scan of C (src/json-blocks.c) finds the array's elements,
+# and jsonlite parses the text with the array emptied (`rest`, the array at
+# `at`); the elements are then parsed `block` at a time
+# (json_block_parse()).  Only a file of at least `block_min` bytes is
+# tried.  jsonlite grows a long array one element at a
+# time, copying it, and holds its whole tree before it makes R's objects;
+# in blocks the same elements cost a fraction of that.  NULL when the file
+# cannot be read in full, when the scan does not find the text clean (see
+# src/json-blocks.c), when the array is empty or when the rest does not
+# parse: the caller then parses the whole file, with its own answer or
+# error.
+json_blocks_try <- function(path, block_min = json_block_min(), key = "benchmarks",
+                            block = 500L) {
+  size <- path_kind(path)$size
+  if (!isTRUE(size >= max(block_min, 2) && size <= .Machine$integer.max - 2)) return(NULL)
+  # the bytes read once, and the file found to end there
+  raw <- tryCatch({
+    con <- file(path, "rb")
+    on.exit(close(con))
+    r <- readBin(con, "raw", size)
+    if (length(r) == size && !length(readBin(con, "raw", 1L))) r
+  }, error = function(e) NULL, warning = function(w) NULL)
+  if (is.null(raw)) return(NULL)
+  cut <- .Call(ffi_json_blocks, raw, key, as.integer(block))
+  if (is.null(cut) || !length(cut$counts)) return(NULL)
+  rest <- json_text_parse(cut$rest)
+  at <- which(names(rest) == key)
+  if (!is.list(rest) || length(at) != 1L || !identical(rest[[at]], list())) return(NULL)
+  list(rest = rest, at = at, raw = raw, from = cut$from, to = cut$to, counts = cut$counts)
+}
+
+# The elements of block `b` of json_blocks_try()'s `bl` (a list), or NULL
+# when the block does not parse to the elements the scan counted.  The
+# block's text is made when it is parsed (one block's bytes at a time).
+json_block_parse <- function(bl, b) {
+  p <- json_text_parse(.Call(ffi_json_block_text, bl$raw, bl$from[b], bl$to[b]))
+  if (!is.list(p) || !is.null(names(p)) || length(p) != bl$counts[b]) return(NULL)
+  p
+}
+
+# parse_json() of a text without simplification, NULL when it is not JSON.
+json_text_parse <- function(txt) {
+  tryCatch(jsonlite::parse_json(txt, simplifyVector = FALSE), error = function(e) NULL)
+}
+
+# The parse of a JSON file in blocks (json_blocks_try()), the elements put
+# back in the array: parse_json() of the whole file, identical; NULL when
+# the blocks cannot give it.
+json_parse_blocks <- function(path, block_min = json_block_min(), key = "benchmarks",
+                              block = 500L) {
+  bl <- json_blocks_try(path, block_min, key, block)
+  if (is.null(bl)) return(NULL)
+  parts <- vector("list", length(bl$counts))
+  for (b in seq_along(parts)) {
+    p <- json_block_parse(bl, b)
+    if (is.null(p)) return(NULL)
+    parts[[b]] <- p
+  }
+  rest <- bl$rest
+  rest[[bl$at]] <- do.call(c, parts)
+  rest
 }
 
 # Parsed JSON of a small file (criterion.rs keeps thousands of them): its

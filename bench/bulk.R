@@ -1,6 +1,8 @@
 # The verdicts of a whole comparison made at once (issues 33 and 36):
 # `speeduptest compare` on two Google Benchmark files of 3,000 benchmarks x
-# 20 runs (the files of bench/timings.R) and report_site() of timings of
+# 20 runs (the files of bench/timings.R), run as a user runs it (the
+# command installed with each build, <library>/speeduptest/bin/speeduptest,
+# its report written to a file), and report_site() of timings of
 # 3,000 benchmarks x 20 runs of two versions (those of
 # bench/report-site.R), each run in a child process by two builds in turn
 # (the reference first, then this one, `repeats` times): the CPU time of
@@ -29,15 +31,25 @@ child <- function(lib, code) {
                            stderr = FALSE), gcFirst = FALSE)
   t[["user.child"]] + t[["sys.child"]]
 }
-pairs <- function(label, code_of) {
+# the CPU of the command installed with the library `lib`, run with `args`,
+# its standard output written to `out` (this R first on the PATH)
+command <- function(lib, args, out) {
+  exe <- file.path(lib, "speeduptest", "bin", "speeduptest")
+  env <- c(paste0("R_LIBS=", lib),
+           paste0("PATH=", R.home("bin"), .Platform$path.sep, Sys.getenv("PATH")))
+  t <- system.time(system2(exe, shQuote(args), env = env, stdout = out, stderr = FALSE),
+                   gcFirst = FALSE)
+  t[["user.child"]] + t[["sys.child"]]
+}
+pairs <- function(label, code_of, run = child) {
   load0 <- load()
   cpu <- matrix(NA_real_, reps, 2L, dimnames = list(NULL, names(libs)))
   for (r in seq_len(reps)) for (b in names(libs)) {
-    cpu[r, b] <- child(libs[[b]], code_of(b))
+    cpu[r, b] <- run(libs[[b]], code_of(b))
   }
   ratio <- cpu[, "new"] / cpu[, "ref"]
   f <- function(v) sprintf("%.2f (%.2f-%.2f)", stats::median(v), min(v), max(v))
-  cat(sprintf("%-34s reference %s s, this build %s s, ratio %s; load before %s, after %s\n",
+  cat(sprintf("%-42s reference %s s, this build %s s, ratio %s; load before %s, after %s\n",
               label, f(cpu[, "ref"]), f(cpu[, "new"]), f(ratio), load0, load()))
 }
 
@@ -47,9 +59,10 @@ if ("compare" %in% parts) {
   gbench_file(f[1], 3000, 20, 1, 1)
   gbench_file(f[2], 3000, 20, 1.05, 2)
   for (o in c("text", "markdown", "json")) {
-    pairs(sprintf("compare --output %s (to a file)", o), function(b) sprintf(
-      "sink('%s'); invisible(speeduptest:::cli_compare(c('%s', '%s', '--output', '%s'))); sink()",
-      file.path(dir, paste0("report-", b, ".", o)), f[1], f[2], o))
+    pairs(sprintf("speeduptest compare --output %s > file", o), function(b) {
+      list(args = c("compare", f[1], f[2], "--output", o),
+           out = file.path(dir, paste0("report-", b, ".", o)))
+    }, run = function(lib, a) command(lib, a$args, a$out))
     same <- identical(readLines(file.path(dir, paste0("report-ref.", o))),
                       readLines(file.path(dir, paste0("report-new.", o))))
     cat(sprintf("  the two builds' %s reports are %s\n", o, if (same) "identical" else "DIFFERENT"))

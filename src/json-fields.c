@@ -227,11 +227,14 @@ static int field_is(SEXP v, const char *s)
  * list(name, time, iterations, repetition_index) of the iteration runs
  * in the file's order (time in seconds: the metric times the unit's
  * factor among unit_values; iterations and repetition_index NA where
- * they are not numbers), or NULL when the file is not clean: the R
+ * they are not numbers), or NULL when the file is not clean or (unless
+ * empty_ok, for a block of a file's records) has no iteration run: the R
  * reader (R/import-gbench.R) then reads it with its checks and reports.
  * The values are those the R reader gives a clean file, bit for bit. */
-SEXP ffi_gbench_runs(SEXP records, SEXP metric, SEXP unit_names, SEXP unit_values)
+SEXP ffi_gbench_runs(SEXP records, SEXP metric, SEXP unit_names, SEXP unit_values,
+                     SEXP empty_ok)
 {
+    int keep_empty = ffi_flag(empty_ok, "empty_ok");
     if (TYPEOF(records) != VECSXP) Rf_error("`records` must be a list");
     if (TYPEOF(metric) != STRSXP || XLENGTH(metric) != 1 ||
         STRING_ELT(metric, 0) == NA_STRING)
@@ -319,7 +322,7 @@ SEXP ffi_gbench_runs(SEXP records, SEXP metric, SEXP unit_names, SEXP unit_value
         pr[runs] = field_number(found[REP]);
         runs++;
     }
-    if (!clean || runs == 0) {
+    if (!clean || (runs == 0 && !keep_empty)) {
         UNPROTECT(5);
         return R_NilValue;
     }

@@ -1137,6 +1137,26 @@ double st_mean2(double a, double b);
 int st_gbench_order(const int *code, const double *rep, size_t n, int k, int *run,
                     int *iteration);
 
+/* json-blocks.c: where the elements of one array of a JSON text begin and
+ * end, for a parse in blocks.  The text buf[0 .. len) is scanned once; it
+ * is clean when it is one object (no byte order mark) with exactly one
+ * member whose key is key[0 .. klen) byte for byte and whose value is an
+ * array, no key of that object holding an escape, every byte valid UTF-8
+ * and not 0, no control character in a string, only JSON's white space,
+ * structural characters, number characters and lower-case letters outside
+ * strings, and nesting at most 512 deep.  Then clean is 1, open and close
+ * are the offsets of the array's brackets, n its number of elements and
+ * comma[0 .. n - 1) the offsets of the commas between them (malloc'd; the
+ * caller frees it); else clean is 0 and comma NULL.  Whether the text is
+ * valid JSON is left to a parser.  ST_OK or ST_ERR_ALLOC. */
+typedef struct {
+    size_t open, close, n;
+    size_t *comma;
+    int clean;
+} st_json_array;
+int st_json_array_find(const unsigned char *buf, size_t len, const char *key,
+                       size_t klen, st_json_array *out);
+
 /* report-site.c: the bins of many samples for their kernel density
  * estimates, as stats::density() bins one (y: 2 ngrid doubles a sample);
  * a text and a newline written to a file. */

@@ -2049,6 +2049,205 @@ static void fuzz_tsuite(reader *r)
         CHECK(h3[b] == has_na[b] && kx3[b] == kx[b] && ky3[b] == ky[b] && sh3[b] == sh[b]);
 }
 
+/* The elements of a JSON text's "benchmarks" array found by a scan of its
+ * bytes (json-blocks.c).  Half the inputs are raw bytes: the scan never
+ * reads outside them, and when it finds the text clean its offsets are
+ * consistent (brackets at open and close, commas in between, increasing).
+ * The other half are JSON texts written by a generator from the input
+ * (objects, arrays, strings with escapes and UTF-8 of every length,
+ * numbers, literals, white space, the key elsewhere and nested), which
+ * knows where it put the array's brackets and commas: the scan must find
+ * them, or refuse exactly the texts the generator made unclean on
+ * purpose (a duplicate or escaped top key, a byte order mark, a comment,
+ * a bad UTF-8 byte, trailing garbage). */
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    int depth;
+} jbuf;
+
+static void jput(jbuf *b, const char *s, size_t n)
+{
+    if (n == 0) return;
+    if (b->len + n > b->cap) {
+        size_t nc = (b->len + n) * 2 + 64;
+        char *p = realloc(b->buf, nc);
+        if (!p) abort();
+        b->buf = p;
+        b->cap = nc;
+    }
+    memcpy(b->buf + b->len, s, n);
+    b->len += n;
+}
+
+static void jputs(jbuf *b, const char *s) { jput(b, s, strlen(s)); }
+
+static void jws(jbuf *b, reader *r)
+{
+    static const char *ws[] = {"", "", " ", "\n", "\t", "\r\n  "};
+    jputs(b, ws[rd_size(r, 5)]);
+}
+
+static void jstring(jbuf *b, reader *r)
+{
+    static const char *pieces[] = {
+        "a", "benchmarks", ",", "]", "}", "[", "{", ":", " ", "\\\"", "\\\\", "\\/",
+        "\\n", "\\u00e9", "\\ud83d\\ude00", "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x98\x80",
+        "'", "#", "//", "/*"};
+    jputs(b, "\"");
+    size_t n = rd_size(r, 4);
+    for (size_t i = 0; i < n; i++) jputs(b, pieces[rd_size(r, 21)]);
+    jputs(b, "\"");
+}
+
+/* a key of the top object: no escape, never "benchmarks" */
+static void jkey(jbuf *b, reader *r)
+{
+    static const char *pieces[] = {"a", "benchmarks", ",", "]", "[", ":", " ", "\xc3\xa9"};
+    jputs(b, "\"k");
+    size_t n = rd_size(r, 3);
+    for (size_t i = 0; i < n; i++) jputs(b, pieces[rd_size(r, 7)]);
+    jputs(b, "\"");
+}
+
+static void jvalue(jbuf *b, reader *r);
+
+static void jobject(jbuf *b, reader *r)
+{
+    jputs(b, "{");
+    b->depth++;
+    size_t n = rd_size(r, 3);
+    for (size_t i = 0; i < n; i++) {
+        if (i) jputs(b, ",");
+        jws(b, r);
+        jstring(b, r);
+        jws(b, r);
+        jputs(b, ":");
+        jws(b, r);
+        jvalue(b, r);
+        jws(b, r);
+    }
+    b->depth--;
+    jputs(b, "}");
+}
+
+static void jarray(jbuf *b, reader *r)
+{
+    jputs(b, "[");
+    b->depth++;
+    size_t n = rd_size(r, 3);
+    for (size_t i = 0; i < n; i++) {
+        if (i) jputs(b, ",");
+        jws(b, r);
+        jvalue(b, r);
+        jws(b, r);
+    }
+    b->depth--;
+    jputs(b, "]");
+}
+
+static void jvalue(jbuf *b, reader *r)
+{
+    static const char *scalars[] = {"0", "-1.5e+3", "true", "false", "null", "12345678901234567890"};
+    uint8_t t = rd_u8(r) % 8;
+    if (b->depth > 6) t = 7;
+    if (t == 0) jobject(b, r);
+    else if (t == 1) jarray(b, r);
+    else if (t <= 3) jstring(b, r);
+    else jputs(b, scalars[rd_size(r, 5)]);
+}
+
+static void fuzz_jscan(reader *r)
+{
+    static const char key[] = "benchmarks";
+    st_json_array a;
+    if (rd_u8(r) & 1) {
+        /* raw bytes */
+        size_t n = r->n;
+        unsigned char *buf = malloc(n ? n : 1);
+        if (!buf) abort();
+        if (n) {
+            memcpy(buf, r->p, n);
+            r->p += n;
+            r->n = 0;
+        }
+        CHECK(st_json_array_find(buf, n, key, sizeof key - 1, &a) == ST_OK);
+        if (a.clean) {
+            CHECK(a.open < a.close && a.close < n);
+            CHECK(buf[a.open] == '[' && buf[a.close] == ']');
+            for (size_t j = 0; j + 1 < a.n; j++) {
+                CHECK(a.comma[j] > a.open && a.comma[j] < a.close && buf[a.comma[j]] == ',');
+                if (j) CHECK(a.comma[j] > a.comma[j - 1]);
+            }
+        } else {
+            CHECK(a.comma == NULL);
+        }
+        free(a.comma);
+        free(buf);
+        return;
+    }
+    /* a generated text: members before and after the array, the array's
+     * elements, and one flaw or none */
+    jbuf b = {NULL, 0, 0, 1};
+    uint8_t flaw = rd_u8(r) % 12; /* 0-6: none */
+    if (flaw == 7) jputs(&b, "\xef\xbb\xbf");
+    jws(&b, r);
+    jputs(&b, "{");
+    size_t before = rd_size(r, 2), after = rd_size(r, 2);
+    for (size_t i = 0; i < before; i++) {
+        jws(&b, r);
+        jkey(&b, r);
+        jputs(&b, ":");
+        jvalue(&b, r);
+        jputs(&b, ",");
+    }
+    if (flaw == 8) jputs(&b, "\"bench\\u006darks\": 1,");
+    if (flaw == 9) jputs(&b, "\"benchmarks\": [], ");
+    jws(&b, r);
+    jputs(&b, "\"benchmarks\"");
+    jws(&b, r);
+    jputs(&b, ":");
+    jws(&b, r);
+    size_t open = b.len, comma[8], n = rd_size(r, 8);
+    jputs(&b, "[");
+    b.depth = 2;
+    for (size_t i = 0; i < n; i++) {
+        if (i) {
+            comma[i - 1] = b.len;
+            jputs(&b, ",");
+        }
+        jws(&b, r);
+        jvalue(&b, r);
+        jws(&b, r);
+    }
+    if (n == 0) jws(&b, r);
+    size_t close = b.len;
+    jputs(&b, "]");
+    b.depth = 1;
+    for (size_t i = 0; i < after; i++) {
+        jputs(&b, ",");
+        jws(&b, r);
+        jkey(&b, r);
+        jputs(&b, ":");
+        jvalue(&b, r);
+    }
+    if (flaw == 10) jputs(&b, ", \"x\": \"\xc3\"");
+    jputs(&b, "}");
+    jws(&b, r);
+    if (flaw == 11) jputs(&b, "/* c */");
+    CHECK(st_json_array_find((const unsigned char *) b.buf, b.len, key, sizeof key - 1, &a) ==
+          ST_OK);
+    if (flaw >= 7) {
+        CHECK(!a.clean && a.comma == NULL);
+    } else {
+        CHECK(a.clean);
+        CHECK(a.open == open && a.close == close && a.n == n);
+        for (size_t i = 0; i + 1 < n; i++) CHECK(a.comma[i] == comma[i]);
+    }
+    free(a.comma);
+    free(b.buf);
+}
+
 /* the targets of the bulk files (paste, fileread, json, site, vtable) */
 #include "fuzz_bulk.c"
 
@@ -2085,6 +2284,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (strcmp(t, "rounds") == 0) fuzz_rounds(&r);
     if (strcmp(t, "gborder") == 0) fuzz_gborder(&r);
     if (strcmp(t, "tsuite") == 0) fuzz_tsuite(&r);
+    if (strcmp(t, "jscan") == 0) fuzz_jscan(&r);
     /* the bulk files (not in all: four start an embedded R) */
     if (strcmp(t, "paste") == 0) fuzz_paste(&r);
     if (strcmp(t, "fileread") == 0) fuzz_fileread(&r);

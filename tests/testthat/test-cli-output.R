@@ -5,8 +5,9 @@
 run_script <- function(args, redirect) {
   script <- system.file("bin", "speeduptest", package = "speeduptest")
   lib <- dirname(system.file(package = "speeduptest"))
-  cmd <- sprintf("R_LIBS=%s %s %s %s %s", shQuote(lib), shQuote(file.path(R.home("bin"), "Rscript")),
-                 shQuote(script), paste(shQuote(args), collapse = " "), redirect)
+  path <- paste(R.home("bin"), Sys.getenv("PATH"), sep = .Platform$path.sep)
+  cmd <- sprintf("R_LIBS=%s PATH=%s %s %s %s", shQuote(lib), shQuote(path), shQuote(script),
+                 paste(shQuote(args), collapse = " "), redirect)
   err <- tempfile()
   on.exit(unlink(err))
   status <- suppressWarnings(system2("sh", c("-c", shQuote(paste(cmd, "2>", shQuote(err)))),

@@ -15,17 +15,17 @@ cli_dir <- function() {
 
 cli_runs <- function(n, mu) format(round(rnorm(n, mu, 0.01 * mu), 4), nsmall = 4)
 
-# Runs the installed script in `wd` with `args`; returns the output lines
-# with attributes status (0 when the script succeeded) and stderr.
+# Runs the installed script as a program in `wd` with `args` (the shell
+# starts this R's Rscript with the base package only; on Windows, Rscript
+# runs the script); returns the output lines with attributes status (0 when
+# the script succeeded) and stderr.
 run_script <- function(args, wd) {
   script <- system.file("bin", "speeduptest", package = "speeduptest")
-  rscript <- file.path(R.home("bin"), "Rscript")
-  env <- paste0("R_LIBS=", paste(.libPaths(), collapse = .Platform$path.sep))
   err <- tempfile()
   old <- setwd(wd)
   on.exit(setwd(old))
-  out <- suppressWarnings(system2(rscript, c(shQuote(script), shQuote(args)),
-                                  stdout = TRUE, stderr = err, env = env))
+  out <- suppressWarnings(system2(script_cmd(script), c(script_pre(script), shQuote(args)),
+                                  stdout = TRUE, stderr = err, env = script_env()))
   status <- attr(out, "status")
   structure(as.character(out), status = if (is.null(status)) 0L else status,
             stderr = readLines(err))
@@ -272,9 +272,109 @@ test_that("speeduptest --version prints the package's version", {
   # the installed script answers it with status 0
   exe <- system.file("bin", "speeduptest", package = "speeduptest")
   skip_if(!nzchar(exe) || !file.exists(exe))
-  rs <- file.path(R.home("bin"), "Rscript")
-  out <- suppressWarnings(system2(rs, c(shQuote(exe), "--version"), stdout = TRUE, stderr = TRUE,
-                                  env = paste0("R_LIBS=", paste(.libPaths(), collapse = ":"))))
+  out <- suppressWarnings(system2(script_cmd(exe), c(script_pre(exe), "--version"), stdout = TRUE,
+                                  stderr = TRUE, env = script_env()))
   expect_identical(attr(out, "status") %||% 0L, 0L)
   expect_match(out[1], "^speeduptest [0-9]")
+})
+
+test_that("every command gives through the installed script what it gives in R", {
+  skip_on_cran()
+  skip_on_os("windows")
+  ex <- system.file("extdata", "timings", package = "speeduptest")
+  skip_if(!nzchar(ex), "timing fixtures not installed")
+  dir <- cli_dir()
+  # in R, with R's default packages attached (the test session)
+  in_r <- function(args) {
+    old <- setwd(dir)
+    on.exit(setwd(old))
+    status <- NULL
+    err <- character()
+    con <- textConnection("err", "w", local = TRUE)
+    sink(con, type = "message")
+    out <- tryCatch(utils::capture.output(status <- speeduptest:::cli_exit_status(args)),
+                    finally = { sink(type = "message"); close(con) })
+    structure(out, status = status, stderr = err)
+  }
+  same <- function(args, label = paste(args, collapse = " ")) {
+    s <- run_script(args, dir)
+    r <- in_r(args)
+    expect_identical(as.character(s), as.character(r), label = label)
+    expect_identical(attr(s, "status"), attr(r, "status"), label = label)
+    invisible(s)
+  }
+  # compare, each output; a path with a space, quotes and a dollar sign
+  odd <- file.path(dir, "a b'c\"$HOME.json")
+  file.copy(file.path(ex, "gbench-slower.json"), odd)
+  for (o in c("text", "markdown", "json")) {
+    s <- same(c("compare", file.path(ex, "gbench-base.json"), odd, "--output", o))
+    expect_identical(attr(s, "status"), 3L)
+  }
+  expect_identical(attr(same(c("compare", file.path(ex, "hyperfine-speedup.json"))), "status"), 0L)
+  # the report site (plots drawn with no package attached)
+  sites <- file.path(dir, c("site script", "site r"))
+  base <- c("compare", file.path(ex, "gbench-base.json"), odd, "--html")
+  s <- run_script(c(base, sites[1]), dir)
+  r <- in_r(c(base, sites[2]))
+  expect_identical(attr(s, "status"), attr(r, "status"))
+  expect_identical(as.character(s), as.character(r))
+  files <- list.files(sites[1], recursive = TRUE)
+  expect_true(length(files) >= 5L)
+  expect_identical(list.files(sites[2], recursive = TRUE), files)
+  for (f in files) {
+    expect_identical(readBin(file.path(sites[1], f), "raw", 1e7),
+                     readBin(file.path(sites[2], f), "raw", 1e7), label = f)
+  }
+  s <- same(c("compare", file.path(dir, "none 'x'.json")))
+  expect_identical(attr(s, "status"), 2L)
+  expect_match(attr(s, "stderr")[1], "none 'x'.json", fixed = TRUE)
+  same(c("compare", "--help"))
+  same(c("--version"))
+  # the classic analysis of a configuration
+  file.copy(cli_example_cfg(), file.path(dir, "config.csv"))
+  s <- same(c("config.csv", "--weight", "equal", "-q"))
+  expect_identical(attr(s, "status"), 0L)
+  expect_true(file.exists(file.path(dir, "config.csv.out")))
+  # the history: add, changes in every output, then confirm and bisect
+  skip_if_no_sqlite()
+  t <- history_sim(commits = 40, benchmarks = 2, processes = 5, iterations = 1,
+                   step_at = 30, step = 1.08, stepped = 2, seed = 1)
+  f <- file.path(dir, "history.csv")
+  utils::write.csv(as.data.frame(t)[c("benchmark", "commit", "time", "process")], f,
+                   row.names = FALSE)
+  st <- file.path(dir, "s 1.sqlite")
+  s <- run_script(c("history", "add", st, f, "--machine", "ci"), dir)
+  expect_identical(attr(s, "status"), 0L)
+  expect_match(s[1], "added commit c001", fixed = TRUE)
+  # (changes marks what it reported: each side reads its own copy of the store)
+  for (o in c("text", "markdown", "json")) {
+    args <- c("history", "changes", "STORE", "--output", o, "--fail-on", "regression")
+    st2 <- file.path(dir, paste0(c("script ", "r "), o, ".sqlite"))
+    file.copy(st, st2)
+    s <- run_script(replace(args, 3L, st2[1]), dir)
+    r <- in_r(replace(args, 3L, st2[2]))
+    expect_identical(attr(s, "status"), 1L)
+    expect_identical(attr(r, "status"), 1L)
+    expect_identical(gsub(st2[1], "STORE", as.character(s), fixed = TRUE),
+                     gsub(st2[2], "STORE", as.character(r), fixed = TRUE), label = o)
+  }
+  expect_identical(attr(run_script(c("history", "changes", st), dir), "status"), 0L)
+  prog <- file.path(dir, "prog.sh")
+  writeLines(c("#!/bin/sh", "n=300; case \"$1\" in c0[3-9]*) n=3000;; esac",
+               "i=0; while [ $i -lt $n ]; do i=$((i+1)); done"), prog)
+  Sys.chmod(prog, "0755")
+  s <- run_script(c("history", "confirm", st, "1", "--run", paste(prog, "{commit}"),
+                    "--max-runs", "30", "--output", "json"), dir)
+  expect_identical(attr(s, "status"), 0L)
+  expect_identical(jsonlite::fromJSON(paste(s, collapse = "\n"))$outcome, "different")
+  s <- run_script(c("history", "bisect", st, "1", "--run", paste(prog, "{commit}"),
+                    "--max-runs", "30", "--tolerance", "50"), dir)
+  expect_identical(attr(s, "status"), 0L)
+  expect_true(any(grepl("first bad c030", s, fixed = TRUE)))
+  # measure, its CSV read back
+  csv <- file.path(dir, "m.csv")
+  s <- run_script(c("measure", "-r", "5", "--export", csv, "-q", "-n", "a", "sleep 0.001",
+                    "-n", "b", "sleep 0.002"), dir)
+  expect_identical(attr(s, "status"), 0L)
+  expect_identical(levels(read_timings(csv)$version), c("a", "b"))
 })

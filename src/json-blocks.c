@@ -1,0 +1,307 @@
+/*
+ * json-blocks.c -- the elements of one array of a JSON text, found by a
+ * scan of its bytes, so that a parser can read them in blocks.
+ *
+ * A Google Benchmark file is one object whose "benchmarks" array holds
+ * tens of thousands of records.  jsonlite's parser (yajl's tree) grows an
+ * array one element at a time, copying it each time it reallocates, and
+ * keeps the whole tree in memory before R's objects are made; the same
+ * records parsed as many arrays of some hundreds cost a fraction of that.
+ * This file finds where the elements of the array begin and end, without
+ * parsing a value: it follows the lexical structure of JSON (RFC 8259)
+ * only, strings (with their escapes) and the nesting of objects and
+ * arrays, and notes the commas that separate the elements of the wanted
+ * array (those at its own depth, outside strings).
+ *
+ * The scan is a filter, not a validator: it answers "clean" only for a
+ * text that the blocks can reproduce, and leaves every doubt to the
+ * parser of the whole text.  Clean means:
+ *   - the text is one object (after optional white space: no byte order
+ *     mark), followed by white space only;
+ *   - every byte is valid UTF-8 (no overlong form, surrogate or code point
+ *     above U+10FFFF) and none is 0;
+ *   - outside strings, only JSON's white space, structural characters,
+ *     number characters (digits, - + . e E) and lower-case letters (true,
+ *     false, null) appear: no comment, NaN or Infinity that some parsers
+ *     accept;
+ *   - no control character inside a string;
+ *   - the object has exactly one member whose key is the given key, byte
+ *     for byte, no key of the object holds an escape (which could spell
+ *     the key another way), and that member's value is an array;
+ *   - nesting at most ST_JSON_DEPTH deep.
+ * Whether the text is valid JSON is then the parser's to say: the caller
+ * parses the text with the array emptied ("[]") and each block "[" + the
+ * bytes of some consecutive elements and their commas + "]"; if each
+ * parse succeeds and each block has as many elements as the scan counted,
+ * the whole text is valid (a value replaced by another in the same place
+ * of the grammar) and its parse is the parse of the rest with the array's
+ * elements put back, in order.  Any failure sends the caller back to the
+ * parse of the whole text, with its own answer or error.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ffi.h"
+
+#define ST_JSON_DEPTH 512
+
+/* The length of the valid UTF-8 sequence starting at s (at most n bytes
+ * available), or 0 when it is not valid (RFC 3629's table). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    if (c < 0x80) return 1;
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c == 0xE0) { len = 3; lo = 0xA0; }
+    else if (c >= 0xE1 && c <= 0xEC) len = 3;
+    else if (c == 0xED) { len = 3; hi = 0x9F; }
+    else if (c >= 0xEE && c <= 0xEF) len = 3;
+    else if (c == 0xF0) { len = 4; lo = 0x90; }
+    else if (c >= 0xF1 && c <= 0xF3) len = 4;
+    else if (c == 0xF4) { len = 4; hi = 0x8F; }
+    else return 0;
+    if (len > n) return 0;
+    if (s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 2; i < len; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF) return 0;
+    return len;
+}
+
+static int json_ws(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* a byte that may stand outside strings, other than white space and the
+ * structural characters handled by the scan */
+static int json_bare(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+        c == 'E' || (c >= 'a' && c <= 'z');
+}
+
+/* See speeduptest.h. */
+int st_json_array_find(const unsigned char *buf, size_t len, const char *key,
+                       size_t klen, st_json_array *out)
+{
+    out->open = out->close = 0;
+    out->n = 0;
+    out->comma = NULL;
+    out->clean = 0;
+    size_t cap = 0, ncomma = 0;
+    size_t *comma = NULL;
+    /* the kind of each open container: '{' or '[' */
+    unsigned char stack[ST_JSON_DEPTH];
+    int depth = 0;
+    /* in the top object, whether the next string is a key */
+    int want_key = 0;
+    /* the wanted array: 0 not met, 1 its key just read, 2 inside it (at
+     * depth 2), 3 closed */
+    int state = 0;
+    int content = 0; /* a byte of an element met inside the array */
+    int done = 0;    /* the top object closed */
+    size_t i = 0;
+    while (i < len && json_ws(buf[i])) i++;
+    if (i == len || buf[i] != '{') return ST_OK;
+    while (i < len) {
+        unsigned char c = buf[i];
+        if (done) {
+            if (!json_ws(c)) goto unclean;
+            i++;
+            continue;
+        }
+        if (c == '"') {
+            size_t start = ++i;
+            int escaped = 0;
+            for (;;) {
+                if (i >= len) goto unclean;
+                unsigned char d = buf[i];
+                if (d == '"') break;
+                if (d < 0x20) goto unclean;
+                if (d == '\\') {
+                    escaped = 1;
+                    if (i + 1 >= len || buf[i + 1] < 0x20 || buf[i + 1] >= 0x80) goto unclean;
+                    i += 2;
+                    continue;
+                }
+                size_t u = utf8_len(buf + i, len - i);
+                if (u == 0) goto unclean;
+                i += u;
+            }
+            /* buf[start .. i) is the string's content, buf[i] its quote */
+            if (depth == 1 && want_key) {
+                if (escaped) goto unclean;
+                if (i - start == klen && memcmp(buf + start, key, klen) == 0) {
+                    if (state != 0) goto unclean;
+                    state = 1;
+                }
+                want_key = 0;
+            } else if (state == 2 && depth == 2) {
+                content = 1;
+            }
+            i++;
+            continue;
+        }
+        if (json_ws(c)) {
+            i++;
+            continue;
+        }
+        if (state == 1 && c != ':') {
+            /* the first byte of the wanted member's value */
+            if (c != '[') goto unclean;
+            state = 2;
+            out->open = i;
+            stack[depth++] = '[';
+            i++;
+            continue;
+        }
+        switch (c) {
+        case '{':
+        case '[':
+            if (state == 2 && depth == 2) content = 1;
+            if (depth == ST_JSON_DEPTH) goto unclean;
+            stack[depth++] = c;
+            if (depth == 1) want_key = 1;
+            break;
+        case '}':
+        case ']':
+            if (depth == 0 || stack[depth - 1] != (c == '}' ? '{' : '[')) goto unclean;
+            if (state == 2 && depth == 2) {
+                out->close = i;
+                state = 3;
+            }
+            depth--;
+            if (depth == 0) done = 1;
+            break;
+        case ',':
+            if (depth == 0) goto unclean;
+            if (depth == 1) want_key = 1;
+            if (state == 2 && depth == 2) {
+                if (ncomma == cap) {
+                    size_t nc = cap ? 2 * cap : 1024;
+                    size_t *p = realloc(comma, nc * sizeof(size_t));
+                    if (!p) {
+                        free(comma);
+                        return ST_ERR_ALLOC;
+                    }
+                    comma = p;
+                    cap = nc;
+                }
+                comma[ncomma++] = i;
+            }
+            break;
+        case ':':
+            if (depth == 0) goto unclean;
+            break;
+        default:
+            if (!json_bare(c)) goto unclean;
+            if (state == 2 && depth == 2) content = 1;
+            break;
+        }
+        i++;
+    }
+    if (!done || state != 3) goto unclean;
+    out->n = ncomma + (content || ncomma ? 1 : 0);
+    out->comma = comma;
+    out->clean = 1;
+    return ST_OK;
+unclean:
+    free(comma);
+    out->open = out->close = 0;
+    return ST_OK;
+}
+
+/* ---- .Call entry point ---------------------------------------------------- */
+
+/* A new CHARSXP (UTF-8) of `pre`, the bytes buf[from .. to), `post` and
+ * the bytes tail[0 .. tlen). */
+static SEXP json_piece(const unsigned char *buf, size_t from, size_t to, const char *pre,
+                       const char *post, const unsigned char *tail, size_t tlen)
+{
+    size_t lp = strlen(pre), lq = strlen(post), lb = to - from;
+    size_t total = lp + lb + lq + tlen;
+    if (total > (size_t) INT_MAX) Rf_error("a piece of the JSON text is too long");
+    char *s = R_alloc(total, 1);
+    memcpy(s, pre, lp);
+    memcpy(s + lp, buf + from, lb);
+    memcpy(s + lp + lb, post, lq);
+    if (tlen) memcpy(s + lp + lb + lq, tail, tlen);
+    return Rf_mkCharLenCE(s, (int) total, CE_UTF8);
+}
+
+/* The JSON text `raw` (a raw vector) cut for a parse in blocks at the
+ * array that is the value of the top object's member `key`
+ * (st_json_array_find()): list(rest, from, to, counts) where rest is the
+ * text with the array emptied ("[]"), and block b holds counts[b]
+ * consecutive elements (`block` each, the last fewer), the bytes
+ * raw[from[b] .. to[b]) (0-based offsets, doubles), which
+ * ffi_json_block_text() makes a text; NULL when the text is not clean. */
+SEXP ffi_json_blocks(SEXP raw, SEXP key, SEXP block)
+{
+    if (TYPEOF(raw) != RAWSXP) Rf_error("`raw` must be a raw vector");
+    if (TYPEOF(key) != STRSXP || XLENGTH(key) != 1 || STRING_ELT(key, 0) == NA_STRING)
+        Rf_error("`key` must be one string");
+    int bs = ffi_int(block, "block");
+    if (bs < 1) Rf_error("`block` must be a positive number of elements");
+    const unsigned char *buf = RAW(raw);
+    size_t len = (size_t) XLENGTH(raw);
+    const char *k = CHAR(STRING_ELT(key, 0));
+    st_json_array a;
+    int status = st_json_array_find(buf, len, k, strlen(k), &a);
+    if (status == ST_ERR_ALLOC) Rf_error("out of memory");
+    if (!a.clean) return R_NilValue;
+    size_t nb = a.n == 0 ? 0 : (a.n - 1) / (size_t) bs + 1;
+    /* the bounds are computed before any R allocation, which could end the
+     * call: the scan's memory is freed first */
+    double *bounds = nb ? malloc(2 * nb * sizeof(double)) : NULL;
+    int *counts = nb ? malloc(nb * sizeof(int)) : NULL;
+    if (nb && (!bounds || !counts)) {
+        free(bounds);
+        free(counts);
+        free(a.comma);
+        Rf_error("out of memory");
+    }
+    for (size_t b = 0; b < nb; b++) {
+        size_t first = b * (size_t) bs, last = first + (size_t) bs - 1;
+        if (last > a.n - 1) last = a.n - 1;
+        bounds[2 * b] = (double) (first == 0 ? a.open + 1 : a.comma[first - 1] + 1);
+        bounds[2 * b + 1] = (double) (last == a.n - 1 ? a.close : a.comma[last]);
+        counts[b] = (int) (last - first + 1);
+    }
+    free(a.comma);
+    SEXP rest = PROTECT(Rf_allocVector(STRSXP, 1));
+    SEXP from = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
+    SEXP to = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
+    SEXP cnt = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nb));
+    for (size_t b = 0; b < nb; b++) {
+        REAL(from)[b] = bounds[2 * b];
+        REAL(to)[b] = bounds[2 * b + 1];
+        INTEGER(cnt)[b] = counts[b];
+    }
+    free(bounds);
+    free(counts);
+    SET_STRING_ELT(rest, 0, json_piece(buf, 0, a.open, "", "[]", buf + a.close + 1,
+                                       len - a.close - 1));
+    const char *names[] = {"rest", "from", "to", "counts"};
+    SEXP vals[] = {rest, from, to, cnt};
+    SEXP out = ffi_named_list(4, names, vals);
+    UNPROTECT(4);
+    return out;
+}
+
+/* The text "[" raw[from .. to) "]" (offsets 0-based): a block of
+ * ffi_json_blocks(). */
+SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to)
+{
+    if (TYPEOF(raw) != RAWSXP) Rf_error("`raw` must be a raw vector");
+    double f = ffi_double(from, "from"), t = ffi_double(to, "to");
+    if (!(f >= 0 && f <= t && t <= (double) XLENGTH(raw)) || f != floor(f) || t != floor(t))
+        Rf_error("`from` and `to` must be offsets in `raw`, in order");
+    SEXP out = PROTECT(Rf_allocVector(STRSXP, 1));
+    SET_STRING_ELT(out, 0, json_piece(RAW(raw), (size_t) f, (size_t) t, "[", "]", NULL, 0));
+    UNPROTECT(1);
+    return out;
+}
