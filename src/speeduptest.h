@@ -601,6 +601,29 @@ int st_process_counts(const int *bench, const int *side, const int *code,
 int st_offset_codes(const int *ilab, const double *dlab, size_t n, int na,
                     int *code, int *u);
 
+/* ==== one benchmark of timings (protocol-input.c) ======================== */
+
+/* The rows of each version code 1..nlev (count[0..nlev)) among the n rows
+ * with sel[i] == 1 (every row when sel is NULL) and marked[i] != 1 (or
+ * marked NULL); codes equal to `na` are skipped.  ST_ERR_DOMAIN when a
+ * code lies outside 1..nlev. */
+int st_pair_counts(size_t n, const int *sel, const int *marked,
+                   const int *vcode, int nlev, int na, size_t *count);
+
+/* The same rows whose code maps to side[code - 1] 1 (x) or 2 (y): their
+ * 1-based numbers in table order in rows_x (cap_x of them) and rows_y
+ * (cap_y), their ranks among the rows of both sides in pos_x and pos_y
+ * (when not NULL); *order_side 1 when the keys (ts, then run; either may
+ * be NULL) of each side's rows are non-decreasing with none missing,
+ * *order_both the same over both sides, *ts_na 1 when a row's ts is NaN.
+ * ST_ERR_DOMAIN when a code lies outside 1..nlev or a side does not have
+ * exactly its cap; ST_ERR_TOO_MANY when n exceeds INT_MAX. */
+int st_pair_rows(size_t n, const int *sel, const int *marked,
+                 const int *vcode, int nlev, const int *side, const int *run,
+                 const double *ts, int na, size_t cap_x, size_t cap_y,
+                 int *rows_x, int *rows_y, int *pos_x, int *pos_y,
+                 int *order_side, int *order_both, int *ts_na);
+
 /* ==== timings grouped (suite-timings.c) ================================== */
 
 /* The n rows of timings, row i in group group[i] (1..ng): order[] receives
