@@ -150,30 +150,35 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
   lev <- pv$lev
   side <- match(levs, lev, nomatch = 0L)
   run_global <- identical(attr(t, "run_order"), "global")
+  # the times and rounds of plain columns are gathered in the same pass
+  time <- t$time
+  rnd <- t[["round"]]
+  gt <- if (is.double(time) && is.null(attributes(time))) time
+  gr <- if (is.integer(rnd) && is.null(attributes(rnd))) rnd
   pr <- .Call(ffi_pair_rows, sel, marked, ver, side, run, ts,
               as.integer(sum(counts[side == 1L])), as.integer(sum(counts[side == 2L])),
-              !is.null(ts) || run_global)
+              !is.null(ts) || run_global, gt, gr)
   # a run without its timestamp: the runs are in the order of `run`
   if (!is.null(pr) && !is.null(ts) && pr$ts_na) {
     ts <- NULL
     pr <- .Call(ffi_pair_rows, sel, marked, ver, side, run, NULL,
-                length(pr$x), length(pr$y), run_global)
+                length(pr$x), length(pr$y), run_global, gt, gr)
   }
   global <- !is.null(ts) || run_global
   if (is.null(pr) || !pr$in_order || (global && !pr$in_order_both)) {
     return(timings_pair_table(t, benchmark, versions, initial))
   }
-  time <- t$time
   proc <- t[["process"]]
-  rnd <- t[["round"]]
   ix <- pr$x
   iy <- pr$y
-  list(x = time[ix], y = time[iy], labels = lev,
+  list(x = if (is.null(gt)) time[ix] else pr$time_x,
+       y = if (is.null(gt)) time[iy] else pr$time_y, labels = lev,
        data_name = sprintf("%s: %s vs %s", benchmark, lev[1L], lev[2L]),
        baseline = sprintf('"%s" (%s)', lev[1L], pv$how),
        positions = if (global) list(x = pr$pos_x, y = pr$pos_y),
        process = if (!is.null(proc)) list(x = proc[ix], y = proc[iy]),
-       round = if (!is.null(rnd)) list(x = rnd[ix], y = rnd[iy]),
+       round = if (!is.null(gr)) list(x = pr$round_x, y = pr$round_y)
+               else if (!is.null(rnd)) list(x = rnd[ix], y = rnd[iy]),
        rows = list(x = ix, y = iy))
 }
 

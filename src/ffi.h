@@ -56,7 +56,8 @@ SEXP ffi_process_counts(SEXP bench, SEXP side, SEXP code, SEXP nb, SEXP u);
 SEXP ffi_offset_codes(SEXP labels);
 SEXP ffi_pair_counts(SEXP sel, SEXP marked, SEXP vcode, SEXP nlev);
 SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
-                   SEXP ts, SEXP nx, SEXP ny, SEXP positions);
+                   SEXP ts, SEXP nx, SEXP ny, SEXP positions, SEXP time,
+                   SEXP round);
 SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows);
 SEXP ffi_group_order(SEXP group, SEXP run, SEXP ng);
 SEXP ffi_timings_group(SEXP bench, SEXP version, SEXP run, SEXP time, SEXP nb);

@@ -66,7 +66,8 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
                  const int *vcode, int nlev, const int *side, const int *run,
                  const double *ts, int na, size_t cap_x, size_t cap_y,
                  int *rows_x, int *rows_y, int *pos_x, int *pos_y,
-                 int *order_side, int *order_both, int *ts_na)
+                 const st_pair_gather *g, int *order_side, int *order_both,
+                 int *ts_na)
 {
     if (n > INT_MAX) return ST_ERR_TOO_MANY;
     size_t kx = 0, ky = 0, k = 0;
@@ -95,12 +96,16 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
                 if (bad || r < p1) ok1 = 0;
                 p1 = r;
                 if (pos_x) pos_x[kx] = (int) k;
+                if (g->time) g->time_x[kx] = g->time[i];
+                if (g->round) g->round_x[kx] = g->round[i];
                 rows_x[kx++] = (int) (i + 1);
             } else {
                 if (ky == cap_y) return ST_ERR_DOMAIN;
                 if (bad || r < p2) ok2 = 0;
                 p2 = r;
                 if (pos_y) pos_y[ky] = (int) k;
+                if (g->time) g->time_y[ky] = g->time[i];
+                if (g->round) g->round_y[ky] = g->round[i];
                 rows_y[ky++] = (int) (i + 1);
             }
         }
@@ -130,9 +135,13 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
         if (!key_in_order(ts, run, na, i, pt + s, pr + s, st + s)) ok[s] = 0;
         if (s == 1) {
             if (pos_x) pos_x[kx] = (int) k;
+            if (g->time) g->time_x[kx] = g->time[i];
+            if (g->round) g->round_x[kx] = g->round[i];
             rows_x[kx++] = (int) (i + 1);
         } else {
             if (pos_y) pos_y[ky] = (int) k;
+            if (g->time) g->time_y[ky] = g->time[i];
+            if (g->round) g->round_y[ky] = g->round[i];
             rows_y[ky++] = (int) (i + 1);
         }
     }
@@ -178,11 +187,14 @@ SEXP ffi_pair_counts(SEXP sel, SEXP marked, SEXP vcode, SEXP nlev)
 /* list(x, y: the rows of the two samples; pos_x, pos_y: their positions
  * among both when `positions`; in_order: whether the rows of each side
  * are in recorded order, in_order_both: the same over both sides, ts_na:
- * whether a chosen row has no timestamp), or NULL when a code lies
+ * whether a chosen row has no timestamp; time_x, time_y, round_x,
+ * round_y: the values of `time` and `round` at those rows, when given), or
+ * NULL when a code lies
  * outside 1..nlev, the rows of a side are not nx and ny (the counts of
  * ffi_pair_counts() on the same rows) or the table is too long. */
 SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
-                   SEXP ts, SEXP nx, SEXP ny, SEXP positions)
+                   SEXP ts, SEXP nx, SEXP ny, SEXP positions, SEXP time,
+                   SEXP round)
 {
     if (TYPEOF(vcode) != INTSXP) Rf_error("`vcode` must be an integer vector.");
     size_t n = (size_t) XLENGTH(vcode);
@@ -208,20 +220,41 @@ SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
     SEXP ry = PROTECT(Rf_allocVector(INTSXP, ky));
     SEXP qx = PROTECT(want_pos ? Rf_allocVector(INTSXP, kx) : R_NilValue);
     SEXP qy = PROTECT(want_pos ? Rf_allocVector(INTSXP, ky) : R_NilValue);
+    st_pair_gather g = {NULL, NULL, NULL, NULL, NULL, NULL};
+    int has_time = !Rf_isNull(time), has_round = !Rf_isNull(round);
+    if (has_time && (TYPEOF(time) != REALSXP || (size_t) XLENGTH(time) != n))
+        Rf_error("`time` must be NULL or a double vector of one value per row.");
+    if (has_round && (TYPEOF(round) != INTSXP || (size_t) XLENGTH(round) != n))
+        Rf_error("`round` must be NULL or an integer vector of one value per row.");
+    SEXP tx = PROTECT(has_time ? Rf_allocVector(REALSXP, kx) : R_NilValue);
+    SEXP ty = PROTECT(has_time ? Rf_allocVector(REALSXP, ky) : R_NilValue);
+    SEXP ux = PROTECT(has_round ? Rf_allocVector(INTSXP, kx) : R_NilValue);
+    SEXP uy = PROTECT(has_round ? Rf_allocVector(INTSXP, ky) : R_NilValue);
+    if (has_time) {
+        g.time = REAL(time);
+        g.time_x = REAL(tx);
+        g.time_y = REAL(ty);
+    }
+    if (has_round) {
+        g.round = INTEGER(round);
+        g.round_x = INTEGER(ux);
+        g.round_y = INTEGER(uy);
+    }
     int in_side = 0, in_both = 0, tsna = 0;
     int s = st_pair_rows(n, ps, pm, INTEGER(vcode), (int) XLENGTH(side),
                          INTEGER(side), pr, pt, NA_INTEGER, (size_t) kx,
                          (size_t) ky, INTEGER(rx),
                          INTEGER(ry), want_pos ? INTEGER(qx) : NULL,
-                         want_pos ? INTEGER(qy) : NULL, &in_side, &in_both,
-                         &tsna);
+                         want_pos ? INTEGER(qy) : NULL, &g, &in_side,
+                         &in_both, &tsna);
     if (s != ST_OK) {
-        UNPROTECT(4);
+        UNPROTECT(8);
         return R_NilValue;
     }
     static const char *names[] = {"x", "y", "pos_x", "pos_y", "in_order",
-                                  "in_order_both", "ts_na"};
-    SEXP values[7];
+                                  "in_order_both", "ts_na", "time_x",
+                                  "time_y", "round_x", "round_y"};
+    SEXP values[11];
     values[0] = rx;
     values[1] = ry;
     values[2] = qx;
@@ -229,7 +262,11 @@ SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
     values[4] = PROTECT(Rf_ScalarLogical(in_side));
     values[5] = PROTECT(Rf_ScalarLogical(in_both));
     values[6] = PROTECT(Rf_ScalarLogical(tsna));
-    SEXP res = ffi_named_list(7, names, values);
-    UNPROTECT(7);
+    values[7] = tx;
+    values[8] = ty;
+    values[9] = ux;
+    values[10] = uy;
+    SEXP res = ffi_named_list(11, names, values);
+    UNPROTECT(11);
     return res;
 }

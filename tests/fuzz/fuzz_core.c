@@ -1789,9 +1789,39 @@ static void fuzz_units(reader *r)
     }
     int complete[MAXSEG], rounds[MAXSEG], shared[MAXSEG];
     int pos_x[MAXSEG * MAXU], pos_y[MAXSEG * MAXU];
+    int index_x[MAXSEG * MAXU], index_y[MAXSEG * MAXU];
     int s = st_round_pairs(rx, x_off, ry, y_off, nseg, NA, complete, rounds,
-                           shared, pos_x, pos_y);
+                           shared, pos_x, pos_y, index_x, index_y);
     CHECK(s == ST_OK);
+    /* the indices without the ranks are the same */
+    int complete2[MAXSEG], rounds2[MAXSEG], shared2[MAXSEG];
+    int index_x2[MAXSEG * MAXU], index_y2[MAXSEG * MAXU];
+    s = st_round_pairs(rx, x_off, ry, y_off, nseg, NA, complete2, rounds2,
+                       shared2, NULL, NULL, index_x2, index_y2);
+    CHECK(s == ST_OK);
+    size_t base = 0;
+    for (size_t g = 0; g < nseg; g++) {
+        CHECK(complete2[g] == complete[g] && rounds2[g] == rounds[g] &&
+              shared2[g] == shared[g]);
+        /* unit i of a complete round of rank p is the p-th index, and the
+         * rounds of the indices increase */
+        for (size_t i = x_off[g]; i < x_off[g + 1]; i++)
+            if (pos_x[i])
+                CHECK(index_x[base + pos_x[i] - 1] == (int) (i - x_off[g] + 1));
+        for (size_t i = y_off[g]; i < y_off[g + 1]; i++)
+            if (pos_y[i])
+                CHECK(index_y[base + pos_y[i] - 1] == (int) (i - y_off[g] + 1));
+        for (int p = 0; p < complete[g]; p++) {
+            CHECK(index_x2[base + p] == index_x[base + p] &&
+                  index_y2[base + p] == index_y[base + p]);
+            CHECK(rx[x_off[g] + index_x[base + p] - 1] ==
+                  ry[y_off[g] + index_y[base + p] - 1]);
+            if (p)
+                CHECK(rx[x_off[g] + index_x[base + p] - 1] >
+                      rx[x_off[g] + index_x[base + p - 1] - 1]);
+        }
+        base += (size_t) complete[g];
+    }
     for (size_t g = 0; g < nseg; g++) {
         int cnt_c = 0, cnt_r = 0, cnt_s = 0;
         for (int c = 0; c < 12; c++) {
