@@ -108,6 +108,70 @@ static void rounds_dense(const int *rx, size_t nx, const int *ry, size_t ny,
     *shared = both;
 }
 
+/* A pair whose x units and y units each hold every round of [lo, lo + n)
+ * once (rounds 1..k of an interleaved measurement, in any order): every
+ * round is complete and its rank is round - lo + 1, so the units are
+ * written straight to their places.  Checked with one bit per round for
+ * each sample; 0 when the pair is not such (nothing written then). */
+static int rounds_perfect(const int *rx, const int *ry, size_t n, int na,
+                          int lo, uint64_t *bits, int *complete, int *rounds,
+                          int *shared, int *pos_x, int *pos_y, int *index_x,
+                          int *index_y)
+{
+    size_t words = (n + 63) / 64;
+    int ok = 1;
+    for (int side = 0; side < 2 && ok; side++) {
+        const int *r = side ? ry : rx;
+        memset(bits, 0, words * sizeof(uint64_t));
+        for (size_t i = 0; i < n; i++) {
+            if (r[i] == na) {
+                ok = 0;
+                break;
+            }
+            uint64_t b = (uint64_t) ((int64_t) r[i] - lo);
+            uint64_t m = (uint64_t) 1 << (b & 63);
+            if (bits[b >> 6] & m) {
+                ok = 0;
+                break;
+            }
+            bits[b >> 6] |= m;
+        }
+    }
+    if (!ok) return 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = (size_t) ((int64_t) rx[i] - lo);
+        if (index_x) index_x[k] = (int) (i + 1);
+        if (pos_x) pos_x[i] = (int) (k + 1);
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t k = (size_t) ((int64_t) ry[i] - lo);
+        if (index_y) index_y[k] = (int) (i + 1);
+        if (pos_y) pos_y[i] = (int) (k + 1);
+    }
+    *complete = *rounds = *shared = (int) n;
+    return 1;
+}
+
+/* rounds_perfect() when the sizes allow it (n + n units over a range of
+ * n rounds, n >= 64: below that the dense tables are as cheap), with the
+ * bits grown as needed; 0 when not taken. */
+static int pair_perfect(const int *sx, const int *sy, size_t nx, size_t ny,
+                        int na, int64_t lo, int64_t hi, uint64_t **bits,
+                        size_t *nbits, int *complete, int *rounds,
+                        int *shared, int *px, int *py, int *ix, int *iy)
+{
+    if (nx != ny || nx < 64 || lo > hi || (uint64_t) (hi - lo) != nx - 1)
+        return 0;
+    if (*nbits < nx) {
+        free(*bits);
+        *bits = st_malloc((nx + 63) / 64, sizeof(uint64_t));
+        *nbits = *bits ? nx : 0;
+        if (!*bits) return 0;
+    }
+    return rounds_perfect(sx, sy, nx, na, (int) lo, *bits, complete, rounds,
+                          shared, px, py, ix, iy);
+}
+
 /* The same after sorting the units by round (a wide range of codes). */
 static int rounds_sorted(const int *rx, size_t nx, const int *ry, size_t ny,
                          int na, int *complete, int *rounds, int *shared,
@@ -205,17 +269,11 @@ int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
             (size_t) (hi[s] - lo[s] + 1) > cap)
             cap = (size_t) (hi[s] - lo[s] + 1);
     }
-    int *tx = st_malloc(cap, sizeof(int));
-    int *ty = st_malloc(cap, sizeof(int));
-    if (!tx || !ty) {
-        free(lo);
-        free(hi);
-        free(tx);
-        free(ty);
-        return ST_ERR_ALLOC;
-    }
-    memset(tx, 0, cap * sizeof(int));
-    memset(ty, 0, cap * sizeof(int));
+    /* the tables are made when a pair needs them (not for pairs that hold
+     * every round of their range once on each side) */
+    int *tx = NULL, *ty = NULL;
+    uint64_t *bits = NULL;
+    size_t nbits = 0;
     int status = ST_OK;
     size_t base = 0;
     for (size_t s = 0; s < nseg && status == ST_OK; s++) {
@@ -231,7 +289,21 @@ int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
             complete[s] = 0;
             rounds[s] = 0;
             shared[s] = 0;
+        } else if (pair_perfect(sx, sy, nx, ny, na, lo[s], hi[s], &bits,
+                                &nbits, complete + s, rounds + s, shared + s,
+                                px, py, ix, iy)) {
+            /* every round once on each side: written */
         } else if (rounds_is_dense(lo[s], hi[s], nx, ny)) {
+            if (!tx) {
+                tx = st_malloc(cap, sizeof(int));
+                ty = st_malloc(cap, sizeof(int));
+                if (!tx || !ty) {
+                    status = ST_ERR_ALLOC;
+                    break;
+                }
+                memset(tx, 0, cap * sizeof(int));
+                memset(ty, 0, cap * sizeof(int));
+            }
             rounds_dense(sx, nx, sy, ny, na, (int) lo[s],
                          (size_t) (hi[s] - lo[s] + 1), tx, ty, complete + s,
                          rounds + s, shared + s, px, py, ix, iy);
@@ -247,6 +319,7 @@ int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
     free(hi);
     free(tx);
     free(ty);
+    free(bits);
     return status;
 }
 
