@@ -171,8 +171,8 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
   proc <- t[["process"]]
   ix <- pr$x
   iy <- pr$y
-  list(x = if (is.null(gt)) time[ix] else pr$time_x,
-       y = if (is.null(gt)) time[iy] else pr$time_y, labels = lev,
+  out <- list(x = if (is.null(gt)) time[ix] else pr$time_x,
+              y = if (is.null(gt)) time[iy] else pr$time_y, labels = lev,
        data_name = sprintf("%s: %s vs %s", benchmark, lev[1L], lev[2L]),
        baseline = sprintf('"%s" (%s)', lev[1L], pv$how),
        positions = if (global) list(x = pr$pos_x, y = pr$pos_y),
@@ -180,6 +180,10 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
        round = if (!is.null(gr)) list(x = pr$round_x, y = pr$round_y)
                else if (!is.null(rnd)) list(x = rnd[ix], y = rnd[iy]),
        rows = list(x = ix, y = iy))
+  # every time gathered is a plain double, finite and > 0: the checks of
+  # structured_samples() hold already
+  if (isTRUE(pr$plain)) out$plain <- TRUE
+  out
 }
 
 # The two versions of a benchmark whose versions are `lev` (in order of

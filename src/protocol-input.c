@@ -66,7 +66,7 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
                  const int *vcode, int nlev, const int *side, const int *run,
                  const double *ts, int na, size_t cap_x, size_t cap_y,
                  int *rows_x, int *rows_y, int *pos_x, int *pos_y,
-                 const st_pair_gather *g, int *order_side, int *order_both,
+                 st_pair_gather *g, int *order_side, int *order_both,
                  int *ts_na)
 {
     if (n > INT_MAX) return ST_ERR_TOO_MANY;
@@ -96,7 +96,11 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
                 if (bad || r < p1) ok1 = 0;
                 p1 = r;
                 if (pos_x) pos_x[kx] = (int) k;
-                if (g->time) g->time_x[kx] = g->time[i];
+                if (g->time) {
+                    double t = g->time[i];
+                    g->time_x[kx] = t;
+                    g->plain &= (t > 0) & (t < HUGE_VAL);
+                }
                 if (g->round) g->round_x[kx] = g->round[i];
                 rows_x[kx++] = (int) (i + 1);
             } else {
@@ -104,7 +108,11 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
                 if (bad || r < p2) ok2 = 0;
                 p2 = r;
                 if (pos_y) pos_y[ky] = (int) k;
-                if (g->time) g->time_y[ky] = g->time[i];
+                if (g->time) {
+                    double t = g->time[i];
+                    g->time_y[ky] = t;
+                    g->plain &= (t > 0) & (t < HUGE_VAL);
+                }
                 if (g->round) g->round_y[ky] = g->round[i];
                 rows_y[ky++] = (int) (i + 1);
             }
@@ -135,12 +143,20 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
         if (!key_in_order(ts, run, na, i, pt + s, pr + s, st + s)) ok[s] = 0;
         if (s == 1) {
             if (pos_x) pos_x[kx] = (int) k;
-            if (g->time) g->time_x[kx] = g->time[i];
+            if (g->time) {
+                double t = g->time[i];
+                g->time_x[kx] = t;
+                g->plain &= (t > 0) & (t < HUGE_VAL);
+            }
             if (g->round) g->round_x[kx] = g->round[i];
             rows_x[kx++] = (int) (i + 1);
         } else {
             if (pos_y) pos_y[ky] = (int) k;
-            if (g->time) g->time_y[ky] = g->time[i];
+            if (g->time) {
+                double t = g->time[i];
+                g->time_y[ky] = t;
+                g->plain &= (t > 0) & (t < HUGE_VAL);
+            }
             if (g->round) g->round_y[ky] = g->round[i];
             rows_y[ky++] = (int) (i + 1);
         }
@@ -188,7 +204,8 @@ SEXP ffi_pair_counts(SEXP sel, SEXP marked, SEXP vcode, SEXP nlev)
  * among both when `positions`; in_order: whether the rows of each side
  * are in recorded order, in_order_both: the same over both sides, ts_na:
  * whether a chosen row has no timestamp; time_x, time_y, round_x,
- * round_y: the values of `time` and `round` at those rows, when given), or
+ * round_y: the values of `time` and `round` at those rows, when given;
+ * plain: whether those times were gathered and are all finite and > 0), or
  * NULL when a code lies
  * outside 1..nlev, the rows of a side are not nx and ny (the counts of
  * ffi_pair_counts() on the same rows) or the table is too long. */
@@ -220,7 +237,7 @@ SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
     SEXP ry = PROTECT(Rf_allocVector(INTSXP, ky));
     SEXP qx = PROTECT(want_pos ? Rf_allocVector(INTSXP, kx) : R_NilValue);
     SEXP qy = PROTECT(want_pos ? Rf_allocVector(INTSXP, ky) : R_NilValue);
-    st_pair_gather g = {NULL, NULL, NULL, NULL, NULL, NULL};
+    st_pair_gather g = {NULL, NULL, NULL, NULL, NULL, NULL, 1};
     int has_time = !Rf_isNull(time), has_round = !Rf_isNull(round);
     if (has_time && (TYPEOF(time) != REALSXP || (size_t) XLENGTH(time) != n))
         Rf_error("`time` must be NULL or a double vector of one value per row.");
@@ -253,8 +270,8 @@ SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
     }
     static const char *names[] = {"x", "y", "pos_x", "pos_y", "in_order",
                                   "in_order_both", "ts_na", "time_x",
-                                  "time_y", "round_x", "round_y"};
-    SEXP values[11];
+                                  "time_y", "round_x", "round_y", "plain"};
+    SEXP values[12];
     values[0] = rx;
     values[1] = ry;
     values[2] = qx;
@@ -266,7 +283,8 @@ SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
     values[8] = ty;
     values[9] = ux;
     values[10] = uy;
-    SEXP res = ffi_named_list(11, names, values);
-    UNPROTECT(11);
+    values[11] = PROTECT(Rf_ScalarLogical(has_time && g.plain));
+    SEXP res = ffi_named_list(12, names, values);
+    UNPROTECT(12);
     return res;
 }

@@ -631,12 +631,14 @@ typedef struct {
     double *time_x, *time_y;
     const int *round;           /* NULL: no rounds gathered */
     int *round_x, *round_y;
+    int plain;                  /* in: 1; out: 0 when a time gathered is
+                                 * not finite and > 0 */
 } st_pair_gather;
 int st_pair_rows(size_t n, const int *sel, const int *marked,
                  const int *vcode, int nlev, const int *side, const int *run,
                  const double *ts, int na, size_t cap_x, size_t cap_y,
                  int *rows_x, int *rows_y, int *pos_x, int *pos_y,
-                 const st_pair_gather *g, int *order_side, int *order_both,
+                 st_pair_gather *g, int *order_side, int *order_both,
                  int *ts_na);
 
 /* ==== timings grouped (suite-timings.c) ================================== */

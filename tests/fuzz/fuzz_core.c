@@ -1875,7 +1875,7 @@ static void fuzz_units(reader *r)
             double time[NR], time_x[NR], time_y[NR];
             int round_x[NR], round_y[NR];
             for (size_t i = 0; i < nr; i++) time[i] = (double) i / 2;
-            st_pair_gather g = {time, time_x, time_y, run, round_x, round_y};
+            st_pair_gather g = {time, time_x, time_y, run, round_x, round_y, 1};
             s = st_pair_rows(nr, ps, pm, vcode, nlev, side, use_run ? run : NULL,
                              use_ts ? ts : NULL, NA, cx, cy, rows_x, rows_y,
                              pos_x, pos_y, &g, &ox, &ob, &tn);
