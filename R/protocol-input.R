@@ -105,9 +105,19 @@ pick_initial <- function(initial, lev) {
 }
 
 # One benchmark and two versions of a speedup_timings object, each sample in
-# recorded order, with the global positions of the runs when known.
+# recorded order, with the global positions of the runs when known.  The
+# rows of the pair are found from integer codes in two passes of the core
+# (ffi_pair_counts(), ffi_pair_rows()), without copying the table; when the
+# runs are not already in recorded order, or a column is not of the type
+# timings have, the table is subset and sorted (timings_pair_table()).
 timings_pair <- function(t, benchmark, versions, initial, na_rm) {
-  bs <- unique(as.character(t$benchmark))
+  bcol <- t$benchmark
+  # the distinct benchmarks are among the rows where a name's runs start
+  bs <- if (is.character(bcol) && length(bcol)) {
+    unique(bcol[.Call(ffi_run_starts, bcol)])
+  } else {
+    unique(as.character(bcol))
+  }
   if (is.null(benchmark)) {
     if (length(bs) != 1L) {
       abort(sprintf("The timings hold %d benchmarks; choose one with `benchmark =`: %s.",
@@ -117,16 +127,69 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
   } else {
     benchmark <- check_member(benchmark, bs, "benchmark")
   }
-  run_order <- attr(t, "run_order")
-  t <- as.data.frame(unclass(t), stringsAsFactors = FALSE)
-  # the warm-ups a tool marked (pyperf, BenchmarkDotNet) are not runs to
-  # compare (warmup = "detect" classifies them with the rest: warmup.R)
-  marked <- if (is.null(t[["warmup"]])) FALSE else t[["warmup"]] %in% TRUE
-  row_id <- which(t$benchmark == benchmark & !marked)
-  t <- t[row_id, , drop = FALSE]
   ver <- t$version
-  lev <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))
-  ver <- as.character(ver)
+  levs <- attr(ver, "levels")
+  run <- t$run
+  ts <- t$timestamp
+  if (!inherits(ts, "POSIXct")) ts <- NULL
+  w <- t[["warmup"]]
+  if (!is.character(bcol) || !is.factor(ver) || typeof(ver) != "integer" ||
+      !is.character(levs) || anyNA(levs) ||
+      !(is.null(run) || typeof(run) == "integer") ||
+      !(is.null(ts) || typeof(ts) == "double")) {
+    return(timings_pair_table(t, benchmark, versions, initial))
+  }
+  # the rows of the benchmark less the warm-ups a tool marked (pyperf,
+  # BenchmarkDotNet), which are not runs to compare (warmup = "detect"
+  # classifies them with the rest: warmup.R)
+  sel <- if (length(bs) == 1L && !is.na(bs)) NULL else bcol == benchmark
+  marked <- if (is.null(w)) NULL else if (is.logical(w)) w else w %in% TRUE
+  counts <- .Call(ffi_pair_counts, sel, marked, ver, length(levs))
+  if (is.null(counts)) return(timings_pair_table(t, benchmark, versions, initial))
+  pv <- pair_versions(levs[counts > 0], benchmark, versions, initial)
+  lev <- pv$lev
+  side <- match(levs, lev, nomatch = 0L)
+  run_global <- identical(attr(t, "run_order"), "global")
+  # the times and rounds of plain columns are gathered in the same pass
+  time <- t$time
+  rnd <- t[["round"]]
+  gt <- if (is.double(time) && is.null(attributes(time))) time
+  gr <- if (is.integer(rnd) && is.null(attributes(rnd))) rnd
+  pr <- .Call(ffi_pair_rows, sel, marked, ver, side, run, ts,
+              as.integer(sum(counts[side == 1L])), as.integer(sum(counts[side == 2L])),
+              !is.null(ts) || run_global, gt, gr)
+  # a run without its timestamp: the runs are in the order of `run`
+  if (!is.null(pr) && !is.null(ts) && pr$ts_na) {
+    ts <- NULL
+    pr <- .Call(ffi_pair_rows, sel, marked, ver, side, run, NULL,
+                length(pr$x), length(pr$y), run_global, gt, gr)
+  }
+  global <- !is.null(ts) || run_global
+  if (is.null(pr) || !pr$in_order || (global && !pr$in_order_both)) {
+    return(timings_pair_table(t, benchmark, versions, initial))
+  }
+  proc <- t[["process"]]
+  ix <- pr$x
+  iy <- pr$y
+  out <- list(x = if (is.null(gt)) time[ix] else pr$time_x,
+              y = if (is.null(gt)) time[iy] else pr$time_y, labels = lev,
+       data_name = sprintf("%s: %s vs %s", benchmark, lev[1L], lev[2L]),
+       baseline = sprintf('"%s" (%s)', lev[1L], pv$how),
+       positions = if (global) list(x = pr$pos_x, y = pr$pos_y),
+       process = if (!is.null(proc)) list(x = proc[ix], y = proc[iy]),
+       round = if (!is.null(gr)) list(x = pr$round_x, y = pr$round_y)
+               else if (!is.null(rnd)) list(x = rnd[ix], y = rnd[iy]),
+       rows = list(x = ix, y = iy))
+  # every time gathered is a plain double, finite and > 0: the checks of
+  # structured_samples() hold already
+  if (isTRUE(pr$plain)) out$plain <- TRUE
+  out
+}
+
+# The two versions of a benchmark whose versions are `lev` (in order of
+# the factor levels, or of first appearance): `versions` when given, else
+# `initial` and the other, else the two; and how the initial was chosen.
+pair_versions <- function(lev, benchmark, versions, initial) {
   if (!is.null(versions)) {
     if (!is.null(initial)) {
       abort("Give `versions` or `initial`, not both.")
@@ -152,6 +215,24 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
     }
     how <- "first version in the timings"
   }
+  list(lev = lev, how = how)
+}
+
+# timings_pair() of benchmark `benchmark` (checked) by subsetting and
+# sorting the table: for timings whose runs are not in recorded order in
+# the table, or whose columns are not of the types timings have.
+timings_pair_table <- function(t, benchmark, versions, initial) {
+  run_order <- attr(t, "run_order")
+  t <- as.data.frame(unclass(t), stringsAsFactors = FALSE)
+  marked <- if (is.null(t[["warmup"]])) FALSE else t[["warmup"]] %in% TRUE
+  row_id <- which(t$benchmark == benchmark & !marked)
+  t <- t[row_id, , drop = FALSE]
+  ver <- t$version
+  lev <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))
+  ver <- as.character(ver)
+  pv <- pair_versions(lev, benchmark, versions, initial)
+  lev <- pv$lev
+  how <- pv$how
   keep <- ver %in% lev
   t <- t[keep, , drop = FALSE]
   row_id <- row_id[keep]

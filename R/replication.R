@@ -405,7 +405,9 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
   rx <- parts$round$x
   ry <- parts$round$y
   positions <- parts$positions
-  if (anyNA(x) || anyNA(y)) {
+  # plain: times the timings' pass found finite and > 0 (timings_pair())
+  plain <- isTRUE(parts$plain)
+  if (!plain && (anyNA(x) || anyNA(y))) {
     if (!isTRUE(na_rm)) {
       check_sample(x, "x", na_rm = FALSE, min_n = 0L, positive = TRUE)
       check_sample(y, "y", na_rm = FALSE, min_n = 0L, positive = TRUE)
@@ -420,8 +422,8 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
     if (!is.null(ry)) ry <- ry[ky]
     if (!is.null(positions)) positions <- list(x = positions$x[kx], y = positions$y[ky])
   }
-  if (!plain_run_times(x)) x <- check_sample(x, "x", min_n = 0L, positive = TRUE)
-  if (!plain_run_times(y)) y <- check_sample(y, "y", min_n = 0L, positive = TRUE)
+  if (!plain && !plain_run_times(x)) x <- check_sample(x, "x", min_n = 0L, positive = TRUE)
+  if (!plain && !plain_run_times(y)) y <- check_sample(y, "y", min_n = 0L, positive = TRUE)
   kind <- process_kind(px, py)
   per_version <- FALSE
   if (kind == "shared" && !processes_shared(px, py, rx, ry, positions)) {

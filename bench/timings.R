@@ -11,8 +11,11 @@
 #             the smallest to the largest size; and the loop of stats
 #             calls of bench/suite.R against both at 10,000 benchmarks (at
 #             the runs per version given and at 31);
-#   paired    mean_test() and median_test() of 1e6 complete rounds against
-#             t.test(paired = TRUE) and wilcox.test(paired = TRUE);
+#   paired    mean_test() and median_test() of 1e6 complete rounds (two
+#             vectors, and timings with a round column of 2e6 rows)
+#             against t.test(paired = TRUE) and wilcox.test(paired =
+#             TRUE); and of timings of one benchmark without rounds
+#             (2 x 1e6 runs) against the same protocol on the two vectors;
 #   anova     variance_components() against base R's one-way ANOVA
 #             (anova(lm(log(time) ~ factor(process))));
 #   ab        (only when asked, with REF_LIB set to the library of a build
@@ -222,9 +225,19 @@ if ("paired" %in% parts) {
   paired_line("median_test(timings with rounds) / wilcox.test",
               list(median = quote(median_test(tm)),
                    w = quote(wilcox.test(x, y, paired = TRUE, alternative = "greater"))))
+  paired_line("mean_test(timings with rounds) / t.test",
+              list(mean = quote(mean_test(tm)),
+                   t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))))
   paired_line("print(mean_test(timings with rounds)) / t.test",
               list(mean = quote(utils::capture.output(print(mean_test(tm)))),
                    t = quote(t.test(x, y, paired = TRUE, alternative = "greater"))))
+  # one benchmark of timings without rounds (2 x 1e6 runs) against the
+  # same protocol on the two vectors
+  tu <- as_timings(data.frame(version = rep(c("a", "b"), each = k), time = c(x, y)))
+  paired_line("mean_test(timings without rounds) / mean_test(x, y)",
+              list(timings = quote(mean_test(tu)), vectors = quote(mean_test(x, y))))
+  paired_line("median_test(timings without rounds) / median_test(x, y)",
+              list(timings = quote(median_test(tu)), vectors = quote(median_test(x, y))))
   # t.test()'s time depends on the state of the process's allocator: while
   # glibc gives freed blocks back to the system, each copy of 1e6 values
   # is fresh memory and costs its page faults (5 to 10 times the CPU on

@@ -204,6 +204,92 @@ for (i in 1:20) {
   add(list(parts, drop_call(v), utils::capture.output(print(v))))
 }
 
+# One benchmark of timings picked from a table (timings_pair()): several
+# benchmarks, marked warm-ups, timestamps (in order, with ties, out of
+# order, missing), runs out of order or missing, the global run order,
+# processes and rounds of every type, missing times with and without
+# na_rm, three versions chosen with `versions` or `initial`, columns of
+# other types than timings have (character versions, a factor benchmark,
+# double runs), and the bad input (unknown benchmarks and versions, a round
+# missing on one side, repeated rounds): the pair itself, the verdicts
+# with their prints, and the errors.
+pair_of <- function(t, ...) {
+  p <- tryCatch(speeduptest:::timings_pair(t, ..., na_rm = FALSE), error = conditionMessage)
+  # (the flag a build may add when the times passed the checks)
+  if (is.list(p)) p$plain <- NULL
+  p
+}
+set.seed(16)
+for (i in 1:80) {
+  nb <- sample(c(1, 3), 1)
+  nv <- sample(c(2, 2, 3), 1)
+  n <- sample(c(4, 9, 40), 1)
+  vers <- c("old", "new", "mid")[seq_len(nv)]
+  d <- expand.grid(run = seq_len(n), version = vers, benchmark = sprintf("b%d", seq_len(nb)),
+                   stringsAsFactors = FALSE)
+  d$time <- rlnorm(nrow(d), 1 - 0.01 * (d$version == "new"), 0.05)
+  if (i %% 4 == 0) d$round <- d$run
+  if (i %% 8 == 0) d$round[sample(nrow(d), 2)] <- c(NA, 3L)
+  if (i %% 5 == 0) d$process <- switch(i %% 3 + 1, d$run %% 3, sprintf("p%d", d$run %% 2),
+                                       factor(d$run > n / 2))
+  if (i %% 6 == 0) d$warmup <- sample(c(TRUE, FALSE, NA), nrow(d), TRUE, c(0.2, 0.7, 0.1))
+  if (i %% 7 == 0) {
+    d$timestamp <- as.POSIXct("2026-01-01", tz = "UTC") +
+      switch(i %% 3 + 1, seq_len(nrow(d)), rev(seq_len(nrow(d))) %/% 2,
+             c(NA, seq_len(nrow(d) - 1)))
+  }
+  if (i %% 9 == 0) d$time[sample(nrow(d), 2)] <- NA
+  if (i %% 3 == 0) d <- d[sample(nrow(d)), ]
+  ro <- if (i %% 2) "global" else "sample"
+  t <- as_timings(d, run_order = ro)
+  if (i %% 10 == 0) t$run <- sample(t$run)
+  if (i %% 11 == 0) t$run[2] <- NA
+  if (i %% 13 == 0) t$version <- as.character(t$version)
+  if (i %% 17 == 0) t$benchmark <- factor(t$benchmark)
+  if (i %% 19 == 0) t$run <- as.double(t$run)
+  b <- if (nb > 1) "b2" else NULL
+  vv <- if (nv == 3) c("mid", "old") else NULL
+  add(pair_of(t, benchmark = b, versions = vv, initial = NULL))
+  add(pair_of(t, benchmark = b, versions = NULL, initial = if (nv == 2) "new" else NULL))
+  add(pair_of(t, benchmark = NULL, versions = NULL, initial = NULL))
+  add(pair_of(t, benchmark = "zz", versions = NULL, initial = NULL))
+  add(pair_of(t, benchmark = b, versions = c("old", "zz"), initial = NULL))
+  add(pair_of(t, benchmark = b, versions = NULL, initial = "zz"))
+  for (fun in list(mean_test, median_test)) for (na_rm in c(FALSE, TRUE)) {
+    add(tryCatch(shown(fun(t, benchmark = b, versions = vv, na_rm = na_rm)),
+                 error = conditionMessage))
+  }
+  if (i %% 6 == 0) {
+    add(tryCatch(drop_call(median_test(t, benchmark = b, versions = vv, warmup = "detect")),
+                 error = conditionMessage))
+  }
+  if (!is.null(t$round)) {
+    add(tryCatch(shown(mean_test(t, benchmark = b, versions = vv, design = "paired",
+                                 na_rm = TRUE)), error = conditionMessage))
+  }
+}
+# rounds: one missing on one side, repeated, out of order, a version
+# unknown; many rounds from two versions of a large table
+set.seed(17)
+for (k in c(10, 5000)) {
+  x <- rlnorm(k, 1, 0.05)
+  y <- x / 1.01 * exp(rnorm(k, 0, 0.01))
+  rnd <- sample(k)
+  d <- data.frame(benchmark = "b", version = rep(c("a", "b"), each = k),
+                  time = c(x, y), round = c(rnd, rnd))
+  cases <- list(d, d[-3, ], transform(d, round = replace(round, 5, round[6])),
+                d[c(k + seq_len(k), seq_len(k)), ],
+                transform(d, round = replace(round, k + 1, NA)))
+  for (dd in cases) {
+    t <- as_timings(dd)
+    add(pair_of(t, benchmark = NULL, versions = NULL, initial = NULL))
+    for (des in c("auto", "paired")) {
+      add(tryCatch(shown(mean_test(t, design = des)), error = conditionMessage))
+      add(tryCatch(drop_call(median_test(t, design = des)), error = conditionMessage))
+    }
+  }
+}
+
 if (identical(mode, "record")) {
   saveRDS(out, file)
   cat(length(out), "answers recorded\n")

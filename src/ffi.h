@@ -55,6 +55,10 @@ SEXP ffi_process_units(SEXP t, SEXP group, SEXP k, SEXP round, SEXP median,
                        SEXP take);
 SEXP ffi_process_counts(SEXP bench, SEXP side, SEXP code, SEXP nb, SEXP u);
 SEXP ffi_offset_codes(SEXP labels);
+SEXP ffi_pair_counts(SEXP sel, SEXP marked, SEXP vcode, SEXP nlev);
+SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
+                   SEXP ts, SEXP nx, SEXP ny, SEXP positions, SEXP time,
+                   SEXP round);
 SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows);
 SEXP ffi_paste_rows_lazy(SEXP groups, SEXP sizes, SEXP group, SEXP row);
 void st_paste_init(DllInfo *dll);

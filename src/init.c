@@ -66,6 +66,8 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_process_units, 6),
     CALLDEF(ffi_process_counts, 5),
     CALLDEF(ffi_offset_codes, 1),
+    CALLDEF(ffi_pair_counts, 4),
+    CALLDEF(ffi_pair_rows, 11),
     CALLDEF(ffi_paste_rows, 2),
     CALLDEF(ffi_paste_rows_lazy, 4),
     CALLDEF(ffi_group_order, 3),

@@ -6,12 +6,14 @@
  * Rounds.  A round is complete when it holds exactly one unit of each
  * version (the paired design of the Speedup-Test's successors: Kalibera
  * and Jones 2013, section 5).  Each sample is a segment of an array of
- * round codes; the rounds of a pair of segments are counted with a dense
- * table over their range when the range is at most a few times the number
- * of units (the common case: rounds 1..k), else after sorting the units
- * by round.  Each unit in a complete round gets the rank of its round
- * among the complete rounds in increasing order, so that pairing the
- * units is a scatter by rank; the other units get 0.
+ * round codes; the rounds of a pair of segments are found with a dense
+ * table per sample over their range when the range is at most a few times
+ * the number of units (the common case: rounds 1..k), each slot holding
+ * the one unit of its round (or none, or a mark for several), else after
+ * sorting the units by round.  Reading the rounds in increasing order
+ * then gives the pairs of units of the complete rounds in that order (and
+ * each such unit the rank of its round; the other units get 0), with
+ * every unit visited once.
  *
  * Processes.  Runs grouped by process codes 1..k (in order of the first
  * run of each process) are summarised by the mean or the median of each
@@ -55,51 +57,135 @@ static int cmp_round_unit(const void *a, const void *b)
     return u->index < v->index ? -1 : u->index > v->index;
 }
 
-/* One pair of segments through the dense table: count[0..range) of x and
- * y units per round, then the ranks written back; the table is left
- * zeroed for the next pair. */
+/* One pair of segments through the dense tables over their range: slot
+ * tx[r] holds 0 (no unit of x in round lo + r), i + 1 (unit i alone) or
+ * -1 (two or more), likewise ty; one scan of the range in increasing
+ * round then counts the rounds and writes the units of each complete one
+ * (their indices, and their ranks when pos_x is given), so that the units
+ * are visited once each.  The tables are left zeroed for the next pair. */
 static void rounds_dense(const int *rx, size_t nx, const int *ry, size_t ny,
-                         int na, int lo, size_t range, int *cx, int *cy,
+                         int na, int lo, size_t range, int *tx, int *ty,
                          int *complete, int *rounds, int *shared, int *pos_x,
-                         int *pos_y)
+                         int *pos_y, int *index_x, int *index_y)
 {
     for (size_t i = 0; i < nx; i++)
-        if (rx[i] != na) cx[(int64_t) rx[i] - lo]++;
+        if (rx[i] != na) {
+            int *c = tx + ((int64_t) rx[i] - lo);
+            *c = *c ? -1 : (int) (i + 1);
+        }
     for (size_t i = 0; i < ny; i++)
-        if (ry[i] != na) cy[(int64_t) ry[i] - lo]++;
+        if (ry[i] != na) {
+            int *c = ty + ((int64_t) ry[i] - lo);
+            *c = *c ? -1 : (int) (i + 1);
+        }
+    if (pos_x) {
+        memset(pos_x, 0, nx * sizeof(int));
+        memset(pos_y, 0, ny * sizeof(int));
+    }
     int k = 0, all = 0, both = 0;
     for (size_t r = 0; r < range; r++) {
-        if (cx[r] || cy[r]) all++;
-        if (cx[r] && cy[r]) both++;
-        /* the rank of a complete round kept in cx, as a negative number */
-        if (cx[r] == 1 && cy[r] == 1) cx[r] = -(++k);
-        else cx[r] = 0;
+        int a = tx[r], b = ty[r];
+        if (!(a | b)) continue;
+        all++;
+        if (a && b) {
+            both++;
+            if (a > 0 && b > 0) {
+                if (index_x) {
+                    index_x[k] = a;
+                    index_y[k] = b;
+                }
+                k++;
+                if (pos_x) {
+                    pos_x[a - 1] = k;
+                    pos_y[b - 1] = k;
+                }
+            }
+        }
+        tx[r] = ty[r] = 0;
     }
-    for (size_t i = 0; i < nx; i++)
-        pos_x[i] = rx[i] != na ? -cx[(int64_t) rx[i] - lo] : 0;
-    for (size_t i = 0; i < ny; i++)
-        pos_y[i] = ry[i] != na ? -cx[(int64_t) ry[i] - lo] : 0;
-    memset(cx, 0, range * sizeof(int));
-    memset(cy, 0, range * sizeof(int));
     *complete = k;
     *rounds = all;
     *shared = both;
 }
 
+/* A pair whose x units and y units each hold every round of [lo, lo + n)
+ * once (rounds 1..k of an interleaved measurement, in any order): every
+ * round is complete and its rank is round - lo + 1, so the units are
+ * written straight to their places.  Checked with one bit per round for
+ * each sample; 0 when the pair is not such (nothing written then). */
+static int rounds_perfect(const int *rx, const int *ry, size_t n, int na,
+                          int lo, uint64_t *bits, int *complete, int *rounds,
+                          int *shared, int *pos_x, int *pos_y, int *index_x,
+                          int *index_y)
+{
+    size_t words = (n + 63) / 64;
+    int ok = 1;
+    for (int side = 0; side < 2 && ok; side++) {
+        const int *r = side ? ry : rx;
+        memset(bits, 0, words * sizeof(uint64_t));
+        for (size_t i = 0; i < n; i++) {
+            if (r[i] == na) {
+                ok = 0;
+                break;
+            }
+            uint64_t b = (uint64_t) ((int64_t) r[i] - lo);
+            uint64_t m = (uint64_t) 1 << (b & 63);
+            if (bits[b >> 6] & m) {
+                ok = 0;
+                break;
+            }
+            bits[b >> 6] |= m;
+        }
+    }
+    if (!ok) return 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = (size_t) ((int64_t) rx[i] - lo);
+        if (index_x) index_x[k] = (int) (i + 1);
+        if (pos_x) pos_x[i] = (int) (k + 1);
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t k = (size_t) ((int64_t) ry[i] - lo);
+        if (index_y) index_y[k] = (int) (i + 1);
+        if (pos_y) pos_y[i] = (int) (k + 1);
+    }
+    *complete = *rounds = *shared = (int) n;
+    return 1;
+}
+
+/* rounds_perfect() when the sizes allow it (n + n units over a range of
+ * n rounds, n >= 64: below that the dense tables are as cheap), with the
+ * bits grown as needed; 0 when not taken. */
+static int pair_perfect(const int *sx, const int *sy, size_t nx, size_t ny,
+                        int na, int64_t lo, int64_t hi, uint64_t **bits,
+                        size_t *nbits, int *complete, int *rounds,
+                        int *shared, int *px, int *py, int *ix, int *iy)
+{
+    if (nx != ny || nx < 64 || lo > hi || (uint64_t) (hi - lo) != nx - 1)
+        return 0;
+    if (*nbits < nx) {
+        free(*bits);
+        *bits = st_malloc((nx + 63) / 64, sizeof(uint64_t));
+        *nbits = *bits ? nx : 0;
+        if (!*bits) return 0;
+    }
+    return rounds_perfect(sx, sy, nx, na, (int) lo, *bits, complete, rounds,
+                          shared, px, py, ix, iy);
+}
+
 /* The same after sorting the units by round (a wide range of codes). */
 static int rounds_sorted(const int *rx, size_t nx, const int *ry, size_t ny,
                          int na, int *complete, int *rounds, int *shared,
-                         int *pos_x, int *pos_y)
+                         int *pos_x, int *pos_y, int *index_x, int *index_y)
 {
     round_unit *u = st_malloc(nx + ny, sizeof(round_unit));
     if (!u) return ST_ERR_ALLOC;
     size_t n = 0;
     for (size_t i = 0; i < nx; i++) {
-        pos_x[i] = 0;
+        if (pos_x) pos_x[i] = 0;
         if (rx[i] != na) u[n++] = (round_unit) {rx[i], 0, i};
     }
     for (size_t i = 0; i < ny; i++) {
-        pos_y[i] = 0;
+        if (pos_y) pos_y[i] = 0;
         if (ry[i] != na) u[n++] = (round_unit) {ry[i], 1, i};
     }
     qsort(u, n, sizeof(round_unit), cmp_round_unit);
@@ -111,9 +197,15 @@ static int rounds_sorted(const int *rx, size_t nx, const int *ry, size_t ny,
         all++;
         if (c[0] && c[1]) both++;
         if (c[0] == 1 && c[1] == 1) {
+            if (index_x) {
+                index_x[k] = (int) (u[a].index + 1);
+                index_y[k] = (int) (u[a + 1].index + 1);
+            }
             k++;
-            pos_x[u[a].index] = k;
-            pos_y[u[a + 1].index] = k;
+            if (pos_x) {
+                pos_x[u[a].index] = k;
+                pos_y[u[a + 1].index] = k;
+            }
         }
         a = b;
     }
@@ -124,60 +216,110 @@ static int rounds_sorted(const int *rx, size_t nx, const int *ry, size_t ny,
     return ST_OK;
 }
 
+/* The range of the round codes of one pair of segments: lo > hi when no
+ * unit has a round. */
+static void rounds_range(const int *sx, size_t nx, const int *sy, size_t ny,
+                         int na, int64_t *lo_out, int64_t *hi_out)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < nx; i++)
+        if (sx[i] != na) {
+            if (sx[i] < lo) lo = sx[i];
+            if (sx[i] > hi) hi = sx[i];
+        }
+    for (size_t i = 0; i < ny; i++)
+        if (sy[i] != na) {
+            if (sy[i] < lo) lo = sy[i];
+            if (sy[i] > hi) hi = sy[i];
+        }
+    *lo_out = lo;
+    *hi_out = hi;
+}
+
+/* A pair goes through the dense tables when its range is at most 2 (units)
+ * + 64. */
+static int rounds_is_dense(int64_t lo, int64_t hi, size_t nx, size_t ny)
+{
+    return lo <= hi && (uint64_t) (hi - lo) < 2 * (uint64_t) (nx + ny) + 64;
+}
+
 int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
                    const size_t *y_off, size_t nseg, int na, int *complete,
-                   int *rounds, int *shared, int *pos_x, int *pos_y)
+                   int *rounds, int *shared, int *pos_x, int *pos_y,
+                   int *index_x, int *index_y)
 {
-    /* the dense table covers ranges up to 2 (units) + 64 of one pair */
-    size_t cap = 0;
     for (size_t s = 0; s < nseg; s++) {
-        size_t units = (x_off[s + 1] - x_off[s]) + (y_off[s + 1] - y_off[s]);
-        if (units > (SIZE_MAX - 64) / 2) return ST_ERR_TOO_MANY;
-        if (2 * units + 64 > cap) cap = 2 * units + 64;
+        size_t nx = x_off[s + 1] - x_off[s], ny = y_off[s + 1] - y_off[s];
+        if (nx >= INT_MAX || ny >= INT_MAX) return ST_ERR_TOO_MANY;
     }
-    int *cx = calloc(cap ? cap : 1, sizeof(int));
-    int *cy = calloc(cap ? cap : 1, sizeof(int));
-    if (!cx || !cy) {
-        free(cx);
-        free(cy);
+    /* the ranges first, so that the tables are as long as the widest dense
+     * range (zeroed once, and again by each pair as it leaves them) */
+    int64_t *lo = st_malloc(nseg ? nseg : 1, sizeof(int64_t));
+    int64_t *hi = st_malloc(nseg ? nseg : 1, sizeof(int64_t));
+    if (!lo || !hi) {
+        free(lo);
+        free(hi);
         return ST_ERR_ALLOC;
     }
+    size_t cap = 1;
+    for (size_t s = 0; s < nseg; s++) {
+        size_t nx = x_off[s + 1] - x_off[s], ny = y_off[s + 1] - y_off[s];
+        rounds_range(rx + x_off[s], nx, ry + y_off[s], ny, na, lo + s, hi + s);
+        if (rounds_is_dense(lo[s], hi[s], nx, ny) &&
+            (size_t) (hi[s] - lo[s] + 1) > cap)
+            cap = (size_t) (hi[s] - lo[s] + 1);
+    }
+    /* the tables are made when a pair needs them (not for pairs that hold
+     * every round of their range once on each side) */
+    int *tx = NULL, *ty = NULL;
+    uint64_t *bits = NULL;
+    size_t nbits = 0;
     int status = ST_OK;
+    size_t base = 0;
     for (size_t s = 0; s < nseg && status == ST_OK; s++) {
         const int *sx = rx + x_off[s], *sy = ry + y_off[s];
         size_t nx = x_off[s + 1] - x_off[s], ny = y_off[s + 1] - y_off[s];
-        int64_t lo = INT64_MAX, hi = INT64_MIN;
-        for (size_t i = 0; i < nx; i++)
-            if (sx[i] != na) {
-                if (sx[i] < lo) lo = sx[i];
-                if (sx[i] > hi) hi = sx[i];
-            }
-        for (size_t i = 0; i < ny; i++)
-            if (sy[i] != na) {
-                if (sy[i] < lo) lo = sy[i];
-                if (sy[i] > hi) hi = sy[i];
-            }
-        if (lo > hi) {              /* no unit belongs to a round */
-            for (size_t i = 0; i < nx; i++) pos_x[x_off[s] + i] = 0;
-            for (size_t i = 0; i < ny; i++) pos_y[y_off[s] + i] = 0;
+        int *px = pos_x ? pos_x + x_off[s] : NULL;
+        int *py = pos_y ? pos_y + y_off[s] : NULL;
+        int *ix = index_x ? index_x + base : NULL;
+        int *iy = index_y ? index_y + base : NULL;
+        if (lo[s] > hi[s]) {        /* no unit belongs to a round */
+            if (px) memset(px, 0, nx * sizeof(int));
+            if (py) memset(py, 0, ny * sizeof(int));
             complete[s] = 0;
             rounds[s] = 0;
             shared[s] = 0;
-        } else if ((uint64_t) (hi - lo) < 2 * (uint64_t) (nx + ny) + 64) {
-            rounds_dense(sx, nx, sy, ny, na, (int) lo, (size_t) (hi - lo + 1),
-                         cx, cy, complete + s, rounds + s, shared + s,
-                         pos_x + x_off[s],
-                         pos_y + y_off[s]);
+        } else if (pair_perfect(sx, sy, nx, ny, na, lo[s], hi[s], &bits,
+                                &nbits, complete + s, rounds + s, shared + s,
+                                px, py, ix, iy)) {
+            /* every round once on each side: written */
+        } else if (rounds_is_dense(lo[s], hi[s], nx, ny)) {
+            if (!tx) {
+                tx = st_malloc(cap, sizeof(int));
+                ty = st_malloc(cap, sizeof(int));
+                if (!tx || !ty) {
+                    status = ST_ERR_ALLOC;
+                    break;
+                }
+                memset(tx, 0, cap * sizeof(int));
+                memset(ty, 0, cap * sizeof(int));
+            }
+            rounds_dense(sx, nx, sy, ny, na, (int) lo[s],
+                         (size_t) (hi[s] - lo[s] + 1), tx, ty, complete + s,
+                         rounds + s, shared + s, px, py, ix, iy);
         } else {
             status = rounds_sorted(sx, nx, sy, ny, na, complete + s,
-                                   rounds + s, shared + s, pos_x + x_off[s],
-                                   pos_y + y_off[s]);
+                                   rounds + s, shared + s, px, py, ix, iy);
         }
+        if (status == ST_OK) base += (size_t) complete[s];
         if (status == ST_OK && (s & 1023) == 1023 && st_check_interrupt())
             status = ST_ERR_INTERRUPTED;
     }
-    free(cx);
-    free(cy);
+    free(lo);
+    free(hi);
+    free(tx);
+    free(ty);
+    free(bits);
     return status;
 }
 
@@ -396,31 +538,36 @@ SEXP ffi_round_pairs(SEXP rx, SEXP x_off, SEXP ry, SEXP y_off)
     size_t nseg = (size_t) XLENGTH(x_off) - 1;
     if ((size_t) XLENGTH(y_off) - 1 != nseg)
         Rf_error("`x_off` and `y_off` must have the same length.");
+    /* at most min(x units, y units) complete rounds per pair */
+    size_t cap = 0;
+    for (size_t g = 0; g < nseg; g++) {
+        size_t a = xo[g + 1] - xo[g], b = yo[g + 1] - yo[g];
+        cap += a < b ? a : b;
+    }
     SEXP complete = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nseg));
     SEXP rounds = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nseg));
     SEXP shared = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nseg));
-    SEXP px = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nx));
-    SEXP py = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) ny));
-    int s = st_round_pairs(INTEGER(rx), xo, INTEGER(ry), yo, nseg,
-                           NA_INTEGER, INTEGER(complete), INTEGER(rounds),
-                           INTEGER(shared), INTEGER(px), INTEGER(py));
-    if (s == ST_ERR_INTERRUPTED) R_CheckUserInterrupt();
+    SEXP ix = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) cap));
+    SEXP iy = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) cap));
     /* the units of the complete rounds of each pair, in increasing round
      * (1-based within the pair's sample), pairs one after the other */
-    R_xlen_t total = 0;
+    int s = st_round_pairs(INTEGER(rx), xo, INTEGER(ry), yo, nseg,
+                           NA_INTEGER, INTEGER(complete), INTEGER(rounds),
+                           INTEGER(shared), NULL, NULL, INTEGER(ix),
+                           INTEGER(iy));
+    if (s == ST_ERR_INTERRUPTED) R_CheckUserInterrupt();
+    size_t total = 0;
     for (size_t g = 0; s == ST_OK && g < nseg; g++)
-        total += INTEGER(complete)[g];
-    SEXP ix = PROTECT(Rf_allocVector(INTSXP, total));
-    SEXP iy = PROTECT(Rf_allocVector(INTSXP, total));
-    R_xlen_t base = 0;
-    for (size_t g = 0; s == ST_OK && g < nseg; g++) {
-        for (size_t i = xo[g]; i < xo[g + 1]; i++)
-            if (INTEGER(px)[i])
-                INTEGER(ix)[base + INTEGER(px)[i] - 1] = (int) (i - xo[g] + 1);
-        for (size_t i = yo[g]; i < yo[g + 1]; i++)
-            if (INTEGER(py)[i])
-                INTEGER(iy)[base + INTEGER(py)[i] - 1] = (int) (i - yo[g] + 1);
-        base += INTEGER(complete)[g];
+        total += (size_t) INTEGER(complete)[g];
+    if (total != cap) {
+        SEXP jx = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) total));
+        SEXP jy = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) total));
+        if (total) {
+            memcpy(INTEGER(jx), INTEGER(ix), total * sizeof(int));
+            memcpy(INTEGER(jy), INTEGER(iy), total * sizeof(int));
+        }
+        ix = jx;
+        iy = jy;
     }
     static const char *names[] = {"status", "complete", "rounds", "shared",
                                   "x_index", "y_index"};
@@ -432,7 +579,7 @@ SEXP ffi_round_pairs(SEXP rx, SEXP x_off, SEXP ry, SEXP y_off)
     values[4] = ix;
     values[5] = iy;
     SEXP res = ffi_named_list(6, names, values);
-    UNPROTECT(8);
+    UNPROTECT(total != cap ? 8 : 6);
     return res;
 }
 

@@ -571,10 +571,16 @@ int st_variance_components(const double *v, const int *group, size_t n,
  * exactly one unit of each sample; rounds[s]: the distinct rounds;
  * shared[s]: the rounds holding units of both samples; each
  * unit of a complete round gets in pos_x / pos_y the rank of its round
- * among the complete rounds of its pair (1 = lowest round), the others 0. */
+ * among the complete rounds of its pair (1 = lowest round), the others 0;
+ * index_x / index_y receive the units of the complete rounds (1-based
+ * within their sample) in increasing round, the pairs one after the other
+ * (room for the sum over the pairs of min(x units, y units)).  Each of the
+ * four outputs may be NULL (pos_x with pos_y, index_x with index_y).
+ * ST_ERR_TOO_MANY when a sample has INT_MAX units or more. */
 int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
                    const size_t *y_off, size_t nseg, int na, int *complete,
-                   int *rounds, int *shared, int *pos_x, int *pos_y);
+                   int *rounds, int *shared, int *pos_x, int *pos_y,
+                   int *index_x, int *index_y);
 
 /* Per-process summaries of the n runs t grouped by group (codes 1..k):
  * value (the mean, or the median when `median`, as R computes them, of
@@ -606,6 +612,40 @@ int st_label_span(const int *ilab, const double *dlab, size_t n, int na,
  * finite and whole): 1 with the codes and their largest in *u, else 0. */
 int st_offset_codes(const int *ilab, const double *dlab, size_t n, int na,
                     int *code, int *u);
+
+/* ==== one benchmark of timings (protocol-input.c) ======================== */
+
+/* The rows of each version code 1..nlev (count[0..nlev)) among the n rows
+ * with sel[i] == 1 (every row when sel is NULL) and marked[i] != 1 (or
+ * marked NULL); codes equal to `na` are skipped.  ST_ERR_DOMAIN when a
+ * code lies outside 1..nlev. */
+int st_pair_counts(size_t n, const int *sel, const int *marked,
+                   const int *vcode, int nlev, int na, size_t *count);
+
+/* The same rows whose code maps to side[code - 1] 1 (x) or 2 (y): their
+ * 1-based numbers in table order in rows_x (cap_x of them) and rows_y
+ * (cap_y), their ranks among the rows of both sides in pos_x and pos_y
+ * (when not NULL); *order_side 1 when the keys (ts, then run; either may
+ * be NULL) of each side's rows are non-decreasing with none missing,
+ * *order_both the same over both sides, *ts_na 1 when a row's ts is NaN;
+ * with g->time (g->round) the time (round) of each of those rows in
+ * time_x and time_y (round_x and round_y), in the order of the rows.
+ * ST_ERR_DOMAIN when a code lies outside 1..nlev or a side does not have
+ * exactly its cap; ST_ERR_TOO_MANY when n exceeds INT_MAX. */
+typedef struct {
+    const double *time;         /* NULL: no times gathered */
+    double *time_x, *time_y;
+    const int *round;           /* NULL: no rounds gathered */
+    int *round_x, *round_y;
+    int plain;                  /* in: 1; out: 0 when a time gathered is
+                                 * not finite and > 0 */
+} st_pair_gather;
+int st_pair_rows(size_t n, const int *sel, const int *marked,
+                 const int *vcode, int nlev, const int *side, const int *run,
+                 const double *ts, int na, size_t cap_x, size_t cap_y,
+                 int *rows_x, int *rows_y, int *pos_x, int *pos_y,
+                 st_pair_gather *g, int *order_side, int *order_both,
+                 int *ts_na);
 
 /* ==== timings grouped (suite-timings.c) ================================== */
 

@@ -1789,9 +1789,39 @@ static void fuzz_units(reader *r)
     }
     int complete[MAXSEG], rounds[MAXSEG], shared[MAXSEG];
     int pos_x[MAXSEG * MAXU], pos_y[MAXSEG * MAXU];
+    int index_x[MAXSEG * MAXU], index_y[MAXSEG * MAXU];
     int s = st_round_pairs(rx, x_off, ry, y_off, nseg, NA, complete, rounds,
-                           shared, pos_x, pos_y);
+                           shared, pos_x, pos_y, index_x, index_y);
     CHECK(s == ST_OK);
+    /* the indices without the ranks are the same */
+    int complete2[MAXSEG], rounds2[MAXSEG], shared2[MAXSEG];
+    int index_x2[MAXSEG * MAXU], index_y2[MAXSEG * MAXU];
+    s = st_round_pairs(rx, x_off, ry, y_off, nseg, NA, complete2, rounds2,
+                       shared2, NULL, NULL, index_x2, index_y2);
+    CHECK(s == ST_OK);
+    size_t base = 0;
+    for (size_t g = 0; g < nseg; g++) {
+        CHECK(complete2[g] == complete[g] && rounds2[g] == rounds[g] &&
+              shared2[g] == shared[g]);
+        /* unit i of a complete round of rank p is the p-th index, and the
+         * rounds of the indices increase */
+        for (size_t i = x_off[g]; i < x_off[g + 1]; i++)
+            if (pos_x[i])
+                CHECK(index_x[base + pos_x[i] - 1] == (int) (i - x_off[g] + 1));
+        for (size_t i = y_off[g]; i < y_off[g + 1]; i++)
+            if (pos_y[i])
+                CHECK(index_y[base + pos_y[i] - 1] == (int) (i - y_off[g] + 1));
+        for (int p = 0; p < complete[g]; p++) {
+            CHECK(index_x2[base + p] == index_x[base + p] &&
+                  index_y2[base + p] == index_y[base + p]);
+            CHECK(rx[x_off[g] + index_x[base + p] - 1] ==
+                  ry[y_off[g] + index_y[base + p] - 1]);
+            if (p)
+                CHECK(rx[x_off[g] + index_x[base + p] - 1] >
+                      rx[x_off[g] + index_x[base + p - 1] - 1]);
+        }
+        base += (size_t) complete[g];
+    }
     for (size_t g = 0; g < nseg; g++) {
         int cnt_c = 0, cnt_r = 0, cnt_s = 0;
         for (int c = 0; c < 12; c++) {
@@ -1807,6 +1837,94 @@ static void fuzz_units(reader *r)
             CHECK(pos_x[i] >= 0 && pos_x[i] <= cnt_c);
         for (size_t i = y_off[g]; i < y_off[g + 1]; i++)
             CHECK(pos_y[i] >= 0 && pos_y[i] <= cnt_c);
+    }
+    /* the rows of one benchmark's pair of versions (protocol-input.c)
+     * against a count by brute force: the rows of each side in table
+     * order, their ranks among both, and whether the keys are in order */
+    {
+        enum { NR = 40 };
+        size_t nr = rd_size(r, NR);
+        int nlev = 1 + (int) rd_size(r, 3);
+        int sel[NR], marked[NR], vcode[NR], run[NR], side[4];
+        double ts[NR];
+        int use_sel = rd_u8(r) & 1, use_marked = rd_u8(r) & 1;
+        int use_run = rd_u8(r) & 1, use_ts = rd_u8(r) & 1;
+        for (size_t i = 0; i < nr; i++) {
+            sel[i] = rd_u8(r) % 4 ? 1 : (rd_u8(r) & 1 ? 0 : NA);
+            marked[i] = rd_u8(r) % 5 ? 0 : (rd_u8(r) & 1 ? 1 : NA);
+            vcode[i] = rd_u8(r) % 7 ? 1 + (int) (rd_u8(r) % (unsigned) (nlev + 1)) : NA;
+            run[i] = rd_u8(r) % 11 ? (int) (rd_u8(r) % 8) : NA;
+            ts[i] = rd_u8(r) % 13 ? (double) (rd_u8(r) % 6) : NAN;
+        }
+        for (int l = 0; l < nlev; l++) side[l] = (int) (rd_u8(r) % 3);
+        size_t count[4];
+        const int *ps = use_sel ? sel : NULL, *pm = use_marked ? marked : NULL;
+        s = st_pair_counts(nr, ps, pm, vcode, nlev, NA, count);
+        int out_of_range = 0;
+        for (size_t i = 0; i < nr; i++)
+            if ((!ps || ps[i] == 1) && (!pm || pm[i] != 1) && vcode[i] != NA &&
+                vcode[i] > nlev) out_of_range = 1;
+        CHECK((s == ST_ERR_DOMAIN) == out_of_range);
+        if (s == ST_OK) {
+            size_t cx = 0, cy = 0;
+            for (int l = 0; l < nlev; l++) {
+                if (side[l] == 1) cx += count[l];
+                if (side[l] == 2) cy += count[l];
+            }
+            int rows_x[NR], rows_y[NR], pos_x[NR], pos_y[NR], ox, ob, tn;
+            double time[NR], time_x[NR], time_y[NR];
+            int round_x[NR], round_y[NR];
+            for (size_t i = 0; i < nr; i++) time[i] = (double) i / 2;
+            st_pair_gather g = {time, time_x, time_y, run, round_x, round_y, 1};
+            s = st_pair_rows(nr, ps, pm, vcode, nlev, side, use_run ? run : NULL,
+                             use_ts ? ts : NULL, NA, cx, cy, rows_x, rows_y,
+                             pos_x, pos_y, &g, &ox, &ob, &tn);
+            CHECK(s == ST_OK);
+            /* a wrong capacity is refused */
+            if (cx > 0)
+                CHECK(st_pair_rows(nr, ps, pm, vcode, nlev, side, NULL, NULL, NA,
+                                   cx - 1, cy, rows_x, rows_y, NULL, NULL, &g,
+                                   &ox, &ob, &tn) == ST_ERR_DOMAIN);
+            s = st_pair_rows(nr, ps, pm, vcode, nlev, side, use_run ? run : NULL,
+                             use_ts ? ts : NULL, NA, cx, cy, rows_x, rows_y,
+                             pos_x, pos_y, &g, &ox, &ob, &tn);
+            size_t kx = 0, ky = 0, kk = 0;
+            int in[3] = {1, 1, 1}, seen[3] = {0, 0, 0}, nan_ts = 0;
+            double pt[3] = {0, 0, 0};
+            int prn[3] = {0, 0, 0};
+            for (size_t i = 0; i < nr; i++) {
+                if ((ps && ps[i] != 1) || (pm && pm[i] == 1) || vcode[i] == NA)
+                    continue;
+                int sd = side[vcode[i] - 1];
+                if (sd != 1 && sd != 2) continue;
+                kk++;
+                if (use_ts && isnan(ts[i])) nan_ts = 1;
+                int who[2] = {0, sd};
+                for (int w = 0; w < 2; w++) {
+                    int q = who[w];
+                    int rv = use_run ? run[i] : 0;
+                    double tv = use_ts ? ts[i] : 0;
+                    if ((use_run && rv == NA) || (use_ts && isnan(tv))) in[q] = 0;
+                    else if (seen[q] && (tv < pt[q] || (tv == pt[q] && rv < prn[q])))
+                        in[q] = 0;
+                    seen[q] = 1;
+                    pt[q] = tv;
+                    prn[q] = rv;
+                }
+                if (sd == 1) {
+                    CHECK(rows_x[kx] == (int) i + 1 && pos_x[kx] == (int) kk);
+                    CHECK(time_x[kx] == time[i] && round_x[kx] == run[i]);
+                    kx++;
+                } else {
+                    CHECK(rows_y[ky] == (int) i + 1 && pos_y[ky] == (int) kk);
+                    CHECK(time_y[ky] == time[i] && round_y[ky] == run[i]);
+                    ky++;
+                }
+            }
+            CHECK(kx == cx && ky == cy);
+            CHECK(ox == (in[1] && in[2]) && ob == in[0]);
+            CHECK(tn == nan_ts);
+        }
     }
     /* per-process summaries */
     size_t n = rd_size(r, 60), k = 1 + rd_size(r, 7);

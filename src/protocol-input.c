@@ -1,0 +1,290 @@
+/*
+ * protocol-input.c -- the two samples of one benchmark of timings, picked
+ * from integer codes in two passes over the table instead of copies and
+ * subsets of it (the timings path of mean_test(), median_test() and the
+ * other protocols: timings_pair() in R/protocol-input.R).
+ *
+ * A row belongs to the pair when its benchmark is the one chosen (sel,
+ * R's logical TRUE; no sel: every row), it is not a warm-up the tool
+ * marked (marked TRUE) and its version code maps to side 1 (x, the
+ * initial code) or 2 (y).  The first pass counts the rows of each version
+ * code, which gives the versions the benchmark has in the order of the
+ * codes.  The second pass writes the rows of x and of y (1-based) in the
+ * order of the table, with each row's rank among the rows of both sides
+ * (its position in recorded order), and tells whether that order already
+ * is the recorded one: R's order(run) (or order(timestamp, run)) is a
+ * stable sort, so it leaves the rows as they are exactly when the keys
+ * are non-decreasing and no key is missing (order() puts NA last).  Each
+ * sample's runs need only their own side's keys in order; the positions
+ * need them over both sides.  When the keys are not in order the caller
+ * sorts them as before.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "speeduptest.h"
+
+int st_pair_counts(size_t n, const int *sel, const int *marked,
+                   const int *vcode, int nlev, int na, size_t *count)
+{
+    for (int l = 0; l < nlev; l++) count[l] = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (sel && sel[i] != 1) continue;
+        if (marked && marked[i] == 1) continue;
+        int v = vcode[i];
+        if (v == na) continue;
+        if (v < 1 || v > nlev) return ST_ERR_DOMAIN;
+        count[v - 1]++;
+    }
+    return ST_OK;
+}
+
+/* Key of row i against the previous key of its order: 1 when it keeps the
+ * keys non-decreasing (ts first, then run), 0 when not. */
+static int key_in_order(const double *ts, const int *run, int na, size_t i,
+                        double *prev_ts, int64_t *prev_run, int *started)
+{
+    int ok = 1;
+    double t = ts ? ts[i] : 0;
+    int64_t r = run ? run[i] : 0;
+    if (run && run[i] == na) ok = 0;
+    if (ts && isnan(t)) ok = 0;
+    if (ok && *started) {
+        if (ts && t < *prev_ts) ok = 0;
+        else if (!ts || t == *prev_ts) {
+            if (r < *prev_run) ok = 0;
+        }
+    }
+    *prev_ts = t;
+    *prev_run = r;
+    *started = 1;
+    return ok;
+}
+
+int st_pair_rows(size_t n, const int *sel, const int *marked,
+                 const int *vcode, int nlev, const int *side, const int *run,
+                 const double *ts, int na, size_t cap_x, size_t cap_y,
+                 int *rows_x, int *rows_y, int *pos_x, int *pos_y,
+                 st_pair_gather *g, int *order_side, int *order_both,
+                 int *ts_na)
+{
+    if (n > INT_MAX) return ST_ERR_TOO_MANY;
+    size_t kx = 0, ky = 0, k = 0;
+    int tsna = 0;
+    if (!ts) {
+        /* run alone (the common case), or no key at all: one loop whose
+         * checks are comparisons; a missing run counts as out of order
+         * (order() puts it last, after the runs that follow it) */
+        int ok0 = 1, ok1 = 1, ok2 = 1;
+        int64_t p0 = INT64_MIN, p1 = INT64_MIN, p2 = INT64_MIN;
+        for (size_t i = 0; i < n; i++) {
+            if (sel && sel[i] != 1) continue;
+            if (marked && marked[i] == 1) continue;
+            int v = vcode[i];
+            if (v == na) continue;
+            if (v < 1 || v > nlev) return ST_ERR_DOMAIN;
+            int s = side[v - 1];
+            if (s != 1 && s != 2) continue;
+            int64_t r = run ? run[i] : 0;
+            int bad = run && run[i] == na;
+            if (bad || r < p0) ok0 = 0;
+            p0 = r;
+            k++;
+            if (s == 1) {
+                if (kx == cap_x) return ST_ERR_DOMAIN;
+                if (bad || r < p1) ok1 = 0;
+                p1 = r;
+                if (pos_x) pos_x[kx] = (int) k;
+                if (g->time) {
+                    double t = g->time[i];
+                    g->time_x[kx] = t;
+                    g->plain &= (t > 0) & (t < HUGE_VAL);
+                }
+                if (g->round) g->round_x[kx] = g->round[i];
+                rows_x[kx++] = (int) (i + 1);
+            } else {
+                if (ky == cap_y) return ST_ERR_DOMAIN;
+                if (bad || r < p2) ok2 = 0;
+                p2 = r;
+                if (pos_y) pos_y[ky] = (int) k;
+                if (g->time) {
+                    double t = g->time[i];
+                    g->time_y[ky] = t;
+                    g->plain &= (t > 0) & (t < HUGE_VAL);
+                }
+                if (g->round) g->round_y[ky] = g->round[i];
+                rows_y[ky++] = (int) (i + 1);
+            }
+        }
+        if (kx != cap_x || ky != cap_y) return ST_ERR_DOMAIN;
+        *order_side = ok1 && ok2;
+        *order_both = ok0;
+        *ts_na = 0;
+        return ST_OK;
+    }
+    /* the keys: [0] both sides, [1] x, [2] y */
+    double pt[3] = {0, 0, 0};
+    int64_t pr[3] = {0, 0, 0};
+    int st[3] = {0, 0, 0}, ok[3] = {1, 1, 1};
+    for (size_t i = 0; i < n; i++) {
+        if (sel && sel[i] != 1) continue;
+        if (marked && marked[i] == 1) continue;
+        int v = vcode[i];
+        if (v == na) continue;
+        if (v < 1 || v > nlev) return ST_ERR_DOMAIN;
+        int s = side[v - 1];
+        if (s != 1 && s != 2) continue;
+        if ((s == 1 && kx == cap_x) || (s == 2 && ky == cap_y))
+            return ST_ERR_DOMAIN;
+        k++;
+        if (isnan(ts[i])) tsna = 1;
+        if (!key_in_order(ts, run, na, i, pt, pr, st)) ok[0] = 0;
+        if (!key_in_order(ts, run, na, i, pt + s, pr + s, st + s)) ok[s] = 0;
+        if (s == 1) {
+            if (pos_x) pos_x[kx] = (int) k;
+            if (g->time) {
+                double t = g->time[i];
+                g->time_x[kx] = t;
+                g->plain &= (t > 0) & (t < HUGE_VAL);
+            }
+            if (g->round) g->round_x[kx] = g->round[i];
+            rows_x[kx++] = (int) (i + 1);
+        } else {
+            if (pos_y) pos_y[ky] = (int) k;
+            if (g->time) {
+                double t = g->time[i];
+                g->time_y[ky] = t;
+                g->plain &= (t > 0) & (t < HUGE_VAL);
+            }
+            if (g->round) g->round_y[ky] = g->round[i];
+            rows_y[ky++] = (int) (i + 1);
+        }
+    }
+    if (kx != cap_x || ky != cap_y) return ST_ERR_DOMAIN;
+    *order_side = ok[1] && ok[2];
+    *order_both = ok[0];
+    *ts_na = tsna;
+    return ST_OK;
+}
+
+/* ---- R entry points ----------------------------------------------------------- */
+#include "ffi.h"
+
+/* Optional logical (or integer) vector of n values: NULL for R's NULL. */
+static const int *opt_flags(SEXP x, size_t n, const char *arg)
+{
+    if (Rf_isNull(x)) return NULL;
+    if ((TYPEOF(x) != LGLSXP && TYPEOF(x) != INTSXP) ||
+        (size_t) XLENGTH(x) != n)
+        Rf_error("`%s` must be NULL or a logical vector of one value per row.", arg);
+    return TYPEOF(x) == LGLSXP ? LOGICAL(x) : INTEGER(x);
+}
+
+/* The rows of each version code among the chosen rows: an integer vector
+ * of nlev counts, or NULL when a code lies outside 1..nlev. */
+SEXP ffi_pair_counts(SEXP sel, SEXP marked, SEXP vcode, SEXP nlev)
+{
+    if (TYPEOF(vcode) != INTSXP) Rf_error("`vcode` must be an integer vector.");
+    size_t n = (size_t) XLENGTH(vcode);
+    int nl = ffi_int(nlev, "nlev");
+    if (nl < 0) Rf_error("`nlev` must be a count of versions.");
+    const int *ps = opt_flags(sel, n, "sel");
+    const int *pm = opt_flags(marked, n, "marked");
+    size_t *count = (size_t *) R_alloc(nl ? (size_t) nl : 1, sizeof(size_t));
+    int s = st_pair_counts(n, ps, pm, INTEGER(vcode), nl, NA_INTEGER, count);
+    if (s != ST_OK) return R_NilValue;
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, nl));
+    for (int l = 0; l < nl; l++) REAL(out)[l] = (double) count[l];
+    UNPROTECT(1);
+    return out;
+}
+
+/* list(x, y: the rows of the two samples; pos_x, pos_y: their positions
+ * among both when `positions`; in_order: whether the rows of each side
+ * are in recorded order, in_order_both: the same over both sides, ts_na:
+ * whether a chosen row has no timestamp; time_x, time_y, round_x,
+ * round_y: the values of `time` and `round` at those rows, when given;
+ * plain: whether those times were gathered and are all finite and > 0), or
+ * NULL when a code lies
+ * outside 1..nlev, the rows of a side are not nx and ny (the counts of
+ * ffi_pair_counts() on the same rows) or the table is too long. */
+SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
+                   SEXP ts, SEXP nx, SEXP ny, SEXP positions, SEXP time,
+                   SEXP round)
+{
+    if (TYPEOF(vcode) != INTSXP) Rf_error("`vcode` must be an integer vector.");
+    size_t n = (size_t) XLENGTH(vcode);
+    if (TYPEOF(side) != INTSXP) Rf_error("`side` must be an integer vector.");
+    const int *ps = opt_flags(sel, n, "sel");
+    const int *pm = opt_flags(marked, n, "marked");
+    const int *pr = NULL;
+    if (!Rf_isNull(run)) {
+        if (TYPEOF(run) != INTSXP || (size_t) XLENGTH(run) != n)
+            Rf_error("`run` must be NULL or an integer vector of one value per row.");
+        pr = INTEGER(run);
+    }
+    const double *pt = NULL;
+    if (!Rf_isNull(ts)) {
+        if (TYPEOF(ts) != REALSXP || (size_t) XLENGTH(ts) != n)
+            Rf_error("`ts` must be NULL or a double vector of one value per row.");
+        pt = REAL(ts);
+    }
+    int kx = ffi_int(nx, "nx"), ky = ffi_int(ny, "ny");
+    if (kx < 0 || ky < 0) Rf_error("`nx` and `ny` must be counts of rows.");
+    int want_pos = ffi_flag(positions, "positions");
+    SEXP rx = PROTECT(Rf_allocVector(INTSXP, kx));
+    SEXP ry = PROTECT(Rf_allocVector(INTSXP, ky));
+    SEXP qx = PROTECT(want_pos ? Rf_allocVector(INTSXP, kx) : R_NilValue);
+    SEXP qy = PROTECT(want_pos ? Rf_allocVector(INTSXP, ky) : R_NilValue);
+    st_pair_gather g = {NULL, NULL, NULL, NULL, NULL, NULL, 1};
+    int has_time = !Rf_isNull(time), has_round = !Rf_isNull(round);
+    if (has_time && (TYPEOF(time) != REALSXP || (size_t) XLENGTH(time) != n))
+        Rf_error("`time` must be NULL or a double vector of one value per row.");
+    if (has_round && (TYPEOF(round) != INTSXP || (size_t) XLENGTH(round) != n))
+        Rf_error("`round` must be NULL or an integer vector of one value per row.");
+    SEXP tx = PROTECT(has_time ? Rf_allocVector(REALSXP, kx) : R_NilValue);
+    SEXP ty = PROTECT(has_time ? Rf_allocVector(REALSXP, ky) : R_NilValue);
+    SEXP ux = PROTECT(has_round ? Rf_allocVector(INTSXP, kx) : R_NilValue);
+    SEXP uy = PROTECT(has_round ? Rf_allocVector(INTSXP, ky) : R_NilValue);
+    if (has_time) {
+        g.time = REAL(time);
+        g.time_x = REAL(tx);
+        g.time_y = REAL(ty);
+    }
+    if (has_round) {
+        g.round = INTEGER(round);
+        g.round_x = INTEGER(ux);
+        g.round_y = INTEGER(uy);
+    }
+    int in_side = 0, in_both = 0, tsna = 0;
+    int s = st_pair_rows(n, ps, pm, INTEGER(vcode), (int) XLENGTH(side),
+                         INTEGER(side), pr, pt, NA_INTEGER, (size_t) kx,
+                         (size_t) ky, INTEGER(rx),
+                         INTEGER(ry), want_pos ? INTEGER(qx) : NULL,
+                         want_pos ? INTEGER(qy) : NULL, &g, &in_side,
+                         &in_both, &tsna);
+    if (s != ST_OK) {
+        UNPROTECT(8);
+        return R_NilValue;
+    }
+    static const char *names[] = {"x", "y", "pos_x", "pos_y", "in_order",
+                                  "in_order_both", "ts_na", "time_x",
+                                  "time_y", "round_x", "round_y", "plain"};
+    SEXP values[12];
+    values[0] = rx;
+    values[1] = ry;
+    values[2] = qx;
+    values[3] = qy;
+    values[4] = PROTECT(Rf_ScalarLogical(in_side));
+    values[5] = PROTECT(Rf_ScalarLogical(in_both));
+    values[6] = PROTECT(Rf_ScalarLogical(tsna));
+    values[7] = tx;
+    values[8] = ty;
+    values[9] = ux;
+    values[10] = uy;
+    values[11] = PROTECT(Rf_ScalarLogical(has_time && g.plain));
+    SEXP res = ffi_named_list(12, names, values);
+    UNPROTECT(12);
+    return res;
+}
