@@ -244,11 +244,16 @@ test_that("the vignette's recipe with speeduptest measure runs as written", {
   # passes (work large enough that the program's start, about 4 ms of CPU
   # here, does not hide the change: 600,000 against 200,000 steps read
   # only 1.13x faster and failed now and then on a loaded machine)
+  # (runs that drift with the machine's load make the speedup "not
+  # guaranteed": still significant, and the job still passes)
   r <- run_recipe(recipe, c(paste0("BASE_CMD=", shQuote(paste(exe, "6000000"))),
                             paste0("CHANGE_CMD=", shQuote(paste(exe, "2000000")))))
+  if (!identical(r$status, 0L)) cat(r$out, sep = "\n")
   expect_identical(r$status, 0L)
-  expect_true(any(grepl("significant speedup beyond 1 % (paired by round, 501 rounds)",
-                        r$out, fixed = TRUE)))
+  expect_true(any(grepl(paste0("significant speedup beyond 1 % ",
+                               "\\((not guaranteed; )?paired by round, 501 rounds\\)"),
+                        r$out)))
+  expect_true(any(grepl("pass (--fail-on slowdown): exit 0", r$out, fixed = TRUE)))
 })
 
 test_that("the GitHub Actions workflow installs from source, runs the recipe and posts the comment", {
