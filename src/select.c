@@ -149,12 +149,29 @@ static size_t split_copy(const double *src, double *dst, size_t lo,
     return l;
 }
 
+/* The k-th smallest of v[0..c-1], c <= SELECT_TINY: an insertion sort,
+ * whose few well-predicted moves cost less than the passes of a
+ * selection on so few values. */
+#define SELECT_TINY 12
+static double select_tiny(double *v, size_t c, size_t k)
+{
+    for (size_t i = 1; i < c; i++) {
+        double x = v[i];
+        size_t j = i;
+        for (; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
+        v[j] = x;
+    }
+    return v[k];
+}
+
 static double select_small(double *buf, size_t c, size_t k)
 {
     double tmp[SELECT_SMALL];
     double *src = buf, *dst = tmp;
     size_t lo = 0, hi = c;                 /* answer in src[lo .. hi-1] */
     while (hi - lo > 1) {
+        if (hi - lo <= SELECT_TINY)
+            return select_tiny(src + lo, hi - lo, k - lo);
         double a = src[lo], b = src[lo + (hi - lo) / 2], d = src[hi - 1];
         double piv = a < b ? (b < d ? b : (a < d ? d : a))
                            : (a < d ? a : (b < d ? d : b));
@@ -533,6 +550,7 @@ static void pm_sample_all(const pair_matrix *M, pm_gather *G, size_t s)
 #define PM_THR 4
 #define PM_SBITS 17
 #define PM_LOCAL_CAP 2048
+#define PM_INTERRUPT_CELLS 65536.0
 enum { PM_FOUND = 0, PM_SPLIT = -1 };
 
 /* A search window: the candidates are the cells strictly between lo and
@@ -559,9 +577,17 @@ static int pm_select(const pair_matrix *M, const uint64_t *ks, int cnt,
 {
     uint64_t ka = ks[0], kb = ks[cnt - 1];
     staircase S1, S2;
+    /* each round walks every row once: a place to honour an interrupt,
+     * asked once the rounds have walked PM_INTERRUPT_CELLS rows and
+     * columns (a small matrix, such as a suite's benchmark, is done long
+     * before: asking R costs more than its whole selection) */
+    double walked = 0.0;
     for (int round = 0; round < 10000; round++) {
-        /* each round walks every row once: a place to honour an interrupt */
-        if (st_check_interrupt()) return ST_ERR_INTERRUPTED;
+        walked += (double) M->nrow + (double) M->ncol;
+        if (walked >= PM_INTERRUPT_CELLS) {
+            walked = 0.0;
+            if (st_check_interrupt()) return ST_ERR_INTERRUPTED;
+        }
         uint64_t W = w->c_hi - w->c_lo;
         if (w->complete) {
             uint64_t rel[4];

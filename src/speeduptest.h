@@ -676,6 +676,19 @@ int st_timings_suite(const int *bench, const int *starts, size_t nstarts,
                      double *values, int *clean, int *has_na, int *kx,
                      int *ky, int *shared);
 
+/* st_timings_suite() for rows in contiguous blocks, one per (benchmark,
+ * version) group, in run order, read in place: the process labels as given
+ * (integer ilab or double dlab, code label - lab_lo + 1, at most u; both
+ * NULL: none) and order only when not NULL.  ST_ERR_DOMAIN when the rows
+ * are not such blocks (st_timings_suite() then decides). */
+int st_timings_suite_blocks(const int *bench, const int *starts, size_t nstarts,
+                            const int *version, const int *irun,
+                            const double *drun, const double *time,
+                            const int *ilab, const double *dlab, double lab_lo,
+                            size_t u, int na, size_t n, size_t nb, int *order,
+                            int *count, double *values, int *clean,
+                            int *has_na, int *kx, int *ky, int *shared);
+
 /* ==== tolerance and equivalence (tolerance.c) ============================= */
 
 /* The direction a verdict with a tolerance declares (as R's verdicts

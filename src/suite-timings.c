@@ -210,6 +210,134 @@ int st_timings_suite(const int *bench, const int *starts, size_t nstarts,
     return status;
 }
 
+/*
+ * st_timings_suite() for rows that come as contiguous blocks: every
+ * (benchmark, version) group is one run of consecutive rows whose run
+ * numbers never decrease (as every tool's files give them, one process or
+ * one file after the other).  The stable order by group and run is then
+ * the blocks in group order, each in row order, so the times are copied
+ * block by block and nothing of the size of the rows is allocated: no
+ * group code per row, no order (unless order is not NULL), no label code
+ * per row.  The process labels are read as they are: integer (ilab, `na`
+ * for none) or double (dlab) labels, whose code is label - lab_lo + 1
+ * (st_offset_codes(); u its largest), or none (both NULL: has_na, kx, ky
+ * and shared are not written).  Returns ST_OK with what st_timings_suite()
+ * gives, or ST_ERR_DOMAIN, having written nothing the caller may read,
+ * when the rows are not such blocks or a code is out of range (then
+ * st_timings_suite() decides).
+ */
+int st_timings_suite_blocks(const int *bench, const int *starts, size_t nstarts,
+                            const int *version, const int *irun,
+                            const double *drun, const double *time,
+                            const int *ilab, const double *dlab, double lab_lo,
+                            size_t u, int na, size_t n, size_t nb, int *order,
+                            int *count, double *values, int *clean,
+                            int *has_na, int *kx, int *ky, int *shared)
+{
+    if (nb > (size_t) INT_MAX / 2) return ST_ERR_TOO_MANY;
+    size_t ng = 2 * nb;
+    /* first[g]: the first row of group g's block (n: none yet) */
+    size_t *first = st_malloc(ng ? ng : 1, sizeof(size_t));
+    if (!first) return ST_ERR_ALLOC;
+    for (size_t g = 0; g < ng; g++) {
+        first[g] = n;
+        count[g] = 0;
+    }
+    int ok = 1, cl = 1;
+    size_t k = 0, prev = 0;
+    int b = 0;
+    for (size_t i = 0; i < n && ok; i++) {
+        if (starts) {
+            while (k < nstarts && (size_t) starts[k] <= i + 1) b = bench[k++];
+        } else {
+            b = bench[i];
+        }
+        int v = version[i];
+        if (b < 1 || (size_t) b > nb || (v != 1 && v != 2)) {
+            ok = 0;
+            break;
+        }
+        size_t g = 2 * (size_t) (b - 1) + (size_t) v - 1;
+        if (i > 0 && g == prev) {
+            /* the block goes on: its run numbers must not decrease */
+            if ((irun || drun) && RUN_OF(i) < RUN_OF(i - 1)) ok = 0;
+        } else if (first[g] != n) {
+            ok = 0;                        /* a second block of group g */
+        } else {
+            first[g] = i;
+        }
+        count[g]++;
+        prev = g;
+        if (!(time[i] > 0 && time[i] <= DBL_MAX)) cl = 0;
+    }
+    if (!ok) {
+        free(first);
+        return ST_ERR_DOMAIN;
+    }
+    /* the blocks in group order */
+    size_t at = 0;
+    for (size_t g = 0; g < ng; g++) {
+        size_t m = (size_t) count[g], f = first[g];
+        if (!m) continue;
+        memcpy(values + at, time + f, m * sizeof(double));
+        if (order)
+            for (size_t q = 0; q < m; q++) order[at + q] = (int) (f + q);
+        at += m;
+    }
+    *clean = cl;
+    int status = ST_OK;
+    if (ilab || dlab) {
+        /* the labels of each benchmark's rows, x before y, with the
+         * benchmark that last saw each label on each side (as
+         * st_process_counts()) */
+        int *seen_x = calloc(u ? u : 1, sizeof(int));
+        int *seen_y = calloc(u ? u : 1, sizeof(int));
+        if (!seen_x || !seen_y) status = ST_ERR_ALLOC;
+        for (size_t j = 0; j < nb && status == ST_OK; j++) {
+            int mark = (int) j + 1;
+            has_na[j] = kx[j] = ky[j] = shared[j] = 0;
+            for (int side = 0; side < 2 && status == ST_OK; side++) {
+                size_t g = 2 * j + (size_t) side, m = (size_t) count[g];
+                size_t f = first[g];
+                for (size_t q = 0; q < m; q++) {
+                    int c;
+                    if (ilab) {
+                        int l = ilab[f + q];
+                        c = l == na ? na : (int) ((double) l - lab_lo) + 1;
+                    } else {
+                        c = (int) (dlab[f + q] - lab_lo) + 1;
+                    }
+                    if (c == na) {
+                        has_na[j] = 1;
+                        continue;
+                    }
+                    if (c < 1 || (size_t) c > u) {
+                        status = ST_ERR_DOMAIN;
+                        break;
+                    }
+                    size_t l = (size_t) c - 1;
+                    if (side == 0) {
+                        if (seen_x[l] != mark) {
+                            seen_x[l] = mark;
+                            kx[j]++;
+                        }
+                    } else {
+                        if (seen_y[l] != mark) {
+                            seen_y[l] = mark;
+                            ky[j]++;
+                        }
+                        if (seen_x[l] == mark) shared[j] = 1;
+                    }
+                }
+            }
+        }
+        free(seen_x);
+        free(seen_y);
+    }
+    free(first);
+    return status;
+}
+
 /* ---- R entry points ----------------------------------------------------------- */
 #include "ffi.h"
 
@@ -354,6 +482,7 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
     /* the process labels: coded when they are whole numbers within
      * st_offset_codes()'s span */
     int labelled = NA_LOGICAL, codable = 0;
+    double lab_lo = 0.0, lab_hi = 0.0;
     const int *ip = NULL;
     const double *dp = NULL;
     if (!Rf_isNull(process) && !Rf_isObject(process) && (size_t) XLENGTH(process) == n &&
@@ -361,10 +490,10 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
         if (TYPEOF(process) == INTSXP) ip = INTEGER(process);
         else dp = REAL(process);
         /* the span of st_offset_codes(), labels of magnitude below 1e15 */
-        double lo, hi;
-        int whole = st_label_span(ip, dp, n, NA_INTEGER, &lo, &hi, &labelled);
-        codable = whole && fabs(lo) < 1e15 && fabs(hi) < 1e15 &&
-                  hi - lo <= 4.0 * (double) n + 64.0;
+        int whole = st_label_span(ip, dp, n, NA_INTEGER, &lab_lo, &lab_hi,
+                                  &labelled);
+        codable = whole && fabs(lab_lo) < 1e15 && fabs(lab_hi) < 1e15 &&
+                  lab_hi - lab_lo <= 4.0 * (double) n + 64.0;
     }
     /* the order goes back to R only when asked or when the labels are not
      * counted here (the caller then reads the rows in that order) */
@@ -376,29 +505,47 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
     SEXP ky = PROTECT(codable ? Rf_allocVector(INTSXP, k) : R_NilValue);
     SEXP shared = PROTECT(codable ? Rf_allocVector(LGLSXP, k) : R_NilValue);
     SEXP order = PROTECT(want ? Rf_allocVector(INTSXP, (R_xlen_t) n) : R_NilValue);
+    int clean = 0;
+    /* rows in contiguous blocks: read in place (no copy of the size of the
+     * rows but the times) */
+    int s = st_timings_suite_blocks(INTEGER(bench), ps, ns, INTEGER(version), ir,
+                                    dr, pt, codable ? ip : NULL,
+                                    codable ? dp : NULL, lab_lo,
+                                    codable ? (size_t) (lab_hi - lab_lo) + 1 : 0,
+                                    NA_INTEGER, n, (size_t) k,
+                                    want ? INTEGER(order) : NULL, INTEGER(count),
+                                    REAL(values), &clean,
+                                    codable ? LOGICAL(has_na) : NULL,
+                                    codable ? INTEGER(kx) : NULL,
+                                    codable ? INTEGER(ky) : NULL,
+                                    codable ? LOGICAL(shared) : NULL);
     /* (C heap from here on: no R allocation until both are freed) */
     int *code = NULL, u = 0;
-    int *ord = want ? INTEGER(order) : st_malloc(n ? n : 1, sizeof(int));
-    if (codable) code = st_malloc(n, sizeof(int));
-    int s = ST_ERR_ALLOC;
-    if (ord && (code || !codable)) {
-        s = ST_OK;
-        if (codable && !st_offset_codes(ip, dp, n, NA_INTEGER, code, &u))
-            s = ST_ERR_DOMAIN;
+    int *ord = NULL;
+    if (s != ST_OK) {
+        ord = want ? INTEGER(order) : st_malloc(n ? n : 1, sizeof(int));
+        if (codable) code = st_malloc(n, sizeof(int));
+        s = ST_ERR_ALLOC;
+        if (ord && (code || !codable)) {
+            s = ST_OK;
+            if (codable && !st_offset_codes(ip, dp, n, NA_INTEGER, code, &u))
+                s = ST_ERR_DOMAIN;
+        }
+        if (s == ST_OK)
+            s = st_timings_suite(INTEGER(bench), ps, ns, INTEGER(version), ir, dr,
+                                 pt, code, (size_t) u, NA_INTEGER, n, (size_t) k,
+                                 ord, INTEGER(count), REAL(values), &clean,
+                                 code ? LOGICAL(has_na) : NULL,
+                                 code ? INTEGER(kx) : NULL,
+                                 code ? INTEGER(ky) : NULL,
+                                 code ? LOGICAL(shared) : NULL);
+        free(code);
+        if (!want) free(ord);
     }
-    int clean = 0;
-    if (s == ST_OK)
-        s = st_timings_suite(INTEGER(bench), ps, ns, INTEGER(version), ir, dr,
-                             pt, code, (size_t) u, NA_INTEGER, n, (size_t) k,
-                             ord, INTEGER(count), REAL(values), &clean,
-                             code ? LOGICAL(has_na) : NULL,
-                             code ? INTEGER(kx) : NULL,
-                             code ? INTEGER(ky) : NULL,
-                             code ? LOGICAL(shared) : NULL);
-    free(code);
-    if (!want) free(ord);
-    else if (s == ST_OK)
-        for (size_t i = 0; i < n; i++) ord[i]++;
+    if (want && s == ST_OK) {
+        int *o = INTEGER(order);
+        for (size_t i = 0; i < n; i++) o[i]++;
+    }
     if (s == ST_ERR_INTERRUPTED) R_CheckUserInterrupt();
     SEXP counts = R_NilValue;
     if (codable && s == ST_OK) {

@@ -2104,6 +2104,10 @@ static void fuzz_tsuite(reader *r)
     double drun[N], time[N];
     size_t n = rd_size(r, N), nb = 1 + rd_size(r, NB - 1), u = rd_size(r, 6);
     int use_run = rd_u8(r) & 1, bad = 0;
+    /* half the inputs as files give them: each benchmark's runs of one
+     * version, then of the other, in run order (st_timings_suite_blocks()
+     * reads them in place), with a few departures */
+    int tidy = rd_u8(r) & 1;
     for (size_t i = 0; i < n; i++) {
         uint8_t t = rd_u8(r);
         /* mostly in blocks (as files give them), sometimes not */
@@ -2111,6 +2115,12 @@ static void fuzz_tsuite(reader *r)
         if (bench[i] > (int) nb) bench[i] = (int) nb;
         version[i] = 1 + (rd_u8(r) & 1);
         irun[i] = (int) rd_size(r, 6);
+        if (tidy) {
+            int same = i && bench[i] == bench[i - 1];
+            version[i] = same && (version[i - 1] == 2 || t % 3 == 0) ? 2 : 1;
+            if (t == 7) version[i] = 3 - version[i];
+            irun[i] = same ? irun[i - 1] + (t % 4 != 1) - (t == 9) : (int) (t % 3);
+        }
         drun[i] = irun[i];
         uint8_t c = rd_u8(r);
         time[i] = c < 12 ? (c < 4 ? 0.0 : c < 8 ? -1.0 : NAN) : (double) c / 7.0;
@@ -2165,6 +2175,59 @@ static void fuzz_tsuite(reader *r)
     for (size_t i = 0; i < n; i++) CHECK(order3[i] == order[i]);
     for (size_t b = 0; b < nb; b++)
         CHECK(h3[b] == has_na[b] && kx3[b] == kx[b] && ky3[b] == ky[b] && sh3[b] == sh[b]);
+    /* the rows read in place when they are contiguous blocks in run order:
+     * the same, from the codes as integer labels offset by 3 (code + 3,
+     * lab_lo 4) and as double labels; declined exactly when some group is
+     * not one block in run order */
+    int blocks = 1;
+    {
+        int first[2 * NB];
+        for (size_t g = 0; g < 2 * nb; g++) first[g] = -1;
+        for (size_t i = 0; i < n; i++) {
+            int g = 2 * (bench[i] - 1) + version[i] - 1;
+            int cont = i && g == 2 * (bench[i - 1] - 1) + version[i - 1] - 1;
+            if (cont && use_run && irun[i] < irun[i - 1]) blocks = 0;
+            if (!cont && first[g] >= 0) blocks = 0;
+            if (!cont) first[g] = (int) i;
+        }
+    }
+    int ilab[N];
+    double dlab[N];
+    for (size_t i = 0; i < n; i++) {
+        ilab[i] = code[i] == NA ? NA : code[i] + 3;
+        dlab[i] = code[i] == NA ? 1.0 : (double) code[i];
+    }
+    for (int variant = 0; variant < 4; variant++) {
+        int order4[N], count4[2 * NB], clean4 = -1, h4[NB], kx4[NB], ky4[NB], sh4[NB];
+        double values4[N];
+        int with_starts = variant & 1, dbl = variant >> 1;
+        int with_order = rd_u8(r) & 1;
+        int any_na = 0;
+        for (size_t i = 0; i < n; i++) any_na |= code[i] == NA;
+        /* double labels cannot be missing: the codes' counts then differ */
+        int labels = u && !(dbl && any_na);
+        s = st_timings_suite_blocks(with_starts ? sbench : bench,
+                                    with_starts ? starts : NULL, ns, version,
+                                    use_run && !dbl ? irun : NULL,
+                                    use_run && dbl ? drun : NULL, time,
+                                    labels && !dbl ? ilab : NULL,
+                                    labels && dbl ? dlab : NULL,
+                                    dbl ? 1.0 : 4.0, u, NA, n, nb,
+                                    with_order ? order4 : NULL, count4, values4,
+                                    &clean4, h4, kx4, ky4, sh4);
+        CHECK(s == (blocks ? ST_OK : ST_ERR_DOMAIN));
+        if (s != ST_OK) continue;
+        CHECK(clean4 == clean);
+        for (size_t g = 0; g < 2 * nb; g++) CHECK(count4[g] == count[g]);
+        for (size_t i = 0; i < n; i++) {
+            if (with_order) CHECK(order4[i] == order[i]);
+            CHECK(memcmp(&values4[i], &values[i], sizeof(double)) == 0);
+        }
+        if (labels)
+            for (size_t b = 0; b < nb; b++)
+                CHECK(h4[b] == has_na[b] && kx4[b] == kx[b] && ky4[b] == ky[b] &&
+                      sh4[b] == sh[b]);
+    }
 }
 
 /* The elements of a JSON text's "benchmarks" array found by a scan of its
