@@ -165,6 +165,71 @@ test_that("st_timings_suite groups as st_timings_group and counts processes as s
   expect_error(.Call(ns$ffi_timings_suite, 1:2, NULL, 1:2, NULL, 1, NULL, 2L, TRUE), "as long")
 })
 
+test_that("rows in blocks, as files give them, are grouped in place as order() groups them", {
+  # each (benchmark, version) group one run of rows in run order, the
+  # blocks benchmark after benchmark or version after version (two files),
+  # and near misses (a group split in two, a run number going back) that
+  # take the general path: the same order, times and process counts
+  set.seed(12)
+  for (k in 1:60) {
+    nb <- sample(1:6, 1)
+    len <- matrix(sample(1:7, 2 * nb, replace = TRUE), 2)
+    grp <- if (k %% 2) rbind(rep(seq_len(nb), each = 2), rep(1:2, nb)) else
+      rbind(rep(seq_len(nb), 2), rep(1:2, each = nb))
+    lens <- if (k %% 2) as.vector(len) else c(len[1, ], len[2, ])
+    b <- rep.int(grp[1, ], lens)
+    v <- rep.int(grp[2, ], lens)
+    n <- length(b)
+    run <- sequence(lens) + sample(0:2, 1)
+    miss <- k %% 5
+    if (miss == 1 && n > 2) {
+      i <- sample(2:n, 1)
+      run[i] <- run[i - 1] - 1L          # a run number goes back
+    } else if (miss == 2 && n > 2) {
+      o <- c(n, seq_len(n - 1))           # the last row first: a group split
+      b <- b[o]
+      v <- v[o]
+      run <- run[o]
+    }
+    tm <- rlnorm(n)
+    if (k %% 7 == 0) tm[sample(n, 1)] <- c(NA, Inf, 0, -1)[k %% 4 + 1]
+    proc <- switch(k %% 5 + 1,
+                   NULL,
+                   c(1L, 2L)[v],
+                   ifelse(runif(n) < 0.2, NA_integer_, sample(5:9, n, replace = TRUE)),
+                   as.double(sample(-3:40, n, replace = TRUE)),
+                   seq_len(n) + 1000)
+    rn <- if (k %% 3) run else as.double(run)
+    starts <- which(c(TRUE, b[-1L] != b[-n]))
+    for (given in c("rows", "starts")) {
+      g <- if (given == "rows") {
+        .Call(ns$ffi_timings_suite, b, NULL, v, rn, tm, proc, nb, TRUE)
+      } else {
+        .Call(ns$ffi_timings_suite, b[starts], as.integer(starts), v, rn, tm, proc, nb, TRUE)
+      }
+      expect_identical(g$status, 0L)
+      expect_identical(g$order, order(b, v, run))
+      ref <- .Call(ns$ffi_timings_group, b, v, rn, tm, nb)
+      expect_identical(g$count, ref$count)
+      expect_identical(g$clean, ref$clean)
+      expect_identical(g$values, tm[g$order])
+      g2 <- .Call(ns$ffi_timings_suite, b, NULL, v, rn, tm, proc, nb, FALSE)
+      expect_identical(g2$values, g$values)
+      expect_identical(g2$count, g$count)
+      if (is.null(proc)) {
+        expect_null(g$process_counts)
+        next
+      }
+      code <- ns$count_codes(proc[g$order])
+      j <- rep.int(seq_len(nb), g$count[c(TRUE, FALSE)] + g$count[c(FALSE, TRUE)])
+      pc <- .Call(ns$ffi_process_counts, j, v[g$order], code, nb,
+                  max(0L, code, na.rm = TRUE))
+      expect_identical(g$process_counts, pc[c("has_na", "kx", "ky", "shared")])
+      expect_identical(g2$process_counts, g$process_counts)
+    }
+  }
+})
+
 test_that("the actions found from the core's process counts are those of the grouped rows", {
   for (process in c("file", "run", "several", "shared")) {
     for (seed in 1:3) {
