@@ -962,6 +962,16 @@ static void fuzz_select(reader *r)
         memcpy(ref, buf, c * sizeof(double));
         qsort(ref, c, sizeof(double), cmp_dbl);
         size_t k = ((size_t) rd_u8(r) << 8 | rd_u8(r)) % c;
+        /* the two-buffer selection (select_tiny below SELECT_TINY values)
+         * and several ranks at once, on copies */
+        double cp[200];
+        memcpy(cp, buf, c * sizeof(double));
+        CHECK(select_small(cp, c, k) == ref[k]);
+        uint64_t kk[3] = {k / 2, k, k + (c - 1 - k) / 2};
+        double kv[3];
+        memcpy(cp, buf, c * sizeof(double));
+        select_ranks(cp, c, kk, 3, kv);
+        for (int q = 0; q < 3; q++) CHECK(kv[q] == ref[kk[q]]);
         double v = select_kth(buf, c, k);
         CHECK(v == ref[k]);
         for (size_t i = 0; i < c; i++)
