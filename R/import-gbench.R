@@ -159,8 +159,12 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
 # records or one is not clean, or no run is found.
 gbench_runs_blocks <- function(bl, metric) {
   out <- vector("list", length(bl$counts))
+  # the members ffi_gbench_runs() reads; the others of each record are
+  # left unparsed where that cannot change the answer
+  keep <- c("run_type", "error_occurred", "run_name", "name", "time_unit", metric,
+            "iterations", "repetition_index")
   for (b in seq_along(out)) {
-    p <- if (b == 1L && !is.null(bl$first)) bl$first else json_block_parse(bl, b)
+    p <- if (b == 1L && !is.null(bl$first)) bl$first else json_block_parse(bl, b, keep)
     if (is.null(p)) return(NULL)
     r <- .Call(ffi_gbench_runs, p, metric, names(gbench_units), unname(gbench_units), TRUE)
     if (is.null(r)) return(NULL)

@@ -39,6 +39,7 @@
  * parse of the whole text, with its own answer or error.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,184 @@ unclean:
     return ST_OK;
 }
 
+/* ---- the members a reader needs ------------------------------------------- */
+
+/* A reader that uses a few members of each record (Google Benchmark's
+ * runs: a dozen members, of which the reader takes eight) need not have
+ * the others parsed: each one is a value made by the parser and then
+ * dropped.  st_json_block_keep() writes a block's text with, in each
+ * element that is an object, only the members the reader wants, and the
+ * others left out where leaving them out cannot change what a parser of
+ * the whole text says: the parse of the written text is then the parse of
+ * the block with those members taken out of each record, the other
+ * members in their order (duplicates included), or an error exactly when
+ * the block is not valid JSON.  A member is left out only when
+ *   - its key holds no escape (an escape could spell a wanted key) and is
+ *     not one of the wanted keys, byte for byte;
+ *   - its value is a plain scalar that any JSON parser reads without error
+ *     (RFC 8259 section 6's number grammar, true, false, null, or a string
+ *     without escape: the scan has already found the text's strings free
+ *     of control characters and invalid UTF-8);
+ *   - it stands between the record's braces as `"key" : value` followed by
+ *     a comma or the closing brace, with white space only between them.
+ * Any other member is written as it is (the parser judges it); an element
+ * whose members cannot be told apart (not an object, an empty or
+ * malformed one) is written whole.  White space between the tokens the
+ * writer puts together is not written.  The text written is never longer
+ * than the block's bytes plus the two brackets. */
+
+/* The offset of the closing quote of the string whose opening quote is at
+ * buf[i], or `to` when it does not close before `to`; *esc is set when the
+ * string holds a backslash. */
+static size_t json_string_end(const unsigned char *buf, size_t i, size_t to, int *esc)
+{
+    *esc = 0;
+    for (i++; i < to && buf[i] != '"'; i++) {
+        if (buf[i] == '\\') {
+            *esc = 1;
+            i++;
+        }
+    }
+    return i < to ? i : to;
+}
+
+/* The offset of the first comma or closing bracket at the nesting depth
+ * of buf[i], outside strings, or `to`: the end of the value (or element)
+ * that starts at buf[i]. */
+static size_t json_value_end(const unsigned char *buf, size_t i, size_t to)
+{
+    int depth = 0, esc;
+    for (; i < to; i++) {
+        unsigned char c = buf[i];
+        if (c == '"') {
+            i = json_string_end(buf, i, to, &esc);
+            if (i == to) return to;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0) return i;
+            depth--;
+        } else if (c == ',' && depth == 0) {
+            return i;
+        }
+    }
+    return to;
+}
+
+static int json_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Whether s[0 .. n) is a plain scalar: a number of JSON's grammar
+ * (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?), true, false, null, or
+ * a string without escape. */
+static int json_plain_scalar(const unsigned char *s, size_t n)
+{
+    if (n == 0) return 0;
+    if (s[0] == '"') {
+        if (n < 2 || s[n - 1] != '"') return 0;
+        for (size_t i = 1; i + 1 < n; i++)
+            if (s[i] == '"' || s[i] == '\\') return 0;
+        return 1;
+    }
+    if ((n == 4 && memcmp(s, "true", 4) == 0) || (n == 5 && memcmp(s, "false", 5) == 0) ||
+        (n == 4 && memcmp(s, "null", 4) == 0))
+        return 1;
+    size_t i = 0, d;
+    if (s[i] == '-') i++;
+    if (i == n) return 0;
+    if (s[i] == '0') {
+        i++;
+    } else if (s[i] >= '1' && s[i] <= '9') {
+        while (i < n && json_digit(s[i])) i++;
+    } else {
+        return 0;
+    }
+    if (i < n && s[i] == '.') {
+        d = ++i;
+        while (i < n && json_digit(s[i])) i++;
+        if (i == d) return 0;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+        d = i;
+        while (i < n && json_digit(s[i])) i++;
+        if (i == d) return 0;
+    }
+    return i == n;
+}
+
+/* One element buf[a .. b) written to out with the wanted members only (see
+ * above); the number of bytes written (at most b - a). */
+static size_t json_element_keep(const unsigned char *buf, size_t a, size_t b,
+                                const char *const *keys, const size_t *klen, int nk,
+                                unsigned char *out)
+{
+    while (a < b && json_ws(buf[a])) a++;
+    while (b > a && json_ws(buf[b - 1])) b--;
+    size_t o = 0, i = a + 1, end = b - 1;
+    int esc;
+    if (b - a < 2 || buf[a] != '{' || buf[end] != '}') goto whole;
+    out[o++] = '{';
+    for (;;) {
+        while (i < end && json_ws(buf[i])) i++;
+        if (i >= end || buf[i] != '"') goto whole;
+        size_t kq = json_string_end(buf, i, end, &esc), ks = i;
+        if (kq >= end) goto whole;
+        for (i = kq + 1; i < end && json_ws(buf[i]); i++) {}
+        if (i >= end || buf[i] != ':') goto whole;
+        for (i++; i < end && json_ws(buf[i]); i++) {}
+        size_t vs = i, ve = json_value_end(buf, i, end), vt = ve;
+        if (ve < end && buf[ve] != ',') goto whole;
+        while (vt > vs && json_ws(buf[vt - 1])) vt--;
+        int keep = esc || !json_plain_scalar(buf + vs, vt - vs);
+        for (int k = 0; k < nk && !keep; k++)
+            keep = kq - ks - 1 == klen[k] && memcmp(buf + ks + 1, keys[k], klen[k]) == 0;
+        if (keep) {
+            if (o > 1) out[o++] = ',';
+            memcpy(out + o, buf + ks, kq + 1 - ks);
+            o += kq + 1 - ks;
+            out[o++] = ':';
+            memcpy(out + o, buf + vs, vt - vs);
+            o += vt - vs;
+        }
+        if (ve >= end) break;
+        i = ve + 1;
+    }
+    out[o++] = '}';
+    return o;
+whole:
+    memcpy(out, buf + a, b - a);
+    return b - a;
+}
+
+/* See speeduptest.h. */
+size_t st_json_block_keep(const unsigned char *buf, size_t from, size_t to,
+                          const char *const *keys, const size_t *klen, int nk,
+                          unsigned char *out)
+{
+    size_t o = 0, i = from;
+    out[o++] = '[';
+    for (;;) {
+        size_t e = json_value_end(buf, i, to);
+        if (o > 1) out[o++] = ',';
+        o += json_element_keep(buf, i, e, keys, klen, nk, out + o);
+        if (e >= to) break;
+        /* a closing bracket at the top of a block: the block is not clean
+         * (the scan's elements are balanced), written as it is */
+        if (buf[e] != ',') {
+            memcpy(out + o, buf + e, to - e);
+            o += to - e;
+            break;
+        }
+        i = e + 1;
+    }
+    out[o++] = ']';
+    return o;
+}
+
 /* ---- .Call entry point ---------------------------------------------------- */
 
 /* A new CHARSXP (UTF-8) of `pre`, the bytes buf[from .. to), `post` and
@@ -293,15 +472,34 @@ SEXP ffi_json_blocks(SEXP raw, SEXP key, SEXP block)
 }
 
 /* The text "[" raw[from .. to) "]" (offsets 0-based): a block of
- * ffi_json_blocks(). */
-SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to)
+ * ffi_json_blocks(); with `keep` (a character vector, not NULL), each
+ * record written with the members of those keys only, where the others can
+ * be left out (st_json_block_keep()). */
+SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to, SEXP keep)
 {
     if (TYPEOF(raw) != RAWSXP) Rf_error("`raw` must be a raw vector");
     double f = ffi_double(from, "from"), t = ffi_double(to, "to");
     if (!(f >= 0 && f <= t && t <= (double) XLENGTH(raw)) || f != floor(f) || t != floor(t))
         Rf_error("`from` and `to` must be offsets in `raw`, in order");
+    if (keep != R_NilValue && (TYPEOF(keep) != STRSXP || XLENGTH(keep) > 64))
+        Rf_error("`keep` must be NULL or at most 64 keys");
     SEXP out = PROTECT(Rf_allocVector(STRSXP, 1));
-    SET_STRING_ELT(out, 0, json_piece(RAW(raw), (size_t) f, (size_t) t, "[", "]", NULL, 0));
+    if (keep == R_NilValue) {
+        SET_STRING_ELT(out, 0, json_piece(RAW(raw), (size_t) f, (size_t) t, "[", "]", NULL, 0));
+    } else {
+        int nk = (int) XLENGTH(keep);
+        const char *keys[64];
+        size_t klen[64];
+        for (int k = 0; k < nk; k++) {
+            keys[k] = CHAR(STRING_ELT(keep, k));
+            klen[k] = STRING_ELT(keep, k) == NA_STRING ? SIZE_MAX : strlen(keys[k]);
+        }
+        size_t cap = (size_t) (t - f) + 2;
+        if (cap > (size_t) INT_MAX) Rf_error("a piece of the JSON text is too long");
+        unsigned char *s = (unsigned char *) R_alloc(cap, 1);
+        size_t n = st_json_block_keep(RAW(raw), (size_t) f, (size_t) t, keys, klen, nk, s);
+        SET_STRING_ELT(out, 0, Rf_mkCharLenCE((const char *) s, (int) n, CE_UTF8));
+    }
     UNPROTECT(1);
     return out;
 }

@@ -1197,6 +1197,16 @@ typedef struct {
 int st_json_array_find(const unsigned char *buf, size_t len, const char *key,
                        size_t klen, st_json_array *out);
 
+/* json-blocks.c: the text "[" + the elements buf[from .. to) + "]" of a
+ * block of such an array written to out (at least to - from + 2 bytes),
+ * each element that is an object with only its members whose key is one
+ * of keys[0 .. nk) (of byte lengths klen) where the others can be left out
+ * without changing what a parser says of the text (see the file): plain
+ * scalars under plain keys.  Returns the number of bytes written. */
+size_t st_json_block_keep(const unsigned char *buf, size_t from, size_t to,
+                          const char *const *keys, const size_t *klen, int nk,
+                          unsigned char *out);
+
 /* report-site.c: the bins of many samples for their kernel density
  * estimates, as stats::density() bins one (y: 2 ngrid doubles a sample);
  * a text and a newline written to a file. */
