@@ -603,13 +603,9 @@ json_blocks_try <- function(path, block_min = json_block_min(), key = "benchmark
                             block = json_block_len()) {
   size <- path_kind(path)$size
   if (!isTRUE(size >= max(block_min, 2) && size <= .Machine$integer.max - 2)) return(NULL)
-  # the bytes read once, and the file found to end there
-  raw <- tryCatch({
-    con <- file(path, "rb")
-    on.exit(close(con))
-    r <- readBin(con, "raw", size)
-    if (length(r) == size && !length(readBin(con, "raw", 1L))) r
-  }, error = function(e) NULL, warning = function(w) NULL)
+  # the bytes read once (in huge pages where the system has them), and
+  # the file found to end there
+  raw <- .Call(ffi_json_file, path, size)
   if (is.null(raw)) return(NULL)
   cut <- .Call(ffi_json_blocks, raw, key, as.integer(block))
   if (is.null(cut) || !length(cut$counts)) return(NULL)

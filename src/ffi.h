@@ -130,6 +130,7 @@ SEXP ffi_gbench_runs(SEXP records, SEXP metric, SEXP unit_names, SEXP unit_value
 SEXP ffi_gbench_order(SEXP code, SEXP rep, SEXP k);
 SEXP ffi_json_blocks(SEXP raw, SEXP key, SEXP block);
 SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to, SEXP keep);
+SEXP ffi_json_file(SEXP path, SEXP size);
 SEXP ffi_has_zero_one(SEXP x);
 SEXP ffi_codes_in_order(SEXP x, SEXP k);
 SEXP ffi_json_flat_numbers(SEXP forks);

@@ -54,6 +54,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_gbench_order, 3),
     CALLDEF(ffi_json_blocks, 3),
     CALLDEF(ffi_json_block_text, 4),
+    CALLDEF(ffi_json_file, 2),
     CALLDEF(ffi_has_zero_one, 1),
     CALLDEF(ffi_codes_in_order, 2),
     CALLDEF(ffi_json_flat_numbers, 1),

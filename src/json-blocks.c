@@ -45,6 +45,10 @@
 #include <string.h>
 #include "ffi.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #define ST_JSON_DEPTH 512
 
 /* The length of the valid UTF-8 sequence starting at s (at most n bytes
@@ -409,6 +413,41 @@ static SEXP json_piece(const unsigned char *buf, size_t from, size_t to, const c
     memcpy(s + lp + lb, post, lq);
     if (tlen) memcpy(s + lp + lb + lq, tail, tlen);
     return Rf_mkCharLenCE(s, (int) total, CE_UTF8);
+}
+
+/* Asks the kernel for huge pages (2 MiB) under the bytes p[0 .. n) where
+ * it offers them (Linux, MADV_HUGEPAGE): a file of megabytes read into
+ * fresh memory otherwise costs a page fault every 4 KiB. */
+static void json_advise_huge(unsigned char *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t) 1 << 21;
+    uintptr_t s = ((uintptr_t) p + huge - 1) & ~(huge - 1);
+    uintptr_t e = ((uintptr_t) p + n) & ~(huge - 1);
+    if (e > s) (void) madvise((void *) s, e - s, MADV_HUGEPAGE);
+#else
+    (void) p;
+    (void) n;
+#endif
+}
+
+/* The bytes of the regular file `path` (one string) as a raw vector, when
+ * it holds exactly `size` bytes (the size stat(2) gave); NULL when it
+ * cannot be read or its size has changed. */
+SEXP ffi_json_file(SEXP path, SEXP size)
+{
+    if (TYPEOF(path) != STRSXP || XLENGTH(path) != 1 || STRING_ELT(path, 0) == NA_STRING)
+        Rf_error("`path` must be one string");
+    double s = ffi_double(size, "size");
+    if (!(s >= 0 && s <= (double) R_XLEN_T_MAX) || s != floor(s))
+        Rf_error("`size` must be a number of bytes");
+    SEXP raw = PROTECT(Rf_allocVector(RAWSXP, (R_xlen_t) s));
+    json_advise_huge(RAW(raw), (size_t) s);
+    int more;
+    ptrdiff_t got = st_read_file(R_ExpandFileName(Rf_translateChar(STRING_ELT(path, 0))),
+                                 RAW(raw), (size_t) s, &more);
+    UNPROTECT(1);
+    return got == (ptrdiff_t) s && !more ? raw : R_NilValue;
 }
 
 /* The JSON text `raw` (a raw vector) cut for a parse in blocks at the

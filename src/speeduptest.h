@@ -1197,6 +1197,13 @@ typedef struct {
 int st_json_array_find(const unsigned char *buf, size_t len, const char *key,
                        size_t klen, st_json_array *out);
 
+/* fileread.c: reads at most `size` bytes of the regular file `path`
+ * into `buf` (open(2), fstat(2), read(2)).  Returns the number of bytes
+ * read (fewer at end of file), or -1 when the path cannot be opened, is
+ * not a regular file or a read fails; with `more` (not NULL), *more is 1
+ * when the file holds a byte past the `size` read, else 0. */
+ptrdiff_t st_read_file(const char *path, unsigned char *buf, size_t size, int *more);
+
 /* json-blocks.c: the text "[" + the elements buf[from .. to) + "]" of a
  * block of such an array written to out (at least to - from + 2 bytes),
  * each element that is an object with only its members whose key is one
