@@ -8,7 +8,7 @@
 # Returns list(rows, versions, baseline, skipped).
 compare_run <- function(t, opts) {
   ver <- t$version
-  vers <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))
+  vers <- if (is.factor(ver)) levels(drop_levels(ver)) else unique(as.character(ver))
   if (length(vers) < 2L) {
     abort(sprintf("the files hold 1 version (\"%s\"); compare needs two or more.",
                   vers[1L]), class = "data")

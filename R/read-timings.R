@@ -622,8 +622,11 @@ json_blocks_try <- function(path, block_min = json_block_min(), key = "benchmark
 # others it can drop unparsed (src/json-blocks.c), for a reader that reads
 # no other member.
 json_block_parse <- function(bl, b, keep = NULL) {
-  p <- json_text_parse(.Call(ffi_json_block_text, bl$raw, bl$from[b], bl$to[b], keep))
+  txt <- .Call(ffi_json_block_text, bl$raw, bl$from[b], bl$to[b], keep, TRUE)
+  p <- json_text_parse(txt)
   if (!is.list(p) || !is.null(names(p)) || length(p) != bl$counts[b]) return(NULL)
+  # each record the array of the values of `keep` (src/json-blocks.c)
+  if (isTRUE(attr(txt, "rows"))) attr(p, "rows") <- TRUE
   p
 }
 

@@ -126,10 +126,10 @@ SEXP ffi_read_files(SEXP paths, SEXP sizes);
 SEXP ffi_plain_ascii(SEXP raws);
 SEXP ffi_json_fields(SEXP records, SEXP keys, SEXP types);
 SEXP ffi_gbench_runs(SEXP records, SEXP metric, SEXP unit_names, SEXP unit_values,
-                     SEXP empty_ok);
+                     SEXP empty_ok, SEXP rows);
 SEXP ffi_gbench_order(SEXP code, SEXP rep, SEXP k);
 SEXP ffi_json_blocks(SEXP raw, SEXP key, SEXP block);
-SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to, SEXP keep);
+SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to, SEXP keep, SEXP rows);
 SEXP ffi_json_file(SEXP path, SEXP size);
 SEXP ffi_has_zero_one(SEXP x);
 SEXP ffi_codes_in_order(SEXP x, SEXP k);

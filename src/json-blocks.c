@@ -328,61 +328,159 @@ static int json_plain_scalar(const unsigned char *s, size_t n)
     return i == n;
 }
 
+/* A member of an object: its key's quotes at buf[ks] and buf[kq], whether
+ * the key holds an escape, its value buf[vs .. vt) (without white space
+ * around it). */
+typedef struct {
+    size_t ks, kq, vs, vt;
+    int esc;
+} json_member;
+
+#define ST_JSON_MEMBERS 64
+
+/* The members of the element buf[a .. b) (white space around it trimmed)
+ * into m[0 .. ST_JSON_MEMBERS): their number, or -1 when the element is
+ * not an object of at most that many members of the form `"key" : value`
+ * separated by commas, white space only between them. */
+static int json_members(const unsigned char *buf, size_t a, size_t b, json_member *m)
+{
+    if (b - a < 2 || buf[a] != '{' || buf[b - 1] != '}') return -1;
+    size_t i = a + 1, end = b - 1;
+    int n = 0;
+    for (;;) {
+        while (i < end && json_ws(buf[i])) i++;
+        if (i >= end || buf[i] != '"' || n == ST_JSON_MEMBERS) return -1;
+        json_member *x = &m[n++];
+        x->ks = i;
+        x->kq = json_string_end(buf, i, end, &x->esc);
+        if (x->kq >= end) return -1;
+        for (i = x->kq + 1; i < end && json_ws(buf[i]); i++) {}
+        if (i >= end || buf[i] != ':') return -1;
+        for (i++; i < end && json_ws(buf[i]); i++) {}
+        size_t ve = json_value_end(buf, i, end);
+        if (ve < end && buf[ve] != ',') return -1;
+        x->vs = i;
+        x->vt = ve;
+        while (x->vt > x->vs && json_ws(buf[x->vt - 1])) x->vt--;
+        if (ve >= end) return n;
+        i = ve + 1;
+    }
+}
+
+/* The index of the member's key among keys[0 .. nk), or -1. */
+static int json_key_index(const unsigned char *buf, const json_member *x,
+                          const char *const *keys, const size_t *klen, int nk)
+{
+    size_t len = x->kq - x->ks - 1;
+    for (int k = 0; k < nk; k++)
+        if (len == klen[k] && memcmp(buf + x->ks + 1, keys[k], len) == 0) return k;
+    return -1;
+}
+
 /* One element buf[a .. b) written to out with the wanted members only (see
  * above); the number of bytes written (at most b - a). */
 static size_t json_element_keep(const unsigned char *buf, size_t a, size_t b,
                                 const char *const *keys, const size_t *klen, int nk,
                                 unsigned char *out)
 {
+    json_member m[ST_JSON_MEMBERS];
     while (a < b && json_ws(buf[a])) a++;
     while (b > a && json_ws(buf[b - 1])) b--;
-    size_t o = 0, i = a + 1, end = b - 1;
-    int esc;
-    if (b - a < 2 || buf[a] != '{' || buf[end] != '}') goto whole;
+    int n = json_members(buf, a, b, m);
+    if (n < 0) {
+        memcpy(out, buf + a, b - a);
+        return b - a;
+    }
+    size_t o = 0;
     out[o++] = '{';
-    for (;;) {
-        while (i < end && json_ws(buf[i])) i++;
-        if (i >= end || buf[i] != '"') goto whole;
-        size_t kq = json_string_end(buf, i, end, &esc), ks = i;
-        if (kq >= end) goto whole;
-        for (i = kq + 1; i < end && json_ws(buf[i]); i++) {}
-        if (i >= end || buf[i] != ':') goto whole;
-        for (i++; i < end && json_ws(buf[i]); i++) {}
-        size_t vs = i, ve = json_value_end(buf, i, end), vt = ve;
-        if (ve < end && buf[ve] != ',') goto whole;
-        while (vt > vs && json_ws(buf[vt - 1])) vt--;
-        int keep = esc || !json_plain_scalar(buf + vs, vt - vs);
-        for (int k = 0; k < nk && !keep; k++)
-            keep = kq - ks - 1 == klen[k] && memcmp(buf + ks + 1, keys[k], klen[k]) == 0;
-        if (keep) {
-            if (o > 1) out[o++] = ',';
-            memcpy(out + o, buf + ks, kq + 1 - ks);
-            o += kq + 1 - ks;
-            out[o++] = ':';
-            memcpy(out + o, buf + vs, vt - vs);
-            o += vt - vs;
-        }
-        if (ve >= end) break;
-        i = ve + 1;
+    for (int j = 0; j < n; j++) {
+        const json_member *x = &m[j];
+        if (!x->esc && json_plain_scalar(buf + x->vs, x->vt - x->vs) &&
+            json_key_index(buf, x, keys, klen, nk) < 0)
+            continue;
+        if (o > 1) out[o++] = ',';
+        memcpy(out + o, buf + x->ks, x->kq + 1 - x->ks);
+        o += x->kq + 1 - x->ks;
+        out[o++] = ':';
+        memcpy(out + o, buf + x->vs, x->vt - x->vs);
+        o += x->vt - x->vs;
     }
     out[o++] = '}';
     return o;
-whole:
-    memcpy(out, buf + a, b - a);
-    return b - a;
+}
+
+/* One element buf[a .. b) written to out as the array of the values of
+ * keys[0 .. nk) in that order (null where the key is missing): the number
+ * of bytes written (at most b - a), or 0 when the element cannot be
+ * written so (not an object of members, a key with an escape, a wanted
+ * key twice, another member's value not a plain scalar, or a row longer
+ * than the element). */
+static size_t json_element_row(const unsigned char *buf, size_t a, size_t b,
+                               const char *const *keys, const size_t *klen, int nk,
+                               unsigned char *out)
+{
+    json_member m[ST_JSON_MEMBERS];
+    int slot[ST_JSON_MEMBERS];
+    while (a < b && json_ws(buf[a])) a++;
+    while (b > a && json_ws(buf[b - 1])) b--;
+    int n = json_members(buf, a, b, m);
+    if (n < 0 || nk > ST_JSON_MEMBERS) return 0;
+    for (int k = 0; k < nk; k++) slot[k] = -1;
+    for (int j = 0; j < n; j++) {
+        if (m[j].esc) return 0;
+        int k = json_key_index(buf, &m[j], keys, klen, nk);
+        if (k < 0) {
+            if (!json_plain_scalar(buf + m[j].vs, m[j].vt - m[j].vs)) return 0;
+        } else {
+            if (slot[k] >= 0) return 0;
+            slot[k] = j;
+        }
+    }
+    size_t need = 2 + (size_t) (nk > 0 ? nk - 1 : 0);
+    for (int k = 0; k < nk; k++)
+        need += slot[k] < 0 ? 4 : m[slot[k]].vt - m[slot[k]].vs;
+    if (need > b - a) return 0;
+    size_t o = 0;
+    out[o++] = '[';
+    for (int k = 0; k < nk; k++) {
+        if (k) out[o++] = ',';
+        if (slot[k] < 0) {
+            memcpy(out + o, "null", 4);
+            o += 4;
+        } else {
+            const json_member *x = &m[slot[k]];
+            memcpy(out + o, buf + x->vs, x->vt - x->vs);
+            o += x->vt - x->vs;
+        }
+    }
+    out[o++] = ']';
+    return o;
 }
 
 /* See speeduptest.h. */
 size_t st_json_block_keep(const unsigned char *buf, size_t from, size_t to,
                           const char *const *keys, const size_t *klen, int nk,
-                          unsigned char *out)
+                          int *rows, unsigned char *out)
 {
     size_t o = 0, i = from;
+    int as_rows = *rows;
     out[o++] = '[';
     for (;;) {
         size_t e = json_value_end(buf, i, to);
         if (o > 1) out[o++] = ',';
-        o += json_element_keep(buf, i, e, keys, klen, nk, out + o);
+        if (as_rows) {
+            size_t w = e < to && buf[e] != ',' ? 0 :
+                json_element_row(buf, i, e, keys, klen, nk, out + o);
+            if (w == 0) {
+                /* an element that is not such a record: the block as
+                 * objects */
+                *rows = 0;
+                return st_json_block_keep(buf, from, to, keys, klen, nk, rows, out);
+            }
+            o += w;
+        } else {
+            o += json_element_keep(buf, i, e, keys, klen, nk, out + o);
+        }
         if (e >= to) break;
         /* a closing bracket at the top of a block: the block is not clean
          * (the scan's elements are balanced), written as it is */
@@ -513,8 +611,10 @@ SEXP ffi_json_blocks(SEXP raw, SEXP key, SEXP block)
 /* The text "[" raw[from .. to) "]" (offsets 0-based): a block of
  * ffi_json_blocks(); with `keep` (a character vector, not NULL), each
  * record written with the members of those keys only, where the others can
- * be left out (st_json_block_keep()). */
-SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to, SEXP keep)
+ * be left out, and with `rows` TRUE each as the array of their values when
+ * every record of the block can be (st_json_block_keep()): the text then
+ * has the attribute "rows", TRUE when its records are such arrays. */
+SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to, SEXP keep, SEXP rows)
 {
     if (TYPEOF(raw) != RAWSXP) Rf_error("`raw` must be a raw vector");
     double f = ffi_double(from, "from"), t = ffi_double(to, "to");
@@ -536,8 +636,11 @@ SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to, SEXP keep)
         size_t cap = (size_t) (t - f) + 2;
         if (cap > (size_t) INT_MAX) Rf_error("a piece of the JSON text is too long");
         unsigned char *s = (unsigned char *) R_alloc(cap, 1);
-        size_t n = st_json_block_keep(RAW(raw), (size_t) f, (size_t) t, keys, klen, nk, s);
+        int as_rows = ffi_flag(rows, "rows");
+        size_t n = st_json_block_keep(RAW(raw), (size_t) f, (size_t) t, keys, klen, nk,
+                                      &as_rows, s);
         SET_STRING_ELT(out, 0, Rf_mkCharLenCE((const char *) s, (int) n, CE_UTF8));
+        Rf_setAttrib(out, Rf_install("rows"), Rf_ScalarLogical(as_rows));
     }
     UNPROTECT(1);
     return out;

@@ -67,7 +67,7 @@ gb_text <- function(records, context = '{"date": "2026", "num_cpus": 2}', sep = 
 # The texts of the blocks of ffi_json_blocks()'s `cut` of `raw`.
 block_texts <- function(raw, cut) {
   vapply(seq_along(cut$counts), function(b) {
-    .Call(ns$ffi_json_block_text, raw, cut$from[b], cut$to[b], NULL)
+    .Call(ns$ffi_json_block_text, raw, cut$from[b], cut$to[b], NULL, FALSE)
   }, "")
 }
 
@@ -193,7 +193,7 @@ test_that("Google Benchmark files read in blocks give the timings and problems o
   j <- whole_parse(blocks_file(files$aggregates))
   u <- ns$gbench_units
   expect_identical(runs, .Call(ns$ffi_gbench_runs, j$benchmarks, "real_time", names(u),
-                               unname(u), FALSE))
+                               unname(u), FALSE, FALSE))
 })
 
 test_that("several files and the fixtures read the same in blocks", {
@@ -210,7 +210,9 @@ test_that("records keep the members the reader takes, and the parse says what th
   keep <- c("run_type", "error_occurred", "run_name", "name", "time_unit", "real_time",
             "iterations", "repetition_index")
   u <- ns$gbench_units
-  runs <- function(p) .Call(ns$ffi_gbench_runs, p, "real_time", names(u), unname(u), TRUE)
+  runs <- function(p, rows = FALSE) {
+    .Call(ns$ffi_gbench_runs, p, "real_time", names(u), unname(u), TRUE, rows)
+  }
   kept <- function(p) lapply(p, function(r) if (is.list(r) && !is.null(names(r))) r[names(r) %in% keep] else r)
   base <- '"name": "BM_1", "run_name": "BM_1", "run_type": "iteration", "iterations": 10, "real_time": 1.5, "time_unit": "us"'
   # members to leave out or keep, plain and not: numbers of the grammar and
@@ -236,27 +238,49 @@ test_that("records keep the members the reader takes, and the parse says what th
                         collapse = ", "), "]")
     }),
     '[{}]', '[{ }]', '[17, {}]', '[ {"name": "a"} {"name": "b"} ]', '[{"name": "a"}}]')
+  rows_seen <- 0L
   for (txt in texts) {
     raw <- charToRaw(enc2utf8(paste0('{"benchmarks": ', txt, '}')))
     cut <- .Call(ns$ffi_json_blocks, raw, "benchmarks", 1000L)
     if (is.null(cut)) next
-    full <- .Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], NULL)
-    part <- .Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], keep)
+    full <- .Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], NULL, FALSE)
+    part <- .Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], keep, FALSE)
+    row <- .Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], keep, TRUE)
+    expect_false(attr(part, "rows"))
     expect_lte(nchar(part, "bytes"), nchar(full, "bytes"))
+    expect_lte(nchar(row, "bytes"), nchar(full, "bytes"))
     pf <- outcome(jsonlite::parse_json(full))
     pp <- outcome(jsonlite::parse_json(part))
+    pr <- outcome(jsonlite::parse_json(row))
     if (!is.null(pf$class)) {
       # not JSON whole: not JSON either with members left out
       expect_false(is.null(pp$class), label = txt)
+      expect_false(is.null(pr$class), label = txt)
       next
     }
     expect_identical(kept(pp), kept(pf), label = txt)
     expect_identical(outcome(runs(pp)), outcome(runs(pf)), label = txt)
+    if (attr(row, "rows")) {
+      rows_seen <- rows_seen + 1L
+      # each record the values of the wanted keys in their order, null
+      # (NULL) where missing
+      expect_identical(pr, lapply(pf, function(r) unname(lapply(keep, function(k) r[[k]]))),
+                       label = txt)
+      expect_identical(outcome(runs(pr, TRUE)), outcome(runs(pf)), label = txt)
+    } else {
+      expect_identical(row, part, ignore_attr = TRUE, label = txt)
+    }
   }
+  # texts written as rows and as objects were both met
+  expect_gt(rows_seen, 50L)
   # the wanted members and the others that cannot be left out, in order
   raw <- charToRaw('{"benchmarks": [{"a": 1, "name" : "x" , "o": {"p": 2}, "s": "t", "k\\u0041": 3, "name": "y"}]}')
   cut <- .Call(ns$ffi_json_blocks, raw, "benchmarks", 10L)
-  expect_identical(.Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], "name"),
-                   '[{"name":"x","o":{"p": 2},"k\\u0041":3,"name":"y"}]')
-  expect_error(.Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], 1L), "keep")
+  expect_identical(.Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], "name", TRUE),
+                   structure('[{"name":"x","o":{"p": 2},"k\\u0041":3,"name":"y"}]', rows = FALSE))
+  raw <- charToRaw('{"benchmarks": [{"a": 1, "name" : "x" , "s": "t", "b": 2}, {"b": 1}]}')
+  cut <- .Call(ns$ffi_json_blocks, raw, "benchmarks", 10L)
+  expect_identical(.Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], c("b", "name"), TRUE),
+                   structure('[[2,"x"],[1,null]]', rows = TRUE))
+  expect_error(.Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], 1L, FALSE), "keep")
 })
