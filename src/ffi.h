@@ -18,6 +18,10 @@ const double *ffi_doubles(SEXP x, size_t *n, const char *arg);
 double ffi_double(SEXP x, const char *arg);
 int ffi_int(SEXP x, const char *arg);
 int ffi_flag(SEXP x, const char *arg);
+/* the text of one string (not NA) */
+const char *ffi_string(SEXP x, const char *arg);
+/* the bytes of a raw vector and their number */
+const unsigned char *ffi_raw(SEXP x, size_t *n, const char *arg);
 
 /* k samples packed in one vector: sample i is values[start[i]] ..
  * values[start[i] + len[i] - 1] (start and len doubles).  Reading them is

@@ -534,8 +534,7 @@ static void json_advise_huge(unsigned char *p, size_t n)
  * cannot be read or its size has changed. */
 SEXP ffi_json_file(SEXP path, SEXP size)
 {
-    if (TYPEOF(path) != STRSXP || XLENGTH(path) != 1 || STRING_ELT(path, 0) == NA_STRING)
-        Rf_error("`path` must be one string");
+    (void) ffi_string(path, "path");
     double s = ffi_double(size, "size");
     if (!(s >= 0 && s <= (double) R_XLEN_T_MAX) || s != floor(s))
         Rf_error("`size` must be a number of bytes");
@@ -557,14 +556,11 @@ SEXP ffi_json_file(SEXP path, SEXP size)
  * ffi_json_block_text() makes a text; NULL when the text is not clean. */
 SEXP ffi_json_blocks(SEXP raw, SEXP key, SEXP block)
 {
-    if (TYPEOF(raw) != RAWSXP) Rf_error("`raw` must be a raw vector");
-    if (TYPEOF(key) != STRSXP || XLENGTH(key) != 1 || STRING_ELT(key, 0) == NA_STRING)
-        Rf_error("`key` must be one string");
+    size_t len;
+    const unsigned char *buf = ffi_raw(raw, &len, "raw");
+    const char *k = ffi_string(key, "key");
     int bs = ffi_int(block, "block");
     if (bs < 1) Rf_error("`block` must be a positive number of elements");
-    const unsigned char *buf = RAW(raw);
-    size_t len = (size_t) XLENGTH(raw);
-    const char *k = CHAR(STRING_ELT(key, 0));
     st_json_array a;
     int status = st_json_array_find(buf, len, k, strlen(k), &a);
     if (status == ST_ERR_ALLOC) Rf_error("out of memory");
@@ -616,15 +612,16 @@ SEXP ffi_json_blocks(SEXP raw, SEXP key, SEXP block)
  * has the attribute "rows", TRUE when its records are such arrays. */
 SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to, SEXP keep, SEXP rows)
 {
-    if (TYPEOF(raw) != RAWSXP) Rf_error("`raw` must be a raw vector");
+    size_t len;
+    const unsigned char *buf = ffi_raw(raw, &len, "raw");
     double f = ffi_double(from, "from"), t = ffi_double(to, "to");
-    if (!(f >= 0 && f <= t && t <= (double) XLENGTH(raw)) || f != floor(f) || t != floor(t))
+    if (!(f >= 0 && f <= t && t <= (double) len) || f != floor(f) || t != floor(t))
         Rf_error("`from` and `to` must be offsets in `raw`, in order");
     if (keep != R_NilValue && (TYPEOF(keep) != STRSXP || XLENGTH(keep) > 64))
         Rf_error("`keep` must be NULL or at most 64 keys");
     SEXP out = PROTECT(Rf_allocVector(STRSXP, 1));
     if (keep == R_NilValue) {
-        SET_STRING_ELT(out, 0, json_piece(RAW(raw), (size_t) f, (size_t) t, "[", "]", NULL, 0));
+        SET_STRING_ELT(out, 0, json_piece(buf, (size_t) f, (size_t) t, "[", "]", NULL, 0));
     } else {
         int nk = (int) XLENGTH(keep);
         const char *keys[64];
@@ -637,7 +634,7 @@ SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to, SEXP keep, SEXP rows)
         if (cap > (size_t) INT_MAX) Rf_error("a piece of the JSON text is too long");
         unsigned char *s = (unsigned char *) R_alloc(cap, 1);
         int as_rows = ffi_flag(rows, "rows");
-        size_t n = st_json_block_keep(RAW(raw), (size_t) f, (size_t) t, keys, klen, nk,
+        size_t n = st_json_block_keep(buf, (size_t) f, (size_t) t, keys, klen, nk,
                                       &as_rows, s);
         SET_STRING_ELT(out, 0, Rf_mkCharLenCE((const char *) s, (int) n, CE_UTF8));
         Rf_setAttrib(out, Rf_install("rows"), Rf_ScalarLogical(as_rows));

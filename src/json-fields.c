@@ -242,9 +242,7 @@ SEXP ffi_gbench_runs(SEXP records, SEXP metric, SEXP unit_names, SEXP unit_value
     int keep_empty = ffi_flag(empty_ok, "empty_ok");
     int as_rows = ffi_flag(rows, "rows");
     if (TYPEOF(records) != VECSXP) Rf_error("`records` must be a list");
-    if (TYPEOF(metric) != STRSXP || XLENGTH(metric) != 1 ||
-        STRING_ELT(metric, 0) == NA_STRING)
-        Rf_error("`metric` must be one string");
+    (void) ffi_string(metric, "metric");
     if (TYPEOF(unit_names) != STRSXP || TYPEOF(unit_values) != REALSXP ||
         XLENGTH(unit_names) != XLENGTH(unit_values) || XLENGTH(unit_names) < 1 ||
         XLENGTH(unit_names) > 16)
