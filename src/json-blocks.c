@@ -243,7 +243,18 @@ unclean:
  * whose members cannot be told apart (not an object, an empty or
  * malformed one) is written whole.  White space between the tokens the
  * writer puts together is not written.  The text written is never longer
- * than the block's bytes plus the two brackets. */
+ * than the block's bytes plus the two brackets.
+ *
+ * A parser still makes each record a named list: its member names are
+ * parsed, looked up and kept, one string per member.  When every element of
+ * a block is an object whose members allow it (no key with an escape, no
+ * wanted key twice, every other member one that can be left out), each is
+ * written instead as the array of the wanted members' values, in the order
+ * of the keys, null where a key is missing: the same values, parsed as an
+ * unnamed list, for a reader that takes a missing member and a null alike
+ * (ffi_gbench_runs()).  The array is written only when it is no longer
+ * than the element.  A wanted value is written as it is in both forms, so
+ * the parse of the block fails exactly when the block is not JSON. */
 
 /* The offset of the closing quote of the string whose opening quote is at
  * buf[i], or `to` when it does not close before `to`; *esc is set when the
