@@ -8,7 +8,7 @@
 # Returns list(rows, versions, baseline, skipped).
 compare_run <- function(t, opts) {
   ver <- t$version
-  vers <- if (is.factor(ver)) levels(droplevels(ver)) else unique(as.character(ver))
+  vers <- if (is.factor(ver)) levels(drop_levels(ver)) else unique(as.character(ver))
   if (length(vers) < 2L) {
     abort(sprintf("the files hold 1 version (\"%s\"); compare needs two or more.",
                   vers[1L]), class = "data")
@@ -1051,38 +1051,38 @@ compare_json_comparisons <- function(res, opts) {
   note <- rep("null", k)
   nz <- nzchar(rows$note)
   note[nz] <- str(rows$note[nz])
-  field <- function(name, value) sprintf('      "%s": %s', name, value)
-  obj <- function(name, a, b) {
-    sprintf('      "%s": {\n        "median": %s,\n        "spread": %s\n      }', name, a, b)
-  }
-  body <- paste(
-    field("benchmark", str(rows$benchmark)),
-    field("version", str(rows$version)),
-    field("baseline", str(rep(res$baseline, k))),
-    field("n", num(rows$n)), field("m", num(rows$m)),
-    field("speedup", num(rows$speedup)), field("estimate", num(rows$estimate)),
-    field("change", str(fmt_factor_change(ifelse(is.na(rows$estimate), rows$speedup,
-                                                 rows$estimate)))),
-    field("interval", interval),
-    field("decision", str(ifelse(is.na(rows$direction), "insufficient data",
-                                 rows$direction))),
-    field("words", str(compare_words_all(rows$direction, opts$s0))),
-    field("guaranteed", lgl(rows$guaranteed)),
-    field("caveats", array("caveats")),
-    field("advice", array("advice")),
-    obj("old", num(rows$old_median), num(rows$old_spread)),
-    obj("new", num(rows$new_median), num(rows$new_spread)),
-    field("p_speedup", num(rows$p_speedup)), field("p_slowdown", num(rows$p_slowdown)),
-    field("p_equivalence", num(rows$p_equivalence)),
-    field("p_speedup_adjusted", num(rows$p_speedup_adj)),
-    field("p_slowdown_adjusted", num(rows$p_slowdown_adj)),
-    field("p_equivalence_adjusted", num(rows$p_equivalence_adj)),
-    field("detectable", det_txt),
-    field("min_alpha", if (is.null(rows$min_alpha)) rep("null", k) else num(rows$min_alpha)),
-    field("interval_open", open_txt),
-    field("note", note),
-    sep = ",\n")
-  paste0("    {\n", body, "\n    }", c(rep(",", k - 1L), ""))
+  # each object's text made by one paste0() of its fields' values between
+  # the fixed text around them (a field's name and indent, the commas)
+  f <- function(name) sprintf(',\n      "%s": ', name)
+  obj <- function(name) sprintf(',\n      "%s": {\n        "median": ', name)
+  spread <- ',\n        "spread": '
+  obj_end <- "\n      }"
+  paste0(
+    '    {\n      "benchmark": ', str(rows$benchmark),
+    f("version"), str(rows$version),
+    f("baseline"), str(res$baseline),
+    f("n"), num(rows$n), f("m"), num(rows$m),
+    f("speedup"), num(rows$speedup), f("estimate"), num(rows$estimate),
+    f("change"), str(fmt_factor_change(ifelse(is.na(rows$estimate), rows$speedup,
+                                              rows$estimate))),
+    f("interval"), interval,
+    f("decision"), str(ifelse(is.na(rows$direction), "insufficient data", rows$direction)),
+    f("words"), str(compare_words_all(rows$direction, opts$s0)),
+    f("guaranteed"), lgl(rows$guaranteed),
+    f("caveats"), array("caveats"),
+    f("advice"), array("advice"),
+    obj("old"), num(rows$old_median), spread, num(rows$old_spread), obj_end,
+    obj("new"), num(rows$new_median), spread, num(rows$new_spread), obj_end,
+    f("p_speedup"), num(rows$p_speedup), f("p_slowdown"), num(rows$p_slowdown),
+    f("p_equivalence"), num(rows$p_equivalence),
+    f("p_speedup_adjusted"), num(rows$p_speedup_adj),
+    f("p_slowdown_adjusted"), num(rows$p_slowdown_adj),
+    f("p_equivalence_adjusted"), num(rows$p_equivalence_adj),
+    f("detectable"), det_txt,
+    f("min_alpha"), if (is.null(rows$min_alpha)) "null" else num(rows$min_alpha),
+    f("interval_open"), open_txt,
+    f("note"), note,
+    "\n    }", c(rep(",", k - 1L), ""))
 }
 
 # Strings as jsonlite writes them (made UTF-8 first, as json_text() does):

@@ -35,7 +35,7 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
     }
     if (!length(b)) timings_empty(path, "the Google Benchmark file lists no benchmark")
     runs <- if (fast) .Call(ffi_gbench_runs, b, metric, names(gbench_units),
-                            unname(gbench_units), FALSE)
+                            unname(gbench_units), FALSE, FALSE)
   }
   fast <- runs
   if (!is.null(fast)) {
@@ -159,10 +159,19 @@ import_gbench <- function(path, metric = NULL, multi = FALSE, name = NULL,
 # records or one is not clean, or no run is found.
 gbench_runs_blocks <- function(bl, metric) {
   out <- vector("list", length(bl$counts))
+  # the members ffi_gbench_runs() reads; the others of each record are
+  # left unparsed where that cannot change the answer
+  keep <- c("run_type", "error_occurred", "run_name", "name", "time_unit", metric,
+            "iterations", "repetition_index")
   for (b in seq_along(out)) {
-    p <- if (b == 1L && !is.null(bl$first)) bl$first else json_block_parse(bl, b)
+    # the first block as parsed whole for the format; the others with the
+    # members read only, each record as the array of their values (in
+    # the order of `keep`, the order ffi_gbench_runs() reads) when every
+    # record of the block can be written so
+    p <- if (b == 1L && !is.null(bl$first)) bl$first else json_block_parse(bl, b, keep)
     if (is.null(p)) return(NULL)
-    r <- .Call(ffi_gbench_runs, p, metric, names(gbench_units), unname(gbench_units), TRUE)
+    r <- .Call(ffi_gbench_runs, p, metric, names(gbench_units), unname(gbench_units), TRUE,
+               isTRUE(attr(p, "rows")))
     if (is.null(r)) return(NULL)
     out[[b]] <- r
   }

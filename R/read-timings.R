@@ -579,6 +579,13 @@ json_block_min <- function() {
   getOption("speeduptest.json_block_min", 262144)
 }
 
+# The number of elements a block of json_blocks_try() holds; the tests
+# lower it (option speeduptest.json_block) to read small files in many
+# blocks.
+json_block_len <- function() {
+  getOption("speeduptest.json_block", 500L)
+}
+
 # A JSON file whose top object has a long "benchmarks" array (Google
 # Benchmark, pyperf), opened for a parse in blocks: the file's bytes are
 # read once, a scan of C (src/json-blocks.c) finds the array's elements,
@@ -593,16 +600,12 @@ json_block_min <- function() {
 # parse: the caller then parses the whole file, with its own answer or
 # error.
 json_blocks_try <- function(path, block_min = json_block_min(), key = "benchmarks",
-                            block = 500L) {
+                            block = json_block_len()) {
   size <- path_kind(path)$size
   if (!isTRUE(size >= max(block_min, 2) && size <= .Machine$integer.max - 2)) return(NULL)
-  # the bytes read once, and the file found to end there
-  raw <- tryCatch({
-    con <- file(path, "rb")
-    on.exit(close(con))
-    r <- readBin(con, "raw", size)
-    if (length(r) == size && !length(readBin(con, "raw", 1L))) r
-  }, error = function(e) NULL, warning = function(w) NULL)
+  # the bytes read once (in huge pages where the system has them), and
+  # the file found to end there
+  raw <- .Call(ffi_json_file, path, size)
   if (is.null(raw)) return(NULL)
   cut <- .Call(ffi_json_blocks, raw, key, as.integer(block))
   if (is.null(cut) || !length(cut$counts)) return(NULL)
@@ -615,9 +618,15 @@ json_blocks_try <- function(path, block_min = json_block_min(), key = "benchmark
 # The elements of block `b` of json_blocks_try()'s `bl` (a list), or NULL
 # when the block does not parse to the elements the scan counted.  The
 # block's text is made when it is parsed (one block's bytes at a time).
-json_block_parse <- function(bl, b) {
-  p <- json_text_parse(.Call(ffi_json_block_text, bl$raw, bl$from[b], bl$to[b]))
+# With `keep` (keys), each record keeps the members of these keys and the
+# others it can drop unparsed (src/json-blocks.c), for a reader that reads
+# no other member.
+json_block_parse <- function(bl, b, keep = NULL) {
+  txt <- .Call(ffi_json_block_text, bl$raw, bl$from[b], bl$to[b], keep, TRUE)
+  p <- json_text_parse(txt)
   if (!is.list(p) || !is.null(names(p)) || length(p) != bl$counts[b]) return(NULL)
+  # each record the array of the values of `keep` (src/json-blocks.c)
+  if (isTRUE(attr(txt, "rows"))) attr(p, "rows") <- TRUE
   p
 }
 

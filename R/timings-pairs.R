@@ -9,7 +9,7 @@
 timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE,
                           pairs = TRUE, data = TRUE) {
   check_object(t, arg)
-  v <- droplevels(t$version)
+  v <- drop_levels(t$version)
   if (!is.null(initial)) {
     v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
   }
@@ -81,4 +81,16 @@ timings_pairs <- function(t, initial = NULL, arg = "data", require = FALSE,
   if (inherits(t$timestamp, "POSIXct")) data$timestamp <- t$timestamp[rows]
   attr(data, "run_order") <- attr(t, "run_order")
   list(pairs = pairs, data = data, problems = problems, versions = levels(v))
+}
+
+# droplevels() of a factor, which returns a plain factor whose levels are
+# all used, unique and not NA as it is, without remaking it from its text.
+drop_levels <- function(v) {
+  lv <- attr(v, "levels")
+  if (is.integer(v) && is.character(lv) && !anyNA(lv) && !anyDuplicated(lv) &&
+      identical(attributes(v), list(levels = lv, class = "factor")) &&
+      all(tabulate(v, length(lv)) > 0L)) {
+    return(v)
+  }
+  droplevels(v)
 }

@@ -38,6 +38,20 @@ int ffi_flag(SEXP x, const char *arg)
     return LOGICAL(x)[0];
 }
 
+const char *ffi_string(SEXP x, const char *arg)
+{
+    if (TYPEOF(x) != STRSXP || XLENGTH(x) != 1 || STRING_ELT(x, 0) == NA_STRING)
+        Rf_error("`%s` must be one string", arg);
+    return CHAR(STRING_ELT(x, 0));
+}
+
+const unsigned char *ffi_raw(SEXP x, size_t *n, const char *arg)
+{
+    if (TYPEOF(x) != RAWSXP) Rf_error("`%s` must be a raw vector", arg);
+    *n = (size_t) XLENGTH(x);
+    return RAW(x);
+}
+
 ffi_samples ffi_read_samples(SEXP values, SEXP start, SEXP len)
 {
     ffi_samples s;

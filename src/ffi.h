@@ -18,6 +18,10 @@ const double *ffi_doubles(SEXP x, size_t *n, const char *arg);
 double ffi_double(SEXP x, const char *arg);
 int ffi_int(SEXP x, const char *arg);
 int ffi_flag(SEXP x, const char *arg);
+/* the text of one string (not NA) */
+const char *ffi_string(SEXP x, const char *arg);
+/* the bytes of a raw vector and their number */
+const unsigned char *ffi_raw(SEXP x, size_t *n, const char *arg);
 
 /* k samples packed in one vector: sample i is values[start[i]] ..
  * values[start[i] + len[i] - 1] (start and len doubles).  Reading them is
@@ -126,10 +130,11 @@ SEXP ffi_read_files(SEXP paths, SEXP sizes);
 SEXP ffi_plain_ascii(SEXP raws);
 SEXP ffi_json_fields(SEXP records, SEXP keys, SEXP types);
 SEXP ffi_gbench_runs(SEXP records, SEXP metric, SEXP unit_names, SEXP unit_values,
-                     SEXP empty_ok);
+                     SEXP empty_ok, SEXP rows);
 SEXP ffi_gbench_order(SEXP code, SEXP rep, SEXP k);
 SEXP ffi_json_blocks(SEXP raw, SEXP key, SEXP block);
-SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to);
+SEXP ffi_json_block_text(SEXP raw, SEXP from, SEXP to, SEXP keep, SEXP rows);
+SEXP ffi_json_file(SEXP path, SEXP size);
 SEXP ffi_has_zero_one(SEXP x);
 SEXP ffi_codes_in_order(SEXP x, SEXP k);
 SEXP ffi_json_flat_numbers(SEXP forks);

@@ -230,15 +230,19 @@ static int field_is(SEXP v, const char *s)
  * they are not numbers), or NULL when the file is not clean or (unless
  * empty_ok, for a block of a file's records) has no iteration run: the R
  * reader (R/import-gbench.R) then reads it with its checks and reports.
- * The values are those the R reader gives a clean file, bit for bit. */
+ * The values are those the R reader gives a clean file, bit for bit.
+ * With `rows` TRUE, each record is instead the array of the values of the
+ * keys run_type, error_occurred, run_name, name, time_unit, the metric,
+ * iterations and repetition_index, in this order, null where the key is
+ * missing (ffi_json_block_text() with `rows`): a missing key and a null
+ * value are read alike here. */
 SEXP ffi_gbench_runs(SEXP records, SEXP metric, SEXP unit_names, SEXP unit_values,
-                     SEXP empty_ok)
+                     SEXP empty_ok, SEXP rows)
 {
     int keep_empty = ffi_flag(empty_ok, "empty_ok");
+    int as_rows = ffi_flag(rows, "rows");
     if (TYPEOF(records) != VECSXP) Rf_error("`records` must be a list");
-    if (TYPEOF(metric) != STRSXP || XLENGTH(metric) != 1 ||
-        STRING_ELT(metric, 0) == NA_STRING)
-        Rf_error("`metric` must be one string");
+    (void) ffi_string(metric, "metric");
     if (TYPEOF(unit_names) != STRSXP || TYPEOF(unit_values) != REALSXP ||
         XLENGTH(unit_names) != XLENGTH(unit_values) || XLENGTH(unit_names) < 1 ||
         XLENGTH(unit_names) > 16)
@@ -271,11 +275,16 @@ SEXP ffi_gbench_runs(SEXP records, SEXP metric, SEXP unit_names, SEXP unit_value
     for (R_xlen_t i = 0; i < n && clean; i++) {
         if (i % 65536 == 65535) R_CheckUserInterrupt();
         SEXP r = VECTOR_ELT(records, i);
-        if (TYPEOF(r) != VECSXP) {
+        if (TYPEOF(r) != VECSXP || (as_rows && XLENGTH(r) != NK)) {
             clean = 0;
             break;
         }
-        record_find(r, NK, kchar, klen, found);
+        if (as_rows) {
+            /* null (NULL) reads as a missing member does */
+            for (int k = 0; k < NK; k++) found[k] = VECTOR_ELT(r, k);
+        } else {
+            record_find(r, NK, kchar, klen, found);
+        }
         SEXP e = found[ERROR];
         if (e != NULL && field_kind(e, LGLSXP) == FIELD_SCALAR && LOGICAL(e)[0] == TRUE) {
             clean = 0;

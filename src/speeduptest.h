@@ -1210,6 +1210,28 @@ typedef struct {
 int st_json_array_find(const unsigned char *buf, size_t len, const char *key,
                        size_t klen, st_json_array *out);
 
+/* fileread.c: reads at most `size` bytes of the regular file `path`
+ * into `buf` (open(2), fstat(2), read(2)).  Returns the number of bytes
+ * read (fewer at end of file), or -1 when the path cannot be opened, is
+ * not a regular file or a read fails; with `more` (not NULL), *more is 1
+ * when the file holds a byte past the `size` read, else 0. */
+ptrdiff_t st_read_file(const char *path, unsigned char *buf, size_t size, int *more);
+
+/* json-blocks.c: the text "[" + the elements buf[from .. to) + "]" of a
+ * block of such an array written to out (at least to - from + 2 bytes),
+ * each element that is an object with only its members whose key is one
+ * of keys[0 .. nk) (of byte lengths klen) where the others can be left out
+ * without changing what a parser says of the text (see the file): plain
+ * scalars under plain keys.  With *rows 1, each element is written as the
+ * array of the values of the keys in their order (null for a missing one)
+ * when every element of the block can be (an object whose other members
+ * can be left out, no key with an escape, no wanted key twice); else *rows
+ * is set to 0 and the block written as objects.  Returns the number of
+ * bytes written. */
+size_t st_json_block_keep(const unsigned char *buf, size_t from, size_t to,
+                          const char *const *keys, const size_t *klen, int nk,
+                          int *rows, unsigned char *out);
+
 /* report-site.c: the bins of many samples for their kernel density
  * estimates, as stats::density() bins one (y: 2 ngrid doubles a sample);
  * a text and a newline written to a file. */

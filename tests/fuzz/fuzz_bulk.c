@@ -3,7 +3,7 @@
  * after its reader and CHECK):
  *
  *   paste     ffi_paste_rows (src/paste.c), on an embedded R;
- *   fileread  st_read_file (src/fileread.c, a static helper: this file
+ *   fileread  st_read_file (src/fileread.c, a helper of the file: this file
  *             includes fileread.c and run.sh leaves it out of the core's
  *             files) on files of a temporary directory, and
  *             ffi_read_files on an embedded R;
@@ -294,17 +294,20 @@ static void fuzz_fileread(reader *r)
     size_t want = rd_size(r, 255) * 3;
     if (want > sizeof back) want = sizeof back;
     memset(back, 0xAB, sizeof back);
-    ptrdiff_t got = st_read_file(path, back, want);
-    /* at most `want` bytes, the file's first ones; nothing after them */
+    int more = -1;
+    ptrdiff_t got = st_read_file(path, back, want, rd_u8(r) & 1 ? &more : NULL);
+    /* at most `want` bytes, the file's first ones; nothing after them;
+     * whether the file goes on past them when asked */
     CHECK(got == (ptrdiff_t) (n < want ? n : want));
+    CHECK(more == -1 || more == (n > want));
     CHECK(memcmp(back, data, (size_t) got) == 0);
     for (size_t i = (size_t) got; i < sizeof back; i++) CHECK(back[i] == 0xAB);
     /* not a regular file, or none: -1, and no wait on a FIFO */
-    CHECK(st_read_file(dir, back, want) == -1);
-    CHECK(st_read_file(missing, back, want) == -1);
-    CHECK(st_read_file("", back, want) == -1);
+    CHECK(st_read_file(dir, back, want, NULL) == -1);
+    CHECK(st_read_file(missing, back, want, NULL) == -1);
+    CHECK(st_read_file("", back, want, NULL) == -1);
     if (access(fifo, F_OK) != 0) CHECK(mkfifo(fifo, 0600) == 0);
-    CHECK(st_read_file(fifo, back, want) == -1);
+    CHECK(st_read_file(fifo, back, want, NULL) == -1);
 
     /* the entry point: paths (some missing, NA, a directory) and sizes
      * (some NA, negative, fractional, larger than the file) */

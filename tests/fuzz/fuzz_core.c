@@ -2348,6 +2348,25 @@ static void jvalue(jbuf *b, reader *r)
     else jputs(b, scalars[rd_size(r, 5)]);
 }
 
+/* st_json_block_keep() of the elements buf[from .. to), as objects and
+ * as rows: it writes inside the bound it promises, one bracketed text */
+static void jkeep(const unsigned char *buf, size_t from, size_t to, reader *r)
+{
+    static const char *const keys[] = {"name", "x", "benchmarks", "", "k\\u0041"};
+    static const size_t klen[] = {4, 1, 10, 0, 7};
+    int nk = (int) rd_size(r, 5);
+    size_t cap = to - from + 2;
+    unsigned char *out = malloc(cap);
+    if (!out) abort();
+    for (int mode = 0; mode < 2; mode++) {
+        int rows = mode;
+        size_t n = st_json_block_keep(buf, from, to, keys, klen, nk, &rows, out);
+        CHECK(n >= 2 && n <= cap && out[0] == '[' && out[n - 1] == ']');
+        CHECK(rows == 0 || mode == 1);
+    }
+    free(out);
+}
+
 static void fuzz_jscan(reader *r)
 {
     static const char key[] = "benchmarks";
@@ -2370,6 +2389,7 @@ static void fuzz_jscan(reader *r)
                 CHECK(a.comma[j] > a.open && a.comma[j] < a.close && buf[a.comma[j]] == ',');
                 if (j) CHECK(a.comma[j] > a.comma[j - 1]);
             }
+            jkeep(buf, a.open + 1, a.close, r);
         } else {
             CHECK(a.comma == NULL);
         }
@@ -2434,6 +2454,7 @@ static void fuzz_jscan(reader *r)
         CHECK(a.clean);
         CHECK(a.open == open && a.close == close && a.n == n);
         for (size_t i = 0; i + 1 < n; i++) CHECK(a.comma[i] == comma[i]);
+        jkeep((const unsigned char *) b.buf, open + 1, close, r);
     }
     free(a.comma);
     free(b.buf);

@@ -213,7 +213,7 @@ test_that("a clean file read in one pass of C gives what the checked path gives"
     writeLines(txt, f)
     j <- jsonlite::parse_json(file(f, "rb"))
     fast <- .Call(ns$ffi_gbench_runs, j$benchmarks, "real_time", names(ns$gbench_units),
-                  unname(ns$gbench_units), FALSE)
+                  unname(ns$gbench_units), FALSE, FALSE)
     # the one pass reads the clean files and the repeated key, and no other
     expect_identical(is.null(fast), k > clean && k < length(files), info = k)
     for (metric in c("real_time", "cpu_time")) for (multi in c(FALSE, TRUE)) {

@@ -34,9 +34,14 @@ outcome <- function(expr) {
 expect_blocks_same <- function(f, label = basename(f), ..., cut = NA) {
   whole <- withr::with_options(list(speeduptest.json_block_min = Inf),
                                outcome(read_timings(f, ...)))
-  inblocks <- withr::with_options(list(speeduptest.json_block_min = 0),
-                                  outcome(read_timings(f, ...)))
-  expect_identical(inblocks, whole, label = label)
+  for (len in c(500L, 1L, 2L)) {
+    # one block of all the records (as parsed for the format), and many,
+    # whose records keep only the members the reader takes
+    inblocks <- withr::with_options(list(speeduptest.json_block_min = 0,
+                                         speeduptest.json_block = len),
+                                    outcome(read_timings(f, ...)))
+    expect_identical(inblocks, whole, label = paste(label, "blocks of", len))
+  }
   if (length(f) > 1L) return(invisible(whole))
   j <- outcome(whole_parse(f))
   for (block in c(1L, 2L, 3L, 1000L)) {
@@ -62,7 +67,7 @@ gb_text <- function(records, context = '{"date": "2026", "num_cpus": 2}', sep = 
 # The texts of the blocks of ffi_json_blocks()'s `cut` of `raw`.
 block_texts <- function(raw, cut) {
   vapply(seq_along(cut$counts), function(b) {
-    .Call(ns$ffi_json_block_text, raw, cut$from[b], cut$to[b])
+    .Call(ns$ffi_json_block_text, raw, cut$from[b], cut$to[b], NULL, FALSE)
   }, "")
 }
 
@@ -188,7 +193,7 @@ test_that("Google Benchmark files read in blocks give the timings and problems o
   j <- whole_parse(blocks_file(files$aggregates))
   u <- ns$gbench_units
   expect_identical(runs, .Call(ns$ffi_gbench_runs, j$benchmarks, "real_time", names(u),
-                               unname(u), FALSE))
+                               unname(u), FALSE, FALSE))
 })
 
 test_that("several files and the fixtures read the same in blocks", {
@@ -199,4 +204,83 @@ test_that("several files and the fixtures read the same in blocks", {
   g <- file.path(dir, c("gbench-base.json", "gbench-slower.json", "gbench-faster.json"))
   expect_blocks_same(g, "three gbench files")
   expect_blocks_same(c(old = g[1], new = g[2]), "two gbench files", metric = "cpu_time")
+})
+
+test_that("records keep the members the reader takes, and the parse says what the whole parse says", {
+  keep <- c("run_type", "error_occurred", "run_name", "name", "time_unit", "real_time",
+            "iterations", "repetition_index")
+  u <- ns$gbench_units
+  runs <- function(p, rows = FALSE) {
+    .Call(ns$ffi_gbench_runs, p, "real_time", names(u), unname(u), TRUE, rows)
+  }
+  kept <- function(p) lapply(p, function(r) if (is.list(r) && !is.null(names(r))) r[names(r) %in% keep] else r)
+  base <- '"name": "BM_1", "run_name": "BM_1", "run_type": "iteration", "iterations": 10, "real_time": 1.5, "time_unit": "us"'
+  # members to leave out or keep, plain and not: numbers of the grammar and
+  # not, strings with and without escapes, literals, nested values, keys
+  # with escapes (one spelling a wanted key), duplicates, broken members
+  extras <- c('"threads": 1', '"cpu_time": -0.5e+3', '"cpu_time": 0', '"x": 1E5',
+              '"x": 01', '"x": 1.', '"x": -', '"x": .5', '"x": 1e', '"x": 1 2', '"x": +1',
+              '"x": tru', '"x": true', '"x": false', '"x": null', '"x": nulll',
+              '"s": "plain \u00e9"', '"s": "esc\\u0041\\n"', '"s": "bad\\q"', '"s": "\\u0000"',
+              '"o": {"a": [1, {"b": "}"}]}', '"o": []', '"o": {"a": 1,}',
+              '"n\\u0061me": "BM_2"', '"thr\\u0065ads": 1', '"name": "BM_3"',
+              '"run_name": 5', '"real_time": "x"', '"error_occurred": true',
+              '"x" 1', '"x": ', '"x": 1,', ': 1', '"x":1 "y":2', '"a"  :  2  ',
+              '"run_type": "aggregate"', '"repetition_index": 3')
+  set.seed(36)
+  texts <- c(
+    vapply(extras, function(e) sprintf('[{%s, %s}, {%s}]', e, base, base), ""),
+    vapply(extras, function(e) sprintf('[{%s, %s}]', base, e), ""),
+    replicate(300, {
+      m <- c(strsplit(base, ", ")[[1]], sample(extras, sample(0:4, 1)))
+      r <- paste0("{", paste(sample(m), collapse = sample(c(", ", ",", " ,\n\t"), 1)), "}")
+      paste0("[", paste(c(r, if (runif(1) < 0.3) sample(c("{}", "17", "[1,2]", '"s"', "{ }", "{,}"), 1)),
+                        collapse = ", "), "]")
+    }),
+    '[{}]', '[{ }]', '[17, {}]', '[ {"name": "a"} {"name": "b"} ]', '[{"name": "a"}}]')
+  rows_seen <- 0L
+  for (txt in texts) {
+    raw <- charToRaw(enc2utf8(paste0('{"benchmarks": ', txt, '}')))
+    cut <- .Call(ns$ffi_json_blocks, raw, "benchmarks", 1000L)
+    if (is.null(cut)) next
+    full <- .Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], NULL, FALSE)
+    part <- .Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], keep, FALSE)
+    row <- .Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], keep, TRUE)
+    expect_false(attr(part, "rows"))
+    expect_lte(nchar(part, "bytes"), nchar(full, "bytes"))
+    expect_lte(nchar(row, "bytes"), nchar(full, "bytes"))
+    pf <- outcome(jsonlite::parse_json(full))
+    pp <- outcome(jsonlite::parse_json(part))
+    pr <- outcome(jsonlite::parse_json(row))
+    if (!is.null(pf$class)) {
+      # not JSON whole: not JSON either with members left out
+      expect_false(is.null(pp$class), label = txt)
+      expect_false(is.null(pr$class), label = txt)
+      next
+    }
+    expect_identical(kept(pp), kept(pf), label = txt)
+    expect_identical(outcome(runs(pp)), outcome(runs(pf)), label = txt)
+    if (attr(row, "rows")) {
+      rows_seen <- rows_seen + 1L
+      # each record the values of the wanted keys in their order, null
+      # (NULL) where missing
+      expect_identical(pr, lapply(pf, function(r) unname(lapply(keep, function(k) r[[k]]))),
+                       label = txt)
+      expect_identical(outcome(runs(pr, TRUE)), outcome(runs(pf)), label = txt)
+    } else {
+      expect_identical(row, part, ignore_attr = TRUE, label = txt)
+    }
+  }
+  # texts written as rows and as objects were both met
+  expect_gt(rows_seen, 50L)
+  # the wanted members and the others that cannot be left out, in order
+  raw <- charToRaw('{"benchmarks": [{"a": 1, "name" : "x" , "o": {"p": 2}, "s": "t", "k\\u0041": 3, "name": "y"}]}')
+  cut <- .Call(ns$ffi_json_blocks, raw, "benchmarks", 10L)
+  expect_identical(.Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], "name", TRUE),
+                   structure('[{"name":"x","o":{"p": 2},"k\\u0041":3,"name":"y"}]', rows = FALSE))
+  raw <- charToRaw('{"benchmarks": [{"a": 1, "name" : "x" , "s": "t", "b": 2}, {"b": 1}]}')
+  cut <- .Call(ns$ffi_json_blocks, raw, "benchmarks", 10L)
+  expect_identical(.Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], c("b", "name"), TRUE),
+                   structure('[[2,"x"],[1,null]]', rows = TRUE))
+  expect_error(.Call(ns$ffi_json_block_text, raw, cut$from[1], cut$to[1], 1L, FALSE), "keep")
 })
