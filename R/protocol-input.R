@@ -110,7 +110,15 @@ pick_initial <- function(initial, lev) {
 # (ffi_pair_counts(), ffi_pair_rows()), without copying the table; when the
 # runs are not already in recorded order, or a column is not of the type
 # timings have, the table is subset and sorted (timings_pair_table()).
-timings_pair <- function(t, benchmark, versions, initial, na_rm) {
+# With `rows = FALSE` the rows of the pair (`rows`, for warmup = "detect")
+# are left out when nothing else needs them.  With `by_round = TRUE` (a
+# design that pairs by round when it can), a pair whose sides each hold
+# every round of a range once, in recorded order, with plain times and no
+# processes, is given as its samples in increasing round, found in one
+# pass of the core (ffi_pair_by_round): `rounds_in_order`, the rounds
+# lo..hi, no rows nor positions (the paired design reads none of them).
+timings_pair <- function(t, benchmark, versions, initial, na_rm, rows = TRUE,
+                         by_round = FALSE) {
   bcol <- t$benchmark
   # the distinct benchmarks are among the rows where a name's runs start
   bs <- if (is.character(bcol) && length(bcol)) {
@@ -155,20 +163,34 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
   rnd <- t[["round"]]
   gt <- if (is.double(time) && is.null(attributes(time))) time
   gr <- if (is.integer(rnd) && is.null(attributes(rnd))) rnd
+  proc <- t[["process"]]
+  rows <- rows || is.null(gt) || !is.null(proc) || (!is.null(rnd) && is.null(gr))
+  m <- as.integer(sum(counts[side == 1L]))
+  if (by_round && is.null(ts) && !is.null(gt) && !is.null(gr) && is.null(proc) &&
+      m >= 6L && m == sum(counts[side == 2L])) {
+    pb <- .Call(ffi_pair_by_round, sel, marked, ver, side, run, m, run_global, gt, gr)
+    if (!is.null(pb)) {
+      r <- pb$lo:(pb$lo + m - 1L)
+      return(list(x = pb$x, y = pb$y, labels = lev,
+                  data_name = sprintf("%s: %s vs %s", benchmark, lev[1L], lev[2L]),
+                  baseline = sprintf('"%s" (%s)', lev[1L], pv$how),
+                  round = list(x = r, y = r), plain = TRUE, rounds_in_order = TRUE))
+    }
+  }
   pr <- .Call(ffi_pair_rows, sel, marked, ver, side, run, ts,
               as.integer(sum(counts[side == 1L])), as.integer(sum(counts[side == 2L])),
-              !is.null(ts) || run_global, gt, gr)
+              !is.null(ts) || run_global, gt, gr, rows)
   # a run without its timestamp: the runs are in the order of `run`
   if (!is.null(pr) && !is.null(ts) && pr$ts_na) {
     ts <- NULL
     pr <- .Call(ffi_pair_rows, sel, marked, ver, side, run, NULL,
-                length(pr$x), length(pr$y), run_global, gt, gr)
+                as.integer(sum(counts[side == 1L])), as.integer(sum(counts[side == 2L])),
+                run_global, gt, gr, rows)
   }
   global <- !is.null(ts) || run_global
   if (is.null(pr) || !pr$in_order || (global && !pr$in_order_both)) {
     return(timings_pair_table(t, benchmark, versions, initial))
   }
-  proc <- t[["process"]]
   ix <- pr$x
   iy <- pr$y
   out <- list(x = if (is.null(gt)) time[ix] else pr$time_x,
@@ -179,7 +201,7 @@ timings_pair <- function(t, benchmark, versions, initial, na_rm) {
        process = if (!is.null(proc)) list(x = proc[ix], y = proc[iy]),
        round = if (!is.null(gr)) list(x = pr$round_x, y = pr$round_y)
                else if (!is.null(rnd)) list(x = rnd[ix], y = rnd[iy]),
-       rows = list(x = ix, y = iy))
+       rows = if (rows) list(x = ix, y = iy))
   # every time gathered is a plain double, finite and > 0: the checks of
   # structured_samples() hold already
   if (isTRUE(pr$plain)) out$plain <- TRUE

@@ -458,7 +458,8 @@ protocol_timings <- function(test, x, benchmark, versions, initial, alpha,
     if (!is.null(v)) return(v)
   }
   alpha <- alpha %||% 0.05
-  parts <- warmup_pair(x, benchmark, versions, initial, na_rm, warmup)
+  parts <- warmup_pair(x, benchmark, versions, initial, na_rm, warmup,
+                       by_round = identical(design, "auto") || identical(design, "paired"))
   v <- warmup_verdict(run_structured(test, parts, alpha, rigorous, na_rm, call, replication,
                                      design, min_speedup = min_speedup),
                       parts)

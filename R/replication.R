@@ -491,6 +491,12 @@ structured_samples <- function(test, parts, na_rm, replication, design) {
     k <- length(rx)
     list(status = 0L, complete = k, rounds = k, shared = k,
          x_index = seq_len(k), y_index = seq_len(k), identity = TRUE)
+  } else if (!is.null(rx) && !is.null(ry) && unit == "run" && design != "unpaired" &&
+             is.double(xs) && is.double(ys) && is.null(attributes(xs)) &&
+             is.null(attributes(ys))) {
+    # the values of the complete rounds, in increasing round, taken with
+    # the rounds (what round_pairs() would gather by their indices)
+    .Call(ffi_round_pair_values, as.integer(rx), as.integer(ry), xs, ys)
   } else if (!is.null(rx) && !is.null(ry)) {
     .Call(ffi_round_pairs, as.integer(rx), c(0L, length(rx)), as.integer(ry),
           c(0L, length(ry)))
@@ -575,6 +581,11 @@ round_pairs <- function(x, y, rx, ry, design, rp = NULL) {
   if (isTRUE(rp$identity)) {
     return(list(paired = TRUE, design = "paired", rounds = k, dropped = dropped,
                 note = note, x = x, y = y))
+  }
+  if (!is.null(rp[["x"]])) {
+    # the values, gathered with the rounds (ffi_round_pair_values)
+    return(list(paired = TRUE, design = "paired", rounds = k, dropped = dropped,
+                note = note, x = rp[["x"]], y = rp[["y"]]))
   }
   list(paired = TRUE, design = "paired", rounds = k, dropped = dropped,
        note = note, x = x[ix], y = y[iy])

@@ -396,9 +396,13 @@ warmup_apply <- function(t, warmup, arg = "warmup") {
 # the runs as given less the warm-ups the tool marked; with "detect" every
 # run of the two versions classified (the marked warm-ups too), each sample
 # keeping its steady iterations; what was dropped goes in parts$warmup.
-warmup_pair <- function(t, benchmark, versions, initial, na_rm, warmup) {
+warmup_pair <- function(t, benchmark, versions, initial, na_rm, warmup,
+                        by_round = FALSE) {
   warmup <- check_choice(warmup, c("keep", "detect"), "warmup")
-  if (warmup == "keep") return(timings_pair(t, benchmark, versions, initial, na_rm))
+  if (warmup == "keep") {
+    return(timings_pair(t, benchmark, versions, initial, na_rm, rows = FALSE,
+                        by_round = by_round))
+  }
   t$warmup <- NULL
   parts <- timings_pair(t, benchmark, versions, initial, na_rm)
   rows <- c(parts$rows$x, parts$rows$y)

@@ -55,6 +55,7 @@ SEXP ffi_change_figures(SEXP value, SEXP start, SEXP first_bad, SEXP alpha,
                         SEXP s0);
 
 SEXP ffi_round_pairs(SEXP rx, SEXP x_off, SEXP ry, SEXP y_off);
+SEXP ffi_round_pair_values(SEXP rx, SEXP ry, SEXP x, SEXP y);
 SEXP ffi_process_units(SEXP t, SEXP group, SEXP k, SEXP round, SEXP median,
                        SEXP take);
 SEXP ffi_process_counts(SEXP bench, SEXP side, SEXP code, SEXP nb, SEXP u);
@@ -62,7 +63,9 @@ SEXP ffi_offset_codes(SEXP labels);
 SEXP ffi_pair_counts(SEXP sel, SEXP marked, SEXP vcode, SEXP nlev);
 SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
                    SEXP ts, SEXP nx, SEXP ny, SEXP positions, SEXP time,
-                   SEXP round);
+                   SEXP round, SEXP rows);
+SEXP ffi_pair_by_round(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
+                       SEXP m, SEXP global, SEXP time, SEXP round);
 SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows);
 SEXP ffi_paste_rows_lazy(SEXP groups, SEXP sizes, SEXP group, SEXP row);
 void st_paste_init(DllInfo *dll);

@@ -18,11 +18,20 @@
  * sample's runs need only their own side's keys in order; the positions
  * need them over both sides.  When the keys are not in order the caller
  * sorts them as before.
+ *
+ * Paired by round.  When each side holds every round of [lo, lo + m) once
+ * (an interleaved measurement of m rounds, the rows in any order), the
+ * complete rounds are all m of them and the paired samples are the times
+ * in increasing round: each time is written straight to the place of its
+ * round, from the table, in a second pass after a first one has checked
+ * the keys' order, the times and the range of the rounds (one bit per
+ * round and side then finds a repeat).  Nothing else of the pair is made.
  */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "speeduptest.h"
 
 int st_pair_counts(size_t n, const int *sel, const int *marked,
@@ -62,6 +71,24 @@ static int key_in_order(const double *ts, const int *run, int na, size_t i,
     return ok;
 }
 
+/* Row i of the table written at place `at` of its side: its number
+ * (1-based, when rows is not NULL), its rank among the rows of both sides
+ * (when pos is not NULL), its time and round when gathered (*plain
+ * cleared by a time not finite and > 0). */
+static inline void put_row(const st_pair_gather *g, size_t i, size_t at,
+                           size_t rank, int *rows, int *pos, double *time_out,
+                           int *round_out, int *plain)
+{
+    if (pos) pos[at] = (int) rank;
+    if (g->time) {
+        double t = g->time[i];
+        time_out[at] = t;
+        *plain &= (t > 0) & (t < HUGE_VAL);
+    }
+    if (g->round) round_out[at] = g->round[i];
+    if (rows) rows[at] = (int) (i + 1);
+}
+
 int st_pair_rows(size_t n, const int *sel, const int *marked,
                  const int *vcode, int nlev, const int *side, const int *run,
                  const double *ts, int na, size_t cap_x, size_t cap_y,
@@ -71,7 +98,7 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
 {
     if (n > INT_MAX) return ST_ERR_TOO_MANY;
     size_t kx = 0, ky = 0, k = 0;
-    int tsna = 0;
+    int tsna = 0, plain = g->plain;
     if (!ts) {
         /* run alone (the common case), or no key at all: one loop whose
          * checks are comparisons; a missing run counts as out of order
@@ -95,29 +122,18 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
                 if (kx == cap_x) return ST_ERR_DOMAIN;
                 if (bad || r < p1) ok1 = 0;
                 p1 = r;
-                if (pos_x) pos_x[kx] = (int) k;
-                if (g->time) {
-                    double t = g->time[i];
-                    g->time_x[kx] = t;
-                    g->plain &= (t > 0) & (t < HUGE_VAL);
-                }
-                if (g->round) g->round_x[kx] = g->round[i];
-                rows_x[kx++] = (int) (i + 1);
+                put_row(g, i, kx++, k, rows_x, pos_x, g->time_x, g->round_x,
+                        &plain);
             } else {
                 if (ky == cap_y) return ST_ERR_DOMAIN;
                 if (bad || r < p2) ok2 = 0;
                 p2 = r;
-                if (pos_y) pos_y[ky] = (int) k;
-                if (g->time) {
-                    double t = g->time[i];
-                    g->time_y[ky] = t;
-                    g->plain &= (t > 0) & (t < HUGE_VAL);
-                }
-                if (g->round) g->round_y[ky] = g->round[i];
-                rows_y[ky++] = (int) (i + 1);
+                put_row(g, i, ky++, k, rows_y, pos_y, g->time_y, g->round_y,
+                        &plain);
             }
         }
         if (kx != cap_x || ky != cap_y) return ST_ERR_DOMAIN;
+        g->plain = plain;
         *order_side = ok1 && ok2;
         *order_both = ok0;
         *ts_na = 0;
@@ -142,29 +158,90 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
         if (!key_in_order(ts, run, na, i, pt, pr, st)) ok[0] = 0;
         if (!key_in_order(ts, run, na, i, pt + s, pr + s, st + s)) ok[s] = 0;
         if (s == 1) {
-            if (pos_x) pos_x[kx] = (int) k;
-            if (g->time) {
-                double t = g->time[i];
-                g->time_x[kx] = t;
-                g->plain &= (t > 0) & (t < HUGE_VAL);
-            }
-            if (g->round) g->round_x[kx] = g->round[i];
-            rows_x[kx++] = (int) (i + 1);
+            put_row(g, i, kx++, k, rows_x, pos_x, g->time_x, g->round_x,
+                    &plain);
         } else {
-            if (pos_y) pos_y[ky] = (int) k;
-            if (g->time) {
-                double t = g->time[i];
-                g->time_y[ky] = t;
-                g->plain &= (t > 0) & (t < HUGE_VAL);
-            }
-            if (g->round) g->round_y[ky] = g->round[i];
-            rows_y[ky++] = (int) (i + 1);
+            put_row(g, i, ky++, k, rows_y, pos_y, g->time_y, g->round_y,
+                    &plain);
         }
     }
     if (kx != cap_x || ky != cap_y) return ST_ERR_DOMAIN;
+    g->plain = plain;
     *order_side = ok[1] && ok[2];
     *order_both = ok[0];
     *ts_na = tsna;
+    return ST_OK;
+}
+
+int st_pair_by_round(size_t n, const int *sel, const int *marked,
+                     const int *vcode, int nlev, const int *side,
+                     const int *run, int na, int global, const double *time,
+                     const int *round, size_t m, double *out_x,
+                     double *out_y, int *lo_out, int *done)
+{
+    *done = 0;
+    if (n > INT_MAX || m < 1) return ST_OK;
+    /* the keys' order (as st_pair_rows() without timestamps), the times
+     * and the range of the rounds */
+    int ok0 = 1, ok1 = 1, ok2 = 1, plain = 1;
+    int64_t p0 = INT64_MIN, p1 = INT64_MIN, p2 = INT64_MIN;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    size_t kx = 0, ky = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (sel && sel[i] != 1) continue;
+        if (marked && marked[i] == 1) continue;
+        int v = vcode[i];
+        if (v == na) continue;
+        if (v < 1 || v > nlev) return ST_ERR_DOMAIN;
+        int s = side[v - 1];
+        if (s != 1 && s != 2) continue;
+        int64_t r = run ? run[i] : 0;
+        int bad = run && run[i] == na;
+        if (bad || r < p0) ok0 = 0;
+        p0 = r;
+        if (s == 1) {
+            if (bad || r < p1) ok1 = 0;
+            p1 = r;
+            kx++;
+        } else {
+            if (bad || r < p2) ok2 = 0;
+            p2 = r;
+            ky++;
+        }
+        double t = time[i];
+        plain &= (t > 0) & (t < HUGE_VAL);
+        int q = round[i];
+        if (q == na) return ST_OK;
+        if (q < lo) lo = q;
+        if (q > hi) hi = q;
+    }
+    if (!ok1 || !ok2 || (global && !ok0) || !plain || kx != m || ky != m ||
+        (uint64_t) (hi - lo) != m - 1)
+        return ST_OK;
+    size_t words = (m + 63) / 64;
+    uint64_t *bits = st_malloc(2 * words, sizeof(uint64_t));
+    if (!bits) return ST_ERR_ALLOC;
+    memset(bits, 0, 2 * words * sizeof(uint64_t));
+    for (size_t i = 0; i < n; i++) {
+        if (sel && sel[i] != 1) continue;
+        if (marked && marked[i] == 1) continue;
+        int v = vcode[i];
+        if (v == na) continue;
+        int s = side[v - 1];
+        if (s != 1 && s != 2) continue;
+        uint64_t b = (uint64_t) ((int64_t) round[i] - lo);
+        uint64_t *w = bits + (s - 1) * words + (b >> 6);
+        uint64_t mask = (uint64_t) 1 << (b & 63);
+        if (*w & mask) {        /* a round repeated: not every round once */
+            free(bits);
+            return ST_OK;
+        }
+        *w |= mask;
+        (s == 1 ? out_x : out_y)[b] = time[i];
+    }
+    free(bits);
+    *lo_out = (int) lo;
+    *done = 1;
     return ST_OK;
 }
 
@@ -200,7 +277,7 @@ SEXP ffi_pair_counts(SEXP sel, SEXP marked, SEXP vcode, SEXP nlev)
     return out;
 }
 
-/* list(x, y: the rows of the two samples; pos_x, pos_y: their positions
+/* list(x, y: the rows of the two samples (NULL unless `rows`); pos_x, pos_y: their positions
  * among both when `positions`; in_order: whether the rows of each side
  * are in recorded order, in_order_both: the same over both sides, ts_na:
  * whether a chosen row has no timestamp; time_x, time_y, round_x,
@@ -211,7 +288,7 @@ SEXP ffi_pair_counts(SEXP sel, SEXP marked, SEXP vcode, SEXP nlev)
  * ffi_pair_counts() on the same rows) or the table is too long. */
 SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
                    SEXP ts, SEXP nx, SEXP ny, SEXP positions, SEXP time,
-                   SEXP round)
+                   SEXP round, SEXP rows)
 {
     if (TYPEOF(vcode) != INTSXP) Rf_error("`vcode` must be an integer vector.");
     size_t n = (size_t) XLENGTH(vcode);
@@ -233,8 +310,9 @@ SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
     int kx = ffi_int(nx, "nx"), ky = ffi_int(ny, "ny");
     if (kx < 0 || ky < 0) Rf_error("`nx` and `ny` must be counts of rows.");
     int want_pos = ffi_flag(positions, "positions");
-    SEXP rx = PROTECT(Rf_allocVector(INTSXP, kx));
-    SEXP ry = PROTECT(Rf_allocVector(INTSXP, ky));
+    int want_rows = ffi_flag(rows, "rows");
+    SEXP rx = PROTECT(want_rows ? Rf_allocVector(INTSXP, kx) : R_NilValue);
+    SEXP ry = PROTECT(want_rows ? Rf_allocVector(INTSXP, ky) : R_NilValue);
     SEXP qx = PROTECT(want_pos ? Rf_allocVector(INTSXP, kx) : R_NilValue);
     SEXP qy = PROTECT(want_pos ? Rf_allocVector(INTSXP, ky) : R_NilValue);
     st_pair_gather g = {NULL, NULL, NULL, NULL, NULL, NULL, 1};
@@ -260,8 +338,8 @@ SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
     int in_side = 0, in_both = 0, tsna = 0;
     int s = st_pair_rows(n, ps, pm, INTEGER(vcode), (int) XLENGTH(side),
                          INTEGER(side), pr, pt, NA_INTEGER, (size_t) kx,
-                         (size_t) ky, INTEGER(rx),
-                         INTEGER(ry), want_pos ? INTEGER(qx) : NULL,
+                         (size_t) ky, want_rows ? INTEGER(rx) : NULL,
+                         want_rows ? INTEGER(ry) : NULL, want_pos ? INTEGER(qx) : NULL,
                          want_pos ? INTEGER(qy) : NULL, &g, &in_side,
                          &in_both, &tsna);
     if (s != ST_OK) {
@@ -286,5 +364,52 @@ SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
     values[11] = PROTECT(Rf_ScalarLogical(has_time && g.plain));
     SEXP res = ffi_named_list(12, names, values);
     UNPROTECT(12);
+    return res;
+}
+
+/* list(x, y: the times of the two sides in increasing round, lo: the
+ * first round) when the chosen rows of each side hold every round of
+ * [lo, lo + m) once, in recorded order by `run` (over both sides when
+ * `global`), with every time finite and > 0; else NULL (the pair is
+ * found by ffi_pair_rows()). */
+SEXP ffi_pair_by_round(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
+                       SEXP m, SEXP global, SEXP time, SEXP round)
+{
+    if (TYPEOF(vcode) != INTSXP) Rf_error("`vcode` must be an integer vector.");
+    size_t n = (size_t) XLENGTH(vcode);
+    if (TYPEOF(side) != INTSXP) Rf_error("`side` must be an integer vector.");
+    const int *ps = opt_flags(sel, n, "sel");
+    const int *pm = opt_flags(marked, n, "marked");
+    const int *pr = NULL;
+    if (!Rf_isNull(run)) {
+        if (TYPEOF(run) != INTSXP || (size_t) XLENGTH(run) != n)
+            Rf_error("`run` must be NULL or an integer vector of one value per row.");
+        pr = INTEGER(run);
+    }
+    if (TYPEOF(time) != REALSXP || (size_t) XLENGTH(time) != n)
+        Rf_error("`time` must be a double vector of one value per row.");
+    if (TYPEOF(round) != INTSXP || (size_t) XLENGTH(round) != n)
+        Rf_error("`round` must be an integer vector of one value per row.");
+    int k = ffi_int(m, "m");
+    if (k < 0) Rf_error("`m` must be a count of rows.");
+    int glob = ffi_flag(global, "global");
+    SEXP vx = PROTECT(Rf_allocVector(REALSXP, k));
+    SEXP vy = PROTECT(Rf_allocVector(REALSXP, k));
+    int lo = 0, done = 0;
+    int s = st_pair_by_round(n, ps, pm, INTEGER(vcode), (int) XLENGTH(side),
+                             INTEGER(side), pr, NA_INTEGER, glob, REAL(time),
+                             INTEGER(round), (size_t) k, REAL(vx), REAL(vy),
+                             &lo, &done);
+    if (s != ST_OK || !done) {
+        UNPROTECT(2);
+        return R_NilValue;
+    }
+    static const char *names[] = {"x", "y", "lo"};
+    SEXP values[3];
+    values[0] = vx;
+    values[1] = vy;
+    values[2] = PROTECT(Rf_ScalarInteger(lo));
+    SEXP res = ffi_named_list(3, names, values);
+    UNPROTECT(3);
     return res;
 }

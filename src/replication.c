@@ -323,6 +323,57 @@ int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
     return status;
 }
 
+/* The values of the complete rounds of one pair of samples, in
+ * increasing round: what st_round_pairs() gives for one pair, with the
+ * units' values x[index_x - 1] and y[index_y - 1] written instead of the
+ * indices.  When each sample holds every round of [lo, lo + n) once (an
+ * interleaved measurement of n rounds, in any order), each value is
+ * written straight to the place of its round (round - lo), one pass per
+ * sample without tables or indices. */
+int st_round_pair_values(const int *rx, size_t nx, const int *ry, size_t ny,
+                         const double *x, const double *y, int na,
+                         int *complete, int *rounds, int *shared,
+                         double *out_x, double *out_y)
+{
+    if (nx >= INT_MAX || ny >= INT_MAX) return ST_ERR_TOO_MANY;
+    int64_t lo, hi;
+    rounds_range(rx, nx, ry, ny, na, &lo, &hi);
+    if (nx == ny && nx > 0 && lo <= hi && (uint64_t) (hi - lo) == nx - 1) {
+        uint64_t *bits = st_malloc((nx + 63) / 64, sizeof(uint64_t));
+        if (!bits) return ST_ERR_ALLOC;
+        int once = rounds_perfect(rx, ry, nx, na, (int) lo, bits, complete,
+                                  rounds, shared, NULL, NULL, NULL, NULL);
+        free(bits);
+        if (once) {
+            for (size_t i = 0; i < nx; i++)
+                out_x[(size_t) ((int64_t) rx[i] - lo)] = x[i];
+            for (size_t i = 0; i < ny; i++)
+                out_y[(size_t) ((int64_t) ry[i] - lo)] = y[i];
+            return ST_OK;
+        }
+    }
+    size_t cap = nx < ny ? nx : ny;
+    int *ix = st_malloc(cap ? cap : 1, sizeof(int));
+    int *iy = st_malloc(cap ? cap : 1, sizeof(int));
+    if (!ix || !iy) {
+        free(ix);
+        free(iy);
+        return ST_ERR_ALLOC;
+    }
+    size_t xo[2] = {0, nx}, yo[2] = {0, ny};
+    int status = st_round_pairs(rx, xo, ry, yo, 1, na, complete, rounds,
+                                shared, NULL, NULL, ix, iy);
+    if (status == ST_OK) {
+        for (int k = 0; k < *complete; k++) {
+            out_x[k] = x[ix[k] - 1];
+            out_y[k] = y[iy[k] - 1];
+        }
+    }
+    free(ix);
+    free(iy);
+    return status;
+}
+
 /* ---- processes ---------------------------------------------------------------- */
 
 int st_process_units(const double *t, const int *group, const int *round,
@@ -580,6 +631,49 @@ SEXP ffi_round_pairs(SEXP rx, SEXP x_off, SEXP ry, SEXP y_off)
     values[5] = iy;
     SEXP res = ffi_named_list(6, names, values);
     UNPROTECT(total != cap ? 8 : 6);
+    return res;
+}
+
+/* list(status, complete, rounds, shared, x, y): the complete rounds of
+ * one pair of samples with rounds rx, ry (as ffi_round_pairs() on one
+ * pair) and the values of their units, x and y in increasing round. */
+SEXP ffi_round_pair_values(SEXP rx, SEXP ry, SEXP x, SEXP y)
+{
+    if (TYPEOF(rx) != INTSXP || TYPEOF(ry) != INTSXP)
+        Rf_error("`rx` and `ry` must be integer vectors of rounds.");
+    if (TYPEOF(x) != REALSXP || TYPEOF(y) != REALSXP ||
+        XLENGTH(x) != XLENGTH(rx) || XLENGTH(y) != XLENGTH(ry))
+        Rf_error("`x` and `y` must be double vectors of one value per round.");
+    size_t nx = (size_t) XLENGTH(rx), ny = (size_t) XLENGTH(ry);
+    size_t cap = nx < ny ? nx : ny;
+    SEXP vx = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) cap));
+    SEXP vy = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) cap));
+    int complete = 0, rounds = 0, shared = 0;
+    int s = st_round_pair_values(INTEGER(rx), nx, INTEGER(ry), ny, REAL(x),
+                                 REAL(y), NA_INTEGER, &complete, &rounds,
+                                 &shared, REAL(vx), REAL(vy));
+    if (s == ST_OK && (size_t) complete != cap) {
+        SEXP wx = PROTECT(Rf_allocVector(REALSXP, complete));
+        SEXP wy = PROTECT(Rf_allocVector(REALSXP, complete));
+        if (complete) {
+            memcpy(REAL(wx), REAL(vx), (size_t) complete * sizeof(double));
+            memcpy(REAL(wy), REAL(vy), (size_t) complete * sizeof(double));
+        }
+        UNPROTECT(4);
+        vx = PROTECT(wx);
+        vy = PROTECT(wy);
+    }
+    static const char *names[] = {"status", "complete", "rounds", "shared",
+                                  "x", "y"};
+    SEXP values[6];
+    values[0] = PROTECT(Rf_ScalarInteger(s));
+    values[1] = PROTECT(Rf_ScalarInteger(complete));
+    values[2] = PROTECT(Rf_ScalarInteger(rounds));
+    values[3] = PROTECT(Rf_ScalarInteger(shared));
+    values[4] = s == ST_OK ? vx : R_NilValue;
+    values[5] = s == ST_OK ? vy : R_NilValue;
+    SEXP res = ffi_named_list(6, names, values);
+    UNPROTECT(6);
     return res;
 }
 

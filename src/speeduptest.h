@@ -582,6 +582,14 @@ int st_round_pairs(const int *rx, const size_t *x_off, const int *ry,
                    int *rounds, int *shared, int *pos_x, int *pos_y,
                    int *index_x, int *index_y);
 
+/* One pair of st_round_pairs(): the units' values x[index_x - 1] and
+ * y[index_y - 1] of its complete rounds in out_x and out_y (room for
+ * min(nx, ny)), in increasing round, instead of the indices. */
+int st_round_pair_values(const int *rx, size_t nx, const int *ry, size_t ny,
+                         const double *x, const double *y, int na,
+                         int *complete, int *rounds, int *shared,
+                         double *out_x, double *out_y);
+
 /* Per-process summaries of the n runs t grouped by group (codes 1..k):
  * value (the mean, or the median when `median`, as R computes them, of
  * the first `take` runs of each process, of all its runs when take is 0), the
@@ -624,9 +632,10 @@ int st_pair_counts(size_t n, const int *sel, const int *marked,
 
 /* The same rows whose code maps to side[code - 1] 1 (x) or 2 (y): their
  * 1-based numbers in table order in rows_x (cap_x of them) and rows_y
- * (cap_y), their ranks among the rows of both sides in pos_x and pos_y
- * (when not NULL); *order_side 1 when the keys (ts, then run; either may
- * be NULL) of each side's rows are non-decreasing with none missing,
+ * (cap_y) when not NULL, their ranks among the rows of both sides in
+ * pos_x and pos_y (when not NULL); *order_side 1 when the keys (ts,
+ * then run; either may be NULL) of each side's rows are non-decreasing
+ * with none missing,
  * *order_both the same over both sides, *ts_na 1 when a row's ts is NaN;
  * with g->time (g->round) the time (round) of each of those rows in
  * time_x and time_y (round_x and round_y), in the order of the rows.
@@ -646,6 +655,19 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
                  int *rows_x, int *rows_y, int *pos_x, int *pos_y,
                  st_pair_gather *g, int *order_side, int *order_both,
                  int *ts_na);
+
+/* The same rows when each side holds every round of [lo, lo + m) once:
+ * *done 1 with the times of side 1 in out_x and of side 2 in out_y, each
+ * at the place round - lo of its round (room for m), and *lo_out, when
+ * besides each side's rows are in order of `run` (over both sides too
+ * when `global`; run may be NULL) and every time is finite and > 0;
+ * *done 0 otherwise (out_x and out_y then hold nothing to read).
+ * ST_ERR_DOMAIN when a code lies outside 1..nlev. */
+int st_pair_by_round(size_t n, const int *sel, const int *marked,
+                     const int *vcode, int nlev, const int *side,
+                     const int *run, int na, int global, const double *time,
+                     const int *round, size_t m, double *out_x,
+                     double *out_y, int *lo_out, int *done);
 
 /* ==== timings grouped (suite-timings.c) ================================== */
 

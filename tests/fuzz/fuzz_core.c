@@ -43,6 +43,7 @@
  * Hangs are caught by libFuzzer's -timeout.
  */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1934,6 +1935,84 @@ static void fuzz_units(reader *r)
             CHECK(kx == cx && ky == cy);
             CHECK(ox == (in[1] && in[2]) && ob == in[0]);
             CHECK(tn == nan_ts);
+            /* without the rows' numbers: the same times, rounds and flags */
+            double tx2[NR], ty2[NR];
+            int rx2[NR], ry2[NR], ox2, ob2, tn2;
+            st_pair_gather g2 = {time, tx2, ty2, run, rx2, ry2, 1};
+            CHECK(st_pair_rows(nr, ps, pm, vcode, nlev, side, use_run ? run : NULL,
+                               use_ts ? ts : NULL, NA, cx, cy, NULL, NULL, NULL,
+                               NULL, &g2, &ox2, &ob2, &tn2) == ST_OK);
+            for (size_t q = 0; q < cx; q++)
+                CHECK(tx2[q] == time_x[q] && rx2[q] == round_x[q]);
+            for (size_t q = 0; q < cy; q++)
+                CHECK(ty2[q] == time_y[q] && ry2[q] == round_y[q]);
+            CHECK(ox2 == ox && ob2 == ob && tn2 == tn && g2.plain == g.plain);
+            /* paired by round (run keys only): rounds lo + a permutation
+             * of each side's rows, now and then spoilt, against brute force */
+            int rnd[NR], lo = (int) (rd_u8(r) % 5) - 2, shift = (int) rd_u8(r);
+            double tm[NR];
+            size_t jx = 0, jy = 0;
+            for (size_t i = 0; i < nr; i++) {
+                tm[i] = rd_u8(r) % 23 == 0 ? 0.0 : 1.0 + (double) i;
+                rnd[i] = NA;
+                if ((ps && ps[i] != 1) || (pm && pm[i] == 1) || vcode[i] == NA)
+                    continue;
+                int sd = side[vcode[i] - 1];
+                if (sd == 1) rnd[i] = lo + (int) ((jx++ + (size_t) shift) % (cx ? cx : 1));
+                else if (sd == 2) rnd[i] = lo + (int) (cy - 1 - jy++);
+                else continue;
+                unsigned spoil = rd_u8(r) % 29;
+                if (spoil == 0) rnd[i] = NA;
+                if (spoil == 1) rnd[i] = lo;
+            }
+            int use_global = rd_u8(r) & 1, ox3, ob3, tn3;
+            st_pair_gather g3 = {tm, tx2, ty2, rnd, rx2, ry2, 1};
+            CHECK(st_pair_rows(nr, ps, pm, vcode, nlev, side, use_run ? run : NULL,
+                               NULL, NA, cx, cy, NULL, NULL, NULL, NULL, &g3,
+                               &ox3, &ob3, &tn3) == ST_OK);
+            double bx[NR], by[NR];
+            int lo_out = 0, done = 0;
+            size_t mm = cx > 0 ? cx : 1;
+            s = st_pair_by_round(nr, ps, pm, vcode, nlev, side, use_run ? run : NULL,
+                                 NA, use_global, tm, rnd, mm, bx, by, &lo_out, &done);
+            CHECK(s == ST_OK);
+            /* expected: each side holds every round of [lo, lo + m) once */
+            int want = cx == cy && cx > 0 && ox3 && (!use_global || ob3) && g3.plain;
+            int lo_b = INT_MAX;
+            for (size_t q = 0; q < cx; q++) {
+                if (rx2[q] == NA || ry2[q] == NA) want = 0;
+                else {
+                    if (rx2[q] < lo_b) lo_b = rx2[q];
+                    if (ry2[q] < lo_b) lo_b = ry2[q];
+                }
+            }
+            for (size_t q = 0; want && q < cx; q++)
+                for (size_t p2 = 0; p2 < cx; p2++) {
+                    if (p2 != q && (rx2[p2] == rx2[q] || ry2[p2] == ry2[q])) want = 0;
+                    if ((size_t) (rx2[q] - lo_b) >= cx || (size_t) (ry2[q] - lo_b) >= cx)
+                        want = 0;
+                }
+            CHECK(done == want);
+            if (done) {
+                CHECK(lo_out == lo_b);
+                for (size_t q = 0; q < cx; q++) {
+                    CHECK(bx[rx2[q] - lo_b] == tx2[q]);
+                    CHECK(by[ry2[q] - lo_b] == ty2[q]);
+                }
+            }
+            /* the complete rounds' values against their indices */
+            if (cx > 0 && cy > 0) {
+                size_t xo[2] = {0, cx}, yo[2] = {0, cy};
+                int cmp[1], rds[1], shd[1], ix[NR], iy[NR], c2, r2, s2;
+                double vx[NR], vy[NR];
+                CHECK(st_round_pairs(rx2, xo, ry2, yo, 1, NA, cmp, rds, shd, NULL,
+                                     NULL, ix, iy) == ST_OK);
+                CHECK(st_round_pair_values(rx2, cx, ry2, cy, tx2, ty2, NA, &c2, &r2,
+                                           &s2, vx, vy) == ST_OK);
+                CHECK(c2 == cmp[0] && r2 == rds[0] && s2 == shd[0]);
+                for (int q = 0; q < c2; q++)
+                    CHECK(vx[q] == tx2[ix[q] - 1] && vy[q] == ty2[iy[q] - 1]);
+            }
         }
     }
     /* per-process summaries */
