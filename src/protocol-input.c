@@ -49,6 +49,55 @@ int st_pair_counts(size_t n, const int *sel, const int *marked,
     return ST_OK;
 }
 
+/* The side of row i in the pair: 1 (x) or 2 (y); 0 when the row is not
+ * the pair's (not selected, marked, no version or a version of neither
+ * side); -1 when its version code is out of range. */
+static inline int row_side(size_t i, const int *sel, const int *marked,
+                           const int *vcode, int nlev, const int *side, int na)
+{
+    if (sel && sel[i] != 1) return 0;
+    if (marked && marked[i] == 1) return 0;
+    int v = vcode[i];
+    if (v == na) return 0;
+    if (v < 1 || v > nlev) return -1;
+    int s = side[v - 1];
+    return s == 1 || s == 2 ? s : 0;
+}
+
+/* Whether the run numbers keep their recorded order: [0] over both
+ * sides, [1] on x, [2] on y.  A missing run counts as out of order (order()
+ * puts it last, after the runs that follow it). */
+typedef struct {
+    int ok[3];
+    int64_t prev[3];
+} run_orders;
+
+static inline void run_orders_init(run_orders *o)
+{
+    for (int q = 0; q < 3; q++) {
+        o->ok[q] = 1;
+        o->prev[q] = INT64_MIN;
+    }
+}
+
+/* One step of an order: ok cleared when the run is missing or below the
+ * previous one, which it becomes. */
+static inline void run_step(run_orders *o, int q, int64_t r, int bad)
+{
+    if (bad || r < o->prev[q]) o->ok[q] = 0;
+    o->prev[q] = r;
+}
+
+/* Row i of side s (1 or 2) in the orders over both sides and its side's. */
+static inline void run_orders_step(run_orders *o, const int *run, int na,
+                                   size_t i, int s)
+{
+    int64_t r = run ? run[i] : 0;
+    int bad = run && run[i] == na;
+    run_step(o, 0, r, bad);
+    run_step(o, s, r, bad);
+}
+
 /* Key of row i against the previous key of its order: 1 when it keeps the
  * keys non-decreasing (ts first, then run), 0 when not. */
 static int key_in_order(const double *ts, const int *run, int na, size_t i,
@@ -101,41 +150,29 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
     int tsna = 0, plain = g->plain;
     if (!ts) {
         /* run alone (the common case), or no key at all: one loop whose
-         * checks are comparisons; a missing run counts as out of order
-         * (order() puts it last, after the runs that follow it) */
-        int ok0 = 1, ok1 = 1, ok2 = 1;
-        int64_t p0 = INT64_MIN, p1 = INT64_MIN, p2 = INT64_MIN;
+         * checks are comparisons */
+        run_orders o;
+        run_orders_init(&o);
         for (size_t i = 0; i < n; i++) {
-            if (sel && sel[i] != 1) continue;
-            if (marked && marked[i] == 1) continue;
-            int v = vcode[i];
-            if (v == na) continue;
-            if (v < 1 || v > nlev) return ST_ERR_DOMAIN;
-            int s = side[v - 1];
-            if (s != 1 && s != 2) continue;
-            int64_t r = run ? run[i] : 0;
-            int bad = run && run[i] == na;
-            if (bad || r < p0) ok0 = 0;
-            p0 = r;
+            int s = row_side(i, sel, marked, vcode, nlev, side, na);
+            if (s < 0) return ST_ERR_DOMAIN;
+            if (s == 0) continue;
+            if ((s == 1 && kx == cap_x) || (s == 2 && ky == cap_y))
+                return ST_ERR_DOMAIN;
+            run_orders_step(&o, run, na, i, s);
             k++;
             if (s == 1) {
-                if (kx == cap_x) return ST_ERR_DOMAIN;
-                if (bad || r < p1) ok1 = 0;
-                p1 = r;
                 put_row(g, i, kx++, k, rows_x, pos_x, g->time_x, g->round_x,
                         &plain);
             } else {
-                if (ky == cap_y) return ST_ERR_DOMAIN;
-                if (bad || r < p2) ok2 = 0;
-                p2 = r;
                 put_row(g, i, ky++, k, rows_y, pos_y, g->time_y, g->round_y,
                         &plain);
             }
         }
         if (kx != cap_x || ky != cap_y) return ST_ERR_DOMAIN;
         g->plain = plain;
-        *order_side = ok1 && ok2;
-        *order_both = ok0;
+        *order_side = o.ok[1] && o.ok[2];
+        *order_both = o.ok[0];
         *ts_na = 0;
         return ST_OK;
     }
@@ -144,13 +181,9 @@ int st_pair_rows(size_t n, const int *sel, const int *marked,
     int64_t pr[3] = {0, 0, 0};
     int st[3] = {0, 0, 0}, ok[3] = {1, 1, 1};
     for (size_t i = 0; i < n; i++) {
-        if (sel && sel[i] != 1) continue;
-        if (marked && marked[i] == 1) continue;
-        int v = vcode[i];
-        if (v == na) continue;
-        if (v < 1 || v > nlev) return ST_ERR_DOMAIN;
-        int s = side[v - 1];
-        if (s != 1 && s != 2) continue;
+        int s = row_side(i, sel, marked, vcode, nlev, side, na);
+        if (s < 0) return ST_ERR_DOMAIN;
+        if (s == 0) continue;
         if ((s == 1 && kx == cap_x) || (s == 2 && ky == cap_y))
             return ST_ERR_DOMAIN;
         k++;
@@ -183,31 +216,18 @@ int st_pair_by_round(size_t n, const int *sel, const int *marked,
     if (n > INT_MAX || m < 1) return ST_OK;
     /* the keys' order (as st_pair_rows() without timestamps), the times
      * and the range of the rounds */
-    int ok0 = 1, ok1 = 1, ok2 = 1, plain = 1;
-    int64_t p0 = INT64_MIN, p1 = INT64_MIN, p2 = INT64_MIN;
+    int plain = 1;
+    run_orders o;
+    run_orders_init(&o);
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     size_t kx = 0, ky = 0;
     for (size_t i = 0; i < n; i++) {
-        if (sel && sel[i] != 1) continue;
-        if (marked && marked[i] == 1) continue;
-        int v = vcode[i];
-        if (v == na) continue;
-        if (v < 1 || v > nlev) return ST_ERR_DOMAIN;
-        int s = side[v - 1];
-        if (s != 1 && s != 2) continue;
-        int64_t r = run ? run[i] : 0;
-        int bad = run && run[i] == na;
-        if (bad || r < p0) ok0 = 0;
-        p0 = r;
-        if (s == 1) {
-            if (bad || r < p1) ok1 = 0;
-            p1 = r;
-            kx++;
-        } else {
-            if (bad || r < p2) ok2 = 0;
-            p2 = r;
-            ky++;
-        }
+        int s = row_side(i, sel, marked, vcode, nlev, side, na);
+        if (s < 0) return ST_ERR_DOMAIN;
+        if (s == 0) continue;
+        run_orders_step(&o, run, na, i, s);
+        if (s == 1) kx++;
+        else ky++;
         double t = time[i];
         plain &= (t > 0) & (t < HUGE_VAL);
         int q = round[i];
@@ -215,7 +235,7 @@ int st_pair_by_round(size_t n, const int *sel, const int *marked,
         if (q < lo) lo = q;
         if (q > hi) hi = q;
     }
-    if (!ok1 || !ok2 || (global && !ok0) || !plain || kx != m || ky != m ||
+    if (!o.ok[1] || !o.ok[2] || (global && !o.ok[0]) || !plain || kx != m || ky != m ||
         (uint64_t) (hi - lo) != m - 1)
         return ST_OK;
     size_t words = (m + 63) / 64;
@@ -223,12 +243,9 @@ int st_pair_by_round(size_t n, const int *sel, const int *marked,
     if (!bits) return ST_ERR_ALLOC;
     memset(bits, 0, 2 * words * sizeof(uint64_t));
     for (size_t i = 0; i < n; i++) {
-        if (sel && sel[i] != 1) continue;
-        if (marked && marked[i] == 1) continue;
-        int v = vcode[i];
-        if (v == na) continue;
-        int s = side[v - 1];
-        if (s != 1 && s != 2) continue;
+        /* every version code was checked by the first pass */
+        int s = row_side(i, sel, marked, vcode, nlev, side, na);
+        if (s <= 0) continue;
         uint64_t b = (uint64_t) ((int64_t) round[i] - lo);
         uint64_t *w = bits + (s - 1) * words + (b >> 6);
         uint64_t mask = (uint64_t) 1 << (b & 63);
@@ -277,6 +294,32 @@ SEXP ffi_pair_counts(SEXP sel, SEXP marked, SEXP vcode, SEXP nlev)
     return out;
 }
 
+/* The arguments ffi_pair_rows() and ffi_pair_by_round() share, checked:
+ * the rows' version codes and their count, the sides of the versions, and
+ * the optional row flags and run numbers (NULL when not given). */
+typedef struct {
+    size_t n;
+    const int *sel, *marked, *run;
+} pair_args;
+
+static pair_args pair_args_read(SEXP sel, SEXP marked, SEXP vcode, SEXP side,
+                                SEXP run)
+{
+    pair_args a;
+    if (TYPEOF(vcode) != INTSXP) Rf_error("`vcode` must be an integer vector.");
+    a.n = (size_t) XLENGTH(vcode);
+    if (TYPEOF(side) != INTSXP) Rf_error("`side` must be an integer vector.");
+    a.sel = opt_flags(sel, a.n, "sel");
+    a.marked = opt_flags(marked, a.n, "marked");
+    a.run = NULL;
+    if (!Rf_isNull(run)) {
+        if (TYPEOF(run) != INTSXP || (size_t) XLENGTH(run) != a.n)
+            Rf_error("`run` must be NULL or an integer vector of one value per row.");
+        a.run = INTEGER(run);
+    }
+    return a;
+}
+
 /* list(x, y: the rows of the two samples (NULL unless `rows`); pos_x, pos_y: their positions
  * among both when `positions`; in_order: whether the rows of each side
  * are in recorded order, in_order_both: the same over both sides, ts_na:
@@ -290,17 +333,9 @@ SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
                    SEXP ts, SEXP nx, SEXP ny, SEXP positions, SEXP time,
                    SEXP round, SEXP rows)
 {
-    if (TYPEOF(vcode) != INTSXP) Rf_error("`vcode` must be an integer vector.");
-    size_t n = (size_t) XLENGTH(vcode);
-    if (TYPEOF(side) != INTSXP) Rf_error("`side` must be an integer vector.");
-    const int *ps = opt_flags(sel, n, "sel");
-    const int *pm = opt_flags(marked, n, "marked");
-    const int *pr = NULL;
-    if (!Rf_isNull(run)) {
-        if (TYPEOF(run) != INTSXP || (size_t) XLENGTH(run) != n)
-            Rf_error("`run` must be NULL or an integer vector of one value per row.");
-        pr = INTEGER(run);
-    }
+    pair_args a = pair_args_read(sel, marked, vcode, side, run);
+    size_t n = a.n;
+    const int *ps = a.sel, *pm = a.marked, *pr = a.run;
     const double *pt = NULL;
     if (!Rf_isNull(ts)) {
         if (TYPEOF(ts) != REALSXP || (size_t) XLENGTH(ts) != n)
@@ -375,17 +410,9 @@ SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
 SEXP ffi_pair_by_round(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
                        SEXP m, SEXP global, SEXP time, SEXP round)
 {
-    if (TYPEOF(vcode) != INTSXP) Rf_error("`vcode` must be an integer vector.");
-    size_t n = (size_t) XLENGTH(vcode);
-    if (TYPEOF(side) != INTSXP) Rf_error("`side` must be an integer vector.");
-    const int *ps = opt_flags(sel, n, "sel");
-    const int *pm = opt_flags(marked, n, "marked");
-    const int *pr = NULL;
-    if (!Rf_isNull(run)) {
-        if (TYPEOF(run) != INTSXP || (size_t) XLENGTH(run) != n)
-            Rf_error("`run` must be NULL or an integer vector of one value per row.");
-        pr = INTEGER(run);
-    }
+    pair_args a = pair_args_read(sel, marked, vcode, side, run);
+    size_t n = a.n;
+    const int *ps = a.sel, *pm = a.marked, *pr = a.run;
     if (TYPEOF(time) != REALSXP || (size_t) XLENGTH(time) != n)
         Rf_error("`time` must be a double vector of one value per row.");
     if (TYPEOF(round) != INTSXP || (size_t) XLENGTH(round) != n)

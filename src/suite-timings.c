@@ -122,6 +122,49 @@ int st_timings_group(const int *bench, const int *version, const double *run,
     return status;
 }
 
+/* The benchmark code of row i, rows being visited in increasing order:
+ * bench[i], or with starts (the first row, 1-based, of each run of rows
+ * of one benchmark; bench then one code per start) the code of the last
+ * start at or before row i + 1; *k (the next start) and b (the code so
+ * far) carry the walk from row to row. */
+static inline int row_bench(size_t i, const int *bench, const int *starts,
+                            size_t nstarts, size_t *k, int b)
+{
+    if (!starts) return bench[i];
+    while (*k < nstarts && (size_t) starts[*k] <= i + 1) b = bench[(*k)++];
+    return b;
+}
+
+/* One process label (code c, `na` for none) of benchmark j's rows on side
+ * 0 (x) or 1 (y), mark = j + 1: counted in *kx or *ky the first time the
+ * benchmark sees it on that side (seen_x, seen_y: the benchmark that last
+ * saw each code), *shared set when a y label was seen on x, *has_na set
+ * for none (as st_process_counts()).  Returns 0 when c is out of 1..u. */
+static inline int tally_label(int c, int na, size_t u, int side, int mark,
+                              int *seen_x, int *seen_y, int *has_na, int *kx,
+                              int *ky, int *shared)
+{
+    if (c == na) {
+        *has_na = 1;
+        return 1;
+    }
+    if (c < 1 || (size_t) c > u) return 0;
+    size_t l = (size_t) c - 1;
+    if (side == 0) {
+        if (seen_x[l] != mark) {
+            seen_x[l] = mark;
+            (*kx)++;
+        }
+    } else {
+        if (seen_y[l] != mark) {
+            seen_y[l] = mark;
+            (*ky)++;
+        }
+        if (seen_x[l] == mark) *shared = 1;
+    }
+    return 1;
+}
+
 /* The runs of timings as a suite reads them, in one pass over the rows and
  * one over the groups: the rows grouped by benchmark and version as
  * st_timings_group() groups them (bench[i] per row, or, when starts is not
@@ -145,11 +188,7 @@ int st_timings_suite(const int *bench, const int *starts, size_t nstarts,
     size_t k = 0;
     int b = 0;
     for (size_t i = 0; i < n; i++) {
-        if (starts) {
-            while (k < nstarts && (size_t) starts[k] <= i + 1) b = bench[k++];
-        } else {
-            b = bench[i];
-        }
+        b = row_bench(i, bench, starts, nstarts, &k, b);
         int v = version[i];
         if (b < 1 || (size_t) b > nb || (v != 1 && v != 2)) {
             free(group);
@@ -180,26 +219,10 @@ int st_timings_suite(const int *bench, const int *starts, size_t nstarts,
             size_t m = (size_t) count[2 * j + (size_t) side];
             for (size_t q = 0; q < m; q++) {
                 int c = code[order[at + q]];
-                if (c == na) {
-                    has_na[j] = 1;
-                    continue;
-                }
-                if (c < 1 || (size_t) c > u) {
+                if (!tally_label(c, na, u, side, mark, seen_x, seen_y,
+                                 has_na + j, kx + j, ky + j, shared + j)) {
                     status = ST_ERR_DOMAIN;
                     break;
-                }
-                size_t l = (size_t) c - 1;
-                if (side == 0) {
-                    if (seen_x[l] != mark) {
-                        seen_x[l] = mark;
-                        kx[j]++;
-                    }
-                } else {
-                    if (seen_y[l] != mark) {
-                        seen_y[l] = mark;
-                        ky[j]++;
-                    }
-                    if (seen_x[l] == mark) shared[j] = 1;
                 }
             }
             at += m;
@@ -247,11 +270,7 @@ int st_timings_suite_blocks(const int *bench, const int *starts, size_t nstarts,
     size_t k = 0, prev = 0;
     int b = 0;
     for (size_t i = 0; i < n && ok; i++) {
-        if (starts) {
-            while (k < nstarts && (size_t) starts[k] <= i + 1) b = bench[k++];
-        } else {
-            b = bench[i];
-        }
+        b = row_bench(i, bench, starts, nstarts, &k, b);
         int v = version[i];
         if (b < 1 || (size_t) b > nb || (v != 1 && v != 2)) {
             ok = 0;
@@ -307,26 +326,10 @@ int st_timings_suite_blocks(const int *bench, const int *starts, size_t nstarts,
                     } else {
                         c = (int) (dlab[f + q] - lab_lo) + 1;
                     }
-                    if (c == na) {
-                        has_na[j] = 1;
-                        continue;
-                    }
-                    if (c < 1 || (size_t) c > u) {
+                    if (!tally_label(c, na, u, side, mark, seen_x, seen_y,
+                                     has_na + j, kx + j, ky + j, shared + j)) {
                         status = ST_ERR_DOMAIN;
                         break;
-                    }
-                    size_t l = (size_t) c - 1;
-                    if (side == 0) {
-                        if (seen_x[l] != mark) {
-                            seen_x[l] = mark;
-                            kx[j]++;
-                        }
-                    } else {
-                        if (seen_y[l] != mark) {
-                            seen_y[l] = mark;
-                            ky[j]++;
-                        }
-                        if (seen_x[l] == mark) shared[j] = 1;
                     }
                 }
             }
