@@ -183,7 +183,14 @@ fmt3 <- function(x) round_text(x, 3L)
 # value by value, so indexing gives the same strings.  (as.character()
 # of doubles defers the conversion to the first use of each element, and a
 # subset of it stays deferred: c() makes the distinct strings once.)
+# For a plain double vector, the distinct rounded values and each value's
+# position among them come from one pass of C (ffi_round_index,
+# src/round-text.c: R's round(), and unique() and match() in one hash).
 round_text <- function(x, digits) {
+  if (is.double(x) && is.null(attributes(x))) {
+    ri <- .Call(ffi_round_index, x, as.double(digits))
+    return(c(as.character(ri[[1L]]), "NA")[ri[[2L]]])
+  }
   r <- round(x, digits)
   u <- unique(r)
   out <- c(as.character(u), character())[match(r, u)]

@@ -616,7 +616,17 @@ step_of_role <- function(role, proto) {
 # 1 - 2 alpha interval: each end is a one-sided 1 - alpha confidence bound,
 # and the interval lies above 1 about when the speedup is significant,
 # below 1 about when the slowdown is.
-interval_level <- function(alpha) ifelse(alpha < 0.5, 1 - 2 * alpha, NA_real_)
+# (without missing alphas by assignment: ifelse()'s values at a fraction
+# of its cost on a suite's columns)
+interval_level <- function(alpha) {
+  if (!length(alpha) || anyNA(alpha) || !is.double(alpha) ||
+      !is.null(attributes(alpha))) {
+    return(ifelse(alpha < 0.5, 1 - 2 * alpha, NA_real_))
+  }
+  out <- 1 - 2 * alpha
+  out[alpha >= 0.5] <- NA_real_
+  out
+}
 
 interval_method <- function(test, design = "unpaired") {
   vapply(test, function(t) protocol_info(t, design)$interval$method, "",

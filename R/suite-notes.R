@@ -48,87 +48,89 @@ suite_multiplicity_lines <- function(suite) {
 # Why a speedup was not declared, or why its level may be wrong.
 suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocols) {
   idx <- list()
-  # the sentences as groups of rows, each the pieces of join_rows(); for
+  # the sentences as groups of rows, each the pieces of join_rows(), for
   # each note its group and its row in the group (the sentences are made
-  # when read: lazy_rows())
+  # when read: lazy_rows()).  The groups of a protocol share its pieces:
+  # each piece is one value per row shown (or one for all), and a note's
+  # row in its group is its row among those shown.
   groups <- list()
   sizes <- integer()
   grp <- row <- list()
   add_group <- function(i, ...) {
     groups[[length(groups) + 1L]] <<- list(...)
-    sizes[length(groups)] <<- length(i)
+    sizes[length(groups)] <<- n
     g_p[i] <<- length(groups)
-    r_p[i] <<- seq_along(i)
   }
+  p_name <- if (adjusted) "adjusted p-value" else "p-value"
   for (p in protocols) {
-    dec <- bm[[paste0(p, "_decision")]]
-    gua <- bm[[paste0(p, "_guaranteed")]]
-    show <- which(!is_word(bm[[paste0(p, "_direction")]], "speedup") | !gua)
-    if (!length(show)) next
+    col <- function(name) bm[[paste0(p, "_", name)]]
+    dirn <- col("direction")
+    gua <- col("guaranteed")
+    # every row is shown when none is guaranteed (timings of one process
+    # per version): the columns are then read as they are
+    all_rows <- !anyNA(gua) && !any(gua)
+    show <- if (all_rows) seq_along(gua) else which(!is_word(dirn, "speedup") | !gua)
+    n <- length(show)
+    if (!n) next
+    shown <- if (all_rows) function(v) v else function(v) v[show]
     # the sentences of the rows shown only (most benchmarks show none),
     # joined by join_rows(): the strings of sprintf() and paste0(), at a
     # third and two thirds of their cost on such long sentences
-    dec <- dec[show]
-    lev <- bm[[paste0(p, "_conf_level")]][show]
-    cav <- bm[[paste0(p, "_caveats")]][show]
-    sp <- bm[[paste0("speedup_", protocol_info(p)$centre)]][show]
+    lev <- shown(col("conf_level"))
+    cav <- shown(col("caveats"))
+    sp <- shown(bm[[paste0("speedup_", protocol_info(p)$centre)]])
     what <- protocol_info(p)$what
-    # "<sep><caveats>", or "" without caveats
-    # (made once per distinct caveat: a suite repeats a handful over
-    # thousands of rows)
-    tail_cav <- function(i, sep) {
-      t <- cav[i]
-      u <- unique(t)
-      out <- u
-      nz <- nzchar(u)
-      out[nz] <- paste0(sep, u[nz])
-      out[match(t, u)]
+    dirn <- shown(dirn)
+    # "<sep><caveats>", or "" without caveats, for every row shown (made
+    # once per distinct caveat: a suite repeats a handful over thousands
+    # of rows)
+    cav_u <- unique(cav)
+    cav_at <- match(cav, cav_u)
+    tail_cav <- function(sep) {
+      out <- cav_u
+      nz <- nzchar(cav_u)
+      out[nz] <- paste0(sep, cav_u[nz])
+      out[cav_at]
     }
-    dirn <- bm[[paste0(p, "_direction")]][show]
     insufficient <- is.na(dirn)
     not_sig <- !insufficient & dirn != "speedup"
-    g_p <- r_p <- integer(length(dec))
+    g_p <- integer(n)
     i <- which(insufficient)
     if (length(i)) {
-      add_group(i, what, ": insufficient data", tail_cav(i, ": "))
+      add_group(i, what, ": insufficient data", tail_cav(": "))
     }
-    # the p-value the decision used: adjusted when the suite adjusts
-    p_name <- if (adjusted) "adjusted p-value" else "p-value"
-    pa <- or_na(bm[[paste0(p, "_p_adjusted")]], bm[[paste0(p, "_p_value")]])
-    psa <- or_na(bm[[paste0(p, "_p_adjusted_slowdown")]],
-                 bm[[paste0(p, "_p_value_slowdown")]])
-    # (decision_p() by indexing: the slowdowns' p-values in place)
-    pd <- pa[show]
-    slow <- which(is_word(dirn, "slowdown"))
-    pd[slow] <- psa[show][slow]
-    equiv <- !is.na(dirn) & dirn == "equivalent"
-    if (any(equiv)) {
-      pe <- bm[[paste0(p, "_p_value_equivalence")]]
-      if (!is.null(pe)) pd[equiv] <- pe[show][equiv]
-    }
-    # the words of the rows with a decision, made once for both kinds
-    # (each a function of its row's value alone)
-    dec_i <- which(!insufficient)
-    sp_txt <- lev_txt <- dw <- character(length(dec))
-    sp_txt[dec_i] <- fmt3(sp[dec_i])
-    lev_txt[dec_i] <- format_level(lev[dec_i])
-    dw[dec_i] <- decision_words(dirn[dec_i])
+    # the words of the rows with a decision (each a function of its row's
+    # value alone: made for every row shown, read for those)
+    sp_txt <- fmt3(sp)
+    lev_txt <- format_level(lev)
+    dw <- decision_words(dirn)
     i <- which(not_sig)
     if (length(i)) {
-      add_group(i, what, " = ", sp_txt[i], ": ", dw[i],
-                " at confidence ", lev_txt[i], " (", p_name, " ",
-                fmt3(pd[i]), ")", tail_cav(i, "; "))
+      # the p-value the decision used: adjusted when the suite adjusts;
+      # the slowdowns' and the equivalences' own in place (decision_p())
+      pa <- or_na(col("p_adjusted"), col("p_value"))
+      pd <- shown(pa)[i]
+      slow <- which(is_word(dirn[i], "slowdown"))
+      if (length(slow)) {
+        psa <- or_na(col("p_adjusted_slowdown"), col("p_value_slowdown"))
+        pd[slow] <- shown(psa)[i[slow]]
+      }
+      equiv <- which(is_word(dirn[i], "equivalent"))
+      pe <- col("p_value_equivalence")
+      if (length(equiv) && !is.null(pe)) pd[equiv] <- shown(pe)[i[equiv]]
+      pd_txt <- character(n)
+      pd_txt[i] <- fmt3(pd)
+      add_group(i, what, " = ", sp_txt, ": ", dw, " at confidence ", lev_txt,
+                " (", p_name, " ", pd_txt, ")", tail_cav("; "))
     }
     i <- which(!insufficient & !not_sig)
     if (length(i)) {
-      add_group(i, what, " = ", sp_txt[i], ": ", dw[i],
-                " at confidence ", lev_txt[i],
+      add_group(i, what, " = ", sp_txt, ": ", dw, " at confidence ", lev_txt,
                 ", but 1 - alpha may not be the correct confidence level: ",
-                cav[i])
+                cav)
     }
     idx[[p]] <- show
     grp[[p]] <- g_p
-    row[[p]] <- r_p
   }
   # benchmark by benchmark, the protocols' notes in their order (benchmark
   # names are unique, so a row's index orders it)
@@ -136,7 +138,7 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
   o <- order(at)
   proto <- c(character(), rep(names(idx), lengths(idx)))
   g <- c(integer(), unlist(grp, use.names = FALSE))[o]
-  r <- c(integer(), unlist(row, use.names = FALSE))[o]
+  r <- c(integer(), unlist(lapply(idx, seq_along), use.names = FALSE))[o]
   new_frame(list(benchmark = bm$benchmark[at[o]], protocol = proto[o],
                  message = lazy_rows(groups, sizes, g, r)))
 }

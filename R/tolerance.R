@@ -187,12 +187,18 @@ detectable_median_at <- function(lo, hi, conf, n, m, sd_fun, alpha, power,
 
 # The same for the benchmarks idx of a suite, R's var() of the log times
 # computed in the core.
+# (the logarithms of these benchmarks' values only, gathered sample after
+# sample: a suite's median needs them for a few benchmarks)
 suite_log_sd <- function(suite, idx) {
-  lv <- log(as.double(suite$values))
   n <- suite$x_len[idx]
   m <- suite$y_len[idx]
-  vx <- .Call(ffi_suite_variances, lv, as.double(suite$x_start[idx]), as.double(n))
-  vy <- .Call(ffi_suite_variances, lv, as.double(suite$y_start[idx]), as.double(m))
+  len <- c(n, m)
+  lv <- log(as.double(suite$values)[sequence(len, c(suite$x_start[idx],
+                                                    suite$y_start[idx]) + 1)])
+  start <- cumsum(c(0, len))[seq_along(len)]
+  k <- length(idx)
+  vx <- .Call(ffi_suite_variances, lv, start[seq_len(k)], as.double(n))
+  vy <- .Call(ffi_suite_variances, lv, start[k + seq_len(k)], as.double(m))
   sqrt(((n - 1) * vx + (m - 1) * vy) / (n + m - 2))
 }
 
@@ -314,25 +320,26 @@ suite_tolerance <- function(suite, p, alpha, s0) {
         as.double(alpha), s0)
 }
 
-# `detectable` of the suite's benchmarks whose direction is "none" (NA for
-# the others), as verdict_detectable() gives it for one verdict.
-suite_detectable <- function(suite, p, b, direction, alpha, s0, power = 0.8,
+# `detectable` of the suite's benchmarks idx, those whose direction is
+# "none" (NA for the others), as verdict_detectable() gives it for one
+# verdict; alpha and ci (the two ends of the speedup intervals) are the
+# suite's columns, one value per benchmark.
+suite_detectable <- function(suite, p, b, idx, alpha, s0, power = 0.8,
                              ci = NULL) {
-  out <- rep(NA_real_, length(direction))
-  idx <- which(direction == "none")
+  out <- rep(NA_real_, length(alpha))
   if (!length(idx)) return(out)
   out[idx] <- protocol_call(p, "suite_detectable", suite, idx, b, alpha[idx],
-                            s0, power, ci[idx, , drop = FALSE])
+                            s0, power, lapply(ci, `[`, idx))
   out
 }
 
-# The benchmarks idx of a suite, at their alphas a; ci: their speedup
-# intervals (one row each).
+# The benchmarks idx of a suite, at their alphas a; ci: the two ends of
+# their speedup intervals.
 suite_detectable_median <- function(suite, idx, b, a, s0, power, ci) {
   n <- suite$x_len[idx]
   m <- suite$y_len[idx]
   sd_fun <- function(i) suite_log_sd(suite, idx[i])
-  detectable_median_at(ci[, 1L], ci[, 2L], interval_level(a), n, m, sd_fun,
+  detectable_median_at(ci[[1L]], ci[[2L]], interval_level(a), n, m, sd_fun,
                        a, power, s0)
 }
 

@@ -68,6 +68,7 @@ SEXP ffi_pair_by_round(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
                        SEXP m, SEXP global, SEXP time, SEXP round);
 SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows);
 SEXP ffi_paste_rows_lazy(SEXP groups, SEXP sizes, SEXP group, SEXP row);
+SEXP ffi_round_index(SEXP x, SEXP digits);
 void st_paste_init(DllInfo *dll);
 SEXP ffi_group_order(SEXP group, SEXP run, SEXP ng);
 SEXP ffi_timings_group(SEXP bench, SEXP version, SEXP run, SEXP time, SEXP nb);

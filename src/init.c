@@ -73,6 +73,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_pair_by_round, 9),
     CALLDEF(ffi_paste_rows, 2),
     CALLDEF(ffi_paste_rows_lazy, 4),
+    CALLDEF(ffi_round_index, 2),
     CALLDEF(ffi_group_order, 3),
     CALLDEF(ffi_timings_group, 5),
     CALLDEF(ffi_run_starts, 1),

@@ -11,6 +11,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ffi.h"
@@ -232,23 +233,39 @@ SEXP ffi_paste_rows_lazy(SEXP groups, SEXP sizes, SEXP group, SEXP row)
         return R_NilValue;
     R_xlen_t ng = XLENGTH(groups), n = XLENGTH(group);
     const int *sz = INTEGER(sizes);
+    /* the pieces already checked (groups share pieces: each is checked
+     * once), and the strings last found to be ASCII, by a hash of their
+     * address (a piece repeats a few long strings, not always in a row) */
+    R_xlen_t n_pieces = 0;
     for (R_xlen_t g = 0; g < ng; g++) {
         SEXP p = VECTOR_ELT(groups, g);
-        if (TYPEOF(p) != VECSXP || sz[g] == NA_INTEGER || sz[g] < 0)
-            return R_NilValue;
+        if (TYPEOF(p) != VECSXP) return R_NilValue;
+        n_pieces += XLENGTH(p);
+    }
+    SEXP *seen = (SEXP *) R_alloc(n_pieces ? (size_t) n_pieces : 1, sizeof(SEXP));
+    R_xlen_t n_seen = 0;
+    SEXP ascii[256];
+    for (int c = 0; c < 256; c++) ascii[c] = NULL;
+    for (R_xlen_t g = 0; g < ng; g++) {
+        SEXP p = VECTOR_ELT(groups, g);
+        if (sz[g] == NA_INTEGER || sz[g] < 0) return R_NilValue;
         for (R_xlen_t j = 0; j < XLENGTH(p); j++) {
             SEXP v = VECTOR_ELT(p, j);
             if (TYPEOF(v) != STRSXP || (XLENGTH(v) != 1 && XLENGTH(v) != sz[g]))
                 return R_NilValue;
-            SEXP last = NULL;
+            int known = 0;
+            for (R_xlen_t k = 0; k < n_seen && !known; k++) known = seen[k] == v;
+            if (known) continue;
+            seen[n_seen++] = v;
             for (R_xlen_t i = 0; i < XLENGTH(v); i++) {
                 SEXP s = STRING_ELT(v, i);
-                if (s == NA_STRING || s == last || Rf_getCharCE(s) == CE_UTF8)
+                size_t h = ((size_t) (uintptr_t) s >> 4) & 255;
+                if (s == NA_STRING || s == ascii[h] || Rf_getCharCE(s) == CE_UTF8)
                     continue;
                 const char *c = CHAR(s);
                 for (int b = 0; b < LENGTH(s); b++)
                     if ((unsigned char) c[b] >= 0x80) return R_NilValue;
-                last = s;
+                ascii[h] = s;
             }
         }
     }

@@ -1278,4 +1278,11 @@ int st_plan_rank(const double *mu_x, size_t nx, const double *mu_y,
                  const double *w, size_t nw, double z, double power,
                  int nodes, double *runs);
 
+/* round-text.c: the distinct values of fround(x[i], digits) (uniq, room
+ * for n, in order of first appearance; compared by ==) and for each x[i]
+ * its 1-based position among them, 0 for NaN (index); *n_uniq their
+ * number.  ST_ERR_DOMAIN (n beyond INT32_MAX), ST_ERR_ALLOC. */
+int st_round_index(const double *x, size_t n, double digits, double *uniq,
+                   int *index, size_t *n_uniq);
+
 #endif
