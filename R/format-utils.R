@@ -243,6 +243,21 @@ fmt_p <- function(p, digits = 3L) {
   fmt_num(p, digits)
 }
 
+# fmt_p() of each value of a vector: the same strings, each branch made
+# for its values at once (formatC() and fmt_num() write each value on its
+# own).
+fmt_p_each <- function(p, digits = 3L) {
+  p <- as.double(p)
+  out <- rep("NA", length(p))
+  zero <- !is.na(p) & p == 0
+  tiny <- !is.na(p) & !zero & p < 1e-4
+  rest <- !is.na(p) & !zero & !tiny
+  out[zero] <- "0"
+  if (any(tiny)) out[tiny] <- formatC(p[tiny], format = "e", digits = digits - 1L)
+  if (any(rest)) out[rest] <- fmt_num(p[rest], digits)
+  out
+}
+
 fmt_pct <- function(conf) {
   if (length(conf) != 1L || !is.double(conf)) {
     return(paste0(format(100 * conf, digits = 6), "%"))

@@ -208,7 +208,7 @@ suite_run_order_text <- function(ro) {
   add <- function(out, p, what) {
     i <- which(!is.na(p) & p <= run_order_level)
     if (length(i)) {
-      txt <- sprintf("%s (p = %s)", what, vapply(p[i], fmt_p, ""))
+      txt <- sprintf("%s (p = %s)", what, fmt_p_each(p[i]))
       out[i] <- ifelse(nzchar(out[i]), paste(out[i], txt, sep = "; "), txt)
     }
     out

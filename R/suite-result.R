@@ -18,6 +18,45 @@ suite_caveat_text <- function(bits) {
   sentence[match(codes, distinct)]
 }
 
+# The caveats column of a protocol: the phrases of its caveat codes
+# (suite_caveat_text()), then in turn for the rows `ro` the run-order
+# phrase ro_text[ro], for the rows `short` the unattainable level's
+# phrase short_txt, and where `single` (one process per version) its
+# phrase; joined by "; ".  Made once per distinct code and flag `single`,
+# and row by row for the rows ro and short only.
+suite_caveats <- function(codes, single, ro, ro_text, short, short_txt) {
+  then <- function(text, more) {
+    ifelse(nzchar(text), paste(text, more, sep = "; "), more)
+  }
+  single_txt <- suite_run_order_phrases[["single_process"]]
+  key <- as.integer(codes) * 2L + single
+  uk <- unique(key)
+  text <- suite_caveat_text(uk %/% 2L)
+  one <- uk %% 2L == 1L
+  text[one] <- then(text[one], single_txt)
+  cav <- text[match(key, uk)]
+  rows <- unique(c(ro, short))
+  if (length(rows)) {
+    t <- suite_caveat_text(codes[rows])
+    r <- rows %in% ro
+    t[r] <- then(t[r], ro_text[rows[r]])
+    at <- match(rows, short)
+    s <- !is.na(at)
+    t[s] <- then(t[s], short_txt[at[s]])
+    one <- single[rows]
+    t[one] <- then(t[one], single_txt)
+    cav[rows] <- t
+  }
+  cav
+}
+
+# The benchmarks whose exact rank interval has a level ci_level below the
+# 1 - 2 alpha asked for (R/attainable.R).
+suite_short_rows <- function(ci_level, alpha) {
+  which(!is.na(ci_level) & !is.na(alpha) & alpha < 0.5 &
+          ci_level < 1 - 2 * alpha - 1e-9)
+}
+
 new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
                               prop_conf_level, prop_method, precision,
                               significant_only, rigorous, call,
@@ -27,14 +66,6 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   b <- res$benchmarks
   nb <- length(suite$names)
   np <- length(protocols)
-  # the core's column `col` of protocol number i (its rows of the long
-  # columns, benchmark after benchmark)
-  # benchmark after benchmark, the rows of protocol i
-  rows_of <- lapply(seq_len(np), function(i) seq.int(i, by = np, length.out = nb))
-  core_col <- function(i, col) {
-    v <- b$protocols[[col]]
-    if (np == 1L) v else v[rows_of[[i]]]
-  }
   w <- matrix(b$weights, nrow = nb, ncol = 3L)
   st <- b$status
   # a benchmark the core could not analyse (should not happen once the
@@ -64,14 +95,19 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   ro <- which(nzchar(ro_text))
   not_flagged <- !run_order$run_order_flag
   one <- if (is.null(single)) integer() else which(single)
+  single_flag <- seq_len(nb) %in% one
   ok <- !failed
+  # the core's columns made NA where NaN (na_if_nan())
+  nan_na <- names(b$protocols) %in% c("highest", "p_value", "p_value_slowdown",
+                                      "ci_estimate", "ci_level")
   # the protocol's columns (the i-th protocol asked for)
   proto <- function(i) {
     p <- protocols[i]
-    dec <- core_col(i, "decision")
-    alpha <- core_col(i, "alpha")
-    pv <- na_if_nan(core_col(i, "p_value"))
-    ps <- na_if_nan(core_col(i, "p_value_slowdown"))
+    core <- .Call(ffi_suite_split, b$protocols, np, i, nan_na)
+    dec <- core$decision
+    alpha <- core$alpha
+    pv <- core$p_value
+    ps <- core$p_value_slowdown
     if (any(failed)) {
       pv[failed] <- NA
       ps[failed] <- NA
@@ -94,64 +130,54 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     pa <- adjust(pv)
     psa <- adjust(ps)
     peqa <- if (min_speedup != 1) adjust(peq) else peq
-    tested <- dec >= 0 & !is.na(pa)
-    dec[tested] <- as.integer(pa[tested] <= alpha[tested])
-    # the direction as its row of decision_table (1 speedup, 2 slowdown,
-    # 3 none, 4 equivalent, 5 insufficient data), by indexing: the same
-    # values as nested ifelse() at a fraction of the cost on long suites
-    d <- 3L - (!is.na(psa) & psa <= alpha)
-    if (min_speedup != 1) d[which(d == 3L & !is.na(peqa) & peqa <= alpha)] <- 4L
-    d[which(dec == 1)] <- 1L
-    d[which(dec < 0)] <- 5L
+    # the decisions made again on the adjusted p-values, whether each is
+    # significant, and its direction as its row of decision_table (1
+    # speedup, 2 slowdown, 3 none, 4 equivalent, 5 insufficient data), in
+    # one pass of C (src/suite-columns.c)
+    made <- .Call(ffi_suite_decide, dec, alpha, pa, psa,
+                  if (min_speedup != 1) peqa)
+    d <- made$direction
     direction <- decision_table$direction[d]
     none <- which(d == 3L)
-    cav <- suite_caveat_text(core_col(i, "caveats"))
-    if (length(ro)) {
-      cav[ro] <- ifelse(nzchar(cav[ro]), paste(cav[ro], ro_text[ro], sep = "; "),
-                        ro_text[ro])
-    }
-    significant <- dec == 1
-    significant[dec < 0] <- NA
+    # the caveats: made once per distinct caveat code and single process
+    # flag, then in turn the run-order phrase, the unattainable level and
+    # the single process for the rows that have the first two
+    short <- suite_short_rows(core$ci_level, alpha)
+    cav <- suite_caveats(core$caveats, single_flag, ro, ro_text, short,
+                         if (length(short)) {
+                           suite_unattainable_text(alpha[short], suite$x_len[short],
+                                                   suite$y_len[short],
+                                                   core$ci_level[short])
+                         })
     # an exact rank interval whose level 1 - 2 alpha these sizes cannot
     # reach is no interval at that level (R/attainable.R); the caveat says so
-    ci_low <- ci_low_core <- core_col(i, "ci_low")
-    ci_high <- ci_high_core <- core_col(i, "ci_high")
-    ci_lev <- na_if_nan(core_col(i, "ci_level"))
-    short <- which(!is.na(ci_lev) & !is.na(alpha) & alpha < 0.5 &
-                   ci_lev < 1 - 2 * alpha - 1e-9)
+    ci_low <- core$ci_low
+    ci_high <- core$ci_high
     if (length(short)) {
       ci_low[short] <- NA_real_
       ci_high[short] <- NA_real_
-      txt <- suite_unattainable_text(alpha[short], suite$x_len[short],
-                                     suite$y_len[short], ci_lev[short])
-      cav[short] <- ifelse(nzchar(cav[short]), paste(cav[short], txt, sep = "; "), txt)
     }
     # timings of one process per version (rule 2): the runs as given,
     # never guaranteed (suite_timings_actions())
-    if (length(one)) {
-      txt <- suite_run_order_phrases[["single_process"]]
-      u <- unique(cav[one])
-      cav[one] <- ifelse(nzchar(u), paste(u, txt, sep = "; "), txt)[match(cav[one], u)]
-    }
-    guaranteed <- core_col(i, "guaranteed") == 1 & not_flagged
+    guaranteed <- core$guaranteed == 1 & not_flagged
     guaranteed[one] <- FALSE
     detectable <- suite_detectable(suite, p, b, none, alpha, min_speedup,
-                                   ci = list(ci_low_core, ci_high_core))
+                                   ci = list(core$ci_low, core$ci_high))
     # nothing is detectable where the sizes cannot reach alpha
     detectable[short[d[short] == 3L]] <- Inf
     list(
       decision = decision_table$words[d],
-      significant = significant,
+      significant = made$significant,
       direction = direction,
       conf_level = lev_used(alpha, searched),
-      highest = na_if_nan(core_col(i, "highest")),
+      highest = core$highest,
       p_value = pv,
       p_adjusted = pa,
       p_value_slowdown = ps,
       p_adjusted_slowdown = psa,
       p_value_equivalence = peq,
       guaranteed = guaranteed,
-      ci_estimate = na_if_nan(core_col(i, "ci_estimate")),
+      ci_estimate = core$ci_estimate,
       ci_low = ci_low,
       ci_high = ci_high,
       ci_level = interval_level(alpha),
@@ -319,20 +345,13 @@ suite_long <- function(benchmark, cols, protocols) {
   # the protocols' columns one after the other, read benchmark after
   # benchmark: row (j - 1) k + i is benchmark j under protocol i
   idx <- NULL
-  # the rows of protocol i
-  at <- lapply(seq_len(k), function(i) seq.int(i, by = k, length.out = nb))
   stack <- function(name) {
     parts <- lapply(cols, `[[`, name)
-    type <- if (k) typeof(parts[[1L]]) else ""
-    if (k && all(vapply(parts, function(v) {
-      is.null(attributes(v)) && identical(typeof(v), type) && length(v) == nb
-    }, NA)) && type %in% c("logical", "integer", "double", "character")) {
-      # the protocols' columns of one plain type put in place: the values
-      # and type of unlist() and the reordering below
-      v <- vector(type, nb * k)
-      for (i in seq_len(k)) v[at[[i]]] <- parts[[i]]
-      return(v)
-    }
+    # the protocols' columns of one plain type (no attributes, one value
+    # per benchmark) interleaved in one pass of C (src/suite-columns.c):
+    # the values and type of unlist() and the reordering below
+    v <- if (k) .Call(ffi_suite_interleave, parts)
+    if (!is.null(v)) return(v)
     if (is.null(idx)) idx <<- as.vector(t(matrix(seq_len(nb * k), nrow = nb)))
     v <- unlist(parts, use.names = FALSE)
     if (is.null(v)) v <- logical()

@@ -69,6 +69,9 @@ SEXP ffi_pair_by_round(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
 SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows);
 SEXP ffi_paste_rows_lazy(SEXP groups, SEXP sizes, SEXP group, SEXP row);
 SEXP ffi_round_index(SEXP x, SEXP digits);
+SEXP ffi_suite_split(SEXP cols, SEXP np, SEXP i, SEXP nan_na);
+SEXP ffi_suite_decide(SEXP dec, SEXP alpha, SEXP pa, SEXP psa, SEXP peqa);
+SEXP ffi_suite_interleave(SEXP cols);
 void st_paste_init(DllInfo *dll);
 SEXP ffi_group_order(SEXP group, SEXP run, SEXP ng);
 SEXP ffi_timings_group(SEXP bench, SEXP version, SEXP run, SEXP time, SEXP nb);

@@ -1285,4 +1285,21 @@ int st_plan_rank(const double *mu_x, size_t nx, const double *mu_y,
 int st_round_index(const double *x, size_t n, double digits, double *uniq,
                    int *index, size_t *n_uniq);
 
+/* suite-columns.c: out[j] = v[j * np + i] for j < nb (protocol i of np
+ * in the core's long columns). */
+void st_suite_column(const double *v, size_t nb, size_t np, size_t i,
+                     double *out);
+/* the decisions of n benchmarks of one protocol made again on the
+ * (adjusted) p-values pa, their direction codes (1 speedup, 2 slowdown,
+ * 3 none, 4 equivalent, 5 insufficient data) and whether significant (1,
+ * 0, -1 missing); missing values NaN; peqa may be NULL. */
+void st_suite_decide(size_t n, const double *dec, const double *alpha,
+                     const double *pa, const double *psa, const double *peqa,
+                     double *dec_out, int *dir, int *sig);
+
+/* out[j * np + i] = v[i][j] (values of sz bytes): the long column of np
+ * protocols' columns of nb values. */
+void st_suite_interleave(const void *const *v, size_t nb, size_t np,
+                         size_t sz, void *out);
+
 #endif

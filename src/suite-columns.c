@@ -1,0 +1,191 @@
+/*
+ * suite-columns.c -- a protocol's columns of a suite's result from the
+ * core's long columns (R/suite-result.R new_speedup_suite()): the core
+ * returns each column benchmark after benchmark, the protocols of each
+ * benchmark in turn; one protocol's values are read out in one pass, and
+ * its decisions are made again on the (adjusted) p-values, with their
+ * directions, in another.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "ffi.h"
+
+/* out[j] = v[j * np + i] for the nb benchmarks (protocol i of np). */
+void st_suite_column(const double *v, size_t nb, size_t np, size_t i,
+                     double *out)
+{
+    for (size_t j = 0; j < nb; j++) out[j] = v[j * np + i];
+}
+
+/*
+ * The decision of each of n benchmarks made again, as R's vector
+ * arithmetic on the columns gives it (missing values are NaN, and
+ * propagate as R's NA does through <= and &):
+ *   dec_out = (pa <= alpha) where dec >= 0 and pa is not missing (the
+ *     final test was reached), missing when alpha is; dec otherwise;
+ *   sig = 1 where dec_out == 1, -1 (missing) where dec_out is missing or
+ *     negative (insufficient data), 0 otherwise;
+ *   dir = the direction's row of the decision table: 3 (none), 2
+ *     (slowdown) where psa <= alpha, 4 (equivalent) where none and peqa
+ *     <= alpha (peqa NULL: none), 1 (speedup) where dec_out == 1, 5
+ *     (insufficient data) where dec_out < 0 or where the slowdown test is
+ *     missing (psa there and alpha missing: R's NA direction).
+ */
+void st_suite_decide(size_t n, const double *dec, const double *alpha,
+                     const double *pa, const double *psa, const double *peqa,
+                     double *dec_out, int *dir, int *sig)
+{
+    for (size_t j = 0; j < n; j++) {
+        double d = dec[j];
+        if (d >= 0 && !isnan(pa[j])) d = isnan(alpha[j]) ? NAN : (pa[j] <= alpha[j]);
+        dec_out[j] = d;
+        int k;
+        if (isnan(psa[j])) k = 3;
+        else if (isnan(alpha[j])) k = 5;
+        else k = psa[j] <= alpha[j] ? 2 : 3;
+        if (k == 3 && peqa && !isnan(peqa[j]) && !isnan(alpha[j]) &&
+            peqa[j] <= alpha[j])
+            k = 4;
+        if (d == 1) k = 1;
+        if (d < 0) k = 5;
+        dir[j] = k;
+        sig[j] = isnan(d) || d < 0 ? -1 : d == 1;
+    }
+}
+
+/* out[j * np + i] = v[i][j] for the np protocols i and the nb benchmarks
+ * j (the long column of the protocols' columns v[i]); sz the size of a
+ * value in bytes. */
+void st_suite_interleave(const void *const *v, size_t nb, size_t np,
+                         size_t sz, void *out)
+{
+    /* (a loop per size: a copy of a known size is one move) */
+    if (sz == sizeof(double)) {
+        double *o = out;
+        for (size_t i = 0; i < np; i++) {
+            const double *x = v[i];
+            for (size_t j = 0; j < nb; j++) o[j * np + i] = x[j];
+        }
+    } else if (sz == sizeof(int)) {
+        int *o = out;
+        for (size_t i = 0; i < np; i++) {
+            const int *x = v[i];
+            for (size_t j = 0; j < nb; j++) o[j * np + i] = x[j];
+        }
+    } else {
+        unsigned char *o = out;
+        for (size_t i = 0; i < np; i++) {
+            const unsigned char *x = v[i];
+            for (size_t j = 0; j < nb; j++)
+                memcpy(o + (j * np + i) * sz, x + j * sz, sz);
+        }
+    }
+}
+
+/* cols: the core's long columns (doubles, np values per benchmark);
+ * nan_na: for each, whether its NaN are made NA.  The columns of protocol
+ * i (1-based), named as cols. */
+SEXP ffi_suite_split(SEXP cols, SEXP np_, SEXP i_, SEXP nan_na)
+{
+    if (TYPEOF(cols) != VECSXP || TYPEOF(nan_na) != LGLSXP ||
+        XLENGTH(nan_na) != XLENGTH(cols))
+        Rf_error("`cols` must be a list and `nan_na` one flag per column.");
+    int np = ffi_int(np_, "np"), i = ffi_int(i_, "i");
+    if (np < 1 || i < 1 || i > np) Rf_error("`i` is out of range.");
+    R_xlen_t k = XLENGTH(cols);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, k));
+    for (R_xlen_t c = 0; c < k; c++) {
+        size_t n;
+        const double *v = ffi_doubles(VECTOR_ELT(cols, c), &n, "cols");
+        if (n % (size_t) np) Rf_error("a column's length is not a multiple of `np`.");
+        size_t nb = n / (size_t) np;
+        SEXP col = Rf_allocVector(REALSXP, (R_xlen_t) nb);
+        SET_VECTOR_ELT(out, c, col);
+        double *o = REAL(col);
+        st_suite_column(v, nb, (size_t) np, (size_t) (i - 1), o);
+        if (LOGICAL(nan_na)[c] == 1) {
+            for (size_t j = 0; j < nb; j++)
+                if (ISNAN(o[j]) && !R_IsNA(o[j])) o[j] = NA_REAL;
+        }
+    }
+    Rf_setAttrib(out, R_NamesSymbol, Rf_getAttrib(cols, R_NamesSymbol));
+    UNPROTECT(1);
+    return out;
+}
+
+/* list(decision, direction, significant) of st_suite_decide(); peqa NULL
+ * when there is no equivalence test. */
+SEXP ffi_suite_decide(SEXP dec, SEXP alpha, SEXP pa, SEXP psa, SEXP peqa)
+{
+    size_t n, m;
+    const double *d = ffi_doubles(dec, &n, "dec");
+    const double *a = ffi_doubles(alpha, &m, "alpha");
+    if (m != n) Rf_error("`alpha` has the wrong length.");
+    const double *p = ffi_doubles(pa, &m, "pa");
+    if (m != n) Rf_error("`pa` has the wrong length.");
+    const double *ps = ffi_doubles(psa, &m, "psa");
+    if (m != n) Rf_error("`psa` has the wrong length.");
+    const double *pe = NULL;
+    if (!Rf_isNull(peqa)) {
+        pe = ffi_doubles(peqa, &m, "peqa");
+        if (m != n) Rf_error("`peqa` has the wrong length.");
+    }
+    SEXP dec_out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) n));
+    SEXP dir = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) n));
+    SEXP sig = PROTECT(Rf_allocVector(LGLSXP, (R_xlen_t) n));
+    double *dv = REAL(dec_out);
+    int *sv = LOGICAL(sig);
+    st_suite_decide(n, d, a, p, ps, pe, dv, INTEGER(dir), sv);
+    for (size_t j = 0; j < n; j++) {
+        if (isnan(dv[j])) dv[j] = NA_REAL;
+        if (sv[j] < 0) sv[j] = NA_LOGICAL;
+    }
+    SEXP vals[3] = {dec_out, dir, sig};
+    const char *names[3] = {"decision", "direction", "significant"};
+    SEXP out = ffi_named_list(3, names, vals);
+    UNPROTECT(3);
+    return out;
+}
+
+/* cols: a list of np vectors of one type (logical, integer, double or
+ * character), nb values each, no attributes; their long column, or NULL
+ * when they are not such vectors. */
+SEXP ffi_suite_interleave(SEXP cols)
+{
+    if (TYPEOF(cols) != VECSXP || XLENGTH(cols) < 1) return R_NilValue;
+    R_xlen_t np = XLENGTH(cols);
+    SEXP first = VECTOR_ELT(cols, 0);
+    int type = TYPEOF(first);
+    R_xlen_t nb = XLENGTH(first);
+    if (type != LGLSXP && type != INTSXP && type != REALSXP && type != STRSXP)
+        return R_NilValue;
+    for (R_xlen_t i = 0; i < np; i++) {
+        SEXP v = VECTOR_ELT(cols, i);
+        if (TYPEOF(v) != type || XLENGTH(v) != nb || ATTRIB(v) != R_NilValue)
+            return R_NilValue;
+    }
+    if (nb > R_XLEN_T_MAX / np) return R_NilValue;
+    SEXP out = PROTECT(Rf_allocVector(type, nb * np));
+    if (type == STRSXP) {
+        for (R_xlen_t i = 0; i < np; i++) {
+            SEXP v = VECTOR_ELT(cols, i);
+            for (R_xlen_t j = 0; j < nb; j++)
+                SET_STRING_ELT(out, j * np + i, STRING_ELT(v, j));
+        }
+    } else {
+        const void **v = (const void **) R_alloc((size_t) np, sizeof(void *));
+        size_t sz = type == REALSXP ? sizeof(double) : sizeof(int);
+        for (R_xlen_t i = 0; i < np; i++) {
+            SEXP c = VECTOR_ELT(cols, i);
+            v[i] = type == REALSXP ? (const void *) REAL(c)
+                 : type == INTSXP ? (const void *) INTEGER(c)
+                 : (const void *) LOGICAL(c);
+        }
+        void *o = type == REALSXP ? (void *) REAL(out)
+                : type == INTSXP ? (void *) INTEGER(out) : (void *) LOGICAL(out);
+        st_suite_interleave(v, (size_t) nb, (size_t) np, sz, o);
+    }
+    UNPROTECT(1);
+    return out;
+}
