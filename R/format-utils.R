@@ -198,6 +198,17 @@ round_text <- function(x, digits) {
   out
 }
 
+# round_text() as a coded piece of lazy_rows() (R/suite-notes.R): each
+# value's position among the distinct rounded values' strings ("NA" last),
+# or the strings themselves when x is not a plain double vector.
+round_coded <- function(x, digits) {
+  if (is.double(x) && is.null(attributes(x))) {
+    ri <- .Call(ffi_round_index, x, as.double(digits))
+    return(coded(ri[[2L]], c(as.character(ri[[1L]]), "NA")))
+  }
+  round_text(x, digits)
+}
+
 # formatC(format = "fg", flag = "#") writes a value of at least 1e-4 in
 # absolute value whose "%#.*g" form has no exponent as that form; sprintf()
 # makes it at a fraction of formatC()'s cost, and formatC() writes the rest

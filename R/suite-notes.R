@@ -81,16 +81,17 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     sp <- shown(bm[[paste0("speedup_", protocol_info(p)$centre)]])
     what <- protocol_info(p)$what
     dirn <- shown(dirn)
-    # "<sep><caveats>", or "" without caveats, for every row shown (made
-    # once per distinct caveat: a suite repeats a handful over thousands
-    # of rows)
+    # the pieces are coded (lazy_rows()): each row's position among the
+    # distinct strings, made once each (a suite repeats a handful of
+    # caveats and a few hundred figures over thousands of rows)
     cav_u <- unique(cav)
     cav_at <- match(cav, cav_u)
+    # "<sep><caveats>", or "" without caveats
     tail_cav <- function(sep) {
       out <- cav_u
       nz <- nzchar(cav_u)
       out[nz] <- paste0(sep, cav_u[nz])
-      out[cav_at]
+      coded(cav_at, out)
     }
     insufficient <- is.na(dirn)
     not_sig <- !insufficient & dirn != "speedup"
@@ -101,9 +102,11 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     }
     # the words of the rows with a decision (each a function of its row's
     # value alone: made for every row shown, read for those)
-    sp_txt <- fmt3(sp)
-    lev_txt <- format_level(lev)
-    dw <- decision_words(dirn)
+    sp_txt <- round_coded(sp, 3L)
+    lev_txt <- coded_distinct(lev, function(u) round_text(u, 4L))
+    dw <- decision_row(dirn)
+    # (an unknown direction reads as itself: decision_words())
+    dw <- if (anyNA(dw)) decision_words(dirn) else coded(dw, decision_table$words)
     i <- which(not_sig)
     if (length(i)) {
       # the p-value the decision used: adjusted when the suite adjusts;
@@ -118,8 +121,17 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
       equiv <- which(is_word(dirn[i], "equivalent"))
       pe <- col("p_value_equivalence")
       if (length(equiv) && !is.null(pe)) pd[equiv] <- shown(pe)[i[equiv]]
-      pd_txt <- character(n)
-      pd_txt[i] <- fmt3(pd)
+      pd_txt <- round_coded(pd, 3L)
+      if (is.integer(pd_txt)) {
+        # "" in the rows of the other groups
+        at <- rep(length(levels(pd_txt)) + 1L, n)
+        at[i] <- pd_txt
+        pd_txt <- coded(at, c(levels(pd_txt), ""))
+      } else {
+        txt <- character(n)
+        txt[i] <- pd_txt
+        pd_txt <- txt
+      }
       add_group(i, what, " = ", sp_txt, ": ", dw, " at confidence ", lev_txt,
                 " (", p_name, " ", pd_txt, ")", tail_cav("; "))
     }
@@ -127,13 +139,23 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     if (length(i)) {
       add_group(i, what, " = ", sp_txt, ": ", dw, " at confidence ", lev_txt,
                 ", but 1 - alpha may not be the correct confidence level: ",
-                cav)
+                coded(cav_at, cav_u))
     }
     idx[[p]] <- show
     grp[[p]] <- g_p
   }
   # benchmark by benchmark, the protocols' notes in their order (benchmark
-  # names are unique, so a row's index orders it)
+  # names are unique, so a row's index orders it); when every protocol
+  # shows every benchmark, that order is each benchmark's protocols in turn
+  k <- length(idx)
+  nb <- length(bm$benchmark)
+  if (k && nb && all(lengths(idx) == nb) && is.null(attributes(bm$benchmark))) {
+    return(new_frame(list(
+      benchmark = rep(bm$benchmark, each = k),
+      protocol = rep(names(idx), times = nb),
+      message = lazy_rows(groups, sizes, .Call(ffi_suite_interleave, unname(grp)),
+                          rep(seq_len(nb), each = k)))))
+  }
   at <- c(integer(), unlist(idx, use.names = FALSE))
   o <- order(at)
   proto <- c(character(), rep(names(idx), lengths(idx)))
@@ -144,7 +166,8 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
 }
 
 # The rows of text of `groups` (each a list of the pieces of join_rows(),
-# of length 1 or of the group's size `sizes`), row r[i] of group g[i] for
+# plain or coded (coded()), of length 1 or of the group's size `sizes`),
+# row r[i] of group g[i] for
 # each i:
 # a character vector whose strings are made when read (ffi_paste_rows_lazy,
 # src/paste.c), or made now by join_rows() when the pieces cannot be
@@ -153,12 +176,38 @@ lazy_rows <- function(groups, sizes, g, r) {
   out <- if (length(g)) .Call(ffi_paste_rows_lazy, groups, sizes, g, r)
   if (is.null(out)) {
     made <- lapply(seq_along(groups), function(k) {
-      do.call(join_rows, c(list(sizes[k]), groups[[k]]))
+      do.call(join_rows, c(list(sizes[k]), lapply(groups[[k]], uncoded)))
     })
     out <- character(length(g))
     for (k in seq_along(groups)) out[g == k] <- made[[k]][r[g == k]]
   }
   out
+}
+
+# x as a coded piece: each value's position among the distinct values,
+# whose strings text(u) gives (one value: one string, no hashing).
+coded_distinct <- function(x, text) {
+  if (length(x) && is.null(attributes(x)) && !anyNA(x) && all(x == x[1L])) {
+    return(coded(rep(1L, length(x)), text(x[1L])))
+  }
+  u <- unique(x)
+  coded(match(x, u), text(u))
+}
+
+# A coded piece of lazy_rows(): row i's text is levels[code[i]] ("NA" for
+# a missing code), as a factor's.
+coded <- function(code, levels) {
+  attr(code, "levels") <- levels
+  code
+}
+
+# The text of a piece, coded or not.
+uncoded <- function(piece) {
+  if (is.integer(piece) && is.character(attr(piece, "levels"))) {
+    attr(piece, "levels")[piece]
+  } else {
+    piece
+  }
 }
 
 # paste0(...) of character pieces, each of length 1 or n, as n rows: one

@@ -202,6 +202,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   # the long table (one row per benchmark and protocol), then the wide
   # view cut from it
   by_protocol <- lapply(seq_len(np), proto)
+  proto_cols <- by_protocol
   results <- suite_long(suite$names, by_protocol, protocols)
   if (any(failed)) {
     by_protocol <- NULL
@@ -213,41 +214,40 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
 
   s <- res$summary
   used <- c("custom", "equal", "fraction")[s$weights + 1L]
-  overall <- data.frame(
+  overall <- small_frame(
     centre = c("min", "mean", "median"),
     gain = s$gain, speedup = s$speedup, n = rep(s$n_used, 3L),
     gain_significant = s$gain_sig, speedup_significant = s$speedup_sig,
-    n_significant = s$n_sig, stringsAsFactors = FALSE)
-  proportion <- data.frame(
+    n_significant = s$n_sig)
+  # the counts of each protocol from its columns (those of the failed
+  # benchmarks, which the tables leave out, have no direction and no
+  # p-value)
+  per_protocol <- function(f, type = integer(1)) {
+    vapply(proto_cols, f, type, USE.NAMES = FALSE)
+  }
+  proportion <- small_frame(
     protocol = protocols, a = s$a, b = rep(s$b, np),
     estimate = s$estimate, conf_low = s$conf_low, conf_high = s$conf_high,
     conf_level = prop_conf_level, method = prop_method,
     valid = s$valid == 1L, min_benchmarks = s$min_benchmarks,
-    precision = precision, stringsAsFactors = FALSE)
-
-  per_protocol <- function(f, type = integer(1)) {
-    vapply(protocols, function(p) f(benchmarks, p), type, USE.NAMES = FALSE)
-  }
-  proportion$slowdowns <- per_protocol(function(bm, p) {
-    sum(is_word(bm[[paste0(p, "_direction")]], "slowdown"))
-  })
-  proportion$equivalent <- per_protocol(function(bm, p) {
-    sum(is_word(bm[[paste0(p, "_direction")]], "equivalent"))
-  })
+    precision = precision,
+    slowdowns = per_protocol(function(cols) sum(is_word(cols$direction, "slowdown"))),
+    equivalent = per_protocol(function(cols) sum(is_word(cols$direction, "equivalent"))))
   if (p_adjust != "none" || min_speedup != 1) {
     re <- suite_resummarise(benchmarks, overall, proportion)
     overall <- re$overall
     proportion <- re$proportion
   }
-  tested <- per_protocol(function(bm, p) {
-    sum(!is.na(bm[[paste0(p, "_p_value")]]))
-  })
-  alpha_sum <- per_protocol(function(bm, p) {
-    sum(1 - bm[[paste0(p, "_conf_level")]][!is.na(bm[[paste0(p, "_p_value")]])])
+  tested <- per_protocol(function(cols) sum(!is.na(cols$p_value)))
+  alpha_sum <- per_protocol(function(cols) {
+    sum(1 - cols$conf_level[!is.na(cols$p_value)])
   }, double(1))
-  multiplicity <- data.frame(protocol = protocols, tested = tested,
-                             expected_false = alpha_sum,
-                             stringsAsFactors = FALSE)
+  multiplicity <- small_frame(protocol = protocols, tested = tested,
+                              expected_false = alpha_sum)
+  weights_given <- suite$weight
+  if (any(failed) || !is.null(attributes(weights_given))) {
+    weights_given <- weights_given[!failed]
+  }
 
   structure(list(
     benchmarks = benchmarks, results = results, protocols = protocols,
@@ -256,7 +256,7 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
     min_speedup = min_speedup,
     problems = problems, notes = suite_notes(benchmarks, p_adjust != "none", protocols),
     weights = used, weights_requested = requested,
-    weights_given = stats::setNames(suite$weight[!failed], suite$names[!failed]),
+    weights_given = stats::setNames(weights_given, suite$names[!failed]),
     significant_only = significant_only, rigorous = rigorous,
     versions = suite$versions, call = call),
     class = "speedup_suite")
@@ -308,6 +308,19 @@ suite_resummarise <- function(bm, overall, proportion, proportions = TRUE) {
     }
   }
   list(overall = overall, proportion = proportion)
+}
+
+# data.frame(..., stringsAsFactors = FALSE) of a few plain vectors
+# (recycled to the longest, as data.frame() recycles them), without its
+# checks and conversions; data.frame() itself for anything else.
+small_frame <- function(...) {
+  cols <- list(...)
+  n <- max(lengths(cols))
+  plain <- vapply(cols, function(v) {
+    is.atomic(v) && is.null(attributes(v)) && length(v) > 0L && n %% length(v) == 0L
+  }, NA)
+  if (!all(plain)) return(data.frame(..., stringsAsFactors = FALSE))
+  new_frame(lapply(cols, rep_len, n))
 }
 
 # x %in% word for a single word (TRUE where x is the word, FALSE where it

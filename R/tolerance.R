@@ -174,7 +174,7 @@ detectable_median <- function(v, power, alpha, s0) {
 # z_power) se.
 detectable_median_at <- function(lo, hi, conf, n, m, sd_fun, alpha, power,
                                  s0) {
-  se <- (log(hi) - log(lo)) / (2 * stats::qnorm((1 + conf) / 2))
+  se <- (log(hi) - log(lo)) / (2 * qnorm_each((1 + conf) / 2))
   se[!is.finite(se) | se <= 0 | !(lo > 0)] <- NA_real_
   miss <- is.na(se) & n >= 2 & m >= 2
   if (any(miss) && !is.null(sd_fun)) {
@@ -182,7 +182,7 @@ detectable_median_at <- function(lo, hi, conf, n, m, sd_fun, alpha, power,
     se[i] <- sd_fun(i) * sqrt(pi / 3) * sqrt(1 / n[i] + 1 / m[i])
   }
   se[!is.finite(se) | se <= 0] <- NA_real_
-  s0 * exp((stats::qnorm(1 - alpha) + stats::qnorm(power)) * se)
+  s0 * exp((qnorm_each(1 - alpha) + stats::qnorm(power)) * se)
 }
 
 # The same for the benchmarks idx of a suite, R's var() of the log times
@@ -246,6 +246,16 @@ qt_each <- function(p, df) {
   uk <- unique(key)
   q <- stats::qt(up[(uk - 1) %% length(up) + 1], ud[(uk - 1) %/% length(up) + 1])
   q[match(key, uk)]
+}
+
+# stats::qnorm(p), computed once when a suite's benchmarks all have the
+# same p (one level).
+qnorm_each <- function(p) {
+  if (length(p) >= 64L && is.null(attributes(p)) && !anyNA(p) &&
+      all(p == p[1L])) {
+    return(rep(stats::qnorm(p[1L]), length(p)))
+  }
+  stats::qnorm(p)
 }
 
 # "2 %" for a factor 1.02 (the tolerance or a change, in percent).

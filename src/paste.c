@@ -102,6 +102,11 @@ SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows)
  * made when its data are asked for (sorting, most of R's vector code).
  * A suite's notes are such rows: thousands of sentences that most uses
  * never read.  Written out (saveRDS()) it is a plain character vector.
+ * A piece may also be coded: an integer vector (of length 1 or the
+ * group's size) with a character attribute "levels", row i's text being
+ * levels[piece[i]] ("NA" for NA), as a factor's; a suite's pieces repeat a
+ * few hundred strings over thousands of rows, which are then neither
+ * copied into a vector per piece nor checked more than once.
  *
  * data1: list(groups, group, row, done), done a logical flag set once
  * every row is made; data2: the rows made so far (NA_STRING: not yet;
@@ -111,6 +116,16 @@ SEXP ffi_paste_rows(SEXP pieces, SEXP n_rows)
 
 static R_altrep_class_t lazy_rows_class;
 
+/* the string of row i (0-based) of a piece, plain or coded */
+static SEXP piece_elt(SEXP v, R_xlen_t i)
+{
+    R_xlen_t at = XLENGTH(v) == 1 ? 0 : i;
+    if (TYPEOF(v) == STRSXP) return STRING_ELT(v, at);
+    int code = INTEGER(v)[at];
+    if (code == NA_INTEGER) return NA_STRING;
+    return STRING_ELT(Rf_getAttrib(v, R_LevelsSymbol), code - 1);
+}
+
 /* row i (0-based) of group pieces `p` joined into buf (grown with
  * R_alloc); the string, marked UTF-8 when a piece is */
 static SEXP lazy_join(SEXP p, R_xlen_t i)
@@ -119,8 +134,7 @@ static SEXP lazy_join(SEXP p, R_xlen_t i)
     size_t len = 0;
     int utf8 = 0;
     for (R_xlen_t j = 0; j < k; j++) {
-        SEXP v = VECTOR_ELT(p, j);
-        SEXP s = STRING_ELT(v, XLENGTH(v) == 1 ? 0 : i);
+        SEXP s = piece_elt(VECTOR_ELT(p, j), i);
         if (s == NA_STRING) {
             len += 2;
         } else {
@@ -133,8 +147,7 @@ static SEXP lazy_join(SEXP p, R_xlen_t i)
     char *buf = R_alloc(len + 1, 1);
     size_t at = 0;
     for (R_xlen_t j = 0; j < k; j++) {
-        SEXP v = VECTOR_ELT(p, j);
-        SEXP s = STRING_ELT(v, XLENGTH(v) == 1 ? 0 : i);
+        SEXP s = piece_elt(VECTOR_ELT(p, j), i);
         const char *c = s == NA_STRING ? "NA" : CHAR(s);
         size_t l = s == NA_STRING ? 2 : (size_t) LENGTH(s);
         memcpy(buf + at, c, l);
@@ -220,8 +233,8 @@ void st_paste_init(DllInfo *dll)
     R_set_altstring_Set_elt_method(lazy_rows_class, lazy_set_elt);
 }
 
-/* groups: a list of groups, each a list of character pieces of length 1
- * or sizes[g]; group, row: for each row its group (1-based) and its row
+/* groups: a list of groups, each a list of pieces (character or coded)
+ * of length 1 or sizes[g]; group, row: for each row its group (1-based) and its row
  * in the group (1-based).  The rows as a vector made when read, or NULL
  * when a piece is not such a vector or its text would need a translation
  * (the caller then joins them with paste0()). */
@@ -251,12 +264,25 @@ SEXP ffi_paste_rows_lazy(SEXP groups, SEXP sizes, SEXP group, SEXP row)
         if (sz[g] == NA_INTEGER || sz[g] < 0) return R_NilValue;
         for (R_xlen_t j = 0; j < XLENGTH(p); j++) {
             SEXP v = VECTOR_ELT(p, j);
-            if (TYPEOF(v) != STRSXP || (XLENGTH(v) != 1 && XLENGTH(v) != sz[g]))
+            if ((TYPEOF(v) != STRSXP && TYPEOF(v) != INTSXP) ||
+                (XLENGTH(v) != 1 && XLENGTH(v) != sz[g]))
                 return R_NilValue;
             int known = 0;
             for (R_xlen_t k = 0; k < n_seen && !known; k++) known = seen[k] == v;
             if (known) continue;
             seen[n_seen++] = v;
+            if (TYPEOF(v) == INTSXP) {
+                /* coded: every code a level (or NA); the levels are checked */
+                SEXP lev = Rf_getAttrib(v, R_LevelsSymbol);
+                if (TYPEOF(lev) != STRSXP) return R_NilValue;
+                const int *code = INTEGER(v);
+                for (R_xlen_t i = 0; i < XLENGTH(v); i++) {
+                    if (code[i] != NA_INTEGER &&
+                        (code[i] < 1 || code[i] > XLENGTH(lev)))
+                        return R_NilValue;
+                }
+                v = lev;
+            }
             for (R_xlen_t i = 0; i < XLENGTH(v); i++) {
                 SEXP s = STRING_ELT(v, i);
                 size_t h = ((size_t) (uintptr_t) s >> 4) & 255;
