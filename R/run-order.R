@@ -205,10 +205,15 @@ suite_run_order <- function(suite) {
 # (vectorised; sentences are formatted for the flagged benchmarks only).
 suite_run_order_text <- function(ro) {
   out <- character(nrow(ro))
+  # (only the flagged rows have a phrase: the flag is the same three tests)
+  flag <- ro$run_order_flag
+  rows <- if (is.logical(flag) && !anyNA(flag)) which(flag) else seq_len(nrow(ro))
   add <- function(out, p, what) {
-    i <- which(!is.na(p) & p <= run_order_level)
+    p <- p[rows]
+    j <- which(!is.na(p) & p <= run_order_level)
+    i <- rows[j]
     if (length(i)) {
-      txt <- sprintf("%s (p = %s)", what, fmt_p_each(p[i]))
+      txt <- sprintf("%s (p = %s)", what, fmt_p_each(p[j]))
       out[i] <- ifelse(nzchar(out[i]), paste(out[i], txt, sep = "; "), txt)
     }
     out

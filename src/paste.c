@@ -276,20 +276,22 @@ SEXP ffi_paste_rows_lazy(SEXP groups, SEXP sizes, SEXP group, SEXP row)
                 SEXP lev = Rf_getAttrib(v, R_LevelsSymbol);
                 if (TYPEOF(lev) != STRSXP) return R_NilValue;
                 const int *code = INTEGER(v);
-                for (R_xlen_t i = 0; i < XLENGTH(v); i++) {
-                    if (code[i] != NA_INTEGER &&
-                        (code[i] < 1 || code[i] > XLENGTH(lev)))
+                R_xlen_t nv = XLENGTH(v), nl = XLENGTH(lev);
+                for (R_xlen_t i = 0; i < nv; i++) {
+                    if (code[i] != NA_INTEGER && (code[i] < 1 || code[i] > nl))
                         return R_NilValue;
                 }
                 v = lev;
             }
-            for (R_xlen_t i = 0; i < XLENGTH(v); i++) {
+            R_xlen_t nv = XLENGTH(v);
+            for (R_xlen_t i = 0; i < nv; i++) {
                 SEXP s = STRING_ELT(v, i);
                 size_t h = ((size_t) (uintptr_t) s >> 4) & 255;
                 if (s == NA_STRING || s == ascii[h] || Rf_getCharCE(s) == CE_UTF8)
                     continue;
                 const char *c = CHAR(s);
-                for (int b = 0; b < LENGTH(s); b++)
+                int len = LENGTH(s);
+                for (int b = 0; b < len; b++)
                     if ((unsigned char) c[b] >= 0x80) return R_NilValue;
                 ascii[h] = s;
             }

@@ -1302,4 +1302,9 @@ void st_suite_decide(size_t n, const double *dec, const double *alpha,
 void st_suite_interleave(const void *const *v, size_t nb, size_t np,
                          size_t sz, void *out);
 
+/* the positions j < n where ci_level[j] < 1 - 2 alpha[j] - 1e-9 (both
+ * known, alpha[j] < 0.5), in order, into at; their number. */
+size_t st_suite_short(size_t n, const double *ci_level, const double *alpha,
+                      size_t *at);
+
 #endif

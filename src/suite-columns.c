@@ -54,6 +54,21 @@ void st_suite_decide(size_t n, const double *dec, const double *alpha,
     }
 }
 
+/* The positions (0-based) of the benchmarks whose interval level
+ * ci_level is below the 1 - 2 alpha asked for (both known, alpha < 0.5;
+ * by more than 1e-9, as R computes 1 - 2 * alpha - 1e-9): the exact rank
+ * intervals these sizes cannot reach.  Returns their number. */
+size_t st_suite_short(size_t n, const double *ci_level, const double *alpha,
+                      size_t *at)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < n; j++) {
+        double a = alpha[j], l = ci_level[j];
+        if (!isnan(l) && !isnan(a) && a < 0.5 && l < 1 - 2 * a - 1e-9) at[k++] = j;
+    }
+    return k;
+}
+
 /* out[j * np + i] = v[i][j] for the np protocols i and the nb benchmarks
  * j (the long column of the protocols' columns v[i]); sz the size of a
  * value in bytes. */
@@ -145,6 +160,22 @@ SEXP ffi_suite_decide(SEXP dec, SEXP alpha, SEXP pa, SEXP psa, SEXP peqa)
     const char *names[3] = {"decision", "direction", "significant"};
     SEXP out = ffi_named_list(3, names, vals);
     UNPROTECT(3);
+    return out;
+}
+
+/* The 1-based positions of st_suite_short(). */
+SEXP ffi_suite_short(SEXP ci_level, SEXP alpha)
+{
+    size_t n, m;
+    const double *l = ffi_doubles(ci_level, &n, "ci_level");
+    const double *a = ffi_doubles(alpha, &m, "alpha");
+    if (m != n) Rf_error("`alpha` has the wrong length.");
+    size_t *at = (size_t *) R_alloc(n ? n : 1, sizeof(size_t));
+    size_t k = st_suite_short(n, l, a, at);
+    SEXP out = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) k));
+    int *o = INTEGER(out);
+    for (size_t j = 0; j < k; j++) o[j] = (int) at[j] + 1;
+    UNPROTECT(1);
     return out;
 }
 
