@@ -39,7 +39,13 @@
  *   - a Google Benchmark file's runs are numbered in file order within
  *     their benchmark and ranked by distinct repetition indices;
  *   - a suite's timings grouped in one pass equal the grouping and the
- *     process counts made in two.
+ *     process counts made in two;
+ *   - a suite's result columns (suitecols): the distinct rounded values
+ *     are distinct, in order of appearance, and each value's index gives
+ *     its fround(); a protocol's column read out of the interleaved long
+ *     column is the column; the decisions' directions and significance
+ *     agree with the decisions; the unattainable rows are those of the
+ *     test written out.
  * Hangs are caught by libFuzzer's -timeout.
  */
 #include <float.h>
@@ -49,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <Rmath.h>
 #include "speeduptest.h"
 #include "cache.h"
 #include "measure.h"
@@ -2539,6 +2546,74 @@ static void fuzz_jscan(reader *r)
     free(b.buf);
 }
 
+/* ---- suitecols: a suite's result columns (suite-columns.c, round-text.c) */
+
+static void fuzz_suitecols(reader *r)
+{
+    size_t n = rd_size(r, 64), np = 1 + rd_size(r, 3);
+    double x[64], y[64], z[64], w[64], v[64], uniq[64], back[64];
+    int index[64], dir[64], sig[64];
+    for (size_t i = 0; i < n; i++) {
+        x[i] = rd_double(r);
+        y[i] = rd_double(r);
+        z[i] = rd_double(r);
+        w[i] = rd_double(r);
+        v[i] = (double) ((int) rd_u8(r) % 3 - 1);
+    }
+    /* the rounded values' index */
+    double digits = (double) rd_size(r, 6);
+    size_t nu;
+    CHECK(st_round_index(x, n, digits, uniq, index, &nu) == ST_OK);
+    CHECK(nu <= n);
+    int seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        double f = fround(x[i], digits);
+        if (isnan(f)) {
+            CHECK(index[i] == 0);
+            continue;
+        }
+        CHECK(index[i] >= 1 && index[i] <= seen + 1);
+        if (index[i] == seen + 1) seen++;
+        CHECK(uniq[index[i] - 1] == f);
+    }
+    CHECK((size_t) seen == nu);
+    for (size_t a = 0; a < nu; a++)
+        for (size_t b = a + 1; b < nu; b++) CHECK(!(uniq[a] == uniq[b]));
+    /* interleaved and read out again */
+    size_t nb = n / np;
+    const void *cols[4];
+    double long_col[64];
+    for (size_t i = 0; i < np; i++) cols[i] = x + i * nb;
+    st_suite_interleave(cols, nb, np, sizeof(double), long_col);
+    for (size_t i = 0; i < np; i++) {
+        st_suite_column(long_col, nb, np, i, back);
+        CHECK(memcmp(back, x + i * nb, nb * sizeof(double)) == 0);
+    }
+    /* decisions: alpha from y (a level or missing), p-values z, w, x */
+    double alpha[64], dec[64];
+    for (size_t i = 0; i < n; i++) alpha[i] = isnan(y[i]) ? NAN : 0.05;
+    int eq = rd_u8(r) & 1;
+    st_suite_decide(n, v, alpha, z, w, eq ? x : NULL, dec, dir, sig);
+    for (size_t i = 0; i < n; i++) {
+        CHECK(dir[i] >= 1 && dir[i] <= 5);
+        CHECK((dir[i] == 1) == (dec[i] == 1));
+        if (dec[i] < 0) CHECK(dir[i] == 5);
+        CHECK(sig[i] == (isnan(dec[i]) || dec[i] < 0 ? -1 : dec[i] == 1));
+        if (v[i] < 0) CHECK(dec[i] == v[i]);
+        if (dir[i] == 4) CHECK(eq);
+    }
+    /* the unattainable rows */
+    size_t at[64];
+    size_t k = st_suite_short(n, z, y, at), m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isnan(z[i]) && !isnan(y[i]) && y[i] < 0.5 && z[i] < 1 - 2 * y[i] - 1e-9) {
+            CHECK(m < k && at[m] == i);
+            m++;
+        }
+    }
+    CHECK(m == k);
+}
+
 /* the targets of the bulk files (paste, fileread, json, site, vtable) */
 #include "fuzz_bulk.c"
 
@@ -2576,6 +2651,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (strcmp(t, "gborder") == 0) fuzz_gborder(&r);
     if (strcmp(t, "tsuite") == 0) fuzz_tsuite(&r);
     if (strcmp(t, "jscan") == 0) fuzz_jscan(&r);
+    if (strcmp(t, "suitecols") == 0) fuzz_suitecols(&r);
     /* the bulk files (not in all: four start an embedded R) */
     if (strcmp(t, "paste") == 0) fuzz_paste(&r);
     if (strcmp(t, "fileread") == 0) fuzz_fileread(&r);

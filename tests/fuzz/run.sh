@@ -3,7 +3,7 @@
 #   tests/fuzz/run.sh TARGET SECONDS [extra libFuzzer flags]
 # TARGET: wilcoxon signrank exact kth tests proportion protocol hpt util
 #   sorted select runorder suite all split changes warmup units planrank
-#   rounds gborder tsuite jscan
+#   rounds gborder tsuite jscan suitecols
 #   exactlarge (the last with -timeout=60), and the bulk files' paste
 #   fileread json site vtable
 # Prints one summary line: target, seconds, executions, coverage, result.
