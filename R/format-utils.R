@@ -198,15 +198,27 @@ round_text <- function(x, digits) {
   out
 }
 
-# round_text() as a coded piece of lazy_rows() (R/suite-notes.R): each
-# value's position among the distinct rounded values' strings ("NA" last),
-# or the strings themselves when x is not a plain double vector.
-round_coded <- function(x, digits) {
-  if (is.double(x) && is.null(attributes(x))) {
+# round_text() as coded pieces of lazy_rows() (R/suite-notes.R): a
+# function of x giving each value's position among the distinct rounded
+# values' strings ("NA" last), or the strings themselves when x is not a
+# plain double vector.  The strings are made once for all the vectors the
+# function is given (a suite's protocols round many of the same figures).
+round_coder <- function(digits) {
+  values <- double()
+  text <- character()
+  function(x) {
+    if (!is.double(x) || !is.null(attributes(x))) return(round_text(x, digits))
     ri <- .Call(ffi_round_index, x, as.double(digits))
-    return(coded(ri[[2L]], c(as.character(ri[[1L]]), "NA")))
+    u <- ri[[1L]]
+    at <- match(u, values)
+    new <- which(is.na(at))
+    if (length(new)) {
+      at[new] <- length(values) + seq_along(new)
+      values <<- c(values, u[new])
+      text <<- c(text, as.character(u[new]))
+    }
+    coded(c(at, length(values) + 1L)[ri[[2L]]], c(text, "NA"))
   }
-  round_text(x, digits)
 }
 
 # formatC(format = "fg", flag = "#") writes a value of at least 1e-4 in

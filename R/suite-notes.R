@@ -62,6 +62,7 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     g_p[i] <<- length(groups)
   }
   p_name <- if (adjusted) "adjusted p-value" else "p-value"
+  fmt3_coded <- round_coder(3L)
   for (p in protocols) {
     col <- function(name) bm[[paste0(p, "_", name)]]
     dirn <- col("direction")
@@ -102,7 +103,7 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     }
     # the words of the rows with a decision (each a function of its row's
     # value alone: made for every row shown, read for those)
-    sp_txt <- round_coded(sp, 3L)
+    sp_txt <- fmt3_coded(sp)
     lev_txt <- coded_distinct(lev, function(u) round_text(u, 4L))
     dw <- decision_row(dirn)
     # (an unknown direction reads as itself: decision_words())
@@ -121,7 +122,7 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
       equiv <- which(is_word(dirn[i], "equivalent"))
       pe <- col("p_value_equivalence")
       if (length(equiv) && !is.null(pe)) pd[equiv] <- shown(pe)[i[equiv]]
-      pd_txt <- round_coded(pd, 3L)
+      pd_txt <- fmt3_coded(pd)
       if (is.integer(pd_txt)) {
         # "" in the rows of the other groups
         at <- rep(length(levels(pd_txt)) + 1L, n)

@@ -2,7 +2,7 @@
 # (R/suite-result.R, R/suite-notes.R, src/suite-columns.c,
 # src/round-text.c, src/paste.c) against the R code they replace.
 
-test_that("round_text() and round_coded() give as.character(round()) with NA as \"NA\"", {
+test_that("round_text() and round_coder() give as.character(round()) with NA as \"NA\"", {
   ns <- asNamespace("speeduptest")
   set.seed(11)
   ref <- function(x, d) {
@@ -18,12 +18,17 @@ test_that("round_text() and round_coded() give as.character(round()) with NA as 
   x <- sample(x)
   for (d in c(0L, 3L, 4L)) {
     expect_identical(ns$round_text(x, d), ref(x, d))
-    expect_identical(ns$uncoded(ns$round_coded(x, d)), ref(x, d))
+    coder <- ns$round_coder(d)
+    expect_identical(ns$uncoded(coder(x)), ref(x, d))
+    # the strings of the first vector kept for the next
+    y <- c(x[1:100], runif(50))
+    expect_identical(ns$uncoded(coder(y)), ref(y, d))
+    expect_identical(ns$uncoded(coder(x)), ref(x, d))
   }
   expect_identical(ns$round_text(double(), 3L), character())
   expect_identical(ns$round_text(c(a = 1.23456), 3L), "1.235")
   expect_identical(ns$round_text(c(1L, NA), 3L), c("1", "NA"))
-  expect_identical(ns$round_coded(c(1L, NA), 3L), c("1", "NA"))
+  expect_identical(ns$round_coder(3L)(c(1L, NA)), c("1", "NA"))
   # the distinct values in order of appearance, 0 and -0 as one
   ri <- .Call(ns$ffi_round_index, c(2.0004, -0, 0, NA, 2, NaN, 1), 3)
   expect_identical(ri[[1L]], c(2, 0, 1))
