@@ -55,11 +55,12 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
   # row in its group is its row among those shown.
   groups <- list()
   sizes <- integer()
-  grp <- row <- list()
-  add_group <- function(i, ...) {
+  grp <- list()
+  # a group of the n rows shown: its number
+  add_group <- function(...) {
     groups[[length(groups) + 1L]] <<- list(...)
     sizes[length(groups)] <<- n
-    g_p[i] <<- length(groups)
+    length(groups)
   }
   p_name <- if (adjusted) "adjusted p-value" else "p-value"
   fmt3_coded <- round_coder(3L)
@@ -94,22 +95,28 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
       out[nz] <- paste0(sep, cav_u[nz])
       coded(cav_at, out)
     }
-    insufficient <- is.na(dirn)
-    not_sig <- !insufficient & dirn != "speedup"
-    g_p <- integer(n)
-    i <- which(insufficient)
-    if (length(i)) {
-      add_group(i, what, ": insufficient data", tail_cav(": "))
+    # the kind of each row's sentence: 1 insufficient data (no
+    # direction), 3 a speedup, 2 any other direction (not significant)
+    d_row <- decision_row(dirn)
+    kind <- if (anyNA(d_row)) {
+      1L + !is.na(dirn) + is_word(dirn, "speedup")
+    } else {
+      c(3L, 2L, 2L, 2L, 1L)[d_row]
+    }
+    counts <- tabulate(kind, 3L)
+    # the group of each kind
+    gid <- integer(3L)
+    if (counts[1L]) {
+      gid[1L] <- add_group(what, ": insufficient data", tail_cav(": "))
     }
     # the words of the rows with a decision (each a function of its row's
     # value alone: made for every row shown, read for those)
     sp_txt <- fmt3_coded(sp)
     lev_txt <- coded_distinct(lev, function(u) round_text(u, 4L))
-    dw <- decision_row(dirn)
     # (an unknown direction reads as itself: decision_words())
-    dw <- if (anyNA(dw)) decision_words(dirn) else coded(dw, decision_table$words)
-    i <- which(not_sig)
-    if (length(i)) {
+    dw <- if (anyNA(d_row)) decision_words(dirn) else coded(d_row, decision_table$words)
+    if (counts[2L]) {
+      i <- which(kind == 2L)
       # the p-value the decision used: adjusted when the suite adjusts;
       # the slowdowns' and the equivalences' own in place (decision_p())
       pa <- or_na(col("p_adjusted"), col("p_value"))
@@ -133,17 +140,16 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
         txt[i] <- pd_txt
         pd_txt <- txt
       }
-      add_group(i, what, " = ", sp_txt, ": ", dw, " at confidence ", lev_txt,
-                " (", p_name, " ", pd_txt, ")", tail_cav("; "))
+      gid[2L] <- add_group(what, " = ", sp_txt, ": ", dw, " at confidence ", lev_txt,
+                           " (", p_name, " ", pd_txt, ")", tail_cav("; "))
     }
-    i <- which(!insufficient & !not_sig)
-    if (length(i)) {
-      add_group(i, what, " = ", sp_txt, ": ", dw, " at confidence ", lev_txt,
-                ", but 1 - alpha may not be the correct confidence level: ",
-                coded(cav_at, cav_u))
+    if (counts[3L]) {
+      gid[3L] <- add_group(what, " = ", sp_txt, ": ", dw, " at confidence ", lev_txt,
+                           ", but 1 - alpha may not be the correct confidence level: ",
+                           coded(cav_at, cav_u))
     }
     idx[[p]] <- show
-    grp[[p]] <- g_p
+    grp[[p]] <- gid[kind]
   }
   # benchmark by benchmark, the protocols' notes in their order (benchmark
   # names are unique, so a row's index orders it); when every protocol

@@ -67,7 +67,9 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   b <- res$benchmarks
   nb <- length(suite$names)
   np <- length(protocols)
-  w <- matrix(b$weights, nrow = nb, ncol = 3L)
+  # (the core's weights are that matrix already: not copied again)
+  w <- b$weights
+  if (!is.matrix(w) || !identical(dim(w), c(nb, 3L))) w <- matrix(w, nrow = nb, ncol = 3L)
   st <- b$status
   # a benchmark the core could not analyse (should not happen once the
   # data checks passed): kept visible as a problem, never dropped silently
@@ -96,7 +98,8 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
   ro <- which(nzchar(ro_text))
   not_flagged <- !run_order$run_order_flag
   one <- if (is.null(single)) integer() else which(single)
-  single_flag <- seq_len(nb) %in% one
+  single_flag <- logical(nb)
+  single_flag[one] <- TRUE
   ok <- !failed
   # the core's columns made NA where NaN (na_if_nan())
   nan_na <- names(b$protocols) %in% c("highest", "p_value", "p_value_slowdown",
@@ -194,9 +197,13 @@ new_speedup_suite <- function(res, suite, levels, problems, mode, requested,
                 min_y = b$min_y, mean_y = b$mean_y, median_y = b$median_y,
                 speedup_min = b$speedup_min, speedup_mean = b$speedup_mean,
                 speedup_median = b$speedup_median, searched = searched)
+  # (na_if_nan() of the two in one pass of C)
+  prob_ends <- .Call(ffi_suite_split, list(as.double(b$prob_greater_low),
+                                           as.double(b$prob_greater_high)),
+                     1L, 1L, c(TRUE, TRUE))
   back <- c(list(prob_greater = b$prob_greater,
-                 prob_greater_low = na_if_nan(b$prob_greater_low),
-                 prob_greater_high = na_if_nan(b$prob_greater_high)),
+                 prob_greater_low = prob_ends[[1L]],
+                 prob_greater_high = prob_ends[[2L]]),
             unclass(run_order),
             list(weight_min = w[, 1L], weight_mean = w[, 2L],
                  weight_median = w[, 3L]))
