@@ -46,7 +46,10 @@ suite_multiplicity_lines <- function(suite) {
 }
 
 # Why a speedup was not declared, or why its level may be wrong.
-suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocols) {
+# directions: NULL, or for each protocol the rows of decision_table of its
+# directions (one per benchmark of bm), as new_speedup_suite() has them.
+suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocols,
+                        directions = NULL) {
   idx <- list()
   # the sentences as groups of rows, each the pieces of join_rows(), for
   # each note its group and its row in the group (the sentences are made
@@ -97,7 +100,7 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     }
     # the kind of each row's sentence: 1 insufficient data (no
     # direction), 3 a speedup, 2 any other direction (not significant)
-    d_row <- decision_row(dirn)
+    d_row <- if (is.null(directions)) decision_row(dirn) else shown(directions[[p]])
     kind <- if (anyNA(d_row)) {
       1L + !is.na(dirn) + is_word(dirn, "speedup")
     } else {

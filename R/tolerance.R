@@ -366,7 +366,9 @@ suite_detectable_mean <- function(suite, idx, b, a, s0, power, ci) {
               as.double(suite$x_start[idx]), as.double(n))
   vy <- .Call(ffi_suite_variances, as.double(suite$values),
               as.double(suite$y_start[idx]), as.double(m))
-  detectable_mean_at(vx, vy, n, m, b$mean_x[idx], a, power, s0)
+  # detectable_mean_at() in one pass of C (src/suite-columns.c)
+  .Call(ffi_suite_detectable_mean, vx, vy, as.double(n), as.double(m),
+        as.double(b$mean_x[idx]), as.double(a), as.double(power), as.double(s0))
 }
 
 # The print lines of a suite analysed with a tolerance.

@@ -73,6 +73,8 @@ SEXP ffi_suite_split(SEXP cols, SEXP np, SEXP i, SEXP nan_na);
 SEXP ffi_suite_decide(SEXP dec, SEXP alpha, SEXP pa, SEXP psa, SEXP peqa);
 SEXP ffi_suite_interleave(SEXP cols);
 SEXP ffi_suite_short(SEXP ci_level, SEXP alpha);
+SEXP ffi_suite_detectable_mean(SEXP vx, SEXP vy, SEXP n, SEXP m, SEXP mx,
+                               SEXP alpha, SEXP power, SEXP s0);
 void st_paste_init(DllInfo *dll);
 SEXP ffi_group_order(SEXP group, SEXP run, SEXP ng);
 SEXP ffi_timings_group(SEXP bench, SEXP version, SEXP run, SEXP time, SEXP nb);

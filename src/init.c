@@ -78,6 +78,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_suite_decide, 5),
     CALLDEF(ffi_suite_interleave, 1),
     CALLDEF(ffi_suite_short, 2),
+    CALLDEF(ffi_suite_detectable_mean, 8),
     CALLDEF(ffi_group_order, 3),
     CALLDEF(ffi_timings_group, 5),
     CALLDEF(ffi_run_starts, 1),

@@ -1307,4 +1307,12 @@ void st_suite_interleave(const void *const *v, size_t nb, size_t np,
 size_t st_suite_short(size_t n, const double *ci_level, const double *alpha,
                       size_t *at);
 
+/* the mean protocol's detectable speedups of k benchmarks (R/tolerance.R
+ * detectable_mean_at()): out[j], missing[j] = 1 where there is none. */
+void st_suite_detectable_mean(size_t k, const double *vx, const double *vy,
+                              const double *n, const double *m,
+                              const double *mx, const double *alpha,
+                              double power, double s0, double *out,
+                              int *missing);
+
 #endif

@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <Rmath.h>
+
 #include "ffi.h"
 
 /* out[j] = v[j * np + i] for the nb benchmarks (protocol i of np). */
@@ -67,6 +69,33 @@ size_t st_suite_short(size_t n, const double *ci_level, const double *alpha,
         if (!isnan(l) && !isnan(a) && a < 0.5 && l < 1 - 2 * a - 1e-9) at[k++] = j;
     }
     return k;
+}
+
+/*
+ * The mean protocol's detectable speedup of k benchmarks, as
+ * detectable_mean_at() in R/tolerance.R computes it on vectors (the same
+ * operations in the same order, so the same values): mean(x) - s0 mean(y)
+ * = mu_x (1 - s0 / theta) against its standard error se = sqrt(v_x / n +
+ * s0^2 v_y / m), Student quantiles with n + m - 2 degrees of freedom:
+ * declared when theta >= s0 / (1 - r), r = (t_{1-alpha} + t_power) se /
+ * mean(x); infinite when r >= 1.  missing[j] = 1 where n or m is below 2
+ * or se is not finite and positive (the caller's NA).
+ */
+void st_suite_detectable_mean(size_t k, const double *vx, const double *vy,
+                              const double *n, const double *m,
+                              const double *mx, const double *alpha,
+                              double power, double s0, double *out,
+                              int *missing)
+{
+    for (size_t j = 0; j < k; j++) {
+        double se = sqrt(vx[j] / n[j] + s0 * s0 * vy[j] / m[j]);
+        double df = n[j] + m[j] - 2;
+        double r = (qt(1 - alpha[j], df, 1, 0) + qt(power, df, 1, 0)) * se / mx[j];
+        double d = s0 / (1 - r);
+        if (r >= 1) d = INFINITY;
+        out[j] = d;
+        missing[j] = n[j] < 2 || m[j] < 2 || !isfinite(se) || se <= 0;
+    }
 }
 
 /* out[j * np + i] = v[i][j] for the np protocols i and the nb benchmarks
@@ -160,6 +189,31 @@ SEXP ffi_suite_decide(SEXP dec, SEXP alpha, SEXP pa, SEXP psa, SEXP peqa)
     const char *names[3] = {"decision", "direction", "significant"};
     SEXP out = ffi_named_list(3, names, vals);
     UNPROTECT(3);
+    return out;
+}
+
+/* st_suite_detectable_mean(), NA where missing. */
+SEXP ffi_suite_detectable_mean(SEXP vx, SEXP vy, SEXP n, SEXP m, SEXP mx,
+                               SEXP alpha, SEXP power, SEXP s0)
+{
+    size_t k, l;
+    const double *x = ffi_doubles(vx, &k, "vx");
+    const double *cols[5];
+    SEXP args[5] = {vy, n, m, mx, alpha};
+    const char *names[5] = {"vy", "n", "m", "mx", "alpha"};
+    for (int c = 0; c < 5; c++) {
+        cols[c] = ffi_doubles(args[c], &l, names[c]);
+        if (l != k) Rf_error("`%s` has the wrong length.", names[c]);
+    }
+    double pw = ffi_double(power, "power"), s = ffi_double(s0, "s0");
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) k));
+    int *missing = (int *) R_alloc(k ? k : 1, sizeof(int));
+    double *o = REAL(out);
+    st_suite_detectable_mean(k, x, cols[0], cols[1], cols[2], cols[3], cols[4],
+                             pw, s, o, missing);
+    for (size_t j = 0; j < k; j++)
+        if (missing[j]) o[j] = NA_REAL;
+    UNPROTECT(1);
     return out;
 }
 
