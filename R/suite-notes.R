@@ -47,9 +47,11 @@ suite_multiplicity_lines <- function(suite) {
 
 # Why a speedup was not declared, or why its level may be wrong.
 # directions: NULL, or for each protocol the rows of decision_table of its
-# directions (one per benchmark of bm), as new_speedup_suite() has them.
+# directions (one per benchmark of bm), as new_speedup_suite() has them;
+# long: NULL, or the suite's long table of bm (whose benchmark and
+# protocol columns are those of notes on every benchmark and protocol).
 suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocols,
-                        directions = NULL) {
+                        directions = NULL, long = NULL) {
   idx <- list()
   # the sentences as groups of rows, each the pieces of join_rows(), for
   # each note its group and its row in the group (the sentences are made
@@ -160,9 +162,10 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
   k <- length(idx)
   nb <- length(bm$benchmark)
   if (k && nb && all(lengths(idx) == nb) && is.null(attributes(bm$benchmark))) {
+    same <- !is.null(long) && k == length(protocols)
     return(new_frame(list(
-      benchmark = rep(bm$benchmark, each = k),
-      protocol = rep(names(idx), times = nb),
+      benchmark = if (same) long$benchmark else rep(bm$benchmark, each = k),
+      protocol = if (same) long$protocol else rep(names(idx), times = nb),
       message = lazy_rows(groups, sizes, .Call(ffi_suite_interleave, unname(grp)),
                           rep(seq_len(nb), each = k)))))
   }
