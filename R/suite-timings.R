@@ -30,11 +30,16 @@ suite_from_timings <- function(t, initial) {
     return(NULL)
   }
   tm <- as.double(tm)
-  v <- drop_unused_levels(v)
-  if (!is.null(initial)) {
-    v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
+  # (two levels and no `initial`: a level without runs would leave every
+  # benchmark with runs of one version only, which returns NULL below as
+  # well, so the levels are not counted)
+  if (!is.null(initial) || nlevels(v) != 2L) {
+    v <- drop_unused_levels(v)
+    if (!is.null(initial)) {
+      v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
+    }
+    if (nlevels(v) != 2L) return(NULL)
   }
-  if (nlevels(v) != 2L || anyNA(v)) return(NULL)
   # the benchmarks in the order of their first run (text: from the rows
   # where a run of one name starts, as files list a benchmark's runs
   # together; the core gives each row the code of its start)
@@ -58,6 +63,9 @@ suite_from_timings <- function(t, initial) {
   # times in that order, and what the process labels of each benchmark
   # are (when they are plain numbers)
   g <- .Call(ffi_timings_suite, bi, starts, v, run, tm, proc, nb, !is.null(rnd))
+  # (a missing version is a code the core refuses: looked for only then,
+  # as anyNA() of a factor costs a logical vector of its length)
+  if (g$status != 0L && anyNA(v)) return(NULL)
   check_status(g, "the timings")
   if (!g$clean) return(NULL)
   counts <- g$count

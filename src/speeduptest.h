@@ -698,6 +698,23 @@ int st_timings_suite(const int *bench, const int *starts, size_t nstarts,
                      double *values, int *clean, int *has_na, int *kx,
                      int *ky, int *shared);
 
+/* The two steps of st_timings_suite_blocks(): the scan of the blocks
+ * (first[g], their first rows, 2 nb of them; count, *clean; *in_order when
+ * they come in group order, the times then needing no copy) and the
+ * gathering of the times (values; NULL: not copied), the rows (order; NULL:
+ * none) and the labels' counts.  ST_ERR_DOMAIN when the rows are not such
+ * blocks or a label code is out of range. */
+int st_timings_blocks_scan(const int *bench, const int *starts, size_t nstarts,
+                           const int *version, const int *irun,
+                           const double *drun, const double *time, size_t n,
+                           size_t nb, size_t *first, int *count, int *clean,
+                           int *in_order);
+int st_timings_blocks_gather(const size_t *first, const int *count, size_t nb,
+                             const double *time, double *values, int *order,
+                             const int *ilab, const double *dlab, double lab_lo,
+                             size_t u, int na, int *has_na, int *kx, int *ky,
+                             int *shared);
+
 /* st_timings_suite() for rows in contiguous blocks, one per (benchmark,
  * version) group, in run order, read in place: the process labels as given
  * (integer ilab or double dlab, code label - lab_lo + 1, at most u; both
