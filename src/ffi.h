@@ -145,6 +145,7 @@ SEXP ffi_mean_pairs(SEXP a, SEXP b);
 SEXP ffi_write_stdout(SEXP text);
 SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len);
 SEXP ffi_runs_test(SEXP n1, SEXP n2, SEXP r);
+SEXP ffi_trend_p(SEXP values, SEXP start, SEXP len, SEXP min_runs);
 SEXP ffi_log_ratio(SEXP x, SEXP y);
 SEXP ffi_variance_components(SEXP v, SEXP group);
 

@@ -61,6 +61,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_mean_pairs, 2),
     CALLDEF(ffi_write_stdout, 1),
     CALLDEF(ffi_runs_test, 3),
+    CALLDEF(ffi_trend_p, 4),
     CALLDEF(ffi_log_ratio, 2),
     CALLDEF(ffi_variance_components, 2),
     CALLDEF(ffi_round_pairs, 4),

@@ -167,12 +167,16 @@ static size_t split_avx512(const double *src, double *dst, size_t lo,
 }
 
 /*
- * Every pair compared at once.  For each x[i] two comparisons per register
- * give the masks of the values below it and equal to it.  The values below
- * it after position i are its inversions (D sums them), and c_i, the
- * values equal to it (itself included), gives the tie sums by value
- * instead of by group: a group of t equal values has t members with
- * c_i = t, so
+ * Every pair compared at once.  For each x[i] one comparison per register
+ * gives the mask of the values below it; those after position i are its
+ * inversions (D sums them).  Summed over all i, the values below x[i]
+ * count each pair of distinct values once,
+ *   sum_i #{j : x_j < x_i} = N - T,     N = n (n - 1) / 2,
+ * so the sum tells whether there is a tie at all (T > 0) without a second
+ * comparison per register.  Only then (run times rarely tie) a second pass
+ * counts c_i, the values equal to x[i] (itself included), which gives the
+ * tie sums by value instead of by group: a group of t equal values has t
+ * members with c_i = t, so
  *   sum_i (c_i - 1) / 2            = sum t (t - 1) / 2       = T,
  *   sum_i (c_i - 1) (2 c_i + 5)    = sum t (t - 1) (2t + 5)  = tv,
  * the same integers as from the sorted keys.  Comparisons of doubles read
@@ -189,22 +193,32 @@ static void kendall_avx512(const double *x, size_t n, double *D, double *T,
     __m512d v[SIMD_KENDALL_MAX / 8];
     for (size_t k = 0; k < nv; k++) v[k] = _mm512_loadu_pd(in + 8 * k);
     uint64_t valid = n >= 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << n) - 1u);
-    uint64_t inv = 0, t2 = 0, tvs = 0;
+    uint64_t inv = 0, below = 0;
     for (size_t i = 0; i < n; i++) {
         __m512d b = _mm512_set1_pd(in[i]);
-        uint64_t lt = 0, eq = 0;
-        for (size_t k = 0; k < nv; k++) {
+        uint64_t lt = 0;
+        for (size_t k = 0; k < nv; k++)
             lt |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_LT_OQ) << (8 * k);
-            eq |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_EQ_OQ) << (8 * k);
-        }
+        lt &= valid;
         /* positions after i (i < 64, so the shift is defined) */
-        uint64_t after = valid & ~((((uint64_t) 1 << i) << 1) - 1u);
+        uint64_t after = ~((((uint64_t) 1 << i) << 1) - 1u);
         inv += (uint64_t) __builtin_popcountll(lt & after);
+        below += (uint64_t) __builtin_popcountll(lt);
+    }
+    *D = (double) inv;
+    *T = *tv = 0;
+    *ties = 0;
+    if (below == (uint64_t) n * (n - 1) / 2) return;
+    uint64_t t2 = 0, tvs = 0;
+    for (size_t i = 0; i < n; i++) {
+        __m512d b = _mm512_set1_pd(in[i]);
+        uint64_t eq = 0;
+        for (size_t k = 0; k < nv; k++)
+            eq |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_EQ_OQ) << (8 * k);
         uint64_t c = (uint64_t) __builtin_popcountll(eq & valid);
         t2 += c - 1;
         tvs += (c - 1) * (2 * c + 5);
     }
-    *D = (double) inv;
     *T = (double) (t2 / 2);
     *tv = (double) tvs;
     *ties = t2 > 0;
