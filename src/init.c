@@ -68,6 +68,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_round_pair_values, 4),
     CALLDEF(ffi_process_units, 6),
     CALLDEF(ffi_process_counts, 5),
+    CALLDEF(ffi_structure_actions, 5),
     CALLDEF(ffi_offset_codes, 1),
     CALLDEF(ffi_pair_counts, 4),
     CALLDEF(ffi_pair_rows, 12),

@@ -609,6 +609,16 @@ int st_process_counts(const int *bench, const int *side, const int *code,
                       size_t n, size_t nb, size_t u, int na, int *has_na,
                       int *kx, int *ky, int *shared);
 
+/* What the structure columns change for each benchmark when no rounds
+ * are paired (replication.R's structure_actions()): act[j] 1 none, 2
+ * single (rule 2), 3 full, from the runs of each version, the process
+ * counts (kx NULL: no labels), bad[j] and replication (0 auto, 1 process,
+ * 2 run; ST_ERR_DOMAIN otherwise). */
+int st_structure_actions(size_t nb, const int *nx, const int *ny,
+                         const int *kx, const int *ky, const int *shared,
+                         const int *has_na, const int *bad, int replication,
+                         int *act);
+
 /* The smallest and largest present label (ilab: `na` for none; dlab:
  * NaN for none) and whether one is present: 1 when every present label
  * is finite and whole and one is present. */
