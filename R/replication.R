@@ -765,7 +765,8 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
   } else {
     # found before the table was built (suite_timings_actions()), which
     # holds the caveats of rule 2 already
-    act <- pre$act[match(as.character(bm$benchmark), pre$names)]
+    bench <- as.character(bm$benchmark)
+    act <- if (identical(bench, pre$names)) pre$act else pre$act[match(bench, pre$names)]
   }
   if (any(act == "full")) sp <- timings_split(t, vers, as.character(bm$benchmark))
   # rule 2: the runs as given, never guaranteed

@@ -25,9 +25,21 @@ suite_from_timings <- function(t, initial) {
   n <- length(tm)
   if (!n || !is.factor(v) || !(is.character(b) || is.factor(b)) ||
       !is.numeric(tm) || !is.numeric(run) || length(run) != n ||
-      anyNA(run) || anyNA(b) ||
-      inherits(t[["timestamp"]], "POSIXct") || any(t[["warmup"]] %in% TRUE)) {
+      anyNA(run) || inherits(t[["timestamp"]], "POSIXct") ||
+      any(t[["warmup"]] %in% TRUE)) {
     return(NULL)
+  }
+  # the benchmarks in the order of their first run (text: from the rows
+  # where a run of one name starts, as files list a benchmark's runs
+  # together; the core gives each row the code of its start).  A missing
+  # name starts a run of them, so the names at the starts show it.
+  starts <- NULL
+  if (is.factor(b)) {
+    if (anyNA(b)) return(NULL)
+  } else {
+    starts <- .Call(ffi_run_starts, b)
+    hb <- b[starts]
+    if (anyNA(hb)) return(NULL)
   }
   tm <- as.double(tm)
   # (two levels and no `initial`: a level without runs would leave every
@@ -40,18 +52,12 @@ suite_from_timings <- function(t, initial) {
     }
     if (nlevels(v) != 2L) return(NULL)
   }
-  # the benchmarks in the order of their first run (text: from the rows
-  # where a run of one name starts, as files list a benchmark's runs
-  # together; the core gives each row the code of its start)
-  starts <- NULL
   if (is.factor(b)) {
     code <- as.integer(b)
     u <- unique(code)
     bi <- match(code, u)
     bench <- levels(b)[u]
   } else {
-    starts <- .Call(ffi_run_starts, b)
-    hb <- b[starts]
     bench <- unique(hb)
     bi <- match(hb, bench)
   }
@@ -67,14 +73,11 @@ suite_from_timings <- function(t, initial) {
   # as anyNA() of a factor costs a logical vector of its length)
   if (g$status != 0L && anyNA(v)) return(NULL)
   check_status(g, "the timings")
-  if (!g$clean) return(NULL)
-  counts <- g$count
-  odd <- seq(1L, by = 2L, length.out = nb)
-  x_len <- counts[odd]
-  y_len <- counts[odd + 1L]
-  if (any(x_len == 0L | y_len == 0L)) return(NULL)
+  # (g$both: every benchmark has runs of both versions)
+  if (!g$clean || !g$both) return(NULL)
+  x_len <- g$x_len
+  y_len <- g$y_len
   o <- g$order
-  starts_g <- cumsum(c(0, counts))[seq_len(2L * nb)]
   vi <- NULL
   # global order: the number of runs of the version labels within each
   # benchmark, the runs of a benchmark in recorded order
@@ -92,8 +95,8 @@ suite_from_timings <- function(t, initial) {
   if (is.null(problems)) problems <- empty_problems()
   values <- g$values
   suite <- list(names = bench, values = values, runs = runs,
-                x_start = starts_g[odd], x_len = x_len,
-                y_start = starts_g[odd + 1L], y_len = y_len,
+                x_start = g$x_start, x_len = x_len,
+                y_start = g$y_start, y_len = y_len,
                 level = rep(NA_real_, nb), weight = rep(NA_real_, nb),
                 has_level = FALSE, has_weight = FALSE,
                 problems = empty_problems(), versions = levels(v),
@@ -110,7 +113,7 @@ suite_from_timings <- function(t, initial) {
                 },
                 process = if (!light && !is.null(proc)) proc[o],
                 round = if (!is.null(rnd)) rnd[o],
-                start = as.integer(starts_g[odd]), x_len = x_len, y_len = y_len,
+                start = as.integer(g$x_start), x_len = x_len, y_len = y_len,
                 clean = TRUE, process_counts = if (light) pc,
                 labelled = g$labelled)
   list(suite = suite, split = split, problems = problems)

@@ -636,9 +636,31 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
         counts = ffi_named_list(4, cn, cv);
     }
     PROTECT(counts);
+    /* the suite's samples: the runs of each version and where they start
+     * in the values (doubles, as R's cumsum() gives them), and whether
+     * every benchmark has runs of both */
+    SEXP x_len = PROTECT(Rf_allocVector(INTSXP, k));
+    SEXP y_len = PROTECT(Rf_allocVector(INTSXP, k));
+    SEXP x_start = PROTECT(Rf_allocVector(REALSXP, k));
+    SEXP y_start = PROTECT(Rf_allocVector(REALSXP, k));
+    int both = 1;
+    {
+        const int *c = INTEGER(count);
+        int *xl = INTEGER(x_len), *yl = INTEGER(y_len);
+        double *xs = REAL(x_start), *ys = REAL(y_start), at = 0;
+        for (int j = 0; j < k; j++) {
+            xl[j] = c[2 * j];
+            yl[j] = c[2 * j + 1];
+            xs[j] = at;
+            ys[j] = at + xl[j];
+            at = ys[j] + yl[j];
+            both &= xl[j] != 0 && yl[j] != 0;
+        }
+    }
     static const char *names[] = {"status", "order", "count", "clean", "values",
-                                  "labelled", "process_counts"};
-    SEXP out[7];
+                                  "labelled", "process_counts", "x_len",
+                                  "y_len", "x_start", "y_start", "both"};
+    SEXP out[12];
     out[0] = PROTECT(Rf_ScalarInteger(s));
     out[1] = order;
     out[2] = count;
@@ -646,8 +668,13 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
     out[4] = values;
     out[5] = PROTECT(Rf_ScalarLogical(labelled));
     out[6] = counts;
-    SEXP res = ffi_named_list(7, names, out);
-    UNPROTECT(11);
+    out[7] = x_len;
+    out[8] = y_len;
+    out[9] = x_start;
+    out[10] = y_start;
+    out[11] = PROTECT(Rf_ScalarLogical(both));
+    SEXP res = ffi_named_list(12, names, out);
+    UNPROTECT(16);
     return res;
 }
 
@@ -658,16 +685,23 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
 SEXP ffi_run_starts(SEXP x)
 {
     if (TYPEOF(x) != STRSXP) Rf_error("`x` must be a character vector.");
-    R_xlen_t n = XLENGTH(x), k = 0;
+    R_xlen_t n = XLENGTH(x), k = 0, cap = 64;
     const SEXP *p = STRING_PTR_RO(x);
-    for (R_xlen_t i = 0; i < n; i++)
-        if (i == 0 || p[i] != p[i - 1]) k++;
+    /* one pass, the starts in a buffer doubled as they come (R_alloc:
+     * freed on return, or on an error) */
+    int *buf = (int *) R_alloc((size_t) cap, sizeof(int));
+    for (R_xlen_t i = 0; i < n; i++) {
+        if (i && p[i] == p[i - 1]) continue;
+        if (k == cap) {
+            int *more = (int *) R_alloc((size_t) (2 * cap), sizeof(int));
+            memcpy(more, buf, (size_t) k * sizeof(int));
+            buf = more;
+            cap *= 2;
+        }
+        buf[k++] = (int) (i + 1);
+    }
     SEXP out = PROTECT(Rf_allocVector(INTSXP, k));
-    int *o = INTEGER(out);
-    p = STRING_PTR_RO(x);
-    k = 0;
-    for (R_xlen_t i = 0; i < n; i++)
-        if (i == 0 || p[i] != p[i - 1]) o[k++] = (int) (i + 1);
+    if (k) memcpy(INTEGER(out), buf, (size_t) k * sizeof(int));
     UNPROTECT(1);
     return out;
 }
