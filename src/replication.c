@@ -454,21 +454,30 @@ done:
 int st_label_span(const int *ilab, const double *dlab, size_t n, int na,
                   double *lo, double *hi, int *labelled)
 {
+    if (ilab) {
+        /* integer labels, all whole: their span in integers, without a
+         * branch per label */
+        int li = INT_MAX, hi_i = INT_MIN, present = 0;
+        for (size_t i = 0; i < n; i++) {
+            int v = ilab[i], p = v != na;
+            present |= p;
+            li = p && v < li ? v : li;
+            hi_i = p && v > hi_i ? v : hi_i;
+        }
+        *lo = present ? (double) li : INFINITY;
+        *hi = present ? (double) hi_i : -INFINITY;
+        *labelled = present;
+        return present;
+    }
     double l = INFINITY, h = -INFINITY;
     int whole = 1, any = 0;
     for (size_t i = 0; i < n; i++) {
-        double v;
-        if (ilab) {
-            if (ilab[i] == na) continue;
-            v = (double) ilab[i];
-        } else {
-            v = dlab[i];
-            if (isnan(v)) {
-                whole = 0;
-                continue;
-            }
-            if (!isfinite(v) || v != trunc(v)) whole = 0;
+        double v = dlab[i];
+        if (isnan(v)) {
+            whole = 0;
+            continue;
         }
+        if (!isfinite(v) || v != trunc(v)) whole = 0;
         any = 1;
         if (v < l) l = v;
         if (v > h) h = v;

@@ -186,16 +186,19 @@ __attribute__((target("avx512f")))
 static void kendall_avx512(const double *x, size_t n, double *D, double *T,
                            double *tv, int *ties)
 {
-    double in[SIMD_KENDALL_MAX];
     size_t nv = (n + 7) / 8;
-    memcpy(in, x, n * sizeof(double));
-    for (size_t i = n; i < nv * 8; i++) in[i] = 0.0;
+    /* the values in registers, the lanes past n zero (a masked load reads
+     * nothing there) */
     __m512d v[SIMD_KENDALL_MAX / 8];
-    for (size_t k = 0; k < nv; k++) v[k] = _mm512_loadu_pd(in + 8 * k);
+    for (size_t k = 0; k < nv; k++) {
+        size_t left = n - 8 * k;
+        __mmask8 m = left >= 8 ? (__mmask8) 0xFF : (__mmask8) ((1u << left) - 1u);
+        v[k] = _mm512_maskz_loadu_pd(m, x + 8 * k);
+    }
     uint64_t valid = n >= 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << n) - 1u);
     uint64_t inv = 0, below = 0;
     for (size_t i = 0; i < n; i++) {
-        __m512d b = _mm512_set1_pd(in[i]);
+        __m512d b = _mm512_set1_pd(x[i]);
         uint64_t lt = 0;
         for (size_t k = 0; k < nv; k++)
             lt |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_LT_OQ) << (8 * k);
@@ -211,7 +214,7 @@ static void kendall_avx512(const double *x, size_t n, double *D, double *T,
     if (below == (uint64_t) n * (n - 1) / 2) return;
     uint64_t t2 = 0, tvs = 0;
     for (size_t i = 0; i < n; i++) {
-        __m512d b = _mm512_set1_pd(in[i]);
+        __m512d b = _mm512_set1_pd(x[i]);
         uint64_t eq = 0;
         for (size_t k = 0; k < nv; k++)
             eq |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_EQ_OQ) << (8 * k);

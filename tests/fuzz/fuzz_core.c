@@ -2324,6 +2324,21 @@ static void fuzz_tsuite(reader *r)
         ilab[i] = code[i] == NA ? NA : code[i] + 3;
         dlab[i] = code[i] == NA ? 1.0 : (double) code[i];
     }
+    /* the span of the integer labels (st_label_span()) by a plain scan */
+    {
+        double lo = 0, hi = 0;
+        int labelled = -1, want_lo = 0, want_hi = 0, any = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (ilab[i] == NA) continue;
+            if (!any || ilab[i] < want_lo) want_lo = ilab[i];
+            if (!any || ilab[i] > want_hi) want_hi = ilab[i];
+            any = 1;
+        }
+        int whole = st_label_span(ilab, NULL, n, NA, &lo, &hi, &labelled);
+        CHECK(whole == any && labelled == any);
+        if (any) CHECK(lo == want_lo && hi == want_hi);
+        else CHECK(lo == INFINITY && hi == -INFINITY);
+    }
     for (int variant = 0; variant < 4; variant++) {
         int order4[N], count4[2 * NB], clean4 = -1, h4[NB], kx4[NB], ky4[NB], sh4[NB];
         double values4[N];
