@@ -194,11 +194,14 @@ suite_run_order <- function(suite) {
     pi[ok] <- .Call(ffi_runs_test, as.double(suite$x_len[ok]),
                     as.double(suite$y_len[ok]), as.double(suite$runs[ok]))
   }
-  flag <- (!is.na(px) & px <= run_order_level) |
-    (!is.na(py) & py <= run_order_level) |
-    (!is.na(pi) & pi <= run_order_level)
-  data.frame(trend_p_x = px, trend_p_y = py, interleaving_p = pi,
-             run_order_flag = flag)
+  # (the few flagged benchmarks set by position: which() leaves out the
+  # checks not made)
+  flag <- logical(nb)
+  flag[which(px <= run_order_level)] <- TRUE
+  flag[which(py <= run_order_level)] <- TRUE
+  if (!is.null(suite$runs)) flag[which(pi <= run_order_level)] <- TRUE
+  new_frame(list(trend_p_x = px, trend_p_y = py, interleaving_p = pi,
+                 run_order_flag = flag))
 }
 
 # The caveat of each benchmark of a suite whose run order was flagged

@@ -57,6 +57,11 @@ suite_from_timings <- function(t, initial) {
     u <- unique(code)
     bi <- match(code, u)
     bench <- levels(b)[u]
+  } else if (!anyDuplicated(hb)) {
+    # each benchmark's runs together (every file): the names at the
+    # starts are the benchmarks
+    bench <- as.vector(hb)
+    bi <- seq_along(hb)
   } else {
     bench <- unique(hb)
     bi <- match(hb, bench)
