@@ -458,11 +458,23 @@ int st_label_span(const int *ilab, const double *dlab, size_t n, int na,
         /* integer labels, all whole: their span in integers, without a
          * branch per label */
         int li = INT_MAX, hi_i = INT_MIN, present = 0;
-        for (size_t i = 0; i < n; i++) {
-            int v = ilab[i], p = v != na;
-            present |= p;
-            li = p && v < li ? v : li;
-            hi_i = p && v > hi_i ? v : hi_i;
+        if (na == INT_MIN) {
+            /* (R's NA_integer_, below every label: the largest label is
+             * the largest code, and a missing one is read as INT_MAX for
+             * the smallest) */
+            for (size_t i = 0; i < n; i++) {
+                int v = ilab[i], w = v == INT_MIN ? INT_MAX : v;
+                hi_i = v > hi_i ? v : hi_i;
+                li = w < li ? w : li;
+            }
+            present = hi_i != INT_MIN;
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                int v = ilab[i], p = v != na;
+                present |= p;
+                li = p && v < li ? v : li;
+                hi_i = p && v > hi_i ? v : hi_i;
+            }
         }
         *lo = present ? (double) li : INFINITY;
         *hi = present ? (double) hi_i : -INFINITY;

@@ -182,14 +182,18 @@ static size_t split_avx512(const double *src, double *dst, size_t lo,
  * the same integers as from the sorted keys.  Comparisons of doubles read
  * -0 and +0 as equal, as the keys do.
  */
-__attribute__((target("avx512f")))
-static void kendall_avx512(const double *x, size_t n, double *D, double *T,
-                           double *tv, int *ties)
+/* The inversions and the pairs of distinct values (N - T) of x[0..n),
+ * n <= 8 nv: a copy per register count nv (always inlined with nv a
+ * constant, so that the values stay in registers and the loop over them
+ * is unrolled). */
+__attribute__((target("avx512f"), always_inline))
+static inline void kendall_below(const double *x, size_t n, size_t nv,
+                                 uint64_t *inv_out, uint64_t *below_out)
 {
-    size_t nv = (n + 7) / 8;
     /* the values in registers, the lanes past n zero (a masked load reads
      * nothing there) */
     __m512d v[SIMD_KENDALL_MAX / 8];
+#pragma GCC unroll 8
     for (size_t k = 0; k < nv; k++) {
         size_t left = n - 8 * k;
         __mmask8 m = left >= 8 ? (__mmask8) 0xFF : (__mmask8) ((1u << left) - 1u);
@@ -200,6 +204,7 @@ static void kendall_avx512(const double *x, size_t n, double *D, double *T,
     for (size_t i = 0; i < n; i++) {
         __m512d b = _mm512_set1_pd(x[i]);
         uint64_t lt = 0;
+#pragma GCC unroll 8
         for (size_t k = 0; k < nv; k++)
             lt |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_LT_OQ) << (8 * k);
         lt &= valid;
@@ -208,10 +213,37 @@ static void kendall_avx512(const double *x, size_t n, double *D, double *T,
         inv += (uint64_t) __builtin_popcountll(lt & after);
         below += (uint64_t) __builtin_popcountll(lt);
     }
+    *inv_out = inv;
+    *below_out = below;
+}
+
+__attribute__((target("avx512f")))
+static void kendall_avx512(const double *x, size_t n, double *D, double *T,
+                           double *tv, int *ties)
+{
+    size_t nv = (n + 7) / 8;
+    uint64_t inv = 0, below = 0;
+    switch (nv) {
+    case 1: kendall_below(x, n, 1, &inv, &below); break;
+    case 2: kendall_below(x, n, 2, &inv, &below); break;
+    case 3: kendall_below(x, n, 3, &inv, &below); break;
+    case 4: kendall_below(x, n, 4, &inv, &below); break;
+    case 5: kendall_below(x, n, 5, &inv, &below); break;
+    case 6: kendall_below(x, n, 6, &inv, &below); break;
+    case 7: kendall_below(x, n, 7, &inv, &below); break;
+    default: kendall_below(x, n, 8, &inv, &below); break;
+    }
     *D = (double) inv;
     *T = *tv = 0;
     *ties = 0;
     if (below == (uint64_t) n * (n - 1) / 2) return;
+    __m512d v[SIMD_KENDALL_MAX / 8];
+    for (size_t k = 0; k < nv; k++) {
+        size_t left = n - 8 * k;
+        __mmask8 m = left >= 8 ? (__mmask8) 0xFF : (__mmask8) ((1u << left) - 1u);
+        v[k] = _mm512_maskz_loadu_pd(m, x + 8 * k);
+    }
+    uint64_t valid = n >= 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << n) - 1u);
     uint64_t t2 = 0, tvs = 0;
     for (size_t i = 0; i < n; i++) {
         __m512d b = _mm512_set1_pd(x[i]);

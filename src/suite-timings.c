@@ -15,6 +15,7 @@
 #include <float.h>
 #include <math.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "speeduptest.h"
@@ -299,7 +300,17 @@ int st_timings_blocks_scan(const int *bench, const int *starts, size_t nstarts,
         } else if (drun) {
             for (size_t q = i + 1; q < j; q++) down |= drun[q] < drun[q - 1];
         }
-        for (size_t q = i; q < j; q++) cl &= (time[q] > 0) & (time[q] <= DBL_MAX);
+        /* time > 0 and <= DBL_MAX, from the bits: those of the positive
+         * finite doubles are 1 .. 0x7FEFFFFFFFFFFFFF (zero, the negative
+         * numbers, infinities and NaN all fall outside), one comparison
+         * of bits - 1 */
+        uint64_t out = 0;
+        for (size_t q = i; q < j; q++) {
+            uint64_t u;
+            memcpy(&u, time + q, sizeof u);
+            out |= (uint64_t) (u - 1u >= UINT64_C(0x7FEFFFFFFFFFFFFF));
+        }
+        cl &= !out;
         if (down) return ST_ERR_DOMAIN;
         count[g] += (int) (j - i);
         prev = g;
