@@ -8,9 +8,10 @@
  * The result is the row order R's order(group, run) gives (ties kept in
  * row order), found in O(n) when each group is already in run order, as
  * the files of every tool write it.  For a suite, the same pass gathers
- * the times in that order and counts, over the grouped rows, the distinct
- * process labels of each benchmark and version (as st_process_counts(),
- * replication.c).
+ * the times in that order (none to gather when the rows are in that order
+ * already: the caller keeps its own vector) and counts, over the grouped
+ * rows, the distinct process labels of each benchmark and version (as
+ * st_process_counts(), replication.c).
  */
 #include <float.h>
 #include <math.h>
