@@ -677,19 +677,27 @@ structure_actions <- function(sp, replication, design) {
     ny <- tabulate(j[side == 2L], nb)
   }
   p <- sp$process
-  kind <- rep("unknown", nb)
-  if (!is.null(p) || !is.null(pc)) {
-    if (is.null(pc)) {
-      if (!isTRUE(ok)) p <- p[ok]
-      if (is.double(p) && !all(is.na(p) | (p == trunc(p) & abs(p) < 1e15))) {
-        # labels whose text and value may disagree: one benchmark at a time
-        return(rep("full", nb))
-      }
-      code <- count_codes(p)
-      pc <- .Call(ffi_process_counts, j, side, code, nb,
-                  max(0L, code, na.rm = TRUE))
-      check_status(pc, "the processes")
+  if (is.null(pc) && !is.null(p)) {
+    if (!isTRUE(ok)) p <- p[ok]
+    if (is.double(p) && !all(is.na(p) | (p == trunc(p) & abs(p) < 1e15))) {
+      # labels whose text and value may disagree: one benchmark at a time
+      return(rep("full", nb))
     }
+    code <- count_codes(p)
+    pc <- .Call(ffi_process_counts, j, side, code, nb,
+                max(0L, code, na.rm = TRUE))
+    check_status(pc, "the processes")
+  }
+  r <- sp$round
+  if (design == "unpaired" || is.null(r)) {
+    # no rounds to pair: the rules below in one pass of the core
+    # (st_structure_actions), without a vector per rule
+    act <- .Call(ffi_structure_actions, nx, ny, pc, bad,
+                 match(replication, replication_choices) - 1L)
+    return(c("none", "single", "full")[act])
+  }
+  kind <- rep("unknown", nb)
+  if (!is.null(pc)) {
     kx <- pc$kx
     ky <- pc$ky
     shared <- pc$shared
@@ -708,25 +716,22 @@ structure_actions <- function(sp, replication, design) {
   }
   paired <- logical(nb)
   refused <- bad | (replication == "process" & kind %in% c("unknown", "shared"))
-  r <- sp$round
-  if (design != "unpaired" && !is.null(r)) {
-    r <- as.integer(r[ok])
-    run <- which(unit == "run")
-    # the rounds of the runs of each benchmark analysed by runs
-    keep <- unit[j] == "run"
-    rx <- r[keep & side == 1L]
-    ry <- r[keep & side == 2L]
-    rp <- .Call(ffi_round_pairs, rx, c(0L, cumsum(nx[run])), ry,
-                c(0L, cumsum(ny[run])))
-    check_status(rp, "the rounds")
-    paired[run] <- rp$complete >= 6L
-    if (design == "paired") refused[run] <- refused[run] | rp$rounds == 0L
-  }
+  # the rounds of the runs of each benchmark analysed by runs
+  r <- as.integer(r[ok])
+  run <- which(unit == "run")
+  keep <- unit[j] == "run"
+  rx <- r[keep & side == 1L]
+  ry <- r[keep & side == 2L]
+  rp <- .Call(ffi_round_pairs, rx, c(0L, cumsum(nx[run])), ry,
+              c(0L, cumsum(ny[run])))
+  check_status(rp, "the rounds")
+  paired[run] <- rp$complete >= 6L
+  if (design == "paired") refused[run] <- refused[run] | rp$rounds == 0L
   act[unit == "run" & kind == "single" & replication == "auto"] <- "single"
   # labels on both sides of several processes: structured_samples()
   # decides whether they name the same processes (processes_shared())
   act[unit == "process" | paired | refused] <- "full"
-  if (!is.null(p) || !is.null(pc)) {
+  if (!is.null(pc)) {
     act[kind == "shared" & (kx > 1L | ky > 1L) & (kx < nx | ky < ny)] <- "full"
   }
   act
@@ -760,7 +765,8 @@ suite_structured <- function(s, t, replication, design, rigorous, p_adjust,
   } else {
     # found before the table was built (suite_timings_actions()), which
     # holds the caveats of rule 2 already
-    act <- pre$act[match(as.character(bm$benchmark), pre$names)]
+    bench <- as.character(bm$benchmark)
+    act <- if (identical(bench, pre$names)) pre$act else pre$act[match(bench, pre$names)]
   }
   if (any(act == "full")) sp <- timings_split(t, vers, as.character(bm$benchmark))
   # rule 2: the runs as given, never guaranteed

@@ -181,24 +181,27 @@ suite_run_order <- function(suite) {
     return(data.frame(trend_p_x = double(), trend_p_y = double(),
                       interleaving_p = double(), run_order_flag = logical()))
   }
-  res <- .Call(ffi_mann_kendall, as.double(suite$values),
-               as.double(c(suite$x_start, suite$y_start)),
-               as.double(c(suite$x_len, suite$y_len)))
-  p <- res$p_value
-  p[c(suite$x_len, suite$y_len) < run_order_min_runs | res$status != 0L] <- NA
-  px <- p[seq_len(nb)]
-  py <- p[nb + seq_len(nb)]
+  # the p-values alone, NA for the samples too short to be checked (not
+  # tested) and where the test fails
+  values <- as.double(suite$values)
+  px <- .Call(ffi_trend_p, values, as.double(suite$x_start),
+              as.double(suite$x_len), run_order_min_runs)
+  py <- .Call(ffi_trend_p, values, as.double(suite$y_start),
+              as.double(suite$y_len), run_order_min_runs)
   pi <- rep(NA_real_, nb)
   if (!is.null(suite$runs)) {
     ok <- !is.na(suite$runs)
     pi[ok] <- .Call(ffi_runs_test, as.double(suite$x_len[ok]),
                     as.double(suite$y_len[ok]), as.double(suite$runs[ok]))
   }
-  flag <- (!is.na(px) & px <= run_order_level) |
-    (!is.na(py) & py <= run_order_level) |
-    (!is.na(pi) & pi <= run_order_level)
-  data.frame(trend_p_x = px, trend_p_y = py, interleaving_p = pi,
-             run_order_flag = flag)
+  # (the few flagged benchmarks set by position: which() leaves out the
+  # checks not made)
+  flag <- logical(nb)
+  flag[which(px <= run_order_level)] <- TRUE
+  flag[which(py <= run_order_level)] <- TRUE
+  if (!is.null(suite$runs)) flag[which(pi <= run_order_level)] <- TRUE
+  new_frame(list(trend_p_x = px, trend_p_y = py, interleaving_p = pi,
+                 run_order_flag = flag))
 }
 
 # The caveat of each benchmark of a suite whose run order was flagged

@@ -25,28 +25,44 @@ suite_from_timings <- function(t, initial) {
   n <- length(tm)
   if (!n || !is.factor(v) || !(is.character(b) || is.factor(b)) ||
       !is.numeric(tm) || !is.numeric(run) || length(run) != n ||
-      anyNA(run) || anyNA(b) ||
-      inherits(t[["timestamp"]], "POSIXct") || any(t[["warmup"]] %in% TRUE)) {
+      anyNA(run) || inherits(t[["timestamp"]], "POSIXct") ||
+      any(t[["warmup"]] %in% TRUE)) {
     return(NULL)
   }
-  tm <- as.double(tm)
-  v <- drop_unused_levels(v)
-  if (!is.null(initial)) {
-    v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
-  }
-  if (nlevels(v) != 2L || anyNA(v)) return(NULL)
   # the benchmarks in the order of their first run (text: from the rows
   # where a run of one name starts, as files list a benchmark's runs
-  # together; the core gives each row the code of its start)
+  # together; the core gives each row the code of its start).  A missing
+  # name starts a run of them, so the names at the starts show it.
   starts <- NULL
+  if (is.factor(b)) {
+    if (anyNA(b)) return(NULL)
+  } else {
+    starts <- .Call(ffi_run_starts, b)
+    hb <- b[starts]
+    if (anyNA(hb)) return(NULL)
+  }
+  tm <- as.double(tm)
+  # (two levels and no `initial`: a level without runs would leave every
+  # benchmark with runs of one version only, which returns NULL below as
+  # well, so the levels are not counted)
+  if (!is.null(initial) || nlevels(v) != 2L) {
+    v <- drop_unused_levels(v)
+    if (!is.null(initial)) {
+      v <- stats::relevel(v, check_member(initial, levels(v), "initial", "the versions "))
+    }
+    if (nlevels(v) != 2L) return(NULL)
+  }
   if (is.factor(b)) {
     code <- as.integer(b)
     u <- unique(code)
     bi <- match(code, u)
     bench <- levels(b)[u]
+  } else if (!anyDuplicated(hb)) {
+    # each benchmark's runs together (every file): the names at the
+    # starts are the benchmarks
+    bench <- as.vector(hb)
+    bi <- seq_along(hb)
   } else {
-    starts <- .Call(ffi_run_starts, b)
-    hb <- b[starts]
     bench <- unique(hb)
     bi <- match(hb, bench)
   }
@@ -58,15 +74,15 @@ suite_from_timings <- function(t, initial) {
   # times in that order, and what the process labels of each benchmark
   # are (when they are plain numbers)
   g <- .Call(ffi_timings_suite, bi, starts, v, run, tm, proc, nb, !is.null(rnd))
+  # (a missing version is a code the core refuses: looked for only then,
+  # as anyNA() of a factor costs a logical vector of its length)
+  if (g$status != 0L && anyNA(v)) return(NULL)
   check_status(g, "the timings")
-  if (!g$clean) return(NULL)
-  counts <- g$count
-  odd <- seq(1L, by = 2L, length.out = nb)
-  x_len <- counts[odd]
-  y_len <- counts[odd + 1L]
-  if (any(x_len == 0L | y_len == 0L)) return(NULL)
+  # (g$both: every benchmark has runs of both versions)
+  if (!g$clean || !g$both) return(NULL)
+  x_len <- g$x_len
+  y_len <- g$y_len
   o <- g$order
-  starts_g <- cumsum(c(0, counts))[seq_len(2L * nb)]
   vi <- NULL
   # global order: the number of runs of the version labels within each
   # benchmark, the runs of a benchmark in recorded order
@@ -84,8 +100,8 @@ suite_from_timings <- function(t, initial) {
   if (is.null(problems)) problems <- empty_problems()
   values <- g$values
   suite <- list(names = bench, values = values, runs = runs,
-                x_start = starts_g[odd], x_len = x_len,
-                y_start = starts_g[odd + 1L], y_len = y_len,
+                x_start = g$x_start, x_len = x_len,
+                y_start = g$y_start, y_len = y_len,
                 level = rep(NA_real_, nb), weight = rep(NA_real_, nb),
                 has_level = FALSE, has_weight = FALSE,
                 problems = empty_problems(), versions = levels(v),
@@ -102,7 +118,7 @@ suite_from_timings <- function(t, initial) {
                 },
                 process = if (!light && !is.null(proc)) proc[o],
                 round = if (!is.null(rnd)) rnd[o],
-                start = as.integer(starts_g[odd]), x_len = x_len, y_len = y_len,
+                start = as.integer(g$x_start), x_len = x_len, y_len = y_len,
                 clean = TRUE, process_counts = if (light) pc,
                 labelled = g$labelled)
   list(suite = suite, split = split, problems = problems)

@@ -59,6 +59,8 @@ SEXP ffi_round_pair_values(SEXP rx, SEXP ry, SEXP x, SEXP y);
 SEXP ffi_process_units(SEXP t, SEXP group, SEXP k, SEXP round, SEXP median,
                        SEXP take);
 SEXP ffi_process_counts(SEXP bench, SEXP side, SEXP code, SEXP nb, SEXP u);
+SEXP ffi_structure_actions(SEXP nx, SEXP ny, SEXP counts, SEXP bad,
+                           SEXP replication);
 SEXP ffi_offset_codes(SEXP labels);
 SEXP ffi_pair_counts(SEXP sel, SEXP marked, SEXP vcode, SEXP nlev);
 SEXP ffi_pair_rows(SEXP sel, SEXP marked, SEXP vcode, SEXP side, SEXP run,
@@ -152,6 +154,7 @@ SEXP ffi_mean_pairs(SEXP a, SEXP b);
 SEXP ffi_write_stdout(SEXP text);
 SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len);
 SEXP ffi_runs_test(SEXP n1, SEXP n2, SEXP r);
+SEXP ffi_trend_p(SEXP values, SEXP start, SEXP len, SEXP min_runs);
 SEXP ffi_log_ratio(SEXP x, SEXP y);
 SEXP ffi_variance_components(SEXP v, SEXP group);
 

@@ -454,21 +454,42 @@ done:
 int st_label_span(const int *ilab, const double *dlab, size_t n, int na,
                   double *lo, double *hi, int *labelled)
 {
+    if (ilab) {
+        /* integer labels, all whole: their span in integers, without a
+         * branch per label */
+        int li = INT_MAX, hi_i = INT_MIN, present = 0;
+        if (na == INT_MIN) {
+            /* (R's NA_integer_, below every label: the largest label is
+             * the largest code, and a missing one is read as INT_MAX for
+             * the smallest) */
+            for (size_t i = 0; i < n; i++) {
+                int v = ilab[i], w = v == INT_MIN ? INT_MAX : v;
+                hi_i = v > hi_i ? v : hi_i;
+                li = w < li ? w : li;
+            }
+            present = hi_i != INT_MIN;
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                int v = ilab[i], p = v != na;
+                present |= p;
+                li = p && v < li ? v : li;
+                hi_i = p && v > hi_i ? v : hi_i;
+            }
+        }
+        *lo = present ? (double) li : INFINITY;
+        *hi = present ? (double) hi_i : -INFINITY;
+        *labelled = present;
+        return present;
+    }
     double l = INFINITY, h = -INFINITY;
     int whole = 1, any = 0;
     for (size_t i = 0; i < n; i++) {
-        double v;
-        if (ilab) {
-            if (ilab[i] == na) continue;
-            v = (double) ilab[i];
-        } else {
-            v = dlab[i];
-            if (isnan(v)) {
-                whole = 0;
-                continue;
-            }
-            if (!isfinite(v) || v != trunc(v)) whole = 0;
+        double v = dlab[i];
+        if (isnan(v)) {
+            whole = 0;
+            continue;
         }
+        if (!isfinite(v) || v != trunc(v)) whole = 0;
         any = 1;
         if (v < l) l = v;
         if (v > h) h = v;
@@ -554,6 +575,57 @@ int st_process_counts(const int *bench, const int *side, const int *code,
     free(seen_x);
     free(seen_y);
     return status;
+}
+
+/*
+ * What the structure columns change for each benchmark of a suite when no
+ * rounds are paired (structure_actions(), replication.R, which holds the
+ * rules with rounds): from the runs of each version (nx, ny), the process
+ * counts (kx, ky, shared, has_na, as st_process_counts(); kx NULL: no
+ * labels) and bad (a time not finite and positive), first the kind of the
+ * processes, the first rule that holds of
+ *   unknown      no labels, a run without one, or a version without runs;
+ *   shared       a label on both sides;
+ *   one per run  as many labels as runs on each side;
+ *   single       one label on a side;
+ *   processes    otherwise;
+ * then the unit: the run with replication "run", else the process when it
+ * is asked for ("process") or the kind is "processes" (under "auto"); and
+ * the action, the first that holds of
+ *   full    (3) the process as the unit, a refused input (bad, or the
+ *               process asked for where the kind is unknown or shared), or
+ *               shared labels with several on a side and fewer than the
+ *               runs on one (structured_samples() decides);
+ *   single  (2) rule 2: the run as the unit, one label on a side, "auto";
+ *   none    (1) the runs as the suite analysed them.
+ * replication: 0 auto, 1 process, 2 run.  O(nb), one pass.
+ */
+enum { KIND_UNKNOWN, KIND_SHARED, KIND_ONE_PER_RUN, KIND_SINGLE, KIND_PROCESSES };
+
+int st_structure_actions(size_t nb, const int *nx, const int *ny,
+                         const int *kx, const int *ky, const int *shared,
+                         const int *has_na, const int *bad, int replication,
+                         int *act)
+{
+    if (replication < 0 || replication > 2) return ST_ERR_DOMAIN;
+    for (size_t j = 0; j < nb; j++) {
+        int kind;
+        if (!kx || has_na[j] || nx[j] == 0 || ny[j] == 0) kind = KIND_UNKNOWN;
+        else if (shared[j]) kind = KIND_SHARED;
+        else if (kx[j] == nx[j] && ky[j] == ny[j]) kind = KIND_ONE_PER_RUN;
+        else if (kx[j] == 1 || ky[j] == 1) kind = KIND_SINGLE;
+        else kind = KIND_PROCESSES;
+        int process = replication != 2 &&
+                      (replication == 1 || kind == KIND_PROCESSES);
+        int refused = bad[j] || (replication == 1 && (kind == KIND_UNKNOWN ||
+                                                      kind == KIND_SHARED));
+        int several = kind == KIND_SHARED && (kx[j] > 1 || ky[j] > 1) &&
+                      (kx[j] < nx[j] || ky[j] < ny[j]);
+        if (process || refused || several) act[j] = 3;
+        else if (kind == KIND_SINGLE && replication == 0) act[j] = 2;
+        else act[j] = 1;
+    }
+    return ST_OK;
 }
 
 /* ---- R entry points ----------------------------------------------------------- */
@@ -760,4 +832,50 @@ SEXP ffi_process_counts(SEXP bench, SEXP side, SEXP code, SEXP nb, SEXP u)
     SEXP res = ffi_named_list(5, names, values);
     UNPROTECT(5);
     return res;
+}
+
+/* The element `name` of the list x (R_NilValue when it has none). */
+static SEXP named_elt(SEXP x, const char *name)
+{
+    SEXP nms = Rf_getAttrib(x, R_NamesSymbol);
+    for (R_xlen_t i = 0; i < XLENGTH(x) && !Rf_isNull(nms); i++)
+        if (strcmp(CHAR(STRING_ELT(nms, i)), name) == 0) return VECTOR_ELT(x, i);
+    return R_NilValue;
+}
+
+/* nx, ny: runs of each version per benchmark; counts: NULL or
+ * ffi_process_counts()'s list (has_na, kx, ky, shared); bad: logical per
+ * benchmark; replication: 0 auto, 1 process, 2 run.  Returns the action
+ * codes of st_structure_actions() (1 none, 2 single, 3 full). */
+SEXP ffi_structure_actions(SEXP nx, SEXP ny, SEXP counts, SEXP bad,
+                           SEXP replication)
+{
+    R_xlen_t k = XLENGTH(nx);
+    if (TYPEOF(nx) != INTSXP || TYPEOF(ny) != INTSXP || XLENGTH(ny) != k ||
+        TYPEOF(bad) != LGLSXP || XLENGTH(bad) != k)
+        Rf_error("`nx`, `ny` and `bad` must be integer and logical vectors of one length.");
+    const int *kx = NULL, *ky = NULL, *sh = NULL, *na = NULL;
+    if (!Rf_isNull(counts)) {
+        if (TYPEOF(counts) != VECSXP)
+            Rf_error("`counts` must be NULL or a list of the process counts.");
+        SEXP c[4];
+        for (int i = 0; i < 4; i++) {
+            c[i] = named_elt(counts, i == 0 ? "has_na" : i == 1 ? "kx"
+                                     : i == 2 ? "ky" : "shared");
+            if (TYPEOF(c[i]) != (i == 1 || i == 2 ? INTSXP : LGLSXP) ||
+                XLENGTH(c[i]) != k)
+                Rf_error("`counts` must hold the process counts of every benchmark.");
+        }
+        na = LOGICAL(c[0]);
+        kx = INTEGER(c[1]);
+        ky = INTEGER(c[2]);
+        sh = LOGICAL(c[3]);
+    }
+    int rep = ffi_int(replication, "replication");
+    SEXP out = PROTECT(Rf_allocVector(INTSXP, k));
+    if (st_structure_actions((size_t) k, INTEGER(nx), INTEGER(ny), kx, ky, sh,
+                             na, LOGICAL(bad), rep, INTEGER(out)) != ST_OK)
+        Rf_error("`replication` must be a code 0 to 2.");
+    UNPROTECT(1);
+    return out;
 }

@@ -547,6 +547,39 @@ SEXP ffi_mann_kendall(SEXP values, SEXP start, SEXP len)
     return out;
 }
 
+/* The two-sided Mann-Kendall p-values of the k samples
+ * values[start[i] + 0..len[i]) (a suite's trend checks, which read
+ * nothing else): NA for a sample shorter than min_runs (not tested) and
+ * where the test fails, as ffi_mann_kendall()'s p_value with those set
+ * to NA. */
+SEXP ffi_trend_p(SEXP values, SEXP start, SEXP len, SEXP min_runs)
+{
+    ffi_samples s = ffi_read_samples(values, start, len);
+    int m = ffi_int(min_runs, "min_runs");
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) s.k));
+    double *p = REAL(out);
+    st_cache cache;
+    st_cache_init(&cache);
+    st_mann_kendall_options opt = {NULL, &cache};
+    for (size_t i = 0; i < s.k; i++) {
+        if (s.len[i] < m) {
+            p[i] = NA_REAL;
+            continue;
+        }
+        st_result r;
+        int status = st_mann_kendall(s.values + (size_t) s.start[i],
+                                     (size_t) s.len[i], &opt, &r);
+        if (ST_FATAL(status)) {
+            st_cache_free(&cache);
+            Rf_error(status == ST_ERR_ALLOC ? "out of memory." : "interrupted.");
+        }
+        p[i] = status == ST_OK ? r.p_value : NA_REAL;
+    }
+    st_cache_free(&cache);
+    UNPROTECT(1);
+    return out;
+}
+
 /* One-sided runs test P(R <= r), vectorised over n1, n2, r. */
 SEXP ffi_runs_test(SEXP n1, SEXP n2, SEXP r)
 {

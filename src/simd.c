@@ -167,44 +167,93 @@ static size_t split_avx512(const double *src, double *dst, size_t lo,
 }
 
 /*
- * Every pair compared at once.  For each x[i] two comparisons per register
- * give the masks of the values below it and equal to it.  The values below
- * it after position i are its inversions (D sums them), and c_i, the
- * values equal to it (itself included), gives the tie sums by value
- * instead of by group: a group of t equal values has t members with
- * c_i = t, so
+ * Every pair compared at once.  For each x[i] one comparison per register
+ * gives the mask of the values below it; those after position i are its
+ * inversions (D sums them).  Summed over all i, the values below x[i]
+ * count each pair of distinct values once,
+ *   sum_i #{j : x_j < x_i} = N - T,     N = n (n - 1) / 2,
+ * so the sum tells whether there is a tie at all (T > 0) without a second
+ * comparison per register.  Only then (run times rarely tie) a second pass
+ * counts c_i, the values equal to x[i] (itself included), which gives the
+ * tie sums by value instead of by group: a group of t equal values has t
+ * members with c_i = t, so
  *   sum_i (c_i - 1) / 2            = sum t (t - 1) / 2       = T,
  *   sum_i (c_i - 1) (2 c_i + 5)    = sum t (t - 1) (2t + 5)  = tv,
  * the same integers as from the sorted keys.  Comparisons of doubles read
  * -0 and +0 as equal, as the keys do.
  */
+/* The inversions and the pairs of distinct values (N - T) of x[0..n),
+ * n <= 8 nv: a copy per register count nv (always inlined with nv a
+ * constant, so that the values stay in registers and the loop over them
+ * is unrolled). */
+__attribute__((target("avx512f"), always_inline))
+static inline void kendall_below(const double *x, size_t n, size_t nv,
+                                 uint64_t *inv_out, uint64_t *below_out)
+{
+    /* the values in registers, the lanes past n zero (a masked load reads
+     * nothing there) */
+    __m512d v[SIMD_KENDALL_MAX / 8];
+#pragma GCC unroll 8
+    for (size_t k = 0; k < nv; k++) {
+        size_t left = n - 8 * k;
+        __mmask8 m = left >= 8 ? (__mmask8) 0xFF : (__mmask8) ((1u << left) - 1u);
+        v[k] = _mm512_maskz_loadu_pd(m, x + 8 * k);
+    }
+    uint64_t valid = n >= 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << n) - 1u);
+    uint64_t inv = 0, below = 0;
+    for (size_t i = 0; i < n; i++) {
+        __m512d b = _mm512_set1_pd(x[i]);
+        uint64_t lt = 0;
+#pragma GCC unroll 8
+        for (size_t k = 0; k < nv; k++)
+            lt |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_LT_OQ) << (8 * k);
+        lt &= valid;
+        /* positions after i (i < 64, so the shift is defined) */
+        uint64_t after = ~((((uint64_t) 1 << i) << 1) - 1u);
+        inv += (uint64_t) __builtin_popcountll(lt & after);
+        below += (uint64_t) __builtin_popcountll(lt);
+    }
+    *inv_out = inv;
+    *below_out = below;
+}
+
 __attribute__((target("avx512f")))
 static void kendall_avx512(const double *x, size_t n, double *D, double *T,
                            double *tv, int *ties)
 {
-    double in[SIMD_KENDALL_MAX];
     size_t nv = (n + 7) / 8;
-    memcpy(in, x, n * sizeof(double));
-    for (size_t i = n; i < nv * 8; i++) in[i] = 0.0;
+    uint64_t inv = 0, below = 0;
+    switch (nv) {
+    case 1: kendall_below(x, n, 1, &inv, &below); break;
+    case 2: kendall_below(x, n, 2, &inv, &below); break;
+    case 3: kendall_below(x, n, 3, &inv, &below); break;
+    case 4: kendall_below(x, n, 4, &inv, &below); break;
+    case 5: kendall_below(x, n, 5, &inv, &below); break;
+    case 6: kendall_below(x, n, 6, &inv, &below); break;
+    case 7: kendall_below(x, n, 7, &inv, &below); break;
+    default: kendall_below(x, n, 8, &inv, &below); break;
+    }
+    *D = (double) inv;
+    *T = *tv = 0;
+    *ties = 0;
+    if (below == (uint64_t) n * (n - 1) / 2) return;
     __m512d v[SIMD_KENDALL_MAX / 8];
-    for (size_t k = 0; k < nv; k++) v[k] = _mm512_loadu_pd(in + 8 * k);
+    for (size_t k = 0; k < nv; k++) {
+        size_t left = n - 8 * k;
+        __mmask8 m = left >= 8 ? (__mmask8) 0xFF : (__mmask8) ((1u << left) - 1u);
+        v[k] = _mm512_maskz_loadu_pd(m, x + 8 * k);
+    }
     uint64_t valid = n >= 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << n) - 1u);
-    uint64_t inv = 0, t2 = 0, tvs = 0;
+    uint64_t t2 = 0, tvs = 0;
     for (size_t i = 0; i < n; i++) {
-        __m512d b = _mm512_set1_pd(in[i]);
-        uint64_t lt = 0, eq = 0;
-        for (size_t k = 0; k < nv; k++) {
-            lt |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_LT_OQ) << (8 * k);
+        __m512d b = _mm512_set1_pd(x[i]);
+        uint64_t eq = 0;
+        for (size_t k = 0; k < nv; k++)
             eq |= (uint64_t) _mm512_cmp_pd_mask(v[k], b, _CMP_EQ_OQ) << (8 * k);
-        }
-        /* positions after i (i < 64, so the shift is defined) */
-        uint64_t after = valid & ~((((uint64_t) 1 << i) << 1) - 1u);
-        inv += (uint64_t) __builtin_popcountll(lt & after);
         uint64_t c = (uint64_t) __builtin_popcountll(eq & valid);
         t2 += c - 1;
         tvs += (c - 1) * (2 * c + 5);
     }
-    *D = (double) inv;
     *T = (double) (t2 / 2);
     *tv = (double) tvs;
     *ties = t2 > 0;

@@ -609,6 +609,16 @@ int st_process_counts(const int *bench, const int *side, const int *code,
                       size_t n, size_t nb, size_t u, int na, int *has_na,
                       int *kx, int *ky, int *shared);
 
+/* What the structure columns change for each benchmark when no rounds
+ * are paired (replication.R's structure_actions()): act[j] 1 none, 2
+ * single (rule 2), 3 full, from the runs of each version, the process
+ * counts (kx NULL: no labels), bad[j] and replication (0 auto, 1 process,
+ * 2 run; ST_ERR_DOMAIN otherwise). */
+int st_structure_actions(size_t nb, const int *nx, const int *ny,
+                         const int *kx, const int *ky, const int *shared,
+                         const int *has_na, const int *bad, int replication,
+                         int *act);
+
 /* The smallest and largest present label (ilab: `na` for none; dlab:
  * NaN for none) and whether one is present: 1 when every present label
  * is finite and whole and one is present. */
@@ -697,6 +707,23 @@ int st_timings_suite(const int *bench, const int *starts, size_t nstarts,
                      size_t n, size_t nb, int *order, int *count,
                      double *values, int *clean, int *has_na, int *kx,
                      int *ky, int *shared);
+
+/* The two steps of st_timings_suite_blocks(): the scan of the blocks
+ * (first[g], their first rows, 2 nb of them; count, *clean; *in_order when
+ * they come in group order, the times then needing no copy) and the
+ * gathering of the times (values; NULL: not copied), the rows (order; NULL:
+ * none) and the labels' counts.  ST_ERR_DOMAIN when the rows are not such
+ * blocks or a label code is out of range. */
+int st_timings_blocks_scan(const int *bench, const int *starts, size_t nstarts,
+                           const int *version, const int *irun,
+                           const double *drun, const double *time, size_t n,
+                           size_t nb, size_t *first, int *count, int *clean,
+                           int *in_order);
+int st_timings_blocks_gather(const size_t *first, const int *count, size_t nb,
+                             const double *time, double *values, int *order,
+                             const int *ilab, const double *dlab, double lab_lo,
+                             size_t u, int na, int *has_na, int *kx, int *ky,
+                             int *shared);
 
 /* st_timings_suite() for rows in contiguous blocks, one per (benchmark,
  * version) group, in run order, read in place: the process labels as given

@@ -8,13 +8,15 @@
  * The result is the row order R's order(group, run) gives (ties kept in
  * row order), found in O(n) when each group is already in run order, as
  * the files of every tool write it.  For a suite, the same pass gathers
- * the times in that order and counts, over the grouped rows, the distinct
- * process labels of each benchmark and version (as st_process_counts(),
- * replication.c).
+ * the times in that order (none to gather when the rows are in that order
+ * already: the caller keeps its own vector) and counts, over the grouped
+ * rows, the distinct process labels of each benchmark and version (as
+ * st_process_counts(), replication.c).
  */
 #include <float.h>
 #include <math.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "speeduptest.h"
@@ -241,14 +243,158 @@ int st_timings_suite(const int *bench, const int *starts, size_t nstarts,
  * the blocks in group order, each in row order, so the times are copied
  * block by block and nothing of the size of the rows is allocated: no
  * group code per row, no order (unless order is not NULL), no label code
- * per row.  The process labels are read as they are: integer (ilab, `na`
- * for none) or double (dlab) labels, whose code is label - lab_lo + 1
- * (st_offset_codes(); u its largest), or none (both NULL: has_na, kx, ky
- * and shared are not written).  Returns ST_OK with what st_timings_suite()
- * gives, or ST_ERR_DOMAIN, having written nothing the caller may read,
- * when the rows are not such blocks or a code is out of range (then
- * st_timings_suite() decides).
+ * per row.  In two steps: st_timings_blocks_scan() finds the blocks,
+ * st_timings_blocks_gather() copies the times and counts the labels; a
+ * caller whose rows the scan finds in group order already (*in_order)
+ * may read the times in place and skip their copy (values NULL).
  */
+
+/* The blocks of the rows: first[g] the first row of group g's block (n
+ * for none; first holds 2 nb rows), count[g] its rows, *clean whether
+ * every time is finite and positive, *in_order whether the blocks come in
+ * group order (the grouped order is then the rows' own).  A block is read
+ * in one tight loop (same version, and with per-row codes the same
+ * benchmark, up to the next start row), its run numbers and times checked
+ * without branches; a block starting with the group of the one before
+ * (one benchmark over two start rows) goes on from it.  ST_ERR_DOMAIN,
+ * having written nothing the caller may read, when the rows are not such
+ * blocks or a code is out of range. */
+int st_timings_blocks_scan(const int *bench, const int *starts, size_t nstarts,
+                           const int *version, const int *irun,
+                           const double *drun, const double *time, size_t n,
+                           size_t nb, size_t *first, int *count, int *clean,
+                           int *in_order)
+{
+    if (nb > (size_t) INT_MAX / 2) return ST_ERR_TOO_MANY;
+    size_t ng = 2 * nb;
+    for (size_t g = 0; g < ng; g++) {
+        first[g] = n;
+        count[g] = 0;
+    }
+    int down = 0, cl = 1;
+    size_t k = 0, prev = 0;
+    int b = 0;
+    for (size_t i = 0; i < n;) {
+        b = row_bench(i, bench, starts, nstarts, &k, b);
+        int v = version[i];
+        if (b < 1 || (size_t) b > nb || (v != 1 && v != 2)) return ST_ERR_DOMAIN;
+        size_t g = 2 * (size_t) (b - 1) + (size_t) v - 1;
+        if (i > 0 && g == prev) {
+            /* the block goes on: its run numbers must not decrease */
+            if ((irun || drun) && RUN_OF(i) < RUN_OF(i - 1)) return ST_ERR_DOMAIN;
+        } else if (first[g] != n) {
+            return ST_ERR_DOMAIN;          /* a second block of group g */
+        } else {
+            first[g] = i;
+        }
+        /* the rest of the block: rows of the same version up to the next
+         * start row (with starts) or of the same benchmark code */
+        size_t end = starts ? (k < nstarts ? (size_t) starts[k] - 1 : n) : n;
+        size_t j = i + 1;
+        if (starts) {
+            while (j < end && version[j] == v) j++;
+        } else {
+            while (j < end && version[j] == v && bench[j] == b) j++;
+        }
+        if (irun) {
+            for (size_t q = i + 1; q < j; q++) down |= irun[q] < irun[q - 1];
+        } else if (drun) {
+            for (size_t q = i + 1; q < j; q++) down |= drun[q] < drun[q - 1];
+        }
+        /* time > 0 and <= DBL_MAX, from the bits: those of the positive
+         * finite doubles are 1 .. 0x7FEFFFFFFFFFFFFF (zero, the negative
+         * numbers, infinities and NaN all fall outside), one comparison
+         * of bits - 1 */
+        uint64_t out = 0;
+        for (size_t q = i; q < j; q++) {
+            uint64_t u;
+            memcpy(&u, time + q, sizeof u);
+            out |= (uint64_t) (u - 1u >= UINT64_C(0x7FEFFFFFFFFFFFFF));
+        }
+        cl &= !out;
+        if (down) return ST_ERR_DOMAIN;
+        count[g] += (int) (j - i);
+        prev = g;
+        i = j;
+    }
+    size_t at = 0;
+    int same = 1;
+    for (size_t g = 0; g < ng && same; g++) {
+        if (!count[g]) continue;
+        same = first[g] == at;
+        at += (size_t) count[g];
+    }
+    *clean = cl;
+    *in_order = same;
+    return ST_OK;
+}
+
+/* The times of the blocks found by st_timings_blocks_scan() in group
+ * order (values; NULL: not copied), their rows (order, when not NULL) and
+ * the process labels as they are: integer (ilab, `na` for none) or double
+ * (dlab) labels, whose code is label - lab_lo + 1 (st_offset_codes(); u
+ * its largest), or none (both NULL: has_na, kx, ky and shared are not
+ * written).  A label equal to the one of the row before on the same side
+ * of a benchmark is counted already (tally_label() would change nothing),
+ * so a process's runs cost a comparison each.  ST_ERR_DOMAIN when a code
+ * is out of range. */
+int st_timings_blocks_gather(const size_t *first, const int *count, size_t nb,
+                             const double *time, double *values, int *order,
+                             const int *ilab, const double *dlab, double lab_lo,
+                             size_t u, int na, int *has_na, int *kx, int *ky,
+                             int *shared)
+{
+    size_t ng = 2 * nb;
+    if (values || order) {
+        size_t at = 0;
+        for (size_t g = 0; g < ng; g++) {
+            size_t m = (size_t) count[g], f = first[g];
+            if (!m) continue;
+            if (values) memcpy(values + at, time + f, m * sizeof(double));
+            if (order)
+                for (size_t q = 0; q < m; q++) order[at + q] = (int) (f + q);
+            at += m;
+        }
+    }
+    if (!ilab && !dlab) return ST_OK;
+    /* the labels of each benchmark's rows, x before y, with the benchmark
+     * that last saw each label on each side (as st_process_counts()) */
+    int *seen_x = calloc(u ? u : 1, sizeof(int));
+    int *seen_y = calloc(u ? u : 1, sizeof(int));
+    int status = seen_x && seen_y ? ST_OK : ST_ERR_ALLOC;
+    for (size_t j = 0; j < nb && status == ST_OK; j++) {
+        int mark = (int) j + 1;
+        has_na[j] = kx[j] = ky[j] = shared[j] = 0;
+        for (int side = 0; side < 2 && status == ST_OK; side++) {
+            size_t g = 2 * j + (size_t) side, m = (size_t) count[g];
+            size_t f = first[g];
+            for (size_t q = 0; q < m; q++) {
+                int c;
+                if (ilab) {
+                    int l = ilab[f + q];
+                    if (q && l == ilab[f + q - 1]) continue;
+                    c = l == na ? na : (int) ((double) l - lab_lo) + 1;
+                } else {
+                    double l = dlab[f + q];
+                    if (q && l == dlab[f + q - 1]) continue;
+                    c = (int) (l - lab_lo) + 1;
+                }
+                if (!tally_label(c, na, u, side, mark, seen_x, seen_y,
+                                 has_na + j, kx + j, ky + j, shared + j)) {
+                    status = ST_ERR_DOMAIN;
+                    break;
+                }
+            }
+        }
+    }
+    free(seen_x);
+    free(seen_y);
+    return status;
+}
+
+/* Both steps: ST_OK with what st_timings_suite() gives, or ST_ERR_DOMAIN,
+ * having written nothing the caller may read, when the rows are not such
+ * blocks or a code is out of range (then st_timings_suite() decides). */
 int st_timings_suite_blocks(const int *bench, const int *starts, size_t nstarts,
                             const int *version, const int *irun,
                             const double *drun, const double *time,
@@ -258,84 +404,17 @@ int st_timings_suite_blocks(const int *bench, const int *starts, size_t nstarts,
                             int *has_na, int *kx, int *ky, int *shared)
 {
     if (nb > (size_t) INT_MAX / 2) return ST_ERR_TOO_MANY;
-    size_t ng = 2 * nb;
-    /* first[g]: the first row of group g's block (n: none yet) */
-    size_t *first = st_malloc(ng ? ng : 1, sizeof(size_t));
+    size_t *first = st_malloc(nb ? 2 * nb : 1, sizeof(size_t));
     if (!first) return ST_ERR_ALLOC;
-    for (size_t g = 0; g < ng; g++) {
-        first[g] = n;
-        count[g] = 0;
-    }
-    int ok = 1, cl = 1;
-    size_t k = 0, prev = 0;
-    int b = 0;
-    for (size_t i = 0; i < n && ok; i++) {
-        b = row_bench(i, bench, starts, nstarts, &k, b);
-        int v = version[i];
-        if (b < 1 || (size_t) b > nb || (v != 1 && v != 2)) {
-            ok = 0;
-            break;
-        }
-        size_t g = 2 * (size_t) (b - 1) + (size_t) v - 1;
-        if (i > 0 && g == prev) {
-            /* the block goes on: its run numbers must not decrease */
-            if ((irun || drun) && RUN_OF(i) < RUN_OF(i - 1)) ok = 0;
-        } else if (first[g] != n) {
-            ok = 0;                        /* a second block of group g */
-        } else {
-            first[g] = i;
-        }
-        count[g]++;
-        prev = g;
-        if (!(time[i] > 0 && time[i] <= DBL_MAX)) cl = 0;
-    }
-    if (!ok) {
-        free(first);
-        return ST_ERR_DOMAIN;
-    }
-    /* the blocks in group order */
-    size_t at = 0;
-    for (size_t g = 0; g < ng; g++) {
-        size_t m = (size_t) count[g], f = first[g];
-        if (!m) continue;
-        memcpy(values + at, time + f, m * sizeof(double));
-        if (order)
-            for (size_t q = 0; q < m; q++) order[at + q] = (int) (f + q);
-        at += m;
-    }
-    *clean = cl;
-    int status = ST_OK;
-    if (ilab || dlab) {
-        /* the labels of each benchmark's rows, x before y, with the
-         * benchmark that last saw each label on each side (as
-         * st_process_counts()) */
-        int *seen_x = calloc(u ? u : 1, sizeof(int));
-        int *seen_y = calloc(u ? u : 1, sizeof(int));
-        if (!seen_x || !seen_y) status = ST_ERR_ALLOC;
-        for (size_t j = 0; j < nb && status == ST_OK; j++) {
-            int mark = (int) j + 1;
-            has_na[j] = kx[j] = ky[j] = shared[j] = 0;
-            for (int side = 0; side < 2 && status == ST_OK; side++) {
-                size_t g = 2 * j + (size_t) side, m = (size_t) count[g];
-                size_t f = first[g];
-                for (size_t q = 0; q < m; q++) {
-                    int c;
-                    if (ilab) {
-                        int l = ilab[f + q];
-                        c = l == na ? na : (int) ((double) l - lab_lo) + 1;
-                    } else {
-                        c = (int) (dlab[f + q] - lab_lo) + 1;
-                    }
-                    if (!tally_label(c, na, u, side, mark, seen_x, seen_y,
-                                     has_na + j, kx + j, ky + j, shared + j)) {
-                        status = ST_ERR_DOMAIN;
-                        break;
-                    }
-                }
-            }
-        }
-        free(seen_x);
-        free(seen_y);
+    int cl, same;
+    int status = st_timings_blocks_scan(bench, starts, nstarts, version, irun,
+                                        drun, time, n, nb, first, count, &cl,
+                                        &same);
+    if (status == ST_OK) {
+        *clean = cl;
+        status = st_timings_blocks_gather(first, count, nb, time, values, order,
+                                          ilab, dlab, lab_lo, u, na, has_na,
+                                          kx, ky, shared);
     }
     free(first);
     return status;
@@ -502,26 +581,38 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
      * counted here (the caller then reads the rows in that order) */
     int want = ffi_flag(rows, "rows") || !codable;
     SEXP count = PROTECT(Rf_allocVector(INTSXP, 2 * (R_xlen_t) k));
-    SEXP values = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) n));
     SEXP has_na = PROTECT(codable ? Rf_allocVector(LGLSXP, k) : R_NilValue);
     SEXP kx = PROTECT(codable ? Rf_allocVector(INTSXP, k) : R_NilValue);
     SEXP ky = PROTECT(codable ? Rf_allocVector(INTSXP, k) : R_NilValue);
     SEXP shared = PROTECT(codable ? Rf_allocVector(LGLSXP, k) : R_NilValue);
     SEXP order = PROTECT(want ? Rf_allocVector(INTSXP, (R_xlen_t) n) : R_NilValue);
-    int clean = 0;
+    int clean = 0, in_order = 0;
     /* rows in contiguous blocks: read in place (no copy of the size of the
-     * rows but the times) */
-    int s = st_timings_suite_blocks(INTEGER(bench), ps, ns, INTEGER(version), ir,
-                                    dr, pt, codable ? ip : NULL,
-                                    codable ? dp : NULL, lab_lo,
-                                    codable ? (size_t) (lab_hi - lab_lo) + 1 : 0,
-                                    NA_INTEGER, n, (size_t) k,
-                                    want ? INTEGER(order) : NULL, INTEGER(count),
-                                    REAL(values), &clean,
-                                    codable ? LOGICAL(has_na) : NULL,
-                                    codable ? INTEGER(kx) : NULL,
-                                    codable ? INTEGER(ky) : NULL,
-                                    codable ? LOGICAL(shared) : NULL);
+     * rows but the times, and not even those when the blocks come in group
+     * order: the times are then `time` itself, which nothing writes to) */
+    size_t *first = (size_t *) R_alloc(k ? 2 * (size_t) k : 1, sizeof(size_t));
+    int s = st_timings_blocks_scan(INTEGER(bench), ps, ns, INTEGER(version), ir,
+                                   dr, pt, n, (size_t) k, first, INTEGER(count),
+                                   &clean, &in_order);
+    int in_place = s == ST_OK && in_order;
+    PROTECT_INDEX vi;
+    SEXP values = in_place ? time : Rf_allocVector(REALSXP, (R_xlen_t) n);
+    PROTECT_WITH_INDEX(values, &vi);
+    if (s == ST_OK)
+        s = st_timings_blocks_gather(first, INTEGER(count), (size_t) k, pt,
+                                     in_place ? NULL : REAL(values),
+                                     want ? INTEGER(order) : NULL,
+                                     codable ? ip : NULL, codable ? dp : NULL,
+                                     lab_lo,
+                                     codable ? (size_t) (lab_hi - lab_lo) + 1 : 0,
+                                     NA_INTEGER,
+                                     codable ? LOGICAL(has_na) : NULL,
+                                     codable ? INTEGER(kx) : NULL,
+                                     codable ? INTEGER(ky) : NULL,
+                                     codable ? LOGICAL(shared) : NULL);
+    /* (the times of the fallback below are written: never into `time`) */
+    if (s != ST_OK && in_place)
+        REPROTECT(values = Rf_allocVector(REALSXP, (R_xlen_t) n), vi);
     /* (C heap from here on: no R allocation until both are freed) */
     int *code = NULL, u = 0;
     int *ord = NULL;
@@ -557,9 +648,31 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
         counts = ffi_named_list(4, cn, cv);
     }
     PROTECT(counts);
+    /* the suite's samples: the runs of each version and where they start
+     * in the values (doubles, as R's cumsum() gives them), and whether
+     * every benchmark has runs of both */
+    SEXP x_len = PROTECT(Rf_allocVector(INTSXP, k));
+    SEXP y_len = PROTECT(Rf_allocVector(INTSXP, k));
+    SEXP x_start = PROTECT(Rf_allocVector(REALSXP, k));
+    SEXP y_start = PROTECT(Rf_allocVector(REALSXP, k));
+    int both = 1;
+    {
+        const int *c = INTEGER(count);
+        int *xl = INTEGER(x_len), *yl = INTEGER(y_len);
+        double *xs = REAL(x_start), *ys = REAL(y_start), at = 0;
+        for (int j = 0; j < k; j++) {
+            xl[j] = c[2 * j];
+            yl[j] = c[2 * j + 1];
+            xs[j] = at;
+            ys[j] = at + xl[j];
+            at = ys[j] + yl[j];
+            both &= xl[j] != 0 && yl[j] != 0;
+        }
+    }
     static const char *names[] = {"status", "order", "count", "clean", "values",
-                                  "labelled", "process_counts"};
-    SEXP out[7];
+                                  "labelled", "process_counts", "x_len",
+                                  "y_len", "x_start", "y_start", "both"};
+    SEXP out[12];
     out[0] = PROTECT(Rf_ScalarInteger(s));
     out[1] = order;
     out[2] = count;
@@ -567,8 +680,13 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
     out[4] = values;
     out[5] = PROTECT(Rf_ScalarLogical(labelled));
     out[6] = counts;
-    SEXP res = ffi_named_list(7, names, out);
-    UNPROTECT(11);
+    out[7] = x_len;
+    out[8] = y_len;
+    out[9] = x_start;
+    out[10] = y_start;
+    out[11] = PROTECT(Rf_ScalarLogical(both));
+    SEXP res = ffi_named_list(12, names, out);
+    UNPROTECT(16);
     return res;
 }
 
@@ -579,16 +697,23 @@ SEXP ffi_timings_suite(SEXP bench, SEXP starts, SEXP version, SEXP run,
 SEXP ffi_run_starts(SEXP x)
 {
     if (TYPEOF(x) != STRSXP) Rf_error("`x` must be a character vector.");
-    R_xlen_t n = XLENGTH(x), k = 0;
+    R_xlen_t n = XLENGTH(x), k = 0, cap = 64;
     const SEXP *p = STRING_PTR_RO(x);
-    for (R_xlen_t i = 0; i < n; i++)
-        if (i == 0 || p[i] != p[i - 1]) k++;
+    /* one pass, the starts in a buffer doubled as they come (R_alloc:
+     * freed on return, or on an error) */
+    int *buf = (int *) R_alloc((size_t) cap, sizeof(int));
+    for (R_xlen_t i = 0; i < n; i++) {
+        if (i && p[i] == p[i - 1]) continue;
+        if (k == cap) {
+            int *more = (int *) R_alloc((size_t) (2 * cap), sizeof(int));
+            memcpy(more, buf, (size_t) k * sizeof(int));
+            buf = more;
+            cap *= 2;
+        }
+        buf[k++] = (int) (i + 1);
+    }
     SEXP out = PROTECT(Rf_allocVector(INTSXP, k));
-    int *o = INTEGER(out);
-    p = STRING_PTR_RO(x);
-    k = 0;
-    for (R_xlen_t i = 0; i < n; i++)
-        if (i == 0 || p[i] != p[i - 1]) o[k++] = (int) (i + 1);
+    if (k) memcpy(INTEGER(out), buf, (size_t) k * sizeof(int));
     UNPROTECT(1);
     return out;
 }

@@ -2261,6 +2261,44 @@ static void fuzz_tsuite(reader *r)
             CHECK(has_na[b] == h2[b] && kx[b] == kx2[b] && ky[b] == ky2[b] &&
                   sh[b] == sh2[b]);
     }
+    /* the actions of those counts (st_structure_actions()) against the
+     * rules as structure_actions() applies them in R, in reverse order of
+     * precedence, each replication; a bad benchmark from the input */
+    {
+        int nx[NB], ny[NB], bad[NB], act[NB];
+        for (size_t b = 0; b < nb; b++) {
+            nx[b] = count[2 * b];
+            ny[b] = count[2 * b + 1];
+            bad[b] = rd_u8(r) < 32;
+        }
+        for (int rep = 0; rep < 3; rep++) {
+            int labels = u > 0;
+            CHECK(st_structure_actions(nb, nx, ny, labels ? kx : NULL, ky, sh, has_na,
+                                       bad, rep, act) == ST_OK);
+            for (size_t b = 0; b < nb; b++) {
+                /* kind: 0 unknown, 1 shared, 2 one per run, 3 single, 4 processes */
+                int kind = 0;
+                if (labels) {
+                    kind = 4;
+                    if (kx[b] == 1 || ky[b] == 1) kind = 3;
+                    if (kx[b] == nx[b] && ky[b] == ny[b]) kind = 2;
+                    if (sh[b]) kind = 1;
+                    if (has_na[b] || nx[b] == 0 || ny[b] == 0) kind = 0;
+                }
+                int unit_process = rep == 2 ? 0 : (rep == 1 || kind == 4);
+                int refused = bad[b] || (rep == 1 && (kind == 0 || kind == 1));
+                int want = 1;
+                if (!unit_process && kind == 3 && rep == 0) want = 2;
+                if (unit_process || refused) want = 3;
+                if (labels && kind == 1 && (kx[b] > 1 || ky[b] > 1) &&
+                    (kx[b] < nx[b] || ky[b] < ny[b]))
+                    want = 3;
+                CHECK(act[b] == want);
+            }
+        }
+        CHECK(st_structure_actions(nb, nx, ny, NULL, NULL, NULL, NULL, bad, 3, act) ==
+              ST_ERR_DOMAIN);
+    }
     /* the same from the start rows, and from double run numbers */
     int order3[N], count3[2 * NB], clean3, h3[NB], kx3[NB], ky3[NB], sh3[NB];
     double values3[N];
@@ -2293,6 +2331,21 @@ static void fuzz_tsuite(reader *r)
     for (size_t i = 0; i < n; i++) {
         ilab[i] = code[i] == NA ? NA : code[i] + 3;
         dlab[i] = code[i] == NA ? 1.0 : (double) code[i];
+    }
+    /* the span of the integer labels (st_label_span()) by a plain scan */
+    {
+        double lo = 0, hi = 0;
+        int labelled = -1, want_lo = 0, want_hi = 0, any = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (ilab[i] == NA) continue;
+            if (!any || ilab[i] < want_lo) want_lo = ilab[i];
+            if (!any || ilab[i] > want_hi) want_hi = ilab[i];
+            any = 1;
+        }
+        int whole = st_label_span(ilab, NULL, n, NA, &lo, &hi, &labelled);
+        CHECK(whole == any && labelled == any);
+        if (any) CHECK(lo == want_lo && hi == want_hi);
+        else CHECK(lo == INFINITY && hi == -INFINITY);
     }
     for (int variant = 0; variant < 4; variant++) {
         int order4[N], count4[2 * NB], clean4 = -1, h4[NB], kx4[NB], ky4[NB], sh4[NB];

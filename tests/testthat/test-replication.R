@@ -783,3 +783,45 @@ test_that("A/A with 3 runs a process against 30 and skewed noise: claims within 
   }))
   expect_gt(mean(before$benchmarks$median_direction %in% "speedup"), lim)
 })
+
+test_that("the actions without rounds follow the rules one benchmark at a time", {
+  # st_structure_actions() against the rules written out per benchmark
+  # (the kind by precedence, the unit, then the action)
+  set.seed(41)
+  nb <- 400
+  nx <- sample(0:6, nb, replace = TRUE)
+  ny <- sample(0:6, nb, replace = TRUE)
+  kx <- pmin(nx, sample(0:6, nb, replace = TRUE))
+  ky <- pmin(ny, sample(0:6, nb, replace = TRUE))
+  pc <- list(has_na = runif(nb) < 0.1, kx = kx, ky = ky, shared = runif(nb) < 0.3)
+  bad <- runif(nb) < 0.05
+  rule <- function(j, rep, labels, bad) {
+    kind <- if (!labels || pc$has_na[j] || nx[j] == 0L || ny[j] == 0L) "unknown"
+      else if (pc$shared[j]) "shared"
+      else if (kx[j] == nx[j] && ky[j] == ny[j]) "one_per_run"
+      else if (kx[j] == 1L || ky[j] == 1L) "single"
+      else "processes"
+    unit <- if (rep == "run") "run" else if (rep == "process" || kind == "processes") "process" else "run"
+    refused <- bad[j] || (rep == "process" && kind %in% c("unknown", "shared"))
+    if (unit == "process" || refused) return("full")
+    if (labels && kind == "shared" && (kx[j] > 1L || ky[j] > 1L) &&
+        (kx[j] < nx[j] || ky[j] < ny[j])) return("full")
+    if (kind == "single" && rep == "auto") "single" else "none"
+  }
+  for (rep in c("auto", "process", "run")) for (labels in c(TRUE, FALSE)) {
+    code <- .Call(speeduptest:::ffi_structure_actions, nx, ny, if (labels) pc, bad,
+                  match(rep, c("auto", "process", "run")) - 1L)
+    expect_identical(c("none", "single", "full")[code],
+                     vapply(seq_len(nb), rule, "", rep = rep, labels = labels, bad = bad),
+                     info = paste(rep, labels))
+  }
+  # through structure_actions() with the counts of the grouping (clean
+  # timings: no benchmark is bad)
+  sp <- list(benchmarks = sprintf("b%d", seq_len(nb)), x_len = nx, y_len = ny,
+             clean = TRUE, process_counts = pc)
+  for (rep in c("auto", "process", "run")) {
+    expect_identical(speeduptest:::structure_actions(sp, rep, "auto"),
+                     vapply(seq_len(nb), rule, "", rep = rep, labels = TRUE,
+                            bad = logical(nb)))
+  }
+})

@@ -276,3 +276,48 @@ test_that("interleaving_test() refuses what is not a vector of labels", {
                  regexp = "`version` must be a vector")
   }
 })
+
+test_that("a suite's trend p-values are cor.test()'s, NA where no check is made", {
+  # samples of every size the vector code counts (8 to 64) and beyond,
+  # with and without ties, constant ones and ones too short to be checked
+  set.seed(23)
+  lens <- c(3, 6, 7, 8, 9, 10, 15, 16, 17, 31, 33, 49, 50, 63, 64, 65, 100, 12, 31, 40)
+  samples <- lapply(seq_along(lens), function(i) {
+    n <- lens[i]
+    x <- rlnorm(n) + 0.01 * seq_len(n)
+    if (i %% 3 == 0) x <- round(x, 1)                  # ties
+    if (i %% 3 == 1 && n > 8) x[c(2, 5)] <- x[1]        # one tie group of three
+    x
+  })
+  samples[[18]] <- rep(2.5, 12)                          # constant: no test
+  samples[[19]][] <- c(-0, 0)[seq_len(31) %% 2 + 1] + 1  # -0 and +0 tie
+  starts <- as.double(cumsum(c(0, lens))[seq_along(lens)])
+  p <- .Call(speeduptest:::ffi_trend_p, unlist(samples), starts, as.double(lens), 7L)
+  ref <- vapply(samples, function(x) {
+    if (length(x) < 7 || length(unique(x)) == 1L) return(NA_real_)
+    suppressWarnings(stats::cor.test(x, seq_along(x), method = "kendall"))$p.value
+  }, 0)
+  expect_equal(p, ref, tolerance = 1e-10)
+  expect_identical(is.na(p), is.na(ref))
+  # and bit for bit what the five columns of ffi_mann_kendall() give
+  full <- .Call(speeduptest:::ffi_mann_kendall, unlist(samples), starts, as.double(lens))
+  want <- full$p_value
+  want[lens < 7 | full$status != 0L] <- NA
+  expect_identical(p, want)
+})
+
+test_that("suite_run_order() flags a benchmark from any of its checks", {
+  set.seed(24)
+  n <- 12
+  drift <- function() 10 + 0.5 * seq_len(n) + rnorm(n, sd = 0.01)
+  flat <- function() 10 + rnorm(n, sd = 0.5)
+  suite <- list(a = list(x = flat(), y = flat()), b = list(x = drift(), y = flat()),
+                c = list(x = flat(), y = drift()), d = list(x = 1:5 + 0, y = drift()))
+  s <- speedup_suite(suite)
+  ro <- s$benchmarks[c("trend_p_x", "trend_p_y", "run_order_flag")]
+  expect_identical(is.na(ro$trend_p_x), c(FALSE, FALSE, FALSE, TRUE))
+  expect_identical(ro$run_order_flag,
+                   (!is.na(ro$trend_p_x) & ro$trend_p_x <= 0.0025) |
+                     (!is.na(ro$trend_p_y) & ro$trend_p_y <= 0.0025))
+  expect_identical(ro$run_order_flag, c(FALSE, TRUE, TRUE, TRUE))
+})

@@ -382,3 +382,69 @@ test_that("count_codes() offsets whole numbers in a short range as R's arithmeti
     expect_identical(ns$count_codes(p), ns$label_codes(p))
   }
 })
+
+test_that("times already in group order are the time column itself, the samples' bounds as cumsum() gives them", {
+  # one process per version, benchmark after benchmark (Google Benchmark
+  # files): the blocks come in group order and the times need no copy;
+  # version after version (two files): copied in group order
+  for (layout in c("benchmarks", "versions")) {
+    t <- make_timings(6, 5, process = "file")
+    if (layout == "versions") t <- t[order(t$version != "old"), ]
+    b <- t$benchmark
+    starts <- .Call(ns$ffi_run_starts, b)
+    bi <- match(b[starts], unique(b[starts]))
+    g <- .Call(ns$ffi_timings_suite, bi, starts, t$version, t$run, t$time,
+               t$process, 6L, FALSE)
+    expect_identical(g$status, 0L)
+    o <- order(match(b, unique(b)), t$version, t$run)
+    expect_identical(g$values, t$time[o])
+    if (layout == "benchmarks") expect_identical(g$values, t$time)
+    odd <- seq(1L, by = 2L, length.out = 6L)
+    cs <- cumsum(c(0, g$count))
+    expect_identical(g$x_len, g$count[odd])
+    expect_identical(g$y_len, g$count[odd + 1L])
+    expect_identical(g$x_start, cs[odd])
+    expect_identical(g$y_start, cs[odd + 1L])
+    expect_true(g$both)
+    # the suite's values change with the timings' times, never the other
+    # way round
+    fast <- ns$suite_from_timings(t, NULL)
+    before <- t$time
+    fast$suite$values[1] <- -1
+    expect_identical(t$time, before)
+  }
+  # a benchmark with runs of one version only
+  g <- .Call(ns$ffi_timings_suite, 1:2, 1:2, factor(c("a", "a")), NULL,
+             c(1, 2), NULL, 2L, FALSE)
+  expect_false(g$both)
+})
+
+test_that("missing names and versions, and a version without runs, leave the timings to the table", {
+  t <- make_timings(4, 5, process = "file")
+  na_name <- t
+  na_name$benchmark[c(11, 12)] <- NA           # inside a benchmark's runs
+  expect_null(ns$suite_from_timings(na_name, NULL))
+  na_first <- t
+  na_first$benchmark[1] <- NA                  # a run of its own
+  expect_null(ns$suite_from_timings(na_first, NULL))
+  na_version <- t
+  na_version$version[7] <- NA
+  expect_null(ns$suite_from_timings(na_version, NULL))
+  unused <- t[t$version == "old", ]
+  expect_identical(nlevels(unused$version), 2L)
+  expect_null(ns$suite_from_timings(unused, NULL))
+  expect_error(ns$suite_from_timings(unused, "new"), class = "speeduptest_error")
+  drop_call <- function(s) s[names(s) != "call"]
+  for (x in list(na_name, na_first, na_version)) {
+    expect_identical(drop_call(suppressWarnings(speedup_suite(x))),
+                     drop_call(suppressWarnings(without_grouping(speedup_suite(x)))))
+  }
+  # repeated names at the run starts (a benchmark's runs in two places):
+  # grouped by name as the table groups them
+  split_runs <- t[c(6:10, 1:5, 11:nrow(t)), ]
+  fast <- ns$suite_from_timings(split_runs, NULL)
+  expect_false(is.null(fast))
+  tp <- ns$timings_pairs(split_runs, NULL, require = TRUE, pairs = FALSE)
+  expect_identical(fast$suite,
+                   ns$suite_from_frame(tp$data, "benchmark", "version", "time", FALSE, NULL))
+})
