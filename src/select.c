@@ -969,7 +969,7 @@ static int pm_small(const pair_matrix *M, const double *b, size_t nb,
     double pos0 = ((double) ks[0] - 0.5) / (double) total * (double) S - 0.5;
     double pos1 = ((double) ks[cnt - 1] - 0.5) / (double) total * (double) S - 0.5;
     double fl = floor(pos0 - PM_SMALL_MARGIN), fh = ceil(pos1 + PM_SMALL_MARGIN);
-    double piv[8];
+    double piv[10];        /* the bracket, then up to four runs' guesses */
     piv[0] = fl < 0 ? -INFINITY : sample[(size_t) fl];
     piv[1] = fh > (double) (S - 1) ? INFINITY : sample[(size_t) fh];
     double win0[PM_SMALL_WIN + 8];
@@ -1028,7 +1028,7 @@ static int pm_small(const pair_matrix *M, const double *b, size_t nb,
     return ST_OK;
 }
 
-static int all_finite(const double *x, size_t n)
+static int pm_finite(const double *x, size_t n)
 {
     double z = 0.0;
     for (size_t i = 0; i < n; i++) z += x[i] * 0.0;   /* NaN unless finite */
@@ -1042,7 +1042,7 @@ static int pm_kths_any(const pair_matrix *M, uint64_t total,
                        const double *b, size_t nb)
 {
     if (total <= PM_LOCAL_CAP && st_simd_available() &&
-        all_finite(M->a, M->nrow) && (!b || all_finite(b, nb))) {
+        pm_finite(M->a, M->nrow) && (!b || pm_finite(b, nb))) {
         for (int r = 0; r < cnt; r++)
             if (ks[r] < 1 || ks[r] > total || (r > 0 && ks[r] < ks[r - 1]))
                 return ST_ERR_DOMAIN;
