@@ -865,10 +865,12 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
  *      columns at the middles of g equal slices) follow the matrix's
  *      order statistics closely: on suites of log times the rank of the
  *      j-th of them is within 20 cells (one standard deviation) of j's
- *      share of the 31 x 31 cells with g = 6, against 80 cells for a
- *      simple random sample of 36 cells.  The sample is sorted by a
- *      sorting network; ties in it announce ties among the cells, where
- *      targets often equal pivots, and leave the search to pm_kths;
+ *      share of the 31 x 31 cells with g = 6 (32 with g = 4), against 80
+ *      cells for a simple random sample of 36 cells; g = 5 (25 cells,
+ *      one register set of the network) was the fastest at 31 x 31.  The
+ *      sample is sorted by a sorting network; ties in it announce ties
+ *      among the cells, where targets often equal pivots, and leave the
+ *      search to pm_kths;
  *   2. one vector pass over the cells counts those at or below the
  *      sample value PM_SMALL_MARGIN places below the first target's share
  *      and gathers those strictly between it and the one as far above
@@ -888,7 +890,7 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
  * and columns stay monotone and a missing pivot can be -Inf or +Inf,
  * which the counts treat as exactly as any other.
  */
-#define PM_SMALL_GRID 6       /* g for 400 cells or more (36 in the sample) */
+#define PM_SMALL_GRID 5       /* g for 400 cells or more (25 in the sample) */
 #define PM_SMALL_GRID_LO 4    /* g below (16 in the sample)             */
 #define PM_SMALL_MARGIN 1.5   /* sample places either side of the targets */
 #define PM_INTERP_Z 2.0

@@ -25,7 +25,8 @@
  *   - sorted pairs, merged mid-ranks, select_kth, st_pairwise_kths
  *     and the rank and Smirnov tests on sorted pairs equal their
  *     references (st_midranks, qsort, formed differences, the tests on
- *     plain arrays);
+ *     plain arrays, the Smirnov statistic from the ECDFs counted at
+ *     every pooled value);
  *   - an entry point's options (sorted samples, a cache, both tails at
  *     once, figures instead of data, the interval alone) give the answers
  *     of the plain call;
@@ -926,6 +927,23 @@ static void fuzz_sorted(reader *r)
             }
         }
         check_result(sb, &b);
+        if (sb == ST_OK && n > 0 && m > 0) {
+            /* the statistic against the ECDFs counted at every pooled
+             * value (the merges of ks.c stand in for these counts) */
+            int64_t hi = 0, lo = 0;
+            for (size_t k = 0; k < n + m; k++) {
+                double v = k < n ? xs[k] - cx : ys[k - n] - cy;
+                int64_t ci = 0, cj = 0;
+                for (size_t i = 0; i < n; i++) ci += xs[i] - cx <= v;
+                for (size_t j = 0; j < m; j++) cj += ys[j] - cy <= v;
+                int64_t d = ci * (int64_t) m - cj * (int64_t) n;
+                hi = d > hi ? d : hi;
+                lo = d < lo ? d : lo;
+            }
+            int64_t dobs = alt == ST_TWO_SIDED ? (hi > -lo ? hi : -lo)
+                         : alt == ST_GREATER ? hi : -lo;
+            CHECK(b.statistic == (double) dobs / ((double) n * (double) m));
+        }
         st_cache_init(&tab);
         sorted.cache = &tab;
         sb = st_ks_test(xs, n, ys, m, alt, kex, &sorted, &b);
