@@ -261,7 +261,7 @@ static void select_ranks(double *buf, size_t c, const uint64_t *ks, int cnt,
 
 /*
  * Ranks ks[0..cnt-1] (0-based, ascending, cnt <= 4) of buf[0..c-1],
- * c <= SELECT_SMALL, whose values all lie between lo and hi (buf is left
+ * c <= SELECT_WINDOW, whose values all lie between lo and hi (buf is left
  * as it is): values close together (a window of the pairwise differences
  * between two of their order statistics) are spread about evenly between
  * the bounds, so the targets' values are guessed by linear interpolation
@@ -278,10 +278,11 @@ static void select_ranks(double *buf, size_t c, const uint64_t *ks, int cnt,
  * numbers, end the rounds.
  */
 #define SELECT_NET 64
+#define SELECT_WINDOW 512
 static void select_between(const double *buf, size_t c, double lo, double hi,
                            const uint64_t *ks, int cnt, double *vals)
 {
-    double scratch[2][SELECT_SMALL];
+    double scratch[2][SELECT_WINDOW];
     const double *src = buf;
     int in = -1;                       /* the scratch holding src, or -1 */
     uint64_t rk[4];
@@ -894,7 +895,7 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
 #define PM_SMALL_GRID_LO 4    /* g below (16 in the sample)             */
 #define PM_SMALL_MARGIN 1.5   /* sample places either side of the targets */
 #define PM_INTERP_Z 2.0
-#define PM_SMALL_WIN 512      /* cells a window may hold                */
+#define PM_SMALL_WIN SELECT_WINDOW  /* cells a window may hold         */
 
 /* The pass in plain C, as st_simd_pair_window (simd.c). */
 static int pair_window(const double *a, size_t na, const double *b,
