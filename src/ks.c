@@ -112,6 +112,77 @@ static void ks_scan(const double *xs, size_t n, double cx, const double *ys,
 }
 
 /*
+ * ks_scan on integer keys of the centred values (st_sort_key of v + 0.0,
+ * which turns -0 into +0: equal doubles get equal keys, and the keys'
+ * order is the values').  The same merge, each step's loads and
+ * comparisons on integers, whose latencies (the merge is one chain of
+ * them) are about half those of doubles.  Returns 0 (nothing done) for a
+ * NaN among the centred values or more than KS_KEYS of them.
+ */
+#define KS_KEYS 512
+static int ks_scan_keys(const double *xs, size_t n, double cx,
+                        const double *ys, size_t m, double cy,
+                        unsigned char *block_end, int64_t *dplus,
+                        int64_t *dminus, int *ties)
+{
+    uint64_t kx[KS_KEYS + 1], ky[KS_KEYS + 1];
+    if (n + m > KS_KEYS) return 0;
+    int nan = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = xs[i] - cx + 0.0;
+        nan |= isnan(v);
+        kx[i] = st_sort_key(v);
+    }
+    for (size_t j = 0; j < m; j++) {
+        double v = ys[j] - cy + 0.0;
+        nan |= isnan(v);
+        ky[j] = st_sort_key(v);
+    }
+    if (nan) return 0;
+    /* sentinels past the ends: key 0 is a NaN's, which no value here is */
+    kx[n] = ky[m] = 0;
+    size_t i = 0, j = 0;
+    int any_tie = 0;
+    int64_t best_plus = 0, best_minus = 0;
+    const int64_t nn = (int64_t) n, mm = (int64_t) m;
+    while (i < n || j < m) {
+        while (i < n && j < m) {
+            uint64_t a = kx[i], b = ky[j];
+            if (a == b || kx[i + 1] == a || ky[j + 1] == b) break;
+            size_t tx = a < b;
+            i += tx;
+            j += 1 - tx;
+            int64_t d = (int64_t) i * mm - (int64_t) j * nn;
+            best_plus = d > best_plus ? d : best_plus;
+            best_minus = -d > best_minus ? -d : best_minus;
+            if (block_end)
+                block_end[i + j] = 1;
+        }
+        if (i >= n && j >= m)
+            break;
+        uint64_t v = j >= m || (i < n && kx[i] <= ky[j]) ? kx[i] : ky[j];
+        const size_t before = i + j;
+        while (i < n && kx[i] == v)
+            i++;
+        while (j < m && ky[j] == v)
+            j++;
+        if (i + j - before > 1)
+            any_tie = 1;
+        int64_t d = (int64_t) i * mm - (int64_t) j * nn;
+        if (d > best_plus)
+            best_plus = d;
+        if (-d > best_minus)
+            best_minus = -d;
+        if (block_end)
+            block_end[i + j] = 1;
+    }
+    *dplus = best_plus;
+    *dminus = best_minus;
+    *ties = any_tie;
+    return 1;
+}
+
+/*
  * Kolmogorov's limit distribution P(K <= x), K = lim sqrt(n m/(n+m)) D.
  * Two classical series (Marsaglia et al. 2003, eq. 2 and 3):
  *   x < 1:  sqrt(2 pi) / x  sum_{k odd} exp(-k^2 pi^2 / (8 x^2))
@@ -297,7 +368,9 @@ static int ks_sorted_impl(const double *xs, size_t n, double cx,
     }
     int64_t dplus, dminus;
     int ties;
-    ks_scan(xs, n, cx, ys, m, cy, block_end, &dplus, &dminus, &ties);
+    if (!ks_scan_keys(xs, n, cx, ys, m, cy, block_end, &dplus, &dminus,
+                      &ties))
+        ks_scan(xs, n, cx, ys, m, cy, block_end, &dplus, &dminus, &ties);
     if (has_ties)
         *has_ties = ties;
     int64_t dobs = alt == ST_TWO_SIDED ? (dplus > dminus ? dplus : dminus)

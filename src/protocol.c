@@ -725,22 +725,26 @@ static void observed_sorted(const double *x, const double *y,
                         st_median_sorted(P->ys, P->m);
 }
 
-/* The protocol on the sorted pair P (freed here). */
+/* The protocol on the sorted pair P (which the caller frees). */
 static int median_protocol_pair(const double *x, const double *y,
                                 st_sorted_pair *P, double alpha, int rigorous,
                                 st_verdict *out, st_cache *cache, int shift)
 {
     observed_sorted(x, y, P, out);
     out->speedup = out->speedup_median;
-    /* the three rank-sum tests share one exact null distribution */
+    /* the three rank-sum tests share one exact null distribution: a cache
+     * of their own without the caller's */
+    if (cache) return median_protocol_run(P, alpha, rigorous, out, cache, shift);
     st_cache own;
     st_cache_init(&own);
-    int s = median_protocol_run(P, alpha, rigorous, out, cache ? cache : &own,
-                                shift);
+    int s = median_protocol_run(P, alpha, rigorous, out, &own, shift);
     st_cache_free(&own);
-    st_sorted_pair_free(P);
     return s;
 }
+
+/* Runs in all up to which the median protocol's copy of a caller's
+ * sorted runs lives on the stack. */
+#define MEDIAN_LOCAL 512
 
 /* The median protocol on x, y: sorted here (with the Mann-Kendall tests of
  * each sample on the way when trend is not NULL, whose merge sort sorts
@@ -762,20 +766,25 @@ static int median_protocol(const double *x, size_t n, const double *y,
     st_sorted_pair P;
     if (opt && opt->sorted) {
         /* a copy: the interval of the speedup takes its logarithms in
-         * place */
-        P.xs = st_malloc(n + m, sizeof(double));
+         * place (on the stack for most sizes) */
+        double local[MEDIAN_LOCAL];
+        P.xs = n + m <= MEDIAN_LOCAL ? local : st_malloc(n + m, sizeof(double));
         if (!P.xs) return ST_ERR_ALLOC;
         memcpy(P.xs, opt->sorted, (n + m) * sizeof(double));
         P.ys = P.xs + n;
         P.n = n;
         P.m = m;
-        return median_protocol_pair(NULL, NULL, &P, alpha, rigorous, out, cache,
-                                    !suite);
+        s = median_protocol_pair(NULL, NULL, &P, alpha, rigorous, out, cache,
+                                 !suite);
+        if (P.xs != local) free(P.xs);
+        return s;
     }
     st_pair_trend by_trend = {trend ? opt->trend_min : 0, trend, cache};
     s = st_sorted_pair_init(&P, x, n, 0.0, y, m, trend ? &by_trend : NULL);
     if (s != ST_OK) return s;
-    return median_protocol_pair(x, y, &P, alpha, rigorous, out, cache, !suite);
+    s = median_protocol_pair(x, y, &P, alpha, rigorous, out, cache, !suite);
+    st_sorted_pair_free(&P);
+    return s;
 }
 
 /* The mean protocol with the options of st_protocol. */

@@ -259,6 +259,93 @@ static void select_ranks(double *buf, size_t c, const uint64_t *ks, int cnt,
     multi_select(buf, 0, c, ks, cnt, vals);
 }
 
+/*
+ * Ranks ks[0..cnt-1] (0-based, ascending, cnt <= 4) of buf[0..c-1],
+ * c <= SELECT_WINDOW, whose values all lie between lo and hi (buf is left
+ * as it is): values close together (a window of the pairwise differences
+ * between two of their order statistics) are spread about evenly between
+ * the bounds, so the targets' values are guessed by linear interpolation
+ * between them, 2.5 standard deviations of a sample quantile (plus two
+ * values) either side, and one split at each guess (split_copy) keeps the
+ * values between (Floyd and Rivest 1975 take the guesses from a sample
+ * instead; here the bounds are the sample).  A split's counts are exact,
+ * so a guess only decides how much is kept: targets outside the guesses
+ * go on in the part they are in, with the guess as its bound.  After at
+ * most three rounds (fewer when a round keeps more than half, or the
+ * targets fall in different parts) the remaining values are sorted by a
+ * network (SELECT_NET values or fewer, with vector code) or searched by
+ * multi_select.  Infinite bounds, or guesses that are not ordered
+ * numbers, end the rounds.
+ */
+#define SELECT_NET 64
+#define SELECT_WINDOW 512
+static void select_between(const double *buf, size_t c, double lo, double hi,
+                           const uint64_t *ks, int cnt, double *vals)
+{
+    double scratch[2][SELECT_WINDOW];
+    const double *src = buf;
+    int in = -1;                       /* the scratch holding src, or -1 */
+    uint64_t rk[4];
+    for (int r = 0; r < cnt; r++) rk[r] = ks[r];
+    for (int round = 0; round < 3 && c > SELECT_NET; round++) {
+        double dc = (double) c;
+        double fa = ((double) rk[0] + 0.5) / dc;
+        double fb = ((double) rk[cnt - 1] + 0.5) / dc;
+        double ga = fa - (2.5 * sqrt(dc * fa * (1 - fa)) + 2) / dc;
+        double gb = fb + (2.5 * sqrt(dc * fb * (1 - fb)) + 2) / dc;
+        double w = hi - lo;
+        if ((ga <= 0 && gb >= 1) || isnan(w) || isinf(w)) break;
+        double vl = ga <= 0 ? -INFINITY : lo + w * ga;
+        double vh = gb >= 1 ? INFINITY : lo + w * gb;
+        if (!(vl < vh)) break;
+        /* d[0 .. a): the values <= vl; d[a .. c): the others */
+        int di = in == 0 ? 1 : 0;
+        double *d = scratch[di];
+        size_t a = split_copy(src, d, 0, c, vl, 1), keep;
+        src = d;
+        in = di;
+        if (rk[0] < a) {
+            if (rk[cnt - 1] >= a) break;
+            keep = a;
+            hi = vl;
+        } else {
+            /* e[0 .. b): the values in (vl, vh); e[b .. c - a): >= vh */
+            double *e = scratch[1 - di];
+            size_t b = split_copy(d + a, e, 0, c - a, vh, 0);
+            for (int r = 0; r < cnt; r++) rk[r] -= a;
+            c -= a;
+            src = e;
+            in = 1 - di;
+            if (rk[0] < b) {
+                if (rk[cnt - 1] >= b) break;
+                keep = b;
+                lo = vl;
+                hi = vh;
+            } else {
+                for (int r = 0; r < cnt; r++) rk[r] -= b;
+                src = e + b;
+                keep = c - b;
+                lo = vh;
+            }
+        }
+        int progress = keep <= c / 2;
+        c = keep;
+        if (!progress) break;
+    }
+    /* the last values sorted by a sorting network where there is one,
+     * else multi_select (both in place: on a copy while the values are
+     * still the caller's) */
+    if (in < 0) {
+        memcpy(scratch[0], buf, c * sizeof(double));
+        src = scratch[0];
+    }
+    if (c <= SELECT_NET && st_simd_sort_net((double *) src, c)) {
+        for (int r = 0; r < cnt; r++) vals[r] = src[rk[r]];
+        return;
+    }
+    multi_select((double *) src, 0, c, rk, cnt, vals);
+}
+
 /* ---- the implicit matrix --------------------------------------------------- */
 
 #define PM_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -764,6 +851,209 @@ static int pm_kths(const pair_matrix *M, uint64_t total, const uint64_t *ks,
     return status == PM_FOUND ? ST_OK : status;
 }
 
+/* ---- small matrices ----------------------------------------------------- */
+
+/*
+ * A matrix of at most PM_LOCAL_CAP cells of finite values (a suite's
+ * benchmark: 10 x 10 to 31 x 31 differences), where the processor has
+ * vector code (simd.c).  There one staircase walk, whose row steps the
+ * processor cannot predict, costs about as much as a vector pass over
+ * every cell, and the ranks of an interval are spread over a quarter to
+ * a half of the cells, so neither the rounds of pm_select nor gathering
+ * every cell and selecting there pay.  Instead:
+ *   1. pivots from the matrix's structure: the cells of a g x g sub-grid
+ *      (the differences of the same g quantiles of each sample: rows and
+ *      columns at the middles of g equal slices) follow the matrix's
+ *      order statistics closely: on suites of log times the rank of the
+ *      j-th of them is within 20 cells (one standard deviation) of j's
+ *      share of the 31 x 31 cells with g = 6 (32 with g = 4), against 80
+ *      cells for a simple random sample of 36 cells; g = 5 (25 cells,
+ *      one register set of the network) was the fastest at 31 x 31.  The
+ *      sample is sorted by a sorting network; ties in it announce ties
+ *      among the cells, where targets often equal pivots, and leave the
+ *      search to pm_kths;
+ *   2. one vector pass over the cells counts those at or below the
+ *      sample value PM_SMALL_MARGIN places below the first target's share
+ *      and gathers those strictly between it and the one as far above
+ *      the last target's share (about 60 of 100 cells, 340 of 961);
+ *   3. a window of at most SELECT_NET values is sorted by the network and
+ *      the targets read off; a larger one gets a second pass of the same
+ *      kind over the window, with one pair of guesses for each run of
+ *      neighbouring targets by linear interpolation between the pivots
+ *      (the window's values are close together, hence spread about
+ *      evenly), PM_INTERP_Z standard deviations of a sample quantile
+ *      either side; each run whose values fit a network is sorted there,
+ *      the others go to select_between.
+ * A target outside the first bracket (a bad sub-grid) or a window over
+ * the buffer leaves the search to pm_kths.  The answer is the k-th
+ * smallest of a multiset, so it does not depend on the pivots.  Finite
+ * values keep every cell a number (no NaN from Inf - Inf), so the rows
+ * and columns stay monotone and a missing pivot can be -Inf or +Inf,
+ * which the counts treat as exactly as any other.
+ */
+#define PM_SMALL_GRID 5       /* g for 400 cells or more (25 in the sample) */
+#define PM_SMALL_GRID_LO 4    /* g below (16 in the sample)             */
+#define PM_SMALL_MARGIN 1.5   /* sample places either side of the targets */
+#define PM_INTERP_Z 2.0
+#define PM_SMALL_WIN SELECT_WINDOW  /* cells a window may hold         */
+
+/* The pass in plain C, as st_simd_pair_window (simd.c). */
+static int pair_window(const double *a, size_t na, const double *b,
+                       size_t nb, int ng, const double *piv, uint64_t *le_lo,
+                       double *const *win, size_t cap, size_t *len)
+{
+    const double *src = b ? b : a;
+    size_t ncol = b ? nb : na;
+    int plain = a == NULL;
+    if (plain) na = 1;
+    for (int g = 0; g < ng; g++) {
+        le_lo[g] = 0;
+        len[g] = 0;
+    }
+    for (size_t i = 0; i < na; i++) {
+        size_t j0 = b ? 0 : i;
+        for (int g = 0; g < ng; g++)
+            if (len[g] + (ncol - j0) > cap) return -1;
+        for (int g = 0; g < ng; g++) {
+            double lo = piv[2 * g], hi = piv[2 * g + 1];
+            uint64_t le = 0;
+            size_t l = len[g];
+            double *w = win[g];
+            for (size_t j = j0; j < ncol; j++) {
+                double d = plain ? src[j]
+                         : b ? a[i] - src[j] : (a[i] + src[j]) / 2.0;
+                le += d <= lo;
+                w[l] = d;
+                l += (d > lo) & (d < hi);
+            }
+            len[g] = l;
+            le_lo[g] += le;
+        }
+    }
+    return 1;
+}
+
+static int window_pass(const double *a, size_t na, const double *b,
+                       size_t nb, int ng, const double *piv, uint64_t *le_lo,
+                       double *const *win, size_t cap, size_t *len)
+{
+    int st = st_simd_pair_window(a, na, b, nb, ng, piv, le_lo, win, cap, len);
+    return st ? st : pair_window(a, na, b, nb, ng, piv, le_lo, win, cap, len);
+}
+
+static int pm_small(const pair_matrix *M, const double *b, size_t nb,
+                    uint64_t total, const uint64_t *ks, int cnt, double *vals)
+{
+    /* the sub-grid: the same quantile places of a and of b (the rounding
+     * down of both places cancels in their differences) */
+    double sample[PM_SMALL_GRID * PM_SMALL_GRID];
+    size_t na = M->nrow, ncol = b ? nb : na;
+    size_t g = total < 400 ? PM_SMALL_GRID_LO : PM_SMALL_GRID;
+    size_t gr = na < g ? na : g;
+    size_t gc = ncol < g ? ncol : g;
+    double col[PM_SMALL_GRID];
+    const double *cv = b ? b : M->a;
+    for (size_t u = 0; u < gc; u++) col[u] = cv[(2 * u + 1) * ncol / (2 * gc)];
+    size_t S = 0;
+    for (size_t t = 0; t < gr; t++) {
+        double ai = M->a[(2 * t + 1) * na / (2 * gr)];
+        for (size_t u = 0; u < gc; u++) {
+            sample[S++] = b ? ai - col[u] : (ai + col[u]) / 2.0;
+        }
+    }
+    if (!st_simd_sort_net(sample, S)) st_sort(sample, S);
+    /* tied sample values announce ties among the cells, where a target
+     * often equals a pivot: the general search handles those */
+    for (size_t t = 1; t < S; t++)
+        if (!(sample[t - 1] < sample[t])) return pm_kths(M, total, ks, cnt, vals);
+    /* one bracket for all the targets: PM_SMALL_MARGIN places below the
+     * first one's share of the cells and above the last one's (-1 and S:
+     * no pivot on that side) */
+    double pos0 = ((double) ks[0] - 0.5) / (double) total * (double) S - 0.5;
+    double pos1 = ((double) ks[cnt - 1] - 0.5) / (double) total * (double) S - 0.5;
+    double fl = floor(pos0 - PM_SMALL_MARGIN), fh = ceil(pos1 + PM_SMALL_MARGIN);
+    double piv[10];        /* the bracket, then up to four runs' guesses */
+    piv[0] = fl < 0 ? -INFINITY : sample[(size_t) fl];
+    piv[1] = fh > (double) (S - 1) ? INFINITY : sample[(size_t) fh];
+    double win0[PM_SMALL_WIN + 8];
+    double *win[4] = {win0};
+    uint64_t le_lo[4];
+    size_t len[4];
+    if (window_pass(M->a, na, b, nb, 1, piv, le_lo, win, PM_SMALL_WIN, len) < 0 ||
+        ks[0] <= le_lo[0] || ks[cnt - 1] - le_lo[0] > len[0])
+        return pm_kths(M, total, ks, cnt, vals);
+    /* the targets' ranks among the window's cells */
+    uint64_t rel[4];
+    for (int r = 0; r < cnt; r++) rel[r] = ks[r] - le_lo[0] - 1;
+    if (len[0] <= SELECT_NET && st_simd_sort_net(win0, len[0])) {
+        for (int r = 0; r < cnt; r++) vals[r] = win0[rel[r]];
+        return ST_OK;
+    }
+    /* Each run of neighbouring targets has its own guesses, by linear
+     * interpolation between the pivots (see select_between), and one pass
+     * over the window gathers the values between each run's guesses; a
+     * run whose gathered values hold its targets and fit a sorting
+     * network is done there, the others are searched by select_between
+     * from the whole window. */
+    int first[5], nr = 0;
+    for (int t1 = 0; t1 < cnt; nr++) {
+        int t0 = t1;
+        for (t1 = t0 + 1; t1 < cnt && rel[t1] - rel[t1 - 1] <= 1; t1++) {}
+        first[nr] = t0;
+        double dc = (double) len[0];
+        double fa = ((double) rel[t0] + 0.5) / dc;
+        double fb = ((double) rel[t1 - 1] + 0.5) / dc;
+        double ga = fa - (PM_INTERP_Z * sqrt(dc * fa * (1 - fa)) + 2) / dc;
+        double gb = fb + (PM_INTERP_Z * sqrt(dc * fb * (1 - fb)) + 2) / dc;
+        double w = piv[1] - piv[0];
+        int ok = !isnan(w) && !isinf(w);
+        piv[2 * nr + 2] = ga <= 0 || !ok ? -INFINITY : piv[0] + w * ga;
+        piv[2 * nr + 3] = gb >= 1 || !ok ? INFINITY : piv[0] + w * gb;
+    }
+    first[nr] = cnt;
+    double store[3][PM_SMALL_WIN + 8];
+    double *sub[3] = {store[0], store[1], store[2]};
+    uint64_t sle[3];
+    size_t slen[3];
+    int st = nr <= 3 ? window_pass(NULL, 0, win0, len[0], nr, piv + 2, sle,
+                                   sub, PM_SMALL_WIN, slen)
+                     : -1;
+    for (int g = 0; g < nr; g++) {
+        int t0 = first[g], t1 = first[g + 1];
+        if (st > 0 && rel[t0] >= sle[g] && rel[t1 - 1] - sle[g] < slen[g] &&
+            slen[g] <= SELECT_NET && st_simd_sort_net(sub[g], slen[g])) {
+            for (int t = t0; t < t1; t++) vals[t] = sub[g][rel[t] - sle[g]];
+            continue;
+        }
+        select_between(win0, len[0], piv[0], piv[1], rel + t0, t1 - t0,
+                       vals + t0);
+    }
+    return ST_OK;
+}
+
+static int pm_finite(const double *x, size_t n)
+{
+    double z = 0.0;
+    for (size_t i = 0; i < n; i++) z += x[i] * 0.0;   /* NaN unless finite */
+    return z == 0.0;
+}
+
+/* pm_small on a small matrix of finite values when the vector code
+ * runs (its plain C twins are slower than pm_kths), else pm_kths */
+static int pm_kths_any(const pair_matrix *M, uint64_t total,
+                       const uint64_t *ks, int cnt, double *vals,
+                       const double *b, size_t nb)
+{
+    if (total <= PM_LOCAL_CAP && st_simd_available() &&
+        pm_finite(M->a, M->nrow) && (!b || pm_finite(b, nb))) {
+        for (int r = 0; r < cnt; r++)
+            if (ks[r] < 1 || ks[r] > total || (r > 0 && ks[r] < ks[r - 1]))
+                return ST_ERR_DOMAIN;
+        return pm_small(M, b, nb, total, ks, cnt, vals);
+    }
+    return pm_kths(M, total, ks, cnt, vals);
+}
+
 int st_pairwise_kths(const double *a, size_t na, const double *b, size_t nb,
                      const uint64_t *ks, int cnt, double *vals)
 {
@@ -773,10 +1063,11 @@ int st_pairwise_kths(const double *a, size_t na, const double *b, size_t nb,
         /* the Walsh averages: row i holds the columns j >= i */
         if (na > (SIZE_MAX - 1) / na) return ST_ERR_TOO_MANY;
         pair_matrix M = {a, a, 1, na, na, 1};
-        return pm_kths(&M, (uint64_t) na * (na + 1) / 2, ks, cnt, vals);
+        return pm_kths_any(&M, (uint64_t) na * (na + 1) / 2, ks, cnt, vals,
+                           NULL, 0);
     }
     if (na > SIZE_MAX / nb) return ST_ERR_TOO_MANY;
     /* columns are b read backwards: a[i] - b[nb - 1 - j] grows along j */
     pair_matrix M = {a, b + (nb - 1), -1, na, nb, 0};
-    return pm_kths(&M, (uint64_t) na * nb, ks, cnt, vals);
+    return pm_kths_any(&M, (uint64_t) na * nb, ks, cnt, vals, b, nb);
 }

@@ -193,6 +193,110 @@ static long double position_sum(size_t pos, size_t len)
     return (long double) (2 * (uint64_t) pos + 1 + len) * (long double) len / 2;
 }
 
+/*
+ * The merge below on integer keys (st_sort_key of v + 0.0, which turns
+ * -0 into +0: equal values get equal keys, and the keys' order is the
+ * values'), without rank2: the same blocks in the same order, so the same
+ * sums, with a chain of integer loads and comparisons about half as long
+ * per step as on doubles.  0 (nothing done) for a NaN or more than
+ * MERGE_KEYS values.
+ */
+#define MERGE_KEYS 512
+
+static size_t count_below_keys(const uint64_t *k, size_t len, uint64_t v)
+{
+    size_t lo = 0, hi = len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static void add_run_ties_keys(const uint64_t *k, size_t len, double *ties)
+{
+    size_t a = 0;
+    while (a < len) {
+        size_t a0 = a++;
+        while (a < len && k[a] == k[a0]) a++;
+        if (a - a0 > 1) {
+            double t = (double) (a - a0);
+            *ties += t * t * t - t;
+        }
+    }
+}
+
+static int merge_ranks_keys(const double *xs, size_t n, double d,
+                            const double *ys, size_t m,
+                            long double *rank_sum, double *tie_term)
+{
+    uint64_t kx[MERGE_KEYS + 1], ky[MERGE_KEYS + 1];
+    if (n + m > MERGE_KEYS) return 0;
+    int nan = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = xs[i] - d + 0.0;
+        nan |= isnan(v);
+        kx[i] = st_sort_key(v);
+    }
+    for (size_t j = 0; j < m; j++) {
+        double v = ys[j] + 0.0;
+        nan |= isnan(v);
+        ky[j] = st_sort_key(v);
+    }
+    if (nan) return 0;
+    /* sentinels past the ends: key 0 is a NaN's, which no value here is */
+    kx[n] = ky[m] = 0;
+    size_t i = 0, j = 0, pos = 0;
+    long double sr = 0.0L;
+    uint64_t sr_fast = 0;
+    double ties = 0.0;
+    if (n > 0 && m > 0) {
+        size_t jb = count_below_keys(ky, m, kx[0]);
+        if (jb > 0) {
+            add_run_ties_keys(ky, jb, &ties);
+            j = pos = jb;
+        } else {
+            size_t ib = count_below_keys(kx, n, ky[0]);
+            add_run_ties_keys(kx, ib, &ties);
+            sr += position_sum(0, ib);
+            i = pos = ib;
+        }
+    }
+    while (i < n || j < m) {
+        while (i < n && j < m) {
+            uint64_t a = kx[i], b = ky[j];
+            if (a == b || kx[i + 1] == a || ky[j + 1] == b) break;
+            size_t tx = a < b;
+            sr_fast += tx * (uint64_t) (pos + 1);
+            i += tx;
+            j += 1 - tx;
+            pos++;
+        }
+        if (i >= n && j >= m) break;
+        if (i >= n || j >= m) {
+            const uint64_t *r = i < n ? kx + i : ky + j;
+            size_t len = i < n ? n - i : m - j;
+            if (i < n) sr += position_sum(pos, len);
+            add_run_ties_keys(r, len, &ties);
+            break;
+        }
+        uint64_t v = kx[i] <= ky[j] ? kx[i] : ky[j];
+        size_t i0 = i, j0 = j;
+        while (i < n && kx[i] == v) i++;
+        while (j < m && ky[j] == v) j++;
+        size_t cx = i - i0, cy = j - j0;
+        double t = (double) (cx + cy);
+        double r = (double) pos + (t + 1) / 2;
+        sr += (long double) cx * (long double) r;
+        ties += t * t * t - t;
+        pos += cx + cy;
+    }
+    *rank_sum = sr + (long double) sr_fast;
+    *tie_term = ties;
+    return 1;
+}
+
 int st_merge_ranks(const double *xs, size_t n, double d, const double *ys,
                    size_t m, long double *rank_sum, double *tie_term,
                    double *rank2)
@@ -200,6 +304,8 @@ int st_merge_ranks(const double *xs, size_t n, double d, const double *ys,
     *rank_sum = 0.0L;
     *tie_term = 0.0;
     if (!isfinite(d)) return ST_ERR_DOMAIN;
+    if (!rank2 && merge_ranks_keys(xs, n, d, ys, m, rank_sum, tie_term))
+        return ST_OK;
     size_t i = 0, j = 0, pos = 0;
     long double sr = 0.0L;
     uint64_t sr_fast = 0;      /* ranks of untied x values: whole numbers */

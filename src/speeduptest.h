@@ -1226,6 +1226,22 @@ int st_simd_split(const double *src, double *dst, size_t lo, size_t hi,
                   double piv, int or_equal, size_t *split);
 int st_simd_kendall(const double *x, size_t n, double *D, double *T,
                     double *tv, int *ties);
+/* st_simd_pair_window: the window pass of select.c's small matrices (the
+ * cells a[i] - b[j], the Walsh averages of a when b is NULL, or the
+ * values of b when a is NULL, against
+ * ng <= 4 pivot pairs piv[2g] < piv[2g + 1]): per group le_lo[g] = the
+ * cells <= its low pivot, and the cells strictly between its pivots in
+ * win[g] (len[g] of them; each buffer has cap + 8 places); -1 when a
+ * window would exceed cap. */
+/* st_simd_available: 1 when the vector code runs on this processor. */
+int st_simd_available(void);
+/* st_simd_sort_net: x (2 to 64 values, no NaN) sorted by a sorting
+ * network (not stable: equal values, -0 and +0 among them, in any
+ * order). */
+int st_simd_sort_net(double *x, size_t n);
+int st_simd_pair_window(const double *a, size_t na, const double *b,
+                        size_t nb, int ng, const double *piv, uint64_t *le_lo,
+                        double *const *win, size_t cap, size_t *len);
 
 /* group-median.c: R's mean() of the two values a and b (the median of an
  * even sample, as stats::median() makes it), bit for bit: the long double

@@ -19,10 +19,14 @@
  *     counted by enumerating every split or sign pattern (N <= 14);
  *   - proportion intervals inside [0, 1] and ordered;
  *   - HPT confidence in [0, 1]; r-Speedup <= its supremum;
+ *   - select.c's small-matrix pass in plain C and in vector code give
+ *     the same counts and cells, the formed differences' ones; the
+ *     sorting network sorts; select_between selects;
  *   - sorted pairs, merged mid-ranks, select_kth, st_pairwise_kths
  *     and the rank and Smirnov tests on sorted pairs equal their
  *     references (st_midranks, qsort, formed differences, the tests on
- *     plain arrays);
+ *     plain arrays, the Smirnov statistic from the ECDFs counted at
+ *     every pooled value);
  *   - an entry point's options (sorted samples, a cache, both tails at
  *     once, figures instead of data, the interval alone) give the answers
  *     of the plain call;
@@ -931,6 +935,23 @@ static void fuzz_sorted(reader *r)
             }
         }
         check_result(sb, &b);
+        if (sb == ST_OK && n > 0 && m > 0) {
+            /* the statistic against the ECDFs counted at every pooled
+             * value (the merges of ks.c stand in for these counts) */
+            int64_t hi = 0, lo = 0;
+            for (size_t k = 0; k < n + m; k++) {
+                double v = k < n ? xs[k] - cx : ys[k - n] - cy;
+                int64_t ci = 0, cj = 0;
+                for (size_t i = 0; i < n; i++) ci += xs[i] - cx <= v;
+                for (size_t j = 0; j < m; j++) cj += ys[j] - cy <= v;
+                int64_t d = ci * (int64_t) m - cj * (int64_t) n;
+                hi = d > hi ? d : hi;
+                lo = d < lo ? d : lo;
+            }
+            int64_t dobs = alt == ST_TWO_SIDED ? (hi > -lo ? hi : -lo)
+                         : alt == ST_GREATER ? hi : -lo;
+            CHECK(b.statistic == (double) dobs / ((double) n * (double) m));
+        }
         st_cache_init(&tab);
         sorted.cache = &tab;
         sb = st_ks_test(xs, n, ys, m, alt, kex, &sorted, &b);
@@ -954,6 +975,104 @@ static void fuzz_sorted(reader *r)
     }
     st_sorted_pair_free(&P);
     st_sorted_pair_free(&P);             /* harmless twice */
+}
+
+/* ---- select.c's small matrices, part by part ---------------------------- */
+
+/* ascending, -0 before +0: equal multisets sort to the same bits */
+static int cmp_bits(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    if (x < y) return -1;
+    if (x > y) return 1;
+    return (int) (signbit(y) != 0) - (int) (signbit(x) != 0);
+}
+
+static void same_multiset(double *u, double *v, size_t len)
+{
+    qsort(u, len, sizeof(double), cmp_bits);
+    qsort(v, len, sizeof(double), cmp_bits);
+    CHECK(memcmp(u, v, len * sizeof(double)) == 0);
+}
+
+/* One pass of each kind (differences, Walsh averages of xs, plain values)
+ * by st_simd_pair_window (when it runs) and by pair_window, against the
+ * counts and cells of the formed, sorted differences `all` (t of them):
+ * the same counts, the same cells; the sorting network against qsort;
+ * select_between against the sorted window. */
+static void fuzz_small_parts(reader *r, const double *xs, size_t n,
+                             const double *ys, size_t m, const double *all,
+                             size_t t)
+{
+    double pv[2];
+    for (int q = 0; q < 2; q++) {
+        uint8_t c = rd_u8(r);
+        pv[q] = c % 7 == 0 ? (q ? INFINITY : -INFINITY) : all[(c * 7u) % t];
+    }
+    if (pv[0] > pv[1]) {
+        double u = pv[0];
+        pv[0] = pv[1];
+        pv[1] = u;
+    }
+    static double w1[PM_SMALL_WIN + 8], w2[PM_SMALL_WIN + 8];
+    double *b1[1] = {w1}, *b2[1] = {w2};
+    uint64_t le1, le2;
+    size_t l1, l2;
+    for (int kind = 0; kind < 3; kind++) {
+        const double *pa = kind == 2 ? NULL : xs, *pb = kind == 1 ? NULL
+                         : kind == 2 ? all : ys;
+        size_t na = kind == 2 ? 0 : n, nb = kind == 1 ? 0 : kind == 2 ? t : m;
+        int s1 = pair_window(pa, na, pb, nb, 1, pv, &le1, b1, PM_SMALL_WIN, &l1);
+        int s2 = st_simd_pair_window(pa, na, pb, nb, 1, pv, &le2, b2,
+                                     PM_SMALL_WIN, &l2);
+        CHECK(s1 == 1 || s1 == -1);
+        if (s2 != 0) CHECK(s2 == s1);
+        if (s1 != 1) continue;
+        if (kind != 1) {
+            /* the differences (and the plain values) are `all` */
+            uint64_t le = 0;
+            size_t in = 0, first = t;
+            for (size_t i = 0; i < t; i++) {
+                le += all[i] <= pv[0];
+                if (all[i] > pv[0] && all[i] < pv[1]) {
+                    if (!in) first = i;
+                    in++;
+                }
+            }
+            CHECK(le1 == le && l1 == in);
+            if (in > 0) {
+                /* select_between: a rank or two of the window */
+                uint64_t rk[2];
+                rk[0] = rd_u8(r) % in;
+                rk[1] = rk[0] + 1 < in ? rk[0] + 1 : rk[0];
+                int two = rk[1] != rk[0] && (rd_u8(r) & 1);
+                double v[2];
+                select_between(w1, in, pv[0], pv[1], rk, 1 + two, v);
+                CHECK(v[0] == all[first + rk[0]]);
+                if (two) CHECK(v[1] == all[first + rk[1]]);
+            }
+        }
+        if (s2 == 1) {
+            CHECK(le2 == le1 && l2 == l1);
+            same_multiset(w1, w2, l1);
+        }
+    }
+    if (t >= 2 && t <= 64) {
+        double u[64], v[64];
+        memcpy(u, all, t * sizeof(double));
+        memcpy(v, all, t * sizeof(double));
+        /* (all is sorted: shuffle it first) */
+        for (size_t i = t - 1; i > 0; i--) {
+            size_t j = rd_u8(r) % (i + 1);
+            double e = v[i];
+            v[i] = v[j];
+            v[j] = e;
+        }
+        if (st_simd_sort_net(v, t)) {
+            for (size_t i = 0; i < t; i++) CHECK(v[i] == all[i]);
+            same_multiset(u, v, t);
+        }
+    }
 }
 
 static void fuzz_select(reader *r)
@@ -1031,6 +1150,7 @@ static void fuzz_select(reader *r)
     } else {
         CHECK(st == ST_ERR_DOMAIN);
     }
+    if (t > 0) fuzz_small_parts(r, xs, n, ys, m, all, t);
 }
 
 /* ---- run order (run-order.c) ------------------------------------------ */

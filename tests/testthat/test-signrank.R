@@ -217,3 +217,20 @@ test_that("constant differences agree with wilcox.test", {
     }
   }
 })
+
+test_that("small samples: Walsh averages' order statistics at qsignrank positions", {
+  # Up to 2048 Walsh averages (n <= 63) take the sub-grid path of select.c
+  # (with vector code); the reference is the averages formed and sorted.
+  set.seed(20261128)
+  for (n in c(5, 10, 17, 31, 44, 63, sample(6:63, 10))) {
+    for (kind in 0:1) {
+      d <- if (kind) round(rnorm(n, 0.5), 1) else rnorm(n, 0.5)
+      w <- outer(d, d, "+")
+      w <- sort(w[!lower.tri(w)]) / 2
+      a <- suppressWarnings(signed_rank_test(d, conf_int = TRUE, exact = TRUE))
+      expect_identical(unname(a$estimate), median(w))
+      qu <- max(qsignrank(0.025, n), 1)
+      expect_identical(as.vector(a$conf.int), c(w[qu], w[length(w) - qu + 1]))
+    }
+  }
+})

@@ -409,3 +409,27 @@ test_that("the exact test with ties runs at n = m = 200 and beyond, and refuses 
                              exact = TRUE),
                class = "speeduptest_error_data", regexp = "`exact")
 })
+
+test_that("small samples: estimate and exact interval are the formed differences' order statistics", {
+  # Up to 2048 differences take the sub-grid path of select.c (with vector
+  # code); the reference is the n m differences formed and sorted, read at
+  # R's positions (qwilcox, as stats::wilcox.test).
+  set.seed(20261128)
+  sizes <- rbind(c(10, 10), c(31, 31), c(2, 2), c(3, 40), c(45, 45),
+                 cbind(sample(2:49, 40, TRUE), sample(2:49, 40, TRUE)))
+  for (s in seq_len(nrow(sizes))) {
+    n <- sizes[s, 1]
+    m <- sizes[s, 2]
+    kind <- s %% 4
+    x <- switch(kind + 1, rlnorm(n, 1, 0.03), round(rnorm(n), 1),
+                rexp(n) * 1e307, rep(c(1, 2), length.out = n))
+    y <- switch(kind + 1, rlnorm(m, 1.02, 0.03), round(rnorm(m, 0.3), 1),
+                -rexp(m) * 1e307, rep(c(1, 3), length.out = m))
+    d <- sort(outer(x, y, "-"))
+    cl <- c(0.9, 0.95, 0.8)[s %% 3 + 1]
+    a <- suppressWarnings(wilcoxon_test(x, y, conf_int = TRUE, conf_level = cl))
+    expect_identical(unname(a$estimate), median(d))
+    qu <- max(qwilcox((1 - cl) / 2, n, m), 1)
+    expect_identical(as.vector(a$conf.int), c(d[qu], d[n * m - qu + 1]))
+  }
+})
