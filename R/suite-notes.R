@@ -166,7 +166,7 @@ suite_notes <- function(bm, adjusted = FALSE, protocols = suite_default_protocol
     return(new_frame(list(
       benchmark = if (same) long$benchmark else rep(bm$benchmark, each = k),
       protocol = if (same) long$protocol else rep(names(idx), times = nb),
-      message = lazy_rows(groups, sizes, .Call(ffi_suite_interleave, unname(grp)),
+      message = lazy_rows(groups, sizes, interleave_columns(unname(grp)),
                           rep(seq_len(nb), each = k)))))
   }
   at <- c(integer(), unlist(idx, use.names = FALSE))

@@ -376,7 +376,7 @@ suite_long <- function(benchmark, cols, protocols) {
     # the protocols' columns of one plain type (no attributes, one value
     # per benchmark) interleaved in one pass of C (src/suite-columns.c):
     # the values and type of unlist() and the reordering below
-    v <- if (k) .Call(ffi_suite_interleave, parts)
+    v <- if (k) interleave_columns(parts)
     if (!is.null(v)) return(v)
     if (is.null(idx)) idx <<- as.vector(t(matrix(seq_len(nb * k), nrow = nb)))
     v <- unlist(parts, use.names = FALSE)
@@ -388,6 +388,16 @@ suite_long <- function(benchmark, cols, protocols) {
                 protocol = rep(protocols, times = nb)),
            stats::setNames(lapply(names_, stack), names_))
   new_frame(out)
+}
+
+# The vectors `parts` (one per protocol, one value per benchmark) as one
+# long column, benchmark after benchmark, in one pass of C
+# (src/suite-columns.c); NULL unless they are plain vectors of one type
+# without attributes (the caller then reorders unlist()).
+interleave_columns <- function(parts) {
+  plain <- vapply(parts, function(v) is.null(attributes(v)), NA)
+  if (!length(parts) || !all(plain)) return(NULL)
+  .Call(ffi_suite_interleave, parts)
 }
 
 # The columns of each protocol in a suite's long table (after `benchmark`

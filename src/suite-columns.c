@@ -244,8 +244,9 @@ SEXP ffi_suite_short(SEXP ci_level, SEXP alpha)
 }
 
 /* cols: a list of np vectors of one type (logical, integer, double or
- * character), nb values each, no attributes; their long column, or NULL
- * when they are not such vectors. */
+ * character), nb values each (the caller checks that none has
+ * attributes); their long column, or NULL when they are not such
+ * vectors. */
 SEXP ffi_suite_interleave(SEXP cols)
 {
     if (TYPEOF(cols) != VECSXP || XLENGTH(cols) < 1) return R_NilValue;
@@ -257,7 +258,7 @@ SEXP ffi_suite_interleave(SEXP cols)
         return R_NilValue;
     for (R_xlen_t i = 0; i < np; i++) {
         SEXP v = VECTOR_ELT(cols, i);
-        if (TYPEOF(v) != type || XLENGTH(v) != nb || ATTRIB(v) != R_NilValue)
+        if (TYPEOF(v) != type || XLENGTH(v) != nb)
             return R_NilValue;
     }
     if (nb > R_XLEN_T_MAX / np) return R_NilValue;

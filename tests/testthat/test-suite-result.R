@@ -109,7 +109,7 @@ test_that("ffi_suite_decide() gives the decisions and directions of R's vector c
   }
 })
 
-test_that("ffi_suite_interleave() and ffi_suite_short() give R's indexing", {
+test_that("interleave_columns() and ffi_suite_short() give R's indexing", {
   ns <- asNamespace("speeduptest")
   set.seed(15)
   nb <- 40
@@ -118,11 +118,14 @@ test_that("ffi_suite_interleave() and ffi_suite_short() give R's indexing", {
     for (k in 1:3) {
       parts <- lapply(seq_len(k), function(i) v[c(i:nb, seq_len(i - 1))])
       want <- as.vector(t(do.call(cbind, parts)))
-      expect_identical(.Call(ns$ffi_suite_interleave, parts), want)
+      expect_identical(ns$interleave_columns(parts), want)
     }
   }
-  expect_null(.Call(ns$ffi_suite_interleave, list(1:3, c(1, 2, 3))))
-  expect_null(.Call(ns$ffi_suite_interleave, list(c(a = 1))))
+  expect_null(ns$interleave_columns(list(1:3, c(1, 2, 3))))
+  expect_null(ns$interleave_columns(list(1:3, 1:2)))
+  expect_null(ns$interleave_columns(list(c(a = 1))))
+  expect_null(ns$interleave_columns(list(1:2, factor(c("a", "b")))))
+  expect_null(ns$interleave_columns(list()))
   lev <- sample(c(runif(30, 0.5, 1), NA, 0.98, 0.9), 500, TRUE)
   alpha <- sample(c(0.01, 0.05, 0.5, 0.6, NA), 500, TRUE)
   want <- which(!is.na(lev) & !is.na(alpha) & alpha < 0.5 & lev < 1 - 2 * alpha - 1e-9)
