@@ -56,6 +56,20 @@
  * (k = 1..n+m).  *ties tells whether some block holds more than one
  * value.  The products fit in int64 because the caller checked n m.
  */
+/* The end of a block after i x's and j y's: the lattice value
+ * d = i m - j n against the running maxima of d and -d (without a branch),
+ * and the block's end marked when wanted. */
+static inline void ks_block_end(size_t i, size_t j, int64_t mm, int64_t nn,
+                                int64_t *best_plus, int64_t *best_minus,
+                                unsigned char *block_end)
+{
+    int64_t d = (int64_t) i * mm - (int64_t) j * nn;
+    *best_plus = d > *best_plus ? d : *best_plus;
+    *best_minus = -d > *best_minus ? -d : *best_minus;
+    if (block_end)
+        block_end[i + j] = 1;
+}
+
 static void ks_scan(const double *xs, size_t n, double cx, const double *ys,
                     size_t m, double cy, unsigned char *block_end,
                     int64_t *dplus, int64_t *dminus, int *ties)
@@ -76,11 +90,7 @@ static void ks_scan(const double *xs, size_t n, double cx, const double *ys,
             size_t tx = a < b;
             i += tx;
             j += 1 - tx;
-            int64_t d = (int64_t) i * mm - (int64_t) j * nn;
-            best_plus = d > best_plus ? d : best_plus;
-            best_minus = -d > best_minus ? -d : best_minus;
-            if (block_end)
-                block_end[i + j] = 1;
+            ks_block_end(i, j, mm, nn, &best_plus, &best_minus, block_end);
         }
         if (i >= n && j >= m)
             break;
@@ -98,13 +108,7 @@ static void ks_scan(const double *xs, size_t n, double cx, const double *ys,
             break;                /* not finite: the caller checked */
         if (i + j - before > 1)
             any_tie = 1;
-        int64_t d = (int64_t) i * mm - (int64_t) j * nn;
-        if (d > best_plus)
-            best_plus = d;
-        if (-d > best_minus)
-            best_minus = -d;
-        if (block_end)
-            block_end[i + j] = 1;
+        ks_block_end(i, j, mm, nn, &best_plus, &best_minus, block_end);
     }
     *dplus = best_plus;
     *dminus = best_minus;
@@ -152,11 +156,7 @@ static int ks_scan_keys(const double *xs, size_t n, double cx,
             size_t tx = a < b;
             i += tx;
             j += 1 - tx;
-            int64_t d = (int64_t) i * mm - (int64_t) j * nn;
-            best_plus = d > best_plus ? d : best_plus;
-            best_minus = -d > best_minus ? -d : best_minus;
-            if (block_end)
-                block_end[i + j] = 1;
+            ks_block_end(i, j, mm, nn, &best_plus, &best_minus, block_end);
         }
         if (i >= n && j >= m)
             break;
@@ -168,13 +168,7 @@ static int ks_scan_keys(const double *xs, size_t n, double cx,
             j++;
         if (i + j - before > 1)
             any_tie = 1;
-        int64_t d = (int64_t) i * mm - (int64_t) j * nn;
-        if (d > best_plus)
-            best_plus = d;
-        if (-d > best_minus)
-            best_minus = -d;
-        if (block_end)
-            block_end[i + j] = 1;
+        ks_block_end(i, j, mm, nn, &best_plus, &best_minus, block_end);
     }
     *dplus = best_plus;
     *dminus = best_minus;

@@ -189,6 +189,22 @@ static size_t split_avx512(const double *src, double *dst, size_t lo,
  * the same integers as from the sorted keys.  Comparisons of doubles read
  * -0 and +0 as equal, as the keys do.
  */
+/* x[0..n) into the registers v[0..nv), n <= 8 nv, the lanes past n zero
+ * (a masked load reads nothing there); returns the mask of the n valid
+ * positions. */
+__attribute__((target("avx512f"), always_inline))
+static inline uint64_t kendall_load(const double *x, size_t n, size_t nv,
+                                    __m512d *v)
+{
+#pragma GCC unroll 8
+    for (size_t k = 0; k < nv; k++) {
+        size_t left = n - 8 * k;
+        __mmask8 m = left >= 8 ? (__mmask8) 0xFF : (__mmask8) ((1u << left) - 1u);
+        v[k] = _mm512_maskz_loadu_pd(m, x + 8 * k);
+    }
+    return n >= 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << n) - 1u);
+}
+
 /* The inversions and the pairs of distinct values (N - T) of x[0..n),
  * n <= 8 nv: a copy per register count nv (always inlined with nv a
  * constant, so that the values stay in registers and the loop over them
@@ -197,16 +213,8 @@ __attribute__((target("avx512f"), always_inline))
 static inline void kendall_below(const double *x, size_t n, size_t nv,
                                  uint64_t *inv_out, uint64_t *below_out)
 {
-    /* the values in registers, the lanes past n zero (a masked load reads
-     * nothing there) */
     __m512d v[SIMD_KENDALL_MAX / 8];
-#pragma GCC unroll 8
-    for (size_t k = 0; k < nv; k++) {
-        size_t left = n - 8 * k;
-        __mmask8 m = left >= 8 ? (__mmask8) 0xFF : (__mmask8) ((1u << left) - 1u);
-        v[k] = _mm512_maskz_loadu_pd(m, x + 8 * k);
-    }
-    uint64_t valid = n >= 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << n) - 1u);
+    uint64_t valid = kendall_load(x, n, nv, v);
     uint64_t inv = 0, below = 0;
     for (size_t i = 0; i < n; i++) {
         __m512d b = _mm512_set1_pd(x[i]);
@@ -245,12 +253,7 @@ static void kendall_avx512(const double *x, size_t n, double *D, double *T,
     *ties = 0;
     if (below == (uint64_t) n * (n - 1) / 2) return;
     __m512d v[SIMD_KENDALL_MAX / 8];
-    for (size_t k = 0; k < nv; k++) {
-        size_t left = n - 8 * k;
-        __mmask8 m = left >= 8 ? (__mmask8) 0xFF : (__mmask8) ((1u << left) - 1u);
-        v[k] = _mm512_maskz_loadu_pd(m, x + 8 * k);
-    }
-    uint64_t valid = n >= 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << n) - 1u);
+    uint64_t valid = kendall_load(x, n, nv, v);
     uint64_t t2 = 0, tvs = 0;
     for (size_t i = 0; i < n; i++) {
         __m512d b = _mm512_set1_pd(x[i]);
